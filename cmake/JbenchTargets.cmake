@@ -1,0 +1,27 @@
+# jbench_library(NAME SOURCES ... DEPS ...): one component = one static library `jbench_<NAME>`
+# with the alias `jbench::<NAME>`; its public headers live in <component>/include/.
+set(JBENCH_WARNINGS -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-conversion
+    -Wnon-virtual-dtor -Wold-style-cast -Werror=return-type)
+
+function(jbench_library name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS;PRIVATE_DEPS" ${ARGN})
+  add_library(jbench_${name} STATIC ${ARG_SOURCES})
+  add_library(jbench::${name} ALIAS jbench_${name})
+  target_include_directories(jbench_${name} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/include)
+  target_link_libraries(jbench_${name} PUBLIC ${ARG_DEPS} PRIVATE ${ARG_PRIVATE_DEPS})
+  target_compile_options(jbench_${name} PRIVATE ${JBENCH_WARNINGS})
+endfunction()
+
+# jbench_test(NAME SOURCES ... DEPS ... [LABELS ...]): a GoogleTest executable registered with ctest.
+function(jbench_test name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS;LABELS" ${ARGN})
+  add_executable(${name} ${ARG_SOURCES})
+  target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gtest_main GTest::gmock)
+  target_compile_options(${name} PRIVATE ${JBENCH_WARNINGS})
+  set(labels unit)
+  if(ARG_LABELS)
+    set(labels ${ARG_LABELS})
+  endif()
+  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 30 PROPERTIES LABELS "${labels}" TIMEOUT 120
+                       WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR})
+endfunction()

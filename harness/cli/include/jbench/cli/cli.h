@@ -1,0 +1,16 @@
+// The jbench command line. Results go to stdout, diagnostics to stderr.
+//
+// Exit codes (docs/cli.md):
+//   0  success
+//   1  the thing checked failed (an invalid bundle, a regression) — not used by `plan`
+//   2  bad usage or bad input (a matrix with errors, an unknown --only axis, a missing file)
+//   3  internal error: a bug in jbench; the message says what broke
+#pragma once
+
+namespace jbench {
+
+enum ExitCode : int { kExitOk = 0, kExitCheckFailed = 1, kExitUsage = 2, kExitInternal = 3 };
+
+int run_cli(int argc, char** argv);
+
+}  // namespace jbench

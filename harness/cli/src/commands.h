@@ -1,0 +1,15 @@
+// One function per subcommand: each registers its options on the app and returns the action to
+// run once parsing succeeded. Private to jbench::cli.
+#pragma once
+
+#include <functional>
+
+#include <CLI/CLI.hpp>
+
+namespace jbench::cli {
+
+using Action = std::function<int()>;
+
+Action add_plan_command(CLI::App& app);
+
+}  // namespace jbench::cli

@@ -1,0 +1,30 @@
+// Text helpers for diagnostics: UTF-8 validation and "did you mean" suggestions.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace jbench {
+
+// Offset of the first byte that does not belong to well-formed UTF-8 (overlong forms,
+// surrogates and code points past U+10FFFF count as malformed), or nullopt if all is well.
+std::optional<std::size_t> first_invalid_utf8(std::string_view bytes);
+
+// 1-based line and column of a byte offset (columns count bytes).
+struct LineColumn {
+  std::size_t line;
+  std::size_t column;
+};
+LineColumn line_column_at(std::string_view text, std::size_t offset);
+
+// The candidate closest to `word` by edit distance, if it is close enough to be a plausible typo.
+std::optional<std::string> closest_match(std::string_view word,
+                                         std::span<const std::string_view> candidates);
+
+// "a, b or c" — for messages that list the accepted values.
+std::string join_alternatives(std::span<const std::string_view> items);
+
+}  // namespace jbench

@@ -1,0 +1,123 @@
+// The Matrix: a decoded, validated experiment description (matrix language v1).
+//
+// Everything here has already passed validation: axis values are non-empty and unique, numbers
+// are in range, exclude rules name real values and each excludes at least one cell. Locations
+// are kept so later stages (plan, run) can point back at the line that caused a decision.
+// The language is documented in docs/matrix.md.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "jbench/common/diagnostic.h"
+
+namespace jbench {
+
+// The axes of language v1, in their canonical order (the order of nested loops, of ids and of
+// the axis table). Adding an axis appends to this list.
+enum class Axis : std::uint8_t { workers, connection, lane, dataset, trace };
+inline constexpr std::size_t kAxisCount = 5;
+inline constexpr std::array<Axis, kAxisCount> kAllAxes = {
+    Axis::workers, Axis::connection, Axis::lane, Axis::dataset, Axis::trace};
+
+std::string_view axis_name(Axis axis);
+std::optional<Axis> axis_from_name(std::string_view name);
+
+enum class TraceMode : std::uint8_t { baseline, no_consumer, light, full };
+std::string_view trace_mode_name(TraceMode mode);  // "no-consumer" etc.
+std::optional<TraceMode> trace_mode_from_name(std::string_view name);
+
+// The accepted values of the enumerated axes, in their documented order.
+inline constexpr std::array<std::string_view, 2> kConnectionValues = {"cold", "persistent"};
+inline constexpr std::array<std::string_view, 3> kLaneValues = {"writer", "reader", "mixed"};
+inline constexpr std::array<std::string_view, 4> kTraceValues = {"baseline", "no-consumer",
+                                                                 "light", "full"};
+
+// A dataset cell: the data a run starts from. page_cache_kib against the database's size decides
+// whether the cell sits below or above the page-cache retention threshold (measured at run time).
+struct Dataset {
+  std::string name;
+  std::uint64_t rows = 0;
+  std::uint32_t row_bytes = 0;
+  std::uint64_t page_cache_kib = 0;
+  std::string description;
+};
+
+// One axis: its values as labels (what --only and ids use) in declared order.
+// An axis a matrix does not declare has `declared == false`; for `trace` the plan then behaves
+// as if it were [baseline]; other undeclared axes are absent from every cell.
+struct AxisValues {
+  bool declared = false;
+  std::vector<std::string> labels;
+  std::vector<SourceLocation> where;  // one per label
+};
+
+struct Phase {
+  enum class Kind : std::uint8_t { duration, operations };
+  Kind kind = Kind::duration;
+  std::uint64_t amount = 0;  // milliseconds (duration) or operations
+};
+
+struct Limits {
+  std::uint32_t max_workers = 0;
+  std::uint32_t run_timeout_s = 0;
+  std::uint64_t output_mib = 0;
+  std::optional<std::uint32_t> memory_per_worker_mib;  // checked against the host's memory
+  std::optional<std::uint32_t> workers_per_core;       // checked against the host's cores
+};
+
+// An exclude rule: a cell is excluded when, for every axis the rule names, the cell's value is
+// one of the rule's values. Values are indices into that axis's labels; an empty list = any.
+struct ExcludeRule {
+  std::array<std::vector<std::uint16_t>, kAxisCount> values;
+  SourceLocation where;
+  bool names(Axis axis) const { return !values[static_cast<std::size_t>(axis)].empty(); }
+};
+
+struct Ordering {
+  bool shuffle_blocks = true;  // blocks in a seeded random order, else in declared order
+  bool shuffle_modes = true;   // trace modes inside a block in a seeded order, else declared
+  std::uint64_t seed = 0;      // defaults to the matrix seed
+};
+
+using ParamValue = std::variant<std::int64_t, double, std::string>;
+struct Param {
+  std::string key;
+  ParamValue value;
+  bool defaulted = false;  // filled from the workload kind's default, not written in the file
+};
+
+struct Workload {
+  std::string kind;
+  std::vector<Param> params;  // every parameter of the kind, in its documented order
+};
+
+struct Matrix {
+  std::string file;         // as given on the command line
+  std::string sha256;       // of the file's bytes
+  std::uint32_t language_version = 1;
+  std::string name;
+  std::string description;
+  std::uint64_t seed = 0;
+  std::uint32_t repetitions = 1;
+  Workload workload;
+  Phase warmup;
+  Phase measure;
+  Limits limits;
+  std::array<AxisValues, kAxisCount> axes;
+  std::vector<std::uint32_t> workers;  // numeric values of the workers axis, same order
+  std::vector<Dataset> datasets;       // the dataset axis's cells, same order
+  std::vector<TraceMode> trace_modes;  // the trace axis's modes, same order
+  std::vector<ExcludeRule> excludes;
+  Ordering ordering;
+
+  const AxisValues& axis(Axis a) const { return axes[static_cast<std::size_t>(a)]; }
+  AxisValues& axis(Axis a) { return axes[static_cast<std::size_t>(a)]; }
+};
+
+}  // namespace jbench

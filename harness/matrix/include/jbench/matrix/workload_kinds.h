@@ -1,0 +1,36 @@
+// The workload kinds a matrix may name, as data: each kind's parameters (type, range, default)
+// and the axes it needs. The decoder validates `workload:` against this table, and docs/matrix.md
+// documents the same table.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "jbench/matrix/matrix.h"
+
+namespace jbench {
+
+struct ParamSpec {
+  enum class Type : std::uint8_t { integer, number, choice };
+  std::string_view key;
+  Type type;
+  double min = 0;  // integer and number
+  double max = 0;
+  std::span<const std::string_view> choices;  // choice
+  ParamValue default_value;
+  std::string_view meaning;
+};
+
+struct WorkloadKind {
+  std::string_view name;
+  std::string_view meaning;
+  std::span<const ParamSpec> params;
+  std::array<bool, kAxisCount> requires_axis;  // indexed by Axis
+};
+
+std::span<const WorkloadKind> workload_kinds();
+const WorkloadKind* find_workload_kind(std::string_view name);
+
+}  // namespace jbench

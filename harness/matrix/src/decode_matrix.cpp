@@ -1,0 +1,223 @@
+// Decodes the top level of a matrix file and its small sections (workload, phases, limits,
+// order); the axes and exclude rules have files of their own.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <limits>
+
+#include "decode_parts.h"
+#include "jbench/common/text.h"
+#include "jbench/matrix/workload_kinds.h"
+
+namespace jbench::decode {
+namespace {
+
+constexpr std::array<std::string_view, 11> kTopKeys = {
+    "version", "name",   "description", "seed", "repetitions", "workload",
+    "phases",  "limits", "axes",        "exclude", "order"};
+
+void decode_params(Context& ctx, const yaml::Node* params, const WorkloadKind& kind,
+                   Workload& out) {
+  std::vector<std::string_view> known;
+  for (const auto& spec : kind.params) known.push_back(spec.key);
+  static const yaml::Node kEmpty = [] {
+    yaml::Node n;
+    n.kind = yaml::Node::Kind::map;
+    return n;
+  }();
+  Fields fields(ctx, params ? *params : kEmpty, "workload.params", known);
+  for (const auto& spec : kind.params) {
+    Param p{std::string(spec.key), spec.default_value, true};
+    if (const auto* n = fields.optional(spec.key)) {
+      const auto path = fields.path(spec.key);
+      p.defaulted = false;
+      switch (spec.type) {
+        case ParamSpec::Type::integer:
+          if (auto v = ctx.integer(*n, path, static_cast<std::uint64_t>(spec.min),
+                                   static_cast<std::uint64_t>(spec.max))) {
+            p.value = static_cast<std::int64_t>(*v);
+          }
+          break;
+        case ParamSpec::Type::number:
+          if (auto v = ctx.number(*n, path, spec.min, spec.max)) p.value = *v;
+          break;
+        case ParamSpec::Type::choice:
+          if (auto v = ctx.one_of(*n, path, spec.choices)) p.value = *v;
+          break;
+      }
+    }
+    out.params.push_back(std::move(p));
+  }
+}
+
+void decode_workload(Context& ctx, const yaml::Node& node, Matrix& m) {
+  constexpr std::array<std::string_view, 2> kKeys = {"kind", "params"};
+  Fields fields(ctx, node, "workload", kKeys);
+  const auto* kind_node = fields.required("kind");
+  if (!kind_node) return;
+  std::vector<std::string_view> names;
+  for (const auto& k : workload_kinds()) names.push_back(k.name);
+  auto kind_name = ctx.one_of(*kind_node, fields.path("kind"), names);
+  if (!kind_name) {
+    (void)fields.optional("params");  // its keys cannot be checked without a kind
+    return;
+  }
+  m.workload.kind = *kind_name;
+  decode_params(ctx, fields.optional("params"), *find_workload_kind(*kind_name), m.workload);
+}
+
+std::optional<Phase> decode_phase(Context& ctx, const yaml::Node& node, const std::string& path,
+                                  std::uint64_t min) {
+  constexpr std::array<std::string_view, 2> kKeys = {"duration_ms", "operations"};
+  Fields fields(ctx, node, path, kKeys);
+  if (!fields.valid()) return std::nullopt;
+  const auto* duration = fields.optional("duration_ms");
+  const auto* operations = fields.optional("operations");
+  if ((duration == nullptr) == (operations == nullptr)) {
+    ctx.error(node, path, "give exactly one of 'duration_ms' or 'operations'");
+    return std::nullopt;
+  }
+  Phase phase;
+  if (duration) {
+    phase.kind = Phase::Kind::duration;
+    auto v = ctx.integer(*duration, fields.path("duration_ms"), min, 86'400'000);
+    if (!v) return std::nullopt;
+    phase.amount = *v;
+  } else {
+    phase.kind = Phase::Kind::operations;
+    auto v = ctx.integer(*operations, fields.path("operations"), min, 1'000'000'000'000);
+    if (!v) return std::nullopt;
+    phase.amount = *v;
+  }
+  return phase;
+}
+
+void decode_phases(Context& ctx, const yaml::Node& node, Matrix& m) {
+  constexpr std::array<std::string_view, 2> kKeys = {"warmup", "measure"};
+  Fields fields(ctx, node, "phases", kKeys);
+  const auto* warmup = fields.required("warmup");
+  const auto* measure = fields.required("measure");
+  if (warmup) {
+    if (auto p = decode_phase(ctx, *warmup, fields.path("warmup"), 0)) m.warmup = *p;
+  }
+  if (measure) {
+    if (auto p = decode_phase(ctx, *measure, fields.path("measure"), 1)) m.measure = *p;
+  }
+}
+
+void decode_limits(Context& ctx, const yaml::Node& node, Matrix& m) {
+  constexpr std::array<std::string_view, 5> kKeys = {
+      "max_workers", "run_timeout_s", "output_mib", "memory_per_worker_mib", "workers_per_core"};
+  Fields fields(ctx, node, "limits", kKeys);
+  auto read = [&](std::string_view key, std::uint64_t min, std::uint64_t max,
+                  bool required) -> std::optional<std::uint64_t> {
+    const auto* n = required ? fields.required(key) : fields.optional(key);
+    return n ? ctx.integer(*n, fields.path(key), min, max) : std::nullopt;
+  };
+  if (auto v = read("max_workers", 1, 1024, true)) m.limits.max_workers = std::uint32_t(*v);
+  if (auto v = read("run_timeout_s", 1, 86400, true)) m.limits.run_timeout_s = std::uint32_t(*v);
+  if (auto v = read("output_mib", 1, 1u << 20, true)) m.limits.output_mib = *v;
+  if (auto v = read("memory_per_worker_mib", 1, 1u << 20, false)) {
+    m.limits.memory_per_worker_mib = std::uint32_t(*v);
+  }
+  if (auto v = read("workers_per_core", 1, 1024, false)) m.limits.workers_per_core = std::uint32_t(*v);
+}
+
+void decode_order(Context& ctx, const yaml::Node& node, Matrix& m) {
+  constexpr std::array<std::string_view, 3> kKeys = {"blocks", "modes", "seed"};
+  constexpr std::array<std::string_view, 2> kOrders = {"shuffled", "declared"};
+  Fields fields(ctx, node, "order", kKeys);
+  if (const auto* n = fields.optional("blocks")) {
+    if (auto v = ctx.one_of(*n, fields.path("blocks"), kOrders)) {
+      m.ordering.shuffle_blocks = (*v == "shuffled");
+    }
+  }
+  if (const auto* n = fields.optional("modes")) {
+    if (auto v = ctx.one_of(*n, fields.path("modes"), kOrders)) {
+      m.ordering.shuffle_modes = (*v == "shuffled");
+    }
+  }
+  if (const auto* n = fields.optional("seed")) {
+    if (auto v = ctx.integer(*n, fields.path("seed"), 0, std::numeric_limits<std::uint64_t>::max())) {
+      m.ordering.seed = *v;
+    }
+  }
+}
+
+// Checks that span sections: they need values from several places of the file.
+void check_consistency(Context& ctx, const yaml::Node& root, Matrix& m) {
+  const auto timed = [](const Phase& p) { return p.kind == Phase::Kind::duration ? p.amount : 0; };
+  const std::uint64_t phase_ms = timed(m.warmup) + timed(m.measure);
+  if (m.limits.run_timeout_s > 0 && phase_ms >= std::uint64_t{m.limits.run_timeout_s} * 1000) {
+    if (const auto* phases = root.find("phases")) {
+      ctx.error(*phases, "phases",
+                fmt::format("warmup + measure last {} ms, which leaves no time within "
+                            "limits.run_timeout_s ({} s); raise the timeout or shorten the phases",
+                            phase_ms, m.limits.run_timeout_s));
+    }
+  }
+  const auto& lanes = m.axis(Axis::lane).labels;
+  const bool has_mixed = std::find(lanes.begin(), lanes.end(), "mixed") != lanes.end();
+  for (const auto& p : m.workload.params) {
+    if (p.key != "read_ratio" || !has_mixed) continue;
+    const double ratio = std::get<double>(p.value);
+    if (ratio <= 0.0 || ratio >= 1.0) {
+      const auto* params = root.find("workload") ? root.find("workload")->find("params") : nullptr;
+      const auto* at = params && params->find("read_ratio") ? params->find("read_ratio") : &root;
+      ctx.error(*at, "workload.params.read_ratio",
+                fmt::format("the mixed lane needs reads and writes, so read_ratio must be "
+                            "strictly between 0 and 1 (is {})",
+                            ratio));
+    }
+  }
+}
+
+}  // namespace
+
+void decode_matrix(Context& ctx, const yaml::Node& root, Matrix& m) {
+  Fields fields(ctx, root, "", kTopKeys);
+  if (!fields.valid()) return;
+
+  if (const auto* n = fields.required("version")) {
+    if (n->kind == yaml::Node::Kind::scalar && !n->quoted && n->scalar != "1" &&
+        n->scalar.find_first_not_of("0123456789") == std::string::npos) {
+      ctx.error(*n, "version",
+                fmt::format("matrix language version {} is not supported; this jbench reads "
+                            "version 1",
+                            n->scalar));
+    } else if (auto v = ctx.integer(*n, "version", 1, 1)) {
+      m.language_version = static_cast<std::uint32_t>(*v);
+    }
+  }
+  if (const auto* n = fields.required("name")) {
+    if (auto v = ctx.identifier(*n, "name")) m.name = *v;
+  }
+  if (const auto* n = fields.optional("description")) {
+    if (auto v = ctx.string(*n, "description")) m.description = *v;
+  }
+  if (const auto* n = fields.required("seed")) {
+    if (auto v = ctx.integer(*n, "seed", 0, std::numeric_limits<std::uint64_t>::max())) m.seed = *v;
+  }
+  m.ordering.seed = m.seed;
+  if (const auto* n = fields.optional("repetitions")) {
+    if (auto v = ctx.integer(*n, "repetitions", 1, 1000)) {
+      m.repetitions = static_cast<std::uint32_t>(*v);
+    }
+  }
+  if (const auto* n = fields.required("workload")) decode_workload(ctx, *n, m);
+  if (const auto* n = fields.required("phases")) decode_phases(ctx, *n, m);
+  if (const auto* n = fields.required("limits")) decode_limits(ctx, *n, m);
+  if (const auto* n = fields.optional("order")) decode_order(ctx, *n, m);
+
+  const std::size_t errors_before_axes = ctx.error_count();
+  if (const auto* n = fields.required("axes")) decode_axes(ctx, *n, m);
+  const bool axes_ok = ctx.error_count() == errors_before_axes && root.find("axes");
+  if (const auto* n = fields.optional("exclude")) {
+    // Rules name axis values: without sound axes every rule would report a second,
+    // misleading error.
+    if (axes_ok) decode_excludes(ctx, *n, m);
+  }
+  check_consistency(ctx, root, m);
+}
+
+}  // namespace jbench::decode

@@ -1,0 +1,29 @@
+#include "jbench/matrix/matrix.h"
+
+namespace jbench {
+namespace {
+constexpr std::array<std::string_view, kAxisCount> kAxisNames = {"workers", "connection", "lane",
+                                                                 "dataset", "trace"};
+}
+
+std::string_view axis_name(Axis axis) { return kAxisNames[static_cast<std::size_t>(axis)]; }
+
+std::optional<Axis> axis_from_name(std::string_view name) {
+  for (std::size_t i = 0; i < kAxisCount; ++i) {
+    if (kAxisNames[i] == name) return static_cast<Axis>(i);
+  }
+  return std::nullopt;
+}
+
+std::string_view trace_mode_name(TraceMode mode) {
+  return kTraceValues[static_cast<std::size_t>(mode)];
+}
+
+std::optional<TraceMode> trace_mode_from_name(std::string_view name) {
+  for (std::size_t i = 0; i < kTraceValues.size(); ++i) {
+    if (kTraceValues[i] == name) return static_cast<TraceMode>(i);
+  }
+  return std::nullopt;
+}
+
+}  // namespace jbench

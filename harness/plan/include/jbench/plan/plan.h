@@ -1,0 +1,138 @@
+// The plan: which runs a matrix expands into, in which order, with which seeds — a pure function
+// of (matrix, --only filters, host resources). Same inputs, same plan, on any machine.
+//
+//   auto filters = parse_only_filters({"workers=1,2"}, matrix);   // check filters.errors
+//   Plan plan = make_plan(matrix, filters.filters, HostResources{2, 24576});
+//
+// Vocabulary (docs/matrix.md): a *cell* is one point of the product of all axes; a *point* is
+// a cell without its trace mode; a *block* is one repetition of one point with all its trace
+// modes, which run back to back in a seeded order so that each traced run has its untraced
+// baseline next to it under the same conditions. Every run of a block shares the block's seed:
+// the trace mode is deliberately not part of it, so A/B modes execute the identical workload.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "jbench/common/host_resources.h"
+#include "jbench/matrix/matrix.h"
+
+namespace jbench {
+
+// --only AXIS=V1,V2: restrict what runs now; the rest stays in the plan as `planned`.
+struct OnlyFilter {
+  Axis axis;
+  std::vector<std::uint16_t> values;  // indices into the axis's labels
+};
+struct ParsedFilters {
+  std::vector<OnlyFilter> filters;
+  std::vector<std::string> errors;  // one line each; non-empty means bad usage (exit 2)
+};
+ParsedFilters parse_only_filters(std::span<const std::string> args, const Matrix& matrix);
+
+// The state every axis value and every cell ends in (DESIGN.md: nothing is silently dropped).
+enum class PlanState : std::uint8_t { measured, planned, skipped, delegated };
+std::string_view plan_state_name(PlanState state);
+
+// Why a cell is not measured.
+enum class CellReason : std::uint8_t {
+  none,
+  only_filter,     // planned: not selected by --only
+  max_workers,     // skipped: workers over limits.max_workers
+  host_cores,      // skipped: workers over limits.workers_per_core x host cores
+  host_memory,     // skipped: workers x limits.memory_per_worker_mib over host memory
+};
+
+inline constexpr std::uint16_t kAbsent = std::numeric_limits<std::uint16_t>::max();
+using CellValues = std::array<std::uint16_t, kAxisCount>;  // label index per axis, or kAbsent
+
+struct Cell {
+  CellValues values;
+  PlanState state;
+  CellReason reason;
+};
+
+struct Block {
+  CellValues point;  // values[trace] == kAbsent
+  std::uint32_t repetition;  // 0-based
+  std::uint64_t seed;        // the workload seed of every run in the block
+  std::uint32_t first_run;   // index of its first run in Plan::runs
+  std::uint32_t run_count;
+};
+
+inline constexpr std::uint32_t kNoCell = std::numeric_limits<std::uint32_t>::max();
+
+struct Run {
+  std::uint32_t block;
+  std::uint32_t cell;  // index into Plan::cells, or kNoCell for an implicit baseline
+  TraceMode trace;
+  bool implicit;       // a baseline the trace axis did not declare, added for pairing
+};
+
+struct ValueStatus {
+  std::string label;
+  PlanState state;
+  std::string reason;  // empty for measured values that need no explanation
+  bool implicit = false;
+  std::uint64_t cells = 0;  // cells with this value, in any state
+  std::uint64_t runs = 0;   // runs with this value
+};
+
+struct AxisStatus {
+  Axis axis;
+  bool declared;
+  std::vector<ValueStatus> values;
+};
+
+struct Estimate {
+  std::uint64_t runs = 0;
+  std::optional<std::uint64_t> per_run_ms;  // nullopt when a phase counts operations
+  std::uint64_t overhead_per_run_ms = 0;    // allowance for start-up and teardown
+  std::uint64_t bound_ms = 0;               // runs x limits.run_timeout_s
+  std::optional<std::uint64_t> total_ms() const {
+    if (!per_run_ms) return std::nullopt;
+    return runs * *per_run_ms;
+  }
+};
+
+struct PlanCounts {
+  std::uint64_t product = 0;   // cells of the full product, before exclusions
+  std::uint64_t excluded = 0;  // removed by exclude rules
+  std::uint64_t cells = 0;     // product - excluded
+  std::array<std::uint64_t, 4> cells_by_state{};  // indexed by PlanState
+  std::uint64_t blocks = 0;
+  std::uint64_t runs = 0;
+  std::uint64_t implicit_baselines = 0;
+};
+
+struct Plan {
+  std::shared_ptr<const Matrix> matrix;  // a copy of the matrix it was made from
+  HostResources host;
+  std::vector<OnlyFilter> filters;
+  std::vector<Cell> cells;     // canonical order (axes nested in Axis order, trace innermost)
+  std::vector<Block> blocks;   // execution order
+  std::vector<Run> runs;       // execution order: runs[i] is the i-th run to execute
+  std::vector<AxisStatus> axes;
+  PlanCounts counts;
+  Estimate estimate;
+};
+
+// Allowance per run for starting processes, registering them and tearing down.
+inline constexpr std::uint64_t kRunOverheadMs = 1000;
+
+Plan make_plan(const Matrix& matrix, std::span<const OnlyFilter> filters,
+               const HostResources& host);
+
+// Ids are stable across orderings: they name the values, not the position.
+// A run id reads like "w8.cold.mixed.above.full.r1".
+std::string point_id(const Matrix& matrix, const CellValues& values);
+std::string run_id(const Plan& plan, const Run& run);
+std::string describe_reason(const Plan& plan, const Cell& cell);
+
+}  // namespace jbench

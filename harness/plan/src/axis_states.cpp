@@ -1,0 +1,116 @@
+// Every axis value ends in exactly one state. The rules, in order:
+//   measured  — at least one of its cells is measured (for a baseline --only left out, because
+//               the selected traced modes need it);
+//   planned   — the value is not selected by --only;
+//   skipped   — it has no cell (exclude rules removed them all) or only skipped cells;
+//   planned   — its cells are not measured because --only filtered other axes.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "jbench/plan/plan.h"
+#include "plan_internal.h"
+
+namespace jbench::detail {
+namespace {
+
+bool filtered_out(const Plan& plan, Axis axis, std::uint16_t value) {
+  for (const auto& f : plan.filters) {
+    if (f.axis != axis) continue;
+    return std::find(f.values.begin(), f.values.end(), value) == f.values.end();
+  }
+  return false;
+}
+
+std::string only_text(const Plan& plan, Axis axis) {
+  for (const auto& f : plan.filters) {
+    if (f.axis != axis) continue;
+    std::string values;
+    for (auto v : f.values) {
+      if (!values.empty()) values += ',';
+      values += plan.matrix->axis(axis).labels[v];
+    }
+    return fmt::format("--only {}={}", axis_name(axis), values);
+  }
+  return {};
+}
+
+}  // namespace
+
+std::vector<AxisStatus> axis_states(const Plan& plan, bool implicit_baseline) {
+  const Matrix& m = *plan.matrix;
+  // counts[a][v][state]: how many cells with that value are in that state.
+  std::array<std::vector<std::array<std::uint64_t, 4>>, kAxisCount> counts;
+  std::array<std::vector<const Cell*>, kAxisCount> first_skipped;
+  for (std::size_t a = 0; a < kAxisCount; ++a) {
+    counts[a].assign(m.axes[a].labels.size(), {});
+    first_skipped[a].assign(m.axes[a].labels.size(), nullptr);
+  }
+  std::array<std::vector<std::uint64_t>, kAxisCount> runs;
+  for (std::size_t a = 0; a < kAxisCount; ++a) runs[a].assign(m.axes[a].labels.size(), 0);
+  std::uint64_t implicit_runs = 0;
+  constexpr std::size_t kTrace = static_cast<std::size_t>(Axis::trace);
+  for (const auto& run : plan.runs) {
+    // An implicit baseline has no cell, but its block names the point it belongs to.
+    const auto& point = plan.blocks[run.block].point;
+    for (std::size_t a = 0; a < kTrace; ++a) {
+      if (point[a] != kAbsent) ++runs[a][point[a]];
+    }
+    if (run.implicit) {
+      ++implicit_runs;
+    } else {
+      ++runs[kTrace][plan.cells[run.cell].values[kTrace]];
+    }
+  }
+  for (const auto& cell : plan.cells) {
+    for (std::size_t a = 0; a < kAxisCount; ++a) {
+      if (cell.values[a] == kAbsent) continue;
+      ++counts[a][cell.values[a]][static_cast<std::size_t>(cell.state)];
+      if (cell.state == PlanState::skipped && !first_skipped[a][cell.values[a]]) {
+        first_skipped[a][cell.values[a]] = &cell;
+      }
+    }
+  }
+
+  std::vector<AxisStatus> out;
+  for (auto axis : kAllAxes) {
+    const auto a = static_cast<std::size_t>(axis);
+    const auto& values = m.axes[a];
+    if (values.labels.empty()) continue;
+    AxisStatus status{axis, values.declared, {}};
+    if (axis == Axis::trace && implicit_baseline) {
+      status.values.push_back({"baseline", PlanState::measured,
+                               "added: every traced run is paired with an untraced baseline",
+                               true, 0, implicit_runs});
+    }
+    for (std::size_t v = 0; v < values.labels.size(); ++v) {
+      const auto& c = counts[a][v];
+      const auto n = [&](PlanState s) { return c[static_cast<std::size_t>(s)]; };
+      ValueStatus vs{values.labels[v], PlanState::measured, {}, false, 0, runs[a][v]};
+      for (auto k : c) vs.cells += k;
+      const bool filtered = filtered_out(plan, axis, static_cast<std::uint16_t>(v));
+      if (n(PlanState::measured) > 0) {
+        // Only the baseline is measured although --only left it out: traced runs need it.
+        vs.state = PlanState::measured;
+        if (filtered) vs.reason = "kept as the pairing baseline of the selected traced modes";
+      } else if (filtered) {
+        vs.state = PlanState::planned;
+        vs.reason = fmt::format("not selected by {}", only_text(plan, axis));
+      } else if (n(PlanState::planned) > 0) {
+        vs.state = PlanState::planned;
+        vs.reason = "its cells are not selected by --only on other axes";
+      } else if (n(PlanState::skipped) > 0) {
+        vs.state = PlanState::skipped;
+        vs.reason = describe_reason(plan, *first_skipped[a][v]);
+      } else {
+        vs.state = PlanState::skipped;
+        vs.reason = "every cell with this value is removed by exclude rules";
+      }
+      status.values.push_back(std::move(vs));
+    }
+    out.push_back(std::move(status));
+  }
+  return out;
+}
+
+}  // namespace jbench::detail

@@ -1,0 +1,13 @@
+// Pieces of make_plan() that live in their own files. Private to jbench::plan.
+#pragma once
+
+#include <vector>
+
+#include "jbench/plan/plan.h"
+
+namespace jbench::detail {
+
+// The state of every axis value, derived from the plan's cells (and its filters).
+std::vector<AxisStatus> axis_states(const Plan& plan, bool implicit_baseline);
+
+}  // namespace jbench::detail

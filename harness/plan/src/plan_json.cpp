@@ -1,0 +1,190 @@
+// The plan as JSON (manifests/plan.schema.json). 64-bit seeds are strings: a JSON reader that
+// holds numbers as doubles would round them silently.
+#include <nlohmann/json.hpp>
+
+#include <fmt/format.h>
+
+#include "jbench/plan/plan_output.h"
+
+namespace jbench {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+constexpr int kPlanSchemaVersion = 1;
+
+Json phase_json(const Phase& p) {
+  Json j = Json::object();
+  j[p.kind == Phase::Kind::duration ? "duration_ms" : "operations"] = p.amount;
+  return j;
+}
+
+// A cell's or point's values by axis name; workers as a number.
+Json values_json(const Matrix& m, const CellValues& values) {
+  Json j = Json::object();
+  for (auto axis : kAllAxes) {
+    const auto a = static_cast<std::size_t>(axis);
+    if (values[a] == kAbsent) continue;
+    if (axis == Axis::workers) {
+      j["workers"] = m.workers[values[a]];
+    } else {
+      j[std::string(axis_name(axis))] = m.axes[a].labels[values[a]];
+    }
+  }
+  return j;
+}
+
+Json matrix_json(const Matrix& m) {
+  Json params = Json::object();
+  Json defaulted = Json::array();
+  for (const auto& p : m.workload.params) {
+    std::visit([&](const auto& v) { params[p.key] = v; }, p.value);
+    if (p.defaulted) defaulted.push_back(p.key);
+  }
+  Json datasets = Json::array();
+  for (const auto& d : m.datasets) {
+    datasets.push_back({{"name", d.name},
+                        {"rows", d.rows},
+                        {"row_bytes", d.row_bytes},
+                        {"page_cache_kib", d.page_cache_kib},
+                        {"description", d.description}});
+  }
+  Json excludes = Json::array();
+  for (const auto& rule : m.excludes) {
+    Json match = Json::object();
+    for (auto axis : kAllAxes) {
+      if (!rule.names(axis)) continue;
+      Json labels = Json::array();
+      for (auto v : rule.values[static_cast<std::size_t>(axis)]) {
+        labels.push_back(m.axis(axis).labels[v]);
+      }
+      match[std::string(axis_name(axis))] = labels;
+    }
+    excludes.push_back({{"line", rule.where.line}, {"column", rule.where.column}, {"match", match}});
+  }
+  Json limits = {{"max_workers", m.limits.max_workers},
+                 {"run_timeout_s", m.limits.run_timeout_s},
+                 {"output_mib", m.limits.output_mib}};
+  if (m.limits.memory_per_worker_mib) limits["memory_per_worker_mib"] = *m.limits.memory_per_worker_mib;
+  if (m.limits.workers_per_core) limits["workers_per_core"] = *m.limits.workers_per_core;
+  return {{"file", m.file},
+          {"sha256", m.sha256},
+          {"language_version", m.language_version},
+          {"name", m.name},
+          {"description", m.description},
+          {"seed", std::to_string(m.seed)},
+          {"repetitions", m.repetitions},
+          {"workload", {{"kind", m.workload.kind}, {"params", params}, {"defaulted", defaulted}}},
+          {"phases", {{"warmup", phase_json(m.warmup)}, {"measure", phase_json(m.measure)}}},
+          {"limits", limits},
+          {"order",
+           {{"blocks", m.ordering.shuffle_blocks ? "shuffled" : "declared"},
+            {"modes", m.ordering.shuffle_modes ? "shuffled" : "declared"},
+            {"seed", std::to_string(m.ordering.seed)}}},
+          {"datasets", datasets},
+          {"exclude", excludes}};
+}
+
+Json axes_json(const Plan& plan) {
+  Json axes = Json::array();
+  for (const auto& axis : plan.axes) {
+    Json values = Json::array();
+    for (const auto& v : axis.values) {
+      Json j = {{"value", v.label}, {"state", plan_state_name(v.state)}, {"cells", v.cells},
+                {"runs", v.runs}};
+      if (!v.reason.empty()) j["reason"] = v.reason;
+      if (v.implicit) j["implicit"] = true;
+      values.push_back(std::move(j));
+    }
+    axes.push_back({{"axis", axis_name(axis.axis)}, {"declared", axis.declared}, {"values", values}});
+  }
+  return axes;
+}
+
+std::string cell_id(const Plan& plan, const Cell& cell) {
+  const auto t = cell.values[static_cast<std::size_t>(Axis::trace)];
+  return fmt::format("{}.{}", point_id(*plan.matrix, cell.values),
+                     plan.matrix->axis(Axis::trace).labels[t]);
+}
+
+Json runs_json(const Plan& plan) {
+  Json runs = Json::array();
+  for (std::size_t i = 0; i < plan.runs.size(); ++i) {
+    const Run& run = plan.runs[i];
+    const Block& block = plan.blocks[run.block];
+    Json j = {{"order", i},
+              {"id", run_id(plan, run)},
+              {"block", run.block},
+              {"trace", trace_mode_name(run.trace)},
+              {"implicit", run.implicit},
+              {"cell", run.implicit ? Json(nullptr) : Json(cell_id(plan, plan.cells[run.cell]))},
+              {"seed", std::to_string(block.seed)}};
+    if (run.trace != TraceMode::baseline) {
+      for (std::uint32_t k = 0; k < block.run_count; ++k) {
+        const Run& other = plan.runs[block.first_run + k];
+        if (other.trace == TraceMode::baseline) j["baseline"] = run_id(plan, other);
+      }
+    }
+    runs.push_back(std::move(j));
+  }
+  return runs;
+}
+
+}  // namespace
+
+std::string plan_to_json(const Plan& plan) {
+  const Matrix& m = *plan.matrix;
+  const auto& c = plan.counts;
+  Json filters = Json::array();
+  for (const auto& f : plan.filters) {
+    Json values = Json::array();
+    for (auto v : f.values) values.push_back(m.axis(f.axis).labels[v]);
+    filters.push_back({{"axis", axis_name(f.axis)}, {"values", values}});
+  }
+  Json counts = {{"product", c.product},   {"excluded", c.excluded},
+                 {"cells", c.cells},       {"measured", c.cells_by_state[0]},
+                 {"planned", c.cells_by_state[1]}, {"skipped", c.cells_by_state[2]},
+                 {"delegated", c.cells_by_state[3]}, {"blocks", c.blocks},
+                 {"runs", c.runs},         {"implicit_baselines", c.implicit_baselines}};
+  const auto& e = plan.estimate;
+  Json estimate = {{"runs", e.runs},
+                   {"per_run_ms", e.per_run_ms ? Json(*e.per_run_ms) : Json(nullptr)},
+                   {"overhead_per_run_ms", e.overhead_per_run_ms},
+                   {"total_ms", e.total_ms() ? Json(*e.total_ms()) : Json(nullptr)},
+                   {"bound_ms", e.bound_ms}};
+  Json cells = Json::array();
+  for (const auto& cell : plan.cells) {
+    Json j = {{"id", cell_id(plan, cell)}, {"values", values_json(m, cell.values)},
+              {"state", plan_state_name(cell.state)}};
+    if (cell.reason != CellReason::none) j["reason"] = describe_reason(plan, cell);
+    cells.push_back(std::move(j));
+  }
+  Json blocks = Json::array();
+  for (std::size_t b = 0; b < plan.blocks.size(); ++b) {
+    const Block& block = plan.blocks[b];
+    Json modes = Json::array();
+    for (std::uint32_t i = 0; i < block.run_count; ++i) {
+      modes.push_back(trace_mode_name(plan.runs[block.first_run + i].trace));
+    }
+    blocks.push_back({{"index", b},
+                      {"point", point_id(m, block.point)},
+                      {"values", values_json(m, block.point)},
+                      {"repetition", block.repetition + 1},
+                      {"seed", std::to_string(block.seed)},
+                      {"modes", modes}});
+  }
+  Json doc = {{"schema", "jbench.plan"},
+              {"schema_version", kPlanSchemaVersion},
+              {"matrix", matrix_json(m)},
+              {"host", {{"cores", plan.host.cores}, {"memory_mib", plan.host.memory_mib}}},
+              {"filters", filters},
+              {"counts", counts},
+              {"estimate", estimate},
+              {"axes", axes_json(plan)},
+              {"cells", cells},
+              {"blocks", blocks},
+              {"runs", runs_json(plan)}};
+  return doc.dump(2) + "\n";
+}
+
+}  // namespace jbench

@@ -1,0 +1,54 @@
+#include <fmt/format.h>
+
+#include "jbench/plan/plan.h"
+
+namespace jbench {
+
+std::string_view plan_state_name(PlanState state) {
+  switch (state) {
+    case PlanState::measured: return "measured";
+    case PlanState::planned: return "planned";
+    case PlanState::skipped: return "skipped";
+    case PlanState::delegated: return "delegated";
+  }
+  return "?";
+}
+
+std::string point_id(const Matrix& m, const CellValues& values) {
+  std::string id;
+  for (auto axis : kAllAxes) {
+    const auto a = static_cast<std::size_t>(axis);
+    if (axis == Axis::trace || values[a] == kAbsent) continue;
+    if (!id.empty()) id += '.';
+    if (axis == Axis::workers) id += 'w';
+    id += m.axes[a].labels[values[a]];
+  }
+  return id;
+}
+
+std::string run_id(const Plan& plan, const Run& run) {
+  const Block& block = plan.blocks[run.block];
+  return fmt::format("{}.{}.r{}", point_id(*plan.matrix, block.point), trace_mode_name(run.trace),
+                     block.repetition + 1);
+}
+
+std::string describe_reason(const Plan& plan, const Cell& cell) {
+  const Matrix& m = *plan.matrix;
+  const auto workers_index = cell.values[static_cast<std::size_t>(Axis::workers)];
+  const std::uint32_t workers = workers_index == kAbsent ? 1 : m.workers[workers_index];
+  switch (cell.reason) {
+    case CellReason::none: return {};
+    case CellReason::only_filter: return "not selected by --only";
+    case CellReason::max_workers:
+      return fmt::format("workers={} is over limits.max_workers={}", workers, m.limits.max_workers);
+    case CellReason::host_cores:
+      return fmt::format("workers={} is over limits.workers_per_core={} x {} host cores", workers,
+                         *m.limits.workers_per_core, plan.host.cores);
+    case CellReason::host_memory:
+      return fmt::format("workers={} x limits.memory_per_worker_mib={} is over the host's {} MiB",
+                         workers, *m.limits.memory_per_worker_mib, plan.host.memory_mib);
+  }
+  return {};
+}
+
+}  // namespace jbench
