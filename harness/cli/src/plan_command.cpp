@@ -38,7 +38,11 @@ int run_plan(const PlanOptions& o) {
   if (o.host_cores) host.cores = *o.host_cores;
   if (o.host_memory_mib) host.memory_mib = *o.host_memory_mib;
   const Plan plan = make_plan(matrix, filters.filters, host);
-  std::cout << (o.json ? plan_to_json(plan) : plan_to_text(plan));
+  if (o.json) {
+    write_plan_json(plan, std::cout);
+  } else {
+    write_plan_text(plan, std::cout);
+  }
   std::cout.flush();
   if (!std::cout) {
     std::cerr << "jbench: error: cannot write the plan to standard output\n";

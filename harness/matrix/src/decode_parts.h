@@ -7,9 +7,10 @@
 namespace jbench::decode {
 
 // Upper bound on the cells of the full product and on the runs a matrix may expand to: a bad
-// matrix must fail here, not in an allocation of billions of runs.
-inline constexpr std::uint64_t kMaxCells = 10'000'000;
-inline constexpr std::uint64_t kMaxRuns = 10'000'000;
+// matrix must fail here, not in an allocation of billions of runs. Two million runs of even one
+// second each are three weeks of machine time: past that a matrix is a mistake or wants sharding.
+inline constexpr std::uint64_t kMaxCells = 1'000'000;
+inline constexpr std::uint64_t kMaxRuns = 2'000'000;
 
 void decode_matrix(Context& ctx, const yaml::Node& root, Matrix& m);
 void decode_axes(Context& ctx, const yaml::Node& axes, Matrix& m);

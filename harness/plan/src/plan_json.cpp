@@ -4,6 +4,9 @@
 
 #include <fmt/format.h>
 
+#include <ostream>
+#include <sstream>
+
 #include "jbench/plan/plan_output.h"
 
 namespace jbench {
@@ -107,32 +110,39 @@ std::string cell_id(const Plan& plan, const Cell& cell) {
                      plan.matrix->axis(Axis::trace).labels[t]);
 }
 
-Json runs_json(const Plan& plan) {
-  Json runs = Json::array();
-  for (std::size_t i = 0; i < plan.runs.size(); ++i) {
-    const Run& run = plan.runs[i];
-    const Block& block = plan.blocks[run.block];
-    Json j = {{"order", i},
-              {"id", run_id(plan, run)},
-              {"block", run.block},
-              {"trace", trace_mode_name(run.trace)},
-              {"implicit", run.implicit},
-              {"cell", run.implicit ? Json(nullptr) : Json(cell_id(plan, plan.cells[run.cell]))},
-              {"seed", std::to_string(block.seed)}};
-    if (run.trace != TraceMode::baseline) {
-      for (std::uint32_t k = 0; k < block.run_count; ++k) {
-        const Run& other = plan.runs[block.first_run + k];
-        if (other.trace == TraceMode::baseline) j["baseline"] = run_id(plan, other);
-      }
+Json run_json(const Plan& plan, std::size_t i) {
+  const Run& run = plan.runs[i];
+  const Block& block = plan.blocks[run.block];
+  Json j = {{"order", i},
+            {"id", run_id(plan, run)},
+            {"block", run.block},
+            {"trace", trace_mode_name(run.trace)},
+            {"implicit", run.implicit},
+            {"cell", run.implicit ? Json(nullptr) : Json(cell_id(plan, plan.cells[run.cell]))},
+            {"seed", std::to_string(block.seed)}};
+  if (run.trace != TraceMode::baseline) {
+    for (std::uint32_t k = 0; k < block.run_count; ++k) {
+      const Run& other = plan.runs[block.first_run + k];
+      if (other.trace == TraceMode::baseline) j["baseline"] = run_id(plan, other);
     }
-    runs.push_back(std::move(j));
   }
-  return runs;
+  return j;
+}
+
+// Writes `items` as a JSON array, one compact element per line, under `key`.
+template <typename Fn>
+void write_array(std::ostream& out, std::string_view key, std::size_t count, Fn element,
+                 bool last) {
+  out << "  \"" << key << "\": [";
+  for (std::size_t i = 0; i < count; ++i) {
+    out << (i == 0 ? "\n    " : ",\n    ") << element(i).dump();
+  }
+  out << (count == 0 ? "]" : "\n  ]") << (last ? "\n" : ",\n");
 }
 
 }  // namespace
 
-std::string plan_to_json(const Plan& plan) {
+void write_plan_json(const Plan& plan, std::ostream& out) {
   const Matrix& m = *plan.matrix;
   const auto& c = plan.counts;
   Json filters = Json::array();
@@ -152,39 +162,47 @@ std::string plan_to_json(const Plan& plan) {
                    {"overhead_per_run_ms", e.overhead_per_run_ms},
                    {"total_ms", e.total_ms() ? Json(*e.total_ms()) : Json(nullptr)},
                    {"bound_ms", e.bound_ms}};
-  Json cells = Json::array();
-  for (const auto& cell : plan.cells) {
+  Json head = {{"schema", "jbench.plan"},
+               {"schema_version", kPlanSchemaVersion},
+               {"matrix", matrix_json(m)},
+               {"host", {{"cores", plan.host.cores}, {"memory_mib", plan.host.memory_mib}}},
+               {"filters", filters},
+               {"counts", counts},
+               {"estimate", estimate},
+               {"axes", axes_json(plan)}};
+  // The small head pretty-printed, then the three long arrays streamed.
+  std::string text = head.dump(2);
+  text.pop_back();  // the closing brace
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  out << text << ",\n";
+  write_array(out, "cells", plan.cells.size(), [&](std::size_t i) {
+    const Cell& cell = plan.cells[i];
     Json j = {{"id", cell_id(plan, cell)}, {"values", values_json(m, cell.values)},
               {"state", plan_state_name(cell.state)}};
     if (cell.reason != CellReason::none) j["reason"] = describe_reason(plan, cell);
-    cells.push_back(std::move(j));
-  }
-  Json blocks = Json::array();
-  for (std::size_t b = 0; b < plan.blocks.size(); ++b) {
+    return j;
+  }, false);
+  write_array(out, "blocks", plan.blocks.size(), [&](std::size_t b) {
     const Block& block = plan.blocks[b];
     Json modes = Json::array();
     for (std::uint32_t i = 0; i < block.run_count; ++i) {
       modes.push_back(trace_mode_name(plan.runs[block.first_run + i].trace));
     }
-    blocks.push_back({{"index", b},
-                      {"point", point_id(m, block.point)},
-                      {"values", values_json(m, block.point)},
-                      {"repetition", block.repetition + 1},
-                      {"seed", std::to_string(block.seed)},
-                      {"modes", modes}});
-  }
-  Json doc = {{"schema", "jbench.plan"},
-              {"schema_version", kPlanSchemaVersion},
-              {"matrix", matrix_json(m)},
-              {"host", {{"cores", plan.host.cores}, {"memory_mib", plan.host.memory_mib}}},
-              {"filters", filters},
-              {"counts", counts},
-              {"estimate", estimate},
-              {"axes", axes_json(plan)},
-              {"cells", cells},
-              {"blocks", blocks},
-              {"runs", runs_json(plan)}};
-  return doc.dump(2) + "\n";
+    return Json{{"index", b},
+                {"point", point_id(m, block.point)},
+                {"values", values_json(m, block.point)},
+                {"repetition", block.repetition + 1},
+                {"seed", std::to_string(block.seed)},
+                {"modes", modes}};
+  }, false);
+  write_array(out, "runs", plan.runs.size(), [&](std::size_t i) { return run_json(plan, i); }, true);
+  out << "}\n";
+}
+
+std::string plan_to_json(const Plan& plan) {
+  std::ostringstream out;
+  write_plan_json(plan, out);
+  return out.str();
 }
 
 }  // namespace jbench

@@ -2,6 +2,9 @@
 // the execution order block by block.
 #include <fmt/format.h>
 
+#include <ostream>
+#include <sstream>
+
 #include "jbench/plan/plan_output.h"
 
 namespace jbench {
@@ -48,7 +51,8 @@ void write_axis_table(std::string& out, const Plan& plan) {
   }
 }
 
-void write_order(std::string& out, const Plan& plan) {
+// Flushes `out` into `stream` every few thousand lines so a huge plan is never one huge string.
+void write_order(std::string& out, const Plan& plan, std::ostream& stream) {
   out += fmt::format("\norder   {} blocks; each runs its trace modes back to back, in the order "
                      "shown\n",
                      plan.blocks.size());
@@ -64,13 +68,17 @@ void write_order(std::string& out, const Plan& plan) {
     out += fmt::format("{:>7}  {:<32} r{:<3} seed {:016x}  {}\n", b + 1,
                        point_id(*plan.matrix, block.point), block.repetition + 1, block.seed,
                        modes);
+    if (out.size() > (1u << 20)) {
+      stream << out;
+      out.clear();
+    }
   }
   if (plan.counts.implicit_baselines > 0) out += "        * implicit baseline\n";
 }
 
 }  // namespace
 
-std::string plan_to_text(const Plan& plan) {
+void write_plan_text(const Plan& plan, std::ostream& stream) {
   const Matrix& m = *plan.matrix;
   const auto& c = plan.counts;
   const auto n = [&](PlanState s) { return c.cells_by_state[static_cast<std::size_t>(s)]; };
@@ -85,8 +93,16 @@ std::string plan_to_text(const Plan& plan) {
                      c.blocks, m.repetitions, c.implicit_baselines);
   write_estimate(out, plan);
   write_axis_table(out, plan);
-  write_order(out, plan);
-  return out;
+  stream << out;
+  out.clear();
+  write_order(out, plan, stream);
+  stream << out;
+}
+
+std::string plan_to_text(const Plan& plan) {
+  std::ostringstream out;
+  write_plan_text(plan, out);
+  return out.str();
 }
 
 }  // namespace jbench

@@ -2,13 +2,20 @@
 // (schema manifests/plan.schema.json). Both are deterministic: same plan, same bytes.
 #pragma once
 
+#include <iosfwd>
 #include <string>
 
 #include "jbench/plan/plan.h"
 
 namespace jbench {
 
+// The JSON form puts one cell, block or run per line, so a plan of a million runs streams out
+// without a document tree of it in memory (and diffs and greps well).
+void write_plan_text(const Plan& plan, std::ostream& out);
+void write_plan_json(const Plan& plan, std::ostream& out);
+
+// The same, as strings (for tests and small plans).
 std::string plan_to_text(const Plan& plan);
-std::string plan_to_json(const Plan& plan);  // pretty-printed, ends with a newline
+std::string plan_to_json(const Plan& plan);
 
 }  // namespace jbench

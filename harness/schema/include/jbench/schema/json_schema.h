@@ -1,0 +1,37 @@
+// JSON Schema validation of jbench's documents (draft 7).
+//
+//   auto schema = JsonSchema::load("manifests/plan.schema.json");   // check schema.error()
+//   for (const auto& v : schema->validate(doc)) std::cerr << v.pointer << ": " << v.message;
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace jbench {
+
+struct SchemaViolation {
+  std::string pointer;  // JSON pointer to the offending value, "" for the document itself
+  std::string message;
+};
+
+class JsonSchema {
+ public:
+  // Reads and compiles a schema file; nullptr with `error` set when it cannot.
+  static std::unique_ptr<JsonSchema> load(const std::string& path, std::string& error);
+  ~JsonSchema();
+  JsonSchema(const JsonSchema&) = delete;
+  JsonSchema& operator=(const JsonSchema&) = delete;
+
+  // Every violation, leaf errors only (not the "a child failed" parents), in document order.
+  std::vector<SchemaViolation> validate(const nlohmann::json& document) const;
+
+ private:
+  struct Impl;
+  explicit JsonSchema(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace jbench

@@ -1,0 +1,86 @@
+#include "jbench/schema/json_schema.h"
+
+#include <utility>
+
+#include <nlohmann/json.hpp>
+#include <fmt/format.h>
+#include <valijson/adapters/nlohmann_json_adapter.hpp>
+#include <valijson/schema.hpp>
+#include <valijson/schema_parser.hpp>
+#include <valijson/utils/nlohmann_json_utils.hpp>
+#include <valijson/validation_results.hpp>
+#include <valijson/validator.hpp>
+
+namespace jbench {
+
+struct JsonSchema::Impl {
+  valijson::Schema schema;
+};
+
+JsonSchema::JsonSchema(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+JsonSchema::~JsonSchema() = default;
+
+std::unique_ptr<JsonSchema> JsonSchema::load(const std::string& path, std::string& error) {
+  nlohmann::json document;
+  if (!valijson::utils::loadDocument(path, document)) {
+    error = fmt::format("{}: cannot read or parse the schema", path);
+    return nullptr;
+  }
+  auto impl = std::make_unique<Impl>();
+  try {
+    valijson::SchemaParser parser;
+    valijson::adapters::NlohmannJsonAdapter adapter(document);
+    parser.populateSchema(adapter, impl->schema);
+  } catch (const std::exception& e) {
+    error = fmt::format("{}: not a usable JSON Schema: {}", path, e.what());
+    return nullptr;
+  }
+  return std::unique_ptr<JsonSchema>(new JsonSchema(std::move(impl)));
+}
+
+namespace {
+
+// valijson's context is a path like ["<root>", "[runs]", "[3]", "[seed]"]; a JSON pointer reads
+// better and is what other tools expect.
+std::string to_pointer(const std::vector<std::string>& context) {
+  std::string pointer;
+  for (std::size_t i = 1; i < context.size(); ++i) {
+    std::string part = context[i];
+    if (part.size() >= 2 && part.front() == '[' && part.back() == ']') {
+      part = part.substr(1, part.size() - 2);
+    }
+    if (part.size() >= 2 && part.front() == '"' && part.back() == '"') {
+      part = part.substr(1, part.size() - 2);
+    }
+    pointer += "/" + part;
+  }
+  return pointer;
+}
+
+bool is_parent_summary(const std::string& description) {
+  // valijson reports, besides each leaf error, one entry per enclosing level that only says a
+  // child failed; those repeat the leaf and are dropped.
+  return description.find("Failed to validate against schema associated with") !=
+             std::string::npos ||
+         description.find("Failed to validate item #") != std::string::npos ||
+         description.find("Failed to validate against child schema") != std::string::npos;
+}
+
+}  // namespace
+
+std::vector<SchemaViolation> JsonSchema::validate(const nlohmann::json& document) const {
+  valijson::Validator validator;
+  valijson::ValidationResults results;
+  valijson::adapters::NlohmannJsonAdapter adapter(document);
+  std::vector<SchemaViolation> out;
+  if (validator.validate(impl_->schema, adapter, &results)) return out;
+  valijson::ValidationResults::Error error;
+  while (results.popError(error)) {
+    if (is_parent_summary(error.description)) continue;
+    out.push_back({to_pointer(error.context), error.description});
+  }
+  if (out.empty()) out.push_back({"", "the document does not match the schema"});
+  return out;
+}
+
+}  // namespace jbench

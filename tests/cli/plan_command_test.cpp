@@ -1,0 +1,104 @@
+// `jbench plan` end to end on the checked-in matrices.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "jbench/schema/json_schema.h"
+#include "jbench_binary.h"
+
+namespace jbench::test {
+namespace {
+
+TEST(PlanCommand, prints_the_sqlite_plan_with_288_cells_and_the_axis_table) {
+  const auto r = run_jbench({"plan", "matrices/sqlite.yaml"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_NE(r.out.find("cells   288 (288 in the product, 0 excluded): 288 measured, 0 planned, "
+                       "0 skipped"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("runs    864 in 216 blocks (3 repetitions)"), std::string::npos);
+  for (const char* row : {"workers     32", "connection  cold", "lane        mixed",
+                          "dataset     above", "trace       no-consumer"}) {
+    EXPECT_NE(r.out.find(row), std::string::npos) << row;
+  }
+}
+
+TEST(PlanCommand, json_output_is_byte_identical_across_runs_and_matches_its_schema) {
+  const std::vector<std::string> args = {"plan", "matrices/sqlite.yaml", "--json",
+                                         "--host-cores", "2", "--host-memory-mib", "8192"};
+  const auto a = run_jbench(args);
+  const auto b = run_jbench(args);
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  EXPECT_EQ(a.out, b.out);
+
+  std::string error;
+  auto schema = JsonSchema::load(source_dir() + "/manifests/plan.schema.json", error);
+  ASSERT_TRUE(schema) << error;
+  const auto doc = nlohmann::json::parse(a.out);
+  const auto violations = schema->validate(doc);
+  for (const auto& v : violations) ADD_FAILURE() << v.pointer << ": " << v.message;
+  EXPECT_EQ(doc["counts"]["cells"], 288);
+  EXPECT_EQ(doc["counts"]["runs"], 864);
+  EXPECT_EQ(doc["host"]["cores"], 2);
+}
+
+TEST(PlanCommand, the_schema_rejects_a_plan_that_breaks_its_rules) {
+  std::string error;
+  auto schema = JsonSchema::load(source_dir() + "/manifests/plan.schema.json", error);
+  ASSERT_TRUE(schema) << error;
+  const auto r = run_jbench({"plan", "matrices/sqlite.yaml", "--json"});
+  ASSERT_EQ(r.exit_code, 0);
+  auto doc = nlohmann::json::parse(r.out);
+  doc["runs"][0]["seed"] = 12;                   // a seed must be a string
+  doc["runs"][1].erase("baseline");              // a traced run without its baseline, or
+  doc["runs"][1]["trace"] = "full";              // a baseline that claims to be traced
+  doc["axes"][0]["values"][0]["state"] = "skipped";  // a skipped value needs a reason
+  const auto violations = schema->validate(doc);
+  std::set<std::string> pointers;
+  for (const auto& v : violations) pointers.insert(v.pointer);
+  EXPECT_TRUE(pointers.count("/runs/0/seed")) << ::testing::PrintToString(pointers);
+  EXPECT_TRUE(pointers.count("/axes/0/values/0")) << ::testing::PrintToString(pointers);
+  EXPECT_GE(violations.size(), 3u);
+}
+
+TEST(PlanCommand, only_moves_values_to_planned_and_the_run_count_follows) {
+  const auto r = run_jbench({"plan", "matrices/sqlite.yaml", "--json", "--only", "workers=1,2",
+                             "--only", "lane=writer"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc["counts"]["cells"], 288);
+  EXPECT_EQ(doc["counts"]["measured"], 2 * 2 * 1 * 2 * 4);
+  EXPECT_EQ(doc["counts"]["planned"], 288 - 32);
+  EXPECT_EQ(doc["counts"]["runs"], 32 * 3);
+  EXPECT_EQ(doc["axes"][0]["values"][2]["state"], "planned");
+  EXPECT_EQ(doc["axes"][0]["values"][2]["reason"], "not selected by --only workers=1,2");
+}
+
+TEST(PlanCommand, a_smaller_host_skips_what_does_not_fit_and_says_why) {
+  const auto r = run_jbench({"plan", "matrices/sqlite.yaml", "--json", "--host-memory-mib", "1024"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  const auto& w32 = doc["axes"][0]["values"][5];
+  EXPECT_EQ(w32["value"], "32");
+  EXPECT_EQ(w32["state"], "skipped");
+  EXPECT_EQ(w32["reason"],
+            "workers=32 x limits.memory_per_worker_mib=64 is over the host's 1024 MiB");
+}
+
+TEST(PlanCommand, bad_only_filters_exit_2_with_one_line_each) {
+  auto r = run_jbench({"plan", "matrices/sqlite.yaml", "--only", "worker=1"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err,
+            "jbench: error: --only 'worker=1': 'worker' is not an axis of this matrix (did you "
+            "mean 'workers'?); expected workers, connection, lane, dataset or trace\n");
+  r = run_jbench({"plan", "matrices/sqlite.yaml", "--only", "lane=mixed,both"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err,
+            "jbench: error: --only 'lane=mixed,both': 'both' is not a value of the axis 'lane'; "
+            "expected writer, reader or mixed\n");
+}
+
+}  // namespace
+}  // namespace jbench::test
