@@ -23,7 +23,9 @@ std::string million_run_matrix() {
   return "version: 1\nname: million\nseed: 1\nrepetitions: 21\nworkload: {kind: sqlite}\n"
          "phases: {warmup: {duration_ms: 100}, measure: {duration_ms: 1000}}\n"
          "limits: {max_workers: 1024, run_timeout_s: 60, output_mib: 64}\n"
-         "axes:\n  workers: [" + workers + "]\n  connection: [cold, persistent]\n"
+         "axes:\n  workers: [" +
+         workers +
+         "]\n  connection: [cold, persistent]\n"
          "  lane: [writer, reader, mixed]\n  dataset:\n"
          "    - {name: below, rows: 1000, row_bytes: 100, page_cache_kib: 4096}\n"
          "    - {name: above, rows: 100000, row_bytes: 100, page_cache_kib: 512}\n"
@@ -60,7 +62,10 @@ void BM_PlanMillionRuns(benchmark::State& state) {
   state.counters["runs"] = static_cast<double>(runs);
   state.counters["peak_rss_MB"] = max_rss_mb();
 }
-BENCHMARK(BM_PlanMillionRuns)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime();
+BENCHMARK(BM_PlanMillionRuns)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime();
 
 void BM_ParseMillionRunMatrix(benchmark::State& state) {
   const std::string text = million_run_matrix();

@@ -24,10 +24,13 @@ TEST(CliConventions, version_prints_the_version) {
 }
 
 TEST(CliConventions, usage_errors_exit_2_on_stderr) {
-  for (const auto& args : std::vector<std::vector<std::string>>{
-           {}, {"frobnicate"}, {"plan"}, {"plan", "matrices/sqlite.yaml", "--bogus"},
-           {"plan", "matrices/sqlite.yaml", "--host-cores", "0"},
-           {"plan", "matrices/sqlite.yaml", "--only"}}) {
+  for (const auto& args :
+       std::vector<std::vector<std::string>>{{},
+                                             {"frobnicate"},
+                                             {"plan"},
+                                             {"plan", "matrices/sqlite.yaml", "--bogus"},
+                                             {"plan", "matrices/sqlite.yaml", "--host-cores", "0"},
+                                             {"plan", "matrices/sqlite.yaml", "--only"}}) {
     const auto r = run_jbench(args);
     EXPECT_EQ(r.exit_code, 2) << ::testing::PrintToString(args);
     EXPECT_EQ(r.out, "") << ::testing::PrintToString(args);

@@ -25,8 +25,8 @@ TEST(PlanCommand, prints_the_sqlite_plan_with_288_cells_and_the_axis_table) {
 }
 
 TEST(PlanCommand, json_output_is_byte_identical_across_runs_and_matches_its_schema) {
-  const std::vector<std::string> args = {"plan", "matrices/sqlite.yaml", "--json",
-                                         "--host-cores", "2", "--host-memory-mib", "8192"};
+  const std::vector<std::string> args = {"plan", "matrices/sqlite.yaml", "--json", "--host-cores",
+                                         "2",    "--host-memory-mib",    "8192"};
   const auto a = run_jbench(args);
   const auto b = run_jbench(args);
   ASSERT_EQ(a.exit_code, 0) << a.err;
@@ -50,9 +50,9 @@ TEST(PlanCommand, the_schema_rejects_a_plan_that_breaks_its_rules) {
   const auto r = run_jbench({"plan", "matrices/sqlite.yaml", "--json"});
   ASSERT_EQ(r.exit_code, 0);
   auto doc = nlohmann::json::parse(r.out);
-  doc["runs"][0]["seed"] = 12;                   // a seed must be a string
-  doc["runs"][1].erase("baseline");              // a traced run without its baseline, or
-  doc["runs"][1]["trace"] = "full";              // a baseline that claims to be traced
+  doc["runs"][0]["seed"] = 12;                       // a seed must be a string
+  doc["runs"][1].erase("baseline");                  // a traced run without its baseline, or
+  doc["runs"][1]["trace"] = "full";                  // a baseline that claims to be traced
   doc["axes"][0]["values"][0]["state"] = "skipped";  // a skipped value needs a reason
   const auto violations = schema->validate(doc);
   std::set<std::string> pointers;
@@ -63,8 +63,8 @@ TEST(PlanCommand, the_schema_rejects_a_plan_that_breaks_its_rules) {
 }
 
 TEST(PlanCommand, only_moves_values_to_planned_and_the_run_count_follows) {
-  const auto r = run_jbench({"plan", "matrices/sqlite.yaml", "--json", "--only", "workers=1,2",
-                             "--only", "lane=writer"});
+  const auto r = run_jbench(
+      {"plan", "matrices/sqlite.yaml", "--json", "--only", "workers=1,2", "--only", "lane=writer"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto doc = nlohmann::json::parse(r.out);
   EXPECT_EQ(doc["counts"]["cells"], 288);
@@ -76,7 +76,8 @@ TEST(PlanCommand, only_moves_values_to_planned_and_the_run_count_follows) {
 }
 
 TEST(PlanCommand, a_smaller_host_skips_what_does_not_fit_and_says_why) {
-  const auto r = run_jbench({"plan", "matrices/sqlite.yaml", "--json", "--host-memory-mib", "1024"});
+  const auto r =
+      run_jbench({"plan", "matrices/sqlite.yaml", "--json", "--host-memory-mib", "1024"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto doc = nlohmann::json::parse(r.out);
   const auto& w32 = doc["axes"][0]["values"][5];

@@ -15,7 +15,8 @@ namespace jbench::test {
 namespace {
 
 void make_pipe(int fds[2]) {
-  if (pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe2: ") + std::strerror(errno));
+  if (pipe2(fds, O_CLOEXEC) != 0)
+    throw std::runtime_error(std::string("pipe2: ") + std::strerror(errno));
 }
 
 [[noreturn]] void exec_child(const std::vector<std::string>& argv, const ProcessOptions& options,

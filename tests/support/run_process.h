@@ -14,13 +14,13 @@
 namespace jbench::test {
 
 struct ProcessOptions {
-  std::string cwd;                                      // empty: inherit
+  std::string cwd;  // empty: inherit
   std::chrono::milliseconds timeout{30'000};
-  std::string stdin_text;                               // written, then stdin is closed
+  std::string stdin_text;  // written, then stdin is closed
 };
 
 struct ProcessResult {
-  int exit_code = -1;      // valid when !signaled
+  int exit_code = -1;  // valid when !signaled
   bool signaled = false;
   int signal = 0;
   bool timed_out = false;  // killed because the deadline passed

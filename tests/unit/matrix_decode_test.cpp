@@ -38,9 +38,9 @@ TEST(MatrixDecode, decodes_a_valid_matrix_with_defaults_filled) {
 }
 
 TEST(MatrixDecode, an_absent_trace_axis_means_baseline_only) {
-  const Matrix m = test::must_parse(matrix_yaml(
-      "axes:\n  workers: [1]\n  connection: [cold]\n  lane: [writer]\n"
-      "  dataset: [{name: d, rows: 1, row_bytes: 1, page_cache_kib: 1}]\n"));
+  const Matrix m = test::must_parse(
+      matrix_yaml("axes:\n  workers: [1]\n  connection: [cold]\n  lane: [writer]\n"
+                  "  dataset: [{name: d, rows: 1, row_bytes: 1, page_cache_kib: 1}]\n"));
   EXPECT_FALSE(m.axis(Axis::trace).declared);
   EXPECT_EQ(m.trace_modes, std::vector<TraceMode>{TraceMode::baseline});
 }
@@ -83,20 +83,21 @@ TEST(MatrixDecode, a_workload_kind_requires_its_axes) {
 }
 
 TEST(MatrixDecode, rejects_duplicate_dataset_names_and_bad_dataset_fields) {
-  const auto ds = errors_of(matrix_yaml(
-      "axes:\n  workers: [1]\n  connection: [cold]\n  lane: [writer]\n  dataset:\n"
-      "    - {name: a, rows: 1, row_bytes: 1, page_cache_kib: 1}\n"
-      "    - {name: a, rows: 1, row_bytes: 1, page_cache_kib: 1}\n"
-      "    - {name: b, rows: 0, row_bytes: 1, page_cache_kib: 1, colour: red}\n"));
+  const auto ds = errors_of(
+      matrix_yaml("axes:\n  workers: [1]\n  connection: [cold]\n  lane: [writer]\n  dataset:\n"
+                  "    - {name: a, rows: 1, row_bytes: 1, page_cache_kib: 1}\n"
+                  "    - {name: a, rows: 1, row_bytes: 1, page_cache_kib: 1}\n"
+                  "    - {name: b, rows: 0, row_bytes: 1, page_cache_kib: 1, colour: red}\n"));
   EXPECT_TRUE(has_error(ds, "axes.dataset[1].name", "duplicate value 'a'"));
   EXPECT_TRUE(has_error(ds, "axes.dataset[2].rows", "out of range"));
   EXPECT_TRUE(has_error(ds, "axes.dataset[2].colour", "unknown key"));
 }
 
 TEST(MatrixDecode, exclude_rules_must_name_real_values_and_exclude_something_new) {
-  const auto ds = errors_of(matrix_yaml(
-      "", "exclude:\n  - {workers: 4}\n  - {workers: [4], lane: writer}\n  - {workers: 3}\n"
-          "  - {colour: red}\n  - {}\n"));
+  const auto ds = errors_of(
+      matrix_yaml("",
+                  "exclude:\n  - {workers: 4}\n  - {workers: [4], lane: writer}\n  - {workers: 3}\n"
+                  "  - {colour: red}\n  - {}\n"));
   EXPECT_TRUE(has_error(ds, "exclude[1]", "no cell that earlier rules do not already exclude"));
   EXPECT_TRUE(has_error(ds, "exclude[2].workers", "'3' is not a value of the axis 'workers'"));
   EXPECT_TRUE(has_error(ds, "exclude[3].colour", "not an axis this matrix declares"));
@@ -108,15 +109,15 @@ TEST(MatrixDecode, excluding_a_baseline_that_traced_runs_need_is_an_error) {
   const auto ds = errors_of(matrix_yaml("", "exclude:\n  - {workers: 4, trace: baseline}\n"));
   EXPECT_TRUE(has_error(ds, "exclude[0]", "every traced run needs its untraced baseline"));
   // Excluding the baseline together with every traced mode of those cells is fine.
-  test::must_parse(matrix_yaml(
-      "", "exclude:\n  - {workers: 4, trace: [baseline, no-consumer, light, full]}\n"));
+  test::must_parse(
+      matrix_yaml("", "exclude:\n  - {workers: 4, trace: [baseline, no-consumer, light, full]}\n"));
 }
 
 TEST(MatrixDecode, the_mixed_lane_needs_a_ratio_strictly_between_0_and_1) {
-  const auto ds = errors_of(
-      matrix_yaml("", "").replace(matrix_yaml("", "").find("workload: {kind: sqlite}"),
-                                  std::string("workload: {kind: sqlite}").size(),
-                                  "workload: {kind: sqlite, params: {read_ratio: 1}}"));
+  const auto ds =
+      errors_of(matrix_yaml("", "").replace(matrix_yaml("", "").find("workload: {kind: sqlite}"),
+                                            std::string("workload: {kind: sqlite}").size(),
+                                            "workload: {kind: sqlite, params: {read_ratio: 1}}"));
   EXPECT_TRUE(has_error(ds, "workload.params.read_ratio", "strictly between 0 and 1"));
 }
 
@@ -133,12 +134,13 @@ TEST(MatrixDecode, refuses_matrices_that_expand_past_the_run_limit) {
   workers += "]";
   std::string datasets;
   for (int d = 0; d < 256; ++d) {
-    datasets += "    - {name: d" + std::to_string(d) + ", rows: 1, row_bytes: 1, page_cache_kib: 1}\n";
+    datasets +=
+        "    - {name: d" + std::to_string(d) + ", rows: 1, row_bytes: 1, page_cache_kib: 1}\n";
   }
   const auto ds = errors_of(matrix_yaml("axes:\n  workers: " + workers +
-                                        "\n  connection: [cold, persistent]\n  lane: [writer, "
-                                        "reader, mixed]\n  dataset:\n" +
-                                        datasets + "  trace: [baseline, full]\n",
+                                            "\n  connection: [cold, persistent]\n  lane: [writer, "
+                                            "reader, mixed]\n  dataset:\n" +
+                                            datasets + "  trace: [baseline, full]\n",
                                         "", 1000));
   EXPECT_TRUE(has_error(ds, "axes", "the limit is"));
 }

@@ -73,8 +73,8 @@ TEST(OnlyFilters, a_traced_mode_keeps_its_baseline) {
 }
 
 TEST(OnlyFilters, values_filtered_only_through_other_axes_say_so) {
-  const Matrix m = test::must_parse(
-      test::matrix_yaml("", "exclude:\n  - {workers: 1, dataset: small}\n"));
+  const Matrix m =
+      test::must_parse(test::matrix_yaml("", "exclude:\n  - {workers: 1, dataset: small}\n"));
   const auto filters = parse(m, {"workers=1"});
   const Plan plan = make_plan(m, filters.filters, kHost);
   // dataset=small is itself selected, but its only workers=1 cells are excluded, and the rest

@@ -1,9 +1,10 @@
+#include "jbench/plan/plan_output.h"
+
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
 #include "jbench/plan/plan.h"
-#include "jbench/plan/plan_output.h"
 #include "matrix_text.h"
 
 namespace jbench {

@@ -243,8 +243,7 @@ TEST(PlanProperties, workers_over_a_limit_are_skipped_with_the_reason) {
 }
 
 TEST(PlanProperties, host_limits_skip_what_the_host_cannot_hold) {
-  const std::string yaml = test::matrix_yaml(
-      "", "", 1);
+  const std::string yaml = test::matrix_yaml("", "", 1);
   std::string limited = yaml;
   limited.replace(limited.find("output_mib: 8}"), 14,
                   "output_mib: 8, memory_per_worker_mib: 1000, workers_per_core: 1}");

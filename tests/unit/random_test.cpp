@@ -1,10 +1,10 @@
+#include "jbench/common/random.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <numeric>
 #include <vector>
-
-#include "jbench/common/random.h"
 
 namespace jbench {
 namespace {

@@ -1,10 +1,11 @@
+#include "jbench/common/text.h"
+
 #include <gtest/gtest.h>
 
 #include <array>
 
 #include "jbench/common/diagnostic.h"
 #include "jbench/common/sha256.h"
-#include "jbench/common/text.h"
 
 namespace jbench {
 namespace {
@@ -15,11 +16,11 @@ TEST(Utf8, accepts_well_formed_text) {
 }
 
 TEST(Utf8, finds_the_first_malformed_byte) {
-  EXPECT_EQ(first_invalid_utf8("ab\xff"), 2u);                // never valid
-  EXPECT_EQ(first_invalid_utf8("a\xc3"), 1u);                 // truncated sequence
-  EXPECT_EQ(first_invalid_utf8("\xc0\xaf"), 0u);              // overlong '/'
-  EXPECT_EQ(first_invalid_utf8("x\xed\xa0\x80"), 1u);         // UTF-16 surrogate
-  EXPECT_EQ(first_invalid_utf8("\xf4\x90\x80\x80"), 0u);      // past U+10FFFF
+  EXPECT_EQ(first_invalid_utf8("ab\xff"), 2u);            // never valid
+  EXPECT_EQ(first_invalid_utf8("a\xc3"), 1u);             // truncated sequence
+  EXPECT_EQ(first_invalid_utf8("\xc0\xaf"), 0u);          // overlong '/'
+  EXPECT_EQ(first_invalid_utf8("x\xed\xa0\x80"), 1u);     // UTF-16 surrogate
+  EXPECT_EQ(first_invalid_utf8("\xf4\x90\x80\x80"), 0u);  // past U+10FFFF
 }
 
 TEST(LineColumn, counts_from_one) {
@@ -38,7 +39,8 @@ TEST(ClosestMatch, suggests_typos_but_not_unrelated_words) {
 TEST(Diagnostic, formats_file_line_column_and_path) {
   EXPECT_EQ(format_diagnostic({{"m.yaml", 3, 5}, "axes.workers[1]", "bad"}),
             "m.yaml:3:5: error: axes.workers[1]: bad");
-  EXPECT_EQ(format_diagnostic({{"m.yaml", 0, 0}, "", "no such file"}), "m.yaml: error: no such file");
+  EXPECT_EQ(format_diagnostic({{"m.yaml", 0, 0}, "", "no such file"}),
+            "m.yaml: error: no such file");
 }
 
 TEST(Diagnostics, are_sorted_by_position) {
@@ -47,8 +49,7 @@ TEST(Diagnostics, are_sorted_by_position) {
 }
 
 TEST(Sha256, matches_the_standard_digest) {
-  EXPECT_EQ(sha256_hex("abc"),
-            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  EXPECT_EQ(sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 }
 
 }  // namespace

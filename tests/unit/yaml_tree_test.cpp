@@ -1,6 +1,6 @@
-#include <gtest/gtest.h>
-
 #include "jbench/matrix/yaml_tree.h"
+
+#include <gtest/gtest.h>
 
 namespace jbench::yaml {
 namespace {

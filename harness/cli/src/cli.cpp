@@ -1,23 +1,25 @@
 #include "jbench/cli/cli.h"
 
+#include <fmt/format.h>
+
 #include <cstdio>
 #include <exception>
 #include <iostream>
-
-#include <fmt/format.h>
 
 #include "commands.h"
 
 namespace jbench {
 
 int run_cli(int argc, char** argv) {
-  CLI::App app{"jbench: a benchmark harness whose measurements are attributable, validated and "
-               "reproducible.",
-               "jbench"};
+  CLI::App app{
+      "jbench: a benchmark harness whose measurements are attributable, validated and "
+      "reproducible.",
+      "jbench"};
   app.set_version_flag("--version", JBENCH_VERSION);
   app.require_subcommand(1);
-  app.footer("Exit codes: 0 success, 1 the checked thing failed, 2 bad usage or input, "
-             "3 internal error.\nSee docs/cli.md.");
+  app.footer(
+      "Exit codes: 0 success, 1 the checked thing failed, 2 bad usage or input, "
+      "3 internal error.\nSee docs/cli.md.");
 
   std::vector<std::pair<CLI::App*, cli::Action>> actions;
   auto* plan = app.add_subcommand("plan", "expand a matrix into the ordered, seeded runs it means");
@@ -27,8 +29,8 @@ int run_cli(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
-    std::cerr << fmt::format("jbench: error: {}\nRun 'jbench --help' or 'jbench <command> --help'.\n",
-                             e.what());
+    std::cerr << fmt::format(
+        "jbench: error: {}\nRun 'jbench --help' or 'jbench <command> --help'.\n", e.what());
     return kExitUsage;
   }
   try {

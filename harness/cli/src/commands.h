@@ -2,9 +2,8 @@
 // run once parsing succeeded. Private to jbench::cli.
 #pragma once
 
-#include <functional>
-
 #include <CLI/CLI.hpp>
+#include <functional>
 
 namespace jbench::cli {
 

@@ -1,8 +1,8 @@
 // `jbench plan MATRIX [--only AXIS=V1,V2 ...] [--json] [--host-cores N --host-memory-mib M]`
+#include <fmt/format.h>
+
 #include <iostream>
 #include <memory>
-
-#include <fmt/format.h>
 
 #include "commands.h"
 #include "jbench/cli/cli.h"
@@ -69,8 +69,9 @@ Action add_plan_command(CLI::App& app) {
   app.add_option("--host-memory-mib", o->host_memory_mib,
                  "plan for a host with this much memory (MiB) instead of this one")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
-  app.footer("The plan is a pure function of the matrix, the filters and the host's resources: "
-             "the same inputs give byte-identical --json output.");
+  app.footer(
+      "The plan is a pure function of the matrix, the filters and the host's resources: "
+      "the same inputs give byte-identical --json output.");
   return [o] { return run_plan(*o); };
 }
 

@@ -1,8 +1,8 @@
 #include "jbench/common/diagnostic.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 namespace jbench {
 

@@ -34,8 +34,8 @@ std::optional<std::size_t> first_invalid_utf8(std::string_view s) {
       if ((p[i + k] & 0xC0) != 0x80) return i;
       cp = (cp << 6) | (p[i + k] & 0x3F);
     }
-    const bool overlong = (len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) ||
-                          (len == 4 && cp < 0x10000);
+    const bool overlong =
+        (len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000);
     const bool surrogate = cp >= 0xD800 && cp <= 0xDFFF;
     if (overlong || surrogate || cp > 0x10FFFF) return i;
     i += len;

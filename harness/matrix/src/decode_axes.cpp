@@ -1,7 +1,7 @@
 // Decodes `axes:`: the values of each axis, unique and in range, and the size of the product.
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "decode_parts.h"
 #include "jbench/matrix/workload_kinds.h"
@@ -35,8 +35,8 @@ void decode_workers(Context& ctx, const yaml::Node& item, const std::string& pat
 }
 
 void decode_dataset(Context& ctx, const yaml::Node& item, const std::string& path, Matrix& m) {
-  constexpr std::array<std::string_view, 5> kKeys = {"name", "rows", "row_bytes",
-                                                     "page_cache_kib", "description"};
+  constexpr std::array<std::string_view, 5> kKeys = {"name", "rows", "row_bytes", "page_cache_kib",
+                                                     "description"};
   Fields fields(ctx, item, path, kKeys);
   if (!fields.valid()) return;
   Dataset d;
@@ -79,8 +79,12 @@ void decode_axis(Context& ctx, Axis axis, const yaml::Node& node, Matrix& m) {
     const auto& item = node.items[i];
     const auto item_path = index_path(path, i);
     switch (axis) {
-      case Axis::workers: decode_workers(ctx, item, item_path, m); break;
-      case Axis::dataset: decode_dataset(ctx, item, item_path, m); break;
+      case Axis::workers:
+        decode_workers(ctx, item, item_path, m);
+        break;
+      case Axis::dataset:
+        decode_dataset(ctx, item, item_path, m);
+        break;
       case Axis::connection:
         if (auto v = ctx.one_of(item, item_path, kConnectionValues)) {
           add_label(ctx, item, item_path, m.axis(axis), *v);
@@ -95,7 +99,8 @@ void decode_axis(Context& ctx, Axis axis, const yaml::Node& node, Matrix& m) {
         if (auto v = ctx.one_of(item, item_path, kTraceValues)) {
           const auto before = m.axis(axis).labels.size();
           add_label(ctx, item, item_path, m.axis(axis), *v);
-          if (m.axis(axis).labels.size() > before) m.trace_modes.push_back(*trace_mode_from_name(*v));
+          if (m.axis(axis).labels.size() > before)
+            m.trace_modes.push_back(*trace_mode_from_name(*v));
         }
         break;
     }
@@ -137,9 +142,8 @@ void decode_axes(Context& ctx, const yaml::Node& axes, Matrix& m) {
   for (auto a : kAllAxes) {
     if (!m.axis(a).labels.empty()) cells *= m.axis(a).labels.size();
   }
-  const bool implicit_baseline =
-      std::find(m.trace_modes.begin(), m.trace_modes.end(), TraceMode::baseline) ==
-      m.trace_modes.end();
+  const bool implicit_baseline = std::find(m.trace_modes.begin(), m.trace_modes.end(),
+                                           TraceMode::baseline) == m.trace_modes.end();
   const std::uint64_t modes = m.trace_modes.size();
   const std::uint64_t runs = cells / modes * (modes + (implicit_baseline ? 1 : 0)) * m.repetitions;
   if (cells > kMaxCells) {

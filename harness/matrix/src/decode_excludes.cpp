@@ -2,9 +2,9 @@
 // what earlier rules exclude is an error (it is almost always a typo or a stale rule), and so is
 // a rule that removes a cell's baseline while traced runs of that cell stay (they would have no
 // untraced run to be compared with).
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "decode_parts.h"
 
@@ -60,9 +60,8 @@ std::optional<ExcludeRule> decode_rule(Context& ctx, const yaml::Node& node,
     }
     auto& indices = rule.values[static_cast<std::size_t>(*axis)];
     for (std::size_t i = 0; i < values.size(); ++i) {
-      const auto value_path = entry.value.kind == yaml::Node::Kind::sequence
-                                  ? index_path(key_path, i)
-                                  : key_path;
+      const auto value_path =
+          entry.value.kind == yaml::Node::Kind::sequence ? index_path(key_path, i) : key_path;
       auto label = rule_label(ctx, *axis, *values[i], value_path);
       if (!label) {
         ok = false;
@@ -145,8 +144,9 @@ void check_coverage(Context& ctx, const std::vector<const yaml::Node*>& nodes,
     const auto path = index_path("exclude", indices[r]);
     if (!credited[r]) {
       ctx.error(*nodes[r], path,
-                indices[r] == 0 ? std::string("the rule excludes no cell")
-                       : "the rule excludes no cell that earlier rules do not already exclude");
+                indices[r] == 0
+                    ? std::string("the rule excludes no cell")
+                    : "the rule excludes no cell that earlier rules do not already exclude");
     }
     if (check_baselines && orphaned_baseline[r]) {
       ctx.error(*nodes[r], path,

@@ -13,7 +13,7 @@ namespace jbench::decode {
 namespace {
 
 constexpr std::array<std::string_view, 11> kTopKeys = {
-    "version", "name",   "description", "seed", "repetitions", "workload",
+    "version", "name",   "description", "seed",    "repetitions", "workload",
     "phases",  "limits", "axes",        "exclude", "order"};
 
 void decode_params(Context& ctx, const yaml::Node* params, const WorkloadKind& kind,
@@ -106,8 +106,8 @@ void decode_phases(Context& ctx, const yaml::Node& node, Matrix& m) {
 }
 
 void decode_limits(Context& ctx, const yaml::Node& node, Matrix& m) {
-  constexpr std::array<std::string_view, 5> kKeys = {
-      "max_workers", "run_timeout_s", "output_mib", "memory_per_worker_mib", "workers_per_core"};
+  constexpr std::array<std::string_view, 5> kKeys = {"max_workers", "run_timeout_s", "output_mib",
+                                                     "memory_per_worker_mib", "workers_per_core"};
   Fields fields(ctx, node, "limits", kKeys);
   auto read = [&](std::string_view key, std::uint64_t min, std::uint64_t max,
                   bool required) -> std::optional<std::uint64_t> {
@@ -120,7 +120,8 @@ void decode_limits(Context& ctx, const yaml::Node& node, Matrix& m) {
   if (auto v = read("memory_per_worker_mib", 1, 1u << 20, false)) {
     m.limits.memory_per_worker_mib = std::uint32_t(*v);
   }
-  if (auto v = read("workers_per_core", 1, 1024, false)) m.limits.workers_per_core = std::uint32_t(*v);
+  if (auto v = read("workers_per_core", 1, 1024, false))
+    m.limits.workers_per_core = std::uint32_t(*v);
 }
 
 void decode_order(Context& ctx, const yaml::Node& node, Matrix& m) {
@@ -138,7 +139,8 @@ void decode_order(Context& ctx, const yaml::Node& node, Matrix& m) {
     }
   }
   if (const auto* n = fields.optional("seed")) {
-    if (auto v = ctx.integer(*n, fields.path("seed"), 0, std::numeric_limits<std::uint64_t>::max())) {
+    if (auto v =
+            ctx.integer(*n, fields.path("seed"), 0, std::numeric_limits<std::uint64_t>::max())) {
       m.ordering.seed = *v;
     }
   }

@@ -1,10 +1,10 @@
 #include "decode_support.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-
-#include <fmt/format.h>
 
 #include "jbench/common/text.h"
 
@@ -32,8 +32,8 @@ std::optional<std::uint64_t> Context::integer(const yaml::Node& n, std::string_v
   const bool digits = n.kind == yaml::Node::Kind::scalar && !n.quoted && !n.scalar.empty() &&
                       n.scalar.find_first_not_of("0123456789") == std::string::npos;
   if (!digits) {
-    const bool negative = n.kind == yaml::Node::Kind::scalar && !n.quoted &&
-                          n.scalar.size() > 1 && n.scalar[0] == '-' &&
+    const bool negative = n.kind == yaml::Node::Kind::scalar && !n.quoted && n.scalar.size() > 1 &&
+                          n.scalar[0] == '-' &&
                           n.scalar.find_first_not_of("0123456789", 1) == std::string::npos;
     if (negative) {
       error(n, path, fmt::format("value {} is out of range {}..{}", n.scalar, min, max));

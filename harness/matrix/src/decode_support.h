@@ -26,8 +26,7 @@ class Context {
   // Typed reads: each reports its own error and returns nullopt when the node does not fit.
   std::optional<std::uint64_t> integer(const yaml::Node& n, std::string_view path,
                                        std::uint64_t min, std::uint64_t max);
-  std::optional<double> number(const yaml::Node& n, std::string_view path, double min,
-                               double max);
+  std::optional<double> number(const yaml::Node& n, std::string_view path, double min, double max);
   std::optional<std::string> string(const yaml::Node& n, std::string_view path);
   // A string that must be one of `allowed` (suggests the closest on a typo).
   std::optional<std::string> one_of(const yaml::Node& n, std::string_view path,
@@ -55,7 +54,7 @@ class Fields {
   const yaml::Node* optional(std::string_view key);
   const yaml::Node* required(std::string_view key);  // reports a missing key
   std::string path(std::string_view key) const;      // "parent.key"
-  bool valid() const { return valid_; }               // the node was a mapping
+  bool valid() const { return valid_; }              // the node was a mapping
 
  private:
   Context& ctx_;

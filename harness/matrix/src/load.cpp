@@ -1,13 +1,12 @@
 #include "jbench/matrix/load.h"
 
+#include <fmt/format.h>
 #include <sys/stat.h>
 
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <sstream>
-
-#include <fmt/format.h>
 
 #include "decode_parts.h"
 #include "jbench/common/sha256.h"

@@ -1,13 +1,12 @@
 #include "jbench/matrix/yaml_tree.h"
 
+#include <fmt/format.h>
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/exceptions.h>
 #include <yaml-cpp/mark.h>
 #include <yaml-cpp/parser.h>
 
 #include <sstream>
-
-#include <fmt/format.h>
 
 namespace jbench::yaml {
 namespace {
@@ -182,10 +181,14 @@ const Node* Node::find(std::string_view key) const {
 
 std::string describe_kind(const Node& node) {
   switch (node.kind) {
-    case Node::Kind::null: return "null";
-    case Node::Kind::scalar: return node.quoted ? "a quoted string" : fmt::format("'{}'", node.scalar);
-    case Node::Kind::sequence: return "a sequence";
-    case Node::Kind::map: return "a mapping";
+    case Node::Kind::null:
+      return "null";
+    case Node::Kind::scalar:
+      return node.quoted ? "a quoted string" : fmt::format("'{}'", node.scalar);
+    case Node::Kind::sequence:
+      return "a sequence";
+    case Node::Kind::map:
+      return "a mapping";
   }
   return "?";
 }
@@ -211,15 +214,16 @@ Tree load_yaml_tree(std::string_view text, const std::string& file) {
     } catch (const YAML::Exception&) {
     }
     if (extra.saw_document()) {
-      tree.diagnostics.push_back({{file, extra.document_line(), 1}, "",
+      tree.diagnostics.push_back({{file, extra.document_line(), 1},
+                                  "",
                                   "the file holds more than one YAML document; keep only one"});
     }
   } catch (const Abort&) {
     // The diagnostic is already recorded.
   } catch (const YAML::Exception& e) {
-    tree.diagnostics.push_back(
-        {{file, one_based(e.mark.line), one_based(e.mark.column)}, "",
-         fmt::format("YAML syntax: {}", e.msg)});
+    tree.diagnostics.push_back({{file, one_based(e.mark.line), one_based(e.mark.column)},
+                                "",
+                                fmt::format("YAML syntax: {}", e.msg)});
   }
   return tree;
 }

@@ -4,9 +4,9 @@
 //   planned   — the value is not selected by --only;
 //   skipped   — it has no cell (exclude rules removed them all) or only skipped cells;
 //   planned   — its cells are not measured because --only filtered other axes.
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "jbench/plan/plan.h"
 #include "plan_internal.h"
@@ -80,8 +80,8 @@ std::vector<AxisStatus> axis_states(const Plan& plan, bool implicit_baseline) {
     AxisStatus status{axis, values.declared, {}};
     if (axis == Axis::trace && implicit_baseline) {
       status.values.push_back({"baseline", PlanState::measured,
-                               "added: every traced run is paired with an untraced baseline",
-                               true, 0, implicit_runs});
+                               "added: every traced run is paired with an untraced baseline", true,
+                               0, implicit_runs});
     }
     for (std::size_t v = 0; v < values.labels.size(); ++v) {
       const auto& c = counts[a][v];

@@ -35,7 +35,8 @@ std::optional<OnlyFilter> parse_one(const std::string& arg, const Matrix& m,
       if (m.axis(a).declared) declared.push_back(axis_name(a));
     }
     std::string message = fmt::format("--only '{}': '{}' is not an axis of this matrix", arg, name);
-    if (auto guess = closest_match(name, declared)) message += fmt::format(" (did you mean '{}'?)", *guess);
+    if (auto guess = closest_match(name, declared))
+      message += fmt::format(" (did you mean '{}'?)", *guess);
     message += fmt::format("; expected {}", join_alternatives(declared));
     errors.push_back(std::move(message));
     return std::nullopt;
@@ -73,9 +74,10 @@ ParsedFilters parse_only_filters(std::span<const std::string> args, const Matrix
     if (!filter) continue;
     auto& was_seen = seen[static_cast<std::size_t>(filter->axis)];
     if (was_seen) {
-      out.errors.push_back(fmt::format("--only '{}': the axis '{}' is already filtered; give all "
-                                       "its values in one --only",
-                                       arg, axis_name(filter->axis)));
+      out.errors.push_back(
+          fmt::format("--only '{}': the axis '{}' is already filtered; give all "
+                      "its values in one --only",
+                      arg, axis_name(filter->axis)));
       continue;
     }
     was_seen = true;

@@ -95,7 +95,8 @@ Plan make_plan(const Matrix& m, std::span<const OnlyFilter> filters, const HostR
   const auto selected = selected_values(m, filters);
   const auto hashes = value_hashes(m);
   std::array<std::size_t, kAxisCount> sizes{};
-  for (std::size_t a = 0; a < kAxisCount; ++a) sizes[a] = std::max<std::size_t>(m.axes[a].labels.size(), 1);
+  for (std::size_t a = 0; a < kAxisCount; ++a)
+    sizes[a] = std::max<std::size_t>(m.axes[a].labels.size(), 1);
   const bool implicit_baseline = std::find(m.trace_modes.begin(), m.trace_modes.end(),
                                            TraceMode::baseline) == m.trace_modes.end();
 
@@ -118,8 +119,7 @@ Plan make_plan(const Matrix& m, std::span<const OnlyFilter> filters, const HostR
   const std::size_t first_axis = 0;
   for (bool done = false; !done;) {
     // One point: resource and filter verdicts are shared by its trace modes.
-    const std::uint32_t workers =
-        cell[0] == kAbsent ? 1 : m.workers[cell[0]];
+    const std::uint32_t workers = cell[0] == kAbsent ? 1 : m.workers[cell[0]];
     const CellReason resource = resource_check(m, host, workers);
     bool point_selected = true;
     for (std::size_t a = 0; a < kTrace; ++a) {
@@ -162,7 +162,8 @@ Plan make_plan(const Matrix& m, std::span<const OnlyFilter> filters, const HostR
         pb.block.seed = combine64(point_hash, r);
         pb.modes_begin = static_cast<std::uint32_t>(block_modes.size());
         if (implicit_baseline) block_modes.emplace_back(TraceMode::baseline, kNoCell);
-        for (std::size_t i = 0; i < modes.size(); ++i) block_modes.emplace_back(modes[i], mode_cells[i]);
+        for (std::size_t i = 0; i < modes.size(); ++i)
+          block_modes.emplace_back(modes[i], mode_cells[i]);
         pb.block.run_count = static_cast<std::uint32_t>(block_modes.size() - pb.modes_begin);
         pending.push_back(pb);
       }

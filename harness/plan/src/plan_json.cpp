@@ -1,9 +1,8 @@
 // The plan as JSON (manifests/plan.schema.json). 64-bit seeds are strings: a JSON reader that
 // holds numbers as doubles would round them silently.
-#include <nlohmann/json.hpp>
-
 #include <fmt/format.h>
 
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
 
@@ -63,12 +62,14 @@ Json matrix_json(const Matrix& m) {
       }
       match[std::string(axis_name(axis))] = labels;
     }
-    excludes.push_back({{"line", rule.where.line}, {"column", rule.where.column}, {"match", match}});
+    excludes.push_back(
+        {{"line", rule.where.line}, {"column", rule.where.column}, {"match", match}});
   }
   Json limits = {{"max_workers", m.limits.max_workers},
                  {"run_timeout_s", m.limits.run_timeout_s},
                  {"output_mib", m.limits.output_mib}};
-  if (m.limits.memory_per_worker_mib) limits["memory_per_worker_mib"] = *m.limits.memory_per_worker_mib;
+  if (m.limits.memory_per_worker_mib)
+    limits["memory_per_worker_mib"] = *m.limits.memory_per_worker_mib;
   if (m.limits.workers_per_core) limits["workers_per_core"] = *m.limits.workers_per_core;
   return {{"file", m.file},
           {"sha256", m.sha256},
@@ -93,13 +94,16 @@ Json axes_json(const Plan& plan) {
   for (const auto& axis : plan.axes) {
     Json values = Json::array();
     for (const auto& v : axis.values) {
-      Json j = {{"value", v.label}, {"state", plan_state_name(v.state)}, {"cells", v.cells},
+      Json j = {{"value", v.label},
+                {"state", plan_state_name(v.state)},
+                {"cells", v.cells},
                 {"runs", v.runs}};
       if (!v.reason.empty()) j["reason"] = v.reason;
       if (v.implicit) j["implicit"] = true;
       values.push_back(std::move(j));
     }
-    axes.push_back({{"axis", axis_name(axis.axis)}, {"declared", axis.declared}, {"values", values}});
+    axes.push_back(
+        {{"axis", axis_name(axis.axis)}, {"declared", axis.declared}, {"values", values}});
   }
   return axes;
 }
@@ -151,11 +155,16 @@ void write_plan_json(const Plan& plan, std::ostream& out) {
     for (auto v : f.values) values.push_back(m.axis(f.axis).labels[v]);
     filters.push_back({{"axis", axis_name(f.axis)}, {"values", values}});
   }
-  Json counts = {{"product", c.product},   {"excluded", c.excluded},
-                 {"cells", c.cells},       {"measured", c.cells_by_state[0]},
-                 {"planned", c.cells_by_state[1]}, {"skipped", c.cells_by_state[2]},
-                 {"delegated", c.cells_by_state[3]}, {"blocks", c.blocks},
-                 {"runs", c.runs},         {"implicit_baselines", c.implicit_baselines}};
+  Json counts = {{"product", c.product},
+                 {"excluded", c.excluded},
+                 {"cells", c.cells},
+                 {"measured", c.cells_by_state[0]},
+                 {"planned", c.cells_by_state[1]},
+                 {"skipped", c.cells_by_state[2]},
+                 {"delegated", c.cells_by_state[3]},
+                 {"blocks", c.blocks},
+                 {"runs", c.runs},
+                 {"implicit_baselines", c.implicit_baselines}};
   const auto& e = plan.estimate;
   Json estimate = {{"runs", e.runs},
                    {"per_run_ms", e.per_run_ms ? Json(*e.per_run_ms) : Json(nullptr)},
@@ -175,27 +184,35 @@ void write_plan_json(const Plan& plan, std::ostream& out) {
   text.pop_back();  // the closing brace
   while (!text.empty() && text.back() == '\n') text.pop_back();
   out << text << ",\n";
-  write_array(out, "cells", plan.cells.size(), [&](std::size_t i) {
-    const Cell& cell = plan.cells[i];
-    Json j = {{"id", cell_id(plan, cell)}, {"values", values_json(m, cell.values)},
-              {"state", plan_state_name(cell.state)}};
-    if (cell.reason != CellReason::none) j["reason"] = describe_reason(plan, cell);
-    return j;
-  }, false);
-  write_array(out, "blocks", plan.blocks.size(), [&](std::size_t b) {
-    const Block& block = plan.blocks[b];
-    Json modes = Json::array();
-    for (std::uint32_t i = 0; i < block.run_count; ++i) {
-      modes.push_back(trace_mode_name(plan.runs[block.first_run + i].trace));
-    }
-    return Json{{"index", b},
-                {"point", point_id(m, block.point)},
-                {"values", values_json(m, block.point)},
-                {"repetition", block.repetition + 1},
-                {"seed", std::to_string(block.seed)},
-                {"modes", modes}};
-  }, false);
-  write_array(out, "runs", plan.runs.size(), [&](std::size_t i) { return run_json(plan, i); }, true);
+  write_array(
+      out, "cells", plan.cells.size(),
+      [&](std::size_t i) {
+        const Cell& cell = plan.cells[i];
+        Json j = {{"id", cell_id(plan, cell)},
+                  {"values", values_json(m, cell.values)},
+                  {"state", plan_state_name(cell.state)}};
+        if (cell.reason != CellReason::none) j["reason"] = describe_reason(plan, cell);
+        return j;
+      },
+      false);
+  write_array(
+      out, "blocks", plan.blocks.size(),
+      [&](std::size_t b) {
+        const Block& block = plan.blocks[b];
+        Json modes = Json::array();
+        for (std::uint32_t i = 0; i < block.run_count; ++i) {
+          modes.push_back(trace_mode_name(plan.runs[block.first_run + i].trace));
+        }
+        return Json{{"index", b},
+                    {"point", point_id(m, block.point)},
+                    {"values", values_json(m, block.point)},
+                    {"repetition", block.repetition + 1},
+                    {"seed", std::to_string(block.seed)},
+                    {"modes", modes}};
+      },
+      false);
+  write_array(
+      out, "runs", plan.runs.size(), [&](std::size_t i) { return run_json(plan, i); }, true);
   out << "}\n";
 }
 

@@ -26,9 +26,9 @@ void write_estimate(std::string& out, const Plan& plan) {
   const Matrix& m = *plan.matrix;
   const Estimate& e = plan.estimate;
   if (auto total = e.total_ms()) {
-    out += fmt::format("time    about {} ({} runs x ({} + {} + {} allowance per run));", duration_text(*total),
-                       e.runs, phase_text(m.warmup, "warmup"), phase_text(m.measure, "measure"),
-                       duration_text(e.overhead_per_run_ms));
+    out += fmt::format("time    about {} ({} runs x ({} + {} + {} allowance per run));",
+                       duration_text(*total), e.runs, phase_text(m.warmup, "warmup"),
+                       phase_text(m.measure, "measure"), duration_text(e.overhead_per_run_ms));
   } else {
     out += fmt::format("time    unknown ({}, {}: operation counts have no fixed duration);",
                        phase_text(m.warmup, "warmup"), phase_text(m.measure, "measure"));
@@ -53,9 +53,10 @@ void write_axis_table(std::string& out, const Plan& plan) {
 
 // Flushes `out` into `stream` every few thousand lines so a huge plan is never one huge string.
 void write_order(std::string& out, const Plan& plan, std::ostream& stream) {
-  out += fmt::format("\norder   {} blocks; each runs its trace modes back to back, in the order "
-                     "shown\n",
-                     plan.blocks.size());
+  out += fmt::format(
+      "\norder   {} blocks; each runs its trace modes back to back, in the order "
+      "shown\n",
+      plan.blocks.size());
   for (std::size_t b = 0; b < plan.blocks.size(); ++b) {
     const Block& block = plan.blocks[b];
     std::string modes;
@@ -65,9 +66,9 @@ void write_order(std::string& out, const Plan& plan, std::ostream& stream) {
       modes += trace_mode_name(run.trace);
       if (run.implicit) modes += '*';
     }
-    out += fmt::format("{:>7}  {:<32} r{:<3} seed {:016x}  {}\n", b + 1,
-                       point_id(*plan.matrix, block.point), block.repetition + 1, block.seed,
-                       modes);
+    out +=
+        fmt::format("{:>7}  {:<32} r{:<3} seed {:016x}  {}\n", b + 1,
+                    point_id(*plan.matrix, block.point), block.repetition + 1, block.seed, modes);
     if (out.size() > (1u << 20)) {
       stream << out;
       out.clear();
@@ -85,10 +86,11 @@ void write_plan_text(const Plan& plan, std::ostream& stream) {
   std::string out;
   out += fmt::format("plan    {} ({}, sha256 {})\n", m.name, m.file, m.sha256.substr(0, 16));
   out += fmt::format("host    {} cores, {} MiB memory\n", plan.host.cores, plan.host.memory_mib);
-  out += fmt::format("cells   {} ({} in the product, {} excluded): {} measured, {} planned, {} "
-                     "skipped\n",
-                     c.cells, c.product, c.excluded, n(PlanState::measured),
-                     n(PlanState::planned), n(PlanState::skipped));
+  out += fmt::format(
+      "cells   {} ({} in the product, {} excluded): {} measured, {} planned, {} "
+      "skipped\n",
+      c.cells, c.product, c.excluded, n(PlanState::measured), n(PlanState::planned),
+      n(PlanState::skipped));
   out += fmt::format("runs    {} in {} blocks ({} repetitions), {} implicit baselines\n", c.runs,
                      c.blocks, m.repetitions, c.implicit_baselines);
   write_estimate(out, plan);

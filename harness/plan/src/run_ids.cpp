@@ -6,10 +6,14 @@ namespace jbench {
 
 std::string_view plan_state_name(PlanState state) {
   switch (state) {
-    case PlanState::measured: return "measured";
-    case PlanState::planned: return "planned";
-    case PlanState::skipped: return "skipped";
-    case PlanState::delegated: return "delegated";
+    case PlanState::measured:
+      return "measured";
+    case PlanState::planned:
+      return "planned";
+    case PlanState::skipped:
+      return "skipped";
+    case PlanState::delegated:
+      return "delegated";
   }
   return "?";
 }
@@ -37,8 +41,10 @@ std::string describe_reason(const Plan& plan, const Cell& cell) {
   const auto workers_index = cell.values[static_cast<std::size_t>(Axis::workers)];
   const std::uint32_t workers = workers_index == kAbsent ? 1 : m.workers[workers_index];
   switch (cell.reason) {
-    case CellReason::none: return {};
-    case CellReason::only_filter: return "not selected by --only";
+    case CellReason::none:
+      return {};
+    case CellReason::only_filter:
+      return "not selected by --only";
     case CellReason::max_workers:
       return fmt::format("workers={} is over limits.max_workers={}", workers, m.limits.max_workers);
     case CellReason::host_cores:

@@ -1,9 +1,9 @@
 #include "jbench/schema/json_schema.h"
 
-#include <utility>
+#include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
-#include <fmt/format.h>
+#include <utility>
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
 #include <valijson/schema.hpp>
 #include <valijson/schema_parser.hpp>

@@ -1,7 +1,8 @@
 // Diagnostics: an error about the user's input that points at the input and says how to fix it.
 //
 //   Diagnostic d{{"matrices/x.yaml", 3, 5}, "axes.workers[1]", "value 0 is out of range 1..1024"};
-//   format_diagnostic(d)  // "matrices/x.yaml:3:5: error: axes.workers[1]: value 0 is out of range 1..1024"
+//   format_diagnostic(d)  // "matrices/x.yaml:3:5: error: axes.workers[1]: value 0 is out of
+//   range 1..1024"
 #pragma once
 
 #include <cstdint>

@@ -21,7 +21,7 @@ namespace jbench {
 inline constexpr std::uint64_t kMaxMatrixFileBytes = 1024 * 1024;
 
 struct LoadedMatrix {
-  std::optional<Matrix> matrix;          // set only when diagnostics is empty
+  std::optional<Matrix> matrix;  // set only when diagnostics is empty
   std::vector<Diagnostic> diagnostics;
 };
 

@@ -22,8 +22,8 @@ namespace jbench {
 // the axis table). Adding an axis appends to this list.
 enum class Axis : std::uint8_t { workers, connection, lane, dataset, trace };
 inline constexpr std::size_t kAxisCount = 5;
-inline constexpr std::array<Axis, kAxisCount> kAllAxes = {
-    Axis::workers, Axis::connection, Axis::lane, Axis::dataset, Axis::trace};
+inline constexpr std::array<Axis, kAxisCount> kAllAxes = {Axis::workers, Axis::connection,
+                                                          Axis::lane, Axis::dataset, Axis::trace};
 
 std::string_view axis_name(Axis axis);
 std::optional<Axis> axis_from_name(std::string_view name);
@@ -35,8 +35,8 @@ std::optional<TraceMode> trace_mode_from_name(std::string_view name);
 // The accepted values of the enumerated axes, in their documented order.
 inline constexpr std::array<std::string_view, 2> kConnectionValues = {"cold", "persistent"};
 inline constexpr std::array<std::string_view, 3> kLaneValues = {"writer", "reader", "mixed"};
-inline constexpr std::array<std::string_view, 4> kTraceValues = {"baseline", "no-consumer",
-                                                                 "light", "full"};
+inline constexpr std::array<std::string_view, 4> kTraceValues = {"baseline", "no-consumer", "light",
+                                                                 "full"};
 
 // A dataset cell: the data a run starts from. page_cache_kib against the database's size decides
 // whether the cell sits below or above the page-cache retention threshold (measured at run time).
@@ -98,8 +98,8 @@ struct Workload {
 };
 
 struct Matrix {
-  std::string file;         // as given on the command line
-  std::string sha256;       // of the file's bytes
+  std::string file;    // as given on the command line
+  std::string sha256;  // of the file's bytes
   std::uint32_t language_version = 1;
   std::string name;
   std::string description;

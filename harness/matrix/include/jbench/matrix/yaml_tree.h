@@ -27,11 +27,11 @@ struct MapEntry;
 struct Node {
   enum class Kind : std::uint8_t { null, scalar, sequence, map };
   Kind kind = Kind::null;
-  std::uint32_t line = 0;    // 1-based
-  std::uint32_t column = 0;  // 1-based
-  std::string scalar;        // Kind::scalar only
-  bool quoted = false;       // a quoted scalar is always a string, never a number
-  std::vector<Node> items;   // Kind::sequence only
+  std::uint32_t line = 0;         // 1-based
+  std::uint32_t column = 0;       // 1-based
+  std::string scalar;             // Kind::scalar only
+  bool quoted = false;            // a quoted scalar is always a string, never a number
+  std::vector<Node> items;        // Kind::sequence only
   std::vector<MapEntry> entries;  // Kind::map only, in document order, keys unique
 
   // The value under `key`, or nullptr (maps only).

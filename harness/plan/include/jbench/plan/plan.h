@@ -43,10 +43,10 @@ std::string_view plan_state_name(PlanState state);
 // Why a cell is not measured.
 enum class CellReason : std::uint8_t {
   none,
-  only_filter,     // planned: not selected by --only
-  max_workers,     // skipped: workers over limits.max_workers
-  host_cores,      // skipped: workers over limits.workers_per_core x host cores
-  host_memory,     // skipped: workers x limits.memory_per_worker_mib over host memory
+  only_filter,  // planned: not selected by --only
+  max_workers,  // skipped: workers over limits.max_workers
+  host_cores,   // skipped: workers over limits.workers_per_core x host cores
+  host_memory,  // skipped: workers x limits.memory_per_worker_mib over host memory
 };
 
 inline constexpr std::uint16_t kAbsent = std::numeric_limits<std::uint16_t>::max();
@@ -59,7 +59,7 @@ struct Cell {
 };
 
 struct Block {
-  CellValues point;  // values[trace] == kAbsent
+  CellValues point;          // values[trace] == kAbsent
   std::uint32_t repetition;  // 0-based
   std::uint64_t seed;        // the workload seed of every run in the block
   std::uint32_t first_run;   // index of its first run in Plan::runs
@@ -72,7 +72,7 @@ struct Run {
   std::uint32_t block;
   std::uint32_t cell;  // index into Plan::cells, or kNoCell for an implicit baseline
   TraceMode trace;
-  bool implicit;       // a baseline the trace axis did not declare, added for pairing
+  bool implicit;  // a baseline the trace axis did not declare, added for pairing
 };
 
 struct ValueStatus {
@@ -102,9 +102,9 @@ struct Estimate {
 };
 
 struct PlanCounts {
-  std::uint64_t product = 0;   // cells of the full product, before exclusions
-  std::uint64_t excluded = 0;  // removed by exclude rules
-  std::uint64_t cells = 0;     // product - excluded
+  std::uint64_t product = 0;                      // cells of the full product, before exclusions
+  std::uint64_t excluded = 0;                     // removed by exclude rules
+  std::uint64_t cells = 0;                        // product - excluded
   std::array<std::uint64_t, 4> cells_by_state{};  // indexed by PlanState
   std::uint64_t blocks = 0;
   std::uint64_t runs = 0;
@@ -115,9 +115,9 @@ struct Plan {
   std::shared_ptr<const Matrix> matrix;  // a copy of the matrix it was made from
   HostResources host;
   std::vector<OnlyFilter> filters;
-  std::vector<Cell> cells;     // canonical order (axes nested in Axis order, trace innermost)
-  std::vector<Block> blocks;   // execution order
-  std::vector<Run> runs;       // execution order: runs[i] is the i-th run to execute
+  std::vector<Cell> cells;    // canonical order (axes nested in Axis order, trace innermost)
+  std::vector<Block> blocks;  // execution order
+  std::vector<Run> runs;      // execution order: runs[i] is the i-th run to execute
   std::vector<AxisStatus> axes;
   PlanCounts counts;
   Estimate estimate;
