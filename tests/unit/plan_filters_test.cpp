@@ -85,3 +85,42 @@ TEST(OnlyFilters, values_filtered_only_through_other_axes_say_so) {
 
 }  // namespace
 }  // namespace jbench
+
+namespace jbench {
+namespace {
+
+TEST(UnavailableModes, stay_planned_with_the_reason_and_baselines_still_run) {
+  const Matrix m = test::must_parse(test::matrix_yaml());
+  PlanOptions options;
+  for (auto mode : {TraceMode::no_consumer, TraceMode::light, TraceMode::full}) {
+    options.unavailable_trace_modes[static_cast<std::size_t>(mode)] = "needs collectors";
+  }
+  const Plan plan = make_plan(m, {}, kHost, options);
+  for (const auto& run : plan.runs) EXPECT_EQ(run.trace, TraceMode::baseline);
+  EXPECT_EQ(plan.counts.blocks, plan.counts.runs);
+  const auto& trace = plan.axes.back();
+  EXPECT_EQ(trace.values[0].state, PlanState::measured);
+  for (std::size_t i = 1; i < 4; ++i) {
+    EXPECT_EQ(trace.values[i].state, PlanState::planned);
+    EXPECT_EQ(trace.values[i].reason, "needs collectors");
+  }
+  for (const auto& cell : plan.cells) {
+    if (cell.state == PlanState::planned) {
+      EXPECT_EQ(describe_reason(plan, cell), "needs collectors");
+    }
+  }
+}
+
+TEST(UnavailableModes, an_implicit_baseline_without_a_traced_partner_does_not_run) {
+  std::string yaml = test::matrix_yaml();
+  yaml.replace(yaml.find("[baseline, no-consumer, light, full]"), 36, "[full]");
+  PlanOptions options;
+  options.unavailable_trace_modes[static_cast<std::size_t>(TraceMode::full)] = "needs collectors";
+  const Plan plan = make_plan(test::must_parse(yaml), {}, kHost, options);
+  EXPECT_EQ(plan.counts.runs, 0u);
+  EXPECT_EQ(plan.axes.back().values[0].state, PlanState::planned);
+  EXPECT_TRUE(plan.axes.back().values[0].implicit);
+}
+
+}  // namespace
+}  // namespace jbench

@@ -79,9 +79,12 @@ std::vector<AxisStatus> axis_states(const Plan& plan, bool implicit_baseline) {
     if (values.labels.empty()) continue;
     AxisStatus status{axis, values.declared, {}};
     if (axis == Axis::trace && implicit_baseline) {
-      status.values.push_back({"baseline", PlanState::measured,
-                               "added: every traced run is paired with an untraced baseline", true,
-                               0, implicit_runs});
+      // The implicit baseline runs exactly when some traced run of its blocks does.
+      status.values.push_back(
+          {"baseline", implicit_runs > 0 ? PlanState::measured : PlanState::planned,
+           implicit_runs > 0 ? "added: every traced run is paired with an untraced baseline"
+                             : "added for pairing, but no traced run it would pair with is measured",
+           true, 0, implicit_runs});
     }
     for (std::size_t v = 0; v < values.labels.size(); ++v) {
       const auto& c = counts[a][v];
@@ -96,6 +99,12 @@ std::vector<AxisStatus> axis_states(const Plan& plan, bool implicit_baseline) {
       } else if (filtered) {
         vs.state = PlanState::planned;
         vs.reason = fmt::format("not selected by {}", only_text(plan, axis));
+      } else if (axis == Axis::trace &&
+                 !plan.options.unavailable_trace_modes[static_cast<std::size_t>(m.trace_modes[v])]
+                      .empty()) {
+        vs.state = PlanState::planned;
+        vs.reason =
+            plan.options.unavailable_trace_modes[static_cast<std::size_t>(m.trace_modes[v])];
       } else if (n(PlanState::planned) > 0) {
         vs.state = PlanState::planned;
         vs.reason = "its cells are not selected by --only on other axes";

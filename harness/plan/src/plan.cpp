@@ -73,6 +73,10 @@ std::array<std::vector<std::uint64_t>, kAxisCount> value_hashes(const Matrix& m)
   return hashes;
 }
 
+std::size_t mode_index(const Matrix& m, std::uint16_t trace_label) {
+  return static_cast<std::size_t>(m.trace_modes[trace_label]);
+}
+
 Estimate make_estimate(const Matrix& m, std::uint64_t runs) {
   Estimate e;
   e.runs = runs;
@@ -86,8 +90,10 @@ Estimate make_estimate(const Matrix& m, std::uint64_t runs) {
 
 }  // namespace
 
-Plan make_plan(const Matrix& m, std::span<const OnlyFilter> filters, const HostResources& host) {
+Plan make_plan(const Matrix& m, std::span<const OnlyFilter> filters, const HostResources& host,
+               const PlanOptions& options) {
   Plan plan;
+  plan.options = options;
   plan.matrix = std::make_shared<const Matrix>(m);
   plan.host = host;
   plan.filters.assign(filters.begin(), filters.end());
@@ -140,6 +146,9 @@ Plan make_plan(const Matrix& m, std::span<const OnlyFilter> filters, const HostR
       } else if (!point_selected || !selected[kTrace][t]) {
         c.state = PlanState::planned;
         c.reason = CellReason::only_filter;
+      } else if (!options.unavailable_trace_modes[mode_index(m, t)].empty()) {
+        c.state = PlanState::planned;
+        c.reason = CellReason::mode_unavailable;
       }
       ++plan.counts.cells_by_state[static_cast<std::size_t>(c.state)];
       if (c.state == PlanState::measured) {

@@ -45,6 +45,10 @@ std::string describe_reason(const Plan& plan, const Cell& cell) {
       return {};
     case CellReason::only_filter:
       return "not selected by --only";
+    case CellReason::mode_unavailable: {
+      const auto t = cell.values[static_cast<std::size_t>(Axis::trace)];
+      return plan.options.unavailable_trace_modes[static_cast<std::size_t>(m.trace_modes[t])];
+    }
     case CellReason::max_workers:
       return fmt::format("workers={} is over limits.max_workers={}", workers, m.limits.max_workers);
     case CellReason::host_cores:

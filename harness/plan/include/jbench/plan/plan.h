@@ -47,6 +47,7 @@ enum class CellReason : std::uint8_t {
   max_workers,  // skipped: workers over limits.max_workers
   host_cores,   // skipped: workers over limits.workers_per_core x host cores
   host_memory,  // skipped: workers x limits.memory_per_worker_mib over host memory
+  mode_unavailable,  // planned: this jbench cannot execute the cell's trace mode (yet)
 };
 
 inline constexpr std::uint16_t kAbsent = std::numeric_limits<std::uint16_t>::max();
@@ -111,9 +112,16 @@ struct PlanCounts {
   std::uint64_t implicit_baselines = 0;
 };
 
+// What the executor can do: a trace mode with a reason here is kept in the plan as `planned`
+// with that reason, never run under another label.
+struct PlanOptions {
+  std::array<std::string, 4> unavailable_trace_modes;  // indexed by TraceMode; empty = can run
+};
+
 struct Plan {
   std::shared_ptr<const Matrix> matrix;  // a copy of the matrix it was made from
   HostResources host;
+  PlanOptions options;
   std::vector<OnlyFilter> filters;
   std::vector<Cell> cells;    // canonical order (axes nested in Axis order, trace innermost)
   std::vector<Block> blocks;  // execution order
@@ -127,7 +135,7 @@ struct Plan {
 inline constexpr std::uint64_t kRunOverheadMs = 1000;
 
 Plan make_plan(const Matrix& matrix, std::span<const OnlyFilter> filters,
-               const HostResources& host);
+               const HostResources& host, const PlanOptions& options = {});
 
 // Ids are stable across orderings: they name the values, not the position.
 // A run id reads like "w8.cold.mixed.above.full.r1".

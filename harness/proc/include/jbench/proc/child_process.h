@@ -1,0 +1,102 @@
+// A child process the harness owns, with a line channel on its stdin and stdout.
+//
+// Guarantees (each one is a fault that was seen otherwise):
+// - The child gets PR_SET_PDEATHSIG(SIGKILL): if the harness dies, so does the child.
+// - Every descriptor but 0, 1 and 2 is marked close-on-exec in the child, so no pipe of another
+//   worker leaks into it (a leaked pipe end keeps an unrelated worker from ever seeing EOF).
+// - The parent's pipe ends are close-on-exec and non-blocking.
+// - It is always reaped, by this class, with wait4(): the exit code and the signal are kept
+//   apart, and the kernel's rusage of the child comes with them. Destroying a ChildProcess that
+//   has not been reaped kills it (SIGKILL) and reaps it.
+// - The child runs in the process group `SpawnSpec::process_group` (0: a new group it leads), so
+//   kill_group() reaches everything it forked unless that escaped with setsid/setpgid.
+//
+//   auto child = ChildProcess::spawn({.executable = "/abs/worker", .args = {"serve"}});
+//   if (!child.process) { report(child.error); }
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace jbench::proc {
+
+struct SpawnSpec {
+  std::string executable;  // an absolute path; it is checked before anything is forked
+  std::vector<std::string> args;
+  std::string working_dir;   // empty: the harness's
+  std::string stderr_path;   // the child's stderr is written here; empty: /dev/null
+  std::vector<std::pair<std::string, std::string>> extra_env;
+  pid_t process_group = 0;
+};
+
+struct ExitStatus {
+  bool signaled = false;
+  int code = 0;    // the exit code when !signaled
+  int signal = 0;  // the terminating signal when signaled
+  std::uint64_t user_ns = 0;
+  std::uint64_t system_ns = 0;
+  std::int64_t max_rss_kib = 0;
+  std::int64_t voluntary_switches = 0;
+  std::int64_t involuntary_switches = 0;
+  std::string describe() const;  // "exit 0", "exit 3", "signal 9 (Killed)"
+};
+
+class ChildProcess;
+
+struct Spawned {
+  std::unique_ptr<ChildProcess> process;  // null on failure
+  std::string error;
+};
+
+class ChildProcess {
+ public:
+  [[nodiscard]] static Spawned spawn(const SpawnSpec& spec);
+  ~ChildProcess();
+  ChildProcess(const ChildProcess&) = delete;
+  ChildProcess& operator=(const ChildProcess&) = delete;
+
+  pid_t pid() const { return pid_; }
+  pid_t process_group() const { return group_; }
+  int stdout_fd() const { return stdout_fd_; }
+
+  // Writes one line (a '\n' is appended), waiting at most `timeout_ms` for pipe space.
+  // False with `error` set if the child is gone or does not read.
+  bool write_line(std::string_view line, int timeout_ms, std::string& error);
+  void close_stdin();
+
+  // Reads what is available on stdout without blocking and appends complete lines to `lines`.
+  // Returns false at EOF. Lines longer than `max_line` are cut and flagged with `overlong`.
+  bool read_lines(std::vector<std::string>& lines, bool& overlong, std::size_t max_line = 1 << 20);
+  std::uint64_t bytes_read() const { return bytes_read_; }
+
+  // wait4(WNOHANG): the status once the child has exited.
+  std::optional<ExitStatus> try_reap();
+  // SIGKILL (if still running), then wait4 until reaped.
+  ExitStatus kill_and_reap();
+  bool reaped() const { return status_.has_value(); }
+  const std::optional<ExitStatus>& status() const { return status_; }
+
+ private:
+  ChildProcess(pid_t pid, pid_t group, int stdin_fd, int stdout_fd);
+  std::optional<ExitStatus> reap(int options);
+
+  pid_t pid_;
+  pid_t group_;
+  int stdin_fd_;
+  int stdout_fd_;
+  std::string partial_;
+  std::uint64_t bytes_read_ = 0;
+  std::optional<ExitStatus> status_;
+};
+
+// Sends `signal` to every process of a group; errors (ESRCH: nobody left) are ignored.
+void signal_group(pid_t group, int signal);
+
+}  // namespace jbench::proc

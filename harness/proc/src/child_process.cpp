@@ -1,0 +1,225 @@
+// The only translation unit that includes Boost.Process (it costs seconds to compile).
+#include <utility>  // must precede boost/asio under -std=c++20
+
+#include "jbench/proc/child_process.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <boost/process/args.hpp>
+#include <boost/process/child.hpp>
+#include <boost/process/env.hpp>
+#include <boost/process/environment.hpp>
+#include <boost/process/exe.hpp>
+#include <boost/process/extend.hpp>
+#include <boost/process/io.hpp>
+#include <boost/process/pipe.hpp>
+#include <boost/process/start_dir.hpp>
+#include <cerrno>
+#include <cstring>
+
+#include <fmt/format.h>
+
+namespace jbench::proc {
+namespace bp = boost::process;
+
+namespace {
+
+std::uint64_t timeval_ns(const timeval& tv) {
+  return static_cast<std::uint64_t>(tv.tv_sec) * 1'000'000'000ULL +
+         static_cast<std::uint64_t>(tv.tv_usec) * 1000ULL;
+}
+
+// Takes over a descriptor Boost created: a close-on-exec, non-blocking duplicate.
+int adopt(int fd) {
+  const int copy = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+  if (copy >= 0) fcntl(copy, F_SETFL, fcntl(copy, F_GETFL) | O_NONBLOCK);
+  return copy;
+}
+
+// Runs in the child between fork and exec: only async-signal-safe calls.
+void prepare_child(pid_t parent, pid_t group) {
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != parent) _exit(127);  // the harness died before prctl took effect
+  setpgid(0, group);
+  // Boost.Process 1.74 creates its pipes without close-on-exec: mark everything past stderr.
+  if (close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) != 0) {
+    for (int fd = 3; fd < 4096; ++fd) {
+      const int flags = fcntl(fd, F_GETFD);
+      if (flags >= 0) fcntl(fd, F_SETFD, flags | FD_CLOEXEC);
+    }
+  }
+}
+
+std::string check_executable(const std::string& path) {
+  if (path.empty() || path.front() != '/') {
+    return fmt::format("'{}' is not an absolute path", path);
+  }
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return fmt::format("{}: {}", path, std::strerror(errno));
+  if (!S_ISREG(st.st_mode)) return fmt::format("{}: not a regular file", path);
+  if (access(path.c_str(), X_OK) != 0) return fmt::format("{}: not executable", path);
+  return {};
+}
+
+}  // namespace
+
+std::string ExitStatus::describe() const {
+  if (signaled) return fmt::format("signal {} ({})", signal, strsignal(signal));
+  return fmt::format("exit {}", code);
+}
+
+Spawned ChildProcess::spawn(const SpawnSpec& spec) {
+  Spawned out;
+  if (auto problem = check_executable(spec.executable); !problem.empty()) {
+    out.error = "cannot start the worker: " + problem;
+    return out;
+  }
+  try {
+    bp::pipe to_child;
+    bp::pipe from_child;
+    bp::environment env = boost::this_process::environment();
+    for (const auto& [key, value] : spec.extra_env) env[key] = value;
+    const pid_t parent = getpid();
+    const pid_t group = spec.process_group;
+    auto setup = bp::extend::on_exec_setup = [parent, group](auto&) { prepare_child(parent, group); };
+    const std::string dir = spec.working_dir.empty() ? std::string(".") : spec.working_dir;
+    const std::string err = spec.stderr_path.empty() ? std::string("/dev/null") : spec.stderr_path;
+    bp::child child(bp::exe = spec.executable, bp::args = spec.args, bp::std_in < to_child,
+                    bp::std_out > from_child, bp::std_err > err, bp::start_dir = dir, env, setup);
+    const pid_t pid = child.id();
+    child.detach();  // this class reaps it, with wait4 and the rusage
+    // The parent sets the group too, so it holds before the first kill_group() however the
+    // scheduler orders parent and child (EACCES once the child has exec'd is fine).
+    setpgid(pid, group == 0 ? pid : group);
+    const int in = adopt(to_child.native_sink());
+    const int from = adopt(from_child.native_source());
+    out.process.reset(new ChildProcess(pid, group == 0 ? pid : group, in, from));
+    if (in < 0 || from < 0) {
+      out.error = fmt::format("cannot adopt the worker's pipes: {}", std::strerror(errno));
+      out.process->kill_and_reap();
+      out.process.reset();
+    }
+  } catch (const std::exception& e) {
+    out.error = fmt::format("cannot start {}: {}", spec.executable, e.what());
+  }
+  return out;
+}
+
+ChildProcess::ChildProcess(pid_t pid, pid_t group, int stdin_fd, int stdout_fd)
+    : pid_(pid), group_(group), stdin_fd_(stdin_fd), stdout_fd_(stdout_fd) {}
+
+ChildProcess::~ChildProcess() {
+  if (!status_) kill_and_reap();
+  close_stdin();
+  if (stdout_fd_ >= 0) close(stdout_fd_);
+}
+
+bool ChildProcess::write_line(std::string_view line, int timeout_ms, std::string& error) {
+  if (stdin_fd_ < 0) {
+    error = "the worker's stdin is closed";
+    return false;
+  }
+  std::string buffer(line);
+  buffer += '\n';
+  std::size_t done = 0;
+  while (done < buffer.size()) {
+    const ssize_t n = ::write(stdin_fd_, buffer.data() + done, buffer.size() - done);
+    if (n > 0) {
+      done += static_cast<std::size_t>(n);
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EAGAIN) {
+      pollfd p{stdin_fd_, POLLOUT, 0};
+      if (poll(&p, 1, timeout_ms) <= 0) {
+        error = fmt::format("the worker did not read its input within {} ms", timeout_ms);
+        return false;
+      }
+      continue;
+    }
+    error = fmt::format("cannot write to the worker: {}", std::strerror(errno));
+    return false;
+  }
+  return true;
+}
+
+void ChildProcess::close_stdin() {
+  if (stdin_fd_ >= 0) {
+    close(stdin_fd_);
+    stdin_fd_ = -1;
+  }
+}
+
+bool ChildProcess::read_lines(std::vector<std::string>& lines, bool& overlong,
+                              std::size_t max_line) {
+  char buf[65536];
+  for (;;) {
+    const ssize_t n = ::read(stdout_fd_, buf, sizeof buf);
+    if (n > 0) {
+      bytes_read_ += static_cast<std::uint64_t>(n);
+      for (ssize_t i = 0; i < n; ++i) {
+        if (buf[i] == '\n') {
+          lines.push_back(std::move(partial_));
+          partial_.clear();
+        } else if (partial_.size() < max_line) {
+          partial_ += buf[i];
+        } else {
+          overlong = true;
+        }
+      }
+      continue;
+    }
+    if (n == 0) return false;
+    if (errno == EINTR) continue;
+    return errno == EAGAIN;
+  }
+}
+
+std::optional<ExitStatus> ChildProcess::reap(int options) {
+  if (status_) return status_;
+  int raw = 0;
+  rusage usage{};
+  pid_t r;
+  do {
+    r = wait4(pid_, &raw, options, &usage);
+  } while (r < 0 && errno == EINTR);
+  if (r != pid_) return std::nullopt;
+  ExitStatus s;
+  s.signaled = WIFSIGNALED(raw);
+  s.code = WIFEXITED(raw) ? WEXITSTATUS(raw) : 0;
+  s.signal = s.signaled ? WTERMSIG(raw) : 0;
+  s.user_ns = timeval_ns(usage.ru_utime);
+  s.system_ns = timeval_ns(usage.ru_stime);
+  s.max_rss_kib = usage.ru_maxrss;
+  s.voluntary_switches = usage.ru_nvcsw;
+  s.involuntary_switches = usage.ru_nivcsw;
+  status_ = s;
+  return status_;
+}
+
+std::optional<ExitStatus> ChildProcess::try_reap() { return reap(WNOHANG); }
+
+ExitStatus ChildProcess::kill_and_reap() {
+  if (status_) return *status_;
+  kill(pid_, SIGKILL);
+  if (auto s = reap(0)) return *s;
+  // wait4 failed (ECHILD: not our child any more). Record the kill rather than invent an exit.
+  ExitStatus lost;
+  lost.signaled = true;
+  lost.signal = SIGKILL;
+  status_ = lost;
+  return lost;
+}
+
+void signal_group(pid_t group, int signal) {
+  if (group > 1) kill(-group, signal);
+}
+
+}  // namespace jbench::proc
