@@ -1,0 +1,26 @@
+// The worker's clocks: CLOCK_MONOTONIC in ns (the one clock jbench uses on a host) and the
+// process's own CPU time from getrusage(RUSAGE_SELF), also in ns.
+#pragma once
+
+#include <cstdint>
+
+namespace jbench::sqlite_workload {
+
+// CLOCK_MONOTONIC, nanoseconds. Read through the vDSO: no syscall appears in a trace.
+std::uint64_t monotonic_ns();
+
+struct CpuTimes {
+  std::uint64_t user_ns = 0;
+  std::uint64_t system_ns = 0;
+};
+
+// getrusage(RUSAGE_SELF): user and system CPU time of the whole process so far. The kernel
+// reports microseconds, so values are multiples of 1000 ns.
+CpuTimes process_cpu_times();
+
+// Saturating difference (a clock that steps backwards must not wrap to 2^64).
+inline std::uint64_t elapsed_ns(std::uint64_t from, std::uint64_t to) {
+  return to > from ? to - from : 0;
+}
+
+}  // namespace jbench::sqlite_workload

@@ -1,0 +1,66 @@
+// The `configure` message of protocol v1, parsed and validated (docs/worker-protocol.md).
+//
+// Validation is strict because a silently ignored setting is a measurement of something else:
+// unknown keys, wrong types, out-of-range values and read_ratio on a non-mixed lane are all
+// errors, and every problem is reported (not just the first), each with its key path.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json_fwd.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace jbench::sqlite_workload {
+
+enum class Lane { writer, reader, mixed };
+enum class ConnectionMode { cold, persistent };
+enum class Synchronous { off, normal, full, extra };
+
+std::string_view to_string(Lane lane);
+std::string_view to_string(ConnectionMode mode);
+std::string_view to_string(Synchronous sync);
+
+struct PhaseSpec {
+  enum class Kind { duration, operations };
+  Kind kind = Kind::operations;
+  std::uint64_t amount = 0;  // milliseconds for duration, counted operations otherwise
+};
+
+struct WorkloadParams {
+  Synchronous synchronous = Synchronous::full;
+  std::uint32_t ops_per_transaction = 1;
+  std::uint32_t busy_timeout_ms = 0;
+  // Probability that a transaction reads. Given only for the mixed lane; the writer lane
+  // behaves as 0 and the reader lane as 1.
+  double read_ratio = 0.0;
+  std::uint32_t page_cache_kib = 0;
+};
+
+struct WorkerConfig {
+  std::uint32_t worker_index = 0;
+  std::uint64_t seed = 0;
+  Lane lane = Lane::writer;
+  ConnectionMode connection = ConnectionMode::persistent;
+  std::string db;
+  WorkloadParams params;
+  PhaseSpec warmup;
+  PhaseSpec measure;
+};
+
+// Limits, here so the documentation and the tests quote the same numbers.
+inline constexpr std::uint32_t kMaxOpsPerTransaction = 100'000;
+inline constexpr std::uint32_t kMaxBusyTimeoutMs = 60'000;
+inline constexpr std::uint32_t kMaxPageCacheKib = 16u << 20;  // 16 GiB
+inline constexpr std::uint64_t kMaxDurationMs = 86'400'000;   // a day
+inline constexpr std::uint64_t kMaxOperations = 1'000'000'000'000;
+
+struct ConfigParse {
+  std::optional<WorkerConfig> config;
+  std::vector<std::string> errors;  // "params.ops_per_transaction: must be an integer in 1..100000"
+};
+
+ConfigParse parse_configure(const nlohmann::json& message);
+
+}  // namespace jbench::sqlite_workload

@@ -1,0 +1,169 @@
+#include "jbench/sqlite_workload/config.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <nlohmann/json.hpp>
+
+#include "jbench/stats/decimal.h"
+
+namespace jbench::sqlite_workload {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::array<std::string_view, 3> kLanes = {"writer", "reader", "mixed"};
+constexpr std::array<std::string_view, 2> kModes = {"cold", "persistent"};
+constexpr std::array<std::string_view, 4> kSyncs = {"off", "normal", "full", "extra"};
+
+// Collects problems with their key paths instead of stopping at the first.
+class Checker {
+ public:
+  std::vector<std::string> errors;
+
+  void fail(std::string_view path, std::string_view what) {
+    errors.push_back(fmt::format("{}: {}", path, what));
+  }
+
+  // Every key of `obj` must be in `allowed`; every key in `required` must be present.
+  bool keys(const json& obj, std::string_view path, std::initializer_list<std::string_view> allowed,
+            std::initializer_list<std::string_view> required) {
+    if (!obj.is_object()) {
+      fail(path, "must be an object");
+      return false;
+    }
+    for (const auto& [key, _] : obj.items()) {
+      if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
+        fail(fmt::format("{}.{}", path, key), "unknown key");
+      }
+    }
+    bool ok = true;
+    for (auto key : required) {
+      if (!obj.contains(key)) {
+        fail(fmt::format("{}.{}", path, key), "missing");
+        ok = false;
+      }
+    }
+    return ok;
+  }
+
+  std::optional<std::uint64_t> integer(const json& v, std::string_view path, std::uint64_t lo,
+                                       std::uint64_t hi) {
+    // Booleans are not numbers here even though some JSON libraries coerce them.
+    if (v.is_number_unsigned() || (v.is_number_integer() && v.get<std::int64_t>() >= 0)) {
+      const auto n = v.get<std::uint64_t>();
+      if (n >= lo && n <= hi) return n;
+    }
+    fail(path, fmt::format("must be an integer in {}..{}", lo, hi));
+    return std::nullopt;
+  }
+
+  template <std::size_t N>
+  std::optional<std::size_t> choice(const json& v, std::string_view path,
+                                    const std::array<std::string_view, N>& names) {
+    if (v.is_string()) {
+      for (std::size_t i = 0; i < N; ++i) {
+        if (v.get_ref<const std::string&>() == names[i]) return i;
+      }
+    }
+    fail(path, fmt::format("must be one of \"{}\"", fmt::join(names, "\", \"")));
+    return std::nullopt;
+  }
+
+  std::optional<PhaseSpec> phase(const json& v, std::string_view path, std::uint64_t min) {
+    if (!keys(v, path, {"duration_ms", "operations"}, {})) return std::nullopt;
+    if (v.contains("duration_ms") == v.contains("operations")) {
+      fail(path, "must hold exactly one of duration_ms or operations");
+      return std::nullopt;
+    }
+    if (v.contains("duration_ms")) {
+      auto ms = integer(v["duration_ms"], fmt::format("{}.duration_ms", path), min, kMaxDurationMs);
+      if (ms) return PhaseSpec{PhaseSpec::Kind::duration, *ms};
+    } else {
+      auto ops = integer(v["operations"], fmt::format("{}.operations", path), min, kMaxOperations);
+      if (ops) return PhaseSpec{PhaseSpec::Kind::operations, *ops};
+    }
+    return std::nullopt;
+  }
+};
+
+}  // namespace
+
+std::string_view to_string(Lane lane) { return kLanes[static_cast<std::size_t>(lane)]; }
+std::string_view to_string(ConnectionMode mode) { return kModes[static_cast<std::size_t>(mode)]; }
+std::string_view to_string(Synchronous sync) { return kSyncs[static_cast<std::size_t>(sync)]; }
+
+ConfigParse parse_configure(const json& m) {
+  Checker c;
+  WorkerConfig cfg;
+  if (!c.keys(m, "configure",
+              {"type", "worker_index", "seed", "lane", "connection", "db", "params", "phases"},
+              {"type", "worker_index", "seed", "lane", "connection", "db", "params", "phases"})) {
+    return {std::nullopt, std::move(c.errors)};
+  }
+  if (auto v = c.integer(m["worker_index"], "worker_index", 0, UINT32_MAX)) {
+    cfg.worker_index = static_cast<std::uint32_t>(*v);
+  }
+  const auto seed = m["seed"].is_string()
+                        ? stats::parse_decimal_u64(m["seed"].get_ref<const std::string&>())
+                        : std::nullopt;
+  if (seed) {
+    cfg.seed = *seed;
+  } else {
+    c.fail("seed", "must be a uint64 as a canonical decimal string, e.g. \"42\"");
+  }
+  if (auto v = c.choice(m["lane"], "lane", kLanes)) cfg.lane = static_cast<Lane>(*v);
+  if (auto v = c.choice(m["connection"], "connection", kModes)) {
+    cfg.connection = static_cast<ConnectionMode>(*v);
+  }
+  if (m["db"].is_string() && m["db"].get_ref<const std::string&>().starts_with('/') &&
+      m["db"].get_ref<const std::string&>().find('\0') == std::string::npos) {
+    cfg.db = m["db"].get<std::string>();
+  } else {
+    c.fail("db", "must be an absolute path");
+  }
+
+  const json& p = m["params"];
+  const bool mixed = m["lane"] == "mixed";
+  if (c.keys(
+          p, "params",
+          {"synchronous", "ops_per_transaction", "busy_timeout_ms", "read_ratio", "page_cache_kib"},
+          {"synchronous", "ops_per_transaction", "busy_timeout_ms", "page_cache_kib"})) {
+    if (auto v = c.choice(p["synchronous"], "params.synchronous", kSyncs)) {
+      cfg.params.synchronous = static_cast<Synchronous>(*v);
+    }
+    if (auto v = c.integer(p["ops_per_transaction"], "params.ops_per_transaction", 1,
+                           kMaxOpsPerTransaction)) {
+      cfg.params.ops_per_transaction = static_cast<std::uint32_t>(*v);
+    }
+    if (auto v = c.integer(p["busy_timeout_ms"], "params.busy_timeout_ms", 0, kMaxBusyTimeoutMs)) {
+      cfg.params.busy_timeout_ms = static_cast<std::uint32_t>(*v);
+    }
+    if (auto v = c.integer(p["page_cache_kib"], "params.page_cache_kib", 1, kMaxPageCacheKib)) {
+      cfg.params.page_cache_kib = static_cast<std::uint32_t>(*v);
+    }
+    if (mixed) {
+      const json& r = p.contains("read_ratio") ? p["read_ratio"] : json();
+      if (r.is_number() && r.get<double>() >= 0.0 && r.get<double>() <= 1.0) {
+        cfg.params.read_ratio = r.get<double>();
+      } else {
+        c.fail("params.read_ratio", "the mixed lane needs a number in 0.0..1.0");
+      }
+    } else if (p.contains("read_ratio")) {
+      c.fail("params.read_ratio", "applies only to the mixed lane; remove it");
+    } else {
+      cfg.params.read_ratio = m["lane"] == "reader" ? 1.0 : 0.0;
+    }
+  }
+
+  const json& ph = m["phases"];
+  if (c.keys(ph, "phases", {"warmup", "measure"}, {"warmup", "measure"})) {
+    if (auto v = c.phase(ph["warmup"], "phases.warmup", 0)) cfg.warmup = *v;
+    if (auto v = c.phase(ph["measure"], "phases.measure", 1)) cfg.measure = *v;
+  }
+  if (!c.errors.empty()) return {std::nullopt, std::move(c.errors)};
+  return {cfg, {}};
+}
+
+}  // namespace jbench::sqlite_workload

@@ -1,0 +1,60 @@
+#include "jbench/sqlite_workload/connection.h"
+
+#include <fmt/format.h>
+
+namespace jbench::sqlite_workload {
+
+int Connection::open(const WorkerConfig& config, Connection& out, std::string& error) {
+  // NOMUTEX: one thread per connection, so SQLite's own locking would be pure overhead.
+  const int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
+  Connection c;
+  int rc = Database::open(config.db, flags, c.db_, error);
+  if (rc != SQLITE_OK) {
+    error = fmt::format("open {}: {}", config.db, error);
+    return rc;
+  }
+  const auto fail = [&](int code, std::string_view what) {
+    error = fmt::format("{}: {} ({})", what, c.db_.errmsg(), result_code_name(code));
+    return code;
+  };
+  rc = sqlite3_busy_timeout(c.db_.get(), static_cast<int>(config.params.busy_timeout_ms));
+  if (rc != SQLITE_OK) return fail(rc, "busy_timeout");
+  rc = c.db_.exec(fmt::format("PRAGMA synchronous={}; PRAGMA cache_size=-{}",
+                              to_string(config.params.synchronous), config.params.page_cache_kib));
+  if (rc != SQLITE_OK) return fail(rc, "pragma");
+  // Reading journal_mode (not setting it) takes no write lock, so it cannot wait on a writer.
+  const auto mode = c.db_.query_text("PRAGMA journal_mode");
+  if (mode != "wal") {
+    error = fmt::format("{} is in journal_mode {}, not wal; build it with build-dataset", config.db,
+                        mode.value_or("unknown"));
+    return SQLITE_ERROR;
+  }
+  for (std::size_t i = 0; i < kQueryCount; ++i) {
+    rc = c.db_.prepare(query_info(static_cast<Query>(i)).sql, c.queries_[i]);
+    if (rc != SQLITE_OK)
+      return fail(rc, fmt::format("prepare {}", query_info(static_cast<Query>(i)).name));
+  }
+  // IMMEDIATE takes the write lock up front: a deferred transaction that upgrades later can fail
+  // with SQLITE_BUSY_SNAPSHOT without ever waiting in the busy handler.
+  const std::pair<Statement*, const char*> control[] = {{&c.begin_read_, "BEGIN"},
+                                                        {&c.begin_write_, "BEGIN IMMEDIATE"},
+                                                        {&c.commit_, "COMMIT"},
+                                                        {&c.rollback_, "ROLLBACK"}};
+  for (const auto& [stmt, sql] : control) {
+    rc = c.db_.prepare(sql, *stmt);
+    if (rc != SQLITE_OK) return fail(rc, sql);
+  }
+  out = std::move(c);
+  return SQLITE_OK;
+}
+
+int Connection::close() {
+  for (auto& q : queries_) q = Statement();
+  begin_read_ = Statement();
+  begin_write_ = Statement();
+  commit_ = Statement();
+  rollback_ = Statement();
+  return db_.close();
+}
+
+}  // namespace jbench::sqlite_workload

@@ -1,0 +1,179 @@
+#include "jbench/sqlite_workload/phase.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <limits>
+
+namespace jbench::sqlite_workload {
+namespace {
+
+constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();
+
+}  // namespace
+
+std::uint64_t PhaseStats::total_operations() const {
+  std::uint64_t n = 0;
+  for (auto c : operations) n += c;
+  return n;
+}
+
+std::uint64_t PhaseStats::writes() const {
+  return operations[static_cast<std::size_t>(OpType::insert)] +
+         operations[static_cast<std::size_t>(OpType::update)];
+}
+
+std::uint64_t PhaseStats::reads() const { return total_operations() - writes(); }
+
+Workload::Workload(WorkerConfig config, DatasetShape shape, QueryCatalog catalog)
+    : config_(std::move(config)),
+      shape_(shape),
+      catalog_(std::move(catalog)),
+      stream_(config_, shape_) {}
+
+Workload::Setup Workload::set_up(const WorkerConfig& config) {
+  Setup out;
+  const std::uint64_t t0 = monotonic_ns();
+  Connection conn;
+  std::string error;
+  if (Connection::open(config, conn, error) != SQLITE_OK) {
+    out.error = error;
+    return out;
+  }
+  out.open_ns = elapsed_ns(t0, monotonic_ns());
+  auto shape = read_dataset_shape(conn.db());
+  if (!shape.shape) {
+    out.error = fmt::format("{}: {}", config.db, shape.error);
+    return out;
+  }
+  auto catalog = classify_queries(conn.db(), error);
+  if (!catalog) {
+    out.error = error;
+    return out;
+  }
+  out.workload.reset(new Workload(config, *shape.shape, std::move(*catalog)));
+  if (config.connection == ConnectionMode::persistent) {
+    out.workload->persistent_ = std::move(conn);
+  } else if (const int rc = conn.close(); rc != SQLITE_OK) {
+    out.workload.reset();
+    out.error = fmt::format("closing the probe connection: {}", result_code_name(rc));
+    return out;
+  }
+  out.setup_ns = elapsed_ns(t0, monotonic_ns());
+  return out;
+}
+
+PhaseStats Workload::run_phase(const PhaseSpec& spec) {
+  PhaseStats s;
+  const CpuTimes cpu0 = process_cpu_times();
+  s.t_start_ns = monotonic_ns();
+  const bool timed = spec.kind == PhaseSpec::Kind::duration;
+  const std::uint64_t deadline = timed ? s.t_start_ns + spec.amount * 1'000'000 : kNever;
+  std::uint64_t remaining = timed ? kNever : spec.amount;
+  std::uint32_t consecutive_failures = 0;
+  while (remaining > 0 && monotonic_ns() < deadline) {
+    const TxnPlan plan = stream_.next();
+    // An operation-count phase ends exactly on N: the last transaction may run fewer operations.
+    const auto limit =
+        static_cast<std::size_t>(std::min<std::uint64_t>(plan.ops.size(), remaining));
+    if (const auto counted = run_transaction(plan, limit, deadline, s)) {
+      remaining -= timed ? 0 : *counted;
+      consecutive_failures = 0;
+    } else if (++consecutive_failures >= kMaxConsecutiveFailures) {
+      s.aborted = fmt::format("{} transactions in a row failed", consecutive_failures);
+      break;
+    }
+  }
+  s.t_finished_ns = monotonic_ns();
+  const CpuTimes cpu1 = process_cpu_times();
+  s.t_end_ns = std::min(deadline, s.t_finished_ns);
+  s.cpu = {elapsed_ns(cpu0.user_ns, cpu1.user_ns), elapsed_ns(cpu0.system_ns, cpu1.system_ns)};
+  return s;
+}
+
+std::optional<std::uint64_t> Workload::run_transaction(const TxnPlan& plan, std::size_t limit,
+                                                       std::uint64_t deadline, PhaseStats& s) {
+  Connection cold;
+  Connection* conn = persistent_ ? &*persistent_ : &cold;
+  if (!persistent_) {
+    // The open/close cost of a cold connection is its own measurement, never inside an
+    // operation's latency.
+    std::string error;
+    const std::uint64_t t0 = monotonic_ns();
+    const int rc = Connection::open(config_, cold, error);
+    s.connection_open.record(elapsed_ns(t0, monotonic_ns()));
+    if (rc != SQLITE_OK) {
+      ++s.errors[result_code_name(rc)];
+      ++s.transactions_failed;
+      return std::nullopt;
+    }
+  }
+  std::optional<std::uint64_t> counted;
+  for (std::uint32_t attempt = 0;; ++attempt) {
+    const Attempt a = attempt_transaction(*conn, catalog_, plan, limit, deadline);
+    if (a.status == Attempt::Status::committed) {
+      counted = 0;
+      account(a, plan.writes, deadline, s, *counted);
+      break;
+    }
+    ++s.errors[result_code_name(a.code)];
+    if (a.rollback_code != SQLITE_OK) ++s.errors[result_code_name(a.rollback_code)];
+    if (a.status == Attempt::Status::failed) {
+      ++s.transactions_failed;
+      break;
+    }
+    if (a.end_ns >= deadline) {
+      ++s.transactions_abandoned;
+      break;
+    }
+    if (attempt == kMaxRetries) {
+      ++s.errors["busy_exhausted"];
+      ++s.transactions_failed;
+      break;
+    }
+    ++s.retries;
+  }
+  if (!persistent_) {
+    const std::uint64_t t0 = monotonic_ns();
+    const int rc = cold.close();
+    s.connection_close.record(elapsed_ns(t0, monotonic_ns()));
+    if (rc != SQLITE_OK) ++s.errors[result_code_name(rc)];
+  }
+  return counted;
+}
+
+void Workload::account(const Attempt& a, bool writes, std::uint64_t deadline, PhaseStats& s,
+                       std::uint64_t& counted) {
+  for (const OpRecord& r : a.ops) {
+    if (r.end_ns > deadline) {
+      ++s.straddled;  // started before the deadline (transaction.h guarantees it), ended after
+      continue;
+    }
+    const auto i = static_cast<std::size_t>(r.type);
+    ++s.operations[i];
+    s.latency[i].record(r.end_ns - r.start_ns);
+    s.rows_returned += r.rows;
+    if (!s.first_op_start_ns) s.first_op_start_ns = r.start_ns;
+    s.last_op_end_ns = r.end_ns;
+    ++counted;
+  }
+  if (a.end_ns > deadline) {
+    ++s.transactions_straddled;
+    return;
+  }
+  ++s.transactions;
+  ++(writes ? s.write_transactions : s.read_transactions);
+  s.transaction_latency.record(a.end_ns - a.begin_ns);
+}
+
+std::uint64_t Workload::tear_down(std::string& error) {
+  if (!persistent_) return 0;
+  const std::uint64_t t0 = monotonic_ns();
+  const int rc = persistent_->close();
+  const std::uint64_t ns = elapsed_ns(t0, monotonic_ns());
+  if (rc != SQLITE_OK) error = fmt::format("closing the connection: {}", result_code_name(rc));
+  persistent_.reset();
+  return ns;
+}
+
+}  // namespace jbench::sqlite_workload

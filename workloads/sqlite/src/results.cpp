@@ -1,0 +1,119 @@
+#include "jbench/sqlite_workload/results.h"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "jbench/sqlite_workload/protocol.h"
+#include "jbench/stats/decimal.h"
+#include "jbench/stats/histogram_json.h"
+
+namespace jbench::sqlite_workload {
+namespace {
+
+using nlohmann::json;
+
+json ns(std::uint64_t v) { return stats::to_decimal(v); }
+json ns(const std::optional<std::uint64_t>& v) { return v ? ns(*v) : json(nullptr); }
+
+template <typename Fn>
+json by_op_type(Fn&& fn) {
+  json out = json::object();
+  for (std::size_t i = 0; i < kOpTypeCount; ++i) {
+    out[std::string(to_string(static_cast<OpType>(i)))] = fn(i);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<Condition> conditions_of(const WorkerConfig& config, const PhaseStats& phase) {
+  std::vector<Condition> out;
+  const auto reads = phase.reads();
+  const auto writes = phase.writes();
+  const bool ok = config.lane == Lane::writer   ? writes > 0 && reads == 0
+                  : config.lane == Lane::reader ? reads > 0 && writes == 0
+                                                : reads > 0 && writes > 0;
+  if (!ok) {
+    out.push_back({"lane_violation",
+                   fmt::format("lane {} counted {} reads and {} writes in the measure phase",
+                               to_string(config.lane), reads, writes)});
+  }
+  if (phase.aborted) out.push_back({"phase_aborted", *phase.aborted});
+  return out;
+}
+
+json phase_counts_json(const PhaseStats& p) {
+  return json{
+      {"t_start_ns", ns(p.t_start_ns)},
+      {"t_end_ns", ns(p.t_end_ns)},
+      {"t_finished_ns", ns(p.t_finished_ns)},
+      {"first_op_start_ns", ns(p.first_op_start_ns)},
+      {"last_op_end_ns", ns(p.last_op_end_ns)},
+      {"operations", p.total_operations()},
+      {"operations_by_type", by_op_type([&](std::size_t i) { return json(p.operations[i]); })},
+      {"reads", p.reads()},
+      {"writes", p.writes()},
+      {"rows_returned", p.rows_returned},
+      {"transactions", p.transactions},
+      {"read_transactions", p.read_transactions},
+      {"write_transactions", p.write_transactions},
+      {"transactions_straddled", p.transactions_straddled},
+      {"transactions_failed", p.transactions_failed},
+      {"transactions_abandoned", p.transactions_abandoned},
+      {"straddled", p.straddled},
+      {"retries", p.retries},
+      {"errors", p.errors},
+      {"aborted", p.aborted ? json(*p.aborted) : json(nullptr)},
+  };
+}
+
+json result_json(const Workload& w, const PhaseStats& m, const std::string& runtime_id) {
+  const WorkerConfig& cfg = w.config();
+  json conditions = json::array();
+  for (const auto& c : conditions_of(cfg, m)) {
+    conditions.push_back({{"kind", c.kind}, {"message", c.message}});
+  }
+  const std::uint64_t window = m.t_end_ns - m.t_start_ns;
+  json latency = by_op_type([&](std::size_t i) { return stats::histogram_to_json(m.latency[i]); });
+  latency["transaction"] = stats::histogram_to_json(m.transaction_latency);
+  json statements = json::array();
+  for (std::size_t i = 0; i < kQueryCount; ++i) {
+    const auto& q = w.catalog()[i];
+    statements.push_back({{"name", query_info(static_cast<Query>(i)).name},
+                          {"sql", query_info(static_cast<Query>(i)).sql},
+                          {"op_type", to_string(q.type)},
+                          {"subquery", to_string(q.subquery)},
+                          {"query_plan", q.plan}});
+  }
+  json r = phase_counts_json(m);
+  r.update(json{
+      {"type", "result"},
+      {"protocol", kProtocolVersion},
+      {"worker", "sqlite"},
+      {"worker_index", cfg.worker_index},
+      {"runtime_id", runtime_id},
+      {"status", conditions.empty() ? "ok" : "error"},
+      {"conditions", std::move(conditions)},
+      {"lane", to_string(cfg.lane)},
+      {"connection", to_string(cfg.connection)},
+      {"window_ns", ns(window)},
+      // Counted operations over the counting window; null when the window is empty.
+      {"throughput_ops_per_s", window == 0 ? json(nullptr)
+                                           : json(static_cast<double>(m.total_operations()) * 1e9 /
+                                                  static_cast<double>(window))},
+      {"latency_ns", std::move(latency)},
+      {"connection_ns",
+       {{"open", stats::histogram_to_json(m.connection_open)},
+        {"close", stats::histogram_to_json(m.connection_close)}}},
+      {"rusage", {{"user_ns", ns(m.cpu.user_ns)}, {"system_ns", ns(m.cpu.system_ns)}}},
+      {"dataset",
+       {{"rows", w.shape().rows},
+        {"row_bytes", w.shape().row_bytes},
+        {"groups", w.shape().groups}}},
+      {"statements", std::move(statements)},
+  });
+  return r;
+}
+
+}  // namespace jbench::sqlite_workload

@@ -1,0 +1,96 @@
+#include "jbench/sqlite_workload/transaction.h"
+
+#include "jbench/sqlite_workload/clock.h"
+
+namespace jbench::sqlite_workload {
+namespace {
+
+// Steps `stmt` to completion, reading every column of every row as a client would, then resets
+// it. Returns SQLITE_OK or the extended code of the failure.
+int run_to_done(sqlite3_stmt* stmt, std::uint64_t& rows) {
+  int rc;
+  while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+    ++rows;
+    const int columns = sqlite3_column_count(stmt);
+    for (int i = 0; i < columns; ++i) {
+      if (sqlite3_column_type(stmt, i) == SQLITE_BLOB) {
+        sqlite3_column_blob(stmt, i);
+        sqlite3_column_bytes(stmt, i);
+      } else {
+        sqlite3_column_int64(stmt, i);
+      }
+    }
+  }
+  const int code =
+      rc == SQLITE_DONE ? SQLITE_OK : sqlite3_extended_errcode(sqlite3_db_handle(stmt));
+  sqlite3_reset(stmt);
+  return code;
+}
+
+void bind(sqlite3_stmt* stmt, const Op& op) {
+  switch (op.query) {
+    case Query::insert_item:
+      sqlite3_bind_int64(stmt, 1, op.a);
+      sqlite3_bind_int64(stmt, 2, op.b);
+      bind_blob(stmt, 3, op.payload);
+      break;
+    case Query::update_val:
+    case Query::scan_grp_range:
+    case Query::weight_by_id_range:
+      sqlite3_bind_int64(stmt, 1, op.a);
+      sqlite3_bind_int64(stmt, 2, op.b);
+      break;
+    case Query::lookup_by_id:
+    case Query::count_above_mean_weight:
+      sqlite3_bind_int64(stmt, 1, op.a);
+      break;
+  }
+}
+
+Attempt::Status status_of(int code) {
+  const int primary = primary_code(code);
+  return primary == SQLITE_BUSY || primary == SQLITE_LOCKED ? Attempt::Status::busy
+                                                            : Attempt::Status::failed;
+}
+
+}  // namespace
+
+Attempt attempt_transaction(Connection& conn, const QueryCatalog& catalog, const TxnPlan& plan,
+                            std::size_t limit, std::uint64_t deadline) {
+  Attempt a;
+  a.ops.reserve(limit);
+  std::uint64_t ignored_rows = 0;
+  const auto fail = [&](int code) {
+    a.status = status_of(code);
+    a.code = code;
+    // A failed BEGIN leaves no transaction open; otherwise undo whatever ran.
+    if (!sqlite3_get_autocommit(conn.db().get())) {
+      a.rollback_code = run_to_done(conn.rollback(), ignored_rows);
+    }
+    a.end_ns = monotonic_ns();
+    return a;
+  };
+
+  a.begin_ns = monotonic_ns();
+  int rc = run_to_done(plan.writes ? conn.begin_write() : conn.begin_read(), ignored_rows);
+  if (rc != SQLITE_OK) return fail(rc);
+  for (std::size_t i = 0; i < limit; ++i) {
+    const Op& op = plan.ops[i];
+    sqlite3_stmt* stmt = conn.query(op.query);
+    bind(stmt, op);
+    OpRecord r;
+    r.type = catalog[static_cast<std::size_t>(op.query)].type;
+    r.start_ns = monotonic_ns();
+    if (r.start_ns >= deadline) break;
+    rc = run_to_done(stmt, r.rows);
+    r.end_ns = monotonic_ns();
+    a.ops.push_back(r);
+    if (rc != SQLITE_OK) return fail(rc);
+  }
+  rc = run_to_done(conn.commit(), ignored_rows);
+  if (rc != SQLITE_OK) return fail(rc);
+  a.end_ns = monotonic_ns();
+  return a;
+}
+
+}  // namespace jbench::sqlite_workload
