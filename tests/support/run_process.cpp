@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
@@ -27,6 +28,7 @@ void make_pipe(int fds[2]) {
   dup2(out_fd, STDOUT_FILENO);
   dup2(err_fd, STDERR_FILENO);
   if (!options.cwd.empty() && chdir(options.cwd.c_str()) != 0) _exit(126);
+  for (const auto& [key, value] : options.env) setenv(key.c_str(), value.c_str(), 1);
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
@@ -57,7 +59,9 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
   }
   close(in[1]);
 
-  const auto deadline = std::chrono::steady_clock::now() + options.timeout;
+  const auto started = std::chrono::steady_clock::now();
+  const auto deadline = started + options.timeout;
+  bool signal_sent = options.signal == 0;
   pollfd fds[2] = {{out[0], POLLIN, 0}, {err[0], POLLIN, 0}};
   std::string* sinks[2] = {&result.out, &result.err};
   int open_fds = 2;
@@ -69,7 +73,18 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
       kill(pid, SIGKILL);
       break;
     }
-    if (poll(fds, 2, static_cast<int>(left.count())) < 0 && errno != EINTR) break;
+    auto wait = left;
+    if (!signal_sent) {
+      const auto until_signal = std::chrono::duration_cast<std::chrono::milliseconds>(
+          started + options.signal_after - std::chrono::steady_clock::now());
+      if (until_signal.count() <= 0) {
+        kill(pid, options.signal);
+        signal_sent = true;
+      } else {
+        wait = std::min(wait, until_signal);
+      }
+    }
+    if (poll(fds, 2, static_cast<int>(wait.count())) < 0 && errno != EINTR) break;
     for (int i = 0; i < 2; ++i) {
       if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
       char buf[65536];

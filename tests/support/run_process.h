@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace jbench::test {
@@ -16,7 +17,12 @@ namespace jbench::test {
 struct ProcessOptions {
   std::string cwd;  // empty: inherit
   std::chrono::milliseconds timeout{30'000};
-  std::string stdin_text;  // written, then stdin is closed
+  std::string stdin_text;                                // written, then stdin is closed
+  std::vector<std::pair<std::string, std::string>> env;  // set in the child, on top of ours
+  // Sends `signal` to the child once `signal_after` has passed (0: never). For tests of how a
+  // program handles Ctrl-C or SIGTERM.
+  std::chrono::milliseconds signal_after{0};
+  int signal = 0;
 };
 
 struct ProcessResult {

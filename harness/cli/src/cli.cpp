@@ -24,6 +24,8 @@ int run_cli(int argc, char** argv) {
   std::vector<std::pair<CLI::App*, cli::Action>> actions;
   auto* plan = app.add_subcommand("plan", "expand a matrix into the ordered, seeded runs it means");
   actions.emplace_back(plan, cli::add_plan_command(*plan));
+  auto* run = app.add_subcommand("run", "execute a matrix's runs and leave a validated bundle");
+  actions.emplace_back(run, cli::add_run_command(*run));
 
   try {
     app.parse(argc, argv);

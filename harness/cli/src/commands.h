@@ -10,5 +10,6 @@ namespace jbench::cli {
 using Action = std::function<int()>;
 
 Action add_plan_command(CLI::App& app);
+Action add_run_command(CLI::App& app);
 
 }  // namespace jbench::cli

@@ -46,6 +46,7 @@ LoadedMatrix parse_matrix(std::string_view text, const std::string& file) {
   Matrix m;
   m.file = file;
   m.sha256 = sha256_hex(text);
+  m.source_text = std::string(text);
   decode::Context ctx(file, out.diagnostics);
   decode::decode_matrix(ctx, tree.root, m);
   if (out.diagnostics.empty()) out.matrix = std::move(m);

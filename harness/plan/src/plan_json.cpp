@@ -146,25 +146,35 @@ void write_array(std::ostream& out, std::string_view key, std::size_t count, Fn 
 
 }  // namespace
 
-void write_plan_json(const Plan& plan, std::ostream& out) {
+nlohmann::json plan_filters_to_json(const Plan& plan) {
   const Matrix& m = *plan.matrix;
-  const auto& c = plan.counts;
   Json filters = Json::array();
   for (const auto& f : plan.filters) {
     Json values = Json::array();
     for (auto v : f.values) values.push_back(m.axis(f.axis).labels[v]);
     filters.push_back({{"axis", axis_name(f.axis)}, {"values", values}});
   }
-  Json counts = {{"product", c.product},
-                 {"excluded", c.excluded},
-                 {"cells", c.cells},
-                 {"measured", c.cells_by_state[0]},
-                 {"planned", c.cells_by_state[1]},
-                 {"skipped", c.cells_by_state[2]},
-                 {"delegated", c.cells_by_state[3]},
-                 {"blocks", c.blocks},
-                 {"runs", c.runs},
-                 {"implicit_baselines", c.implicit_baselines}};
+  return filters;
+}
+
+nlohmann::json plan_axes_to_json(const Plan& plan) { return axes_json(plan); }
+
+nlohmann::json plan_counts_to_json(const Plan& plan) {
+  const auto& c = plan.counts;
+  return {{"product", c.product},
+          {"excluded", c.excluded},
+          {"cells", c.cells},
+          {"measured", c.cells_by_state[0]},
+          {"planned", c.cells_by_state[1]},
+          {"skipped", c.cells_by_state[2]},
+          {"delegated", c.cells_by_state[3]},
+          {"blocks", c.blocks},
+          {"runs", c.runs},
+          {"implicit_baselines", c.implicit_baselines}};
+}
+
+void write_plan_json(const Plan& plan, std::ostream& out) {
+  const Matrix& m = *plan.matrix;
   const auto& e = plan.estimate;
   Json estimate = {{"runs", e.runs},
                    {"per_run_ms", e.per_run_ms ? Json(*e.per_run_ms) : Json(nullptr)},
@@ -175,8 +185,8 @@ void write_plan_json(const Plan& plan, std::ostream& out) {
                {"schema_version", kPlanSchemaVersion},
                {"matrix", matrix_json(m)},
                {"host", {{"cores", plan.host.cores}, {"memory_mib", plan.host.memory_mib}}},
-               {"filters", filters},
-               {"counts", counts},
+               {"filters", plan_filters_to_json(plan)},
+               {"counts", plan_counts_to_json(plan)},
                {"estimate", estimate},
                {"axes", axes_json(plan)}};
   // The small head pretty-printed, then the three long arrays streamed.

@@ -11,6 +11,8 @@
 #include <valijson/validation_results.hpp>
 #include <valijson/validator.hpp>
 
+#include "embedded_schemas.h"
+
 namespace jbench {
 
 struct JsonSchema::Impl {
@@ -36,6 +38,29 @@ std::unique_ptr<JsonSchema> JsonSchema::load(const std::string& path, std::strin
     return nullptr;
   }
   return std::unique_ptr<JsonSchema>(new JsonSchema(std::move(impl)));
+}
+
+std::unique_ptr<JsonSchema> JsonSchema::builtin(const std::string& name, std::string& error) {
+  for (const auto& schema : detail::embedded_schemas()) {
+    if (schema.name != name) continue;
+    auto document = nlohmann::json::parse(schema.text, nullptr, false);
+    if (document.is_discarded()) {
+      error = fmt::format("{}: the built-in schema is not JSON", name);
+      return nullptr;
+    }
+    auto impl = std::make_unique<Impl>();
+    try {
+      valijson::SchemaParser parser;
+      valijson::adapters::NlohmannJsonAdapter adapter(document);
+      parser.populateSchema(adapter, impl->schema);
+    } catch (const std::exception& e) {
+      error = fmt::format("{}: not a usable JSON Schema: {}", name, e.what());
+      return nullptr;
+    }
+    return std::unique_ptr<JsonSchema>(new JsonSchema(std::move(impl)));
+  }
+  error = fmt::format("no built-in schema named '{}'", name);
+  return nullptr;
 }
 
 namespace {

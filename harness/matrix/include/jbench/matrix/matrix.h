@@ -98,8 +98,9 @@ struct Workload {
 };
 
 struct Matrix {
-  std::string file;    // as given on the command line
-  std::string sha256;  // of the file's bytes
+  std::string file;         // as given on the command line
+  std::string sha256;       // of the file's bytes
+  std::string source_text;  // the file as given, so a bundle can carry the matrix verbatim
   std::uint32_t language_version = 1;
   std::string name;
   std::string description;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <iosfwd>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 
 #include "jbench/plan/plan.h"
@@ -13,6 +14,11 @@ namespace jbench {
 // without a document tree of it in memory (and diffs and greps well).
 void write_plan_text(const Plan& plan, std::ostream& out);
 void write_plan_json(const Plan& plan, std::ostream& out);
+
+// Parts of the JSON form, for documents that embed them (a bundle's manifest).
+nlohmann::json plan_counts_to_json(const Plan& plan);
+nlohmann::json plan_filters_to_json(const Plan& plan);
+nlohmann::json plan_axes_to_json(const Plan& plan);
 
 // The same, as strings (for tests and small plans).
 std::string plan_to_text(const Plan& plan);

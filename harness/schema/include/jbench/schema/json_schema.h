@@ -20,6 +20,8 @@ class JsonSchema {
  public:
   // Reads and compiles a schema file; nullptr with `error` set when it cannot.
   static std::unique_ptr<JsonSchema> load(const std::string& path, std::string& error);
+  // One of the schemas of manifests/ compiled into jbench, by file name ("run.schema.json").
+  static std::unique_ptr<JsonSchema> builtin(const std::string& name, std::string& error);
   ~JsonSchema();
   JsonSchema(const JsonSchema&) = delete;
   JsonSchema& operator=(const JsonSchema&) = delete;

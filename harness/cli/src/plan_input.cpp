@@ -1,0 +1,43 @@
+#include "plan_input.h"
+
+#include <iostream>
+
+#include "jbench/host/host_resources.h"
+#include "jbench/matrix/load.h"
+
+namespace jbench::cli {
+
+void add_plan_input_options(CLI::App& app, PlanInput& input) {
+  app.add_option("matrix", input.matrix, "the matrix file (YAML, matrix language v1)")->required();
+  app.add_option("--only", input.only,
+                 "run only these values of one axis, e.g. --only workers=1,2; repeat for other "
+                 "axes; the other values stay in the plan as 'planned'")
+      ->type_name("AXIS=V1,V2")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  app.add_option("--host-cores", input.host_cores,
+                 "plan for a host with this many cores instead of this one")
+      ->check(CLI::Range(1, 65536));
+  app.add_option("--host-memory-mib", input.host_memory_mib,
+                 "plan for a host with this much memory (MiB) instead of this one")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
+}
+
+std::optional<Plan> make_plan_from(const PlanInput& input, const PlanOptions& options) {
+  auto loaded = load_matrix_file(input.matrix);
+  if (!loaded.matrix) {
+    std::cerr << format_diagnostics(loaded.diagnostics);
+    return std::nullopt;
+  }
+  auto filters = parse_only_filters(input.only, *loaded.matrix);
+  if (!filters.errors.empty()) {
+    for (const auto& e : filters.errors) std::cerr << "jbench: error: " << e << '\n';
+    return std::nullopt;
+  }
+  HostResources host = probe_host_resources();
+  if (input.host_cores) host.cores = *input.host_cores;
+  if (input.host_memory_mib) host.memory_mib = *input.host_memory_mib;
+  return make_plan(*loaded.matrix, filters.filters, host, options);
+}
+
+}  // namespace jbench::cli

@@ -1,0 +1,27 @@
+// What `plan` and `run` share: the matrix argument, --only, the host overrides, and turning
+// them into a Plan (or diagnostics on stderr). Private to jbench::cli.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "jbench/plan/plan.h"
+
+namespace jbench::cli {
+
+struct PlanInput {
+  std::string matrix;
+  std::vector<std::string> only;
+  std::optional<std::uint32_t> host_cores;
+  std::optional<std::uint64_t> host_memory_mib;
+};
+
+void add_plan_input_options(CLI::App& app, PlanInput& input);
+
+// The plan, or nullopt after printing every problem to stderr (exit 2).
+std::optional<Plan> make_plan_from(const PlanInput& input, const PlanOptions& options = {});
+
+}  // namespace jbench::cli

@@ -1,0 +1,64 @@
+// `jbench run MATRIX [--only AXIS=V1,V2 ...] [--out DIR] [--name NAME] [--worker-dir DIR]`
+#include <unistd.h>
+
+#include <iostream>
+#include <memory>
+
+#include "commands.h"
+#include "jbench/cli/cli.h"
+#include "jbench/run/session.h"
+#include "plan_input.h"
+
+namespace jbench::cli {
+namespace {
+
+struct RunOptionsCli {
+  PlanInput input;
+  SessionOptions session;
+};
+
+int run_run(const RunOptionsCli& o) {
+  PlanOptions plan_options;
+  for (auto name : kTraceValues) {
+    const TraceMode mode = *trace_mode_from_name(name);
+    plan_options.unavailable_trace_modes[static_cast<std::size_t>(mode)] =
+        trace_mode_unavailable_reason(mode);
+  }
+  const auto plan = make_plan_from(o.input, plan_options);
+  if (!plan) return kExitUsage;
+  if (plan->runs.empty()) {
+    std::cerr << "jbench: error: the plan has no run to execute (see 'jbench plan' for why)\n";
+    return kExitUsage;
+  }
+  SessionOptions options = o.session;
+  options.terminal = isatty(STDERR_FILENO) == 1;
+  const SessionOutcome outcome = run_session(*plan, options, std::cerr);
+  if (!outcome.error.empty() && outcome.bundle_path.empty()) {
+    std::cerr << "jbench: error: " << outcome.error << '\n';
+  }
+  if (!outcome.bundle_path.empty()) std::cout << outcome.bundle_path << '\n';
+  return outcome.exit_code;
+}
+
+}  // namespace
+
+Action add_run_command(CLI::App& app) {
+  auto o = std::make_shared<RunOptionsCli>();
+  add_plan_input_options(app, o->input);
+  app.add_option("--out", o->session.out_dir,
+                 "where bundles go (default: bundles/ in the current directory)");
+  app.add_option("--name", o->session.bundle_name,
+                 "the bundle's name (default: <matrix name>-<UTC time>); an existing bundle is "
+                 "never overwritten");
+  app.add_option("--worker-dir", o->session.worker_dir,
+                 "the folder of the jbench-<kind>-worker binaries (default: beside jbench)");
+  app.add_option("--scratch", o->session.scratch_dir,
+                 "where run databases live while they run (default: <out>/.scratch-<name>)");
+  app.footer(
+      "Prints the bundle's path on stdout; progress and the results table on stderr.\n"
+      "Exit codes: 0 every run ok, 1 a run failed or timed out or the session was interrupted "
+      "(the bundle still records it), 2 bad usage or input.");
+  return [o] { return run_run(*o); };
+}
+
+}  // namespace jbench::cli

@@ -1,0 +1,100 @@
+#include "cohort.h"
+
+#include <fmt/format.h>
+
+#include "jbench/proc/clock.h"
+#include "jbench/proc/proc_stat.h"
+
+namespace jbench::run {
+namespace {
+
+bool is_runtime_id(const nlohmann::json& v) {
+  if (!v.is_string()) return false;
+  const auto& s = v.get_ref<const std::string&>();
+  return s.size() == 32 && s.find_first_not_of("0123456789abcdef") == std::string::npos &&
+         s != std::string(32, '0');
+}
+
+}  // namespace
+
+std::optional<std::string> Cohort::register_worker(std::size_t index, pid_t spawned,
+                                                   const nlohmann::json& hello) {
+  if (!hello.contains("protocol") || hello["protocol"] != 1) {
+    return fmt::format("worker {} speaks protocol {}, this jbench speaks 1", index,
+                       hello.contains("protocol") ? hello["protocol"].dump() : "(none)");
+  }
+  if (!hello.contains("pid") || !hello["pid"].is_number_integer() || hello["pid"] != spawned) {
+    return fmt::format(
+        "worker {} says it is pid {}, but pid {} was started; a wrapper that "
+        "runs the worker as a child cannot be attributed",
+        index, hello.contains("pid") ? hello["pid"].dump() : "(none)", spawned);
+  }
+  if (!hello.contains("runtime_id") || !is_runtime_id(hello["runtime_id"])) {
+    return fmt::format("worker {} sent no valid runtime_id (32 lowercase hex digits, not all 0)",
+                       index);
+  }
+  const auto stat = proc::read_proc_stat(spawned);
+  if (!stat) return fmt::format("worker {} (pid {}) is gone before registration", index, spawned);
+  for (const auto& m : members_) {
+    if (m.runtime_id == hello["runtime_id"]) {
+      return fmt::format("worker {} reuses the runtime_id of worker {}", index, *m.worker);
+    }
+  }
+  CohortMember member;
+  member.worker = index;
+  member.pid = spawned;
+  member.ppid = stat->ppid;
+  member.boot_id = boot_id_;
+  member.start_time_ticks = stat->start_time_ticks;
+  member.runtime_id = hello["runtime_id"].get<std::string>();
+  member.comm = stat->comm;
+  member.registered_ns = proc::monotonic_ns();
+  members_.push_back(std::move(member));
+  return std::nullopt;
+}
+
+std::size_t Cohort::scan_group(pid_t group) {
+  std::size_t joined = 0;
+  for (const auto& stat : proc::processes_in_group(group)) {
+    bool known = false;
+    for (const auto& m : members_) {
+      known = known || (m.pid == stat.pid && m.start_time_ticks == stat.start_time_ticks);
+    }
+    if (known || stat.state == 'Z') continue;
+    CohortMember member;
+    member.pid = stat.pid;
+    member.ppid = stat.ppid;
+    member.boot_id = boot_id_;
+    member.start_time_ticks = stat.start_time_ticks;
+    member.comm = stat.comm;
+    member.registered_ns = proc::monotonic_ns();
+    members_.push_back(std::move(member));
+    ++joined;
+  }
+  return joined;
+}
+
+std::vector<pid_t> Cohort::pids() const {
+  std::vector<pid_t> out;
+  for (const auto& m : members_) out.push_back(m.pid);
+  return out;
+}
+
+nlohmann::json Cohort::to_json() const {
+  nlohmann::json members = nlohmann::json::array();
+  for (const auto& m : members_) {
+    members.push_back({{"worker", m.worker ? nlohmann::json(*m.worker) : nlohmann::json(nullptr)},
+                       {"pid", m.pid},
+                       {"ppid", m.ppid},
+                       {"boot_id", m.boot_id},
+                       {"start_time_ticks", std::to_string(m.start_time_ticks)},
+                       {"runtime_id", m.runtime_id.empty() ? nlohmann::json(nullptr)
+                                                           : nlohmann::json(m.runtime_id)},
+                       {"comm", m.comm},
+                       {"forked", !m.worker.has_value()},
+                       {"registered_ns", std::to_string(m.registered_ns)}});
+  }
+  return {{"boot_id", boot_id_}, {"members", members}};
+}
+
+}  // namespace jbench::run

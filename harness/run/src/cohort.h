@@ -1,0 +1,50 @@
+// The cohort of a run: every target process incarnation, registered before it does any work.
+// Private to jbench::run.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace jbench::run {
+
+struct CohortMember {
+  std::optional<std::size_t> worker;  // the worker index; empty for a process a worker forked
+  pid_t pid = 0;
+  pid_t ppid = 0;
+  std::string boot_id;
+  std::uint64_t start_time_ticks = 0;  // /proc/<pid>/stat field 22: the incarnation
+  std::string runtime_id;              // 128-bit, from the worker's hello; empty if forked
+  std::string comm;
+  std::uint64_t registered_ns = 0;
+};
+
+class Cohort {
+ public:
+  explicit Cohort(std::string boot_id) : boot_id_(std::move(boot_id)) {}
+
+  // Registers worker `index` from its hello. The hello must name the pid that was spawned (a
+  // wrapper that forks the real worker would make every later measurement misattributed), the
+  // protocol version 1 and a 128-bit runtime id; the process must still exist.
+  // Returns the reason on refusal.
+  std::optional<std::string> register_worker(std::size_t index, pid_t spawned,
+                                             const nlohmann::json& hello);
+
+  // Every process of the run's process group that is not yet a member joins as forked.
+  // Returns how many joined.
+  std::size_t scan_group(pid_t group);
+
+  const std::vector<CohortMember>& members() const { return members_; }
+  std::vector<pid_t> pids() const;
+  nlohmann::json to_json() const;
+
+ private:
+  std::string boot_id_;
+  std::vector<CohortMember> members_;
+};
+
+}  // namespace jbench::run

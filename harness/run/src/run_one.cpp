@@ -1,0 +1,340 @@
+#include "run_one.h"
+
+#include <fmt/format.h>
+#include <poll.h>
+#include <signal.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "cohort.h"
+#include "jbench/proc/clock.h"
+#include "jbench/proc/proc_stat.h"
+#include "worker_link.h"
+
+namespace jbench::run {
+namespace {
+
+using Json = nlohmann::json;
+
+std::string ns(std::uint64_t v) { return std::to_string(v); }
+
+Json phase_json(const Phase& p) {
+  return p.kind == Phase::Kind::duration ? Json{{"duration_ms", p.amount}}
+                                         : Json{{"operations", p.amount}};
+}
+
+// The configure message of worker `index`: everything it needs, nothing it could infer.
+Json configure_message(const RunSpec& spec, std::size_t index, const std::string& db) {
+  const Plan& plan = *spec.plan;
+  const Matrix& m = *plan.matrix;
+  const Run& run = plan.runs[spec.run_index];
+  const Block& block = plan.blocks[run.block];
+  const auto label = [&](Axis a) {
+    return m.axis(a).labels[block.point[static_cast<std::size_t>(a)]];
+  };
+  const Dataset& d = m.datasets[block.point[static_cast<std::size_t>(Axis::dataset)]];
+  Json params = {{"page_cache_kib", d.page_cache_kib}};
+  for (const auto& p : m.workload.params) {
+    if (p.key == "read_ratio" && label(Axis::lane) != "mixed") continue;
+    std::visit([&](const auto& v) { params[p.key] = v; }, p.value);
+  }
+  return {{"type", "configure"},
+          {"worker_index", index},
+          {"seed", std::to_string(block.seed)},
+          {"lane", label(Axis::lane)},
+          {"connection", label(Axis::connection)},
+          {"db", db},
+          {"params", params},
+          {"phases", {{"warmup", phase_json(m.warmup)}, {"measure", phase_json(m.measure)}}}};
+}
+
+class RunExecution {
+ public:
+  RunExecution(const RunSpec& spec, const proc::InterruptWatch& interrupt)
+      : spec_(spec),
+        interrupt_(interrupt),
+        plan_(*spec.plan),
+        m_(*plan_.matrix),
+        run_(plan_.runs[spec.run_index]),
+        block_(plan_.blocks[run_.block]),
+        cohort_(proc::read_boot_id()) {}
+
+  RunRecord execute();
+
+ private:
+  bool prepare_database(std::string& db);
+  bool spawn_and_register(const std::string& db);
+  bool step(std::string_view expect, std::uint64_t deadline, std::vector<Json>& got);
+  bool broadcast(const Json& message);
+  void fail(WaitFailure failure);
+  void teardown();
+  Json workers_json() const;
+
+  const RunSpec& spec_;
+  const proc::InterruptWatch& interrupt_;
+  const Plan& plan_;
+  const Matrix& m_;
+  const Run& run_;
+  const Block& block_;
+  Cohort cohort_;
+  std::vector<WorkerLink> workers_;
+  Transcript transcript_;
+  PumpLimits limits_;
+  pid_t group_ = 0;
+  std::uint64_t run_deadline_ = 0;
+  RunRecord record_;
+  Json boundaries_ = Json::object();
+  std::vector<Json> hello_, ready_, canary_, warmup_, measure_, result_, bye_;
+};
+
+void RunExecution::fail(WaitFailure failure) {
+  if (!record_.status.empty()) return;  // the first failure is the cause; later ones follow it
+  switch (failure.result) {
+    case WaitResult::timeout:
+      record_.status = "timeout";
+      break;
+    case WaitResult::interrupted:
+      record_.status = "interrupted";
+      break;
+    default:
+      record_.status = "failed";
+      break;
+  }
+  record_.reason = std::move(failure.reason);
+}
+
+bool RunExecution::step(std::string_view expect, std::uint64_t deadline, std::vector<Json>& got) {
+  limits_.deadline_ns = deadline;
+  auto failure = await_all(workers_, expect, limits_, interrupt_, transcript_, got);
+  if (failure.result == WaitResult::ok) return true;
+  fail(std::move(failure));
+  return false;
+}
+
+bool RunExecution::broadcast(const Json& message) {
+  WaitFailure failure;
+  if (send_all(workers_, message, transcript_, failure)) return true;
+  fail(std::move(failure));
+  return false;
+}
+
+bool RunExecution::prepare_database(std::string& db) {
+  std::error_code ec;
+  std::filesystem::create_directories(spec_.scratch_dir, ec);
+  if (ec) {
+    fail({WaitResult::failed, 0,
+          fmt::format("cannot create the scratch directory {}: {}", spec_.scratch_dir,
+                      ec.message())});
+    return false;
+  }
+  if (!spec_.dataset || !spec_.dataset->error.empty()) {
+    fail({WaitResult::failed, 0, spec_.dataset ? spec_.dataset->error : "no dataset"});
+    return false;
+  }
+  db = spec_.scratch_dir + "/db.sqlite";
+  std::filesystem::copy_file(spec_.dataset->path, db,
+                             std::filesystem::copy_options::overwrite_existing, ec);
+  if (ec) {
+    fail({WaitResult::failed, 0,
+          fmt::format("cannot copy the dataset into {}: {}", db, ec.message())});
+    return false;
+  }
+  return true;
+}
+
+bool RunExecution::spawn_and_register(const std::string& db) {
+  const std::uint32_t count = m_.workers[block_.point[static_cast<std::size_t>(Axis::workers)]];
+  const std::uint64_t startup_deadline = std::min<std::uint64_t>(
+      run_deadline_, proc::monotonic_ns() + std::uint64_t{spec_.startup_timeout_ms} * 1'000'000);
+  std::error_code ec;
+  std::filesystem::create_directories(spec_.logs_dir, ec);
+  for (std::uint32_t i = 0; i < count; ++i) {
+    proc::SpawnSpec s;
+    s.executable = spec_.worker_binary;
+    s.args = {"serve"};
+    s.working_dir = spec_.scratch_dir;
+    s.stderr_path = fmt::format("{}/worker-{}.stderr", spec_.logs_dir, i);
+    s.extra_env = {{"JBENCH_RUN_ID", spec_.run_id}, {"JBENCH_WORKER_INDEX", std::to_string(i)}};
+    s.process_group = group_;
+    auto spawned = proc::ChildProcess::spawn(s);
+    if (!spawned.process) {
+      fail({WaitResult::failed, i, fmt::format("worker {}: {}", i, spawned.error)});
+      return false;
+    }
+    if (group_ == 0) group_ = spawned.process->process_group();
+    limits_.stderr_paths.push_back(s.stderr_path);
+    workers_.push_back(WorkerLink{i, std::move(spawned.process), {}, false});
+  }
+  // Every worker says hello and then blocks: it is registered before it does any work.
+  if (!step("hello", startup_deadline, hello_)) return false;
+  for (auto& w : workers_) {
+    if (auto refusal = cohort_.register_worker(w.index, w.process->pid(), hello_[w.index])) {
+      fail({WaitResult::failed, w.index, *refusal});
+      return false;
+    }
+    if (spec_.on_registered && w.index == 0) spec_.on_registered(w.process->pid());
+  }
+  for (auto& w : workers_) {
+    WaitFailure failure;
+    if (!send_one(w, configure_message(spec_, w.index, db), transcript_, failure)) {
+      fail(std::move(failure));
+      return false;
+    }
+  }
+  if (!step("ready", startup_deadline, ready_)) return false;
+  // The canary: a recognisable call from every worker, before anything is released. Collectors
+  // (when a trace mode has them) must have seen every worker's canary at this point.
+  if (!broadcast({{"type", "canary"}}) || !step("canary_done", startup_deadline, canary_)) {
+    return false;
+  }
+  cohort_.scan_group(group_);
+  return true;
+}
+
+void RunExecution::teardown() {
+  const std::uint64_t start = proc::monotonic_ns();
+  boundaries_["teardown_start_ns"] = ns(start);
+  if (record_.status.empty()) {
+    // Orderly: ask each worker to close its connection and exit, within a bounded time.
+    const std::uint64_t deadline =
+        std::min<std::uint64_t>(run_deadline_, start + 10'000'000'000ULL);
+    if (broadcast({{"type", "exit"}})) step("bye", deadline, bye_);
+    for (auto& w : workers_) w.process->close_stdin();
+    while (proc::monotonic_ns() < deadline) {
+      bool all = true;
+      for (auto& w : workers_) all = w.process->try_reap().has_value() && all;
+      if (all) break;
+      poll(nullptr, 0, 5);
+    }
+  }
+  // Whatever is left of the group is killed. Workers still running are accounted for by their
+  // exit status below; anything else (a process a worker forked) is a leftover.
+  cohort_.scan_group(group_);
+  std::vector<Json> leftovers;
+  for (const auto& p : proc::processes_in_group(group_)) {
+    const bool worker = std::any_of(workers_.begin(), workers_.end(),
+                                    [&](const WorkerLink& w) { return w.process->pid() == p.pid; });
+    if (p.state == 'Z' || worker) continue;
+    leftovers.push_back({{"pid", p.pid}, {"comm", p.comm}});
+  }
+  proc::signal_group(group_, SIGKILL);
+  for (auto& w : workers_) {
+    const auto status = w.process->kill_and_reap();
+    if (record_.status.empty() && (status.signaled || status.code != 0)) {
+      fail({WaitResult::failed, w.index,
+            fmt::format("worker {} ended with {}", w.index, status.describe())});
+    }
+  }
+  if (!leftovers.empty() && record_.status.empty()) {
+    fail({WaitResult::failed, 0,
+          fmt::format("{} process(es) of the cohort were still running after teardown",
+                      leftovers.size())});
+  }
+  record_.run["leftover_processes"] = leftovers;
+  boundaries_["teardown_end_ns"] = ns(proc::monotonic_ns());
+}
+
+Json RunExecution::workers_json() const {
+  Json out = Json::array();
+  for (const auto& w : workers_) {
+    Json j = {{"index", w.index}, {"pid", w.process->pid()}};
+    const auto message_time = [&](const std::vector<Json>& got, const char* key) -> Json {
+      if (w.index < got.size() && got[w.index].contains(key)) return got[w.index][key];
+      return nullptr;
+    };
+    j["hello_t_ns"] = message_time(hello_, "t_ns");
+    j["ready_t_ns"] = message_time(ready_, "t_ns");
+    j["open_ns"] = message_time(ready_, "open_ns");
+    j["canary_t_ns"] = message_time(canary_, "t_ns");
+    j["warmup_done_t_ns"] = message_time(warmup_, "t_ns");
+    j["measure_start_ns"] = message_time(measure_, "t_start_ns");
+    j["measure_end_ns"] = message_time(measure_, "t_end_ns");
+    j["teardown_ns"] = message_time(bye_, "teardown_ns");
+    if (const auto& s = w.process->status()) {
+      j["exit"] = {{"signaled", s->signaled},
+                   {"code", s->code},
+                   {"signal", s->signal},
+                   {"description", s->describe()},
+                   // The kernel's accounting of the whole process (wait4), not the worker's word.
+                   {"user_ns", ns(s->user_ns)},
+                   {"system_ns", ns(s->system_ns)},
+                   {"max_rss_kib", s->max_rss_kib},
+                   {"voluntary_switches", s->voluntary_switches},
+                   {"involuntary_switches", s->involuntary_switches}};
+    } else {
+      j["exit"] = nullptr;
+    }
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
+RunRecord RunExecution::execute() {
+  const std::uint64_t start = proc::monotonic_ns();
+  run_deadline_ = start + std::uint64_t{m_.limits.run_timeout_s} * 1'000'000'000ULL;
+  limits_.max_output_bytes = m_.limits.output_mib * 1024 * 1024;
+  record_.run = Json::object();
+  if (spec_.sample_noise) record_.run["noise_before"] = spec_.sample_noise({});
+
+  boundaries_["startup_start_ns"] = ns(proc::monotonic_ns());
+  std::string db;
+  bool ok = prepare_database(db) && spawn_and_register(db);
+  if (ok) {
+    // Release: every worker runs its warmup, then waits at the barrier.
+    boundaries_["warmup_start_ns"] = ns(proc::monotonic_ns());
+    ok = broadcast({{"type", "start"}}) && step("warmup_done", run_deadline_, warmup_);
+  }
+  if (ok) {
+    const std::uint64_t released = proc::monotonic_ns();
+    boundaries_["warmup_end_ns"] = ns(released);
+    cohort_.scan_group(group_);
+    const auto cpu_before = proc::self_cpu_times();
+    boundaries_["measure_start_ns"] = ns(proc::monotonic_ns());
+    ok = broadcast({{"type", "measure"}}) && step("measure_done", run_deadline_, measure_) &&
+         step("result", run_deadline_, result_);
+    const std::uint64_t measured = proc::monotonic_ns();
+    const auto cpu_after = proc::self_cpu_times();
+    boundaries_["measure_end_ns"] = ns(measured);
+    // The harness's own CPU while the workers measured: it must not steal their time.
+    const std::uint64_t harness_ns =
+        (cpu_after.user_ns - cpu_before.user_ns) + (cpu_after.system_ns - cpu_before.system_ns);
+    const std::uint64_t window = measured - released;
+    record_.run["harness_cpu_during_measure"] = {
+        {"cpu_ns", ns(harness_ns)},
+        {"window_ns", ns(window)},
+        {"fraction_of_one_core",
+         window == 0 ? 0.0 : static_cast<double>(harness_ns) / static_cast<double>(window)}};
+  }
+  teardown();
+  if (ok) {
+    for (const auto& r : result_) {
+      if (r.value("status", "") != "ok" && record_.status.empty()) {
+        std::string why = r.contains("conditions") ? r["conditions"].dump() : "(no conditions)";
+        fail({WaitResult::failed, r.value("worker_index", std::size_t{0}),
+              fmt::format("worker {} reported: {}", r.value("worker_index", 0), why)});
+      }
+    }
+  }
+  if (record_.status.empty()) record_.status = "ok";
+  if (spec_.sample_noise) record_.run["noise_after"] = spec_.sample_noise({});
+  record_.run["boundaries"] = boundaries_;
+  record_.run["cohort"] = cohort_.to_json();
+  record_.run["process_group"] = group_;
+  record_.run["workers"] = workers_json();
+  record_.run["output_bytes"] = workers_.empty() ? 0 : output_bytes(workers_, limits_);
+  for (auto& r : result_) {
+    if (!r.is_null()) record_.results.push_back(std::move(r));
+  }
+  record_.transcript = transcript_.text();
+  return std::move(record_);
+}
+
+}  // namespace
+
+RunRecord execute_run(const RunSpec& spec, const proc::InterruptWatch& interrupt) {
+  RunExecution execution(spec, interrupt);
+  return execution.execute();
+}
+
+}  // namespace jbench::run

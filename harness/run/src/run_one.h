@@ -1,0 +1,42 @@
+// Executes one run of a plan: the cohort, its phases and its boundaries. Private to jbench::run.
+#pragma once
+
+#include <sys/types.h>
+
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "datasets.h"
+#include "jbench/plan/plan.h"
+#include "jbench/proc/interrupt.h"
+
+namespace jbench::run {
+
+struct RunSpec {
+  const Plan* plan = nullptr;
+  std::size_t run_index = 0;
+  std::string run_id;
+  std::string worker_binary;
+  std::string scratch_dir;  // this run's own scratch directory (created here)
+  std::string logs_dir;     // absolute: where the workers' stderr files go (inside the bundle)
+  const BuiltDataset* dataset = nullptr;
+  std::uint32_t startup_timeout_ms = 10'000;
+  // Hooks to the world outside the run, so it can be tested and so the session decides what is
+  // recorded: noise before and after, provenance of the first registered worker.
+  std::function<nlohmann::json(std::vector<pid_t> ours)> sample_noise;
+  std::function<void(pid_t worker)> on_registered;
+};
+
+struct RunRecord {
+  std::string status;                   // ok | failed | timeout | interrupted
+  std::string reason;                   // empty when ok
+  nlohmann::json run;                   // run.json
+  std::vector<nlohmann::json> results;  // each worker's "result" message, as sent
+  std::string transcript;               // protocol.jsonl
+};
+
+RunRecord execute_run(const RunSpec& spec, const proc::InterruptWatch& interrupt);
+
+}  // namespace jbench::run

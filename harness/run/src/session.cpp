@@ -1,0 +1,285 @@
+// run_session(): the plan's runs in order, each into the staging bundle as it finishes (a late
+// crash loses nothing already run), then the checks, SHA256SUMS and the atomic rename.
+#include "jbench/run/session.h"
+
+#include <fmt/format.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <sstream>
+
+#include "datasets.h"
+#include "jbench/bundle/staging_bundle.h"
+#include "jbench/plan/plan_output.h"
+#include "jbench/proc/clock.h"
+#include "jbench/proc/interrupt.h"
+#include "jbench/provenance/host_fingerprint.h"
+#include "jbench/provenance/noise.h"
+#include "jbench/run/summary.h"
+#include "progress.h"
+#include "run_one.h"
+#include "session_documents.h"
+
+namespace jbench {
+namespace {
+
+using Json = nlohmann::json;
+namespace fs = std::filesystem;
+
+std::string utc_now(const char* format) {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[64];
+  std::strftime(buf, sizeof buf, format, &tm);
+  return buf;
+}
+
+std::string self_dir() {
+  std::error_code ec;
+  const auto exe = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string(".") : exe.parent_path().string();
+}
+
+// The databases live in the scratch directory: it must be creatable and writable before any
+// worker starts, or every run would fail for the same reason.
+std::string prepare_scratch(const std::string& dir) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) return fmt::format("cannot create the scratch directory {}: {}", dir, ec.message());
+  const std::string probe = dir + "/.write-test";
+  FILE* f = std::fopen(probe.c_str(), "we");
+  if (!f) {
+    return fmt::format("the scratch directory {} is not writable: {}", dir, std::strerror(errno));
+  }
+  std::fclose(f);
+  std::remove(probe.c_str());
+  return {};
+}
+
+// While workers run, a write to one that just died must be an error the runner records
+// (EPIPE), not a SIGPIPE that kills the harness and loses the bundle.
+class IgnoreSigpipe {
+ public:
+  IgnoreSigpipe() {
+    struct sigaction ignore {};
+    ignore.sa_handler = SIG_IGN;
+    sigaction(SIGPIPE, &ignore, &previous_);
+  }
+  ~IgnoreSigpipe() { sigaction(SIGPIPE, &previous_, nullptr); }
+  IgnoreSigpipe(const IgnoreSigpipe&) = delete;
+  IgnoreSigpipe& operator=(const IgnoreSigpipe&) = delete;
+
+ private:
+  struct sigaction previous_ {};
+};
+
+// Writes a document, remembering a failure (full disk, I/O error) instead of stopping: the
+// bundle is then finalized as invalid, with everything that could be written.
+class Writer {
+ public:
+  explicit Writer(StagingBundle& bundle) : bundle_(bundle) {}
+  void json(const std::string& path, const Json& doc) { note(bundle_.write_json(path, doc)); }
+  void text(const std::string& path, std::string_view bytes) {
+    note(bundle_.write_file(path, bytes));
+  }
+  void log(const std::string& line) {
+    note(bundle_.append_line("logs/session.log", fmt::format("{} {}", utc_now("%FT%TZ"), line)));
+  }
+  const std::vector<std::string>& failures() const { return failures_; }
+
+ private:
+  void note(const Status& s) {
+    if (!s.ok()) failures_.push_back(s.error().message);
+  }
+  StagingBundle& bundle_;
+  std::vector<std::string> failures_;
+};
+
+}  // namespace
+
+bool trace_mode_executable(TraceMode mode) { return mode == TraceMode::baseline; }
+
+std::string trace_mode_unavailable_reason(TraceMode mode) {
+  if (trace_mode_executable(mode)) return {};
+  return fmt::format(
+      "trace mode '{}' needs collectors, which this jbench does not have yet; "
+      "only baseline runs execute",
+      trace_mode_name(mode));
+}
+
+SessionOutcome run_session(const Plan& plan, const SessionOptions& options, std::ostream& log) {
+  const Matrix& m = *plan.matrix;
+  SessionOutcome outcome;
+  const std::string worker_dir = options.worker_dir.empty() ? self_dir() : options.worker_dir;
+  const std::string worker = fmt::format("{}/jbench-{}-worker", worker_dir, m.workload.kind);
+  if (access(worker.c_str(), X_OK) != 0) {
+    outcome.exit_code = 2;
+    outcome.error = fmt::format(
+        "the workload binary {} does not exist or is not executable; build jbench "
+        "(bash ci/build.sh) or point --worker-dir at the folder that holds it",
+        worker);
+    return outcome;
+  }
+  const std::string name = options.bundle_name.empty()
+                               ? fmt::format("{}-{}", m.name, utc_now("%Y%m%dT%H%M%SZ"))
+                               : options.bundle_name;
+  const std::string scratch = options.scratch_dir.empty()
+                                  ? fmt::format("{}/.scratch-{}", options.out_dir, name)
+                                  : options.scratch_dir;
+  if (auto problem = prepare_scratch(scratch); !problem.empty()) {
+    outcome.exit_code = 2;
+    outcome.error = problem;
+    return outcome;
+  }
+  auto staged = StagingBundle::create(options.out_dir, name);
+  if (!staged) {
+    std::error_code ec;
+    fs::remove_all(scratch, ec);
+    outcome.exit_code = 2;
+    outcome.error = staged.error().message;
+    return outcome;
+  }
+  StagingBundle bundle = std::move(staged.value());
+  Writer write(bundle);
+  run::SessionDocuments docs(plan, name, worker);
+  docs.started();
+  write.log(
+      fmt::format("session {} started: {} runs, workers from {}", name, plan.runs.size(), worker));
+  write.text("matrix.yaml", m.source_text);
+  {
+    std::ostringstream plan_json;
+    write_plan_json(plan, plan_json);
+    write.text("plan.json", plan_json.str());
+  }
+  write.json("provenance/build.json", run::build_provenance());
+
+  run::DatasetCache datasets(scratch, worker, m.seed,
+                             std::max<std::uint32_t>(600, m.limits.run_timeout_s));
+  proc::InterruptWatch interrupt;
+  IgnoreSigpipe ignore_sigpipe;
+  run::Progress progress(log, options.terminal, plan.runs.size());
+  std::map<std::string, CellLine> cells;  // by cell id, in first-run order below
+  std::vector<std::string> cell_order;
+  bool recorded_binaries = false;
+
+  for (std::size_t i = 0; i < plan.runs.size(); ++i) {
+    const Run& r = plan.runs[i];
+    const Block& block = plan.blocks[r.block];
+    const std::string id = run_id(plan, r);
+    const std::string dir = "runs/" + id;
+    if (interrupt.interrupted()) {
+      docs.run_not_run(i, id, "the session was interrupted before this run");
+      continue;
+    }
+    progress.starting(i, id);
+    const Dataset& dataset = m.datasets[block.point[static_cast<std::size_t>(Axis::dataset)]];
+    const std::uint64_t build_start = proc::monotonic_ns();
+    const run::BuiltDataset& built = datasets.get(dataset);
+    if (proc::monotonic_ns() - build_start > 1'000'000'000ULL) {
+      write.log(fmt::format("dataset '{}' built in {:.1f} s (outside every run's phases)",
+                            dataset.name,
+                            static_cast<double>(proc::monotonic_ns() - build_start) / 1e9));
+    }
+    run::RunSpec spec;
+    spec.plan = &plan;
+    spec.run_index = i;
+    spec.run_id = id;
+    spec.worker_binary = worker;
+    spec.scratch_dir = fmt::format("{}/runs/{}", scratch, id);
+    spec.logs_dir = fmt::format("{}/{}/logs", bundle.root(), dir);
+    spec.dataset = &built;
+    spec.startup_timeout_ms = options.startup_timeout_ms;
+    // Noise: what else used the CPU around the run. The harness itself counts as ours.
+    spec.sample_noise = [&](std::vector<pid_t> ours) {
+      ours.push_back(getpid());
+      return to_json(sample_noise(std::chrono::milliseconds(options.noise_window_ms), ours));
+    };
+    spec.on_registered = [&](pid_t pid) {
+      if (recorded_binaries) return;
+      recorded_binaries = true;
+      write.json("provenance/binaries.json", run::process_binaries(pid));
+    };
+    const std::uint64_t started = proc::monotonic_ns();
+    run::RunRecord record = run::execute_run(spec, interrupt);
+    const std::uint64_t elapsed = proc::monotonic_ns() - started;
+
+    Json run_doc = docs.run_document(i, id, record, built);
+    write.json(dir + "/run.json", run_doc);
+    for (std::size_t w = 0; w < record.results.size(); ++w) {
+      write.json(fmt::format("{}/raw/worker-{}.result.json", dir, w), record.results[w]);
+    }
+    write.text(dir + "/logs/protocol.jsonl", record.transcript);
+    Json summary = summarize_run(record.results, record.run);
+    write.json(dir + "/summary.json", summary);
+    docs.run_finished(i, id, record.status, record.reason, summary);
+    write.log(fmt::format("run {} {}{}", id, record.status,
+                          record.reason.empty() ? "" : ": " + record.reason));
+    progress.finished(i, id, record.status, record.reason, elapsed);
+
+    const std::string cell = id.substr(0, id.rfind(".r"));
+    if (!cells.count(cell)) cell_order.push_back(cell);
+    CellLine& line = cells[cell];
+    line.cell = cell;
+    ++line.runs;
+    if (record.status == "ok") {
+      ++line.ok;
+      line.throughput.push_back(summary["throughput_ops_per_s"].get<double>());
+      const auto& all = summary["latency"]["all_operations"];
+      if (all["p50_ns"].is_string())
+        line.p50_ns.push_back(std::stod(all["p50_ns"].get<std::string>()));
+      if (all["p99_ns"].is_string())
+        line.p99_ns.push_back(std::stod(all["p99_ns"].get<std::string>()));
+    }
+    std::error_code ec;
+    fs::remove_all(spec.scratch_dir, ec);
+  }
+  progress.done();
+
+  const bool interrupted = interrupt.interrupted();
+  docs.finished(interrupted, datasets.to_json());
+  Json manifest = docs.manifest();
+  manifest["write_failures"] = write.failures();
+  write.json("manifest.json", manifest);
+  Json validation = run::check_bundle_documents(bundle.root());
+  const bool valid = validation["valid"].get<bool>() && write.failures().empty();
+  validation["write_failures"] = write.failures();
+  write.json("validation.json", validation);
+  std::error_code ec;
+  fs::remove_all(scratch, ec);
+
+  const Outcome bundle_outcome =
+      !valid ? Outcome::invalid : (interrupted ? Outcome::interrupted : Outcome::complete);
+  auto final_path = bundle.finalize(bundle_outcome);
+  std::vector<CellLine> table;
+  for (const auto& c : cell_order) table.push_back(cells[c]);
+  log << '\n' << format_cell_table(table);
+  if (!final_path) {
+    outcome.exit_code = 1;
+    outcome.error = final_path.error().message;
+    outcome.bundle_path = bundle.root();
+    log << fmt::format("\nthe bundle could not be finalized: {}\nwhat was written stays in {}\n",
+                       outcome.error, bundle.root());
+    return outcome;
+  }
+  outcome.bundle_path = final_path.value();
+  const bool all_ok = docs.all_runs_ok();
+  outcome.exit_code = (valid && !interrupted && all_ok) ? 0 : 1;
+  log << fmt::format("\nbundle: {}{}\n", outcome.bundle_path,
+                     !valid        ? " (INVALID: see validation.json)"
+                     : interrupted ? " (interrupted)"
+                     : !all_ok     ? " (some runs did not succeed: see manifest.json)"
+                                   : "");
+  return outcome;
+}
+
+}  // namespace jbench

@@ -1,0 +1,209 @@
+#include "session_documents.h"
+
+#include <fmt/format.h>
+
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "jbench/plan/plan_output.h"
+#include "jbench/proc/clock.h"
+#include "jbench/provenance/binaries.h"
+#include "jbench/provenance/build_info.h"
+#include "jbench/provenance/host_fingerprint.h"
+#include "jbench/run/session.h"
+#include "jbench/schema/json_schema.h"
+
+namespace jbench::run {
+namespace {
+
+using Json = nlohmann::json;
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%FT%TZ", &tm);
+  return buf;
+}
+
+// This jbench: its version and the source revision it was built from.
+Json jbench_identity() {
+  const Json info = build_info();
+  return {{"version", info.value("jbench_version", "unknown")},
+          {"source", info.value("source", Json::object())}};
+}
+
+Json trace_capabilities() {
+  Json out = Json::object();
+  for (auto name : kTraceValues) {
+    const TraceMode mode = *trace_mode_from_name(name);
+    if (trace_mode_executable(mode)) {
+      out[std::string(name)] = {{"status", "available"}};
+    } else {
+      out[std::string(name)] = {{"status", "not_available"},
+                                {"reason", trace_mode_unavailable_reason(mode)}};
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+SessionDocuments::SessionDocuments(const Plan& plan, std::string bundle_name,
+                                   std::string worker_binary)
+    : plan_(plan), bundle_name_(std::move(bundle_name)), worker_binary_(std::move(worker_binary)) {}
+
+void SessionDocuments::started() {
+  const Matrix& m = *plan_.matrix;
+  manifest_ = {
+      {"schema", "jbench.manifest"},
+      {"schema_version", 1},
+      {"bundle", bundle_name_},
+      {"status", "running"},
+      {"jbench", jbench_identity()},
+      {"started_utc", utc_now()},
+      {"started_ns", std::to_string(proc::monotonic_ns())},
+      {"host", host_fingerprint()},
+      {"trace_modes", trace_capabilities()},
+      {"matrix",
+       {{"file", m.file}, {"sha256", m.sha256}, {"name", m.name}, {"copy", "matrix.yaml"}}},
+      {"workload", {{"kind", m.workload.kind}, {"binary", worker_binary_}}},
+      {"plan",
+       {{"file", "plan.json"},
+        {"host", {{"cores", plan_.host.cores}, {"memory_mib", plan_.host.memory_mib}}},
+        {"counts", plan_counts_to_json(plan_)},
+        {"filters", plan_filters_to_json(plan_)},
+        {"axes", plan_axes_to_json(plan_)}}}};
+}
+
+Json SessionDocuments::run_entry(std::size_t index, const std::string& id) const {
+  const Run& r = plan_.runs[index];
+  const Block& b = plan_.blocks[r.block];
+  return {{"id", id},
+          {"order", index},
+          {"block", r.block},
+          {"repetition", b.repetition + 1},
+          {"trace", trace_mode_name(r.trace)},
+          {"implicit", r.implicit},
+          {"seed", std::to_string(b.seed)}};
+}
+
+Json SessionDocuments::run_document(std::size_t index, const std::string& id,
+                                    const RunRecord& record, const BuiltDataset& dataset) const {
+  const Matrix& m = *plan_.matrix;
+  const Run& r = plan_.runs[index];
+  const Block& b = plan_.blocks[r.block];
+  Json values = Json::object();
+  for (auto axis : kAllAxes) {
+    const auto a = static_cast<std::size_t>(axis);
+    if (axis == Axis::trace || b.point[a] == kAbsent) continue;
+    values[std::string(axis_name(axis))] = m.axes[a].labels[b.point[a]];
+  }
+  values["trace"] = trace_mode_name(r.trace);
+  Json doc = run_entry(index, id);
+  doc["schema"] = "jbench.run";
+  doc["schema_version"] = 1;
+  doc["values"] = values;
+  doc["status"] = record.status;
+  doc["reason"] = record.reason;
+  doc["trace_mode"] = {{"mode", trace_mode_name(r.trace)},
+                       // Baseline: nothing armed but the harness's own accounting.
+                       {"collectors", Json::array()}};
+  doc["phases"] = {
+      {"warmup", m.warmup.kind == Phase::Kind::duration ? Json{{"duration_ms", m.warmup.amount}}
+                                                        : Json{{"operations", m.warmup.amount}}},
+      {"measure", m.measure.kind == Phase::Kind::duration
+                      ? Json{{"duration_ms", m.measure.amount}}
+                      : Json{{"operations", m.measure.amount}}}};
+  doc["dataset"] = dataset.error.empty() ? dataset.facts : Json{{"error", dataset.error}};
+  doc.update(record.run);
+  return doc;
+}
+
+void SessionDocuments::run_finished(std::size_t index, const std::string& id,
+                                    const std::string& status, const std::string& reason,
+                                    const Json& summary) {
+  Json entry = run_entry(index, id);
+  entry["status"] = status;
+  entry["reason"] = reason;
+  entry["throughput_ops_per_s"] = summary.value("throughput_ops_per_s", 0.0);
+  runs_.push_back(std::move(entry));
+}
+
+void SessionDocuments::run_not_run(std::size_t index, const std::string& id,
+                                   const std::string& reason) {
+  Json entry = run_entry(index, id);
+  entry["status"] = "not_run";
+  entry["reason"] = reason;
+  entry["throughput_ops_per_s"] = nullptr;
+  runs_.push_back(std::move(entry));
+}
+
+void SessionDocuments::finished(bool interrupted, Json datasets) {
+  manifest_["status"] = interrupted ? "interrupted" : "complete";
+  manifest_["ended_utc"] = utc_now();
+  manifest_["ended_ns"] = std::to_string(proc::monotonic_ns());
+  manifest_["datasets"] = std::move(datasets);
+  Json counts = {{"ok", 0}, {"failed", 0}, {"timeout", 0}, {"interrupted", 0}, {"not_run", 0}};
+  for (const auto& r : runs_)
+    counts[r["status"].get<std::string>()] = counts[r["status"].get<std::string>()].get<int>() + 1;
+  manifest_["run_counts"] = counts;
+  manifest_["runs"] = runs_;
+}
+
+Json SessionDocuments::manifest() const { return manifest_; }
+
+bool SessionDocuments::all_runs_ok() const {
+  for (const auto& r : runs_) {
+    if (r["status"] != "ok") return false;
+  }
+  return true;
+}
+
+Json build_provenance() { return build_info(); }
+
+Json process_binaries(pid_t pid) { return process_provenance(pid); }
+
+Json check_bundle_documents(const std::string& root) {
+  namespace fs = std::filesystem;
+  std::vector<std::pair<std::string, std::string>> documents = {
+      {"manifest.json", "manifest.schema.json"}, {"plan.json", "plan.schema.json"}};
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(root + "/runs", ec)) {
+    const std::string dir = "runs/" + entry.path().filename().string();
+    documents.emplace_back(dir + "/run.json", "run.schema.json");
+    documents.emplace_back(dir + "/summary.json", "summary.schema.json");
+  }
+  Json checked = Json::array();
+  bool valid = true;
+  for (const auto& [file, schema_name] : documents) {
+    Json violations = Json::array();
+    std::string error;
+    auto schema = JsonSchema::builtin(schema_name, error);
+    std::ifstream in(root + "/" + file);
+    std::stringstream text;
+    text << in.rdbuf();
+    auto doc = Json::parse(text.str(), nullptr, false);
+    if (!schema) {
+      violations.push_back({{"pointer", ""}, {"message", error}});
+    } else if (!in || doc.is_discarded()) {
+      violations.push_back({{"pointer", ""}, {"message", "missing or not JSON"}});
+    } else {
+      for (const auto& v : schema->validate(doc)) {
+        violations.push_back({{"pointer", v.pointer}, {"message", v.message}});
+      }
+    }
+    valid = valid && violations.empty();
+    checked.push_back({{"file", file}, {"schema", schema_name}, {"violations", violations}});
+  }
+  return {{"schema", "jbench.validation"},
+          {"schema_version", 1},
+          {"stage", "before SHA256SUMS: schema checks of every JSON document"},
+          {"valid", valid},
+          {"checked", checked}};
+}
+
+}  // namespace jbench::run

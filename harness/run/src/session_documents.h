@@ -1,0 +1,51 @@
+// The documents of a session's bundle besides the raw records: the manifest, each run.json,
+// provenance, and the schema checks before SHA256SUMS. Private to jbench::run.
+#pragma once
+
+#include <sys/types.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "datasets.h"
+#include "jbench/plan/plan.h"
+#include "run_one.h"
+
+namespace jbench::run {
+
+class SessionDocuments {
+ public:
+  SessionDocuments(const Plan& plan, std::string bundle_name, std::string worker_binary);
+
+  void started();
+  nlohmann::json run_document(std::size_t index, const std::string& id, const RunRecord& record,
+                              const BuiltDataset& dataset) const;
+  void run_finished(std::size_t index, const std::string& id, const std::string& status,
+                    const std::string& reason, const nlohmann::json& summary);
+  void run_not_run(std::size_t index, const std::string& id, const std::string& reason);
+  void finished(bool interrupted, nlohmann::json datasets);
+
+  nlohmann::json manifest() const;
+  bool all_runs_ok() const;
+
+ private:
+  nlohmann::json run_entry(std::size_t index, const std::string& id) const;
+
+  const Plan& plan_;
+  std::string bundle_name_;
+  std::string worker_binary_;
+  nlohmann::json manifest_;
+  nlohmann::json runs_ = nlohmann::json::array();
+};
+
+// provenance/build.json: this jbench's version, source revision, compiler and libraries.
+nlohmann::json build_provenance();
+// provenance/binaries.json: the worker's executable and every library mapped into it.
+nlohmann::json process_binaries(pid_t pid);
+
+// Validates every JSON document of the staged bundle against its schema in manifests/.
+// {"valid": bool, "checked": [{"file", "schema", "violations": [...]}, ...]}
+nlohmann::json check_bundle_documents(const std::string& root);
+
+}  // namespace jbench::run

@@ -1,0 +1,148 @@
+#include "jbench/run/summary.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "jbench/stats/decimal.h"
+#include "jbench/stats/histogram.h"
+#include "jbench/stats/histogram_json.h"
+
+namespace jbench {
+namespace {
+
+using Json = nlohmann::json;
+
+std::uint64_t u64(const Json& v) {
+  if (v.is_number_unsigned()) return v.get<std::uint64_t>();
+  if (v.is_number_integer())
+    return static_cast<std::uint64_t>(std::max<std::int64_t>(0, v.get<std::int64_t>()));
+  if (v.is_string()) return stats::parse_decimal_u64(v.get_ref<const std::string&>()).value_or(0);
+  return 0;
+}
+
+void add_counts(Json& into, const Json& from) {
+  if (!from.is_object()) return;
+  for (const auto& [key, value] : from.items()) {
+    if (value.is_object()) {
+      if (!into.contains(key)) into[key] = Json::object();
+      add_counts(into[key], value);
+    } else if (value.is_number()) {
+      into[key] = (into.contains(key) ? u64(into[key]) : 0) + u64(value);
+    }
+  }
+}
+
+Json histogram_summary(const stats::LatencyHistogram& h) {
+  const auto q = [&](std::uint32_t ppm) -> Json {
+    auto v = h.quantile_ns(ppm);
+    return v ? Json(std::to_string(*v)) : Json(nullptr);
+  };
+  return {{"count", h.count()},
+          {"p50_ns", q(500'000)},
+          {"p90_ns", q(900'000)},
+          {"p99_ns", q(990'000)},
+          {"max_ns", h.max_ns() ? Json(std::to_string(*h.max_ns())) : Json(nullptr)},
+          {"histogram", stats::histogram_to_json(h)}};
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+std::string latency_text(const std::vector<double>& v) {
+  if (v.empty()) return "-";
+  const double ns = median(v);
+  if (ns >= 1e6) return fmt::format("{:.2f} ms", ns / 1e6);
+  return fmt::format("{:.1f} us", ns / 1e3);
+}
+
+}  // namespace
+
+Json summarize_run(const std::vector<Json>& results, const Json& run_doc) {
+  Json counts = Json::object();
+  std::map<std::string, stats::LatencyHistogram> latency;
+  stats::LatencyHistogram all_ops;
+  double throughput = 0;
+  std::uint64_t measure_user_ns = 0;
+  std::uint64_t measure_system_ns = 0;
+  Json problems = Json::array();
+  for (const auto& r : results) {
+    // The measure phase's counters, which the worker reports at the top level of its result.
+    for (const char* key :
+         {"operations", "operations_by_type", "reads", "writes", "rows_returned", "transactions",
+          "read_transactions", "write_transactions", "transactions_straddled",
+          "transactions_failed", "transactions_abandoned", "straddled", "retries", "errors"}) {
+      if (r.contains(key)) add_counts(counts, Json{{key, r[key]}});
+    }
+    if (r.contains("throughput_ops_per_s") && r["throughput_ops_per_s"].is_number()) {
+      throughput += r["throughput_ops_per_s"].get<double>();
+    }
+    if (r.contains("rusage")) {
+      measure_user_ns += u64(r["rusage"].value("user_ns", Json(0)));
+      measure_system_ns += u64(r["rusage"].value("system_ns", Json(0)));
+    }
+    if (!r.contains("latency_ns") || !r["latency_ns"].is_object()) continue;
+    for (const auto& [op, doc] : r["latency_ns"].items()) {
+      auto parsed = stats::histogram_from_json(doc);
+      if (!parsed.histogram) {
+        problems.push_back(fmt::format("worker {} latency_ns.{}: {}", r.value("worker_index", 0),
+                                       op, parsed.error));
+        continue;
+      }
+      latency[op].merge(*parsed.histogram);
+      if (op != "transaction") all_ops.merge(*parsed.histogram);
+    }
+  }
+  Json by_op = Json::object();
+  for (const auto& [op, h] : latency) by_op[op] = histogram_summary(h);
+
+  std::uint64_t kernel_user_ns = 0;
+  std::uint64_t kernel_system_ns = 0;
+  if (run_doc.contains("workers")) {
+    for (const auto& w : run_doc["workers"]) {
+      if (!w.contains("exit") || w["exit"].is_null()) continue;
+      kernel_user_ns += u64(w["exit"]["user_ns"]);
+      kernel_system_ns += u64(w["exit"]["system_ns"]);
+    }
+  }
+  return {{"schema", "jbench.summary"},
+          {"schema_version", 1},
+          {"workers_reporting", results.size()},
+          {"measure", counts},
+          {"throughput_ops_per_s", throughput},
+          {"latency", {{"all_operations", histogram_summary(all_ops)}, {"by_type", by_op}}},
+          {"cpu",
+           {{"measure_phase_user_ns", std::to_string(measure_user_ns)},
+            {"measure_phase_system_ns", std::to_string(measure_system_ns)},
+            {"process_lifetime_user_ns", std::to_string(kernel_user_ns)},
+            {"process_lifetime_system_ns", std::to_string(kernel_system_ns)},
+            {"source",
+             "measure_phase_*: each worker's getrusage at its phase boundaries; "
+             "process_lifetime_*: the kernel's wait4 rusage of each worker"}}},
+          {"problems", problems}};
+}
+
+std::string format_cell_table(const std::vector<CellLine>& lines) {
+  std::string out = fmt::format("{:<34} {:>5} {:>12} {:>22} {:>10} {:>10}\n", "cell", "ok",
+                                "ops/s (med)", "spread (min..max)", "p50", "p99");
+  for (const auto& l : lines) {
+    std::string spread = "-";
+    if (!l.throughput.empty()) {
+      const auto [lo, hi] = std::minmax_element(l.throughput.begin(), l.throughput.end());
+      spread = fmt::format("{:.0f}..{:.0f}", *lo, *hi);
+    }
+    out += fmt::format(
+        "{:<34} {:>5} {:>12} {:>22} {:>10} {:>10}\n", l.cell, fmt::format("{}/{}", l.ok, l.runs),
+        l.throughput.empty() ? std::string("-") : fmt::format("{:.0f}", median(l.throughput)),
+        spread, latency_text(l.p50_ns), latency_text(l.p99_ns));
+  }
+  return out;
+}
+
+}  // namespace jbench

@@ -1,0 +1,133 @@
+// Every fault a run can meet ends with a clear reason in the bundle, the next run going on, no
+// process left behind and no bundle lost.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <filesystem>
+
+#include "run_support.h"
+
+namespace jbench::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct FaultCase {
+  std::string fault;
+  std::string status;  // of the faulty run
+  std::string reason;  // a fragment of its reason
+};
+
+void PrintTo(const FaultCase& c, std::ostream* os) { *os << c.fault; }
+
+class RunFault : public ::testing::TestWithParam<FaultCase> {};
+
+TEST_P(RunFault, fails_only_its_run_and_leaves_nothing_behind) {
+  const auto& c = GetParam();
+  TempDir dir;
+  const std::string tag = unique_tag();
+  RunInvocation inv;
+  inv.args = {"--only", "workers=2",   "--only",       "connection=persistent",
+              "--only", "lane=writer", "--worker-dir", fault_worker_dir()};
+  inv.env = {{"JBENCH_FAULT", c.fault}, {"JBENCH_FAULT_RUN", ".r1"}};
+  const auto r = run_jbench_run(dir, inv, tag);
+  ASSERT_FALSE(r.timed_out);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_TRUE(processes_tagged(tag).empty()) << "processes left behind";
+
+  const std::string bundle = dir.path() + "/out/b";
+  ASSERT_TRUE(fs::is_directory(bundle)) << r.err;
+  const auto manifest = read_json(bundle + "/manifest.json");
+  EXPECT_EQ(manifest["status"], "complete");
+  ASSERT_EQ(manifest["runs"].size(), 2u);
+  const auto& faulty = manifest["runs"][0];
+  EXPECT_EQ(faulty["id"], "w2.persistent.writer.small.baseline.r1");
+  EXPECT_EQ(faulty["status"], c.status) << faulty["reason"];
+  EXPECT_NE(faulty["reason"].get<std::string>().find(c.reason), std::string::npos)
+      << faulty["reason"];
+  EXPECT_EQ(manifest["runs"][1]["status"], "ok") << manifest["runs"][1]["reason"];
+
+  const auto run = read_json(bundle + "/runs/" + faulty["id"].get<std::string>() + "/run.json");
+  EXPECT_EQ(run["status"], c.status);
+  EXPECT_TRUE(run["leftover_processes"].empty());
+  for (const auto& w : run["workers"]) EXPECT_FALSE(w["exit"].is_null());
+  EXPECT_EQ(read_json(bundle + "/validation.json")["valid"], true);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Faults, RunFault,
+    ::testing::Values(FaultCase{"silent", "timeout", "timed out waiting for \"hello\""},
+                      FaultCase{"garbage", "failed", "not a protocol message"},
+                      FaultCase{"exit_before_barrier", "failed", "exit 7"},
+                      FaultCase{"hang_in_measure", "timeout", "\"measure_done\""},
+                      FaultCase{"kill_in_measure", "failed", "signal 9"},
+                      FaultCase{"spam_stderr", "failed", "output bound"}),
+    [](const ::testing::TestParamInfo<FaultCase>& param_info) { return param_info.param.fault; });
+
+TEST(RunFaults, a_worker_killed_mid_transaction_records_the_signal_from_the_kernel) {
+  TempDir dir;
+  const std::string tag = unique_tag();
+  RunInvocation inv;
+  inv.args = {"--only", "workers=1",   "--only",       "connection=persistent",
+              "--only", "lane=writer", "--worker-dir", fault_worker_dir()};
+  inv.env = {{"JBENCH_FAULT", "kill_in_measure"}};
+  const auto r = run_jbench_run(dir, inv, tag);
+  EXPECT_EQ(r.exit_code, 1);
+  const auto run =
+      read_json(dir.path() + "/out/b/runs/w1.persistent.writer.small.baseline.r2/run.json");
+  ASSERT_FALSE(run.is_discarded()) << r.err;
+  EXPECT_EQ(run["workers"][0]["exit"]["signaled"], true);
+  EXPECT_EQ(run["workers"][0]["exit"]["signal"], SIGKILL);
+  EXPECT_TRUE(processes_tagged(tag).empty());
+}
+
+TEST(RunFaults, sigterm_stops_the_workers_and_finalizes_the_bundle_as_interrupted) {
+  TempDir dir;
+  const std::string tag = unique_tag();
+  RunInvocation inv;
+  inv.signal = SIGTERM;
+  inv.signal_after_ms = 2500;  // a few runs of 0.5 s each will have finished
+  const auto r = run_jbench_run(dir, inv, tag);
+  ASSERT_FALSE(r.timed_out);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_TRUE(processes_tagged(tag).empty()) << "processes left behind";
+  const std::string bundle = dir.path() + "/out/b.interrupted";
+  ASSERT_TRUE(fs::is_directory(bundle)) << r.err;
+  EXPECT_FALSE(fs::exists(dir.path() + "/out/b"));
+  const auto manifest = read_json(bundle + "/manifest.json");
+  EXPECT_EQ(manifest["status"], "interrupted");
+  EXPECT_GE(manifest["run_counts"]["ok"].get<int>(), 1);
+  EXPECT_EQ(manifest["run_counts"]["interrupted"], 1);
+  EXPECT_GE(manifest["run_counts"]["not_run"].get<int>(), 1);
+  ProcessOptions options;
+  options.cwd = bundle;
+  EXPECT_EQ(run_process({"/usr/bin/sha256sum", "--quiet", "-c", "SHA256SUMS"}, options).exit_code,
+            0);
+}
+
+TEST(RunFaults, a_missing_workload_binary_is_refused_before_anything_runs) {
+  TempDir dir;
+  RunInvocation inv;
+  inv.args = {"--worker-dir", dir.path() + "/nowhere"};
+  const auto r = run_jbench_run(dir, inv, unique_tag());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find(dir.path() + "/nowhere/jbench-sqlite-worker does not exist"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(fs::exists(dir.path() + "/out/b"));
+}
+
+TEST(RunFaults, a_scratch_directory_that_cannot_be_written_is_refused_before_anything_runs) {
+  TempDir dir;
+  RunInvocation inv;
+  inv.args = {"--scratch", "/proc/jbench-scratch"};
+  const auto r = run_jbench_run(dir, inv, unique_tag());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("cannot create the scratch directory /proc/jbench-scratch"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(fs::exists(dir.path() + "/out/b"));
+}
+
+}  // namespace
+}  // namespace jbench::test

@@ -1,0 +1,36 @@
+// Running `jbench run` in a test and reading what it left.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "run_process.h"
+#include "temp_dir.h"
+
+namespace jbench::test {
+
+std::string fixture(const std::string& name);  // tests/fixtures/run/<name>
+std::string fault_worker_dir();
+
+// `jbench run MATRIX --out <dir>/out --name NAME args...` with JBENCH_TEST_TAG=<tag> in the
+// environment of jbench and so of every worker, to find leftovers afterwards.
+struct RunInvocation {
+  std::string matrix = "tiny.yaml";
+  std::vector<std::string> args;
+  std::vector<std::pair<std::string, std::string>> env;
+  std::string name = "b";
+  int signal = 0;  // sent to jbench after signal_after_ms
+  int signal_after_ms = 0;
+};
+ProcessResult run_jbench_run(const TempDir& dir, const RunInvocation& invocation,
+                             const std::string& tag);
+
+nlohmann::json read_json(const std::string& path);
+
+// Processes (other than zombies) whose environment holds JBENCH_TEST_TAG=<tag>.
+std::vector<int> processes_tagged(const std::string& tag);
+
+std::string unique_tag();
+
+}  // namespace jbench::test
