@@ -1,0 +1,339 @@
+#include "jbench/bundle/staging_bundle.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <stdio.h>  // renameat2 (glibc >= 2.28, with _GNU_SOURCE)
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <utility>
+
+#include "fs_util.h"
+#include "jbench/bundle/sha256sums.h"
+
+#ifndef RENAME_NOREPLACE
+#define RENAME_NOREPLACE (1 << 0)
+#endif
+
+namespace jbench {
+namespace {
+
+using bundle_detail::bundle_path_problem;
+using bundle_detail::errno_error;
+using bundle_detail::open_dir_beneath;
+using bundle_detail::open_file_beneath;
+using bundle_detail::split_path;
+using bundle_detail::sys_error;
+using bundle_detail::UniqueFd;
+
+constexpr std::array<Outcome, 3> kOutcomes = {Outcome::complete, Outcome::interrupted,
+                                              Outcome::invalid};
+
+int rename_noreplace(int old_dir, const char* old_name, int new_dir, const char* new_name) {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 28))
+  return ::renameat2(old_dir, old_name, new_dir, new_name, RENAME_NOREPLACE);
+#else
+  return static_cast<int>(
+      ::syscall(SYS_renameat2, old_dir, old_name, new_dir, new_name, RENAME_NOREPLACE));
+#endif
+}
+
+// Why `name` cannot be a bundle name, or "".
+std::string bundle_name_problem(const std::string& name) {
+  if (name.find('/') != std::string::npos) return "a bundle name is one path component (no '/')";
+  if (!name.empty() && name.front() == '.') {
+    return "a bundle name may not start with '.' (hidden names are reserved for staging)";
+  }
+  return bundle_path_problem(name);
+}
+
+// Whether out_fd/<name> exists (as anything, a dangling symlink included); errno text on failure.
+Result<bool> exists_at(int out_fd, const std::string& name, const std::string& out_dir) {
+  struct stat st {};
+  if (::fstatat(out_fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0) return true;
+  if (errno == ENOENT) return false;
+  return errno_error("cannot check whether {}/{} exists", out_dir, name);
+}
+
+// Refuses when any form (complete, .interrupted, .invalid) of the bundle name exists.
+Status check_no_final_form(int out_fd, const std::string& out_dir, const std::string& name) {
+  for (const Outcome o : kOutcomes) {
+    const std::string candidate = name + std::string(outcome_suffix(o));
+    auto exists = exists_at(out_fd, candidate, out_dir);
+    if (!exists) return exists.error();
+    if (*exists) {
+      return BundleError{fmt::format("a bundle named {}/{} already exists; bundles are never "
+                                     "overwritten: choose another name or move it away",
+                                     out_dir, candidate),
+                         EEXIST};
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string_view outcome_suffix(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::complete:
+      return "";
+    case Outcome::interrupted:
+      return ".interrupted";
+    case Outcome::invalid:
+      return ".invalid";
+  }
+  return ".invalid";
+}
+
+Result<StagingBundle> StagingBundle::create(const std::string& out_dir, const std::string& name) {
+  if (out_dir.empty()) return BundleError{"the output directory is empty", 0};
+  if (auto problem = bundle_name_problem(name); !problem.empty()) {
+    return BundleError{fmt::format("invalid bundle name '{}': {}", name, problem), 0};
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(out_dir, ec);
+  if (ec) return sys_error(fmt::format("cannot create output directory {}", out_dir), ec.value());
+
+  StagingBundle b;
+  b.out_dir_ = out_dir;
+  while (b.out_dir_.size() > 1 && b.out_dir_.back() == '/') b.out_dir_.pop_back();
+  b.name_ = name;
+  b.out_fd_ = ::open(b.out_dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (b.out_fd_ < 0) return errno_error("cannot open {}", b.out_dir_);
+  if (auto s = check_no_final_form(b.out_fd_, b.out_dir_, name); !s) return s.error();
+
+  for (int attempt = 0;; ++attempt) {
+    b.staging_name_ =
+        fmt::format(".staging-{}-{}-{}", name, ::getpid(), bundle_detail::random_hex(6));
+    if (::mkdirat(b.out_fd_, b.staging_name_.c_str(), 0755) == 0) break;
+    if (errno != EEXIST || attempt == 8) {
+      return errno_error("cannot create staging directory {}/{}", b.out_dir_, b.staging_name_);
+    }
+  }
+  b.root_ = b.out_dir_ == "/" ? "/" + b.staging_name_ : b.out_dir_ + "/" + b.staging_name_;
+  b.root_fd_ =
+      ::openat(b.out_fd_, b.staging_name_.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (b.root_fd_ < 0) return errno_error("cannot open {}", b.root_);
+  return b;
+}
+
+StagingBundle::StagingBundle(StagingBundle&& other) noexcept
+    : out_dir_(std::move(other.out_dir_)),
+      name_(std::move(other.name_)),
+      staging_name_(std::move(other.staging_name_)),
+      root_(std::move(other.root_)),
+      out_fd_(std::exchange(other.out_fd_, -1)),
+      root_fd_(std::exchange(other.root_fd_, -1)),
+      finalized_(other.finalized_) {}
+
+StagingBundle& StagingBundle::operator=(StagingBundle&& other) noexcept {
+  if (this != &other) {
+    close_fds();
+    out_dir_ = std::move(other.out_dir_);
+    name_ = std::move(other.name_);
+    staging_name_ = std::move(other.staging_name_);
+    root_ = std::move(other.root_);
+    out_fd_ = std::exchange(other.out_fd_, -1);
+    root_fd_ = std::exchange(other.root_fd_, -1);
+    finalized_ = other.finalized_;
+  }
+  return *this;
+}
+
+StagingBundle::~StagingBundle() { close_fds(); }
+
+void StagingBundle::close_fds() {
+  if (out_fd_ >= 0) ::close(out_fd_);
+  if (root_fd_ >= 0) ::close(root_fd_);
+  out_fd_ = -1;
+  root_fd_ = -1;
+}
+
+Status StagingBundle::write_file(std::string_view relative, std::string_view bytes) {
+  return write_at(relative, bytes, false);
+}
+
+Status StagingBundle::write_json(std::string_view relative, const nlohmann::json& doc) {
+  std::string text;
+  try {
+    text = doc.dump(2);
+  } catch (const std::exception& e) {
+    return BundleError{fmt::format("cannot serialise '{}' as JSON: {}", relative, e.what()), 0};
+  }
+  text.push_back('\n');
+  return write_at(relative, text, false);
+}
+
+Status StagingBundle::write_at(std::string_view relative, std::string_view bytes,
+                               bool allow_reserved) {
+  const std::string rel(relative);
+  if (finalized_ || root_fd_ < 0) {
+    return BundleError{fmt::format("cannot write '{}': the bundle is already finalized", rel), 0};
+  }
+  if (auto problem = bundle_path_problem(rel); !problem.empty()) {
+    return BundleError{fmt::format("refusing to write '{}' in {}: {}", rel, root_, problem), 0};
+  }
+  if (!allow_reserved && rel == kSha256SumsName) {
+    return BundleError{
+        fmt::format("refusing to write '{}' in {}: finalize() writes it", rel, root_), 0};
+  }
+  auto parts = split_path(rel);
+  const std::string base = parts.back();
+  parts.pop_back();
+  auto dir = open_dir_beneath(root_fd_, parts, true, root_);
+  if (!dir) return dir.error();
+
+  const std::string tmp = ".jbench-tmp-" + bundle_detail::random_hex(8);
+  UniqueFd fd(::openat(dir->get(), tmp.c_str(),
+                       O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644));
+  if (!fd.valid()) return errno_error("cannot create '{}' in {}", rel, root_);
+
+  const auto fail = [&](const char* step, int err) -> Status {
+    fd.reset();
+    ::unlinkat(dir->get(), tmp.c_str(), 0);
+    return sys_error(fmt::format("cannot write '{}' in {} ({})", rel, root_, step), err);
+  };
+  if (const int err = bundle_detail::write_all(fd.get(), bytes); err != 0) {
+    return fail("write", err);
+  }
+  if (::fsync(fd.get()) != 0) return fail("fsync", errno);
+  if (const int err = fd.close_checked(); err != 0) return fail("close", err);
+  if (::renameat(dir->get(), tmp.c_str(), dir->get(), base.c_str()) != 0) {
+    return fail("rename into place", errno);
+  }
+  return {};
+}
+
+Status StagingBundle::append_line(std::string_view relative, std::string_view line) {
+  const std::string rel(relative);
+  if (finalized_ || root_fd_ < 0) {
+    return BundleError{fmt::format("cannot append to '{}': the bundle is already finalized", rel),
+                       0};
+  }
+  if (auto problem = bundle_path_problem(rel); !problem.empty()) {
+    return BundleError{fmt::format("refusing to append to '{}' in {}: {}", rel, root_, problem), 0};
+  }
+  if (rel == kSha256SumsName) {
+    return BundleError{
+        fmt::format("refusing to append to '{}' in {}: finalize() writes it", rel, root_), 0};
+  }
+  auto parts = split_path(rel);
+  const std::string base = parts.back();
+  parts.pop_back();
+  auto dir = open_dir_beneath(root_fd_, parts, true, root_);
+  if (!dir) return dir.error();
+  UniqueFd fd(::openat(dir->get(), base.c_str(),
+                       O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644));
+  if (!fd.valid()) {
+    return errno_error("cannot open '{}' in {} for appending", rel, root_);
+  }
+  std::string text;
+  text.reserve(line.size() + 1);
+  text.append(line);
+  text.push_back('\n');
+  if (const int err = bundle_detail::write_all(fd.get(), text); err != 0) {
+    return sys_error(fmt::format("cannot append to '{}' in {}", rel, root_), err);
+  }
+  if (const int err = fd.close_checked(); err != 0) {
+    return sys_error(fmt::format("cannot append to '{}' in {} (close)", rel, root_), err);
+  }
+  return {};
+}
+
+Result<std::string> StagingBundle::finalize(Outcome outcome) {
+  if (finalized_ || root_fd_ < 0) return BundleError{"the bundle is already finalized", 0};
+  const std::string final_name = name_ + std::string(outcome_suffix(outcome));
+  const std::string final_path = out_dir_ == "/" ? "/" + final_name : out_dir_ + "/" + final_name;
+  if (auto s = check_no_final_form(out_fd_, out_dir_, name_); !s) {
+    return BundleError{
+        fmt::format("{}; the staging directory {} is left in place", s.error().message, root_),
+        s.error().sys_errno};
+  }
+
+  auto tree = bundle_detail::walk_tree(root_fd_, root_);
+  if (!tree) return tree.error();
+  std::vector<std::string> files;
+  std::vector<std::string> dirs;
+  for (const auto& entry : *tree) {
+    if (entry.kind == bundle_detail::TreeEntry::Kind::other) {
+      return BundleError{fmt::format("refusing to finalize {}: '{}' is a {}; a bundle holds only "
+                                     "regular files and directories",
+                                     root_, entry.relative, entry.other_type),
+                         0};
+    }
+    if (auto problem = bundle_path_problem(entry.relative); !problem.empty()) {
+      return BundleError{
+          fmt::format("refusing to finalize {}: '{}': {}", root_, entry.relative, problem), 0};
+    }
+    if (entry.kind == bundle_detail::TreeEntry::Kind::directory) {
+      dirs.push_back(entry.relative);
+    } else if (entry.relative != kSha256SumsName) {
+      files.push_back(entry.relative);
+    }
+  }
+  // std::string orders by char_traits<char>::compare, which compares as unsigned char: byte order.
+  std::sort(files.begin(), files.end());
+
+  std::string sums;
+  for (const auto& rel : files) {
+    auto fd = open_file_beneath(root_fd_, rel, root_);
+    if (!fd) return fd.error();
+    auto digest = fd_sha256(fd->get(), root_ + "/" + rel);
+    if (!digest) return digest.error();
+    sums += sha256sums_line(*digest, rel);
+  }
+
+  const auto undo_sums = [&](const BundleError& error) -> Result<std::string> {
+    ::unlinkat(root_fd_, kSha256SumsName, 0);
+    return BundleError{
+        fmt::format("{}; the staging directory {} is left in place", error.message, root_),
+        error.sys_errno};
+  };
+  if (auto s = write_at(kSha256SumsName, sums, true); !s) return undo_sums(s.error());
+
+  // Directory entries (the renames above) are durable only once their directories are synced.
+  for (auto it = dirs.rbegin(); it != dirs.rend(); ++it) {
+    auto dir = open_dir_beneath(root_fd_, split_path(*it), false, root_);
+    if (!dir) return undo_sums(dir.error());
+    if (::fsync(dir->get()) != 0) {
+      return undo_sums(errno_error("cannot fsync directory '{}' in {}", *it, root_));
+    }
+  }
+  if (::fsync(root_fd_) != 0) return undo_sums(errno_error("cannot fsync {}", root_));
+
+  if (rename_noreplace(out_fd_, staging_name_.c_str(), out_fd_, final_name.c_str()) != 0) {
+    const int err = errno;
+    if (err != EINVAL && err != ENOSYS) {
+      return undo_sums(sys_error(
+          fmt::format("cannot rename {} to {} without replacing", root_, final_path), err));
+    }
+    // No RENAME_NOREPLACE on this file system. rename(2) replaces an empty directory but never a
+    // non-empty one, so claim the name with mkdir (fails if it exists) and rename over it.
+    if (::mkdirat(out_fd_, final_name.c_str(), 0755) != 0) {
+      return undo_sums(errno_error("cannot claim {}", final_path));
+    }
+    if (::renameat(out_fd_, staging_name_.c_str(), out_fd_, final_name.c_str()) != 0) {
+      const int rename_err = errno;
+      ::unlinkat(out_fd_, final_name.c_str(), AT_REMOVEDIR);  // only if still empty
+      return undo_sums(
+          sys_error(fmt::format("cannot rename {} to {}", root_, final_path), rename_err));
+    }
+  }
+  finalized_ = true;
+  root_ = final_path;
+  if (::fsync(out_fd_) != 0) {
+    return errno_error(
+        "renamed the bundle to {}, but cannot fsync {} (the rename may not survive a "
+        "crash)",
+        final_path, out_dir_);
+  }
+  return final_path;
+}
+
+}  // namespace jbench

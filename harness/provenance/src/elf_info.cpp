@@ -1,0 +1,376 @@
+#include "jbench/provenance/elf_info.h"
+
+#include <elf.h>
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+namespace jbench {
+namespace {
+
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+              "the ELF reader maps little-endian structures directly onto host integers");
+
+// Largest section or segment the reader loads into memory (notes, the section name table).
+constexpr std::uint64_t kMaxLoadBytes = 64ull << 20;
+
+class Reader {
+ public:
+  Reader(int fd, std::uint64_t size, const std::string& label)
+      : fd_(fd), size_(size), label_(label) {}
+  std::uint64_t size() const { return size_; }
+
+  // Whether [offset, offset + length) lies inside the file.
+  bool in_bounds(std::uint64_t offset, std::uint64_t length) const {
+    return offset <= size_ && length <= size_ - offset;
+  }
+
+  // Reads exactly `length` bytes at `offset`, or sets `error`.
+  bool read(std::uint64_t offset, void* out, std::uint64_t length, const char* what,
+            std::string& error) const {
+    if (!in_bounds(offset, length)) {
+      error = fmt::format("{} (offset {}, {} bytes) extends past the end of the file ({} bytes)",
+                          what, offset, length, size_);
+      return false;
+    }
+    auto* p = static_cast<char*>(out);
+    std::uint64_t done = 0;
+    while (done < length) {
+      const ssize_t n = ::pread(fd_, p + done, static_cast<std::size_t>(length - done),
+                                static_cast<off_t>(offset + done));
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) {
+        error = fmt::format("cannot read {} of {}: {}", what, label_, std::strerror(errno));
+        return false;
+      }
+      if (n == 0) {
+        error = fmt::format("{} of {}: the file shrank while being read", what, label_);
+        return false;
+      }
+      done += static_cast<std::uint64_t>(n);
+    }
+    return true;
+  }
+
+  bool load(std::uint64_t offset, std::uint64_t length, const char* what,
+            std::vector<unsigned char>& out, std::string& error) const {
+    if (length > kMaxLoadBytes) {
+      error = fmt::format("{} is {} bytes, more than the {} bytes the reader loads", what, length,
+                          kMaxLoadBytes);
+      return false;
+    }
+    out.resize(static_cast<std::size_t>(length));
+    return read(offset, out.data(), length, what, error);
+  }
+
+ private:
+  int fd_;
+  std::uint64_t size_;
+  const std::string& label_;
+};
+
+std::string type_name(std::uint16_t type) {
+  switch (type) {
+    case ET_EXEC:
+      return "exec";
+    case ET_DYN:
+      return "dyn";
+    case ET_REL:
+      return "rel";
+    case ET_CORE:
+      return "core";
+    default:
+      return fmt::format("unknown({})", type);
+  }
+}
+
+std::string machine_name(std::uint16_t machine) {
+  switch (machine) {
+    case EM_X86_64:
+      return "x86_64";
+    case EM_AARCH64:
+      return "aarch64";
+    case EM_386:
+      return "i386";
+    case EM_ARM:
+      return "arm";
+    case EM_RISCV:
+      return "riscv";
+    case EM_PPC64:
+      return "ppc64";
+    case EM_S390:
+      return "s390";
+    case EM_MIPS:
+      return "mips";
+    default:
+      return fmt::format("em_{}", machine);
+  }
+}
+
+std::uint64_t align_up(std::uint64_t v, std::uint64_t a) { return (v + a - 1) / a * a; }
+
+// Walks the notes in `data`; sets `build_id` from the first GNU build-id note. `align` is 4 or 8.
+void parse_notes(const std::vector<unsigned char>& data, std::uint64_t align, const char* where,
+                 std::string& build_id, std::vector<std::string>& errors) {
+  std::uint64_t off = 0;
+  const std::uint64_t size = data.size();
+  while (off < size) {
+    if (size - off < sizeof(Elf64_Nhdr)) {
+      // Trailing padding shorter than a header is tolerated; anything else is malformed.
+      for (std::uint64_t i = off; i < size; ++i) {
+        if (data[i] != 0) {
+          errors.push_back(fmt::format("{}: truncated note header at offset {}", where, off));
+          return;
+        }
+      }
+      return;
+    }
+    Elf64_Nhdr nh;
+    std::memcpy(&nh, data.data() + off, sizeof nh);
+    // Padding aligns the descriptor and the next note to `align` within the container (for
+    // 8-byte aligned notes the 12-byte header plus a 4-byte name already ends aligned).
+    const std::uint64_t name_off = off + sizeof nh;
+    const std::uint64_t desc_off = align_up(name_off + nh.n_namesz, align);
+    const std::uint64_t next = align_up(desc_off + nh.n_descsz, align);
+    // namesz and descsz are 32-bit, so these sums cannot overflow 64 bits.
+    if (desc_off > size || nh.n_descsz > size - desc_off || name_off + nh.n_namesz > size) {
+      errors.push_back(
+          fmt::format("{}: note at offset {} (name {} bytes, desc {} bytes) runs past "
+                      "its container ({} bytes)",
+                      where, off, nh.n_namesz, nh.n_descsz, size));
+      return;
+    }
+    if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+        std::memcmp(data.data() + name_off, "GNU", 4) == 0 && build_id.empty()) {
+      if (nh.n_descsz == 0 || nh.n_descsz > 64) {
+        errors.push_back(fmt::format("{}: build-id note of {} bytes", where, nh.n_descsz));
+      } else {
+        static constexpr char kHex[] = "0123456789abcdef";
+        for (std::uint64_t i = 0; i < nh.n_descsz; ++i) {
+          const unsigned char c = data[desc_off + i];
+          build_id += kHex[c >> 4];
+          build_id += kHex[c & 0xf];
+        }
+      }
+    }
+    off = next;
+  }
+}
+
+void read_sections(const Reader& r, const Elf64_Ehdr& eh, ElfInfo& info,
+                   std::vector<std::string>& errors) {
+  if (eh.e_shoff == 0) return;  // no section headers (allowed: e.g. a fully stripped file)
+  std::string err;
+  if (eh.e_shentsize != sizeof(Elf64_Shdr)) {
+    errors.push_back(fmt::format("section header entry size {} (expected {})", eh.e_shentsize,
+                                 sizeof(Elf64_Shdr)));
+    return;
+  }
+  Elf64_Shdr first;
+  if (!r.read(eh.e_shoff, &first, sizeof first, "the first section header", err)) {
+    errors.push_back(err);
+    return;
+  }
+  // Extended numbering: with e_shnum 0 the count is in the first header's sh_size, and with
+  // e_shstrndx SHN_XINDEX the index is in its sh_link.
+  const std::uint64_t count = eh.e_shnum != 0 ? eh.e_shnum : first.sh_size;
+  const std::uint64_t names_index = eh.e_shstrndx == SHN_XINDEX ? first.sh_link : eh.e_shstrndx;
+  if (count > (r.size() - eh.e_shoff) / sizeof(Elf64_Shdr)) {
+    errors.push_back(
+        fmt::format("section header table ({} entries at offset {}) extends past the "
+                    "end of the file ({} bytes)",
+                    count, eh.e_shoff, r.size()));
+    return;
+  }
+  std::vector<Elf64_Shdr> sections(static_cast<std::size_t>(count));
+  if (!r.read(eh.e_shoff, sections.data(), count * sizeof(Elf64_Shdr), "the section header table",
+              err)) {
+    errors.push_back(err);
+    return;
+  }
+
+  std::vector<unsigned char> names;
+  if (names_index == SHN_UNDEF || names_index >= count) {
+    if (count > 0) errors.push_back(fmt::format("no section name table (index {})", names_index));
+  } else {
+    const Elf64_Shdr& st = sections[static_cast<std::size_t>(names_index)];
+    if (st.sh_type != SHT_STRTAB) {
+      errors.push_back("the section name table is not a string table");
+    } else if (!r.load(st.sh_offset, st.sh_size, "the section name table", names, err)) {
+      errors.push_back(err);
+      names.clear();
+    }
+  }
+  const auto name_of = [&](std::uint32_t offset) -> std::string {
+    if (offset >= names.size()) return "";
+    const auto* begin = reinterpret_cast<const char*>(names.data()) + offset;
+    const void* nul = std::memchr(begin, 0, names.size() - offset);
+    if (nul == nullptr) return "";  // not terminated inside the table
+    return std::string(begin, static_cast<const char*>(nul));
+  };
+
+  for (std::size_t i = 0; i < sections.size(); ++i) {
+    const Elf64_Shdr& s = sections[i];
+    if (s.sh_type == SHT_SYMTAB) info.has_symtab = true;
+    const std::string name = name_of(s.sh_name);
+    if ((name == ".debug_info" || name == ".zdebug_info") && s.sh_type != SHT_NOBITS &&
+        s.sh_size > 0) {
+      if (r.in_bounds(s.sh_offset, s.sh_size)) {
+        info.has_debug_info = true;
+      } else {
+        errors.push_back(fmt::format("section {} extends past the end of the file", name));
+      }
+    }
+    if (s.sh_type == SHT_NOTE) {
+      std::vector<unsigned char> data;
+      const std::string what = fmt::format("note section {} ('{}')", i, name);
+      if (!r.load(s.sh_offset, s.sh_size, what.c_str(), data, err)) {
+        errors.push_back(err);
+        continue;
+      }
+      parse_notes(data, s.sh_addralign == 8 ? 8 : 4, what.c_str(), info.build_id, errors);
+    }
+  }
+}
+
+void read_segments(const Reader& r, const Elf64_Ehdr& eh, ElfInfo& info,
+                   std::vector<std::string>& errors) {
+  if (eh.e_phoff == 0 || eh.e_phnum == 0) return;
+  std::string err;
+  if (eh.e_phentsize != sizeof(Elf64_Phdr)) {
+    errors.push_back(fmt::format("program header entry size {} (expected {})", eh.e_phentsize,
+                                 sizeof(Elf64_Phdr)));
+    return;
+  }
+  std::uint64_t count = eh.e_phnum;
+  if (eh.e_phnum == PN_XNUM) {
+    // The real count is in sh_info of the first section header.
+    Elf64_Shdr first;
+    if (eh.e_shoff == 0 ||
+        !r.read(eh.e_shoff, &first, sizeof first, "the first section header", err)) {
+      errors.push_back("PN_XNUM program headers without a readable first section header");
+      return;
+    }
+    count = first.sh_info;
+  }
+  if (eh.e_phoff > r.size() || count > (r.size() - eh.e_phoff) / sizeof(Elf64_Phdr)) {
+    errors.push_back(
+        fmt::format("program header table ({} entries at offset {}) extends past the "
+                    "end of the file ({} bytes)",
+                    count, eh.e_phoff, r.size()));
+    return;
+  }
+  std::vector<Elf64_Phdr> segments(static_cast<std::size_t>(count));
+  if (!r.read(eh.e_phoff, segments.data(), count * sizeof(Elf64_Phdr), "the program header table",
+              err)) {
+    errors.push_back(err);
+    return;
+  }
+  for (std::size_t i = 0; i < segments.size(); ++i) {
+    const Elf64_Phdr& p = segments[i];
+    if (p.p_type != PT_NOTE) continue;
+    std::vector<unsigned char> data;
+    const std::string what = fmt::format("PT_NOTE segment {}", i);
+    if (!r.load(p.p_offset, p.p_filesz, what.c_str(), data, err)) {
+      errors.push_back(err);
+      continue;
+    }
+    parse_notes(data, p.p_align == 8 ? 8 : 4, what.c_str(), info.build_id, errors);
+  }
+}
+
+std::string join(const std::vector<std::string>& parts) {
+  std::string out;
+  for (const auto& p : parts) {
+    if (!out.empty()) out += "; ";
+    out += p;
+  }
+  return out;
+}
+
+}  // namespace
+
+ElfInfo read_elf_info_fd(int fd, const std::string& label, const std::string& root) {
+  ElfInfo info;
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    info.error = fmt::format("cannot stat {}: {}", label, std::strerror(errno));
+    return info;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    info.error = fmt::format("{} is not a regular file", label);
+    return info;
+  }
+  const Reader r(fd, static_cast<std::uint64_t>(st.st_size), label);
+  std::string err;
+  unsigned char ident[EI_NIDENT] = {};
+  if (r.size() < SELFMAG) {
+    info.error = fmt::format("{} is not an ELF file ({} bytes, too small)", label, r.size());
+    return info;
+  }
+  if (!r.read(0, ident, std::min<std::uint64_t>(EI_NIDENT, r.size()), "the ELF identification",
+              err)) {
+    info.error = err;
+    return info;
+  }
+  if (std::memcmp(ident, ELFMAG, SELFMAG) != 0) {
+    info.error = fmt::format("{} is not an ELF file (no ELF magic)", label);
+    return info;
+  }
+  info.is_elf = true;
+  if (r.size() < sizeof(Elf64_Ehdr)) {
+    info.error =
+        fmt::format("{} is truncated: {} bytes, smaller than an ELF header", label, r.size());
+    return info;
+  }
+  if (ident[EI_CLASS] != ELFCLASS64) {
+    info.error =
+        fmt::format("{}: only 64-bit ELF is supported (EI_CLASS {})", label, ident[EI_CLASS]);
+    return info;
+  }
+  if (ident[EI_DATA] != ELFDATA2LSB) {
+    info.error =
+        fmt::format("{}: only little-endian ELF is supported (EI_DATA {})", label, ident[EI_DATA]);
+    return info;
+  }
+  Elf64_Ehdr eh;
+  if (!r.read(0, &eh, sizeof eh, "the ELF header", err)) {
+    info.error = err;
+    return info;
+  }
+  info.type = type_name(eh.e_type);
+  info.machine = machine_name(eh.e_machine);
+
+  std::vector<std::string> errors;
+  read_sections(r, eh, info, errors);
+  read_segments(r, eh, info, errors);
+  if (!errors.empty()) info.error = fmt::format("{}: {}", label, join(errors));
+
+  if (info.build_id.size() >= 4) {
+    const std::string debug = fmt::format("{}/usr/lib/debug/.build-id/{}/{}.debug", root,
+                                          info.build_id.substr(0, 2), info.build_id.substr(2));
+    struct stat ds {};
+    if (::stat(debug.c_str(), &ds) == 0 && S_ISREG(ds.st_mode)) info.separate_debug_file = debug;
+  }
+  return info;
+}
+
+ElfInfo read_elf_info(const std::string& path, const std::string& root) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) {
+    ElfInfo info;
+    info.error = fmt::format("cannot open {}: {}", path, std::strerror(errno));
+    return info;
+  }
+  ElfInfo info = read_elf_info_fd(fd, path, root);
+  ::close(fd);
+  return info;
+}
+
+}  // namespace jbench
