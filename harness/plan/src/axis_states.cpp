@@ -82,8 +82,9 @@ std::vector<AxisStatus> axis_states(const Plan& plan, bool implicit_baseline) {
       // The implicit baseline runs exactly when some traced run of its blocks does.
       status.values.push_back(
           {"baseline", implicit_runs > 0 ? PlanState::measured : PlanState::planned,
-           implicit_runs > 0 ? "added: every traced run is paired with an untraced baseline"
-                             : "added for pairing, but no traced run it would pair with is measured",
+           implicit_runs > 0
+               ? "added: every traced run is paired with an untraced baseline"
+               : "added for pairing, but no traced run it would pair with is measured",
            true, 0, implicit_runs});
     }
     for (std::size_t v = 0; v < values.labels.size(); ++v) {

@@ -1,9 +1,14 @@
 // The only translation unit that includes Boost.Process (it costs seconds to compile).
 #include <utility>  // must precede boost/asio under -std=c++20
 
-#include "jbench/proc/child_process.h"
+// Boost.Process 1.74 compiles its vfork launcher only under pre-2008 POSIX feature macros,
+// although glibc has vfork. With it, starting a child does not copy the harness's page tables:
+// a 32-worker cohort starts several times faster. The child only makes system calls (dup2,
+// chdir, prctl, setpgid, close_range) before execve, which is what vfork allows.
+#define BOOST_POSIX_HAS_VFORK 1
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -20,11 +25,12 @@
 #include <boost/process/extend.hpp>
 #include <boost/process/io.hpp>
 #include <boost/process/pipe.hpp>
+#include <boost/process/posix.hpp>
 #include <boost/process/start_dir.hpp>
 #include <cerrno>
 #include <cstring>
 
-#include <fmt/format.h>
+#include "jbench/proc/child_process.h"
 
 namespace jbench::proc {
 namespace bp = boost::process;
@@ -88,11 +94,13 @@ Spawned ChildProcess::spawn(const SpawnSpec& spec) {
     for (const auto& [key, value] : spec.extra_env) env[key] = value;
     const pid_t parent = getpid();
     const pid_t group = spec.process_group;
-    auto setup = bp::extend::on_exec_setup = [parent, group](auto&) { prepare_child(parent, group); };
+    auto setup =
+        bp::extend::on_exec_setup = [parent, group](auto&) { prepare_child(parent, group); };
     const std::string dir = spec.working_dir.empty() ? std::string(".") : spec.working_dir;
     const std::string err = spec.stderr_path.empty() ? std::string("/dev/null") : spec.stderr_path;
-    bp::child child(bp::exe = spec.executable, bp::args = spec.args, bp::std_in < to_child,
-                    bp::std_out > from_child, bp::std_err > err, bp::start_dir = dir, env, setup);
+    bp::child child(bp::exe = spec.executable, bp::args = spec.args,
+                    bp::std_in<to_child, bp::std_out> from_child, bp::std_err > err,
+                    bp::start_dir = dir, env, setup, bp::posix::use_vfork);
     const pid_t pid = child.id();
     child.detach();  // this class reaps it, with wait4 and the rusage
     // The parent sets the group too, so it holds before the first kill_group() however the

@@ -23,7 +23,9 @@ std::optional<ProcStat> parse_proc_stat(const std::string& text) {
   std::string token;
   while (rest >> token) f.push_back(token);
   if (f.size() < 20) return std::nullopt;
-  const auto num = [&](std::size_t field) { return std::strtoull(f[field - 3].c_str(), nullptr, 10); };
+  const auto num = [&](std::size_t field) {
+    return std::strtoull(f[field - 3].c_str(), nullptr, 10);
+  };
   s.state = f[0].empty() ? '?' : f[0][0];
   s.ppid = static_cast<pid_t>(num(4));
   s.pgrp = static_cast<pid_t>(num(5));

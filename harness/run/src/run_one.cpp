@@ -85,6 +85,7 @@ class RunExecution {
   std::uint64_t run_deadline_ = 0;
   RunRecord record_;
   Json boundaries_ = Json::object();
+  Json startup_steps_ = Json::object();  // where start-up time went, inside startup
   std::vector<Json> hello_, ready_, canary_, warmup_, measure_, result_, bye_;
 };
 
@@ -166,14 +167,15 @@ bool RunExecution::spawn_and_register(const std::string& db) {
     limits_.stderr_paths.push_back(s.stderr_path);
     workers_.push_back(WorkerLink{i, std::move(spawned.process), {}, false});
   }
+  startup_steps_["spawned_ns"] = ns(proc::monotonic_ns());
   // Every worker says hello and then blocks: it is registered before it does any work.
   if (!step("hello", startup_deadline, hello_)) return false;
+  startup_steps_["hello_ns"] = ns(proc::monotonic_ns());
   for (auto& w : workers_) {
     if (auto refusal = cohort_.register_worker(w.index, w.process->pid(), hello_[w.index])) {
       fail({WaitResult::failed, w.index, *refusal});
       return false;
     }
-    if (spec_.on_registered && w.index == 0) spec_.on_registered(w.process->pid());
   }
   for (auto& w : workers_) {
     WaitFailure failure;
@@ -182,7 +184,9 @@ bool RunExecution::spawn_and_register(const std::string& db) {
       return false;
     }
   }
+  startup_steps_["registered_ns"] = ns(proc::monotonic_ns());
   if (!step("ready", startup_deadline, ready_)) return false;
+  startup_steps_["ready_ns"] = ns(proc::monotonic_ns());
   // The canary: a recognisable call from every worker, before anything is released. Collectors
   // (when a trace mode has them) must have seen every worker's canary at this point.
   if (!broadcast({{"type", "canary"}}) || !step("canary_done", startup_deadline, canary_)) {
@@ -278,11 +282,14 @@ RunRecord RunExecution::execute() {
   if (spec_.sample_noise) record_.run["noise_before"] = spec_.sample_noise({});
 
   boundaries_["startup_start_ns"] = ns(proc::monotonic_ns());
+  const auto cpu_at_start = proc::self_cpu_times();
+  proc::CpuTimes cpu_after_startup = cpu_at_start;
   std::string db;
   bool ok = prepare_database(db) && spawn_and_register(db);
   if (ok) {
     // Release: every worker runs its warmup, then waits at the barrier.
     boundaries_["warmup_start_ns"] = ns(proc::monotonic_ns());
+    cpu_after_startup = proc::self_cpu_times();
     ok = broadcast({{"type", "start"}}) && step("warmup_done", run_deadline_, warmup_);
   }
   if (ok) {
@@ -306,7 +313,19 @@ RunRecord RunExecution::execute() {
         {"fraction_of_one_core",
          window == 0 ? 0.0 : static_cast<double>(harness_ns) / static_cast<double>(window)}};
   }
+  // The workers are alive and idle now, outside every measured phase: the moment to read what
+  // they are made of (their binaries and mapped libraries) without charging it to a phase.
+  if (ok && spec_.on_measured && !workers_.empty()) spec_.on_measured(workers_[0].process->pid());
+  const auto cpu_before_teardown = proc::self_cpu_times();
   teardown();
+  const auto cpu_after_teardown = proc::self_cpu_times();
+  const auto spent = [](const proc::CpuTimes& a, const proc::CpuTimes& b) {
+    return ns((b.user_ns - a.user_ns) + (b.system_ns - a.system_ns));
+  };
+  // The harness's own CPU around the measured phases: spawning, registering, configuring and
+  // reaping the cohort (what a run costs the host besides the workload).
+  record_.run["harness_cpu"] = {{"startup_ns", spent(cpu_at_start, cpu_after_startup)},
+                                {"teardown_ns", spent(cpu_before_teardown, cpu_after_teardown)}};
   if (ok) {
     for (const auto& r : result_) {
       if (r.value("status", "") != "ok" && record_.status.empty()) {
@@ -319,6 +338,7 @@ RunRecord RunExecution::execute() {
   if (record_.status.empty()) record_.status = "ok";
   if (spec_.sample_noise) record_.run["noise_after"] = spec_.sample_noise({});
   record_.run["boundaries"] = boundaries_;
+  record_.run["startup_steps"] = startup_steps_;
   record_.run["cohort"] = cohort_.to_json();
   record_.run["process_group"] = group_;
   record_.run["workers"] = workers_json();

@@ -24,9 +24,9 @@ struct RunSpec {
   const BuiltDataset* dataset = nullptr;
   std::uint32_t startup_timeout_ms = 10'000;
   // Hooks to the world outside the run, so it can be tested and so the session decides what is
-  // recorded: noise before and after, provenance of the first registered worker.
+  // recorded: noise before and after; a look at worker 0 after measuring, before teardown.
   std::function<nlohmann::json(std::vector<pid_t> ours)> sample_noise;
-  std::function<void(pid_t worker)> on_registered;
+  std::function<void(pid_t worker)> on_measured;
 };
 
 struct RunRecord {

@@ -133,9 +133,15 @@ SessionOutcome run_session(const Plan& plan, const SessionOptions& options, std:
   const std::string name = options.bundle_name.empty()
                                ? fmt::format("{}-{}", m.name, utc_now("%Y%m%dT%H%M%SZ"))
                                : options.bundle_name;
-  const std::string scratch = options.scratch_dir.empty()
-                                  ? fmt::format("{}/.scratch-{}", options.out_dir, name)
-                                  : options.scratch_dir;
+  // Absolute: workers run in their own directories and are handed the database path.
+  std::error_code abs_ec;
+  const std::string scratch =
+      fs::absolute(options.scratch_dir.empty()
+                       ? fmt::format("{}/.scratch-{}", options.out_dir, name)
+                       : options.scratch_dir,
+                   abs_ec)
+          .lexically_normal()
+          .string();
   if (auto problem = prepare_scratch(scratch); !problem.empty()) {
     outcome.exit_code = 2;
     outcome.error = problem;
@@ -204,7 +210,7 @@ SessionOutcome run_session(const Plan& plan, const SessionOptions& options, std:
       ours.push_back(getpid());
       return to_json(sample_noise(std::chrono::milliseconds(options.noise_window_ms), ours));
     };
-    spec.on_registered = [&](pid_t pid) {
+    spec.on_measured = [&](pid_t pid) {
       if (recorded_binaries) return;
       recorded_binaries = true;
       write.json("provenance/binaries.json", run::process_binaries(pid));

@@ -129,7 +129,7 @@ WaitFailure await_all(std::vector<WorkerLink>& workers, std::string_view type,
         done[w.index] = true;
         continue;
       }
-      std::string detail = t == "error" && m.contains("message") ? m["message"].dump() : m.dump();
+      std::string detail = m.dump();
       return {WaitResult::failed, w.index,
               fmt::format("worker {} sent \"{}\" while \"{}\" was expected: {}", w.index, t, type,
                           detail.substr(0, 300))};

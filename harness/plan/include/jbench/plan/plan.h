@@ -43,10 +43,10 @@ std::string_view plan_state_name(PlanState state);
 // Why a cell is not measured.
 enum class CellReason : std::uint8_t {
   none,
-  only_filter,  // planned: not selected by --only
-  max_workers,  // skipped: workers over limits.max_workers
-  host_cores,   // skipped: workers over limits.workers_per_core x host cores
-  host_memory,  // skipped: workers x limits.memory_per_worker_mib over host memory
+  only_filter,       // planned: not selected by --only
+  max_workers,       // skipped: workers over limits.max_workers
+  host_cores,        // skipped: workers over limits.workers_per_core x host cores
+  host_memory,       // skipped: workers x limits.memory_per_worker_mib over host memory
   mode_unavailable,  // planned: this jbench cannot execute the cell's trace mode (yet)
 };
 
@@ -134,8 +134,8 @@ struct Plan {
 // Allowance per run for starting processes, registering them and tearing down.
 inline constexpr std::uint64_t kRunOverheadMs = 1000;
 
-Plan make_plan(const Matrix& matrix, std::span<const OnlyFilter> filters,
-               const HostResources& host, const PlanOptions& options = {});
+Plan make_plan(const Matrix& matrix, std::span<const OnlyFilter> filters, const HostResources& host,
+               const PlanOptions& options = {});
 
 // Ids are stable across orderings: they name the values, not the position.
 // A run id reads like "w8.cold.mixed.above.full.r1".

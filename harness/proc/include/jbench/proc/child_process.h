@@ -30,8 +30,8 @@ namespace jbench::proc {
 struct SpawnSpec {
   std::string executable;  // an absolute path; it is checked before anything is forked
   std::vector<std::string> args;
-  std::string working_dir;   // empty: the harness's
-  std::string stderr_path;   // the child's stderr is written here; empty: /dev/null
+  std::string working_dir;  // empty: the harness's
+  std::string stderr_path;  // the child's stderr is written here; empty: /dev/null
   std::vector<std::pair<std::string, std::string>> extra_env;
   pid_t process_group = 0;
 };
