@@ -9,6 +9,8 @@
 //   hang_in_measure      stops talking once the measure phase begins
 //   kill_in_measure      SIGKILLs itself 300 ms into the measure phase, mid-transaction
 //   spam_stderr          writes to stderr without end once measuring (the output bound)
+//   fork_child           forks a child at the start barrier that outlives the run (it sleeps
+//                        30 s at most); it must join the cohort and be killed at teardown
 // JBENCH_FAULT_RUN, when set, limits the fault to runs whose id contains it; other runs, and
 // build-dataset, behave exactly like the real worker.
 #include <poll.h>
@@ -77,6 +79,11 @@ int relay(const std::string& fault) {
     poll(fds, 2, -1);
     if (fds[0].revents) {
       const bool open = pump(STDIN_FILENO, from_harness, [&](const std::string& line) {
+        if (fault == "fork_child" && is_type(line, "start") && fork() == 0) {
+          close_range(3, ~0U, 0);  // keep the relay's own pipes out of the child
+          execl("/bin/sleep", "sleep", "30", static_cast<char*>(nullptr));
+          _exit(127);
+        }
         if (is_type(line, "measure")) {
           if (fault == "hang_in_measure") block_forever();
           if (fault == "kill_in_measure") {

@@ -81,6 +81,31 @@ TEST(RunFaults, a_worker_killed_mid_transaction_records_the_signal_from_the_kern
   EXPECT_TRUE(processes_tagged(tag).empty());
 }
 
+TEST(RunFaults, a_process_a_worker_forks_joins_the_cohort_and_is_killed_at_teardown) {
+  TempDir dir;
+  const std::string tag = unique_tag();
+  RunInvocation inv;
+  inv.args = {"--only", "workers=1",   "--only",       "connection=persistent",
+              "--only", "lane=writer", "--worker-dir", fault_worker_dir()};
+  inv.env = {{"JBENCH_FAULT", "fork_child"}, {"JBENCH_FAULT_RUN", ".r1"}};
+  const auto r = run_jbench_run(dir, inv, tag);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_TRUE(processes_tagged(tag).empty()) << "the forked child outlived the session";
+  const auto run =
+      read_json(dir.path() + "/out/b/runs/w1.persistent.writer.small.baseline.r1/run.json");
+  ASSERT_FALSE(run.is_discarded()) << r.err;
+  const auto& members = run["cohort"]["members"];
+  ASSERT_EQ(members.size(), 2u) << members.dump(2);
+  EXPECT_EQ(members[1]["forked"], true);
+  EXPECT_EQ(members[1]["ppid"], members[0]["pid"]);
+  EXPECT_EQ(members[1]["comm"], "sleep");
+  EXPECT_EQ(run["status"], "failed");
+  EXPECT_NE(run["reason"].get<std::string>().find("still running after teardown"),
+            std::string::npos)
+      << run["reason"];
+  EXPECT_EQ(run["leftover_processes"].size(), 1u);
+}
+
 TEST(RunFaults, sigterm_stops_the_workers_and_finalizes_the_bundle_as_interrupted) {
   TempDir dir;
   const std::string tag = unique_tag();
