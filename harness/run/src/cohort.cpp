@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "jbench/proc/clock.h"
+#include "jbench/common/clock.h"
 #include "jbench/proc/proc_stat.h"
 
 namespace jbench::run {
@@ -48,7 +48,7 @@ std::optional<std::string> Cohort::register_worker(std::size_t index, pid_t spaw
   member.start_time_ticks = stat->start_time_ticks;
   member.runtime_id = hello["runtime_id"].get<std::string>();
   member.comm = stat->comm;
-  member.registered_ns = proc::monotonic_ns();
+  member.registered_ns = monotonic_ns();
   members_.push_back(std::move(member));
   return std::nullopt;
 }
@@ -67,7 +67,7 @@ std::size_t Cohort::scan_group(pid_t group) {
     member.boot_id = boot_id_;
     member.start_time_ticks = stat.start_time_ticks;
     member.comm = stat.comm;
-    member.registered_ns = proc::monotonic_ns();
+    member.registered_ns = monotonic_ns();
     members_.push_back(std::move(member));
     ++joined;
   }

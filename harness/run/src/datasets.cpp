@@ -8,7 +8,7 @@
 
 #include "jbench/common/random.h"
 #include "jbench/proc/child_process.h"
-#include "jbench/proc/clock.h"
+#include "jbench/common/clock.h"
 
 namespace jbench::run {
 
@@ -51,7 +51,7 @@ BuiltDataset DatasetCache::build(const Dataset& d) const {
                "--seed",
                std::to_string(seed)};
   spec.stderr_path = dir + "/" + d.name + ".build.log";
-  const std::uint64_t start = proc::monotonic_ns();
+  const std::uint64_t start = monotonic_ns();
   auto spawned = proc::ChildProcess::spawn(spec);
   if (!spawned.process) {
     out.error = fmt::format("cannot build dataset '{}': {}", d.name, spawned.error);
@@ -62,11 +62,11 @@ BuiltDataset DatasetCache::build(const Dataset& d) const {
   std::vector<std::string> lines;
   bool overlong = false;
   const std::uint64_t deadline = start + std::uint64_t{build_timeout_s_} * 1'000'000'000ULL;
-  while (child.read_lines(lines, overlong) && proc::monotonic_ns() < deadline) {
+  while (child.read_lines(lines, overlong) && monotonic_ns() < deadline) {
     pollfd p{child.stdout_fd(), POLLIN, 0};
     poll(&p, 1, 200);
   }
-  if (proc::monotonic_ns() >= deadline) {
+  if (monotonic_ns() >= deadline) {
     child.kill_and_reap();
     out.error =
         fmt::format("building dataset '{}' took longer than {} s", d.name, build_timeout_s_);
@@ -93,7 +93,7 @@ BuiltDataset DatasetCache::build(const Dataset& d) const {
       {"rows", d.rows},
       {"row_bytes", d.row_bytes},
       {"page_cache_kib", d.page_cache_kib},
-      {"build_wall_ns", std::to_string(proc::monotonic_ns() - start)},
+      {"build_wall_ns", std::to_string(monotonic_ns() - start)},
       {"build_report", report},
       {"db_bytes", db_bytes},
       {"page_cache_bytes", cache_bytes},

@@ -8,7 +8,7 @@
 #include <filesystem>
 
 #include "cohort.h"
-#include "jbench/proc/clock.h"
+#include "jbench/common/clock.h"
 #include "jbench/proc/proc_stat.h"
 #include "worker_link.h"
 
@@ -147,7 +147,7 @@ bool RunExecution::prepare_database(std::string& db) {
 bool RunExecution::spawn_and_register(const std::string& db) {
   const std::uint32_t count = m_.workers[block_.point[static_cast<std::size_t>(Axis::workers)]];
   const std::uint64_t startup_deadline = std::min<std::uint64_t>(
-      run_deadline_, proc::monotonic_ns() + std::uint64_t{spec_.startup_timeout_ms} * 1'000'000);
+      run_deadline_, monotonic_ns() + std::uint64_t{spec_.startup_timeout_ms} * 1'000'000);
   std::error_code ec;
   std::filesystem::create_directories(spec_.logs_dir, ec);
   for (std::uint32_t i = 0; i < count; ++i) {
@@ -167,10 +167,10 @@ bool RunExecution::spawn_and_register(const std::string& db) {
     limits_.stderr_paths.push_back(s.stderr_path);
     workers_.push_back(WorkerLink{i, std::move(spawned.process), {}, false});
   }
-  startup_steps_["spawned_ns"] = ns(proc::monotonic_ns());
+  startup_steps_["spawned_ns"] = ns(monotonic_ns());
   // Every worker says hello and then blocks: it is registered before it does any work.
   if (!step("hello", startup_deadline, hello_)) return false;
-  startup_steps_["hello_ns"] = ns(proc::monotonic_ns());
+  startup_steps_["hello_ns"] = ns(monotonic_ns());
   for (auto& w : workers_) {
     if (auto refusal = cohort_.register_worker(w.index, w.process->pid(), hello_[w.index])) {
       fail({WaitResult::failed, w.index, *refusal});
@@ -184,9 +184,9 @@ bool RunExecution::spawn_and_register(const std::string& db) {
       return false;
     }
   }
-  startup_steps_["registered_ns"] = ns(proc::monotonic_ns());
+  startup_steps_["registered_ns"] = ns(monotonic_ns());
   if (!step("ready", startup_deadline, ready_)) return false;
-  startup_steps_["ready_ns"] = ns(proc::monotonic_ns());
+  startup_steps_["ready_ns"] = ns(monotonic_ns());
   // The canary: a recognisable call from every worker, before anything is released. Collectors
   // (when a trace mode has them) must have seen every worker's canary at this point.
   if (!broadcast({{"type", "canary"}}) || !step("canary_done", startup_deadline, canary_)) {
@@ -197,7 +197,7 @@ bool RunExecution::spawn_and_register(const std::string& db) {
 }
 
 void RunExecution::teardown() {
-  const std::uint64_t start = proc::monotonic_ns();
+  const std::uint64_t start = monotonic_ns();
   boundaries_["teardown_start_ns"] = ns(start);
   if (record_.status.empty()) {
     // Orderly: ask each worker to close its connection and exit, within a bounded time.
@@ -205,7 +205,7 @@ void RunExecution::teardown() {
         std::min<std::uint64_t>(run_deadline_, start + 10'000'000'000ULL);
     if (broadcast({{"type", "exit"}})) step("bye", deadline, bye_);
     for (auto& w : workers_) w.process->close_stdin();
-    while (proc::monotonic_ns() < deadline) {
+    while (monotonic_ns() < deadline) {
       bool all = true;
       for (auto& w : workers_) all = w.process->try_reap().has_value() && all;
       if (all) break;
@@ -236,7 +236,7 @@ void RunExecution::teardown() {
                       leftovers.size())});
   }
   record_.run["leftover_processes"] = leftovers;
-  boundaries_["teardown_end_ns"] = ns(proc::monotonic_ns());
+  boundaries_["teardown_end_ns"] = ns(monotonic_ns());
 }
 
 Json RunExecution::workers_json() const {
@@ -275,33 +275,33 @@ Json RunExecution::workers_json() const {
 }
 
 RunRecord RunExecution::execute() {
-  const std::uint64_t start = proc::monotonic_ns();
+  const std::uint64_t start = monotonic_ns();
   run_deadline_ = start + std::uint64_t{m_.limits.run_timeout_s} * 1'000'000'000ULL;
   limits_.max_output_bytes = m_.limits.output_mib * 1024 * 1024;
   record_.run = Json::object();
   if (spec_.sample_noise) record_.run["noise_before"] = spec_.sample_noise({});
 
-  boundaries_["startup_start_ns"] = ns(proc::monotonic_ns());
-  const auto cpu_at_start = proc::self_cpu_times();
-  proc::CpuTimes cpu_after_startup = cpu_at_start;
+  boundaries_["startup_start_ns"] = ns(monotonic_ns());
+  const auto cpu_at_start = process_cpu_times();
+  CpuTimes cpu_after_startup = cpu_at_start;
   std::string db;
   bool ok = prepare_database(db) && spawn_and_register(db);
   if (ok) {
     // Release: every worker runs its warmup, then waits at the barrier.
-    boundaries_["warmup_start_ns"] = ns(proc::monotonic_ns());
-    cpu_after_startup = proc::self_cpu_times();
+    boundaries_["warmup_start_ns"] = ns(monotonic_ns());
+    cpu_after_startup = process_cpu_times();
     ok = broadcast({{"type", "start"}}) && step("warmup_done", run_deadline_, warmup_);
   }
   if (ok) {
-    const std::uint64_t released = proc::monotonic_ns();
+    const std::uint64_t released = monotonic_ns();
     boundaries_["warmup_end_ns"] = ns(released);
     cohort_.scan_group(group_);
-    const auto cpu_before = proc::self_cpu_times();
-    boundaries_["measure_start_ns"] = ns(proc::monotonic_ns());
+    const auto cpu_before = process_cpu_times();
+    boundaries_["measure_start_ns"] = ns(monotonic_ns());
     ok = broadcast({{"type", "measure"}}) && step("measure_done", run_deadline_, measure_) &&
          step("result", run_deadline_, result_);
-    const std::uint64_t measured = proc::monotonic_ns();
-    const auto cpu_after = proc::self_cpu_times();
+    const std::uint64_t measured = monotonic_ns();
+    const auto cpu_after = process_cpu_times();
     boundaries_["measure_end_ns"] = ns(measured);
     // The harness's own CPU while the workers measured: it must not steal their time.
     const std::uint64_t harness_ns =
@@ -316,10 +316,10 @@ RunRecord RunExecution::execute() {
   // The workers are alive and idle now, outside every measured phase: the moment to read what
   // they are made of (their binaries and mapped libraries) without charging it to a phase.
   if (ok && spec_.on_measured && !workers_.empty()) spec_.on_measured(workers_[0].process->pid());
-  const auto cpu_before_teardown = proc::self_cpu_times();
+  const auto cpu_before_teardown = process_cpu_times();
   teardown();
-  const auto cpu_after_teardown = proc::self_cpu_times();
-  const auto spent = [](const proc::CpuTimes& a, const proc::CpuTimes& b) {
+  const auto cpu_after_teardown = process_cpu_times();
+  const auto spent = [](const CpuTimes& a, const CpuTimes& b) {
     return ns((b.user_ns - a.user_ns) + (b.system_ns - a.system_ns));
   };
   // The harness's own CPU around the measured phases: spawning, registering, configuring and

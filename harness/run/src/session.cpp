@@ -20,7 +20,7 @@
 #include "datasets.h"
 #include "jbench/bundle/staging_bundle.h"
 #include "jbench/plan/plan_output.h"
-#include "jbench/proc/clock.h"
+#include "jbench/common/clock.h"
 #include "jbench/proc/interrupt.h"
 #include "jbench/provenance/host_fingerprint.h"
 #include "jbench/provenance/noise.h"
@@ -189,12 +189,12 @@ SessionOutcome run_session(const Plan& plan, const SessionOptions& options, std:
     }
     progress.starting(i, id);
     const Dataset& dataset = m.datasets[block.point[static_cast<std::size_t>(Axis::dataset)]];
-    const std::uint64_t build_start = proc::monotonic_ns();
+    const std::uint64_t build_start = monotonic_ns();
     const run::BuiltDataset& built = datasets.get(dataset);
-    if (proc::monotonic_ns() - build_start > 1'000'000'000ULL) {
+    if (monotonic_ns() - build_start > 1'000'000'000ULL) {
       write.log(fmt::format("dataset '{}' built in {:.1f} s (outside every run's phases)",
                             dataset.name,
-                            static_cast<double>(proc::monotonic_ns() - build_start) / 1e9));
+                            static_cast<double>(monotonic_ns() - build_start) / 1e9));
     }
     run::RunSpec spec;
     spec.plan = &plan;
@@ -215,9 +215,9 @@ SessionOutcome run_session(const Plan& plan, const SessionOptions& options, std:
       recorded_binaries = true;
       write.json("provenance/binaries.json", run::process_binaries(pid));
     };
-    const std::uint64_t started = proc::monotonic_ns();
+    const std::uint64_t started = monotonic_ns();
     run::RunRecord record = run::execute_run(spec, interrupt);
-    const std::uint64_t elapsed = proc::monotonic_ns() - started;
+    const std::uint64_t elapsed = monotonic_ns() - started;
 
     Json run_doc = docs.run_document(i, id, record, built);
     write.json(dir + "/run.json", run_doc);

@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "jbench/plan/plan_output.h"
-#include "jbench/proc/clock.h"
+#include "jbench/common/clock.h"
 #include "jbench/provenance/binaries.h"
 #include "jbench/provenance/build_info.h"
 #include "jbench/provenance/host_fingerprint.h"
@@ -65,7 +65,7 @@ void SessionDocuments::started() {
       {"status", "running"},
       {"jbench", jbench_identity()},
       {"started_utc", utc_now()},
-      {"started_ns", std::to_string(proc::monotonic_ns())},
+      {"started_ns", std::to_string(monotonic_ns())},
       {"host", host_fingerprint()},
       {"trace_modes", trace_capabilities()},
       {"matrix",
@@ -145,7 +145,7 @@ void SessionDocuments::run_not_run(std::size_t index, const std::string& id,
 void SessionDocuments::finished(bool interrupted, Json datasets) {
   manifest_["status"] = interrupted ? "interrupted" : "complete";
   manifest_["ended_utc"] = utc_now();
-  manifest_["ended_ns"] = std::to_string(proc::monotonic_ns());
+  manifest_["ended_ns"] = std::to_string(monotonic_ns());
   manifest_["datasets"] = std::move(datasets);
   Json counts = {{"ok", 0}, {"failed", 0}, {"timeout", 0}, {"interrupted", 0}, {"not_run", 0}};
   for (const auto& r : runs_)

@@ -6,12 +6,12 @@
 
 #include <algorithm>
 
-#include "jbench/proc/clock.h"
+#include "jbench/common/clock.h"
 
 namespace jbench::run {
 
 void Transcript::record(std::size_t worker, std::string_view direction, std::string_view line) {
-  nlohmann::json entry = {{"t_ns", std::to_string(proc::monotonic_ns())},
+  nlohmann::json entry = {{"t_ns", std::to_string(monotonic_ns())},
                           {"worker", worker},
                           {"dir", direction},
                           {"line", line}};
@@ -155,7 +155,7 @@ WaitFailure await_all(std::vector<WorkerLink>& workers, std::string_view type,
                           "(limits.output_mib)",
                           total, limits.max_output_bytes)};
     }
-    const std::uint64_t now = proc::monotonic_ns();
+    const std::uint64_t now = monotonic_ns();
     if (now >= limits.deadline_ns) {
       std::string missing;
       for (const auto& w : workers) {

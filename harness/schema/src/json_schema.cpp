@@ -22,22 +22,27 @@ struct JsonSchema::Impl {
 JsonSchema::JsonSchema(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 JsonSchema::~JsonSchema() = default;
 
-std::unique_ptr<JsonSchema> JsonSchema::load(const std::string& path, std::string& error) {
-  nlohmann::json document;
-  if (!valijson::utils::loadDocument(path, document)) {
-    error = fmt::format("{}: cannot read or parse the schema", path);
-    return nullptr;
-  }
+std::unique_ptr<JsonSchema> JsonSchema::compile(const nlohmann::json& document,
+                                                const std::string& label, std::string& error) {
   auto impl = std::make_unique<Impl>();
   try {
     valijson::SchemaParser parser;
     valijson::adapters::NlohmannJsonAdapter adapter(document);
     parser.populateSchema(adapter, impl->schema);
   } catch (const std::exception& e) {
-    error = fmt::format("{}: not a usable JSON Schema: {}", path, e.what());
+    error = fmt::format("{}: not a usable JSON Schema: {}", label, e.what());
     return nullptr;
   }
   return std::unique_ptr<JsonSchema>(new JsonSchema(std::move(impl)));
+}
+
+std::unique_ptr<JsonSchema> JsonSchema::load(const std::string& path, std::string& error) {
+  nlohmann::json document;
+  if (!valijson::utils::loadDocument(path, document)) {
+    error = fmt::format("{}: cannot read or parse the schema", path);
+    return nullptr;
+  }
+  return compile(document, path, error);
 }
 
 std::unique_ptr<JsonSchema> JsonSchema::builtin(const std::string& name, std::string& error) {
@@ -48,16 +53,7 @@ std::unique_ptr<JsonSchema> JsonSchema::builtin(const std::string& name, std::st
       error = fmt::format("{}: the built-in schema is not JSON", name);
       return nullptr;
     }
-    auto impl = std::make_unique<Impl>();
-    try {
-      valijson::SchemaParser parser;
-      valijson::adapters::NlohmannJsonAdapter adapter(document);
-      parser.populateSchema(adapter, impl->schema);
-    } catch (const std::exception& e) {
-      error = fmt::format("{}: not a usable JSON Schema: {}", name, e.what());
-      return nullptr;
-    }
-    return std::unique_ptr<JsonSchema>(new JsonSchema(std::move(impl)));
+    return compile(document, name, error);
   }
   error = fmt::format("no built-in schema named '{}'", name);
   return nullptr;

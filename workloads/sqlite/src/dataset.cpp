@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "jbench/common/random.h"
-#include "jbench/sqlite_workload/clock.h"
+#include "jbench/common/clock.h"
 #include "jbench/stats/decimal.h"
 
 namespace jbench::sqlite_workload {

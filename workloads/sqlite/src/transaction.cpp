@@ -1,6 +1,6 @@
 #include "jbench/sqlite_workload/transaction.h"
 
-#include "jbench/sqlite_workload/clock.h"
+#include "jbench/common/clock.h"
 
 namespace jbench::sqlite_workload {
 namespace {

@@ -32,6 +32,8 @@ class JsonSchema {
  private:
   struct Impl;
   explicit JsonSchema(std::unique_ptr<Impl> impl);
+  static std::unique_ptr<JsonSchema> compile(const nlohmann::json& document,
+                                             const std::string& label, std::string& error);
   std::unique_ptr<Impl> impl_;
 };
 

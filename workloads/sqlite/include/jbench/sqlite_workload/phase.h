@@ -20,7 +20,7 @@
 #include <optional>
 #include <string>
 
-#include "jbench/sqlite_workload/clock.h"
+#include "jbench/common/clock.h"
 #include "jbench/sqlite_workload/config.h"
 #include "jbench/sqlite_workload/connection.h"
 #include "jbench/sqlite_workload/op_stream.h"

@@ -1,11 +1,11 @@
-#include "jbench/sqlite_workload/clock.h"
+#include "jbench/common/clock.h"
 
 #include <sys/resource.h>
 #include <time.h>
 
 #include <cstdlib>
 
-namespace jbench::sqlite_workload {
+namespace jbench {
 namespace {
 
 std::uint64_t timeval_ns(const timeval& tv) {
@@ -29,4 +29,4 @@ CpuTimes process_cpu_times() {
   return {timeval_ns(ru.ru_utime), timeval_ns(ru.ru_stime)};
 }
 
-}  // namespace jbench::sqlite_workload
+}  // namespace jbench

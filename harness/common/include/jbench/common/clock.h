@@ -1,10 +1,10 @@
-// The worker's clocks: CLOCK_MONOTONIC in ns (the one clock jbench uses on a host) and the
-// process's own CPU time from getrusage(RUSAGE_SELF), also in ns.
+// The clocks of every jbench process, harness and workers alike: CLOCK_MONOTONIC in ns (the one
+// clock jbench uses on a host) and the process's own CPU time from getrusage(RUSAGE_SELF), in ns.
 #pragma once
 
 #include <cstdint>
 
-namespace jbench::sqlite_workload {
+namespace jbench {
 
 // CLOCK_MONOTONIC, nanoseconds. Read through the vDSO: no syscall appears in a trace.
 std::uint64_t monotonic_ns();
@@ -23,4 +23,4 @@ inline std::uint64_t elapsed_ns(std::uint64_t from, std::uint64_t to) {
   return to > from ? to - from : 0;
 }
 
-}  // namespace jbench::sqlite_workload
+}  // namespace jbench
