@@ -2,7 +2,10 @@
 // process left behind and no bundle lost.
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/mount.h>
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 
 #include "run_support.h"
@@ -128,6 +131,40 @@ TEST(RunFaults, sigterm_stops_the_workers_and_finalizes_the_bundle_as_interrupte
   options.cwd = bundle;
   EXPECT_EQ(run_process({"/usr/bin/sha256sum", "--quiet", "-c", "SHA256SUMS"}, options).exit_code,
             0);
+}
+
+// A full disk: the session still ends in bounded time, says what could not be written, and
+// leaves what it wrote — as an .invalid bundle, or as the staging directory when not even
+// SHA256SUMS fits. It never leaves a directory that looks like a valid bundle.
+TEST(RunFaults, a_full_disk_leaves_an_invalid_bundle_or_the_staging_directory) {
+  TempDir dir;
+  const std::string out = dir.path() + "/small";
+  fs::create_directory(out);
+  if (mount("tmpfs", out.c_str(), "tmpfs", 0, "size=96k") != 0) {
+    GTEST_SKIP() << "cannot mount a small tmpfs here (" << std::strerror(errno)
+                 << "); the full-disk path needs CAP_SYS_ADMIN";
+  }
+  struct Unmount {
+    std::string path;
+    ~Unmount() { umount2(path.c_str(), MNT_DETACH); }
+  } unmount{out};
+  const std::string tag = unique_tag();
+  RunInvocation inv;
+  inv.out = out + "/out";
+  inv.args = {"--only",    "workers=1",
+              "--only",    "connection=persistent",
+              "--scratch", dir.path() + "/scratch"};
+  const auto r = run_jbench_run(dir, inv, tag);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("No space left on device"), std::string::npos) << r.err;
+  EXPECT_TRUE(processes_tagged(tag).empty());
+  bool evidence = false;
+  for (const auto& entry : fs::directory_iterator(out + "/out")) {
+    const std::string name = entry.path().filename().string();
+    EXPECT_NE(name, "b") << "a bundle that could not be written whole must not look valid";
+    evidence = evidence || name == "b.invalid" || name.rfind(".staging-b-", 0) == 0;
+  }
+  EXPECT_TRUE(evidence);
 }
 
 TEST(RunFaults, a_missing_workload_binary_is_refused_before_anything_runs) {

@@ -16,8 +16,13 @@ std::string fixture(const std::string& name) {
 std::string fault_worker_dir() { return JBENCH_FAULT_WORKER_DIR; }
 
 ProcessResult run_jbench_run(const TempDir& dir, const RunInvocation& inv, const std::string& tag) {
-  std::vector<std::string> argv = {
-      JBENCH_BINARY, "run", fixture(inv.matrix), "--out", dir.path() + "/out", "--name", inv.name};
+  std::vector<std::string> argv = {JBENCH_BINARY,
+                                   "run",
+                                   fixture(inv.matrix),
+                                   "--out",
+                                   inv.out.empty() ? dir.path() + "/out" : inv.out,
+                                   "--name",
+                                   inv.name};
   argv.insert(argv.end(), inv.args.begin(), inv.args.end());
   ProcessOptions options;
   options.timeout = std::chrono::seconds(120);

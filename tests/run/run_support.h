@@ -20,7 +20,8 @@ struct RunInvocation {
   std::vector<std::string> args;
   std::vector<std::pair<std::string, std::string>> env;
   std::string name = "b";
-  int signal = 0;  // sent to jbench after signal_after_ms
+  std::string out;  // empty: <dir>/out
+  int signal = 0;   // sent to jbench after signal_after_ms
   int signal_after_ms = 0;
 };
 ProcessResult run_jbench_run(const TempDir& dir, const RunInvocation& invocation,

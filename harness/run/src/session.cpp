@@ -280,6 +280,12 @@ SessionOutcome run_session(const Plan& plan, const SessionOptions& options, std:
   outcome.bundle_path = final_path.value();
   const bool all_ok = docs.all_runs_ok();
   outcome.exit_code = (valid && !interrupted && all_ok) ? 0 : 1;
+  // A full disk can take validation.json with it: say here what could not be written.
+  const auto& failures = write.failures();
+  for (std::size_t i = 0; i < failures.size() && i < 5; ++i) {
+    log << fmt::format("not written: {}\n", failures[i]);
+  }
+  if (failures.size() > 5) log << fmt::format("... and {} more\n", failures.size() - 5);
   log << fmt::format("\nbundle: {}{}\n", outcome.bundle_path,
                      !valid        ? " (INVALID: see validation.json)"
                      : interrupted ? " (interrupted)"
