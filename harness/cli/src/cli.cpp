@@ -26,6 +26,9 @@ int run_cli(int argc, char** argv) {
   actions.emplace_back(plan, cli::add_plan_command(*plan));
   auto* run = app.add_subcommand("run", "execute a matrix's runs and leave a validated bundle");
   actions.emplace_back(run, cli::add_run_command(*run));
+  auto* validate =
+      app.add_subcommand("validate", "check a bundle: checksums, schemas, attribution, summaries");
+  actions.emplace_back(validate, cli::add_validate_command(*validate));
 
   try {
     app.parse(argc, argv);

@@ -170,12 +170,22 @@ Json process_binaries(pid_t pid) { return process_provenance(pid); }
 Json check_bundle_documents(const std::string& root) {
   namespace fs = std::filesystem;
   std::vector<std::pair<std::string, std::string>> documents = {
-      {"manifest.json", "manifest.schema.json"}, {"plan.json", "plan.schema.json"}};
+      {"manifest.json", "manifest.schema.json"},
+      {"plan.json", "plan.schema.json"},
+      {"provenance/build.json", "build-info.schema.json"}};
   std::error_code ec;
+  // binaries.json exists once a run got as far as measuring.
+  if (fs::exists(root + "/provenance/binaries.json", ec)) {
+    documents.emplace_back("provenance/binaries.json", "binaries.schema.json");
+  }
   for (const auto& entry : fs::directory_iterator(root + "/runs", ec)) {
     const std::string dir = "runs/" + entry.path().filename().string();
     documents.emplace_back(dir + "/run.json", "run.schema.json");
     documents.emplace_back(dir + "/summary.json", "summary.schema.json");
+    for (const auto& raw : fs::directory_iterator(entry.path() / "raw", ec)) {
+      documents.emplace_back(dir + "/raw/" + raw.path().filename().string(),
+                             "worker-result.schema.json");
+    }
   }
   Json checked = Json::array();
   bool valid = true;

@@ -84,7 +84,8 @@ bool is_parent_summary(const std::string& description) {
   return description.find("Failed to validate against schema associated with") !=
              std::string::npos ||
          description.find("Failed to validate item #") != std::string::npos ||
-         description.find("Failed to validate against child schema") != std::string::npos;
+         description.find("Failed to validate against child schema") != std::string::npos ||
+         description.find("Failed to validate against a conditional schema") != std::string::npos;
 }
 
 }  // namespace

@@ -1,0 +1,216 @@
+// Reading a bundle's documents once, for every check: existence, size, JSON syntax, schema.
+#include "bundle_view.h"
+
+#include <fmt/format.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+#include "jbench/schema/json_schema.h"
+
+namespace jbench::validate {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A bundle is untrusted input: a document larger than any jbench writes is refused unread
+// rather than parsed into memory.
+constexpr std::uintmax_t kMaxDocumentBytes = 64u << 20;
+
+class SchemaCache {
+ public:
+  const JsonSchema* get(const std::string& name, std::string& error) {
+    auto it = schemas_.find(name);
+    if (it == schemas_.end()) it = schemas_.emplace(name, JsonSchema::builtin(name, error)).first;
+    return it->second.get();
+  }
+
+ private:
+  std::map<std::string, std::unique_ptr<JsonSchema>> schemas_;
+};
+
+std::optional<Json> load_json(const std::string& root, const std::string& file,
+                              Findings& findings) {
+  const std::string path = root + "/" + file;
+  struct stat st {};
+  // lstat: a symlink is never followed out of the bundle (the sums check reports it).
+  if (lstat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
+    findings.add("document.missing", file, "", "the bundle has no regular file " + file);
+    return std::nullopt;
+  }
+  if (static_cast<std::uintmax_t>(st.st_size) > kMaxDocumentBytes) {
+    findings.add("document.too_large", file, "",
+                 fmt::format("{} bytes, more than the {} bytes a jbench document may have",
+                             st.st_size, kMaxDocumentBytes));
+    return std::nullopt;
+  }
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  if (!in) {
+    findings.add("document.unreadable", file, "", "cannot read " + path);
+    return std::nullopt;
+  }
+  try {
+    return Json::parse(text.str());
+  } catch (const Json::parse_error& e) {
+    findings.add("document.not_json", file, "", e.what());
+  }
+  return std::nullopt;
+}
+
+// schema.<kind> for every violation, with its pointer.
+void check_schema(const Json& doc, const std::string& file, const std::string& kind,
+                  SchemaCache& schemas, Findings& findings) {
+  std::string error;
+  const JsonSchema* schema = schemas.get(kind + ".schema.json", error);
+  if (!schema) {
+    findings.add("schema." + kind, file, "", "the schema cannot be loaded: " + error);
+    return;
+  }
+  for (const auto& v : schema->validate(doc)) {
+    findings.add("schema." + kind, file, v.pointer, v.message);
+  }
+}
+
+std::optional<Json> load_checked(const std::string& root, const std::string& file,
+                                 const std::string& kind, SchemaCache& schemas,
+                                 Findings& findings) {
+  auto doc = load_json(root, file, findings);
+  if (doc) check_schema(*doc, file, kind, schemas, findings);
+  return doc;
+}
+
+std::vector<std::string> subdirectories(const std::string& path) {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(path, ec)) {
+    if (e.is_directory(ec) && !e.is_symlink(ec)) names.push_back(e.path().filename().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// "worker-<i>.result.json" -> i; anything else is not a worker result.
+std::optional<std::size_t> worker_index(const std::string& name) {
+  constexpr std::string_view prefix = "worker-", suffix = ".result.json";
+  if (name.size() <= prefix.size() + suffix.size() || !name.starts_with(prefix) ||
+      !name.ends_with(suffix)) {
+    return std::nullopt;
+  }
+  const std::string_view digits(name.data() + prefix.size(),
+                                name.size() - prefix.size() - suffix.size());
+  std::size_t index = 0;
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), index);
+  if (ec != std::errc() || end != digits.data() + digits.size()) return std::nullopt;
+  if (digits.size() > 1 && digits[0] == '0') return std::nullopt;
+  return index;
+}
+
+std::optional<std::vector<Json>> load_results(const std::string& root, const std::string& dir,
+                                              SchemaCache& schemas, Findings& findings) {
+  std::vector<std::size_t> indexes;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(root + "/" + dir + "/raw", ec)) {
+    if (auto i = worker_index(e.path().filename().string())) indexes.push_back(*i);
+  }
+  std::sort(indexes.begin(), indexes.end());
+  for (std::size_t k = 0; k < indexes.size(); ++k) {
+    if (indexes[k] != k) {
+      // The summary is over workers 0..n-1: a gap means a result was lost or one was added.
+      findings.add("raw.numbering", dir + "/raw", "",
+                   fmt::format("worker results are not numbered 0..{}: found worker-{} where "
+                               "worker-{} was expected",
+                               indexes.size() - 1, indexes[k], k));
+      return std::nullopt;
+    }
+  }
+  std::vector<Json> results;
+  bool usable = true;
+  for (std::size_t i : indexes) {
+    auto doc = load_checked(root, fmt::format("{}/raw/worker-{}.result.json", dir, i),
+                            "worker-result", schemas, findings);
+    if (doc) results.push_back(std::move(*doc));
+    usable = usable && doc.has_value();
+  }
+  if (!usable) return std::nullopt;
+  return results;
+}
+
+}  // namespace
+
+BundleView load_bundle(const std::string& root, Findings& findings) {
+  SchemaCache schemas;
+  BundleView b;
+  b.root = root;
+  b.manifest = load_checked(root, "manifest.json", "manifest", schemas, findings);
+  b.plan = load_checked(root, "plan.json", "plan", schemas, findings);
+  load_checked(root, "provenance/build.json", "build-info", schemas, findings);
+  // binaries.json is written once a run got as far as measuring; without one it is absent.
+  std::error_code absent;
+  if (fs::exists(root + "/provenance/binaries.json", absent)) {
+    load_checked(root, "provenance/binaries.json", "binaries", schemas, findings);
+  }
+  // validation.json has no schema of its own yet: it is read for its verdict only.
+  b.validation = load_json(root, "validation.json", findings);
+  for (const auto& id : subdirectories(root + "/runs")) {
+    RunView r;
+    r.id = id;
+    r.dir = "runs/" + id;
+    r.run = load_checked(root, r.dir + "/run.json", "run", schemas, findings);
+    r.summary = load_checked(root, r.dir + "/summary.json", "summary", schemas, findings);
+    r.results = load_results(root, r.dir, schemas, findings);
+    b.runs.push_back(std::move(r));
+  }
+  return b;
+}
+
+const Json* member(const Json& object, std::string_view key) {
+  if (!object.is_object()) return nullptr;
+  auto it = object.find(key);
+  return it == object.end() ? nullptr : &*it;
+}
+
+std::optional<std::string> string_at(const Json& object, std::string_view key) {
+  const Json* v = member(object, key);
+  if (!v || !v->is_string()) return std::nullopt;
+  return v->get<std::string>();
+}
+
+std::optional<std::uint64_t> u64_at(const Json& object, std::string_view key) {
+  const Json* v = member(object, key);
+  if (!v) return std::nullopt;
+  if (v->is_number_unsigned()) return v->get<std::uint64_t>();
+  if (v->is_number_integer()) {
+    const auto i = v->get<std::int64_t>();
+    if (i >= 0) return static_cast<std::uint64_t>(i);
+    return std::nullopt;
+  }
+  if (!v->is_string()) return std::nullopt;
+  const auto& s = v->get_ref<const std::string&>();
+  std::uint64_t out = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  if (s.empty() || ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
+  return out;
+}
+
+std::string pointer_token(std::string_view token) {
+  std::string out = "/";
+  for (char c : token) {
+    if (c == '~') {
+      out += "~0";
+    } else if (c == '/') {
+      out += "~1";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace jbench::validate

@@ -1,0 +1,63 @@
+// What the checks share: the bundle's documents, each read and parsed once, and the list the
+// checks append their findings to. Private to jbench::validate.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "jbench/validate/validate.h"
+
+namespace jbench::validate {
+
+using Json = nlohmann::json;
+
+class Findings {
+ public:
+  explicit Findings(std::vector<Finding>& out) : out_(out) {}
+  void add(std::string code, std::string file, std::string pointer, std::string message) {
+    out_.push_back({std::move(code), std::move(file), std::move(pointer), std::move(message)});
+  }
+
+ private:
+  std::vector<Finding>& out_;
+};
+
+// One runs/<id>/ directory. A document that is missing or not JSON is nullopt (and was already
+// reported by the loader), so checks that need it skip that run rather than guess.
+struct RunView {
+  std::string id;   // the directory's name
+  std::string dir;  // "runs/<id>"
+  std::optional<Json> run;
+  std::optional<Json> summary;
+  // raw/worker-<i>.result.json in worker order; nullopt when one of them could not be used.
+  std::optional<std::vector<Json>> results;
+};
+
+struct BundleView {
+  std::string root;
+  std::optional<Json> manifest;
+  std::optional<Json> plan;
+  std::optional<Json> validation;
+  std::vector<RunView> runs;  // sorted by directory name
+};
+
+// Reads every document the checks need, reporting document.* findings for those that cannot
+// be used and schema.* findings for those that break their schema.
+BundleView load_bundle(const std::string& root, Findings& findings);
+
+// Defensive access to untrusted JSON: absent or of the wrong type is nullopt, never a throw.
+const Json* member(const Json& object, std::string_view key);
+std::optional<std::string> string_at(const Json& object, std::string_view key);
+// A non-negative integer written as a JSON number or as a decimal string (64-bit values are
+// strings in jbench's documents).
+std::optional<std::uint64_t> u64_at(const Json& object, std::string_view key);
+
+// "/a/b" for pointer building, escaping "~" and "/" as RFC 6901 asks.
+std::string pointer_token(std::string_view token);
+
+}  // namespace jbench::validate

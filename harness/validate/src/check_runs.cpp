@@ -1,0 +1,160 @@
+// Each run.json on its own: phase boundaries, cohort attribution and identity, how the workers
+// ended, and how the collectors ended.
+#include <fmt/format.h>
+
+#include <array>
+#include <set>
+#include <tuple>
+
+#include "checks.h"
+
+namespace jbench::validate {
+namespace {
+
+// The phases in the order they happen; each boundary is CLOCK_MONOTONIC ns.
+constexpr std::array<const char*, 7> kBoundaries = {
+    "startup_start_ns", "warmup_start_ns",   "warmup_end_ns",  "measure_start_ns",
+    "measure_end_ns",   "teardown_start_ns", "teardown_end_ns"};
+
+// The five collector status words (docs/design.md); no other word is ever valid.
+constexpr std::array<const char*, 5> kCollectorStatuses = {
+    "ok", "no_events_observed", "not_requested", "not_available", "collector_failed"};
+
+void check_boundaries(const std::string& file, const Json& run, bool ok, Findings& findings) {
+  const Json* boundaries = member(run, "boundaries");
+  if (!boundaries) return;  // the schema check reports it
+  // An ok run went through every phase, so every boundary exists. Any run's boundaries, as far
+  // as they go, are in phase order.
+  std::optional<std::uint64_t> previous;
+  const char* previous_name = nullptr;
+  for (const char* name : kBoundaries) {
+    const auto t = u64_at(*boundaries, name);
+    if (!t) {
+      if (ok) {
+        findings.add("boundaries.missing", file, std::string("/boundaries/") + name,
+                     fmt::format("the run is ok but has no {}", name));
+      }
+      continue;
+    }
+    if (previous && *t < *previous) {
+      findings.add("boundaries.order", file, std::string("/boundaries/") + name,
+                   fmt::format("{} = {} comes before {} = {}", name, *t, previous_name, *previous));
+    }
+    previous = t;
+    previous_name = name;
+  }
+}
+
+void check_cohort(const std::string& file, const Json& run, bool ok, Findings& findings) {
+  const Json* cohort = member(run, "cohort");
+  const Json* members = cohort ? member(*cohort, "members") : nullptr;
+  if (!members || !members->is_array()) return;
+  const Json* boundaries = member(run, "boundaries");
+  // 0 when there is no release time: then there is nothing to compare registrations with.
+  const std::uint64_t warmup_start =
+      boundaries ? u64_at(*boundaries, "warmup_start_ns").value_or(0) : 0;
+  std::set<std::tuple<std::string, std::uint64_t, std::uint64_t>> incarnations;
+  std::set<std::string> runtime_ids;
+  std::set<std::uint64_t> pids;
+  for (std::size_t i = 0; i < members->size(); ++i) {
+    const Json& m = (*members)[i];
+    const std::string at = fmt::format("/cohort/members/{}", i);
+    const auto registered = u64_at(m, "registered_ns");
+    // Attribution: only a process registered before the workload was released can have all
+    // of its work attributed to the run. A process a worker forked cannot be registered before
+    // it exists: it joins at the next scan and is attributed through its parent.
+    const bool forked = m.contains("forked") && m["forked"] == true;
+    if (!forked && warmup_start != 0 && (!registered || *registered >= warmup_start)) {
+      findings.add("cohort.registered_late", file, at + "/registered_ns",
+                   registered ? fmt::format("registered at {}, not before warmup_start_ns {}",
+                                            *registered, warmup_start)
+                              : "no registration time");
+    }
+    const auto boot = string_at(m, "boot_id");
+    const auto pid = u64_at(m, "pid");
+    const auto ticks = u64_at(m, "start_time_ticks");
+    if (pid) pids.insert(*pid);
+    if (boot && pid && ticks && !incarnations.emplace(*boot, *pid, *ticks).second) {
+      findings.add(
+          "cohort.duplicate_incarnation", file, at,
+          fmt::format("(boot {}, pid {}, start {}) is registered twice", *boot, *pid, *ticks));
+    }
+    const auto runtime_id = string_at(m, "runtime_id");
+    if (runtime_id && !runtime_ids.insert(*runtime_id).second) {
+      findings.add("cohort.duplicate_runtime_id", file, at + "/runtime_id",
+                   fmt::format("runtime id {} belongs to two members", *runtime_id));
+    }
+  }
+  if (!ok) return;
+  // In an ok run every worker that did the work is a member of the cohort.
+  const Json* workers = member(run, "workers");
+  if (!workers || !workers->is_array()) return;
+  for (std::size_t i = 0; i < workers->size(); ++i) {
+    const auto pid = u64_at((*workers)[i], "pid");
+    if (pid && !pids.count(*pid)) {
+      findings.add("cohort.worker_unregistered", file, fmt::format("/workers/{}/pid", i),
+                   fmt::format("worker pid {} is not a cohort member", *pid));
+    }
+  }
+}
+
+void check_worker_exits(const std::string& file, const Json& run, Findings& findings) {
+  const Json* workers = member(run, "workers");
+  if (!workers || !workers->is_array()) return;
+  for (std::size_t i = 0; i < workers->size(); ++i) {
+    const std::string at = fmt::format("/workers/{}/exit", i);
+    const Json* exit = member((*workers)[i], "exit");
+    if (!exit || !exit->is_object()) {
+      findings.add("workers.bad_exit", file, at, "the run is ok but this worker's exit is unknown");
+      continue;
+    }
+    const Json* signaled = member(*exit, "signaled");
+    const bool by_signal = !signaled || !signaled->is_boolean() || signaled->get<bool>();
+    const auto code = u64_at(*exit, "code");
+    if (by_signal || code != 0u) {
+      findings.add("workers.bad_exit", file, at,
+                   fmt::format("the run is ok but this worker ended with {}",
+                               string_at(*exit, "description").value_or(exit->dump())));
+    }
+  }
+}
+
+void check_collectors(const std::string& file, const Json& run, Findings& findings) {
+  const Json* mode = member(run, "trace_mode");
+  const Json* collectors = mode ? member(*mode, "collectors") : nullptr;
+  if (!collectors || !collectors->is_array()) return;
+  for (std::size_t i = 0; i < collectors->size(); ++i) {
+    const std::string at = fmt::format("/trace_mode/collectors/{}/status", i);
+    const Json& c = (*collectors)[i];
+    const std::string name = string_at(c, "name").value_or(fmt::format("#{}", i));
+    const auto status = string_at(c, "status");
+    bool known = false;
+    for (const char* word : kCollectorStatuses) known = known || status == word;
+    if (!known) {
+      findings.add("collectors.unknown_status", file, at,
+                   fmt::format("collector {} ended with '{}', which is not one of the five "
+                               "status words",
+                               name, status.value_or("(none)")));
+    } else if (*status == "collector_failed") {
+      findings.add("collectors.failed", file, at,
+                   fmt::format("collector {} failed: {}", name,
+                               string_at(c, "reason").value_or("no reason recorded")));
+    }
+  }
+}
+
+}  // namespace
+
+void check_runs(const BundleView& bundle, Findings& findings) {
+  for (const auto& r : bundle.runs) {
+    if (!r.run) continue;
+    const std::string file = r.dir + "/run.json";
+    const bool ok = string_at(*r.run, "status") == "ok";
+    check_boundaries(file, *r.run, ok, findings);
+    check_cohort(file, *r.run, ok, findings);
+    if (ok) check_worker_exits(file, *r.run, findings);
+    check_collectors(file, *r.run, findings);
+  }
+}
+
+}  // namespace jbench::validate

@@ -1,0 +1,22 @@
+// The checks of `jbench validate`, one function per rule family, each appending what it finds.
+// The order here is the order they run and the order their findings are listed in.
+#pragma once
+
+#include "bundle_view.h"
+
+namespace jbench::validate {
+
+// The directory itself: a name ending in ".invalid", a validation.json that recorded failure,
+// a manifest whose session never finished.
+void check_bundle_marks(const BundleView& bundle, Findings& findings);
+// SHA256SUMS against the files, through verify_sha256sums (codes "sums.*").
+void check_sums(const BundleView& bundle, Findings& findings);
+// manifest.json's runs against runs/ and plan.json; matrix.yaml against its recorded sha256.
+void check_session(const BundleView& bundle, Findings& findings);
+// Each run.json: phase boundaries, cohort attribution and identity, worker exits, collectors.
+void check_runs(const BundleView& bundle, Findings& findings);
+// Each summary.json against the summary recomputed from raw/ and run.json, and lane labels
+// against the operations the summary counts.
+void check_summaries(const BundleView& bundle, Findings& findings);
+
+}  // namespace jbench::validate

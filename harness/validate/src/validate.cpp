@@ -1,0 +1,44 @@
+// validate_bundle: opens the bundle, loads its documents once, and runs every check in order.
+#include "jbench/validate/validate.h"
+
+#include <dirent.h>
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstring>
+#include <exception>
+
+#include "checks.h"
+
+namespace jbench {
+
+ValidationReport validate_bundle(const std::string& dir) {
+  ValidationReport report;
+  report.bundle = dir;
+  validate::Findings findings(report.findings);
+  // Unreadable is not the same as invalid: nothing could be checked, so no verdict is given.
+  if (DIR* d = opendir(dir.c_str())) {
+    closedir(d);
+  } else {
+    report.unreadable = true;
+    findings.add("bundle.unreadable", "", "",
+                 fmt::format("cannot open {} as a directory: {}", dir, std::strerror(errno)));
+    return report;
+  }
+  // The checks read untrusted JSON defensively; should one still meet a shape it did not
+  // expect, the bundle is not declared valid on that account.
+  try {
+    const validate::BundleView bundle = validate::load_bundle(dir, findings);
+    validate::check_bundle_marks(bundle, findings);
+    validate::check_sums(bundle, findings);
+    validate::check_session(bundle, findings);
+    validate::check_runs(bundle, findings);
+    validate::check_summaries(bundle, findings);
+  } catch (const std::exception& e) {
+    findings.add("validate.check_aborted", "", "",
+                 fmt::format("a check stopped on unexpected content: {}", e.what()));
+  }
+  return report;
+}
+
+}  // namespace jbench

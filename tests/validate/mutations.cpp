@@ -1,0 +1,274 @@
+// The catalogue of lies. Each entry changes as little as possible, so that exactly one rule
+// breaks; where a change would otherwise also break a derived document (a summary computed from
+// raw records), that document is recomputed the way the runner computes it.
+#include "mutations.h"
+
+#include <nlohmann/json.hpp>
+
+namespace jbench::test {
+namespace {
+
+using Json = nlohmann::json;
+
+std::string run_file(const std::string& run, const std::string& name) {
+  return "runs/" + run + "/" + name;
+}
+
+// Edits one JSON document in place, then rewrites SHA256SUMS.
+std::function<void(const BundleEditor&)> edit(std::string file, std::function<void(Json&)> f) {
+  return [file = std::move(file), f = std::move(f)](const BundleEditor& e) {
+    Json doc = e.json(file);
+    f(doc);
+    e.write_json(file, doc);
+    e.rewrite_sums();
+  };
+}
+
+// Edits a run's raw worker-0 result, recomputes its summary, then rewrites SHA256SUMS.
+std::function<void(const BundleEditor&)> edit_raw(std::string run, std::function<void(Json&)> f) {
+  return [run = std::move(run), f = std::move(f)](const BundleEditor& e) {
+    const std::string file = run_file(run, "raw/worker-0.result.json");
+    Json doc = e.json(file);
+    f(doc);
+    e.write_json(file, doc);
+    e.resummarize(run);
+    e.rewrite_sums();
+  };
+}
+
+std::uint64_t ns(const Json& v) { return std::stoull(v.get<std::string>()); }
+
+std::vector<Mutation> make_mutations() {
+  const std::string writer_run_json = run_file(kWriterRun, "run.json");
+  const std::string mixed_run_json = run_file(kMixedRun, "run.json");
+  return {
+      // --- checksums: SHA256SUMS is deliberately left as it is ---
+      {"checksum-mismatch",
+       {"sums.mismatch"},
+       "one byte of logs/session.log changed after SHA256SUMS was written",
+       [](const BundleEditor& e) {
+         std::string t = e.text("logs/session.log");
+         t[0] = static_cast<char>(t[0] ^ 1);
+         e.write_text("logs/session.log", t);
+       }},
+      {"sums-missing",
+       {"sums.missing"},
+       "SHA256SUMS deleted",
+       [](const BundleEditor& e) { e.remove("SHA256SUMS"); }},
+      {"extra-file",
+       {"sums.file_unlisted"},
+       "a file added that SHA256SUMS does not list",
+       [](const BundleEditor& e) { e.write_text("notes.txt", "added later\n"); }},
+      {"listed-file-missing",
+       {"sums.file_missing"},
+       "a file SHA256SUMS lists was deleted",
+       [](const BundleEditor& e) { e.remove("logs/session.log"); }},
+      // --- documents and schemas ---
+      {"run-breaks-schema",
+       {"schema.run"},
+       "a required member (harness_cpu) removed from a run.json",
+       edit(writer_run_json, [](Json& d) { d.erase("harness_cpu"); })},
+      {"raw-result-breaks-schema",
+       {"schema.worker-result"},
+       "a raw worker result whose status is not a status word",
+       edit(run_file(kWriterRun, "raw/worker-0.result.json"),
+            [](Json& d) { d["status"] = "fine"; })},
+      {"build-info-breaks-schema",
+       {"schema.build-info"},
+       "provenance/build.json without its source revision",
+       edit("provenance/build.json", [](Json& d) { d.erase("source"); })},
+      {"manifest-breaks-schema",
+       {"schema.manifest"},
+       "manifest.json claims schema_version 99",
+       edit("manifest.json", [](Json& d) { d["schema_version"] = 99; })},
+      {"summary-deleted",
+       {"document.missing"},
+       "a run's summary.json deleted (and dropped from SHA256SUMS)",
+       [](const BundleEditor& e) {
+         e.remove(run_file(kWriterRun, "summary.json"));
+         e.rewrite_sums();
+       }},
+      {"raw-not-json",
+       {"document.not_json"},
+       "a raw worker result cut in half",
+       [](const BundleEditor& e) {
+         const std::string f = run_file(kWriterRun, "raw/worker-0.result.json");
+         const std::string t = e.text(f);
+         e.write_text(f, t.substr(0, t.size() / 2));
+         e.rewrite_sums();
+       }},
+      {"raw-renumbered",
+       {"raw.numbering"},
+       "worker-0.result.json renamed worker-1.result.json",
+       [](const BundleEditor& e) {
+         const std::string f = run_file(kWriterRun, "raw/worker-0.result.json");
+         e.write_text(run_file(kWriterRun, "raw/worker-1.result.json"), e.text(f));
+         e.remove(f);
+         e.rewrite_sums();
+       }},
+      // --- the bundle's own marks ---
+      {"marked-invalid",
+       {"bundle.marked_invalid"},
+       "an unchanged bundle under a name ending in .invalid",
+       [](const BundleEditor&) {},
+       "fixture.invalid"},
+      {"recorded-invalid",
+       {"bundle.recorded_invalid"},
+       "validation.json says the checks before SHA256SUMS failed",
+       edit("validation.json", [](Json& d) { d["valid"] = false; })},
+      {"session-running",
+       {"schema.manifest", "bundle.incomplete"},
+       "manifest.json says the session is still running",
+       edit("manifest.json", [](Json& d) { d["status"] = "running"; })},
+      // --- the session's run list and matrix ---
+      {"run-dir-missing",
+       {"runs.missing_dir"},
+       "a run the manifest lists has no directory under runs/",
+       [](const BundleEditor& e) {
+         e.remove("runs/" + kMixedRun);
+         e.rewrite_sums();
+       }},
+      {"run-dir-unlisted",
+       {"runs.unlisted_dir"},
+       "a run directory the manifest does not list",
+       [](const BundleEditor& e) {
+         for (const char* f : {"run.json", "summary.json", "raw/worker-0.result.json"}) {
+           e.write_text(run_file("extra", f), e.text(run_file(kWriterRun, f)));
+         }
+         Json run = e.json(run_file("extra", "run.json"));
+         run["id"] = "extra";
+         e.write_json(run_file("extra", "run.json"), run);
+         e.rewrite_sums();
+       }},
+      {"run-id-mismatch",
+       {"runs.id_mismatch"},
+       "a run.json whose id is not its directory's name",
+       edit(writer_run_json, [](Json& d) { d["id"] = "w1.persistent.writer.tiny.baseline.r9"; })},
+      {"run-status-mismatch",
+       {"runs.status_mismatch"},
+       "the manifest says a run failed, its run.json says ok",
+       edit("manifest.json",
+            [](Json& d) {
+              d["runs"][0]["status"] = "failed";
+              d["runs"][0]["reason"] = "worker 0 exited with status 1";  // the schema asks one
+            })},
+      {"plan-mismatch",
+       {"runs.plan_mismatch"},
+       "plan.json's second run has another id than the manifest's",
+       edit("plan.json", [](Json& d) { d["runs"][1]["id"] = kMixedRun + "x"; })},
+      {"matrix-edited",
+       {"matrix.sha256_mismatch"},
+       "matrix.yaml edited after the run (its sha256 no longer the manifest's)",
+       [](const BundleEditor& e) {
+         e.write_text("matrix.yaml", e.text("matrix.yaml") + "# edited\n");
+         e.rewrite_sums();
+       }},
+      // --- phases, cohort, workers ---
+      {"boundaries-out-of-order",
+       {"boundaries.order"},
+       "measure_end_ns moved before measure_start_ns",
+       edit(mixed_run_json,
+            [](Json& d) {
+              auto& b = d["boundaries"];
+              b["measure_end_ns"] = std::to_string(ns(b["measure_start_ns"]) - 1);
+            })},
+      // The run schema also requires every boundary of an ok run; both say so.
+      {"boundary-missing",
+       {"schema.run", "boundaries.missing"},
+       "an ok run without warmup_end_ns",
+       edit(mixed_run_json, [](Json& d) { d["boundaries"].erase("warmup_end_ns"); })},
+      {"registered-after-warmup",
+       {"cohort.registered_late"},
+       "a cohort member registered 1 ns after warmup_start_ns",
+       edit(writer_run_json,
+            [](Json& d) {
+              d["cohort"]["members"][0]["registered_ns"] =
+                  std::to_string(ns(d["boundaries"]["warmup_start_ns"]) + 1);
+            })},
+      {"duplicate-incarnation",
+       {"cohort.duplicate_incarnation"},
+       "the same (boot_id, pid, start_time_ticks) registered twice, with another runtime id",
+       edit(writer_run_json,
+            [](Json& d) {
+              Json copy = d["cohort"]["members"][0];
+              copy["runtime_id"] = "00000000000000000000000000000001";
+              d["cohort"]["members"].push_back(copy);
+            })},
+      {"duplicate-runtime-id",
+       {"cohort.duplicate_runtime_id"},
+       "two incarnations claiming one runtime id",
+       edit(writer_run_json,
+            [](Json& d) {
+              Json copy = d["cohort"]["members"][0];
+              copy["pid"] = copy["pid"].get<int>() + 1;
+              d["cohort"]["members"].push_back(copy);
+            })},
+      {"worker-unregistered",
+       {"cohort.worker_unregistered"},
+       "an ok run's worker whose pid is not in the cohort",
+       edit(writer_run_json,
+            [](Json& d) { d["workers"][0]["pid"] = d["workers"][0]["pid"].get<int>() + 1; })},
+      {"worker-killed-in-ok-run",
+       {"workers.bad_exit"},
+       "an ok run whose worker was killed by SIGKILL",
+       edit(mixed_run_json,
+            [](Json& d) {
+              auto& exit = d["workers"][0]["exit"];
+              exit["signaled"] = true;
+              exit["signal"] = 9;
+              exit["description"] = "killed by signal 9 (SIGKILL)";
+            })},
+      {"worker-failed-in-ok-run",
+       {"workers.bad_exit"},
+       "an ok run whose worker exited with status 3",
+       edit(mixed_run_json,
+            [](Json& d) {
+              auto& exit = d["workers"][0]["exit"];
+              exit["code"] = 3;
+              exit["description"] = "exit 3";
+            })},
+      // --- collectors ---
+      {"collector-failed",
+       {"collectors.failed"},
+       "a run lists a collector that ended collector_failed",
+       edit(writer_run_json,
+            [](Json& d) {
+              d["trace_mode"]["collectors"] = Json::array(
+                  {{{"name", "syscalls"}, {"status", "ok"}},
+                   {{"name", "usdt"}, {"status", "collector_failed"}, {"reason", "dropped 12"}}});
+            })},
+      {"collector-unknown-status",
+       {"collectors.unknown_status"},
+       "a collector status word that is not one of the five",
+       edit(writer_run_json,
+            [](Json& d) {
+              d["trace_mode"]["collectors"] =
+                  Json::array({{{"name", "usdt"}, {"status", "partially_ok"}}});
+            })},
+      // --- summaries and lanes ---
+      {"summary-disagrees",
+       {"summary.mismatch"},
+       "summary.json counts one write more than its raw records",
+       edit(run_file(kWriterRun, "summary.json"),
+            [](Json& d) {
+              d["measure"]["writes"] = d["measure"]["writes"].get<std::uint64_t>() + 1;
+            })},
+      {"mixed-without-reads",
+       {"lane.no_reads"},
+       "a mixed run whose raw records (and so its summary) count no reads",
+       edit_raw(kMixedRun, [](Json& d) { d["reads"] = 0; })},
+      {"writer-without-writes",
+       {"lane.no_writes"},
+       "a writer run whose raw records (and so its summary) count no writes",
+       edit_raw(kWriterRun, [](Json& d) { d["writes"] = 0; })},
+  };
+}
+
+}  // namespace
+
+const std::vector<Mutation>& mutations() {
+  static const std::vector<Mutation> all = make_mutations();
+  return all;
+}
+
+}  // namespace jbench::test
