@@ -6,9 +6,9 @@
 
 #include <filesystem>
 
+#include "jbench/common/clock.h"
 #include "jbench/common/random.h"
 #include "jbench/proc/child_process.h"
-#include "jbench/common/clock.h"
 
 namespace jbench::run {
 

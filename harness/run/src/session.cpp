@@ -19,8 +19,8 @@
 
 #include "datasets.h"
 #include "jbench/bundle/staging_bundle.h"
-#include "jbench/plan/plan_output.h"
 #include "jbench/common/clock.h"
+#include "jbench/plan/plan_output.h"
 #include "jbench/proc/interrupt.h"
 #include "jbench/provenance/host_fingerprint.h"
 #include "jbench/provenance/noise.h"
@@ -193,8 +193,7 @@ SessionOutcome run_session(const Plan& plan, const SessionOptions& options, std:
     const run::BuiltDataset& built = datasets.get(dataset);
     if (monotonic_ns() - build_start > 1'000'000'000ULL) {
       write.log(fmt::format("dataset '{}' built in {:.1f} s (outside every run's phases)",
-                            dataset.name,
-                            static_cast<double>(monotonic_ns() - build_start) / 1e9));
+                            dataset.name, static_cast<double>(monotonic_ns() - build_start) / 1e9));
     }
     run::RunSpec spec;
     spec.plan = &plan;

@@ -7,8 +7,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "jbench/plan/plan_output.h"
 #include "jbench/common/clock.h"
+#include "jbench/plan/plan_output.h"
 #include "jbench/provenance/binaries.h"
 #include "jbench/provenance/build_info.h"
 #include "jbench/provenance/host_fingerprint.h"

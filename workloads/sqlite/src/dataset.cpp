@@ -10,8 +10,8 @@
 #include <cstring>
 #include <vector>
 
-#include "jbench/common/random.h"
 #include "jbench/common/clock.h"
+#include "jbench/common/random.h"
 #include "jbench/stats/decimal.h"
 
 namespace jbench::sqlite_workload {
