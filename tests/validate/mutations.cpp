@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "collector_fixture.h"
+
 namespace jbench::test {
 namespace {
 
@@ -37,6 +39,13 @@ std::function<void(const BundleEditor&)> edit_raw(std::string run, std::function
 }
 
 std::uint64_t ns(const Json& v) { return std::stoull(v.get<std::string>()); }
+
+// The writer run gains an honest "spans" collector, then `tweak` tells its lie.
+std::function<void(const BundleEditor&)> with_collector(CollectorTweak tweak) {
+  return [tweak = std::move(tweak)](const BundleEditor& e) {
+    add_spans_collector(e, kWriterRun, tweak);
+  };
+}
 
 std::vector<Mutation> make_mutations() {
   const std::string writer_run_json = run_file(kWriterRun, "run.json");
@@ -231,12 +240,80 @@ std::vector<Mutation> make_mutations() {
       {"collector-failed",
        {"collectors.failed"},
        "a run lists a collector that ended collector_failed",
-       edit(writer_run_json,
-            [](Json& d) {
-              d["trace_mode"]["collectors"] = Json::array(
-                  {{{"name", "syscalls"}, {"status", "ok"}},
-                   {{"name", "usdt"}, {"status", "collector_failed"}, {"reason", "dropped 12"}}});
-            })},
+       with_collector({nullptr,
+                       [](Json& c) {
+                         c["status"] = "collector_failed";
+                         c["reason"] = "the bpftrace backend exited with code 1";
+                       }})},
+      {"collector-nonzero-exit",
+       {"collectors.bad_end", "events.bad_end"},
+       "a collector that claims ok although it exited with code 3",
+       with_collector({[](std::vector<Json>& l) { l.back()["ended"]["code"] = 3; },
+                       [](Json& c) { c["lifecycle"]["ended"]["code"] = 3; }})},
+      {"collector-attach-not-verified",
+       {"collectors.not_verified"},
+       "a collector whose attachment was never verified by the workers' canaries",
+       with_collector({nullptr,
+                       [](Json& c) {
+                         c["lifecycle"]["attach_verified"] = false;
+                         c["lifecycle"]["canaries_seen"] = Json::array();
+                       }})},
+      {"collector-dropped-events",
+       {"collectors.lost_records", "events.dropped"},
+       "a collector that dropped 2 events and still claims ok",
+       with_collector({[](std::vector<Json>& l) { l.back()["dropped"] = 2; },
+                       [](Json& c) { c["dropped"] = 2; }})},
+      {"collector-no-reason",
+       {"collectors.no_reason"},
+       "a collector not_available without saying why",
+       with_collector({nullptr, [](Json& c) { c["status"] = "not_available"; }})},
+      {"events-malformed-record",
+       {"events.malformed"},
+       "a raw record whose t_ns is a bare number (it may be rounded by a JSON reader)",
+       with_collector({[](std::vector<Json>& l) {
+                         Json bad = l[1];
+                         bad["tid"] = bad["tid"].get<int>() + 1;
+                         bad["seq"] = "0";
+                         bad["t_ns"] = 12345;
+                         l.insert(l.begin() + 2, bad);
+                         l.back()["records"] = 6;
+                       },
+                       [](Json& c) { c["records"] = 6; }})},
+      {"events-cut-before-trailer",
+       {"events.no_trailer"},
+       "a raw file cut off before its trailer",
+       with_collector({[](std::vector<Json>& l) { l.pop_back(); }, nullptr})},
+      {"events-not-monotonic",
+       {"events.not_monotonic"},
+       "a record of a stream timestamped before the one before it",
+       with_collector(
+           {[](std::vector<Json>& l) { l[4]["t_ns"] = std::to_string(ns(l[3]["t_ns"]) - 500); },
+            nullptr})},
+      {"events-orphan-span",
+       {"events.orphan_span"},
+       "a span whose parent is not in the run",
+       with_collector({[](std::vector<Json>& l) { l[3]["parent_id"] = "ffff"; }, nullptr})},
+      {"events-outside-cohort",
+       {"events.outside_cohort"},
+       "events from a process that is not a registered incarnation of the run",
+       with_collector({[](std::vector<Json>& l) {
+                         for (auto& r : l) {
+                           if (r["kind"] == "record") r["pid"] = r["pid"].get<int>() + 100000;
+                         }
+                       },
+                       nullptr})},
+      {"events-unknown-schema-version",
+       {"events.unknown_version"},
+       "a raw file of event schema version 2",
+       with_collector({[](std::vector<Json>& l) { l.front()["schema_version"] = 2; }, nullptr})},
+      {"events-raw-missing",
+       {"events.missing_raw"},
+       "a collector whose raw file is not in the bundle",
+       [](const BundleEditor& e) {
+         add_spans_collector(e, kWriterRun);
+         e.remove("runs/" + kWriterRun + "/raw/spans.events.jsonl");
+         e.rewrite_sums();
+       }},
       {"collector-unknown-status",
        {"collectors.unknown_status"},
        "a collector status word that is not one of the five",

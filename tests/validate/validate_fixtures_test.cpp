@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "bundle_editor.h"
+#include "collector_fixture.h"
 #include "mutations.h"
 #include "temp_dir.h"
 #include "validate_test_support.h"
@@ -175,6 +176,22 @@ TEST(ValidateCohort, a_forked_member_registered_after_the_release_is_not_late) {
   run["cohort"]["members"].push_back(child);
   e.write_json(file, run);
   e.rewrite_sums();
+  const auto r = run_validate_json(bundle);
+  EXPECT_EQ(r.process.exit_code, 0) << r.process.out << r.process.err;
+}
+
+}  // namespace
+}  // namespace jbench::test
+
+namespace jbench::test {
+namespace {
+
+// The honest collector the event mutations start from validates: a lie is what fails them.
+TEST(ValidateCollectors, a_run_with_a_well_formed_collector_and_raw_file_is_valid) {
+  TempDir dir;
+  const std::string bundle = dir.path() + "/with-collector";
+  copy_valid_fixture(bundle);
+  add_spans_collector(BundleEditor(bundle), kWriterRun);
   const auto r = run_validate_json(bundle);
   EXPECT_EQ(r.process.exit_code, 0) << r.process.out << r.process.err;
 }

@@ -119,6 +119,59 @@ void check_worker_exits(const std::string& file, const Json& run, Findings& find
   }
 }
 
+// A collector that says it saw the run (ok, no_events_observed) must prove it: attachment
+// verified by every worker's canary, a clean end, nothing dropped or malformed, and a status
+// that matches what it recorded.
+void check_collector_lifecycle(const std::string& file, const Json& run, const Json& c,
+                               std::size_t i, Findings& findings) {
+  const std::string at = fmt::format("/trace_mode/collectors/{}", i);
+  const std::string name = string_at(c, "name").value_or(fmt::format("#{}", i));
+  const Json* life = member(c, "lifecycle");
+  const bool verified =
+      life && member(*life, "attach_verified") && *member(*life, "attach_verified") == true;
+  std::set<std::int64_t> seen;
+  if (const Json* canaries = life ? member(*life, "canaries_seen") : nullptr;
+      canaries && canaries->is_array()) {
+    for (const auto& w : *canaries) {
+      if (w.is_number_integer()) seen.insert(w.get<std::int64_t>());
+    }
+  }
+  std::size_t workers = 0;
+  if (const Json* ws = member(run, "workers"); ws && ws->is_array()) workers = ws->size();
+  bool every_canary = true;
+  for (std::size_t w = 0; w < workers; ++w)
+    every_canary = every_canary && seen.count(std::int64_t(w));
+  if (!verified || !every_canary) {
+    findings.add("collectors.not_verified", file, at + "/lifecycle",
+                 fmt::format("collector {} never proved it attached: attach_verified must be "
+                             "true and every worker's canary seen ({} of {} seen)",
+                             name, seen.size(), workers));
+  }
+  const Json* ended = life ? member(*life, "ended") : nullptr;
+  const bool clean = ended && string_at(*ended, "how") == "exit" && member(*ended, "code") &&
+                     *member(*ended, "code") == 0;
+  if (!clean) {
+    findings.add("collectors.bad_end", file, at + "/lifecycle/ended",
+                 fmt::format("collector {} did not end with exit 0: {}", name,
+                             ended ? ended->dump() : "(no record of how it ended)"));
+  }
+  const auto count = [&](const char* key) -> std::uint64_t {
+    const Json* v = member(c, key);
+    return v && v->is_number_unsigned() ? v->get<std::uint64_t>() : 0;
+  };
+  if (count("dropped") > 0 || count("malformed") > 0) {
+    findings.add("collectors.lost_records", file, at,
+                 fmt::format("collector {} dropped {} and mangled {} records", name,
+                             count("dropped"), count("malformed")));
+  }
+  const bool ok = string_at(c, "status") == "ok";
+  if (ok != (count("records") > 0)) {
+    findings.add("collectors.status_mismatch", file, at + "/status",
+                 fmt::format("collector {} says {} but recorded {} records", name,
+                             ok ? "ok" : "no_events_observed", count("records")));
+  }
+}
+
 void check_collectors(const std::string& file, const Json& run, Findings& findings) {
   const Json* mode = member(run, "trace_mode");
   const Json* collectors = mode ? member(*mode, "collectors") : nullptr;
@@ -139,6 +192,11 @@ void check_collectors(const std::string& file, const Json& run, Findings& findin
       findings.add("collectors.failed", file, at,
                    fmt::format("collector {} failed: {}", name,
                                string_at(c, "reason").value_or("no reason recorded")));
+    } else if (*status == "not_available" && string_at(c, "reason").value_or("").empty()) {
+      findings.add("collectors.no_reason", file, at,
+                   fmt::format("collector {} is not_available without saying why", name));
+    } else if (*status == "ok" || *status == "no_events_observed") {
+      check_collector_lifecycle(file, run, c, i, findings);
     }
   }
 }

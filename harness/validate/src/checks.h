@@ -15,6 +15,8 @@ void check_sums(const BundleView& bundle, Findings& findings);
 void check_session(const BundleView& bundle, Findings& findings);
 // Each run.json: phase boundaries, cohort attribution and identity, worker exits, collectors.
 void check_runs(const BundleView& bundle, Findings& findings);
+// The raw event files the collectors of each run name (docs/events.md).
+void check_events(const BundleView& bundle, Findings& findings);
 // Each summary.json against the summary recomputed from raw/ and run.json, and lane labels
 // against the operations the summary counts.
 void check_summaries(const BundleView& bundle, Findings& findings);

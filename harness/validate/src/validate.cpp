@@ -33,6 +33,7 @@ ValidationReport validate_bundle(const std::string& dir) {
     validate::check_sums(bundle, findings);
     validate::check_session(bundle, findings);
     validate::check_runs(bundle, findings);
+    validate::check_events(bundle, findings);
     validate::check_summaries(bundle, findings);
   } catch (const std::exception& e) {
     findings.add("validate.check_aborted", "", "",
