@@ -43,12 +43,14 @@ TEST(EventFile, a_well_formed_file_has_no_problems) {
             std::set<std::string>{});
 }
 
-TEST(EventFile, a_span_that_is_its_own_ancestor_is_a_cycle) {
+// A parent must have begun before its child: a parent named before it begins is an orphan,
+// which is also what keeps two spans from being each other's ancestors.
+TEST(EventFile, parents_begin_before_their_children_so_no_cycle_can_form) {
   EXPECT_EQ(codes_of({kHeader, rec(0, 10, R"("span_begin","span_id":"a","parent_id":"b")"),
                       rec(1, 11, R"("span_begin","span_id":"b","parent_id":"a")"),
                       rec(2, 12, R"("span_end","span_id":"b")"),
                       rec(3, 13, R"("span_end","span_id":"a")"), trailer(4)}),
-            std::set<std::string>{"events.span_cycle"});
+            std::set<std::string>{"events.orphan_span"});
 }
 
 TEST(EventFile, unpaired_and_duplicate_spans_are_named) {

@@ -2,11 +2,15 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <fstream>
 #include <map>
+#include <string_view>
 #include <tuple>
+#include <vector>
 
+#include "flat_json.h"
 #include "span_graph.h"
 
 namespace jbench {
@@ -14,19 +18,22 @@ namespace {
 
 using Json = nlohmann::json;
 
-// A 64-bit value written as a decimal string (docs/events.md); false when `key` is not one.
-bool decimal(const Json& object, const char* key, std::uint64_t& out) {
-  if (!object.contains(key) || !object[key].is_string()) return false;
-  const auto& s = object[key].get_ref<const std::string&>();
-  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-  return ec == std::errc() && end == s.data() + s.size() && !s.empty();
-}
-
 class Reader {
  public:
   Reader(const EventContext& ctx, EventFileReport& report) : ctx_(ctx), report_(report) {}
 
-  void line(std::size_t number, const std::string& text) {
+  void line(std::size_t number, std::string_view text) {
+    // Records are nearly every line: read them without building a document.
+    if (number > 1 && !report_.trailer) {
+      if (auto fields = events_detail::parse_flat_object(text)) {
+        const auto* kind = events_detail::find(*fields, "kind");
+        if (kind && kind->kind == events_detail::FlatValue::Kind::string &&
+            kind->text == "record") {
+          record(number, *fields);
+          return;
+        }
+      }
+    }
     auto j = Json::parse(text, nullptr, false);
     if (j.is_discarded() || !j.is_object() || !j.contains("kind") || !j["kind"].is_string()) {
       problem("events.malformed", number, "not a JSON object with a \"kind\"");
@@ -43,13 +50,17 @@ class Reader {
     if (kind == "header") {
       header(number, j);
     } else if (kind == "record") {
-      record(number, j);
+      record(number, flatten(j));
     } else if (kind == "trailer") {
       report_.trailer = j;
       trailer(number, j);
     } else {
       problem("events.malformed", number, fmt::format("unknown kind \"{}\"", kind));
     }
+  }
+
+  void refuse_long_line(std::size_t number) {
+    problem("events.malformed", number, fmt::format("a line longer than {} bytes", kMaxLineBytes));
   }
 
   void finish() {
@@ -106,24 +117,68 @@ class Reader {
     }
   }
 
-  void record(std::size_t n, const Json& r) {
+  using Fields = std::vector<events_detail::FlatField>;
+  using Kind = events_detail::FlatValue::Kind;
+
+  // A record parsed by the full parser, as the fields the checks read (others are ignored).
+  static Fields flatten(const Json& r) {
+    Fields out;
+    for (const char* key :
+         {"type", "seq", "pid", "start_time_ticks", "tid", "t_ns", "span_id", "parent_id"}) {
+      if (!r.contains(key)) continue;
+      const Json& v = r[key];
+      events_detail::FlatValue value;
+      if (v.is_string()) {
+        value.kind = Kind::string;
+        value.text = v.get<std::string>();
+      } else if (v.is_number_integer()) {
+        value.kind = Kind::integer;
+        value.number = v.get<std::int64_t>();
+      } else if (v.is_null()) {
+        value.kind = Kind::null;
+      } else {
+        value.kind = Kind::boolean;  // any other JSON type: wrong for every field read here
+      }
+      out.push_back({key, std::move(value)});
+    }
+    return out;
+  }
+
+  static const std::string* text(const Fields& f, std::string_view key) {
+    const auto* v = events_detail::find(f, key);
+    return v && v->kind == Kind::string ? &v->text : nullptr;
+  }
+  static bool integer(const Fields& f, std::string_view key, std::int64_t& out) {
+    const auto* v = events_detail::find(f, key);
+    if (!v || v->kind != Kind::integer) return false;
+    out = v->number;
+    return true;
+  }
+  // A 64-bit value written as a decimal string (docs/events.md).
+  static bool decimal(const Fields& f, std::string_view key, std::uint64_t& out) {
+    const std::string* s = text(f, key);
+    if (!s || s->empty()) return false;
+    const auto [end, ec] = std::from_chars(s->data(), s->data() + s->size(), out);
+    return ec == std::errc() && end == s->data() + s->size();
+  }
+
+  void record(std::size_t n, const Fields& r) {
     ++report_.records;
     std::uint64_t seq = 0;
     std::uint64_t ticks = 0;
     std::uint64_t t = 0;
-    const bool numbers =
-        decimal(r, "seq", seq) && decimal(r, "start_time_ticks", ticks) && decimal(r, "t_ns", t);
-    const bool typed = r.contains("type") && r["type"].is_string();
-    const bool ids = r.contains("pid") && r["pid"].is_number_integer() && r.contains("tid") &&
-                     r["tid"].is_number_integer();
-    if (!numbers || !typed || !ids) {
+    std::int64_t pid = 0;
+    std::int64_t tid = 0;
+    const std::string* type = text(r, "type");
+    const bool complete = decimal(r, "seq", seq) && decimal(r, "start_time_ticks", ticks) &&
+                          decimal(r, "t_ns", t) && integer(r, "pid", pid) &&
+                          integer(r, "tid", tid) && type;
+    if (!complete) {
       problem("events.malformed", n,
               "a record needs type, seq, pid, start_time_ticks, tid and t_ns (64-bit values "
               "as decimal strings)");
       return;
     }
-    const std::int64_t pid = r["pid"];
-    const std::int64_t tid = r["tid"];
     if (!ctx_.cohort.count({pid, ticks})) {
       problem("events.outside_cohort", n,
               fmt::format("pid {} (start time {}) is not a registered incarnation of the run", pid,
@@ -148,27 +203,27 @@ class Reader {
       problem("events.gap", n,
               fmt::format("stream pid {} tid {} starts at seq {}, not 0", pid, tid, seq));
     }
-    typed_record(n, r["type"].get<std::string>(), r);
+    typed_record(n, *type, r);
   }
 
-  void typed_record(std::size_t n, const std::string& type, const Json& r) {
+  void typed_record(std::size_t n, const std::string& type, const Fields& r) {
     const auto report = [&](const char* code, std::size_t line, std::string message) {
       problem(code, line, std::move(message));
     };
     if (type == "span_begin" || type == "span_end") {
-      if (!r.contains("span_id") || !r["span_id"].is_string()) {
+      const std::string* id = text(r, "span_id");
+      if (!id) {
         problem("events.malformed", n, fmt::format("{} without a span_id", type));
         return;
       }
-      const std::string id = r["span_id"];
       if (type == "span_end") {
-        spans_.end(id, n, report);
+        spans_.end(*id, n, report);
         return;
       }
       ++report_.spans;
-      std::optional<std::string> parent;
-      if (r.contains("parent_id") && r["parent_id"].is_string()) parent = r["parent_id"];
-      spans_.begin(id, parent, n, report);
+      std::optional<std::string_view> parent;
+      if (const std::string* p = text(r, "parent_id")) parent = *p;
+      spans_.begin(*id, parent, n, report);
     } else if (type == "overflow") {
       problem("events.overflow", n, "the collector's buffer overflowed here: events were lost");
     } else if (type != "canary" && type != "counter" && type != "gc_begin" && type != "gc_end" &&
@@ -220,9 +275,43 @@ EventFileReport check_event_file(const std::string& path, const EventContext& co
     return report;
   }
   Reader reader(context, report);
-  std::string text;
+  // Lines are read through a fixed buffer, and a line longer than kMaxLineBytes is refused
+  // without being held: memory does not grow with the file or with a hostile line.
+  std::vector<char> buffer(1 << 20);
+  std::string line;
+  bool overlong = false;
   std::size_t number = 0;
-  while (std::getline(in, text)) reader.line(++number, text);
+  while (in) {
+    in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+    const std::size_t got = static_cast<std::size_t>(in.gcount());
+    std::size_t start = 0;
+    for (std::size_t i = 0; i < got; ++i) {
+      if (buffer[i] != '\n') continue;
+      if (!overlong) line.append(buffer.data() + start, i - start);
+      ++number;
+      if (overlong) {
+        reader.refuse_long_line(number);
+      } else {
+        reader.line(number, line);
+      }
+      line.clear();
+      overlong = false;
+      start = i + 1;
+    }
+    if (!overlong) line.append(buffer.data() + start, got - start);
+    if (line.size() > kMaxLineBytes) {
+      overlong = true;
+      line.clear();
+    }
+  }
+  if (overlong || !line.empty()) {
+    ++number;
+    if (overlong) {
+      reader.refuse_long_line(number);
+    } else {
+      reader.line(number, line);
+    }
+  }
   if (number == 0) report.problems.push_back({"events.no_header", 0, "the file is empty"});
   reader.finish();
   return report;

@@ -2,56 +2,56 @@
 
 #include <fmt/format.h>
 
-#include <set>
+#include <algorithm>
+#include <vector>
 
 namespace jbench::events_detail {
+namespace {
 
-void SpanGraph::begin(const std::string& id, const std::optional<std::string>& parent,
-                      std::size_t line, const Report& report) {
-  auto [it, fresh] = spans_.try_emplace(id, Span{parent, line, false});
-  if (!fresh) {
-    report("events.duplicate_span", line,
-           fmt::format("span {} begins again (first at line {})", id, it->second.begin_line));
+// FNV-1a 64 then a SplitMix64 finaliser: ids are short strings, collisions are 2^-64 events.
+std::uint64_t hash_id(std::string_view id) {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (unsigned char c : id) {
+    h ^= c;
+    h *= 0x100000001b3ULL;
   }
+  h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
+  return h ^ (h >> 31);
 }
 
-void SpanGraph::end(const std::string& id, std::size_t line, const Report& report) {
-  auto it = spans_.find(id);
-  if (it == spans_.end()) {
-    report("events.unpaired", line, fmt::format("span {} ends but never began", id));
+}  // namespace
+
+void SpanGraph::begin(std::string_view id, std::optional<std::string_view> parent, std::size_t line,
+                      const Report& report) {
+  const std::uint64_t h = hash_id(id);
+  if (!begun_.insert(h).second) {
+    report("events.duplicate_span", line, fmt::format("span {} begins a second time", id));
     return;
   }
-  if (it->second.ended) {
+  if (parent && !begun_.count(hash_id(*parent))) {
+    report("events.orphan_span", line,
+           fmt::format("span {} names parent {}, which has not begun in this run", id, *parent));
+  }
+  open_.emplace(h, line);
+}
+
+void SpanGraph::end(std::string_view id, std::size_t line, const Report& report) {
+  const std::uint64_t h = hash_id(id);
+  if (open_.erase(h) == 1) return;
+  if (begun_.count(h)) {
     report("events.unpaired", line, fmt::format("span {} ends twice", id));
-    return;
+  } else {
+    report("events.unpaired", line, fmt::format("span {} ends but never began", id));
   }
-  it->second.ended = true;
 }
 
 void SpanGraph::finish(const Report& report) const {
-  for (const auto& [id, span] : spans_) {
-    if (!span.ended) {
-      report("events.unpaired", span.begin_line, fmt::format("span {} never ends", id));
-    }
-    if (span.parent && !spans_.count(*span.parent)) {
-      report("events.orphan_span", span.begin_line,
-             fmt::format("span {} names parent {}, which is not in the run", id, *span.parent));
-      continue;
-    }
-    // Walk up the parents; seeing a span twice is a cycle (reported at its lowest member).
-    std::set<std::string> seen{id};
-    for (auto p = span.parent; p;) {
-      if (!seen.insert(*p).second) {
-        if (*p == id) {
-          report("events.span_cycle", span.begin_line,
-                 fmt::format("span {} is its own ancestor", id));
-        }
-        break;
-      }
-      auto it = spans_.find(*p);
-      if (it == spans_.end()) break;
-      p = it->second.parent;
-    }
+  std::vector<std::size_t> lines;
+  for (const auto& [h, line] : open_) lines.push_back(line);
+  std::sort(lines.begin(), lines.end());  // findings in file order, whatever the hash order
+  for (auto line : lines) {
+    report("events.unpaired", line, "the span that begins on this line never ends");
   }
 }
 

@@ -1,11 +1,17 @@
 // Span pairing and parentage within one raw file. Private to jbench::events.
+//
+// A parent must have begun before its child (earlier in the file), which also rules out cycles.
+// Memory: open spans are kept whole; of a closed span only a 64-bit hash of its id remains, so a
+// file of a million spans costs tens of MB, not the size of the file.
 #pragma once
 
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace jbench::events_detail {
 
@@ -13,19 +19,15 @@ class SpanGraph {
  public:
   using Report = std::function<void(const char* code, std::size_t line, std::string message)>;
 
-  void begin(const std::string& id, const std::optional<std::string>& parent, std::size_t line,
+  void begin(std::string_view id, std::optional<std::string_view> parent, std::size_t line,
              const Report& report);
-  void end(const std::string& id, std::size_t line, const Report& report);
-  // Every begin has its end; every parent exists; no parent chain loops.
+  void end(std::string_view id, std::size_t line, const Report& report);
+  // Every span that began has ended.
   void finish(const Report& report) const;
 
  private:
-  struct Span {
-    std::optional<std::string> parent;
-    std::size_t begin_line = 0;
-    bool ended = false;
-  };
-  std::map<std::string, Span> spans_;
+  std::unordered_set<std::uint64_t> begun_;              // every span id seen, hashed
+  std::unordered_map<std::uint64_t, std::size_t> open_;  // open span -> the line it began on
 };
 
 }  // namespace jbench::events_detail

@@ -47,6 +47,8 @@ struct EventFileReport {
 
 // At most this many problems are listed per file; past it one "events.too_many_problems".
 inline constexpr std::size_t kMaxProblemsPerFile = 50;
+// A line longer than this is malformed and is skipped without being held in memory.
+inline constexpr std::size_t kMaxLineBytes = 1 << 20;
 
 EventFileReport check_event_file(const std::string& path, const EventContext& context);
 
