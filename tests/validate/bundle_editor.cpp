@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "jbench/bundle/sha256sums.h"
-#include "jbench/run/summary.h"
+#include "jbench/results/summary.h"
 
 namespace jbench::test {
 namespace {

@@ -29,6 +29,9 @@ int run_cli(int argc, char** argv) {
   auto* validate =
       app.add_subcommand("validate", "check a bundle: checksums, schemas, attribution, summaries");
   actions.emplace_back(validate, cli::add_validate_command(*validate));
+  auto* archive =
+      app.add_subcommand("archive", "write a bundle as one file that `jbench validate` checks");
+  actions.emplace_back(archive, cli::add_archive_command(*archive));
 
   try {
     app.parse(argc, argv);

@@ -12,5 +12,6 @@ using Action = std::function<int()>;
 Action add_plan_command(CLI::App& app);
 Action add_run_command(CLI::App& app);
 Action add_validate_command(CLI::App& app);
+Action add_archive_command(CLI::App& app);
 
 }  // namespace jbench::cli

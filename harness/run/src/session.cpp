@@ -24,7 +24,8 @@
 #include "jbench/proc/interrupt.h"
 #include "jbench/provenance/host_fingerprint.h"
 #include "jbench/provenance/noise.h"
-#include "jbench/run/summary.h"
+#include "jbench/results/summary.h"
+#include "jbench/validate/validate.h"
 #include "progress.h"
 #include "run_one.h"
 #include "session_documents.h"
@@ -255,8 +256,13 @@ SessionOutcome run_session(const Plan& plan, const SessionOptions& options, std:
   Json manifest = docs.manifest();
   manifest["write_failures"] = write.failures();
   write.json("manifest.json", manifest);
-  Json validation = run::check_bundle_documents(bundle.root());
-  const bool valid = validation["valid"].get<bool>() && write.failures().empty();
+  // The same validator anyone runs later, less the checksums that come after it.
+  const ValidationReport report = validate_bundle(bundle.root(), BundleStage::staged);
+  const bool valid = report.valid() && write.failures().empty();
+  Json validation = report_to_json(report);
+  validation["bundle"] = name;
+  validation["stage"] = "staged: every check but SHA256SUMS, which is written after this file";
+  validation["valid"] = valid;
   validation["write_failures"] = write.failures();
   write.json("validation.json", validation);
   std::error_code ec;

@@ -3,9 +3,6 @@
 #include <fmt/format.h>
 
 #include <ctime>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "jbench/common/clock.h"
 #include "jbench/plan/plan_output.h"
@@ -13,7 +10,6 @@
 #include "jbench/provenance/build_info.h"
 #include "jbench/provenance/host_fingerprint.h"
 #include "jbench/run/session.h"
-#include "jbench/schema/json_schema.h"
 
 namespace jbench::run {
 namespace {
@@ -166,54 +162,5 @@ bool SessionDocuments::all_runs_ok() const {
 Json build_provenance() { return build_info(); }
 
 Json process_binaries(pid_t pid) { return process_provenance(pid); }
-
-Json check_bundle_documents(const std::string& root) {
-  namespace fs = std::filesystem;
-  std::vector<std::pair<std::string, std::string>> documents = {
-      {"manifest.json", "manifest.schema.json"},
-      {"plan.json", "plan.schema.json"},
-      {"provenance/build.json", "build-info.schema.json"}};
-  std::error_code ec;
-  // binaries.json exists once a run got as far as measuring.
-  if (fs::exists(root + "/provenance/binaries.json", ec)) {
-    documents.emplace_back("provenance/binaries.json", "binaries.schema.json");
-  }
-  for (const auto& entry : fs::directory_iterator(root + "/runs", ec)) {
-    const std::string dir = "runs/" + entry.path().filename().string();
-    documents.emplace_back(dir + "/run.json", "run.schema.json");
-    documents.emplace_back(dir + "/summary.json", "summary.schema.json");
-    for (const auto& raw : fs::directory_iterator(entry.path() / "raw", ec)) {
-      documents.emplace_back(dir + "/raw/" + raw.path().filename().string(),
-                             "worker-result.schema.json");
-    }
-  }
-  Json checked = Json::array();
-  bool valid = true;
-  for (const auto& [file, schema_name] : documents) {
-    Json violations = Json::array();
-    std::string error;
-    auto schema = JsonSchema::builtin(schema_name, error);
-    std::ifstream in(root + "/" + file);
-    std::stringstream text;
-    text << in.rdbuf();
-    auto doc = Json::parse(text.str(), nullptr, false);
-    if (!schema) {
-      violations.push_back({{"pointer", ""}, {"message", error}});
-    } else if (!in || doc.is_discarded()) {
-      violations.push_back({{"pointer", ""}, {"message", "missing or not JSON"}});
-    } else {
-      for (const auto& v : schema->validate(doc)) {
-        violations.push_back({{"pointer", v.pointer}, {"message", v.message}});
-      }
-    }
-    valid = valid && violations.empty();
-    checked.push_back({{"file", file}, {"schema", schema_name}, {"violations", violations}});
-  }
-  return {{"schema", "jbench.validation"},
-          {"schema_version", 1},
-          {"stage", "before SHA256SUMS: schema checks of every JSON document"},
-          {"valid", valid},
-          {"checked", checked}};
-}
 
 }  // namespace jbench::run

@@ -1,5 +1,5 @@
 // The documents of a session's bundle besides the raw records: the manifest, each run.json,
-// provenance, and the schema checks before SHA256SUMS. Private to jbench::run.
+// provenance. Private to jbench::run.
 #pragma once
 
 #include <sys/types.h>
@@ -43,9 +43,5 @@ class SessionDocuments {
 nlohmann::json build_provenance();
 // provenance/binaries.json: the worker's executable and every library mapped into it.
 nlohmann::json process_binaries(pid_t pid);
-
-// Validates every JSON document of the staged bundle against its schema in manifests/.
-// {"valid": bool, "checked": [{"file", "schema", "violations": [...]}, ...]}
-nlohmann::json check_bundle_documents(const std::string& root);
 
 }  // namespace jbench::run

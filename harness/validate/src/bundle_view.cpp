@@ -144,7 +144,7 @@ std::optional<std::vector<Json>> load_results(const std::string& root, const std
 
 }  // namespace
 
-BundleView load_bundle(const std::string& root, Findings& findings) {
+BundleView load_bundle(const std::string& root, bool staged, Findings& findings) {
   SchemaCache schemas;
   BundleView b;
   b.root = root;
@@ -157,7 +157,7 @@ BundleView load_bundle(const std::string& root, Findings& findings) {
     load_checked(root, "provenance/binaries.json", "binaries", schemas, findings);
   }
   // validation.json has no schema of its own yet: it is read for its verdict only.
-  b.validation = load_json(root, "validation.json", findings);
+  if (!staged) b.validation = load_json(root, "validation.json", findings);
   for (const auto& id : subdirectories(root + "/runs")) {
     RunView r;
     r.id = id;

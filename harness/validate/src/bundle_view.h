@@ -48,7 +48,8 @@ struct BundleView {
 
 // Reads every document the checks need, reporting document.* findings for those that cannot
 // be used and schema.* findings for those that break their schema.
-BundleView load_bundle(const std::string& root, Findings& findings);
+// `staged`: the bundle is still being written (no validation.json yet).
+BundleView load_bundle(const std::string& root, bool staged, Findings& findings);
 
 // Defensive access to untrusted JSON: absent or of the wrong type is nullopt, never a throw.
 const Json* member(const Json& object, std::string_view key);

@@ -2,7 +2,7 @@
 #include <fmt/format.h>
 
 #include "checks.h"
-#include "jbench/run/summary.h"
+#include "jbench/results/summary.h"
 
 namespace jbench::validate {
 namespace {

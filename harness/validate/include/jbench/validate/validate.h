@@ -30,9 +30,14 @@ struct ValidationReport {
   bool valid() const { return !unreadable && findings.empty(); }
 };
 
+// Which bundle is checked: a finished one (anyone, later, on a copy), or the staging directory
+// `jbench run` checks before it writes SHA256SUMS — the same rules, less the checksums and
+// validation.json that do not exist yet.
+enum class BundleStage { final, staged };
+
 // Never throws and never writes into the bundle. Findings come grouped by check, in the order
 // the checks run (docs/validate.md), and within a check in file and document order.
-ValidationReport validate_bundle(const std::string& dir);
+ValidationReport validate_bundle(const std::string& dir, BundleStage stage = BundleStage::final);
 
 // The report as JSON: {"schema":"jbench.validate_report","schema_version":1,"bundle","valid",
 // "unreadable","finding_count","findings":[{"code","file","pointer","message"}]}.

@@ -1,4 +1,4 @@
-#include "jbench/run/summary.h"
+#include "jbench/results/summary.h"
 
 #include <fmt/format.h>
 
