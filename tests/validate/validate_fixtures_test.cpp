@@ -2,6 +2,7 @@
 // passes, each lie is rejected with exactly its codes.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <sstream>
@@ -194,6 +195,51 @@ TEST(ValidateCollectors, a_run_with_a_well_formed_collector_and_raw_file_is_vali
   add_spans_collector(BundleEditor(bundle), kWriterRun);
   const auto r = run_validate_json(bundle);
   EXPECT_EQ(r.process.exit_code, 0) << r.process.out << r.process.err;
+}
+
+}  // namespace
+}  // namespace jbench::test
+
+namespace jbench::test {
+namespace {
+
+// Hostile input: each ends in findings or a clear error, in bounded time and memory.
+TEST(ValidateBadInput, a_json_nesting_bomb_is_a_finding_not_a_crash) {
+  TempDir dir;
+  const std::string bundle = dir.path() + "/bomb";
+  copy_valid_fixture(bundle);
+  const BundleEditor e(bundle);
+  const std::string run = "runs/" + kWriterRun + "/run.json";
+  e.write_text(run, std::string(1'000'000, '[') + std::string(1'000'000, ']') + "\n");
+  e.rewrite_sums();
+  const auto r = run_validate_json(bundle);
+  ASSERT_FALSE(r.process.timed_out);
+  EXPECT_EQ(r.process.exit_code, 1);
+  EXPECT_TRUE(r.codes.count("schema.run")) << r.process.out;
+}
+
+TEST(ValidateBadInput, an_empty_directory_is_invalid_with_every_missing_document_named) {
+  TempDir dir;
+  const auto r = run_validate_json(dir.path());
+  EXPECT_EQ(r.process.exit_code, 1);
+  EXPECT_TRUE(r.codes.count("sums.missing"));
+  EXPECT_TRUE(r.codes.count("document.missing"));
+}
+
+TEST(ValidateBadInput, a_raw_file_of_one_endless_line_is_refused_without_holding_it) {
+  TempDir dir;
+  const std::string bundle = dir.path() + "/endless";
+  copy_valid_fixture(bundle);
+  const BundleEditor e(bundle);
+  add_spans_collector(e, kWriterRun);
+  // 64 MiB of zeros and no newline, sparse on disk: a reader that holds a line would need it all.
+  const std::string raw = e.path("runs/" + kWriterRun + "/raw/spans.events.jsonl");
+  ASSERT_EQ(truncate(raw.c_str(), 64LL << 20), 0);
+  e.rewrite_sums();
+  const auto r = run_validate_json(bundle);
+  ASSERT_FALSE(r.process.timed_out);
+  EXPECT_EQ(r.process.exit_code, 1);
+  EXPECT_TRUE(r.codes.count("events.malformed")) << r.process.out;
 }
 
 }  // namespace
