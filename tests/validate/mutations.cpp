@@ -263,6 +263,25 @@ std::vector<Mutation> make_mutations() {
        "a collector that dropped 2 events and still claims ok",
        with_collector({[](std::vector<Json>& l) { l.back()["dropped"] = 2; },
                        [](Json& c) { c["dropped"] = 2; }})},
+      {"required-collector-unavailable",
+       {"collectors.required_unavailable"},
+       "the trace mode requires the spans collector, which was not available",
+       [](const BundleEditor& e) {
+         add_spans_collector(e, kWriterRun, {nullptr, [](Json& c) {
+                                               c["status"] = "not_available";
+                                               c["reason"] = "no USDT probes in the worker binary";
+                                             }});
+         const std::string run = run_file(kWriterRun, "run.json");
+         Json d = e.json(run);
+         d["trace_mode"]["requires"] = Json::array({"spans"});
+         e.write_json(run, d);
+         e.rewrite_sums();
+       }},
+      {"required-collector-missing",
+       {"collectors.required_missing"},
+       "the trace mode requires a syscalls collector the run does not list",
+       edit(writer_run_json,
+            [](Json& d) { d["trace_mode"]["requires"] = Json::array({"syscalls"}); })},
       {"collector-no-reason",
        {"collectors.no_reason"},
        "a collector not_available without saying why",

@@ -106,7 +106,10 @@ Json SessionDocuments::run_document(std::size_t index, const std::string& id,
   doc["status"] = record.status;
   doc["reason"] = record.reason;
   doc["trace_mode"] = {{"mode", trace_mode_name(r.trace)},
-                       // Baseline: nothing armed but the harness's own accounting.
+                       // What the mode needs to be what it says; baseline: nothing armed but the
+                       // harness's own accounting. A required collector that is not available
+                       // makes the bundle invalid (docs/validate.md).
+                       {"requires", Json::array()},
                        {"collectors", Json::array()}};
   doc["phases"] = {
       {"warmup", m.warmup.kind == Phase::Kind::duration ? Json{{"duration_ms", m.warmup.amount}}

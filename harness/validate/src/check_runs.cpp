@@ -172,8 +172,40 @@ void check_collector_lifecycle(const std::string& file, const Json& run, const J
   }
 }
 
+// Each collector the trace mode requires is there and did run: a mode without its collectors
+// is not the mode it claims to be.
+void check_required(const std::string& file, const Json& mode, Findings& findings) {
+  const Json* required = member(mode, "requires");
+  const Json* collectors = member(mode, "collectors");
+  if (!required || !required->is_array()) return;
+  for (std::size_t i = 0; i < required->size(); ++i) {
+    if (!(*required)[i].is_string()) continue;
+    const std::string name = (*required)[i];
+    const Json* found = nullptr;
+    if (collectors && collectors->is_array()) {
+      for (const auto& c : *collectors) {
+        if (string_at(c, "name") == name) found = &c;
+      }
+    }
+    const std::string at = fmt::format("/trace_mode/requires/{}", i);
+    if (!found) {
+      findings.add(
+          "collectors.required_missing", file, at,
+          fmt::format("the trace mode requires collector {}, which the run does not list", name));
+      continue;
+    }
+    const auto status = string_at(*found, "status").value_or("");
+    if (status == "not_available" || status == "not_requested") {
+      findings.add("collectors.required_unavailable", file, at,
+                   fmt::format("the trace mode requires collector {}, which was {}: {}", name,
+                               status, string_at(*found, "reason").value_or("no reason")));
+    }
+  }
+}
+
 void check_collectors(const std::string& file, const Json& run, Findings& findings) {
   const Json* mode = member(run, "trace_mode");
+  if (mode) check_required(file, *mode, findings);
   const Json* collectors = mode ? member(*mode, "collectors") : nullptr;
   if (!collectors || !collectors->is_array()) return;
   for (std::size_t i = 0; i < collectors->size(); ++i) {
