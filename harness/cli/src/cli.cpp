@@ -32,6 +32,9 @@ int run_cli(int argc, char** argv) {
   auto* archive =
       app.add_subcommand("archive", "write a bundle as one file that `jbench validate` checks");
   actions.emplace_back(archive, cli::add_archive_command(*archive));
+  auto* doctor =
+      app.add_subcommand("doctor", "what tracing this host can do, and for what it cannot, why");
+  actions.emplace_back(doctor, cli::add_doctor_command(*doctor));
 
   try {
     app.parse(argc, argv);

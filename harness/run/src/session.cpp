@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -20,6 +21,7 @@
 #include "datasets.h"
 #include "jbench/bundle/staging_bundle.h"
 #include "jbench/common/clock.h"
+#include "jbench/doctor/capabilities.h"
 #include "jbench/plan/plan_output.h"
 #include "jbench/proc/interrupt.h"
 #include "jbench/provenance/host_fingerprint.h"
@@ -169,6 +171,12 @@ SessionOutcome run_session(const Plan& plan, const SessionOptions& options, std:
     write.text("plan.json", plan_json.str());
   }
   write.json("provenance/build.json", run::build_provenance());
+  // What tracing this host can do, once per session. Attaching a probe for real costs a second
+  // or two: it is done when a run of the plan needs a tracer.
+  ProbeOptions probe;
+  probe.try_attach = std::any_of(plan.runs.begin(), plan.runs.end(),
+                                 [](const Run& r) { return r.trace != TraceMode::baseline; });
+  write.json("capabilities.json", probe_capabilities(probe));
 
   run::DatasetCache datasets(scratch, worker, m.seed,
                              std::max<std::uint32_t>(600, m.limits.run_timeout_s));

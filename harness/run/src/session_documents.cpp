@@ -64,6 +64,7 @@ void SessionDocuments::started() {
       {"started_ns", std::to_string(monotonic_ns())},
       {"host", host_fingerprint()},
       {"trace_modes", trace_capabilities()},
+      {"capabilities", "capabilities.json"},
       {"matrix",
        {{"file", m.file}, {"sha256", m.sha256}, {"name", m.name}, {"copy", "matrix.yaml"}}},
       {"workload", {{"kind", m.workload.kind}, {"binary", worker_binary_}}},

@@ -151,6 +151,7 @@ BundleView load_bundle(const std::string& root, bool staged, Findings& findings)
   b.manifest = load_checked(root, "manifest.json", "manifest", schemas, findings);
   b.plan = load_checked(root, "plan.json", "plan", schemas, findings);
   load_checked(root, "provenance/build.json", "build-info", schemas, findings);
+  load_checked(root, "capabilities.json", "capabilities", schemas, findings);
   // binaries.json is written once a run got as far as measuring; without one it is absent.
   std::error_code absent;
   if (fs::exists(root + "/provenance/binaries.json", absent)) {

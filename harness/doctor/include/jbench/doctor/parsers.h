@@ -1,0 +1,62 @@
+// Pure parsing of what the capability probe reads and runs, apart from the reading and running so
+// that every case can be tested with a string. Each returns nullopt when the text is not what the
+// kernel or the tool writes.
+//
+//   parse_sysctl_int("2\n")                          -> 2
+//   parse_cap_mask("CapEff:\t000001ffffffffff\n...")  -> 0x1ffffffffff
+//   parse_lockdown("[none] integrity confidentiality") -> "none"
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace jbench::doctor {
+
+// A /proc/sys integer ("-1\n", "2").
+std::optional<long> parse_sysctl_int(const std::string& text);
+
+// The hexadecimal mask of the `field` line ("CapEff") of /proc/<pid>/status.
+std::optional<std::uint64_t> parse_cap_mask(const std::string& status, const std::string& field);
+
+// The effective uid: the second number of the "Uid:" line of /proc/<pid>/status.
+std::optional<long> parse_effective_uid(const std::string& status);
+
+// Capability numbers (linux/capability.h) the probe cares about.
+enum Capability : int {
+  kCapSysPtrace = 19,
+  kCapSysAdmin = 21,
+  kCapSysResource = 24,
+  kCapPerfmon = 38,
+  kCapBpf = 39,
+};
+bool has_capability(std::uint64_t mask, int capability);
+// "CAP_BPF, CAP_PERFMON" for those of the capabilities above present in `mask`, "" when none.
+std::string relevant_capability_names(std::uint64_t mask);
+
+// The bracketed mode of /sys/kernel/security/lockdown ("none", "integrity", "confidentiality").
+std::optional<std::string> parse_lockdown(const std::string& text);
+
+// "bpftrace v0.17.0" -> "0.17.0".
+std::optional<std::string> parse_bpftrace_version(const std::string& out);
+// "strace -- version 6.1\n..." -> "6.1".
+std::optional<std::string> parse_strace_version(const std::string& out);
+// systemtap's dtrace prints a usage naming "systemtap" and its -h/-G modes; a DTrace tracer
+// does not.
+bool is_systemtap_dtrace(const std::string& output);
+
+// macOS `csrutil status`: true when "System Integrity Protection status: enabled".
+std::optional<bool> parse_sip_enabled(const std::string& out);
+
+// The errno name (EPERM, EACCES, ...) whose strerror text or name appears in a tool's stderr;
+// "" when none does. bpftrace and strace report failed system calls that way.
+std::string errno_name_in(const std::string& stderr_text);
+
+// At most `max_bytes` of `text`, cut at a line end when possible, "…" marking a cut.
+std::string excerpt(const std::string& text, std::size_t max_bytes = 1024);
+
+// A command line for display, each argument quoted when it holds shell metacharacters.
+std::string display_command(const std::vector<std::string>& argv);
+
+}  // namespace jbench::doctor

@@ -1,0 +1,89 @@
+#include "host_files.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+namespace jbench::doctor {
+
+FileRead read_small_file(const std::string& path) {
+  FileRead r;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    r.error = errno;
+    r.why = "cannot open " + path + ": " + std::strerror(r.error);
+    return r;
+  }
+  std::string text;
+  char buf[4096];
+  while (text.size() < 64 * 1024) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      r.error = errno;
+      r.why = "cannot read " + path + ": " + std::strerror(r.error);
+      ::close(fd);
+      return r;
+    }
+    if (n == 0) break;
+    text.append(buf, static_cast<std::size_t>(n));
+  }
+  ::close(fd);
+  r.text = std::move(text);
+  return r;
+}
+
+PathKind path_kind(const std::string& path, int* error) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    if (error != nullptr) *error = errno;
+    return PathKind::missing;
+  }
+  if (error != nullptr) *error = 0;
+  if (S_ISDIR(st.st_mode)) return PathKind::directory;
+  if (S_ISREG(st.st_mode)) return PathKind::file;
+  return PathKind::other;
+}
+
+bool directory_has_entries(const std::string& path) {
+  DIR* dir = ::opendir(path.c_str());
+  if (dir == nullptr) return false;
+  bool any = false;
+  while (const dirent* e = ::readdir(dir)) {
+    if (std::strcmp(e->d_name, ".") != 0 && std::strcmp(e->d_name, "..") != 0) {
+      any = true;
+      break;
+    }
+  }
+  ::closedir(dir);
+  return any;
+}
+
+std::string find_in_path(const std::string& name, const std::string& path_env) {
+  std::size_t start = 0;
+  while (start <= path_env.size()) {
+    const auto colon = path_env.find(':', start);
+    const std::string entry =
+        path_env.substr(start, colon == std::string::npos ? colon : colon - start);
+    const std::string dir = entry.empty() ? std::string(".") : entry;
+    const std::string candidate = dir + "/" + name;
+    struct stat st {};
+    if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+        ::access(candidate.c_str(), X_OK) == 0) {
+      if (candidate[0] == '/') return candidate;
+      char resolved[PATH_MAX];
+      if (::realpath(candidate.c_str(), resolved) != nullptr) return resolved;
+    }
+    if (colon == std::string::npos) break;
+    start = colon + 1;
+  }
+  return "";
+}
+
+}  // namespace jbench::doctor

@@ -1,0 +1,87 @@
+// The kernel's tracing interfaces: tracefs, the syscall tracepoints under it, and uprobes.
+// Existence is what is checked here; whether a tool can attach is the tools' checks' job.
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "checks.h"
+#include "host_files.h"
+#include "jbench/doctor/parsers.h"
+
+namespace jbench::doctor {
+namespace {
+
+constexpr const char* kMountTracefs =
+    "sudo mount -t tracefs nodev /sys/kernel/tracing (add it to /etc/fstab to keep it across "
+    "reboots)";
+
+}  // namespace
+
+Check check_tracefs(const ProbeContext& ctx) {
+  const std::string candidates[] = {ctx.path("/sys/kernel/tracing"),
+                                    ctx.path("/sys/kernel/debug/tracing")};
+  for (const auto& dir : candidates) {
+    int error = 0;
+    const PathKind kind = path_kind(dir + "/events", &error);
+    if (kind == PathKind::directory) {
+      Check c = Check::ok("tracefs", dir);
+      c.facts["path"] = dir;
+      return c;
+    }
+    if (error == EACCES) {
+      return Check::missing("tracefs", "denied_privilege",
+                            fmt::format("{}: {}", dir, std::strerror(error)),
+                            "run as root (tracefs is readable by root only by default)");
+    }
+  }
+  const bool empty_mountpoint =
+      path_kind(candidates[0]) == PathKind::directory && !directory_has_entries(candidates[0]);
+  return Check::missing(
+      "tracefs", "not_mounted",
+      fmt::format("no events/ under {}{} nor under {}", candidates[0],
+                  empty_mountpoint ? " (an empty mount point)" : "", candidates[1]),
+      kMountTracefs);
+}
+
+Check check_syscall_tracepoints(const ProbeContext& /*ctx*/, const Check& tracefs) {
+  if (!tracefs.available) {
+    return Check::missing("syscall_tracepoints", tracefs.reason_code,
+                          "needs tracefs: " + tracefs.detail, tracefs.remediation);
+  }
+  const std::string dir = tracefs.facts.at("path").get<std::string>();
+  const std::string probe = dir + "/events/syscalls/sys_enter_openat";
+  int error = 0;
+  if (path_kind(probe, &error) == PathKind::directory) {
+    return Check::ok("syscall_tracepoints", probe);
+  }
+  if (error == EACCES) {
+    return Check::missing("syscall_tracepoints", "denied_privilege",
+                          fmt::format("{}: {}", probe, std::strerror(error)), "run as root");
+  }
+  return Check::missing("syscall_tracepoints", "probe_not_found",
+                        probe + " does not exist: the kernel has no syscall tracepoints",
+                        "use a kernel built with CONFIG_FTRACE_SYSCALLS=y (see "
+                        "/boot/config-$(uname -r))");
+}
+
+Check check_uprobes(const ProbeContext& ctx, const Check& tracefs) {
+  const std::string pmu = ctx.path("/sys/bus/event_source/devices/uprobe");
+  if (path_kind(pmu) == PathKind::directory) {
+    Check c = Check::ok("uprobes", "uprobe PMU at " + pmu);
+    const FileRead type = read_small_file(pmu + "/type");
+    if (type.text) {
+      if (auto t = parse_sysctl_int(*type.text)) c.facts["pmu_type"] = *t;
+    }
+    return c;
+  }
+  if (tracefs.available) {
+    const std::string events = tracefs.facts.at("path").get<std::string>() + "/uprobe_events";
+    if (path_kind(events) == PathKind::file) return Check::ok("uprobes", events);
+  }
+  return Check::missing("uprobes", "probe_not_found",
+                        fmt::format("no uprobe PMU ({}) and no tracefs uprobe_events", pmu),
+                        "use a kernel built with CONFIG_UPROBES=y and CONFIG_UPROBE_EVENTS=y");
+}
+
+}  // namespace jbench::doctor

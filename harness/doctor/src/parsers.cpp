@@ -1,0 +1,160 @@
+#include "jbench/doctor/parsers.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <regex>
+#include <sstream>
+
+namespace jbench::doctor {
+namespace {
+
+std::string trim(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string::npos) return "";
+  return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
+}
+
+// The value of "Field:\t..." in a /proc status file.
+std::optional<std::string> status_field(const std::string& status, const std::string& field) {
+  std::istringstream in(status);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind(field + ":", 0) == 0) return trim(line.substr(field.size() + 1));
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<long> parse_sysctl_int(const std::string& text) {
+  const std::string t = trim(text);
+  if (t.empty()) return std::nullopt;
+  char* end = nullptr;
+  errno = 0;
+  const long v = std::strtol(t.c_str(), &end, 10);
+  if (errno != 0 || *end != '\0') return std::nullopt;
+  return v;
+}
+
+std::optional<std::uint64_t> parse_cap_mask(const std::string& status, const std::string& field) {
+  auto value = status_field(status, field);
+  if (!value || value->empty() || value->size() > 16) return std::nullopt;
+  if (value->find_first_not_of("0123456789abcdefABCDEF") != std::string::npos) return std::nullopt;
+  return std::strtoull(value->c_str(), nullptr, 16);
+}
+
+std::optional<long> parse_effective_uid(const std::string& status) {
+  auto value = status_field(status, "Uid");
+  if (!value) return std::nullopt;
+  std::istringstream in(*value);
+  long real = -1;
+  long effective = -1;
+  if (!(in >> real >> effective) || effective < 0) return std::nullopt;
+  return effective;
+}
+
+bool has_capability(std::uint64_t mask, int capability) {
+  return capability >= 0 && capability < 64 && ((mask >> capability) & 1U) != 0;
+}
+
+std::string relevant_capability_names(std::uint64_t mask) {
+  static const std::pair<int, const char*> kNames[] = {{kCapSysAdmin, "CAP_SYS_ADMIN"},
+                                                       {kCapBpf, "CAP_BPF"},
+                                                       {kCapPerfmon, "CAP_PERFMON"},
+                                                       {kCapSysPtrace, "CAP_SYS_PTRACE"},
+                                                       {kCapSysResource, "CAP_SYS_RESOURCE"}};
+  std::string out;
+  for (const auto& [cap, name] : kNames) {
+    if (!has_capability(mask, cap)) continue;
+    if (!out.empty()) out += ", ";
+    out += name;
+  }
+  return out;
+}
+
+std::optional<std::string> parse_lockdown(const std::string& text) {
+  const auto open = text.find('[');
+  const auto close = text.find(']', open == std::string::npos ? 0 : open);
+  if (open == std::string::npos || close == std::string::npos || close == open + 1) {
+    return std::nullopt;
+  }
+  std::string mode = text.substr(open + 1, close - open - 1);
+  if (mode != "none" && mode != "integrity" && mode != "confidentiality") return std::nullopt;
+  return mode;
+}
+
+std::optional<std::string> parse_bpftrace_version(const std::string& out) {
+  static const std::regex re(R"(bpftrace v?([0-9]+\.[0-9]+(\.[0-9]+)?[^\s]*))");
+  std::smatch m;
+  if (!std::regex_search(out, m, re)) return std::nullopt;
+  return m[1].str();
+}
+
+std::optional<std::string> parse_strace_version(const std::string& out) {
+  static const std::regex re(R"(strace -- version ([0-9]+(\.[0-9]+)*))");
+  std::smatch m;
+  if (!std::regex_search(out, m, re)) return std::nullopt;
+  return m[1].str();
+}
+
+bool is_systemtap_dtrace(const std::string& output) {
+  return output.find("systemtap") != std::string::npos ||
+         output.find("[-h | -G]") != std::string::npos;
+}
+
+std::optional<bool> parse_sip_enabled(const std::string& out) {
+  static const std::regex re(R"(System Integrity Protection status:\s*(enabled|disabled))");
+  std::smatch m;
+  if (!std::regex_search(out, m, re)) return std::nullopt;
+  return m[1].str() == "enabled";
+}
+
+std::string errno_name_in(const std::string& stderr_text) {
+  static const std::pair<int, const char*> kErrnos[] = {
+      {EPERM, "EPERM"},   {EACCES, "EACCES"}, {ENOENT, "ENOENT"},
+      {EINVAL, "EINVAL"}, {ENOSYS, "ENOSYS"}, {EBUSY, "EBUSY"},
+      {ENOMEM, "ENOMEM"}, {E2BIG, "E2BIG"},   {ENOTSUP, "ENOTSUP"}};
+  for (const auto& [value, name] : kErrnos) {
+    if (stderr_text.find(name) != std::string::npos ||
+        stderr_text.find(std::strerror(value)) != std::string::npos) {
+      return name;
+    }
+  }
+  return "";
+}
+
+std::string excerpt(const std::string& text, std::size_t max_bytes) {
+  if (text.size() <= max_bytes) return text;
+  std::size_t cut = text.rfind('\n', max_bytes);
+  if (cut == std::string::npos || cut < max_bytes / 2) cut = max_bytes;
+  // Never split a UTF-8 sequence: back up over continuation bytes.
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  return text.substr(0, cut) + "…";
+}
+
+std::string display_command(const std::vector<std::string>& argv) {
+  std::string out;
+  for (const auto& arg : argv) {
+    if (!out.empty()) out += ' ';
+    const bool plain = !arg.empty() && arg.find_first_not_of(
+                                           "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                           "0123456789-_./=:,+@%") == std::string::npos;
+    if (plain) {
+      out += arg;
+      continue;
+    }
+    out += '\'';
+    for (char c : arg) {
+      if (c == '\'') {
+        out += "'\\''";
+      } else {
+        out += c;
+      }
+    }
+    out += '\'';
+  }
+  return out;
+}
+
+}  // namespace jbench::doctor

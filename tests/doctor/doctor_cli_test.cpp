@@ -1,0 +1,98 @@
+// `jbench doctor` as a user runs it: exit codes, --json that parses and validates, a text form
+// with every check, and the acceptance case: without bpftrace on PATH it names the fallback or
+// the precise remediation.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "fake_host.h"
+#include "jbench/doctor/capabilities.h"
+#include "jbench/schema/json_schema.h"
+#include "jbench_binary.h"
+
+namespace jbench {
+namespace {
+
+using test::run_jbench;
+
+const char* const kLinuxChecks[] = {"os",
+                                    "effective_uid",
+                                    "capabilities",
+                                    "perf_event_paranoid",
+                                    "ptrace_scope",
+                                    "unprivileged_bpf",
+                                    "lockdown",
+                                    "tracefs",
+                                    "syscall_tracepoints",
+                                    "uprobes",
+                                    "bpftrace",
+                                    "strace",
+                                    "dtrace"};
+
+TEST(DoctorCli, TextListsEveryCheckAndTheBackends) {
+  test::FakeRoot root;
+  test::FakeTools empty;
+  const auto r =
+      run_jbench({"doctor", "--no-attach", "--root", root.path(), "--path", empty.path()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* name : kLinuxChecks) {
+    EXPECT_NE(r.out.find(std::string("\n") + name + " "), std::string::npos) << name << "\n"
+                                                                             << r.out;
+  }
+  EXPECT_NE(r.out.find("not available: not_installed — "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("; fix: "), std::string::npos);
+  EXPECT_NE(r.out.find("backend syscall"), std::string::npos);
+  EXPECT_NE(r.out.find("attach not tried (--no-attach)"), std::string::npos);
+}
+
+TEST(DoctorCli, JsonParsesAndValidates) {
+  const auto r = run_jbench({"doctor", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc["schema"], "jbench.capabilities");
+  std::string error;
+  auto schema = JsonSchema::builtin("capabilities.schema.json", error);
+  ASSERT_TRUE(schema) << error;
+  for (const auto& v : schema->validate(doc)) ADD_FAILURE() << v.pointer << ": " << v.message;
+}
+
+TEST(DoctorCli, WithoutBpftraceOnPathNamesTheFallbackOrTheRemediation) {
+  test::FakeTools tools;  // strace only, when this host has it
+  if (::access("/usr/bin/strace", X_OK) == 0) tools.link("strace", "/usr/bin/strace");
+  const auto r = run_jbench({"doctor", "--path", tools.path()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("bpftrace              not available: not_installed"), std::string::npos)
+      << r.out;
+  const bool fallback = r.out.find("backend syscall       strace — ") != std::string::npos;
+  const bool remediation = r.out.find("backend syscall       none — ") != std::string::npos &&
+                           r.out.find("apt-get install bpftrace") != std::string::npos;
+  EXPECT_TRUE(fallback || remediation) << r.out;
+
+  test::FakeTools empty;
+  const auto none = run_jbench({"doctor", "--json", "--path", empty.path()});
+  ASSERT_EQ(none.exit_code, 0) << none.err;
+  const auto doc = nlohmann::json::parse(none.out);
+  EXPECT_TRUE(doc["backends"]["syscall"]["chosen"].is_null());
+  EXPECT_NE(
+      doc["backends"]["syscall"]["remediation"].get<std::string>().find("apt-get install bpftrace"),
+      std::string::npos);
+}
+
+TEST(DoctorCli, BadUsageIsExitTwo) {
+  const auto r = run_jbench({"doctor", "--bogus"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--bogus"), std::string::npos) << r.err;
+  const auto extra = run_jbench({"doctor", "extra"});
+  EXPECT_EQ(extra.exit_code, 2);
+}
+
+TEST(DoctorCli, HelpHidesTheTestOptions) {
+  const auto r = run_jbench({"doctor", "--help"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("--no-attach"), std::string::npos);
+  EXPECT_EQ(r.out.find("--root"), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace jbench

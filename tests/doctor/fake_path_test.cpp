@@ -1,0 +1,186 @@
+// The tool checks and the backend choice against a PATH of fake tools (or of none): not
+// installed, an attach that fails, one that only warns about RLIMIT_MEMLOCK, one that hangs.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <chrono>
+
+#include "fake_host.h"
+#include "jbench/doctor/capabilities.h"
+
+namespace jbench {
+namespace {
+
+using test::check_named;
+
+std::string str(const nlohmann::json& j, const char* key) { return j.value(key, std::string()); }
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+constexpr const char* kHealthyBpftrace =
+    "if [ \"$1\" = --version ]; then echo 'bpftrace v0.17.0'; exit 0; fi\n"
+    "echo 'ERROR: Unknown error -1: could not set RLIMIT_MEMLOCK for bpftrace.' >&2\n"
+    "echo 'Attaching 1 probe...'\n"
+    "echo 'jbench-attach-ok'\n";
+
+TEST(DoctorFakePath, NoToolsOnPathMeansNoBackendAndTheRemediation) {
+  test::FakeRoot root;
+  test::FakeTools empty;
+  const auto caps = probe_capabilities({.root = root.path(), .path_env = empty.path()});
+  for (const char* tool : {"bpftrace", "strace", "dtrace"}) {
+    const auto c = check_named(caps, tool);
+    EXPECT_EQ(str(c, "reason_code"), "not_installed") << tool;
+    EXPECT_TRUE(contains(str(c, "remediation"), "apt-get install")) << c.dump(2);
+  }
+  const auto& syscall = caps["backends"]["syscall"];
+  EXPECT_TRUE(syscall["chosen"].is_null());
+  EXPECT_TRUE(contains(str(syscall, "remediation"), "apt-get install bpftrace"));
+  EXPECT_TRUE(contains(str(syscall, "remediation"), "apt-get install strace"));
+  EXPECT_TRUE(caps["backends"]["usdt"]["chosen"].is_null());
+}
+
+TEST(DoctorFakePath, WithoutBpftraceStraceIsTheFallback) {
+  if (::access("/usr/bin/strace", X_OK) != 0) GTEST_SKIP() << "/usr/bin/strace is not installed";
+  test::FakeRoot root;
+  test::FakeTools tools;
+  tools.link("strace", "/usr/bin/strace");
+  const auto caps = probe_capabilities({.root = root.path(), .path_env = tools.path()});
+  const auto strace = check_named(caps, "strace");
+  if (strace["status"] != "available") {
+    GTEST_SKIP() << "strace cannot trace here: " << strace.dump(2);
+  }
+  EXPECT_EQ(str(check_named(caps, "bpftrace"), "reason_code"), "not_installed");
+  const auto& syscall = caps["backends"]["syscall"];
+  EXPECT_EQ(syscall["chosen"], "strace");
+  EXPECT_TRUE(contains(str(syscall, "why"), "bpftrace is blocked by bpftrace (not_installed)"));
+  EXPECT_TRUE(contains(str(syscall, "why"), "overhead"));
+  EXPECT_TRUE(contains(str(syscall, "remediation"), "apt-get install bpftrace"));
+}
+
+TEST(DoctorFakePath, BpftraceThatExitsOneIsAttachFailedWithEvidence) {
+  test::FakeRoot root;
+  test::FakeTools tools;
+  tools.script("bpftrace",
+               "echo 'bpftrace v0.99.0'\n"
+               "echo 'ERROR: Error attaching probe: BEGIN: Operation not permitted' >&2\n"
+               "exit 1\n");
+  const auto caps = probe_capabilities({.root = root.path(), .path_env = tools.path()});
+  const auto c = check_named(caps, "bpftrace");
+  EXPECT_EQ(str(c, "status"), "not_available");
+  EXPECT_EQ(str(c, "reason_code"), "attach_failed");
+  EXPECT_FALSE(str(c, "remediation").empty());
+  const auto& ev = c["evidence"];
+  EXPECT_EQ(ev["exit_code"], 1);
+  EXPECT_EQ(ev["version"], "0.99.0");
+  EXPECT_TRUE(contains(str(ev, "stderr_excerpt"), "Operation not permitted"));
+  EXPECT_EQ(ev["errno"], "EPERM");
+  EXPECT_TRUE(contains(str(ev, "command"), "jbench-attach-ok"));
+  EXPECT_NE(caps["backends"]["syscall"]["chosen"], "bpftrace");
+}
+
+TEST(DoctorFakePath, UnprivilegedAttachFailureNamesTheCapabilities) {
+  test::FakeRoot root;
+  root.status(1000, "0000000000000000");
+  test::FakeTools tools;
+  tools.script("bpftrace", "echo 'bpftrace v0.17.0'\nexit 1\n");
+  const auto c =
+      check_named(probe_capabilities({.root = root.path(), .path_env = tools.path()}), "bpftrace");
+  EXPECT_EQ(str(c, "reason_code"), "attach_failed");
+  EXPECT_TRUE(contains(str(c, "remediation"), "cap_bpf,cap_perfmon"));
+}
+
+TEST(DoctorFakePath, MemlockWarningAloneIsNotAFailure) {
+  test::FakeRoot root;
+  test::FakeTools tools;
+  tools.script("bpftrace", kHealthyBpftrace);
+  const auto caps = probe_capabilities({.root = root.path(), .path_env = tools.path()});
+  const auto c = check_named(caps, "bpftrace");
+  EXPECT_EQ(str(c, "status"), "available") << c.dump(2);
+  EXPECT_TRUE(contains(str(c["evidence"], "stderr_excerpt"), "RLIMIT_MEMLOCK"));
+  EXPECT_EQ(caps["backends"]["syscall"]["chosen"], "bpftrace");
+  EXPECT_EQ(caps["backends"]["usdt"]["chosen"], "bpftrace");
+}
+
+TEST(DoctorFakePath, BpftraceWithoutSyscallTracepointsIsNotTheSyscallBackend) {
+  test::FakeRoot root;
+  root.remove("sys/kernel/tracing/events/syscalls");
+  test::FakeTools tools;
+  tools.script("bpftrace", kHealthyBpftrace);
+  const auto caps = probe_capabilities({.root = root.path(), .path_env = tools.path()});
+  const auto& syscall = caps["backends"]["syscall"];
+  EXPECT_NE(syscall["chosen"], "bpftrace");
+  EXPECT_EQ(syscall["alternatives"][0]["blocked_by"], "syscall_tracepoints");
+  EXPECT_EQ(syscall["alternatives"][0]["reason_code"], "probe_not_found");
+  EXPECT_EQ(caps["backends"]["usdt"]["chosen"], "bpftrace");
+}
+
+TEST(DoctorFakePath, MarkerMissingIsAttachFailed) {
+  test::FakeRoot root;
+  test::FakeTools tools;
+  tools.script("bpftrace", "echo 'bpftrace v0.17.0'\n");
+  const auto c =
+      check_named(probe_capabilities({.root = root.path(), .path_env = tools.path()}), "bpftrace");
+  EXPECT_EQ(str(c, "reason_code"), "attach_failed");
+  EXPECT_TRUE(contains(str(c, "detail"), "marker"));
+}
+
+TEST(DoctorFakePath, HangingAttachIsKilledAtTheDeadline) {
+  test::FakeRoot root;
+  test::FakeTools tools;
+  tools.script("bpftrace",
+               "if [ \"$1\" = --version ]; then echo 'bpftrace v0.17.0'; exit 0; fi\n"
+               "exec /bin/sleep 30\n");
+  const auto started = std::chrono::steady_clock::now();
+  const auto caps =
+      probe_capabilities({.root = root.path(), .path_env = tools.path(), .attach_timeout_ms = 300});
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(10));
+  const auto c = check_named(caps, "bpftrace");
+  EXPECT_EQ(str(c, "reason_code"), "attach_failed");
+  EXPECT_EQ(c["evidence"]["timed_out"], true);
+  EXPECT_TRUE(c["evidence"]["exit_code"].is_null());
+  EXPECT_TRUE(contains(str(c, "detail"), "timed out after 300 ms"));
+}
+
+TEST(DoctorFakePath, NoAttachSaysNothingWasProven) {
+  test::FakeRoot root;
+  test::FakeTools tools;
+  tools.script("bpftrace", "echo 'bpftrace v0.17.0'\nexit 1\n");
+  const auto caps =
+      probe_capabilities({.root = root.path(), .path_env = tools.path(), .try_attach = false});
+  const auto c = check_named(caps, "bpftrace");
+  EXPECT_EQ(str(c, "status"), "available");
+  EXPECT_EQ(c["facts"]["attach_verified"], false);
+  EXPECT_TRUE(contains(str(c, "detail"), "--no-attach"));
+  EXPECT_EQ(caps["inputs"]["try_attach"], false);
+}
+
+TEST(DoctorFakePath, SystemtapDtraceIsNotATracer) {
+  test::FakeRoot root;
+  test::FakeTools tools;
+  tools.script("dtrace",
+               "echo 'Usage /usr/bin/dtrace [--help] [-h | -G] [-C [-I<Path>]] -s File.d' >&2\n"
+               "echo 'Where -h builds a systemtap header file from the .d file' >&2\nexit 1\n");
+  const auto c = check_named(
+      probe_capabilities({.root = root.path(), .path_env = tools.path(), .try_attach = false}),
+      "dtrace");
+  EXPECT_EQ(str(c, "reason_code"), "not_a_tracer");
+  EXPECT_TRUE(contains(str(c, "detail"), "generator"));
+}
+
+TEST(DoctorFakePath, StraceBlockedByPtraceScope) {
+  if (::access("/usr/bin/strace", X_OK) != 0) GTEST_SKIP() << "/usr/bin/strace is not installed";
+  test::FakeRoot root;
+  root.file("proc/sys/kernel/yama/ptrace_scope", "3\n");
+  test::FakeTools tools;
+  tools.link("strace", "/usr/bin/strace");
+  const auto caps = probe_capabilities({.root = root.path(), .path_env = tools.path()});
+  const auto c = check_named(caps, "strace");
+  EXPECT_EQ(str(c, "reason_code"), "disabled_by_sysctl");
+  EXPECT_TRUE(contains(str(c, "remediation"), "ptrace_scope=1"));
+  EXPECT_TRUE(caps["backends"]["syscall"]["chosen"].is_null());
+}
+
+}  // namespace
+}  // namespace jbench
