@@ -10,6 +10,7 @@
 
 #include "fs_util.h"
 #include "jbench/bundle/sha256sums.h"
+#include "jbench/common/sha256.h"
 
 namespace jbench {
 namespace {
@@ -49,14 +50,7 @@ Result<std::string> fd_sha256(int fd, const std::string& label) {
   if (EVP_DigestFinal_ex(ctx.get(), digest.data(), &length) != 1) {
     return BundleError{fmt::format("cannot hash {}: EVP_DigestFinal_ex failed", label), 0};
   }
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(2 * length);
-  for (unsigned int i = 0; i < length; ++i) {
-    out += kHex[digest[i] >> 4];
-    out += kHex[digest[i] & 0xf];
-  }
-  return out;
+  return lower_hex(digest.data(), length);
 }
 
 Result<std::string> file_sha256(const std::string& path) {

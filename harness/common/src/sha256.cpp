@@ -15,12 +15,16 @@ std::string sha256_hex(std::string_view bytes) {
   if (EVP_Digest(bytes.data(), bytes.size(), digest.data(), &length, EVP_sha256(), nullptr) != 1) {
     throw std::runtime_error("EVP_Digest(sha256) failed");
   }
+  return lower_hex(digest.data(), length);
+}
+
+std::string lower_hex(const unsigned char* bytes, std::size_t length) {
   static constexpr char kHex[] = "0123456789abcdef";
   std::string out;
   out.reserve(2 * length);
-  for (unsigned int i = 0; i < length; ++i) {
-    out += kHex[digest[i] >> 4];
-    out += kHex[digest[i] & 0xf];
+  for (std::size_t i = 0; i < length; ++i) {
+    out += kHex[bytes[i] >> 4];
+    out += kHex[bytes[i] & 0xf];
   }
   return out;
 }
