@@ -35,6 +35,9 @@ int run_cli(int argc, char** argv) {
   auto* doctor =
       app.add_subcommand("doctor", "what tracing this host can do, and for what it cannot, why");
   actions.emplace_back(doctor, cli::add_doctor_command(*doctor));
+  auto* probes = app.add_subcommand(
+      "probes", "list a binary's USDT probes and check them against the bridge's ABI contract");
+  actions.emplace_back(probes, cli::add_probes_command(*probes));
 
   try {
     app.parse(argc, argv);

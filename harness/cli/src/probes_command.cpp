@@ -1,0 +1,122 @@
+// `jbench probes BINARY [--json] [--contract FILE]`: the USDT probes a binary carries (its ELF
+// stapsdt notes) checked against the bridge's ABI contract before any collection relies on
+// them. Exit 0: every contract probe is there, as the contract says; 1: findings; 2: bad usage
+// or a file that cannot be read.
+#include <fmt/format.h>
+
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "commands.h"
+#include "jbench/cli/cli.h"
+#include "jbench/probes/contract.h"
+#include "jbench/probes/stapsdt.h"
+
+namespace jbench::cli {
+namespace {
+
+struct ProbesOptions {
+  std::string binary;
+  std::string contract;  // empty: the compiled-in manifests/bridge-abi-v1.json
+  bool json = false;
+};
+
+std::string hex(std::uint64_t v) { return fmt::format("0x{:x}", v); }
+
+nlohmann::json to_json(const std::string& binary, const ProbeContract& contract,
+                       const SdtReadResult& notes, const std::vector<ProbeFinding>& findings) {
+  nlohmann::json probes = nlohmann::json::array();
+  for (const SdtProbe& p : notes.probes) {
+    probes.push_back({{"provider", p.provider},
+                      {"name", p.name},
+                      {"args", p.args},
+                      {"pc", hex(p.pc)},
+                      {"base", hex(p.base)},
+                      {"semaphore", hex(p.semaphore)}});
+  }
+  nlohmann::json list = nlohmann::json::array();
+  for (const ProbeFinding& f : findings) list.push_back({{"code", f.code}, {"message", f.message}});
+  nlohmann::json abi = nullptr;
+  if (notes.abi) abi = {{"major", notes.abi->major}, {"minor", notes.abi->minor}};
+  return {{"binary", binary},
+          {"abi_version", abi},
+          {"contract",
+           {{"provider", contract.provider},
+            {"abi_version", {{"major", contract.abi.major}, {"minor", contract.abi.minor}}}}},
+          {"probes", probes},
+          {"findings", list},
+          {"ok", findings.empty()}};
+}
+
+void print_text(const std::string& binary, const ProbeContract& contract,
+                const SdtReadResult& notes, const std::vector<ProbeFinding>& findings) {
+  std::cout << fmt::format(
+      "{}: bridge ABI {}; contract {} {}.{}\n", binary,
+      notes.abi ? fmt::format("{}.{}", notes.abi->major, notes.abi->minor) : std::string("(none)"),
+      contract.provider, contract.abi.major, contract.abi.minor);
+  std::cout << fmt::format("{} probe site(s)\n", notes.probes.size());
+  for (const SdtProbe& p : notes.probes) {
+    std::cout << fmt::format("  {}:{}  args \"{}\"  semaphore {}  pc {}\n", p.provider, p.name,
+                             p.args, hex(p.semaphore), hex(p.pc));
+  }
+  if (findings.empty()) {
+    std::cout << "ok: the binary carries every probe of the contract\n";
+    return;
+  }
+  for (const ProbeFinding& f : findings) std::cout << fmt::format("{}: {}\n", f.code, f.message);
+}
+
+int run_probes(const ProbesOptions& o) {
+  std::string text = bridge_contract_json();
+  if (!o.contract.empty()) {
+    std::ifstream in(o.contract);
+    if (!in) {
+      std::cerr << fmt::format("jbench probes: cannot read the contract {}\n", o.contract);
+      return kExitUsage;
+    }
+    std::ostringstream s;
+    s << in.rdbuf();
+    text = s.str();
+  }
+  std::string error;
+  const auto contract = load_probe_contract(text, error);
+  if (!contract) {
+    std::cerr << fmt::format("jbench probes: {}: {}\n",
+                             o.contract.empty() ? "the built-in contract" : o.contract, error);
+    return kExitUsage;
+  }
+  const SdtReadResult notes = read_sdt_notes(o.binary);
+  if (!notes.ok()) {
+    std::cerr << fmt::format("jbench probes: {}\n", notes.error);
+    return kExitUsage;
+  }
+  const auto findings = check_probes(*contract, notes);
+  if (o.json) {
+    std::cout << to_json(o.binary, *contract, notes, findings).dump(2) << '\n';
+  } else {
+    print_text(o.binary, *contract, notes, findings);
+  }
+  return findings.empty() ? kExitOk : kExitCheckFailed;
+}
+
+}  // namespace
+
+Action add_probes_command(CLI::App& app) {
+  auto o = std::make_shared<ProbesOptions>();
+  app.add_option("BINARY", o->binary, "an executable or shared library (64-bit ELF)")->required();
+  app.add_flag("--json", o->json, "print the probes and findings as JSON");
+  app.add_option("--contract", o->contract,
+                 "check against this contract instead of the built-in "
+                 "manifests/bridge-abi-v1.json");
+  app.footer(
+      "Lists the USDT probes in the binary's .note.stapsdt notes and checks them against the "
+      "bridge's ABI contract: same major version, every probe present with its argument layout "
+      "and a semaphore. Findings: docs/bridge.md.\nExit codes: 0 the binary carries the "
+      "contract's probes, 1 findings, 2 bad usage or an unreadable file.");
+  return [o] { return run_probes(*o); };
+}
+
+}  // namespace jbench::cli

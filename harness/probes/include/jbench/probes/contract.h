@@ -1,0 +1,42 @@
+// The bridge's ABI contract (manifests/bridge-abi-v1.json) and the check of a binary's probes
+// against it: the major version must match, every contract probe must be present with its
+// argument layout, and every probe must have a semaphore.
+//
+//   auto contract = load_probe_contract(bridge_contract_json(), error);
+//   auto findings = check_probes(*contract, read_sdt_notes(path));
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "jbench/probes/stapsdt.h"
+
+namespace jbench {
+
+struct ContractProbe {
+  std::string name;
+  std::vector<int> arg_sizes;  // bytes, negative = signed, as stapsdt writes them
+};
+
+struct ProbeContract {
+  std::string provider;
+  AbiVersion abi;
+  std::vector<ContractProbe> probes;
+};
+
+struct ProbeFinding {
+  std::string code;  // "probes.*", stable (docs/bridge.md)
+  std::string message;
+};
+
+// manifests/bridge-abi-v1.json as compiled into jbench.
+const std::string& bridge_contract_json();
+
+// Parses a contract document; nullopt with `error` set if it is not one.
+std::optional<ProbeContract> load_probe_contract(const std::string& json_text, std::string& error);
+
+// What keeps `notes` from carrying `contract`'s probes. Empty: the binary honours the contract.
+std::vector<ProbeFinding> check_probes(const ProbeContract& contract, const SdtReadResult& notes);
+
+}  // namespace jbench
