@@ -7,6 +7,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "jbench/proc/proc_stat.h"
+
 namespace jbench::test {
 
 std::string fixture(const std::string& name) {
@@ -47,11 +49,8 @@ std::vector<int> processes_tagged(const std::string& tag) {
   while (dirent* e = proc ? readdir(proc) : nullptr) {
     const int pid = std::atoi(e->d_name);
     if (pid <= 0) continue;
-    std::ifstream stat("/proc/" + std::string(e->d_name) + "/stat");
-    std::string text;
-    std::getline(stat, text);
-    const auto close = text.rfind(')');
-    if (close == std::string::npos || text.substr(close + 2, 1) == "Z") continue;
+    const auto stat = proc::read_proc_stat(pid);
+    if (!stat || stat->state == 'Z') continue;  // gone, or a zombie: nothing left running
     std::ifstream env("/proc/" + std::string(e->d_name) + "/environ", std::ios::binary);
     std::stringstream s;
     s << env.rdbuf();

@@ -5,20 +5,13 @@
 #include <algorithm>
 #include <vector>
 
+#include "jbench/common/random.h"
+
 namespace jbench::events_detail {
 namespace {
 
-// FNV-1a 64 then a SplitMix64 finaliser: ids are short strings, collisions are 2^-64 events.
-std::uint64_t hash_id(std::string_view id) {
-  std::uint64_t h = 0xcbf29ce484222325ULL;
-  for (unsigned char c : id) {
-    h ^= c;
-    h *= 0x100000001b3ULL;
-  }
-  h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
-  return h ^ (h >> 31);
-}
+// FNV-1a 64 then the SplitMix64 finaliser: ids are short strings, collisions are 2^-64 events.
+std::uint64_t hash_id(std::string_view id) { return mix64(fnv1a64(id)); }
 
 }  // namespace
 
