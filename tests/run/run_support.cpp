@@ -26,6 +26,10 @@ ProcessResult run_jbench_run(const TempDir& dir, const RunInvocation& inv, const
                                    "--name",
                                    inv.name};
   argv.insert(argv.end(), inv.args.begin(), inv.args.end());
+  if (!inv.traced) {
+    argv.push_back("--only");
+    argv.push_back("trace=baseline");
+  }
   ProcessOptions options;
   options.timeout = std::chrono::seconds(120);
   options.env = inv.env;

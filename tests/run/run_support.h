@@ -23,6 +23,9 @@ struct RunInvocation {
   std::string out;  // empty: <dir>/out
   int signal = 0;   // sent to jbench after signal_after_ms
   int signal_after_ms = 0;
+  // The runner's own tests run the baseline only (`--only trace=baseline`); traced modes have
+  // their own tests, which set this.
+  bool traced = false;
 };
 ProcessResult run_jbench_run(const TempDir& dir, const RunInvocation& invocation,
                              const std::string& tag);

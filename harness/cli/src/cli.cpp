@@ -38,6 +38,9 @@ int run_cli(int argc, char** argv) {
   auto* probes = app.add_subcommand(
       "probes", "list a binary's USDT probes and check them against the bridge's ABI contract");
   actions.emplace_back(probes, cli::add_probes_command(*probes));
+  auto* report = app.add_subcommand(
+      "report", "what each trace mode cost against its paired baseline, cell by cell");
+  actions.emplace_back(report, cli::add_report_command(*report));
 
   try {
     app.parse(argc, argv);

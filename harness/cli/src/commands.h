@@ -15,5 +15,6 @@ Action add_validate_command(CLI::App& app);
 Action add_archive_command(CLI::App& app);
 Action add_doctor_command(CLI::App& app);
 Action add_probes_command(CLI::App& app);
+Action add_report_command(CLI::App& app);
 
 }  // namespace jbench::cli

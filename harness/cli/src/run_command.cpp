@@ -18,12 +18,7 @@ struct RunOptionsCli {
 };
 
 int run_run(const RunOptionsCli& o) {
-  PlanOptions plan_options;
-  for (auto name : kTraceValues) {
-    const TraceMode mode = *trace_mode_from_name(name);
-    plan_options.unavailable_trace_modes[static_cast<std::size_t>(mode)] =
-        trace_mode_unavailable_reason(mode);
-  }
+  const PlanOptions plan_options;
   const auto plan = make_plan_from(o.input, plan_options);
   if (!plan) return kExitUsage;
   if (plan->runs.empty()) {

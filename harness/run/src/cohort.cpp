@@ -55,6 +55,8 @@ std::optional<std::string> Cohort::register_worker(std::size_t index, pid_t spaw
 
 std::size_t Cohort::scan_group(pid_t group) {
   std::size_t joined = 0;
+  // Group 0 (nothing spawned) and 1 would take in the kernel's threads and init.
+  if (group <= 1) return joined;
   for (const auto& stat : proc::processes_in_group(group)) {
     bool known = false;
     for (const auto& m : members_) {

@@ -10,6 +10,7 @@
 #include "cohort.h"
 #include "jbench/common/clock.h"
 #include "jbench/proc/proc_stat.h"
+#include "run_collectors.h"
 #include "worker_link.h"
 
 namespace jbench::run {
@@ -18,6 +19,9 @@ namespace {
 using Json = nlohmann::json;
 
 std::string ns(std::uint64_t v) { return std::to_string(v); }
+
+// How long the bridge may take to write a canary into its file after the worker reported it.
+constexpr std::uint64_t kCanaryWaitNs = 2'000'000'000ULL;
 
 Json phase_json(const Phase& p) {
   return p.kind == Phase::Kind::duration ? Json{{"duration_ms", p.amount}}
@@ -58,11 +62,14 @@ class RunExecution {
         m_(*plan_.matrix),
         run_(plan_.runs[spec.run_index]),
         block_(plan_.blocks[run_.block]),
-        cohort_(proc::read_boot_id()) {}
+        cohort_(proc::read_boot_id()),
+        collectors_(collectors_setup(spec, proc::read_boot_id())) {}
 
   RunRecord execute();
 
  private:
+  static CollectorsSetup collectors_setup(const RunSpec& spec, std::string boot_id);
+  void scan();
   bool prepare_database(std::string& db);
   bool spawn_and_register(const std::string& db);
   bool step(std::string_view expect, std::uint64_t deadline, std::vector<Json>& got);
@@ -78,6 +85,7 @@ class RunExecution {
   const Run& run_;
   const Block& block_;
   Cohort cohort_;
+  RunCollectors collectors_;
   std::vector<WorkerLink> workers_;
   Transcript transcript_;
   PumpLimits limits_;
@@ -88,6 +96,30 @@ class RunExecution {
   Json startup_steps_ = Json::object();  // where start-up time went, inside startup
   std::vector<Json> hello_, ready_, canary_, warmup_, measure_, result_, bye_;
 };
+
+CollectorsSetup RunExecution::collectors_setup(const RunSpec& spec, std::string boot_id) {
+  const Plan& plan = *spec.plan;
+  CollectorsSetup s;
+  s.mode = plan.runs[spec.run_index].trace;
+  s.workload_kind = plan.matrix->workload.kind;
+  s.run_id = spec.run_id;
+  s.run_dir = spec.run_dir;
+  s.boot_id = std::move(boot_id);
+  s.alloc_library = spec.alloc_library;
+  s.syscall_backend = spec.syscall_backend;
+  s.max_output_bytes = std::uint64_t{plan.matrix->limits.output_mib} * 1024 * 1024;
+  return s;
+}
+
+// Processes a worker forked join the cohort, and every collector follows them.
+void RunExecution::scan() {
+  if (group_ == 0) return;  // nothing was spawned: there is no group to scan
+  const std::size_t before = cohort_.members().size();
+  cohort_.scan_group(group_);
+  for (std::size_t i = before; i < cohort_.members().size(); ++i) {
+    collectors_.joined(cohort_.members()[i]);
+  }
+}
 
 void RunExecution::fail(WaitFailure failure) {
   if (!record_.status.empty()) return;  // the first failure is the cause; later ones follow it
@@ -150,6 +182,10 @@ bool RunExecution::spawn_and_register(const std::string& db) {
       run_deadline_, monotonic_ns() + std::uint64_t{spec_.startup_timeout_ms} * 1'000'000);
   std::error_code ec;
   std::filesystem::create_directories(spec_.logs_dir, ec);
+  if (auto problem = collectors_.prepare(); !problem.empty()) {
+    fail({WaitResult::failed, 0, problem});
+    return false;
+  }
   for (std::uint32_t i = 0; i < count; ++i) {
     proc::SpawnSpec s;
     s.executable = spec_.worker_binary;
@@ -157,6 +193,7 @@ bool RunExecution::spawn_and_register(const std::string& db) {
     s.working_dir = spec_.scratch_dir;
     s.stderr_path = fmt::format("{}/worker-{}.stderr", spec_.logs_dir, i);
     s.extra_env = {{"JBENCH_RUN_ID", spec_.run_id}, {"JBENCH_WORKER_INDEX", std::to_string(i)}};
+    for (auto& kv : collectors_.worker_env(i)) s.extra_env.push_back(std::move(kv));
     s.process_group = group_;
     auto spawned = proc::ChildProcess::spawn(s);
     if (!spawned.process) {
@@ -177,6 +214,13 @@ bool RunExecution::spawn_and_register(const std::string& db) {
       return false;
     }
   }
+  // Collectors attach to the registered cohort before it does any work, so startup is traced.
+  if (auto problem = collectors_.attach(cohort_, workers_.size(), startup_deadline);
+      !problem.empty()) {
+    fail({WaitResult::failed, 0, problem});
+    return false;
+  }
+  startup_steps_["collectors_attached_ns"] = ns(monotonic_ns());
   for (auto& w : workers_) {
     WaitFailure failure;
     if (!send_one(w, configure_message(spec_, w.index, db), transcript_, failure)) {
@@ -192,11 +236,20 @@ bool RunExecution::spawn_and_register(const std::string& db) {
   if (!broadcast({{"type", "canary"}}) || !step("canary_done", startup_deadline, canary_)) {
     return false;
   }
-  cohort_.scan_group(group_);
+  // No release without proof: every collector the mode runs saw every worker's canary.
+  if (auto problem = collectors_.verify(
+          std::min<std::uint64_t>(startup_deadline, monotonic_ns() + kCanaryWaitNs));
+      !problem.empty()) {
+    fail({WaitResult::failed, 0, problem});
+    return false;
+  }
+  startup_steps_["canaries_verified_ns"] = ns(monotonic_ns());
+  scan();
   return true;
 }
 
 void RunExecution::teardown() {
+  collectors_.boundary("teardown");
   const std::uint64_t start = monotonic_ns();
   boundaries_["teardown_start_ns"] = ns(start);
   if (record_.status.empty()) {
@@ -214,7 +267,7 @@ void RunExecution::teardown() {
   }
   // Whatever is left of the group is killed. Workers still running are accounted for by their
   // exit status below; anything else (a process a worker forked) is a leftover.
-  cohort_.scan_group(group_);
+  scan();
   std::vector<Json> leftovers;
   for (const auto& p : proc::processes_in_group(group_)) {
     const bool worker = std::any_of(workers_.begin(), workers_.end(),
@@ -225,6 +278,7 @@ void RunExecution::teardown() {
   proc::signal_group(group_, SIGKILL);
   for (auto& w : workers_) {
     const auto status = w.process->kill_and_reap();
+    collectors_.exited(w.process->pid(), status);
     if (record_.status.empty() && (status.signaled || status.code != 0)) {
       fail({WaitResult::failed, w.index,
             fmt::format("worker {} ended with {}", w.index, status.describe())});
@@ -288,6 +342,7 @@ RunRecord RunExecution::execute() {
   bool ok = prepare_database(db) && spawn_and_register(db);
   if (ok) {
     // Release: every worker runs its warmup, then waits at the barrier.
+    collectors_.boundary("warmup");
     boundaries_["warmup_start_ns"] = ns(monotonic_ns());
     cpu_after_startup = process_cpu_times();
     ok = broadcast({{"type", "start"}}) && step("warmup_done", run_deadline_, warmup_);
@@ -295,7 +350,8 @@ RunRecord RunExecution::execute() {
   if (ok) {
     const std::uint64_t released = monotonic_ns();
     boundaries_["warmup_end_ns"] = ns(released);
-    cohort_.scan_group(group_);
+    scan();
+    collectors_.boundary("measure");
     const auto cpu_before = process_cpu_times();
     boundaries_["measure_start_ns"] = ns(monotonic_ns());
     ok = broadcast({{"type", "measure"}}) && step("measure_done", run_deadline_, measure_) &&
@@ -335,6 +391,12 @@ RunRecord RunExecution::execute() {
       }
     }
   }
+  // The collectors end after the cohort: a required one that failed fails the run.
+  if (auto failed = collectors_.finish(boundaries_, cohort_); !failed.empty()) {
+    fail({WaitResult::failed, 0, failed});
+  }
+  record_.run["trace_mode"] = collectors_.trace_mode();
+  record_.raw_documents = collectors_.raw_documents();
   if (record_.status.empty()) record_.status = "ok";
   if (spec_.sample_noise) record_.run["noise_after"] = spec_.sample_noise({});
   record_.run["boundaries"] = boundaries_;

@@ -19,8 +19,11 @@ struct RunSpec {
   std::size_t run_index = 0;
   std::string run_id;
   std::string worker_binary;
-  std::string scratch_dir;  // this run's own scratch directory (created here)
-  std::string logs_dir;     // absolute: where the workers' stderr files go (inside the bundle)
+  std::string scratch_dir;      // this run's own scratch directory (created here)
+  std::string logs_dir;         // absolute: where the workers' stderr files go (inside the bundle)
+  std::string run_dir;          // absolute: runs/<id> inside the bundle (collectors' raw files)
+  std::string alloc_library;    // the LD_PRELOAD allocation sampler; empty: not built
+  std::string syscall_backend;  // "" = the best this host can run
   const BuiltDataset* dataset = nullptr;
   std::uint32_t startup_timeout_ms = 10'000;
   // Hooks to the world outside the run, so it can be tested and so the session decides what is
@@ -35,6 +38,8 @@ struct RunRecord {
   nlohmann::json run;                   // run.json
   std::vector<nlohmann::json> results;  // each worker's "result" message, as sent
   std::string transcript;               // protocol.jsonl
+  // Collectors' raw documents for the run directory: (path inside it, content).
+  std::vector<std::pair<std::string, nlohmann::json>> raw_documents;
 };
 
 RunRecord execute_run(const RunSpec& spec, const proc::InterruptWatch& interrupt);

@@ -20,6 +20,7 @@
 
 #include "datasets.h"
 #include "jbench/bundle/staging_bundle.h"
+#include "jbench/collect/summaries.h"
 #include "jbench/common/clock.h"
 #include "jbench/doctor/capabilities.h"
 #include "jbench/plan/plan_output.h"
@@ -109,16 +110,6 @@ class Writer {
 };
 
 }  // namespace
-
-bool trace_mode_executable(TraceMode mode) { return mode == TraceMode::baseline; }
-
-std::string trace_mode_unavailable_reason(TraceMode mode) {
-  if (trace_mode_executable(mode)) return {};
-  return fmt::format(
-      "trace mode '{}' needs collectors, which this jbench does not have yet; "
-      "only baseline runs execute",
-      trace_mode_name(mode));
-}
 
 SessionOutcome run_session(const Plan& plan, const SessionOptions& options, std::ostream& log) {
   const Matrix& m = *plan.matrix;
@@ -211,6 +202,7 @@ SessionOutcome run_session(const Plan& plan, const SessionOptions& options, std:
     spec.worker_binary = worker;
     spec.scratch_dir = fmt::format("{}/runs/{}", scratch, id);
     spec.logs_dir = fmt::format("{}/{}/logs", bundle.root(), dir);
+    spec.run_dir = fmt::format("{}/{}", bundle.root(), dir);
     spec.dataset = &built;
     spec.startup_timeout_ms = options.startup_timeout_ms;
     // Noise: what else used the CPU around the run. The harness itself counts as ours.
@@ -233,7 +225,10 @@ SessionOutcome run_session(const Plan& plan, const SessionOptions& options, std:
       write.json(fmt::format("{}/raw/worker-{}.result.json", dir, w), record.results[w]);
     }
     write.text(dir + "/logs/protocol.jsonl", record.transcript);
+    for (const auto& [path, doc] : record.raw_documents) write.json(dir + "/" + path, doc);
     Json summary = summarize_run(record.results, record.run);
+    // From the raw files just written, exactly as the validator recomputes it.
+    summary["collectors"] = collect::summarize_collectors(spec.run_dir, run_doc);
     write.json(dir + "/summary.json", summary);
     docs.run_finished(i, id, record.status, record.reason, summary);
     write.log(fmt::format("run {} {}{}", id, record.status,

@@ -4,6 +4,7 @@
 
 #include <ctime>
 
+#include "jbench/collect/trace_modes.h"
 #include "jbench/common/clock.h"
 #include "jbench/plan/plan_output.h"
 #include "jbench/provenance/binaries.h"
@@ -32,16 +33,24 @@ Json jbench_identity() {
           {"source", info.value("source", Json::object())}};
 }
 
-Json trace_capabilities() {
+// The mode manifest: for each trace mode, exactly which collectors run at which setting
+// (docs/trace-modes.md). Whether a backend can attach on this host is each run's record.
+Json trace_capabilities(std::string_view workload_kind) {
   Json out = Json::object();
   for (auto name : kTraceValues) {
     const TraceMode mode = *trace_mode_from_name(name);
-    if (trace_mode_executable(mode)) {
-      out[std::string(name)] = {{"status", "available"}};
-    } else {
-      out[std::string(name)] = {{"status", "not_available"},
-                                {"reason", trace_mode_unavailable_reason(mode)}};
+    Json collectors = Json::array();
+    for (const auto& c : collect::collectors_for(mode, workload_kind)) {
+      collectors.push_back({{"name", c.name},
+                            {"requested", c.requested},
+                            {"required", c.required},
+                            {"setting", c.setting},
+                            {"source", c.source},
+                            {"reason", c.reason}});
     }
+    out[std::string(name)] = {{"status", "available"},
+                              {"bridge_mode", collect::bridge_mode_for(mode)},
+                              {"collectors", collectors}};
   }
   return out;
 }
@@ -63,7 +72,7 @@ void SessionDocuments::started() {
       {"started_utc", utc_now()},
       {"started_ns", std::to_string(monotonic_ns())},
       {"host", host_fingerprint()},
-      {"trace_modes", trace_capabilities()},
+      {"trace_modes", trace_capabilities(m.workload.kind)},
       {"capabilities", "capabilities.json"},
       {"matrix",
        {{"file", m.file}, {"sha256", m.sha256}, {"name", m.name}, {"copy", "matrix.yaml"}}},

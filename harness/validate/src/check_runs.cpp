@@ -174,7 +174,17 @@ void check_collector_lifecycle(const std::string& file, const Json& run, const J
 
 // Each collector the trace mode requires is there and did run: a mode without its collectors
 // is not the mode it claims to be.
-void check_required(const std::string& file, const Json& mode, Findings& findings) {
+void check_required(const std::string& file, const Json& run, const Json& mode,
+                    Findings& findings) {
+  // A run that ended before its cohort was registered started no collector; only a run that
+  // failed may say so.
+  if (const Json* attached = member(mode, "attached"); attached && *attached == false) {
+    if (string_at(run, "status") == "ok") {
+      findings.add("collectors.never_attached", file, "/trace_mode/attached",
+                   "the run is ok, but says its collectors never attached");
+    }
+    return;
+  }
   const Json* required = member(mode, "requires");
   const Json* collectors = member(mode, "collectors");
   if (!required || !required->is_array()) return;
@@ -205,7 +215,7 @@ void check_required(const std::string& file, const Json& mode, Findings& finding
 
 void check_collectors(const std::string& file, const Json& run, Findings& findings) {
   const Json* mode = member(run, "trace_mode");
-  if (mode) check_required(file, *mode, findings);
+  if (mode) check_required(file, run, *mode, findings);
   const Json* collectors = mode ? member(*mode, "collectors") : nullptr;
   if (!collectors || !collectors->is_array()) return;
   for (std::size_t i = 0; i < collectors->size(); ++i) {

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "checks.h"
+#include "jbench/collect/summaries.h"
 #include "jbench/results/summary.h"
 
 namespace jbench::validate {
@@ -16,9 +17,10 @@ std::string shortened(const Json& value) {
   return text;
 }
 
-void compare_summary(const RunView& r, Findings& findings) {
+void compare_summary(const std::string& root, const RunView& r, Findings& findings) {
   const std::string file = r.dir + "/summary.json";
-  const Json recomputed = summarize_run(*r.results, *r.run);
+  Json recomputed = summarize_run(*r.results, *r.run);
+  recomputed["collectors"] = collect::summarize_collectors(root + "/" + r.dir, *r.run);
   if (recomputed == *r.summary) return;
   // Each patch operation names one place where stored and recomputed differ.
   const Json patch = Json::diff(*r.summary, recomputed);
@@ -66,7 +68,7 @@ void check_lane(const RunView& r, Findings& findings) {
 void check_summaries(const BundleView& bundle, Findings& findings) {
   for (const auto& r : bundle.runs) {
     if (!r.run || !r.summary) continue;
-    if (r.results) compare_summary(r, findings);
+    if (r.results) compare_summary(bundle.root, r, findings);
     if (string_at(*r.run, "status") == "ok") check_lane(r, findings);
   }
 }

@@ -37,10 +37,6 @@ struct SessionOutcome {
   std::string error;  // why nothing could run, when exit_code == 2 and no bundle exists
 };
 
-// Which trace modes this jbench can execute, and why the others cannot (for the plan).
-bool trace_mode_executable(TraceMode mode);
-std::string trace_mode_unavailable_reason(TraceMode mode);
-
 SessionOutcome run_session(const Plan& plan, const SessionOptions& options, std::ostream& log);
 
 }  // namespace jbench

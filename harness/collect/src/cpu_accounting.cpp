@@ -1,0 +1,215 @@
+#include "jbench/collect/cpu_accounting.h"
+
+#include <dirent.h>
+#include <fmt/format.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "jbench/collect/phases.h"
+#include "jbench/proc/proc_stat.h"
+
+namespace jbench::collect {
+namespace {
+
+using Json = nlohmann::json;
+
+// Sums "voluntary_ctxt_switches" and "nonvoluntary_ctxt_switches" over the live threads.
+void add_switches(pid_t pid, CpuSample& s) {
+  const std::string dir = fmt::format("/proc/{}/task", pid);
+  DIR* d = opendir(dir.c_str());
+  if (!d) return;
+  while (const dirent* e = readdir(d)) {
+    if (e->d_name[0] == '.') continue;
+    std::ifstream in(fmt::format("{}/{}/status", dir, e->d_name));
+    std::string line;
+    while (std::getline(in, line)) {
+      std::uint64_t* into = nullptr;
+      if (line.rfind("voluntary_ctxt_switches:", 0) == 0) into = &s.voluntary_switches;
+      if (line.rfind("nonvoluntary_ctxt_switches:", 0) == 0) into = &s.involuntary_switches;
+      if (into) *into += std::stoull(line.substr(line.find(':') + 1));
+    }
+  }
+  closedir(d);
+}
+
+std::string ns(std::uint64_t v) { return std::to_string(v); }
+
+}  // namespace
+
+std::optional<CpuSample> read_cpu_sample(pid_t pid, std::uint64_t start_time_ticks) {
+  const auto before = proc::read_proc_stat(pid);
+  if (!before || before->start_time_ticks != start_time_ticks || before->state == 'Z') {
+    return std::nullopt;
+  }
+  CpuSample s;
+  clockid_t clock{};
+  timespec ts{};
+  if (clock_getcpuclockid(pid, &clock) != 0 || clock_gettime(clock, &ts) != 0) return std::nullopt;
+  s.cpu_ns = static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000ULL +
+             static_cast<std::uint64_t>(ts.tv_nsec);
+  add_switches(pid, s);
+  // Read the incarnation again: the clock must not have been another process's.
+  const auto after = proc::read_proc_stat(pid);
+  if (!after || after->start_time_ticks != start_time_ticks) return std::nullopt;
+  s.user_ticks = after->utime_ticks;
+  s.system_ticks = after->stime_ticks;
+  s.threads = after->threads;
+  return s;
+}
+
+void CpuAccounting::track(long worker, pid_t pid, std::uint64_t start_time_ticks) {
+  for (const auto& t : tracked_) {
+    if (t.pid == pid && t.start_time_ticks == start_time_ticks) return;
+  }
+  Tracked t{worker, pid, start_time_ticks, {}, std::nullopt, std::nullopt};
+  if (const auto s = read_cpu_sample(pid, start_time_ticks)) {
+    ++records_;
+    t.readings.emplace_back("registered", *s);
+    if (worker >= 0) verified_.push_back(static_cast<std::size_t>(worker));
+  } else if (worker >= 0 && failure_.empty()) {
+    failure_ = fmt::format("worker {} (pid {}) could not be read at registration", worker, pid);
+  }
+  tracked_.push_back(std::move(t));
+}
+
+void CpuAccounting::boundary(std::string_view phase) {
+  for (auto& t : tracked_) {
+    if (t.exit || t.ended_before) continue;
+    if (const auto s = read_cpu_sample(t.pid, t.start_time_ticks)) {
+      ++records_;
+      t.readings.emplace_back(std::string(phase), *s);
+    } else {
+      // It ended (a zombie until reaped, so its pid cannot be reused meanwhile): what it used
+      // since the last reading comes from its exit totals, charged to the phase it died in.
+      t.ended_before = std::string(phase);
+    }
+  }
+}
+
+void CpuAccounting::exited(pid_t pid, const ExitAccounting& totals) {
+  for (auto& t : tracked_) {
+    if (t.pid == pid && !t.exit) t.exit = totals;
+  }
+}
+
+CollectorEntry CpuAccounting::finish(std::size_t workers, std::uint64_t started_ns) {
+  CollectorEntry e;
+  e.name = "cpu";
+  e.backend = "proc";
+  e.setting = "on";
+  e.started_ns = started_ns;
+  e.attached_ns = started_ns;
+  e.attach_verified = !verified_.empty() || workers == 0;
+  e.canaries_seen = verified_;
+  std::sort(e.canaries_seen.begin(), e.canaries_seen.end());
+  e.ended = Ended::exit(0);
+  e.records = records_;
+  if (!failure_.empty()) e.fail(failure_);
+  for (const auto& t : tracked_) {
+    if (t.worker >= 0 && !t.exit) {
+      e.fail(fmt::format("worker {} (pid {}) was never reaped: no exact totals", t.worker, t.pid));
+    }
+  }
+  e.extra["proof"] =
+      "each incarnation read back from /proc with its registered start time at every boundary";
+  ::jbench::collect::finish(e, workers);
+  return e;
+}
+
+Json CpuAccounting::readings() const {
+  Json out = Json::array();
+  for (const auto& t : tracked_) {
+    Json readings = Json::array();
+    for (const auto& [began, s] : t.readings) {
+      readings.push_back({{"began", began},
+                          {"cpu_ns", ns(s.cpu_ns)},
+                          {"user_ticks", ns(s.user_ticks)},
+                          {"system_ticks", ns(s.system_ticks)},
+                          {"voluntary_switches", s.voluntary_switches},
+                          {"involuntary_switches", s.involuntary_switches},
+                          {"threads", s.threads}});
+    }
+    Json j = {{"worker", t.worker < 0 ? Json(nullptr) : Json(t.worker)},
+              {"pid", t.pid},
+              {"start_time_ticks", ns(t.start_time_ticks)},
+              {"readings", readings},
+              {"exit", nullptr}};
+    if (t.exit) {
+      j["exit"] = {{"user_ns", ns(t.exit->user_ns)},
+                   {"system_ns", ns(t.exit->system_ns)},
+                   {"voluntary_switches", t.exit->voluntary_switches},
+                   {"involuntary_switches", t.exit->involuntary_switches},
+                   {"source", "wait4"}};
+    }
+    out.push_back(std::move(j));
+  }
+  return {{"schema", "jbench.cpu_readings"},
+          {"schema_version", 1},
+          {"clock_ticks_per_second", sysconf(_SC_CLK_TCK)},
+          {"incarnations", out}};
+}
+
+Json cpu_summary(const Json& doc) {
+  const auto num = [](const Json& j, const char* key) -> std::uint64_t {
+    if (!j.contains(key)) return 0;
+    const Json& v = j[key];
+    if (v.is_string()) return std::stoull(v.get_ref<const std::string&>());
+    return v.is_number() ? v.get<std::uint64_t>() : 0;
+  };
+  const auto diff = [](std::uint64_t a, std::uint64_t b) { return a - std::min(a, b); };
+  Json out = Json::array();
+  for (const auto& t : doc.value("incarnations", Json::array())) {
+    Json phases = Json::object();
+    // Each phase is the difference between the reading as it began and the next one; startup
+    // runs from the process's start (zero) to the first boundary, teardown to the exit totals.
+    Json previous = {{"cpu_ns", "0"}};
+    std::string phase = "startup";
+    for (const auto& r : t.value("readings", Json::array())) {
+      const std::string began = r.value("began", "");
+      if (began == "registered") continue;
+      phases[phase] = {
+          {"cpu_ns", ns(diff(num(r, "cpu_ns"), num(previous, "cpu_ns")))},
+          {"user_ns",
+           ns(proc::ticks_to_ns(diff(num(r, "user_ticks"), num(previous, "user_ticks"))))},
+          {"system_ns",
+           ns(proc::ticks_to_ns(diff(num(r, "system_ticks"), num(previous, "system_ticks"))))},
+          {"voluntary_switches",
+           diff(num(r, "voluntary_switches"), num(previous, "voluntary_switches"))},
+          {"involuntary_switches",
+           diff(num(r, "involuntary_switches"), num(previous, "involuntary_switches"))}};
+      previous = r;
+      phase = began;
+    }
+    Json j = {{"worker", t.value("worker", Json(nullptr))},
+              {"pid", t.value("pid", 0)},
+              {"start_time_ticks", t.value("start_time_ticks", "0")}};
+    const Json exit = t.value("exit", Json(nullptr));
+    if (exit.is_object()) {
+      const std::uint64_t total = num(exit, "user_ns") + num(exit, "system_ns");
+      phases[phase] = {{"cpu_ns", ns(diff(total, num(previous, "cpu_ns")))},
+                       {"voluntary_switches",
+                        diff(num(exit, "voluntary_switches"), num(previous, "voluntary_switches"))},
+                       {"involuntary_switches", diff(num(exit, "involuntary_switches"),
+                                                     num(previous, "involuntary_switches"))}};
+      j["total"] = {{"cpu_ns", ns(total)},
+                    {"user_ns", ns(num(exit, "user_ns"))},
+                    {"system_ns", ns(num(exit, "system_ns"))},
+                    {"voluntary_switches", num(exit, "voluntary_switches")},
+                    {"involuntary_switches", num(exit, "involuntary_switches")},
+                    {"source", "wait4"}};
+    }
+    j["phases"] = phases;
+    out.push_back(std::move(j));
+  }
+  return {{"units",
+           {{"cpu_ns", "ns"},
+            {"user_ns", "ns (clock-tick resolution)"},
+            {"system_ns", "ns (clock-tick resolution)"}}},
+          {"incarnations", out}};
+}
+
+}  // namespace jbench::collect

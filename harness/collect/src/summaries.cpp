@@ -1,0 +1,69 @@
+#include "jbench/collect/summaries.h"
+
+#include <fstream>
+
+#include "jbench/collect/bridge_consumer.h"
+#include "jbench/collect/cpu_accounting.h"
+
+namespace jbench::collect {
+namespace {
+
+using Json = nlohmann::json;
+
+const Json* collector(const Json& run, const char* name) {
+  const auto mode = run.find("trace_mode");
+  if (mode == run.end() || !mode->is_object()) return nullptr;
+  const auto list = mode->find("collectors");
+  if (list == mode->end() || !list->is_array()) return nullptr;
+  for (const auto& c : *list) {
+    if (c.is_object() && c.value("name", "") == name) return &c;
+  }
+  return nullptr;
+}
+
+bool ran(const Json* c) {
+  if (!c) return false;
+  const std::string status = c->value("status", "");
+  return status != kNotRequested && status != kNotAvailable;
+}
+
+}  // namespace
+
+Json summarize_collectors(const std::string& run_dir, const Json& run) {
+  Json out = Json::object();
+  if (std::ifstream in(run_dir + "/" + kCpuReadingsFile); in) {
+    const Json readings = Json::parse(in, nullptr, false);
+    if (readings.is_object()) out["cpu"] = cpu_summary(readings);
+  }
+  const Json* bridge = collector(run, "bridge");
+  if (ran(bridge) && bridge->contains("raw")) {
+    BridgeConsumerInput in;
+    in.files.run_dir = run_dir;
+    const Json& raw = (*bridge)["raw"];
+    if (raw.is_string()) in.files.files.push_back(raw.get<std::string>());
+    if (raw.is_array()) {
+      for (const auto& f : raw) {
+        if (f.is_string()) in.files.files.push_back(f.get<std::string>());
+      }
+    }
+    in.run_id = run.value("id", "");
+    const Json cohort = run.value("cohort", Json::object());
+    in.boot_id = cohort.value("boot_id", "");
+    for (const auto& m : cohort.value("members", Json::array())) {
+      in.cohort.insert({m.value("pid", std::int64_t{0}),
+                        std::stoull(m.value("start_time_ticks", std::string("0")))});
+    }
+    in.workers = in.files.files.size();
+    in.phases = PhaseBoundaries::from_json(run.value("boundaries", Json::object()));
+    in.gc_expected = ran(collector(run, "gc"));
+    const Json* alloc = collector(run, "alloc");
+    in.alloc_in_runtime = ran(alloc) && alloc->value("source", "") == "bridge";
+    const auto consumed = consume(in);
+    out["spans"] = consumed.spans_summary;
+    if (in.gc_expected) out["gc"] = consumed.gc_summary;
+    if (in.alloc_in_runtime) out["alloc"] = consumed.alloc_summary;
+  }
+  return out;
+}
+
+}  // namespace jbench::collect

@@ -1,0 +1,63 @@
+// Observer overhead: what each trace mode costs against baseline, from the runs a plan paired
+// (same cell, same block, same seed, run back to back in a recorded order).
+//
+//   auto runs = read_bundle_runs("bundles/overhead-...");     // bundle_runs.h
+//   OverheadReport r = compute_overhead(*runs.runs);
+//   std::cout << overhead_to_text(r);
+//
+// The ratio of a pair is baseline throughput / traced throughput: how many times longer an
+// operation took with the observer on (1.05 = 5% slower). A cell's figure is the median ratio
+// over its pairs with a 95% percentile-bootstrap interval of that median (2000 resamples, a
+// fixed seed, so the report is reproducible byte for byte).
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace jbench::report {
+
+struct RunFacts {
+  std::string id;
+  std::string cell;  // the point without its trace mode: "w2.cold.mixed.tiny"
+  std::string trace;
+  std::size_t block = 0;
+  std::size_t order = 0;
+  std::string status;  // ok | failed | ...
+  double throughput = 0;
+  std::vector<std::pair<std::string, std::string>> values;  // axis -> value, trace excluded
+};
+
+struct ModeOverhead {
+  std::string cell;
+  std::string mode;
+  std::size_t pairs = 0;
+  std::size_t unpaired = 0;    // runs of this mode whose baseline (or itself) did not succeed
+  std::size_t mode_first = 0;  // pairs in which the traced run went before its baseline
+  std::optional<double> median_ratio;
+  std::optional<double> ci_low;  // set when there are at least 2 pairs
+  std::optional<double> ci_high;
+};
+
+struct OverheadReport {
+  std::vector<ModeOverhead> rows;  // by cell, then mode in documented order
+  std::vector<std::string> warnings;
+  std::size_t bootstrap_resamples = 2000;
+};
+
+// Median with the middle pair averaged; empty input has none.
+std::optional<double> median(std::vector<double> values);
+
+// The 95% percentile-bootstrap interval of the median of `values`, resampled with SplitMix64
+// seeded by `seed`. Needs at least two values.
+std::optional<std::pair<double, double>> bootstrap_median_interval(
+    const std::vector<double>& values, std::size_t resamples, std::uint64_t seed);
+
+OverheadReport compute_overhead(const std::vector<RunFacts>& runs);
+
+std::string overhead_to_text(const OverheadReport& report);
+nlohmann::json overhead_to_json(const OverheadReport& report);
+
+}  // namespace jbench::report

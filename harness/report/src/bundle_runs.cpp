@@ -1,0 +1,75 @@
+#include "jbench/report/bundle_runs.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+namespace jbench::report {
+namespace {
+
+using Json = nlohmann::json;
+
+std::optional<Json> read_json(const std::string& path, std::string& error) {
+  std::ifstream in(path);
+  if (!in) {
+    error = fmt::format("cannot read {}", path);
+    return std::nullopt;
+  }
+  Json j = Json::parse(in, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) {
+    error = fmt::format("{} is not a JSON object", path);
+    return std::nullopt;
+  }
+  return j;
+}
+
+}  // namespace
+
+BundleRuns read_bundle_runs(const std::string& dir) {
+  BundleRuns out;
+  const auto manifest = read_json(dir + "/manifest.json", out.error);
+  if (!manifest) return out;
+  out.bundle_status = manifest->value("status", "");
+  const auto found = manifest->find("runs");
+  if (found == manifest->end() || !found->is_array()) {
+    out.error = fmt::format("{}/manifest.json has no list of runs", dir);
+    return out;
+  }
+  for (const auto& entry : *found) {
+    RunFacts r;
+    r.id = entry.value("id", "");
+    r.trace = entry.value("trace", "");
+    r.block = entry.value("block", std::size_t{0});
+    r.order = entry.value("order", std::size_t{0});
+    r.status = entry.value("status", "");
+    r.throughput = entry.value("throughput_ops_per_s", 0.0);
+    if (r.status == "not_run") continue;
+    // The cell is the point's values without the trace mode, as run.json states them.
+    std::string error;
+    const auto run = read_json(fmt::format("{}/runs/{}/run.json", dir, r.id), error);
+    if (!run) {
+      out.error = error;
+      return out;
+    }
+    const auto values = run->find("values");
+    if (values != run->end() && values->is_object()) {
+      for (auto it = values->begin(); it != values->end(); ++it) {
+        if (it.key() == "trace" || !it.value().is_string()) continue;
+        r.values.emplace_back(it.key(), it.value().get<std::string>());
+      }
+    }
+    // The run id names the point in the plan's own axis order: drop ".<trace>.r<n>".
+    const auto rep = r.id.rfind(".r");
+    const std::string point = rep == std::string::npos ? r.id : r.id.substr(0, rep);
+    const std::string suffix = "." + r.trace;
+    r.cell = point.size() > suffix.size() && point.ends_with(suffix)
+                 ? point.substr(0, point.size() - suffix.size())
+                 : point;
+    out.runs.push_back(std::move(r));
+  }
+  return out;
+}
+
+}  // namespace jbench::report

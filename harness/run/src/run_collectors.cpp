@@ -1,0 +1,167 @@
+#include "run_collectors.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "jbench/collect/summaries.h"
+#include "jbench/common/clock.h"
+
+namespace jbench::run {
+
+using Json = nlohmann::json;
+
+RunCollectors::RunCollectors(CollectorsSetup setup)
+    : setup_(std::move(setup)), plans_(collect::collectors_for(setup_.mode, setup_.workload_kind)) {
+  bridge_files_.run_dir = setup_.run_dir;
+}
+
+RunCollectors::~RunCollectors() = default;
+
+bool RunCollectors::requested(std::string_view name) const {
+  return std::any_of(plans_.begin(), plans_.end(), [&](const collect::CollectorPlan& p) {
+    return p.name == name && p.requested;
+  });
+}
+
+std::string RunCollectors::prepare() {
+  if (!requested("bridge")) return {};
+  std::error_code ec;
+  std::filesystem::create_directories(setup_.run_dir + "/raw/bridge", ec);
+  if (ec) return fmt::format("cannot create {}/raw/bridge: {}", setup_.run_dir, ec.message());
+  return {};
+}
+
+std::vector<std::pair<std::string, std::string>> RunCollectors::worker_env(
+    std::size_t index) const {
+  // The mode is always said, "off" included, so a worker never inherits one from jbench's own
+  // environment.
+  std::vector<std::pair<std::string, std::string>> env = {
+      {"JBENCH_BRIDGE_MODE", std::string(collect::bridge_mode_for(setup_.mode))}};
+  if (requested("bridge")) {
+    env.emplace_back("JBENCH_BRIDGE_OUT", setup_.run_dir + "/" + collect::bridge_file_for(index));
+    env.emplace_back("JBENCH_BOOT_ID", setup_.boot_id);
+  }
+  return env;
+}
+
+std::string RunCollectors::attach(const Cohort& cohort, std::size_t workers,
+                                  std::uint64_t /*deadline_ns*/) {
+  workers_ = workers;
+  attached_ = true;
+  attached_ns_ = monotonic_ns();
+  for (const auto& m : cohort.members()) {
+    cpu_.track(m.worker ? static_cast<long>(*m.worker) : -1, m.pid, m.start_time_ticks);
+  }
+  if (requested("bridge")) {
+    for (std::size_t i = 0; i < workers; ++i) {
+      bridge_files_.files.push_back(collect::bridge_file_for(i));
+    }
+  }
+  return {};
+}
+
+std::string RunCollectors::verify(std::uint64_t deadline_ns) {
+  if (!requested("bridge")) return {};
+  bridge_canaries_ = collect::await_canaries(bridge_files_, deadline_ns);
+  if (bridge_canaries_.size() == workers_) return {};
+  std::vector<std::size_t> missing;
+  for (std::size_t i = 0; i < workers_; ++i) {
+    if (!std::binary_search(bridge_canaries_.begin(), bridge_canaries_.end(), i)) {
+      missing.push_back(i);
+    }
+  }
+  return fmt::format(
+      "attachment not verified: the bridge's canary of worker(s) {} never reached the raw files",
+      fmt::join(missing, ", "));
+}
+
+std::vector<std::pair<std::string, Json>> RunCollectors::raw_documents() const {
+  if (!attached_) return {};
+  return {{collect::kCpuReadingsFile, cpu_.readings()}};
+}
+
+void RunCollectors::boundary(std::string_view phase) { cpu_.boundary(phase); }
+
+void RunCollectors::joined(const CohortMember& member) {
+  cpu_.track(-1, member.pid, member.start_time_ticks);
+}
+
+void RunCollectors::exited(pid_t pid, const proc::ExitStatus& s) {
+  cpu_.exited(pid, {s.user_ns, s.system_ns, s.voluntary_switches, s.involuntary_switches});
+}
+
+std::string RunCollectors::finish(const Json& boundaries, const Cohort& cohort) {
+  if (!attached_) {
+    // The run ended before its cohort was registered: no collector started, none is listed
+    // (the run's own status says why).
+    Json required_names = Json::array();
+    for (const auto& plan : plans_) {
+      if (plan.required) required_names.push_back(plan.name);
+    }
+    trace_mode_ = {{"mode", trace_mode_name(setup_.mode)},
+                   {"bridge_mode", collect::bridge_mode_for(setup_.mode)},
+                   {"requires", required_names},
+                   {"attached", false},
+                   {"collectors", Json::array()}};
+    return {};
+  }
+  std::vector<collect::CollectorEntry> entries;
+  entries.push_back(cpu_.finish(workers_, attached_ns_));
+  entries.back().extra["readings"] = collect::kCpuReadingsFile;
+  if (requested("bridge")) {
+    collect::BridgeConsumerInput in;
+    in.files = bridge_files_;
+    in.run_id = setup_.run_id;
+    in.boot_id = setup_.boot_id;
+    for (const auto& m : cohort.members()) in.cohort.insert({m.pid, m.start_time_ticks});
+    in.workers = workers_;
+    in.canaries_seen = bridge_canaries_;
+    in.started_ns = attached_ns_;
+    in.attached_ns = attached_ns_;
+    in.phases = collect::PhaseBoundaries::from_json(boundaries);
+    in.gc_expected = collect::emits_gc_events(setup_.workload_kind);
+    in.alloc_in_runtime = collect::samples_allocations_in_runtime(setup_.workload_kind);
+    in.setting = std::string(trace_mode_name(setup_.mode));
+    for (auto& e : collect::consume(in).entries) entries.push_back(std::move(e));
+  }
+  // Everything the table lists but nothing above ran: not requested, or not available here.
+  Json required_names = Json::array();
+  Json list = Json::array();
+  std::string failed;
+  for (const auto& plan : plans_) {
+    auto found =
+        std::find_if(entries.begin(), entries.end(),
+                     [&](const collect::CollectorEntry& e) { return e.name == plan.name; });
+    collect::CollectorEntry e;
+    if (found != entries.end()) {
+      e = *found;
+    } else if (!plan.requested) {
+      e = collect::not_requested(plan.name, plan.reason);
+    } else if (plan.name == "gc" && !collect::emits_gc_events(setup_.workload_kind)) {
+      e = collect::not_available(plan.name, "usdt-bridge", plan.reason,
+                                 "run a workload whose runtime reports its collections through "
+                                 "jb_gc_begin/jb_gc_end (e.g. kind: chez)");
+    } else {
+      e = collect::not_available(plan.name, plan.source,
+                                 fmt::format("jbench has no {} backend for {} targets yet",
+                                             plan.name, setup_.workload_kind),
+                                 "none yet: this trace mode cannot be complete on any host");
+    }
+    e.setting = plan.requested ? plan.setting : "";
+    if (plan.required) required_names.push_back(plan.name);
+    if (plan.required && e.status == collect::kCollectorFailed && failed.empty()) {
+      failed = fmt::format("collector {} failed: {}", e.name, e.reason);
+    }
+    list.push_back(e.to_json());
+  }
+  trace_mode_ = {{"mode", trace_mode_name(setup_.mode)},
+                 {"bridge_mode", collect::bridge_mode_for(setup_.mode)},
+                 {"requires", required_names},
+                 {"attached", true},
+                 {"collectors", list}};
+  return failed;
+}
+
+}  // namespace jbench::run

@@ -1,0 +1,103 @@
+#include "jbench/report/overhead.h"
+
+#include <gtest/gtest.h>
+
+#include "jbench/common/random.h"
+
+namespace jbench::report {
+namespace {
+
+RunFacts run(std::string cell, std::string workers, std::string trace, std::size_t block,
+             std::size_t order, double throughput, std::string status = "ok") {
+  RunFacts r;
+  r.cell = std::move(cell);
+  r.id = r.cell + "." + trace + ".r" + std::to_string(block);
+  r.trace = std::move(trace);
+  r.block = block;
+  r.order = order;
+  r.status = std::move(status);
+  r.throughput = throughput;
+  r.values = {{"workers", std::move(workers)}, {"lane", "writer"}};
+  return r;
+}
+
+TEST(Median, MiddleValueOrMeanOfTheMiddlePair) {
+  EXPECT_FALSE(median({}));
+  EXPECT_DOUBLE_EQ(*median({3, 1, 2}), 2);
+  EXPECT_DOUBLE_EQ(*median({4, 1, 3, 2}), 2.5);
+}
+
+TEST(Bootstrap, TheIntervalHoldsTheMedianIsReproducibleAndNarrowsWithMoreData) {
+  SplitMix64 rng(5);
+  std::vector<double> small, large;
+  for (int i = 0; i < 2000; ++i) {
+    const double v = 1.0 + static_cast<double>(rng.below(1000)) / 10000.0;
+    if (i < 10) small.push_back(v);
+    large.push_back(v);
+  }
+  const auto a = bootstrap_median_interval(small, 2000, 1);
+  const auto b = bootstrap_median_interval(small, 2000, 1);
+  ASSERT_TRUE(a);
+  EXPECT_EQ(*a, *b);
+  EXPECT_LE(a->first, *median(small));
+  EXPECT_GE(a->second, *median(small));
+  const auto wide = bootstrap_median_interval(large, 2000, 1);
+  EXPECT_LT(wide->second - wide->first, a->second - a->first);
+  EXPECT_FALSE(bootstrap_median_interval({1.0}, 2000, 1));
+}
+
+TEST(Overhead, PairsEachModeWithTheBaselineOfItsOwnBlock) {
+  std::vector<RunFacts> runs;
+  // Block k: baseline 1000 + k, light 10% slower than *its own* baseline. Pairing across
+  // blocks would give other ratios.
+  for (std::size_t k = 0; k < 5; ++k) {
+    const double base = 1000.0 + 100.0 * static_cast<double>(k);
+    const bool light_first = k % 2 == 0;
+    runs.push_back(run("w1", "1", "baseline", k, 2 * k + (light_first ? 1 : 0), base));
+    runs.push_back(run("w1", "1", "light", k, 2 * k + (light_first ? 0 : 1), base / 1.1));
+  }
+  const auto r = compute_overhead(runs);
+  ASSERT_EQ(r.rows.size(), 1u);
+  EXPECT_EQ(r.rows[0].pairs, 5u);
+  EXPECT_EQ(r.rows[0].mode_first, 3u);
+  EXPECT_NEAR(*r.rows[0].median_ratio, 1.1, 1e-9);
+  EXPECT_NEAR(*r.rows[0].ci_low, 1.1, 1e-9);
+  EXPECT_NEAR(*r.rows[0].ci_high, 1.1, 1e-9);
+}
+
+TEST(Overhead, FailedRunsAreCountedUnpairedNeverPaired) {
+  std::vector<RunFacts> runs = {
+      run("w1", "1", "baseline", 0, 0, 1000),           run("w1", "1", "full", 0, 1, 500),
+      run("w1", "1", "baseline", 1, 2, 1000, "failed"), run("w1", "1", "full", 1, 3, 900),
+      run("w1", "1", "baseline", 2, 4, 1000),           run("w1", "1", "full", 2, 5, 0, "failed"),
+  };
+  const auto r = compute_overhead(runs);
+  ASSERT_EQ(r.rows.size(), 1u);
+  EXPECT_EQ(r.rows[0].pairs, 1u);
+  EXPECT_EQ(r.rows[0].unpaired, 2u);
+  EXPECT_DOUBLE_EQ(*r.rows[0].median_ratio, 2.0);
+  EXPECT_FALSE(r.rows[0].ci_low);  // one pair: no interval
+}
+
+TEST(Overhead, WarnsWhereABaselineEffectIsSmallerThanTheObserversCost) {
+  std::vector<RunFacts> runs;
+  for (std::size_t k = 0; k < 3; ++k) {
+    // w1 vs w2 differ by 2% on baseline; full costs 30%, light 1%.
+    runs.push_back(run("w1", "1", "baseline", k, 0, 1000));
+    runs.push_back(run("w1", "1", "full", k, 1, 1000 / 1.3));
+    runs.push_back(run("w1", "1", "light", k, 2, 1000 / 1.01));
+    runs.push_back(run("w2", "2", "baseline", 10 + k, 0, 1020));
+    runs.push_back(run("w2", "2", "full", 10 + k, 1, 1020 / 1.3));
+    runs.push_back(run("w2", "2", "light", 10 + k, 2, 1020 / 1.01));
+  }
+  const auto r = compute_overhead(runs);
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_NE(r.warnings[0].find("full"), std::string::npos) << r.warnings[0];
+  EXPECT_NE(r.warnings[0].find("axis workers"), std::string::npos) << r.warnings[0];
+  const auto j = overhead_to_json(r);
+  EXPECT_EQ(j["rows"].size(), 4u);
+  EXPECT_EQ(j["warnings"].size(), 1u);
+}
+
+}  // namespace
+}  // namespace jbench::report
