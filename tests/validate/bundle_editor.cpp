@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "jbench/bundle/sha256sums.h"
+#include "jbench/collect/summaries.h"
 #include "jbench/results/summary.h"
 
 namespace jbench::test {
@@ -61,7 +62,10 @@ void BundleEditor::resummarize(const std::string& run_id) const {
        ++i) {
     results.push_back(json(dir + "/raw/worker-" + std::to_string(i) + ".result.json"));
   }
-  write_json(dir + "/summary.json", summarize_run(results, json(dir + "/run.json")));
+  const nlohmann::json run = json(dir + "/run.json");
+  nlohmann::json summary = summarize_run(results, run);
+  summary["collectors"] = collect::summarize_collectors(path(dir), run);
+  write_json(dir + "/summary.json", summary);
 }
 
 void BundleEditor::rewrite_sums() const {

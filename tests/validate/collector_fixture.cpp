@@ -67,7 +67,16 @@ void add_spans_collector(const BundleEditor& e, const std::string& run,
   std::string text;
   for (const auto& l : lines) text += l.dump() + "\n";
   e.write_text("runs/" + run + "/raw/spans.events.jsonl", text);
-  doc["trace_mode"]["collectors"] = Json::array({collector});
+  // Takes the place of the run's own "spans" entry (not_requested in a baseline run).
+  Json& list = doc["trace_mode"]["collectors"];
+  bool replaced = false;
+  for (auto& c : list) {
+    if (c.value("name", "") == "spans") {
+      c = collector;
+      replaced = true;
+    }
+  }
+  if (!replaced) list.push_back(collector);
   e.write_json(run_json, doc);
   e.rewrite_sums();
 }

@@ -141,7 +141,8 @@ std::vector<Mutation> make_mutations() {
        {"runs.unlisted_dir"},
        "a run directory the manifest does not list",
        [](const BundleEditor& e) {
-         for (const char* f : {"run.json", "summary.json", "raw/worker-0.result.json"}) {
+         for (const char* f :
+              {"run.json", "summary.json", "raw/worker-0.result.json", "raw/cpu.readings.json"}) {
            e.write_text(run_file("extra", f), e.text(run_file(kWriterRun, f)));
          }
          Json run = e.json(run_file("extra", "run.json"));
@@ -338,8 +339,8 @@ std::vector<Mutation> make_mutations() {
        "a collector status word that is not one of the five",
        edit(writer_run_json,
             [](Json& d) {
-              d["trace_mode"]["collectors"] =
-                  Json::array({{{"name", "usdt"}, {"status", "partially_ok"}}});
+              d["trace_mode"]["collectors"].push_back(
+                  {{"name", "usdt"}, {"status", "partially_ok"}});
             })},
       // --- summaries and lanes ---
       {"summary-disagrees",
