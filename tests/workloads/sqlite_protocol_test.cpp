@@ -35,10 +35,12 @@ TEST_P(SqliteProtocolHappyPath, RunsExactlyTheRequestedOperationsAndSaysBye) {
 
   EXPECT_EQ(t.hello["protocol"], 1);
   EXPECT_EQ(t.hello["worker"], "sqlite");
+  EXPECT_EQ(t.hello["bridge"], "off");
   EXPECT_TRUE(
       std::regex_match(t.hello["runtime_id"].get<std::string>(), std::regex("[0-9a-f]{32}")));
   EXPECT_LE(ns(t.hello["t_ns"]), ns(t.ready["t_ns"]));
   ns(t.ready["open_ns"]);
+  EXPECT_EQ(t.ready["statements"], t.result["statements"]);  // classified once, at configure
   EXPECT_EQ(t.canary_done["path"], "/jbench-canary/" + t.hello["runtime_id"].get<std::string>());
   EXPECT_EQ(t.canary_done["errno"], "ENOENT");
   EXPECT_EQ(t.warmup_done["operations"], 8);
@@ -96,8 +98,10 @@ TEST(SqliteProtocol, ResultRecordsTheClassificationOfEveryStatement) {
   o.lane = "reader";
   const json result = run_to_completion(configure_message(dir.path() + "/d.db", o)).result;
   std::map<std::string, std::pair<std::string, std::string>> seen;
+  std::map<std::string, std::string> plan_class;
   for (const auto& s : result["statements"]) {
     seen[s["name"]] = {s["op_type"], s["subquery"]};
+    plan_class[s["name"]] = s["plan_class"];
     EXPECT_FALSE(s["query_plan"].empty() && s["name"] != "insert_item") << s.dump();
   }
   using P = std::pair<std::string, std::string>;
@@ -105,6 +109,10 @@ TEST(SqliteProtocol, ResultRecordsTheClassificationOfEveryStatement) {
   EXPECT_EQ(seen["count_above_mean_weight"], P("scalar_uncorrelated", "uncorrelated"));
   EXPECT_EQ(seen["lookup_by_id"], P("point_lookup", "none"));
   EXPECT_EQ(seen["scan_grp_range"], P("range_scan", "none"));
+  EXPECT_EQ(plan_class["weight_by_id_range"], "correlated_scalar_subquery");
+  EXPECT_EQ(plan_class["count_above_mean_weight"], "uncorrelated_scalar_subquery");
+  EXPECT_EQ(plan_class["lookup_by_id"], "point_lookup");
+  EXPECT_EQ(plan_class["insert_item"], "insert");
 }
 
 // A reader never changes the database, so the same stream must read exactly the same rows.
@@ -128,9 +136,8 @@ TEST(SqliteProtocol, OperationStreamIsDeterminedBySeedAndWorkerIndex) {
 // ---- failures --------------------------------------------------------------------------------
 
 TEST(SqliteProtocol, InvalidConfigureListsEveryProblemAndExitsTwo) {
-  TempDir dir;
-  build_dataset(dir.path() + "/d.db", 100, 8, 1);
-  json m = configure_message(dir.path() + "/d.db", WorkerOptions{});
+  const SmallDataset data;
+  json m = configure_message(data.db, WorkerOptions{});
   m["params"]["ops_per_transaction"] = 0;
   m["bogus"] = true;
   Worker w;
@@ -182,11 +189,9 @@ TEST(SqliteProtocol, MalformedOrUnexpectedMessagesEndWithExitTwo) {
 }
 
 TEST(SqliteProtocol, ControlMessagesTakeNoExtraFields) {
-  TempDir dir;
-  build_dataset(dir.path() + "/d.db", 100, 8, 1);
+  const SmallDataset data;
   Worker w;
-  w.send(configure_message(dir.path() + "/d.db", WorkerOptions{}));
-  w.expect("ready");
+  drive_until(w, configure_message(data.db, WorkerOptions{}), "ready");
   w.send({{"type", "canary"}, {"now", true}});
   w.expect("error");
   EXPECT_EQ(w.expect_exit().code, 2);
@@ -201,62 +206,44 @@ TEST(SqliteProtocol, EofWhileWaitingForConfigureExitsThree) {
 }
 
 TEST(SqliteProtocol, EofAtTheMeasureBarrierExitsThree) {
-  TempDir dir;
-  build_dataset(dir.path() + "/d.db", 100, 8, 1);
+  const SmallDataset data;
   Worker w;
-  w.send(configure_message(dir.path() + "/d.db", WorkerOptions{}));
-  w.expect("ready");
-  w.send({{"type", "canary"}});
-  w.expect("canary_done");
-  w.send({{"type", "start"}});
-  w.expect("warmup_done");
+  drive_until(w, configure_message(data.db, WorkerOptions{}), "warmup_done");
   w.process().close_stdin();
   EXPECT_EQ(w.expect_exit().code, 3);
 }
 
 TEST(SqliteProtocol, EofAfterTheResultEndsCleanlyWithBye) {
-  TempDir dir;
-  build_dataset(dir.path() + "/d.db", 100, 8, 1);
+  const SmallDataset data;
   Worker w;
-  w.send(configure_message(dir.path() + "/d.db", WorkerOptions{}));
-  w.expect("ready");
-  w.send({{"type", "canary"}});
-  w.expect("canary_done");
-  w.send({{"type", "start"}});
-  w.expect("warmup_done");
-  w.send({{"type", "measure"}});
-  w.expect("measure_done");
-  w.expect("result");
+  drive_until(w, configure_message(data.db, WorkerOptions{}), "result");
   w.process().close_stdin();
   ns(w.expect("bye")["teardown_ns"]);
   EXPECT_EQ(w.expect_exit().code, 0);
 }
 
 TEST(SqliteProtocol, ExitBeforeTheStartBarrierTearsDownAndSaysBye) {
-  TempDir dir;
-  build_dataset(dir.path() + "/d.db", 100, 8, 1);
+  const SmallDataset data;
   Worker w;
-  w.send(configure_message(dir.path() + "/d.db", WorkerOptions{}));
-  w.expect("ready");
+  drive_until(w, configure_message(data.db, WorkerOptions{}), "ready");
   w.send({{"type", "exit"}});
   EXPECT_GT(ns(w.expect("bye")["teardown_ns"]), 0u);  // the persistent connection was closed
   EXPECT_EQ(w.expect_exit().code, 0);
-  EXPECT_EQ(count_items(dir.path() + "/d.db"), 100);  // and nothing ran
+  EXPECT_EQ(count_items(data.db), 100);  // and nothing ran
 }
 
 // The canary must be visible to a syscall tracer without help from the worker.
 TEST(SqliteProtocol, CanaryIsRecognisableInAStraceTrace) {
   if (access("/usr/bin/strace", X_OK) != 0) GTEST_SKIP() << "strace is not installed";
-  TempDir dir;
-  build_dataset(dir.path() + "/d.db", 100, 8, 1);
-  const std::string trace = dir.path() + "/trace.txt";
+  const SmallDataset data;
+  const std::string trace = data.dir.path() + "/trace.txt";
   WorkerProcess p({"/usr/bin/strace", "-f", "-qq", "-e", "trace=faccessat,faccessat2", "-o", trace,
                    worker_binary(), "serve"},
-                  dir.path() + "/strace.err");
+                  data.dir.path() + "/strace.err");
   const auto hello_line = p.read_line(kTimeout);
   if (!hello_line) GTEST_SKIP() << "strace cannot trace on this host (ptrace not permitted?)";
   const json hello = json::parse(*hello_line);
-  ASSERT_TRUE(p.send_line(configure_message(dir.path() + "/d.db", WorkerOptions{}).dump()));
+  ASSERT_TRUE(p.send_line(configure_message(data.db, WorkerOptions{}).dump()));
   ASSERT_TRUE(p.read_line(kTimeout));  // ready
   ASSERT_TRUE(p.send_line(R"({"type":"canary"})"));
   ASSERT_TRUE(p.read_line(kTimeout));  // canary_done

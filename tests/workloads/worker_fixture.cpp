@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "jbench/stats/decimal.h"
@@ -58,7 +59,22 @@ json configure_message(const std::string& db, const WorkerOptions& o) {
               {"phases", {{"warmup", o.warmup}, {"measure", o.measure}}}};
 }
 
-Worker::Worker() : process_({worker_binary(), "serve"}) { hello_ = expect("hello"); }
+SmallDataset::SmallDataset() : db(dir.path() + "/d.db") { build_dataset(db, 100, 8, 1); }
+
+namespace {
+
+EnvChanges without_bridge_variables(const EnvChanges& env) {
+  EnvChanges out = {{"JBENCH_BRIDGE_MODE", std::nullopt}, {"JBENCH_BRIDGE_OUT", std::nullopt}};
+  out.insert(out.end(), env.begin(), env.end());  // later entries win
+  return out;
+}
+
+}  // namespace
+
+Worker::Worker(const EnvChanges& env)
+    : process_({worker_binary(), "serve"}, "", without_bridge_variables(env)) {
+  hello_ = expect("hello");
+}
 
 void Worker::send(const json& message) { send_raw(message.dump()); }
 
@@ -88,22 +104,39 @@ ExitStatus Worker::expect_exit() {
   return *status;
 }
 
-Transcript run_to_completion(const json& configure) {
-  Worker w;
+Transcript drive_until(Worker& w, const json& configure, std::string_view last) {
+  static const std::vector<std::string_view> kReplies = {"ready", "canary_done", "warmup_done",
+                                                         "result"};
+  if (std::find(kReplies.begin(), kReplies.end(), last) == kReplies.end()) {
+    throw std::invalid_argument("drive_until: no such reply: " + std::string(last));
+  }
   Transcript t;
   t.hello = w.hello();
   w.send(configure);
   t.ready = w.expect("ready");
+  if (last == "ready") return t;
   w.send({{"type", "canary"}});
   t.canary_done = w.expect("canary_done");
+  if (last == "canary_done") return t;
   w.send({{"type", "start"}});
   t.warmup_done = w.expect("warmup_done");
+  if (last == "warmup_done") return t;
   w.send({{"type", "measure"}});
   t.measure_done = w.expect("measure_done");
   t.result = w.expect("result");
+  return t;
+}
+
+void end_session(Worker& w, Transcript& t) {
   w.send({{"type", "exit"}});
   t.bye = w.expect("bye");
   t.exit = w.expect_exit();
+}
+
+Transcript run_to_completion(const json& configure, const EnvChanges& env) {
+  Worker w(env);
+  Transcript t = drive_until(w, configure, "result");
+  end_session(w, t);
   return t;
 }
 

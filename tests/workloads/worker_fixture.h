@@ -52,10 +52,22 @@ struct WorkerOptions {
 };
 json configure_message(const std::string& db, const WorkerOptions& options);
 
+// A temporary directory holding a small dataset (100 rows of 8 bytes, seed 1) at `db`, for tests
+// of the session rather than of the data.
+struct SmallDataset {
+  SmallDataset();
+  TempDir dir;
+  std::string db;
+};
+
 // A `serve` worker driven one message at a time. The constructor reads its hello.
+//
+// The trace bridge's variables (JBENCH_BRIDGE_MODE, JBENCH_BRIDGE_OUT) are removed from the
+// worker's environment, so a test runs the same whatever the developer's shell exports; `env`
+// sets them (or anything else) for the tests that trace.
 class Worker {
  public:
-  Worker();
+  explicit Worker(const EnvChanges& env = {});
   WorkerProcess& process() { return process_; }
   const json& hello() const { return hello_; }
 
@@ -71,12 +83,22 @@ class Worker {
   json hello_;
 };
 
-// Every message of a full run with `configure`, ending with exit and bye.
+// Every message of a session, as far as it went.
 struct Transcript {
   json hello, ready, canary_done, warmup_done, measure_done, result, bye;
   ExitStatus exit;
 };
-Transcript run_to_completion(const json& configure);
+
+// Sends `configure`, then each barrier message in turn (canary, start, measure) until the worker
+// has sent `last`: "ready", "canary_done", "warmup_done" or "result" (measure_done comes before
+// it). Returns the worker's messages so far, hello included.
+Transcript drive_until(Worker& worker, const json& configure, std::string_view last);
+
+// Sends exit, expects bye, then the worker's exit; both land in `transcript`.
+void end_session(Worker& worker, Transcript& transcript);
+
+// Every message of a full run with `configure`, ending with exit and bye.
+Transcript run_to_completion(const json& configure, const EnvChanges& env = {});
 
 // A decimal-string ns field as a number; throws unless canonical.
 std::uint64_t ns(const json& value);

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -31,9 +32,28 @@ void close_fd(int& fd) {
   fd = -1;
 }
 
+// Our environment as NAME=VALUE strings, with `changes` applied (the last change of a name wins).
+std::vector<std::string> child_environment(const EnvChanges& changes) {
+  const auto changed = [&](std::string_view name, std::size_t from) {
+    return std::any_of(changes.begin() + static_cast<std::ptrdiff_t>(from), changes.end(),
+                       [&](const auto& change) { return change.first == name; });
+  };
+  std::vector<std::string> out;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string_view entry(*e);
+    if (!changed(entry.substr(0, entry.find('=')), 0)) out.emplace_back(entry);
+  }
+  for (std::size_t i = 0; i < changes.size(); ++i) {
+    const auto& [name, value] = changes[i];
+    if (value && !changed(name, i + 1)) out.push_back(name + "=" + *value);
+  }
+  return out;
+}
+
 }  // namespace
 
-WorkerProcess::WorkerProcess(const std::vector<std::string>& argv, const std::string& stderr_path) {
+WorkerProcess::WorkerProcess(const std::vector<std::string>& argv, const std::string& stderr_path,
+                             const EnvChanges& env) {
   if (argv.empty() || argv[0].empty() || argv[0][0] != '/') {
     throw std::runtime_error("WorkerProcess needs an absolute program path");
   }
@@ -44,6 +64,10 @@ WorkerProcess::WorkerProcess(const std::vector<std::string>& argv, const std::st
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
+  const std::vector<std::string> env_strings = child_environment(env);
+  std::vector<char*> envp;
+  for (const auto& e : env_strings) envp.push_back(const_cast<char*>(e.c_str()));
+  envp.push_back(nullptr);
   int in_pipe[2];
   int out_pipe[2];
   if (pipe2(in_pipe, O_CLOEXEC) != 0) throw sys_error("pipe2");
@@ -79,7 +103,7 @@ WorkerProcess::WorkerProcess(const std::vector<std::string>& argv, const std::st
     dup2(out_pipe[1], STDOUT_FILENO);
     if (err_fd >= 0) dup2(err_fd, STDERR_FILENO);
     close_range(3, ~0U, 0);
-    execv(args[0], args.data());
+    execve(args[0], args.data(), envp.data());
     _exit(127);
   }
   setpgid(pid_, pid_);  // also from the parent, so the group exists before anyone signals it

@@ -4,7 +4,8 @@
 // - The child gets PR_SET_PDEATHSIG(SIGKILL): if the test process dies, so does the child.
 // - The child runs in its own process group; destruction SIGKILLs that group and reaps the
 //   child with a blocking waitpid, so no zombie and no orphan is left behind.
-// - The child inherits only stdin, stdout and stderr (everything else is closed before exec).
+// - The child inherits only stdin, stdout and stderr (everything else is closed before exec),
+//   and the test's environment with the given changes.
 // - Every wait has a timeout: read_line and wait_exit return, they never hang the test.
 // - Writing to a child that has exited fails (EPIPE) instead of killing the test with SIGPIPE.
 //
@@ -20,9 +21,13 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace jbench::test {
+
+// Changes to the child's environment: a value sets the variable, nullopt removes it.
+using EnvChanges = std::vector<std::pair<std::string, std::optional<std::string>>>;
 
 struct ExitStatus {
   bool exited = false;  // true: `code` is the exit code; false: killed by `signal`
@@ -32,9 +37,11 @@ struct ExitStatus {
 
 class WorkerProcess {
  public:
-  // Spawns argv[0] (an absolute path) with argv. stderr goes to `stderr_path` if given (appended),
-  // else to the test's own stderr. Throws std::runtime_error if the process cannot be started.
-  explicit WorkerProcess(const std::vector<std::string>& argv, const std::string& stderr_path = "");
+  // Spawns argv[0] (an absolute path) with argv and the test's environment changed by `env`.
+  // stderr goes to `stderr_path` if given (appended), else to the test's own stderr. Throws
+  // std::runtime_error if the process cannot be started.
+  explicit WorkerProcess(const std::vector<std::string>& argv, const std::string& stderr_path = "",
+                         const EnvChanges& env = {});
   WorkerProcess(const WorkerProcess&) = delete;
   WorkerProcess& operator=(const WorkerProcess&) = delete;
   ~WorkerProcess();

@@ -2,6 +2,7 @@
 
 #include <fstream>
 
+#include "jbench/collect/alloc_consumer.h"
 #include "jbench/collect/bridge_consumer.h"
 #include "jbench/collect/cpu_accounting.h"
 
@@ -62,6 +63,21 @@ Json summarize_collectors(const std::string& run_dir, const Json& run) {
     out["spans"] = consumed.spans_summary;
     if (in.gc_expected) out["gc"] = consumed.gc_summary;
     if (in.alloc_in_runtime) out["alloc"] = consumed.alloc_summary;
+  }
+  const Json* alloc = collector(run, "alloc");
+  if (ran(alloc) && alloc->value("source", "") == "ld-preload") {
+    AllocInput in;
+    in.run_dir = run_dir;
+    in.run_id = run.value("id", "");
+    const Json cohort = run.value("cohort", Json::object());
+    in.boot_id = cohort.value("boot_id", "");
+    for (const auto& m : cohort.value("members", Json::array())) {
+      in.cohort.insert({m.value("pid", std::int64_t{0}),
+                        std::stoull(m.value("start_time_ticks", std::string("0")))});
+    }
+    in.workers = run.value("workers", Json::array()).size();
+    in.boundaries = run.value("boundaries", Json::object());
+    out["alloc"] = alloc_summary(in);
   }
   return out;
 }

@@ -33,10 +33,57 @@ const std::array<ParamSpec, 4> kSqliteParams = {{
      "fraction of transactions that read, in the mixed lane (strictly between 0 and 1)"},
 }};
 
-const std::array<WorkloadKind, 1> kKinds = {{
+// The Chez Scheme worker (docs/chez-worker.md). A "transaction" is a batch of operations under
+// one bridge span; the dataset cell's rows and row_bytes size the live set every worker keeps.
+const std::array<ParamSpec, 5> kChezParams = {{
+    {"ops_per_transaction",
+     ParamSpec::Type::integer,
+     1,
+     100000,
+     {},
+     std::int64_t{8},
+     "operations in one batch, which is one bridge span"},
+    {"read_ratio",
+     ParamSpec::Type::number,
+     0,
+     1,
+     {},
+     0.8,
+     "fraction of batches that read, in the mixed lane (strictly between 0 and 1)"},
+    {"tree_nodes",
+     ParamSpec::Type::integer,
+     1,
+     1000000,
+     {},
+     std::int64_t{512},
+     "nodes of the short-lived search tree a tree_build read allocates"},
+    {"alloc_sample_every",
+     ParamSpec::Type::integer,
+     0,
+     1000000,
+     {},
+     std::int64_t{64},
+     "every N-th operation reports its allocated bytes to jb_alloc_sample (0: none)"},
+    {"collect_trip_kib",
+     ParamSpec::Type::integer,
+     64,
+     1048576,
+     {},
+     std::int64_t{8192},
+     "Chez's collect-trip-bytes in KiB: allocation between collection requests"},
+}};
+
+// Every kind needs the connection axis too: the runner sends each worker its value (the Chez
+// worker accepts only "persistent").
+const std::array<WorkloadKind, 2> kKinds = {{
     {"sqlite",
      "real libsqlite3 on a WAL database file, one connection per worker or one per transaction",
      kSqliteParams,
+     {true, true, true, true, false}},
+    {"chez",
+     "a Chez Scheme program that keeps a live set and allocates, with every collection reported "
+     "through the trace bridge",
+     kChezParams,
      {true, true, true, true, false}},
 }};
 

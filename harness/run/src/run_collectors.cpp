@@ -25,11 +25,18 @@ bool RunCollectors::requested(std::string_view name) const {
   });
 }
 
+bool RunCollectors::preloads_alloc() const {
+  return requested("alloc") && !collect::samples_allocations_in_runtime(setup_.workload_kind) &&
+         !setup_.alloc_library.empty();
+}
+
 std::string RunCollectors::prepare() {
-  if (!requested("bridge")) return {};
-  std::error_code ec;
-  std::filesystem::create_directories(setup_.run_dir + "/raw/bridge", ec);
-  if (ec) return fmt::format("cannot create {}/raw/bridge: {}", setup_.run_dir, ec.message());
+  for (const char* dir : {"bridge", "alloc"}) {
+    if (std::string_view(dir) == "bridge" ? !requested("bridge") : !preloads_alloc()) continue;
+    std::error_code ec;
+    std::filesystem::create_directories(setup_.run_dir + "/raw/" + dir, ec);
+    if (ec) return fmt::format("cannot create {}/raw/{}: {}", setup_.run_dir, dir, ec.message());
+  }
   return {};
 }
 
@@ -43,6 +50,15 @@ std::vector<std::pair<std::string, std::string>> RunCollectors::worker_env(
     env.emplace_back("JBENCH_BRIDGE_OUT", setup_.run_dir + "/" + collect::bridge_file_for(index));
     env.emplace_back("JBENCH_BOOT_ID", setup_.boot_id);
   }
+  if (preloads_alloc()) {
+    // Only the cohort is preloaded: the harness and any other process never are.
+    env.emplace_back("LD_PRELOAD", setup_.alloc_library);
+    env.emplace_back("JBENCH_ALLOC_OUT", setup_.run_dir + "/" + collect::alloc_file_for(index));
+    env.emplace_back("JBENCH_ALLOC_MEAN_BYTES",
+                     std::to_string(collect::alloc_mean_bytes_for(setup_.mode)));
+    env.emplace_back("JBENCH_ALLOC_SEED", std::to_string(setup_.seed + index));
+    env.emplace_back("JBENCH_BOOT_ID", setup_.boot_id);
+  }
   return env;
 }
 
@@ -53,6 +69,7 @@ std::string RunCollectors::attach(const Cohort& cohort, std::size_t workers,
   attached_ns_ = monotonic_ns();
   for (const auto& m : cohort.members()) {
     cpu_.track(m.worker ? static_cast<long>(*m.worker) : -1, m.pid, m.start_time_ticks);
+    if (m.worker) registered_.push_back({m.pid, m.start_time_ticks});
   }
   if (requested("bridge")) {
     for (std::size_t i = 0; i < workers; ++i) {
@@ -63,6 +80,15 @@ std::string RunCollectors::attach(const Cohort& cohort, std::size_t workers,
 }
 
 std::string RunCollectors::verify(std::uint64_t deadline_ns) {
+  if (preloads_alloc()) {
+    alloc_seen_ = collect::alloc_headers_seen(setup_.run_dir, registered_);
+    if (alloc_seen_.size() != workers_) {
+      return fmt::format(
+          "attachment not verified: the allocation sampler's header is missing in {} of {} "
+          "workers (is {} loadable?)",
+          workers_ - alloc_seen_.size(), workers_, setup_.alloc_library);
+    }
+  }
   if (!requested("bridge")) return {};
   bridge_canaries_ = collect::await_canaries(bridge_files_, deadline_ns);
   if (bridge_canaries_.size() == workers_) return {};
@@ -126,6 +152,17 @@ std::string RunCollectors::finish(const Json& boundaries, const Cohort& cohort) 
     in.setting = std::string(trace_mode_name(setup_.mode));
     for (auto& e : collect::consume(in).entries) entries.push_back(std::move(e));
   }
+  if (preloads_alloc()) {
+    collect::AllocInput in;
+    in.run_dir = setup_.run_dir;
+    in.run_id = setup_.run_id;
+    in.boot_id = setup_.boot_id;
+    for (const auto& m : cohort.members()) in.cohort.insert({m.pid, m.start_time_ticks});
+    in.workers = workers_;
+    in.boundaries = boundaries;
+    entries.push_back(collect::consume_alloc(in, alloc_seen_, attached_ns_,
+                                             collect::alloc_mean_bytes_for(setup_.mode)));
+  }
   // Everything the table lists but nothing above ran: not requested, or not available here.
   Json required_names = Json::array();
   Json list = Json::array();
@@ -139,6 +176,11 @@ std::string RunCollectors::finish(const Json& boundaries, const Cohort& cohort) 
       e = *found;
     } else if (!plan.requested) {
       e = collect::not_requested(plan.name, plan.reason);
+    } else if (plan.name == "alloc" && setup_.alloc_library.empty()) {
+      e = collect::not_available(plan.name, "ld-preload",
+                                 "the allocation sampler libjbench_alloc.so was not found beside "
+                                 "jbench (lib/ next to bin/)",
+                                 "build jbench whole (bash ci/build.sh)");
     } else if (plan.name == "gc" && !collect::emits_gc_events(setup_.workload_kind)) {
       e = collect::not_available(plan.name, "usdt-bridge", plan.reason,
                                  "run a workload whose runtime reports its collections through "

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "cohort.h"
+#include "jbench/collect/alloc_consumer.h"
 #include "jbench/collect/bridge_consumer.h"
 #include "jbench/collect/cpu_accounting.h"
 #include "jbench/collect/trace_modes.h"
@@ -35,6 +36,7 @@ struct CollectorsSetup {
   std::string alloc_library;    // libjbench_alloc.so for native targets; empty: none built
   std::string syscall_backend;  // "" = the best available
   std::uint64_t max_output_bytes = 0;
+  std::uint64_t seed = 0;  // the run's seed: the samplers' seeds derive from it
 };
 
 class RunCollectors {
@@ -64,6 +66,7 @@ class RunCollectors {
 
  private:
   bool requested(std::string_view name) const;
+  bool preloads_alloc() const;
   CollectorsSetup setup_;
   std::vector<collect::CollectorPlan> plans_;
   std::size_t workers_ = 0;
@@ -72,6 +75,8 @@ class RunCollectors {
   collect::CpuAccounting cpu_;
   collect::BridgeFiles bridge_files_;
   std::vector<std::size_t> bridge_canaries_;
+  std::vector<collect::Registered> registered_;  // the workers, by index
+  std::vector<std::size_t> alloc_seen_;
   nlohmann::json trace_mode_;
 };
 

@@ -108,6 +108,7 @@ CollectorsSetup RunExecution::collectors_setup(const RunSpec& spec, std::string 
   s.alloc_library = spec.alloc_library;
   s.syscall_backend = spec.syscall_backend;
   s.max_output_bytes = std::uint64_t{plan.matrix->limits.output_mib} * 1024 * 1024;
+  s.seed = plan.blocks[plan.runs[spec.run_index].block].seed;
   return s;
 }
 

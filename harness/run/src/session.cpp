@@ -169,6 +169,12 @@ SessionOutcome run_session(const Plan& plan, const SessionOptions& options, std:
                                  [](const Run& r) { return r.trace != TraceMode::baseline; });
   write.json("capabilities.json", probe_capabilities(probe));
 
+  // The allocation sampler, preloaded into native workers in light and full: lib/ beside bin/.
+  std::string alloc_library;
+  if (const auto lib = fs::path(self_dir()).parent_path() / "lib" / "libjbench_alloc.so";
+      access(lib.c_str(), R_OK) == 0) {
+    alloc_library = lib.string();
+  }
   run::DatasetCache datasets(scratch, worker, m.seed,
                              std::max<std::uint32_t>(600, m.limits.run_timeout_s));
   proc::InterruptWatch interrupt;
@@ -203,6 +209,7 @@ SessionOutcome run_session(const Plan& plan, const SessionOptions& options, std:
     spec.scratch_dir = fmt::format("{}/runs/{}", scratch, id);
     spec.logs_dir = fmt::format("{}/{}/logs", bundle.root(), dir);
     spec.run_dir = fmt::format("{}/{}", bundle.root(), dir);
+    spec.alloc_library = alloc_library;
     spec.dataset = &built;
     spec.startup_timeout_ms = options.startup_timeout_ms;
     // Noise: what else used the CPU around the run. The harness itself counts as ours.

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "jbench/sqlite_workload/trace.h"
+
 namespace jbench::sqlite_workload {
 namespace {
 
@@ -36,7 +38,12 @@ Workload::Setup Workload::set_up(const WorkerConfig& config) {
   const std::uint64_t t0 = monotonic_ns();
   Connection conn;
   std::string error;
-  if (Connection::open(config, conn, error) != SQLITE_OK) {
+  int rc;
+  {
+    const trace::Span span(trace::kConnectionOpenStartup);
+    rc = Connection::open(config, conn, error);
+  }
+  if (rc != SQLITE_OK) {
     out.error = error;
     return out;
   }
@@ -54,10 +61,16 @@ Workload::Setup Workload::set_up(const WorkerConfig& config) {
   out.workload.reset(new Workload(config, *shape.shape, std::move(*catalog)));
   if (config.connection == ConnectionMode::persistent) {
     out.workload->persistent_ = std::move(conn);
-  } else if (const int rc = conn.close(); rc != SQLITE_OK) {
-    out.workload.reset();
-    out.error = fmt::format("closing the probe connection: {}", result_code_name(rc));
-    return out;
+  } else {
+    {
+      const trace::Span span(trace::kConnectionCloseStartup);
+      rc = conn.close();
+    }
+    if (rc != SQLITE_OK) {
+      out.workload.reset();
+      out.error = fmt::format("closing the probe connection: {}", result_code_name(rc));
+      return out;
+    }
   }
   out.setup_ns = elapsed_ns(t0, monotonic_ns());
   return out;
@@ -93,53 +106,63 @@ PhaseStats Workload::run_phase(const PhaseSpec& spec) {
 
 std::optional<std::uint64_t> Workload::run_transaction(const TxnPlan& plan, std::size_t limit,
                                                        std::uint64_t deadline, PhaseStats& s) {
+  if (persistent_) return run_attempts(*persistent_, plan, limit, deadline, s);
+  // A cold connection per transaction. Its open/close cost is its own measurement (and its own
+  // span, beside the transaction's), never inside an operation's latency.
   Connection cold;
-  Connection* conn = persistent_ ? &*persistent_ : &cold;
-  if (!persistent_) {
-    // The open/close cost of a cold connection is its own measurement, never inside an
-    // operation's latency.
-    std::string error;
-    const std::uint64_t t0 = monotonic_ns();
-    const int rc = Connection::open(config_, cold, error);
-    s.connection_open.record(elapsed_ns(t0, monotonic_ns()));
-    if (rc != SQLITE_OK) {
-      ++s.errors[result_code_name(rc)];
-      ++s.transactions_failed;
-      return std::nullopt;
-    }
+  std::string error;
+  std::uint64_t t0 = monotonic_ns();
+  int rc;
+  {
+    const trace::Span span(trace::kConnectionOpenSteady);
+    rc = Connection::open(config_, cold, error);
   }
-  std::optional<std::uint64_t> counted;
+  s.connection_open.record(elapsed_ns(t0, monotonic_ns()));
+  if (rc != SQLITE_OK) {
+    ++s.errors[result_code_name(rc)];
+    ++s.transactions_failed;
+    return std::nullopt;
+  }
+  const auto counted = run_attempts(cold, plan, limit, deadline, s);
+  t0 = monotonic_ns();
+  {
+    const trace::Span span(trace::kConnectionCloseSteady);
+    rc = cold.close();
+  }
+  s.connection_close.record(elapsed_ns(t0, monotonic_ns()));
+  if (rc != SQLITE_OK) ++s.errors[result_code_name(rc)];
+  return counted;
+}
+
+std::optional<std::uint64_t> Workload::run_attempts(Connection& conn, const TxnPlan& plan,
+                                                    std::size_t limit, std::uint64_t deadline,
+                                                    PhaseStats& s) {
+  // One span for the transaction, retries included; attempt_transaction's statements nest in it.
+  const trace::Span span(trace::transaction_span(plan.writes));
   for (std::uint32_t attempt = 0;; ++attempt) {
-    const Attempt a = attempt_transaction(*conn, catalog_, plan, limit, deadline);
+    const Attempt a = attempt_transaction(conn, catalog_, plan, limit, deadline);
     if (a.status == Attempt::Status::committed) {
-      counted = 0;
-      account(a, plan.writes, deadline, s, *counted);
-      break;
+      std::uint64_t counted = 0;
+      account(a, plan.writes, deadline, s, counted);
+      return counted;
     }
     ++s.errors[result_code_name(a.code)];
     if (a.rollback_code != SQLITE_OK) ++s.errors[result_code_name(a.rollback_code)];
     if (a.status == Attempt::Status::failed) {
       ++s.transactions_failed;
-      break;
+      return std::nullopt;
     }
     if (a.end_ns >= deadline) {
       ++s.transactions_abandoned;
-      break;
+      return std::nullopt;
     }
     if (attempt == kMaxRetries) {
       ++s.errors["busy_exhausted"];
       ++s.transactions_failed;
-      break;
+      return std::nullopt;
     }
     ++s.retries;
   }
-  if (!persistent_) {
-    const std::uint64_t t0 = monotonic_ns();
-    const int rc = cold.close();
-    s.connection_close.record(elapsed_ns(t0, monotonic_ns()));
-    if (rc != SQLITE_OK) ++s.errors[result_code_name(rc)];
-  }
-  return counted;
 }
 
 void Workload::account(const Attempt& a, bool writes, std::uint64_t deadline, PhaseStats& s,
@@ -169,7 +192,11 @@ void Workload::account(const Attempt& a, bool writes, std::uint64_t deadline, Ph
 std::uint64_t Workload::tear_down(std::string& error) {
   if (!persistent_) return 0;
   const std::uint64_t t0 = monotonic_ns();
-  const int rc = persistent_->close();
+  int rc;
+  {
+    const trace::Span span(trace::kConnectionCloseTeardown);
+    rc = persistent_->close();
+  }
   const std::uint64_t ns = elapsed_ns(t0, monotonic_ns());
   if (rc != SQLITE_OK) error = fmt::format("closing the connection: {}", result_code_name(rc));
   persistent_.reset();

@@ -8,6 +8,14 @@ namespace {
 constexpr std::array<std::string_view, kOpTypeCount> kOpNames = {
     "insert", "update", "point_lookup", "range_scan", "scalar_correlated", "scalar_uncorrelated"};
 
+constexpr std::array<std::string_view, kOpTypeCount> kPlanClasses = {
+    "insert",
+    "update",
+    "point_lookup",
+    "range_scan",
+    "correlated_scalar_subquery",
+    "uncorrelated_scalar_subquery"};
+
 constexpr std::array<QueryInfo, kQueryCount> kQueries = {{
     {"insert_item", "INSERT INTO items(grp, val, payload) VALUES(?1, ?2, ?3)", OpType::insert},
     {"update_val", "UPDATE items SET val = ?1 WHERE id = ?2", OpType::update},
@@ -30,6 +38,8 @@ bool starts_with_word(std::string_view line, std::string_view prefix) {
 }  // namespace
 
 std::string_view to_string(OpType type) { return kOpNames[static_cast<std::size_t>(type)]; }
+
+std::string_view plan_class(OpType type) { return kPlanClasses[static_cast<std::size_t>(type)]; }
 
 const QueryInfo& query_info(Query query) { return kQueries[static_cast<std::size_t>(query)]; }
 

@@ -68,6 +68,20 @@ json phase_counts_json(const PhaseStats& p) {
   };
 }
 
+json statements_json(const QueryCatalog& catalog) {
+  json statements = json::array();
+  for (std::size_t i = 0; i < kQueryCount; ++i) {
+    const auto& q = catalog[i];
+    statements.push_back({{"name", query_info(static_cast<Query>(i)).name},
+                          {"sql", query_info(static_cast<Query>(i)).sql},
+                          {"op_type", to_string(q.type)},
+                          {"subquery", to_string(q.subquery)},
+                          {"plan_class", plan_class(q.type)},
+                          {"query_plan", q.plan}});
+  }
+  return statements;
+}
+
 json result_json(const Workload& w, const PhaseStats& m, const std::string& runtime_id) {
   const WorkerConfig& cfg = w.config();
   json conditions = json::array();
@@ -77,15 +91,6 @@ json result_json(const Workload& w, const PhaseStats& m, const std::string& runt
   const std::uint64_t window = m.t_end_ns - m.t_start_ns;
   json latency = by_op_type([&](std::size_t i) { return stats::histogram_to_json(m.latency[i]); });
   latency["transaction"] = stats::histogram_to_json(m.transaction_latency);
-  json statements = json::array();
-  for (std::size_t i = 0; i < kQueryCount; ++i) {
-    const auto& q = w.catalog()[i];
-    statements.push_back({{"name", query_info(static_cast<Query>(i)).name},
-                          {"sql", query_info(static_cast<Query>(i)).sql},
-                          {"op_type", to_string(q.type)},
-                          {"subquery", to_string(q.subquery)},
-                          {"query_plan", q.plan}});
-  }
   json r = phase_counts_json(m);
   r.update(json{
       {"type", "result"},
@@ -111,7 +116,7 @@ json result_json(const Workload& w, const PhaseStats& m, const std::string& runt
        {{"rows", w.shape().rows},
         {"row_bytes", w.shape().row_bytes},
         {"groups", w.shape().groups}}},
-      {"statements", std::move(statements)},
+      {"statements", statements_json(w.catalog())},
   });
   return r;
 }

@@ -1,6 +1,10 @@
 // Protocol v1, the worker side: a fixed sequence of blocking reads on stdin, each answered on
 // stdout. Nothing of the workload happens before `configure`; nothing is read from stdin while
 // a phase runs (a poll there would put the harness's own syscalls into the measured trace).
+//
+// The trace bridge (trace.h) is started before hello, marks each phase boundary as the message
+// that opens it arrives, and fires its canary beside the faccessat one; serve() shuts it down
+// after the last message, so the raw file is complete once the worker has exited.
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -14,6 +18,7 @@
 #include "jbench/sqlite_workload/phase.h"
 #include "jbench/sqlite_workload/protocol.h"
 #include "jbench/sqlite_workload/results.h"
+#include "jbench/sqlite_workload/trace.h"
 #include "jbench/sqlite_workload/worker.h"
 #include "jbench/stats/decimal.h"
 
@@ -121,6 +126,7 @@ std::optional<int> Server::await(std::string_view expected, json* message) {
 }
 
 int Server::finish() {
+  jb_phase("teardown");
   std::string error;
   const std::uint64_t teardown_ns = workload_ ? workload_->tear_down(error) : 0;
   if (!error.empty()) log_line(error);
@@ -130,7 +136,10 @@ int Server::finish() {
 }
 
 int Server::run() {
-  const auto id = make_runtime_id();
+  // A mode the bridge cannot have (a bad word, no output file, a file that already exists) is
+  // the harness's mistake: refuse before hello rather than run untraced under a traced label.
+  if (auto refusal = trace::start_bridge()) return protocol_error(std::move(*refusal));
+  const auto id = worker_runtime_id();
   if (!id) {
     log_line(fmt::format("getrandom: {}", std::strerror(errno)));
     return kExitInternal;
@@ -141,6 +150,7 @@ int Server::run() {
              {"worker", "sqlite"},
              {"pid", getpid()},
              {"runtime_id", runtime_id_},
+             {"bridge", trace::bridge_mode_name()},
              {"clock", "CLOCK_MONOTONIC"},
              {"t_ns", now_ns()}})) {
     return exit_code_;
@@ -148,6 +158,7 @@ int Server::run() {
 
   json configure;
   if (auto end = await("configure", &configure)) return *end;
+  jb_phase("startup");
   const ConfigParse parsed = parse_configure(configure);
   if (!parsed.config) return protocol_error("invalid configure", parsed.errors);
   auto setup = Workload::set_up(*parsed.config);
@@ -156,11 +167,13 @@ int Server::run() {
   if (!send({{"type", "ready"},
              {"t_ns", now_ns()},
              {"open_ns", stats::to_decimal(setup.open_ns)},
-             {"setup_ns", stats::to_decimal(setup.setup_ns)}})) {
+             {"setup_ns", stats::to_decimal(setup.setup_ns)},
+             {"statements", statements_json(workload_->catalog())}})) {
     return exit_code_;
   }
 
   if (auto end = await("canary")) return *end;
+  jb_canary();
   const CanaryResult canary = fire_canary(runtime_id_);
   const char* errno_name = canary.error == 0 ? "0" : strerrorname_np(canary.error);
   if (!send({{"type", "canary_done"},
@@ -172,12 +185,14 @@ int Server::run() {
   }
 
   if (auto end = await("start")) return *end;
+  jb_phase("warmup");
   const PhaseStats warmup = workload_->run_phase(workload_->config().warmup);
   json warmup_done = phase_counts_json(warmup);
   warmup_done.update({{"type", "warmup_done"}, {"t_ns", now_ns()}});
   if (!send(warmup_done)) return exit_code_;
 
   if (auto end = await("measure")) return *end;
+  jb_phase("measure");
   const PhaseStats measure = workload_->run_phase(workload_->config().measure);
   if (!send({{"type", "measure_done"},
              {"t_ns", now_ns()},
@@ -200,7 +215,11 @@ int Server::run() {
 int serve(int in_fd, int out_fd) {
   // A vanished harness must surface as EPIPE on write (exit 4), not kill the worker silently.
   std::signal(SIGPIPE, SIG_IGN);
-  return Server(in_fd, out_fd).run();
+  const int code = Server(in_fd, out_fd).run();
+  // After the last message on every path: flushes the records and writes the raw file's
+  // trailer (a no-op while the bridge is off).
+  jb_shutdown();
+  return code;
 }
 
 }  // namespace jbench::sqlite_workload

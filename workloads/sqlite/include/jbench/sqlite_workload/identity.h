@@ -1,7 +1,9 @@
 // The worker's identity and its canary.
 //
-// runtime_id: 128 bits from getrandom(2), as 32 lowercase hex characters, created once at
-// start; with (boot_id, pid, start_time) it names this process incarnation.
+// runtime_id: 128 bits as 32 lowercase hex characters, created once at start; with (boot_id, pid,
+// start_time) it names this process incarnation. While the trace bridge is on it is the bridge's
+// own runtime id (jb_runtime_id, the trace-id of its traceparents), so the records and the
+// registered incarnation carry the same id; while it is off, 128 bits from getrandom(2).
 //
 // The canary is one syscall a tracer can recognise without any help from the worker:
 //   faccessat(AT_FDCWD, "/jbench-canary/<runtime_id>", F_OK)
@@ -17,6 +19,10 @@ namespace jbench::sqlite_workload {
 
 // nullopt if getrandom(2) fails (it blocks, but only until the kernel's pool is initialised).
 std::optional<std::string> make_runtime_id();
+
+// The id the worker announces in hello: the bridge's while it is on (call after
+// jb_init_from_env), else make_runtime_id(). nullopt only if getrandom(2) fails.
+std::optional<std::string> worker_runtime_id();
 
 std::string canary_path(const std::string& runtime_id);
 

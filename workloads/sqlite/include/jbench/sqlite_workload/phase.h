@@ -89,6 +89,10 @@ class Workload {
   // it did not commit.
   std::optional<std::uint64_t> run_transaction(const TxnPlan& plan, std::size_t limit,
                                                std::uint64_t deadline, PhaseStats& s);
+  // The attempts of one transaction on `conn`: retried after BUSY/LOCKED as phase rules say.
+  std::optional<std::uint64_t> run_attempts(Connection& conn, const TxnPlan& plan,
+                                            std::size_t limit, std::uint64_t deadline,
+                                            PhaseStats& s);
   void account(const Attempt& attempt, bool writes, std::uint64_t deadline, PhaseStats& s,
                std::uint64_t& counted);
 

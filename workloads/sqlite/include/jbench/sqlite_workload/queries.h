@@ -30,6 +30,10 @@ enum class OpType : std::uint8_t {
 };
 inline constexpr std::size_t kOpTypeCount = 6;
 std::string_view to_string(OpType type);
+// The class of plan an operation type stands for, as trace spans name it: the scalar subquery
+// in SQLite's own words for the subquery types (correlated_scalar_subquery,
+// uncorrelated_scalar_subquery), else the plain type (insert, update, point_lookup, range_scan).
+std::string_view plan_class(OpType type);
 inline bool is_write(OpType type) { return type == OpType::insert || type == OpType::update; }
 
 // Every statement the workload runs (transaction control aside), in a fixed order.

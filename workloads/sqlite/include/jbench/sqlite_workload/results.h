@@ -1,5 +1,6 @@
-// The JSON of phase outcomes: the counts sent with warmup_done and measure_done, and the full
-// `result` message. Nanosecond values are decimal strings; counts are JSON integers.
+// The JSON of phase outcomes: the counts sent with warmup_done and measure_done, the full
+// `result` message, and the statement classification that ready and result carry. Nanosecond values
+// are decimal strings; counts are JSON integers.
 #pragma once
 
 #include <nlohmann/json_fwd.hpp>
@@ -22,6 +23,10 @@ std::vector<Condition> conditions_of(const WorkerConfig& config, const PhaseStat
 
 // Window, counts, errors and retries of a phase (no histograms): warmup_done carries these.
 nlohmann::json phase_counts_json(const PhaseStats& phase);
+
+// Every statement with its SQL, plan and classification (op_type, subquery, plan_class — the
+// class its trace spans are named after): sent with ready and again in the result.
+nlohmann::json statements_json(const QueryCatalog& catalog);
 
 // The `result` message for the measure phase.
 nlohmann::json result_json(const Workload& workload, const PhaseStats& measure,

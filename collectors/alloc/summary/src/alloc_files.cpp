@@ -1,0 +1,64 @@
+// Locating a run's sampler files and the run's phase windows. No sample is read here.
+#include <charconv>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "jbench/alloc/alloc_summary.h"
+
+namespace jbench::alloc {
+namespace {
+
+std::optional<std::uint64_t> boundary(const nlohmann::json& b, const std::string& key) {
+  if (!b.is_object() || !b.contains(key) || !b[key].is_string()) return {};
+  const std::string& s = b[key].get_ref<const std::string&>();
+  std::uint64_t v = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (s.empty() || ec != std::errc() || end != s.data() + s.size()) return {};
+  return v;
+}
+
+bool all_digits(std::string_view s) {
+  if (s.empty()) return false;
+  for (char c : s) {
+    if (c < '0' || c > '9') return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::vector<std::string> find_alloc_files(const std::string& out_path) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> files;
+  std::error_code ec;
+  const fs::path out(out_path);
+  if (fs::is_regular_file(out, ec)) files.push_back(out_path);
+  const fs::path dir = out.has_parent_path() ? out.parent_path() : fs::path(".");
+  const std::string prefix = out.filename().string() + ".";
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.size() > prefix.size() && name.compare(0, prefix.size(), prefix) == 0 &&
+        all_digits(std::string_view(name).substr(prefix.size())) && it->is_regular_file(ec)) {
+      files.push_back((out.has_parent_path() ? (dir / name) : fs::path(name)).string());
+    }
+  }
+  std::sort(files.begin() + (files.empty() || files[0] != out_path ? 0 : 1), files.end());
+  return files;
+}
+
+std::vector<PhaseWindow> phases_from_boundaries(const nlohmann::json& boundaries) {
+  static const char* kPhases[] = {"startup", "warmup", "measure", "teardown"};
+  constexpr std::size_t kCount = sizeof kPhases / sizeof kPhases[0];
+  std::vector<PhaseWindow> windows;
+  for (std::size_t i = 0; i < kCount; ++i) {
+    const std::string name = kPhases[i];
+    const auto start = boundary(boundaries, name + "_start_ns");
+    auto end = boundary(boundaries, name + "_end_ns");
+    if (!end && i + 1 < kCount)
+      end = boundary(boundaries, std::string(kPhases[i + 1]) + "_start_ns");
+    if (start && end && *start <= *end) windows.push_back({name, *start, *end});
+  }
+  return windows;
+}
+
+}  // namespace jbench::alloc

@@ -1,0 +1,106 @@
+// The harness knows the kind `chez`: `jbench plan` accepts matrices/chez.yaml, and `jbench run`
+// of a small Chez matrix (tests/chez/fixtures/tiny.yaml) builds its dataset with the worker,
+// runs real Chez cohorts, leaves no process behind and leaves a bundle `jbench validate`
+// accepts.
+#include <dirent.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "chez_worker.h"
+#include "jbench/proc/proc_stat.h"
+#include "run_process.h"
+
+namespace jbench::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+json read_json(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return json::parse(s.str(), nullptr, false);
+}
+
+// Live processes whose environment holds JBENCH_TEST_TAG=<tag>: what a run left behind.
+std::vector<int> processes_tagged(const std::string& tag) {
+  std::vector<int> found;
+  const std::string needle = std::string("JBENCH_TEST_TAG=") + tag;
+  DIR* proc = opendir("/proc");
+  while (dirent* e = proc ? readdir(proc) : nullptr) {
+    const int pid = std::atoi(e->d_name);
+    if (pid <= 0) continue;
+    const auto stat = proc::read_proc_stat(pid);
+    if (!stat || stat->state == 'Z') continue;
+    std::ifstream env("/proc/" + std::string(e->d_name) + "/environ", std::ios::binary);
+    std::stringstream s;
+    s << env.rdbuf();
+    const std::string environ = s.str();
+    for (std::size_t start = 0; start < environ.size();) {
+      const auto end = environ.find('\0', start);
+      if (environ.compare(start, end - start, needle) == 0) found.push_back(pid);
+      if (end == std::string::npos) break;
+      start = end + 1;
+    }
+  }
+  if (proc) closedir(proc);
+  return found;
+}
+
+TEST(ChezHarness, PlanAcceptsTheChezMatrix) {
+  const auto r =
+      run_process({jbench_binary(), "plan", source_dir() + "/matrices/chez.yaml", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json plan = json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(plan.is_discarded()) << r.out.substr(0, 400);
+  EXPECT_EQ(plan["matrix"]["workload"]["kind"], "chez") << r.out.substr(0, 400);
+}
+
+TEST(ChezHarness, RunOfASmallChezMatrixLeavesAValidBundle) {
+  TempDir dir;
+  const std::string tag = "chez-run-" + std::to_string(getpid());
+  ProcessOptions options;
+  options.timeout = std::chrono::seconds(110);
+  options.env = {{"JBENCH_TEST_TAG", tag}};
+  const auto r =
+      run_process({jbench_binary(), "run", source_dir() + "/tests/chez/fixtures/tiny.yaml", "--out",
+                   dir.path() + "/out", "--name", "b"},
+                  options);
+  ASSERT_FALSE(r.timed_out);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(processes_tagged(tag).empty());
+  const std::string bundle = dir.path() + "/out/b";
+  ASSERT_TRUE(fs::is_directory(bundle)) << r.err;
+
+  const auto validate = run_process({jbench_binary(), "validate", bundle});
+  EXPECT_EQ(validate.exit_code, 0) << validate.out << validate.err;
+
+  const json manifest = read_json(bundle + "/manifest.json");
+  EXPECT_EQ(manifest["status"], "complete");
+  EXPECT_EQ(manifest["run_counts"]["ok"], 4) << manifest["run_counts"].dump();
+  std::size_t results = 0;
+  for (const auto& run : fs::directory_iterator(bundle + "/runs")) {
+    const json summary = read_json(run.path().string() + "/summary.json");
+    const json run_doc = read_json(run.path().string() + "/run.json");
+    EXPECT_EQ(run_doc["status"], "ok") << run.path();
+    for (const auto& f : fs::directory_iterator(run.path() / "raw")) {
+      if (f.path().filename().string().find(".result.json") == std::string::npos) continue;
+      const json result = read_json(f.path().string());
+      EXPECT_EQ(result["worker"], "chez");
+      EXPECT_EQ(result["operations"], 400);
+      EXPECT_EQ(result["gc"]["collections"], result["gc"]["runtime_collections"]);
+      ++results;
+    }
+    // The summary adds the workers' counts: 400 operations each.
+    EXPECT_EQ(summary["measure"]["operations"].get<std::uint64_t>() % 400, 0u);
+  }
+  EXPECT_EQ(results, 6u);  // 1 + 2 workers, two lanes
+}
+
+}  // namespace
+}  // namespace jbench::test
