@@ -39,4 +39,10 @@ if [ ! -f "$prefix/usr/share/cmake/valijson/valijsonConfig.cmake" ]; then
   $SUDO mkdir -p "$prefix"
   $SUDO dpkg-deb -x "$tmp"/libvalijson-dev_*.deb "$prefix"
 fi
+# Kernel-side tracing (bpftrace's syscall tracepoints) needs tracefs; some hosts do not mount it.
+# Mounting needs root; without it `jbench doctor` says so and the syscall collector falls back.
+if [ -d /sys/kernel/tracing ] && [ ! -e /sys/kernel/tracing/events ] && [ "$(id -u)" = 0 ]; then
+  mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null ||
+    echo "install-deps: could not mount tracefs on /sys/kernel/tracing" >&2
+fi
 echo "install-deps: ok" >&2

@@ -64,6 +64,13 @@ Json summarize_collectors(const std::string& run_dir, const Json& run) {
     if (in.gc_expected) out["gc"] = consumed.gc_summary;
     if (in.alloc_in_runtime) out["alloc"] = consumed.alloc_summary;
   }
+  // The syscall collector's own summary: in light mode the kernel's aggregates are the raw data.
+  if (const Json* sc = collector(run, "syscall"); ran(sc) && sc->contains("summary_file")) {
+    if (std::ifstream in(run_dir + "/" + sc->value("summary_file", "")); in) {
+      const Json summary = Json::parse(in, nullptr, false);
+      if (!summary.is_discarded()) out["syscall"] = summary;
+    }
+  }
   const Json* alloc = collector(run, "alloc");
   if (ran(alloc) && alloc->value("source", "") == "ld-preload") {
     AllocInput in;

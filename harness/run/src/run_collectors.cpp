@@ -6,11 +6,19 @@
 #include <filesystem>
 
 #include "jbench/collect/summaries.h"
+#include "jbench/collectors/syscall_collector.h"
 #include "jbench/common/clock.h"
 
 namespace jbench::run {
 
 using Json = nlohmann::json;
+
+namespace {
+// How long the syscall backend may take to stop and flush after the cohort is gone.
+constexpr std::uint64_t kStopWaitNs = 10'000'000'000ULL;
+// Where its summary (aggregated at the source in light mode) is kept.
+constexpr const char* kSyscallSummaryFile = "raw/syscall.summary.json";
+}  // namespace
 
 RunCollectors::RunCollectors(CollectorsSetup setup)
     : setup_(std::move(setup)), plans_(collect::collectors_for(setup_.mode, setup_.workload_kind)) {
@@ -63,7 +71,7 @@ std::vector<std::pair<std::string, std::string>> RunCollectors::worker_env(
 }
 
 std::string RunCollectors::attach(const Cohort& cohort, std::size_t workers,
-                                  std::uint64_t /*deadline_ns*/) {
+                                  std::uint64_t deadline_ns) {
   workers_ = workers;
   attached_ = true;
   attached_ns_ = monotonic_ns();
@@ -75,6 +83,26 @@ std::string RunCollectors::attach(const Cohort& cohort, std::size_t workers,
     for (std::size_t i = 0; i < workers; ++i) {
       bridge_files_.files.push_back(collect::bridge_file_for(i));
     }
+  }
+  if (requested("syscall")) {
+    collectors::SyscallOptions o;
+    o.detail = setup_.mode == TraceMode::full ? collectors::SyscallDetail::full
+                                              : collectors::SyscallDetail::light;
+    o.backend = setup_.syscall_backend;
+    o.raw_dir = setup_.run_dir + "/raw";
+    o.run_id = setup_.run_id;
+    o.boot_id = setup_.boot_id;
+    if (setup_.max_output_bytes > 0) o.max_output_bytes = setup_.max_output_bytes;
+    const std::uint64_t now = monotonic_ns();
+    o.attach_timeout_ns = deadline_ns > now ? deadline_ns - now : 0;
+    std::vector<collectors::CohortProcess> members;
+    for (const auto& m : cohort.members()) {
+      if (m.worker) {
+        members.push_back({static_cast<std::uint32_t>(*m.worker), m.pid, m.start_time_ticks});
+      }
+    }
+    // Returns once attached (or failed): the workers have not been sent any work yet.
+    syscall_ = collectors::SyscallCollector::start(o, std::move(members));
   }
   return {};
 }
@@ -88,6 +116,11 @@ std::string RunCollectors::verify(std::uint64_t deadline_ns) {
           "workers (is {} loadable?)",
           workers_ - alloc_seen_.size(), workers_, setup_.alloc_library);
     }
+  }
+  if (syscall_ && !syscall_->await_canaries(deadline_ns)) {
+    return fmt::format(
+        "attachment not verified: the syscall collector ({}) did not see every worker's canary",
+        syscall_->backend());
   }
   if (!requested("bridge")) return {};
   bridge_canaries_ = collect::await_canaries(bridge_files_, deadline_ns);
@@ -105,13 +138,19 @@ std::string RunCollectors::verify(std::uint64_t deadline_ns) {
 
 std::vector<std::pair<std::string, Json>> RunCollectors::raw_documents() const {
   if (!attached_) return {};
-  return {{collect::kCpuReadingsFile, cpu_.readings()}};
+  std::vector<std::pair<std::string, Json>> out = {{collect::kCpuReadingsFile, cpu_.readings()}};
+  if (!syscall_summary_.is_null()) out.emplace_back(kSyscallSummaryFile, syscall_summary_);
+  return out;
 }
 
-void RunCollectors::boundary(std::string_view phase) { cpu_.boundary(phase); }
+void RunCollectors::boundary(std::string_view phase) {
+  if (syscall_) syscall_->mark_phase(phase);
+  cpu_.boundary(phase);
+}
 
 void RunCollectors::joined(const CohortMember& member) {
   cpu_.track(-1, member.pid, member.start_time_ticks);
+  if (syscall_) syscall_->add_process({UINT32_MAX, member.pid, member.start_time_ticks});
 }
 
 void RunCollectors::exited(pid_t pid, const proc::ExitStatus& s) {
@@ -163,6 +202,16 @@ std::string RunCollectors::finish(const Json& boundaries, const Cohort& cohort) 
     entries.push_back(collect::consume_alloc(in, alloc_seen_, attached_ns_,
                                              collect::alloc_mean_bytes_for(setup_.mode)));
   }
+  Json syscall_entry;
+  if (syscall_) {
+    syscall_entry = syscall_->stop(monotonic_ns() + kStopWaitNs);
+    syscall_.reset();
+    if (syscall_entry.contains("summary")) {
+      syscall_summary_ = syscall_entry["summary"];
+      syscall_entry.erase("summary");
+      syscall_entry["summary_file"] = kSyscallSummaryFile;
+    }
+  }
   // Everything the table lists but nothing above ran: not requested, or not available here.
   Json required_names = Json::array();
   Json list = Json::array();
@@ -190,6 +239,18 @@ std::string RunCollectors::finish(const Json& boundaries, const Cohort& cohort) 
                                  fmt::format("jbench has no {} backend for {} targets yet",
                                              plan.name, setup_.workload_kind),
                                  "none yet: this trace mode cannot be complete on any host");
+    }
+    if (plan.name == "syscall" && syscall_entry.is_object()) {
+      // The collector decided its own status with the same five words (finish() rules).
+      syscall_entry["setting"] = plan.setting;
+      if (plan.required) required_names.push_back(plan.name);
+      if (plan.required && syscall_entry.value("status", "") != collect::kOk &&
+          syscall_entry.value("status", "") != collect::kNoEventsObserved && failed.empty()) {
+        failed = fmt::format("collector syscall {}: {}", syscall_entry.value("status", ""),
+                             syscall_entry.value("reason", ""));
+      }
+      list.push_back(syscall_entry);
+      continue;
     }
     e.setting = plan.requested ? plan.setting : "";
     if (plan.required) required_names.push_back(plan.name);

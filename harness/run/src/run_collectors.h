@@ -25,6 +25,10 @@
 #include "jbench/collect/trace_modes.h"
 #include "jbench/proc/child_process.h"
 
+namespace jbench::collectors {
+class SyscallCollector;
+}
+
 namespace jbench::run {
 
 struct CollectorsSetup {
@@ -77,6 +81,8 @@ class RunCollectors {
   std::vector<std::size_t> bridge_canaries_;
   std::vector<collect::Registered> registered_;  // the workers, by index
   std::vector<std::size_t> alloc_seen_;
+  std::unique_ptr<collectors::SyscallCollector> syscall_;
+  nlohmann::json syscall_summary_;
   nlohmann::json trace_mode_;
 };
 

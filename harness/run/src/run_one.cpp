@@ -22,6 +22,8 @@ std::string ns(std::uint64_t v) { return std::to_string(v); }
 
 // How long the bridge may take to write a canary into its file after the worker reported it.
 constexpr std::uint64_t kCanaryWaitNs = 2'000'000'000ULL;
+// How long collectors may take to attach to a registered cohort.
+constexpr std::uint64_t kAttachTimeoutNs = 60'000'000'000ULL;
 
 Json phase_json(const Phase& p) {
   return p.kind == Phase::Kind::duration ? Json{{"duration_ms", p.amount}}
@@ -179,7 +181,7 @@ bool RunExecution::prepare_database(std::string& db) {
 
 bool RunExecution::spawn_and_register(const std::string& db) {
   const std::uint32_t count = m_.workers[block_.point[static_cast<std::size_t>(Axis::workers)]];
-  const std::uint64_t startup_deadline = std::min<std::uint64_t>(
+  std::uint64_t startup_deadline = std::min<std::uint64_t>(
       run_deadline_, monotonic_ns() + std::uint64_t{spec_.startup_timeout_ms} * 1'000'000);
   std::error_code ec;
   std::filesystem::create_directories(spec_.logs_dir, ec);
@@ -216,11 +218,17 @@ bool RunExecution::spawn_and_register(const std::string& db) {
     }
   }
   // Collectors attach to the registered cohort before it does any work, so startup is traced.
-  if (auto problem = collectors_.attach(cohort_, workers_.size(), startup_deadline);
+  // A kernel-side tracer may take seconds to compile and attach: that is its own budget (within
+  // the run's), and the workers' startup budget starts again once it is done.
+  if (auto problem = collectors_.attach(
+          cohort_, workers_.size(),
+          std::min<std::uint64_t>(run_deadline_, monotonic_ns() + kAttachTimeoutNs));
       !problem.empty()) {
     fail({WaitResult::failed, 0, problem});
     return false;
   }
+  startup_deadline = std::min<std::uint64_t>(
+      run_deadline_, monotonic_ns() + std::uint64_t{spec_.startup_timeout_ms} * 1'000'000);
   startup_steps_["collectors_attached_ns"] = ns(monotonic_ns());
   for (auto& w : workers_) {
     WaitFailure failure;

@@ -29,6 +29,7 @@
 #include "jbench/provenance/noise.h"
 #include "jbench/results/summary.h"
 #include "jbench/validate/validate.h"
+#include "probe_check.h"
 #include "progress.h"
 #include "run_one.h"
 #include "session_documents.h"
@@ -123,6 +124,19 @@ SessionOutcome run_session(const Plan& plan, const SessionOptions& options, std:
         "(bash ci/build.sh) or point --worker-dir at the folder that holds it",
         worker);
     return outcome;
+  }
+  // Traced runs read the target's probes: a target that does not honour the bridge's ABI
+  // contract is refused before anything runs.
+  const bool traced = std::any_of(plan.runs.begin(), plan.runs.end(),
+                                  [](const Run& r) { return r.trace != TraceMode::baseline; });
+  if (traced) {
+    const std::string bridge_library =
+        (fs::path(worker_dir).parent_path() / "lib" / "libjbench_bridge.so").string();
+    if (auto problem = run::probe_contract_problem(worker, bridge_library); !problem.empty()) {
+      outcome.exit_code = 2;
+      outcome.error = problem;
+      return outcome;
+    }
   }
   const std::string name = options.bundle_name.empty()
                                ? fmt::format("{}-{}", m.name, utc_now("%Y%m%dT%H%M%SZ"))

@@ -1,0 +1,209 @@
+// What the syscall collector adds to each traced call, per backend and detail: a worker process
+// makes pread64(fd, 1 byte) calls in a tight loop, timing batches with the vDSO clock, while
+// nothing, bpftrace light (in-kernel maps), bpftrace full (one output line per call) or strace
+// (ptrace) observes it. Each benchmark iteration is one batch; the time reported is per call.
+//
+//   build/bin/jbench-bench-syscall                       (as root for the bpftrace cases)
+//   build/bin/jbench-bench-syscall --benchmark_filter=light
+//
+// The worker is a fork of this program that takes its orders through a pipe: one read and one
+// write of the pipe per batch are traced too, i.e. 2 calls in kBatch + 2.
+#include <benchmark/benchmark.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "jbench/collectors/syscall_collector.h"
+#include "jbench/common/clock.h"
+
+namespace {
+
+using jbench::collectors::CohortProcess;
+using jbench::collectors::SyscallCollector;
+using jbench::collectors::SyscallDetail;
+using jbench::collectors::SyscallOptions;
+
+constexpr std::uint64_t kBatch = 20'000;
+
+bool read_all(int fd, void* data, std::size_t size) {
+  auto* p = static_cast<char*>(data);
+  while (size > 0) {
+    const ssize_t n = ::read(fd, p, size);
+    if (n <= 0) return false;
+    p += n;
+    size -= static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+bool write_all(int fd, const void* data, std::size_t size) {
+  return ::write(fd, data, size) == static_cast<ssize_t>(size);
+}
+
+// The observed worker: a forked child that, per order N, makes N pread64 calls and answers with
+// the nanoseconds they took. Order 0: the canary; order UINT64_MAX: exit.
+class Worker {
+ public:
+  explicit Worker(const std::string& file) {
+    int to_child[2], from_child[2];
+    if (::pipe2(to_child, O_CLOEXEC) != 0 || ::pipe2(from_child, O_CLOEXEC) != 0) std::abort();
+    const pid_t parent = ::getpid();
+    pid_ = ::fork();
+    if (pid_ == 0) {
+      ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+      if (::getppid() != parent) ::_exit(1);
+      serve(to_child[0], from_child[1], file);
+    }
+    ::close(to_child[0]);
+    ::close(from_child[1]);
+    orders_ = to_child[1];
+    answers_ = from_child[0];
+  }
+  ~Worker() {
+    const std::uint64_t quit = UINT64_MAX;
+    write_all(orders_, &quit, sizeof quit);
+    ::close(orders_);
+    ::close(answers_);
+    int status = 0;
+    ::waitpid(pid_, &status, 0);
+  }
+  pid_t pid() const { return pid_; }
+  std::uint64_t order(std::uint64_t n) {
+    std::uint64_t ns = 0;
+    if (!write_all(orders_, &n, sizeof n) || !read_all(answers_, &ns, sizeof ns)) std::abort();
+    return ns;
+  }
+
+ private:
+  [[noreturn]] static void serve(int orders, int answers, const std::string& file) {
+    const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+    char byte = 0;
+    for (std::uint64_t n = 0; read_all(orders, &n, sizeof n) && n != UINT64_MAX;) {
+      const std::uint64_t start = jbench::monotonic_ns();
+      if (n == 0) {
+        ::syscall(SYS_faccessat, AT_FDCWD, "/jbench-canary/syscall-bench", F_OK);
+      }
+      for (std::uint64_t i = 0; i < n; ++i) ::pread(fd, &byte, 1, 0);
+      const std::uint64_t ns = jbench::monotonic_ns() - start;
+      if (!write_all(answers, &ns, sizeof ns)) break;
+    }
+    ::_exit(0);
+  }
+
+  pid_t pid_ = -1;
+  int orders_ = -1;
+  int answers_ = -1;
+};
+
+std::uint64_t start_time_ticks(pid_t pid) {
+  // /proc/<pid>/stat field 22, after the command name's closing parenthesis.
+  std::FILE* f = std::fopen(("/proc/" + std::to_string(pid) + "/stat").c_str(), "r");
+  if (!f) return 0;
+  char buffer[1024] = {};
+  const std::size_t got = std::fread(buffer, 1, sizeof buffer - 1, f);
+  std::fclose(f);
+  std::string text(buffer, got);
+  std::string rest = text.substr(text.rfind(')') + 2);
+  for (int field = 3; field < 22; ++field) rest = rest.substr(rest.find(' ') + 1);
+  return std::strtoull(rest.c_str(), nullptr, 10);
+}
+
+void traced_calls(benchmark::State& state, const char* backend, SyscallDetail detail) {
+  const std::string dir = (std::filesystem::temp_directory_path() /
+                           ("jbench-bench-syscall-" + std::to_string(getpid())))
+                              .string();
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string file = dir + "/data";
+  if (std::FILE* f = std::fopen(file.c_str(), "w")) {
+    std::fputs("jbench", f);
+    std::fclose(f);
+  }
+  nlohmann::json entry;
+  {
+    auto owned = std::make_unique<Worker>(file);
+    Worker& worker = *owned;
+    std::unique_ptr<SyscallCollector> collector;
+    if (*backend) {
+      SyscallOptions options;
+      options.detail = detail;
+      options.backend = backend;
+      options.raw_dir = dir + "/raw";
+      options.run_id = "bench";
+      options.boot_id = "bench";
+      options.max_output_bytes = 1ULL << 30;
+      collector = SyscallCollector::start(
+          options, {CohortProcess{0, worker.pid(), start_time_ticks(worker.pid())}});
+      worker.order(0);
+      if (!collector->await_canaries(jbench::monotonic_ns() + 10'000'000'000ULL)) {
+        entry = collector->stop(jbench::monotonic_ns() + 10'000'000'000ULL);
+        state.SkipWithError(
+            ("the collector did not attach: " + entry.value("reason", std::string("?"))).c_str());
+        std::filesystem::remove_all(dir);
+        return;
+      }
+      collector->mark_phase("measure");
+    }
+    std::uint64_t total_ns = 0;
+    std::uint64_t best_ns = UINT64_MAX;
+    std::uint64_t calls = 0;
+    for (auto _ : state) {
+      const std::uint64_t ns = worker.order(kBatch);
+      state.SetIterationTime(static_cast<double>(ns) / 1e9);
+      total_ns += ns;
+      best_ns = std::min(best_ns, ns);
+      calls += kBatch;
+    }
+    state.counters["ns_per_call"] =
+        benchmark::Counter(calls ? static_cast<double>(total_ns) / static_cast<double>(calls) : 0);
+    // The fastest batch: what the tracing costs when nothing else on the host interferes.
+    state.counters["best_ns_per_call"] =
+        benchmark::Counter(calls ? static_cast<double>(best_ns) / static_cast<double>(kBatch) : 0);
+    state.SetItemsProcessed(static_cast<std::int64_t>(calls));
+    // The worker ends first, as a run's cohort does before its collectors stop (strace then
+    // ends by itself, cleanly).
+    owned.reset();
+    if (collector) {
+      collector->mark_phase("teardown");
+      entry = collector->stop(jbench::monotonic_ns() + 60'000'000'000ULL);
+    }
+  }
+  if (!entry.is_null()) {
+    state.counters["calls_seen"] = benchmark::Counter(entry.value("calls", 0.0));
+    state.counters["dropped"] = benchmark::Counter(entry.value("dropped", 0.0));
+    state.counters["output_MiB"] =
+        benchmark::Counter(entry.value("output_bytes", 0.0) / (1024.0 * 1024.0));
+    // A collector that failed (e.g. dropped events in full detail) still slowed every call:
+    // the figure is kept, and the label says how the collector ended.
+    state.SetLabel("status=" + entry.value("status", std::string("?")));
+  }
+  std::filesystem::remove_all(dir);
+}
+
+void none(benchmark::State& state) { traced_calls(state, "", SyscallDetail::light); }
+void bpftrace_light(benchmark::State& state) {
+  traced_calls(state, "bpftrace", SyscallDetail::light);
+}
+void bpftrace_full(benchmark::State& state) {
+  traced_calls(state, "bpftrace", SyscallDetail::full);
+}
+void strace_full(benchmark::State& state) { traced_calls(state, "strace", SyscallDetail::full); }
+
+}  // namespace
+
+BENCHMARK(none)->UseManualTime()->Iterations(50)->Unit(benchmark::kMillisecond);
+BENCHMARK(bpftrace_light)->UseManualTime()->Iterations(50)->Unit(benchmark::kMillisecond);
+BENCHMARK(bpftrace_full)->UseManualTime()->Iterations(20)->Unit(benchmark::kMillisecond);
+BENCHMARK(strace_full)->UseManualTime()->Iterations(5)->Unit(benchmark::kMillisecond);
+
+BENCHMARK_MAIN();

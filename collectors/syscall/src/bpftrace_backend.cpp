@@ -1,0 +1,236 @@
+// The bpftrace backend: the generated program (bpftrace_script.h), attached once a phase marker
+// made by this process comes back through bpftrace's output. bpftrace reads its perf buffers only
+// after every probe is attached, so that line is the proof; BEGIN alone is not (it may run first).
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <thread>
+
+#include "backend.h"
+#include "bpftrace_output.h"
+#include "host_tools.h"
+#include "incarnations.h"
+#include "jbench/common/clock.h"
+#include "syscall_table.h"
+
+namespace jbench::collectors::syscall_detail {
+namespace {
+
+constexpr const char* kScript = "syscall.bpftrace.bt";
+constexpr const char* kOutput = "syscall.bpftrace.jsonl";
+constexpr const char* kStderr = "syscall.bpftrace.stderr.txt";
+constexpr int kFullPerfBufferPages = 512;
+constexpr std::uint64_t kQuietNs = 50'000'000;
+
+void marker_call(std::int64_t value) {
+  // getpgid of a pid no process can have: fails with ESRCH, does nothing, and the script sees it.
+  ::syscall(SYS_getpgid, static_cast<pid_t>(value));
+}
+
+// The first error bpftrace printed, without its harmless RLIMIT_MEMLOCK complaint and warnings.
+std::string stderr_excerpt(const std::string& path) {
+  std::ifstream in(path);
+  std::string line, out;
+  while (std::getline(in, line) && out.size() < 400) {
+    if (line.find("RLIMIT_MEMLOCK") != std::string::npos) continue;
+    if (line.find("ERROR") == std::string::npos && line.find("error") == std::string::npos) {
+      continue;
+    }
+    if (!out.empty()) out += " | ";
+    out += line;
+  }
+  return out;
+}
+
+class BpftraceBackend final : public Backend {
+ public:
+  BpftraceBackend(BackendContext context, std::string executable, std::string tracefs)
+      : ctx_(std::move(context)), exe_(std::move(executable)), tracefs_(std::move(tracefs)) {}
+
+  std::string_view name() const override { return "bpftrace"; }
+  std::string version() const override { return version_; }
+
+  std::string attach(std::uint64_t deadline_ns) override {
+    version_ = tool_version(exe_, "--version");
+    ScriptSpec spec;
+    spec.detail = ctx_.detail;
+    spec.harness_pid = ctx_.harness_pid;
+    for (const auto& p : ctx_.cohort) spec.cohort.push_back(p.pid);
+    for (const auto& c : traced_calls()) {
+      if (syscall_tracepoint_exists(tracefs_, c.name)) spec.calls.push_back(c.name);
+    }
+    for (std::string_view c : {"faccessat", "faccessat2", "access"}) {
+      if (syscall_tracepoint_exists(tracefs_, c)) spec.canary_calls.push_back(c);
+    }
+    const std::string script_path = ctx_.raw_dir + "/" + kScript;
+    {
+      std::ofstream out(script_path, std::ios::trunc);
+      out << bpftrace_script(spec);
+      if (!out.flush()) return fmt::format("cannot write {}", script_path);
+    }
+    BackendLaunch launch;
+    launch.executable = exe_;
+    launch.args = {"-f", "json", script_path};
+    launch.env = {{"BPFTRACE_STRLEN", std::to_string(kStringLimit)},
+                  {"BPFTRACE_MAP_KEYS_MAX", std::to_string(kMapKeysMax)}};
+    // Full detail prints a line per call: perf buffers of 2 MiB per CPU (not bpftrace's 256 KiB)
+    // absorb bursts while bpftrace formats. A value in the environment is respected.
+    if (ctx_.detail == Detail::full && std::getenv("BPFTRACE_PERF_RB_PAGES") == nullptr) {
+      launch.env.emplace_back("BPFTRACE_PERF_RB_PAGES", std::to_string(kFullPerfBufferPages));
+    }
+    launch.output_path = ctx_.raw_dir + "/" + kOutput;
+    launch.stderr_path = ctx_.raw_dir + "/" + kStderr;
+    launch.max_output_bytes = ctx_.max_output_bytes;
+    LiveView* live = ctx_.live;
+    launch.on_line = [live](std::string_view line) {
+      const LiveLine l = scan_bpftrace_line(line);
+      if (l.kind == LiveLine::Kind::other || l.kind == LiveLine::Kind::process) return;
+      std::lock_guard lock(live->mu);
+      if (l.kind == LiveLine::Kind::marker) live->marker_seen = true;
+      if (l.kind == LiveLine::Kind::sync) live->sync_seen = std::max(live->sync_seen, l.sync);
+      if (l.kind == LiveLine::Kind::canary) live->canaries.try_emplace(l.canary.pid, l.canary);
+      if (l.kind == LiveLine::Kind::lost) live->lost += l.lost;
+      live->changed.notify_all();
+    };
+    std::string error;
+    process_ = BackendProcess::launch(std::move(launch), error);
+    if (!process_) return "bpftrace did not start: " + error;
+    // Compiling and attaching takes seconds. Meanwhile the startup marker is repeated; the
+    // first one that comes back proves every probe is live.
+    std::unique_lock lock(ctx_.live->mu);
+    while (!ctx_.live->marker_seen) {
+      lock.unlock();
+      if (!process_->running()) {
+        const std::string why = stderr_excerpt(ctx_.raw_dir + "/" + kStderr);
+        return fmt::format("bpftrace exited before it attached{}{}", why.empty() ? "" : ": ", why);
+      }
+      if (monotonic_ns() >= deadline_ns) {
+        process_->stop(monotonic_ns() + 2'000'000'000ULL);
+        return fmt::format("bpftrace did not attach within the attach timeout (see {})", kStderr);
+      }
+      marker_call(kPhaseMarkerBase + 0);
+      lock.lock();
+      ctx_.live->changed.wait_for(lock, std::chrono::milliseconds(20));
+    }
+    return {};
+  }
+
+  bool launched() const override { return process_ != nullptr; }
+  pid_t pid() const override { return process_->pid(); }
+  bool alive() override { return process_ && process_->running(); }
+
+  // Makes the sync marker call and waits until bpftrace printed it (false: the deadline passed
+  // or bpftrace ended).
+  bool sync(std::uint64_t deadline_ns) {
+    const int n = ++syncs_;
+    marker_call(kSyncMarkerBase + n);
+    std::unique_lock lock(ctx_.live->mu);
+    while (ctx_.live->sync_seen < n) {
+      if (monotonic_ns() >= deadline_ns) return false;
+      lock.unlock();
+      const bool running = process_->running();
+      lock.lock();
+      if (!running) return false;
+      ctx_.live->changed.wait_for(lock, std::chrono::milliseconds(5));
+    }
+    return true;
+  }
+
+  void mark_phase(int phase) override { marker_call(kPhaseMarkerBase + phase); }
+
+  std::string add_process(const CohortProcess& p) override {
+    marker_call(kJoinMarkerBase + p.pid);
+    return {};
+  }
+
+  BackendEnd stop(std::uint64_t deadline_ns) override {
+    // Interrupted, bpftrace 0.17 drops what is still in its buffers, silently. So first let it
+    // catch up: a sync marker comes back once bpftrace read the buffer it went to; a second one,
+    // once that round of reads (every CPU's buffer) is printed; and with no more events coming
+    // (the cohort has exited), output that stays quiet means nothing is left behind.
+    const bool running = process_->running();
+    caught_up_ = !running;  // ended already: whatever it printed is all there is
+    if (running && sync(deadline_ns) && sync(deadline_ns)) {
+      std::uint64_t seen = process_->output_bytes();
+      std::uint64_t quiet_since = monotonic_ns();
+      while (monotonic_ns() < deadline_ns && monotonic_ns() - quiet_since < kQuietNs) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        if (const std::uint64_t now = process_->output_bytes(); now != seen) {
+          seen = now;
+          quiet_since = monotonic_ns();
+        }
+      }
+      caught_up_ = monotonic_ns() - quiet_since >= kQuietNs;
+    }
+    return process_->stop(deadline_ns);
+  }
+
+  Observed collect(const std::vector<PhaseMark>& /*marks: the kernel kept the phase*/) override {
+    BpftraceReader reader;
+    std::ifstream in(ctx_.raw_dir + "/" + kOutput);
+    std::string line;
+    while (std::getline(in, line)) reader.line(line);
+    BpftraceObservations obs = reader.finish();
+    Observed out;
+    out.per_call = ctx_.detail == Detail::full;
+    out.calls = std::move(obs.calls);
+    out.totals = std::move(obs.totals);
+    out.canaries = std::move(obs.canaries);
+    std::set<pid_t> forked;
+    for (const auto& f : obs.forks) forked.insert(f.child);
+    for (const auto& p : obs.processes) {
+      out.processes.push_back({p.pid, boottime_ns_to_ticks(p.start_boottime_ns.value_or(0)),
+                               p.parent, p.t_ns, forked.count(p.pid) > 0});
+    }
+    out.lost = obs.lost;
+    out.malformed = obs.malformed;
+    out.malformed_examples = std::move(obs.malformed_examples);
+    if (process_->overlong_lines()) out.problems.push_back("bpftrace wrote a line over 1 MiB");
+    if (!caught_up_) {
+      out.problems.push_back(
+          "bpftrace had not read all of its buffers by the stop deadline: calls may be missing");
+    }
+    if (obs.largest_map >= kMapKeysMax) {
+      out.problems.push_back(fmt::format(
+          "a bpftrace map reached its limit of {} keys: later updates were refused (lost)",
+          kMapKeysMax));
+    }
+    out.header = {
+        {"script", std::filesystem::path(ctx_.raw_dir).filename().string() + "/" + kScript}};
+    out.entry = {{"backend_version", version_},
+                 {"phase_markers_seen", obs.markers.size()},
+                 {"forks_seen", obs.forks.size()}};
+    return out;
+  }
+
+  std::vector<std::string> raw_files() const override { return {kScript, kOutput, kStderr}; }
+  std::uint64_t output_bytes() const override { return process_ ? process_->output_bytes() : 0; }
+  bool over_bound() const override { return process_ && process_->over_bound(); }
+
+ private:
+  BackendContext ctx_;
+  std::string exe_;
+  std::string tracefs_;
+  std::string version_;
+  std::unique_ptr<BackendProcess> process_;
+  int syncs_ = 0;
+  bool caught_up_ = false;  // stop() saw bpftrace read everything before interrupting it
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_bpftrace_backend(BackendContext context, std::string executable,
+                                               std::string tracefs) {
+  return std::make_unique<BpftraceBackend>(std::move(context), std::move(executable),
+                                           std::move(tracefs));
+}
+
+}  // namespace jbench::collectors::syscall_detail

@@ -1,0 +1,93 @@
+#include "event_writer.h"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace jbench::collectors::syscall_detail {
+
+using Json = nlohmann::json;
+
+EventWriter::~EventWriter() {
+  if (file_) std::fclose(file_);
+}
+
+bool EventWriter::put(const std::string& line) {
+  if (std::fwrite(line.data(), 1, line.size(), file_) != line.size() ||
+      std::fputc('\n', file_) == EOF) {
+    write_failed_ = true;
+    return false;
+  }
+  bytes_ += line.size() + 1;
+  return true;
+}
+
+std::string EventWriter::open(const Json& header) {
+  file_ = std::fopen(path_.c_str(), "wxe");  // never replaces a file: a run writes it once
+  if (!file_) return fmt::format("cannot create {}: {}", path_, std::strerror(errno));
+  Json h = header;
+  h["kind"] = "header";
+  if (!put(h.dump())) return fmt::format("cannot write {}: {}", path_, std::strerror(errno));
+  return {};
+}
+
+void EventWriter::record(pid_t pid, std::uint64_t start_time_ticks, pid_t tid, std::uint64_t t_ns,
+                         Json record) {
+  if (!file_ || write_failed_) return;
+  if (overflowed_) {
+    ++refused_;
+    return;
+  }
+  std::uint64_t& seq = next_seq_[{pid, start_time_ticks, tid}];
+  record["kind"] = "record";
+  record["seq"] = std::to_string(seq);
+  record["pid"] = pid;
+  record["start_time_ticks"] = std::to_string(start_time_ticks);
+  record["tid"] = tid;
+  record["t_ns"] = std::to_string(t_ns);
+  std::string line = record.dump();
+  if (bytes_ + line.size() + 1 > max_) {
+    // The overflow marker takes this record's place in its stream, so the stream has no gap
+    // before it and a reader learns exactly where the bound was hit.
+    overflowed_ = true;
+    ++refused_;
+    const Json overflow = {
+        {"kind", "record"},
+        {"type", "overflow"},
+        {"seq", std::to_string(seq)},
+        {"pid", pid},
+        {"start_time_ticks", std::to_string(start_time_ticks)},
+        {"tid", tid},
+        {"t_ns", std::to_string(t_ns)},
+        {"reason", fmt::format("the output bound of {} bytes was reached", max_)}};
+    if (put(overflow.dump())) {
+      ++records_;
+      ++seq;
+    }
+    return;
+  }
+  if (put(line)) {
+    ++records_;
+    ++seq;
+  }
+}
+
+std::string EventWriter::close(std::uint64_t dropped, std::uint64_t malformed, const Json& ended) {
+  if (!file_) return "the raw file was never opened";
+  const Json trailer = {{"kind", "trailer"},
+                        {"records", records_},
+                        {"dropped", dropped + refused_},
+                        {"malformed", malformed},
+                        {"ended", ended}};
+  put(trailer.dump());
+  const bool flushed = std::fflush(file_) == 0;
+  const bool closed = std::fclose(file_) == 0;
+  file_ = nullptr;
+  if (write_failed_ || !flushed || !closed) {
+    return fmt::format("cannot write {}: {}", path_, std::strerror(errno));
+  }
+  return {};
+}
+
+}  // namespace jbench::collectors::syscall_detail

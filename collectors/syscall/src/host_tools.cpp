@@ -1,0 +1,172 @@
+#include "host_tools.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <poll.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <charconv>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <vector>
+
+#include "jbench/common/clock.h"
+#include "jbench/proc/child_process.h"
+
+namespace jbench::collectors::syscall_detail {
+namespace {
+
+bool is_directory(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+std::optional<long> status_field(const std::string& file, std::string_view field) {
+  std::ifstream in(file);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.starts_with(field) || line.size() <= field.size() || line[field.size()] != ':') {
+      continue;
+    }
+    const char* p = line.c_str() + field.size() + 1;
+    while (*p == ' ' || *p == '\t') ++p;
+    long v = 0;
+    const auto [end, ec] = std::from_chars(p, line.c_str() + line.size(), v);
+    if (ec != std::errc() || end == p) return std::nullopt;
+    return v;
+  }
+  return std::nullopt;
+}
+
+std::int64_t read_ns(clockid_t clock) {
+  timespec ts{};
+  clock_gettime(clock, &ts);
+  return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000LL + ts.tv_nsec;
+}
+
+}  // namespace
+
+std::string find_on_path(std::string_view tool) {
+  const char* path = std::getenv("PATH");
+  std::string_view dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
+  while (!dirs.empty()) {
+    const auto colon = dirs.find(':');
+    const std::string dir(dirs.substr(0, colon));
+    dirs.remove_prefix(colon == std::string_view::npos ? dirs.size() : colon + 1);
+    if (dir.empty() || dir.front() != '/') continue;  // relative PATH entries are not trusted
+    const std::string candidate = dir + "/" + std::string(tool);
+    if (::access(candidate.c_str(), X_OK) == 0 && !is_directory(candidate)) return candidate;
+  }
+  return {};
+}
+
+std::string tracefs_dir() {
+  for (const char* dir : {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"}) {
+    if (is_directory(std::string(dir) + "/events")) return dir;
+  }
+  return {};
+}
+
+bool syscall_tracepoint_exists(const std::string& tracefs, std::string_view call) {
+  return is_directory(fmt::format("{}/events/syscalls/sys_enter_{}", tracefs, call));
+}
+
+Unavailable bpftrace_unavailable(const std::string& bpftrace, const std::string& tracefs) {
+  if (bpftrace.empty()) {
+    return {"bpftrace is not installed (not found on PATH)",
+            "sudo apt-get install bpftrace, or add its directory to PATH; `jbench doctor` "
+            "shows what this host can trace"};
+  }
+  if (geteuid() != 0) {
+    return {"bpftrace needs root (or CAP_BPF and CAP_PERFMON) and this process is not root",
+            "run jbench as root, or sudo setcap cap_bpf,cap_perfmon+ep \"$(command -v "
+            "bpftrace)\"; the strace backend needs no privilege"};
+  }
+  if (tracefs.empty()) {
+    return {
+        "tracefs is not mounted: no events/ under /sys/kernel/tracing or "
+        "/sys/kernel/debug/tracing",
+        "sudo mount -t tracefs nodev /sys/kernel/tracing (add it to /etc/fstab to keep it)"};
+  }
+  if (!syscall_tracepoint_exists(tracefs, "openat")) {
+    return {"the kernel has no syscall tracepoints (no events/syscalls/sys_enter_openat)",
+            "use a kernel built with CONFIG_FTRACE_SYSCALLS=y"};
+  }
+  return {};
+}
+
+Unavailable strace_unavailable(const std::string& strace) {
+  if (strace.empty()) {
+    return {"strace is not installed (not found on PATH)",
+            "sudo apt-get install strace, or add its directory to PATH"};
+  }
+  std::ifstream in("/proc/sys/kernel/yama/ptrace_scope");
+  int value = 0;
+  if (in >> value) {
+    // Attaching to a running worker (-p) is not "tracing a child": scope 1 allows it only to
+    // root (CAP_SYS_PTRACE); scope 2 needs CAP_SYS_PTRACE; scope 3 forbids it.
+    if (value >= 3 || (value >= 1 && geteuid() != 0)) {
+      return {fmt::format("ptrace attach is refused: kernel.yama.ptrace_scope is {}", value),
+              "sudo sysctl -w kernel.yama.ptrace_scope=0 (scope 3 needs a reboot), or run as root"};
+    }
+  }
+  return {};
+}
+
+std::string tool_version(const std::string& tool, const char* flag) {
+  proc::SpawnSpec spec;
+  spec.executable = tool;
+  spec.args = {flag};
+  auto spawned = proc::ChildProcess::spawn(spec);
+  if (!spawned.process) return {};
+  const std::uint64_t deadline = monotonic_ns() + 5'000'000'000ULL;
+  std::vector<std::string> lines;
+  bool overlong = false;
+  while (monotonic_ns() < deadline) {
+    pollfd p{spawned.process->stdout_fd(), POLLIN, 0};
+    ::poll(&p, 1, 50);
+    if (!spawned.process->read_lines(lines, overlong, 4096)) break;
+  }
+  spawned.process->kill_and_reap();
+  return lines.empty() ? std::string() : lines.front();
+}
+
+ClockOffset measure_clock_offset() {
+  ClockOffset best;
+  std::uint64_t tightest = UINT64_MAX;
+  for (int i = 0; i < 16; ++i) {
+    const std::int64_t m0 = read_ns(CLOCK_MONOTONIC);
+    const std::int64_t r = read_ns(CLOCK_REALTIME);
+    const std::int64_t m1 = read_ns(CLOCK_MONOTONIC);
+    const auto width = static_cast<std::uint64_t>(m1 - m0);
+    if (width < tightest) {
+      tightest = width;
+      best.realtime_minus_monotonic_ns = r - (m0 + (m1 - m0) / 2);
+      best.uncertainty_ns = width;
+    }
+  }
+  return best;
+}
+
+std::optional<pid_t> thread_group_of(pid_t tid) {
+  auto tgid = status_field(fmt::format("/proc/{}/status", tid), "Tgid");
+  if (!tgid) return std::nullopt;
+  return static_cast<pid_t>(*tgid);
+}
+
+bool all_threads_traced_by(pid_t pid, pid_t tracer) {
+  std::error_code ec;
+  bool any = false;
+  for (const auto& task :
+       std::filesystem::directory_iterator(fmt::format("/proc/{}/task", pid), ec)) {
+    auto traced_by = status_field(task.path().string() + "/status", "TracerPid");
+    if (!traced_by || *traced_by != tracer) return false;
+    any = true;
+  }
+  return any;
+}
+
+}  // namespace jbench::collectors::syscall_detail

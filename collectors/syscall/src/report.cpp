@@ -1,0 +1,178 @@
+#include "report.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "event_writer.h"
+#include "summary.h"
+#include "syscall_table.h"
+
+namespace jbench::collectors::syscall_detail {
+namespace {
+
+using Json = nlohmann::json;
+
+// Registered workers, processes the harness added, and the processes the backend saw: forks are
+// new incarnations; a registered pid seen with another start time was not the registered process.
+void build_incarnations(const ReportInput& in, const Observed& observed, ReportOutput& out) {
+  for (const auto& p : *in.registered) {
+    out.incarnations.add({p.pid, p.start_time_ticks, p.worker_index, 0, "registered"});
+  }
+  for (const auto& p : *in.added) {
+    if (!out.incarnations.find(p.pid, p.start_time_ticks)) {
+      out.incarnations.add({p.pid, p.start_time_ticks, std::nullopt, 0, "added"});
+    }
+  }
+  for (const auto& seen : observed.processes) {
+    if (out.incarnations.find(seen.pid, seen.start_time_ticks)) continue;
+    if (!seen.forked) {
+      // A member's first call came from another process than the one registered under its pid.
+      out.problems.push_back(
+          fmt::format("pid {} was traced with start time {}, which is not a registered incarnation",
+                      seen.pid, seen.start_time_ticks));
+      continue;
+    }
+    out.incarnations.add({seen.pid, seen.start_time_ticks, std::nullopt, seen.parent, "forked"},
+                         seen.first_t_ns);
+  }
+}
+
+std::uint64_t phase_start(const ReportInput& in, int phase) {
+  for (const auto& m : in.marks) {
+    if (m.phase == phase) return m.t_ns;
+  }
+  return in.started_ns;
+}
+
+Json call_record_json(const CallRecord& c) {
+  const TracedCall& traced = *call_by_id(c.call);
+  Json r = {{"type", "syscall"},
+            {"syscall", traced.name},
+            {"phase", kPhaseNames[c.phase]},
+            {"fd", c.fd},
+            {"result", c.result ? Json(*c.result) : Json(nullptr)},
+            {"duration_ns", std::to_string(c.duration_ns)},
+            {"path", c.path.empty() ? Json(nullptr) : Json(c.path)},
+            {"file", c.file ? Json(c.file->to_string()) : Json(nullptr)}};
+  if (c.result && *c.result < 0) r["errno"] = errno_name(static_cast<int>(-*c.result));
+  if (c.request) r["request"] = request_name(traced, *c.request);
+  if (c.path_truncated) r["path_truncated"] = true;
+  if (c.result_path) r["result_path"] = *c.result_path;
+  return r;
+}
+
+Json totals_record_json(int phase, int call, const Totals& t) {
+  Json r = {{"type", "syscall_totals"},
+            {"syscall", call_by_id(call)->name},
+            {"phase", kPhaseNames[phase]},
+            {"count", t.count},
+            {"errors", t.errors},
+            {"total_ns", std::to_string(t.total_ns)},
+            {"max_ns", std::to_string(t.max_ns)},
+            {"histogram", histogram_json(t.log2_buckets)}};
+  if (call_by_id(call)->kind == ArgKind::fd_request) {
+    std::map<std::string, RequestTotals> named;
+    for (const auto& [code, n] : t.requests) {
+      auto& r2 = named[request_name(*call_by_id(call), code)];
+      r2.count += n;
+      auto e = t.request_errors.find(code);
+      if (e != t.request_errors.end()) r2.errors += e->second;
+    }
+    r["requests"] = requests_json(named);
+  }
+  return r;
+}
+
+void write_calls(const ReportInput& in, Observed& observed, ReportOutput& out, EventWriter& writer,
+                 SummaryBuilder& summary) {
+  // A thread's calls in the order they entered (per-CPU buffers deliver them out of order).
+  std::stable_sort(observed.calls.begin(), observed.calls.end(),
+                   [](const CallRecord& a, const CallRecord& b) {
+                     return std::tie(a.t_ns, a.tid) < std::tie(b.t_ns, b.tid);
+                   });
+  FdTables tables;
+  for (std::size_t who = 0; who < out.incarnations.size(); ++who) {
+    auto snap = in.snapshots->find(out.incarnations[who].pid);
+    if (snap != in.snapshots->end() && out.incarnations[who].origin != "forked") {
+      tables.seed(who, snap->second);
+    }
+  }
+  std::map<pid_t, std::uint64_t> unattributed;
+  for (CallRecord& c : observed.calls) {
+    auto who = out.incarnations.at(c.pid, c.t_ns);
+    if (!who) {
+      ++unattributed[c.pid];
+      continue;
+    }
+    const Incarnation& inc = out.incarnations[*who];
+    if (!tables.has(*who) && inc.parent != 0) {
+      if (auto parent = out.incarnations.at(inc.parent, c.t_ns)) tables.inherit(*who, *parent);
+    }
+    const FileKey key = tables.resolve(*who, c);
+    summary.add_call(*who, c, key);
+    writer.record(inc.pid, inc.start_time_ticks, c.tid, c.t_ns, call_record_json(c));
+  }
+  for (const auto& [pid, n] : unattributed) {
+    out.problems.push_back(
+        fmt::format("{} call(s) of pid {} belong to no known incarnation", n, pid));
+  }
+}
+
+void write_totals(const ReportInput& in, Observed& observed, ReportOutput& out, EventWriter& writer,
+                  SummaryBuilder& summary) {
+  std::map<pid_t, std::size_t> incarnations_per_pid;
+  for (const auto& inc : out.incarnations.list()) ++incarnations_per_pid[inc.pid];
+  std::map<pid_t, std::uint64_t> unattributed;
+  for (const auto& [key, totals] : observed.totals) {
+    auto who = out.incarnations.at(key.pid, phase_start(in, key.phase));
+    if (!who) {
+      unattributed[key.pid] += totals.count;
+      continue;
+    }
+    if (incarnations_per_pid[key.pid] > 1) {
+      out.problems.push_back(fmt::format(
+          "pid {} was {} processes during the run; totals aggregated by pid cannot tell them "
+          "apart (use full detail)",
+          key.pid, incarnations_per_pid[key.pid]));
+      incarnations_per_pid[key.pid] = 1;  // said once
+    }
+    const Incarnation& inc = out.incarnations[*who];
+    summary.add_totals(*who, key.phase, key.call, totals);
+    writer.record(inc.pid, inc.start_time_ticks, inc.pid, phase_start(in, key.phase),
+                  totals_record_json(key.phase, key.call, totals));
+  }
+  for (const auto& [pid, n] : unattributed) {
+    out.problems.push_back(
+        fmt::format("{} call(s) of pid {} belong to no known incarnation", n, pid));
+  }
+}
+
+}  // namespace
+
+ReportOutput write_report(const ReportInput& in, Observed& observed) {
+  ReportOutput out;
+  build_incarnations(in, observed, out);
+  SummaryBuilder summary(out.incarnations);
+  EventWriter writer(in.events_path, in.max_output_bytes);
+  if (auto error = writer.open(in.header); !error.empty()) {
+    out.write_error = error;
+    return out;
+  }
+  if (observed.per_call) {
+    write_calls(in, observed, out, writer, summary);
+  } else {
+    write_totals(in, observed, out, writer, summary);
+  }
+  out.records = writer.records();
+  out.refused = writer.refused();
+  out.over_bound = writer.overflowed();
+  out.calls = summary.calls();
+  out.summary = summary.to_json();
+  if (auto error = writer.close(observed.lost, observed.malformed, in.ended); !error.empty()) {
+    out.write_error = error;
+  }
+  return out;
+}
+
+}  // namespace jbench::collectors::syscall_detail

@@ -1,0 +1,136 @@
+#include "summary.h"
+
+#include <algorithm>
+#include <bit>
+
+#include "syscall_table.h"
+
+namespace jbench::collectors::syscall_detail {
+
+using Json = nlohmann::json;
+
+std::uint64_t log2_bucket(std::uint64_t ns) {
+  return ns == 0 ? 0 : std::uint64_t{1} << (63 - std::countl_zero(ns));
+}
+
+void SummaryBuilder::add_call(std::size_t who, const CallRecord& call, const FileKey& file) {
+  CallTotals& t = cells_[{who, call.phase, call.call}];
+  const bool failed = call.result && *call.result < 0;
+  ++t.count;
+  t.errors += failed ? 1 : 0;
+  t.total_ns += call.duration_ns;
+  t.max_ns = std::max(t.max_ns, call.duration_ns);
+  ++t.log2_buckets[log2_bucket(call.duration_ns)];
+  if (call.request) {
+    RequestTotals& r = t.requests[request_name(*call_by_id(call.call), *call.request)];
+    ++r.count;
+    r.errors += failed ? 1 : 0;
+  }
+  t.has_files = true;
+  FileTotals& f = t.files[file];
+  ++f.count;
+  f.errors += failed ? 1 : 0;
+  f.total_ns += call.duration_ns;
+}
+
+void SummaryBuilder::add_totals(std::size_t who, int phase, int call, const Totals& totals) {
+  CallTotals& t = cells_[{who, phase, call}];
+  t.count += totals.count;
+  t.errors += totals.errors;
+  t.total_ns += totals.total_ns;
+  t.max_ns = std::max(t.max_ns, totals.max_ns);
+  for (const auto& [lower, n] : totals.log2_buckets) t.log2_buckets[lower] += n;
+  const TracedCall& traced = *call_by_id(call);
+  for (const auto& [code, n] : totals.requests) {
+    RequestTotals& r = t.requests[request_name(traced, code)];
+    r.count += n;
+    auto e = totals.request_errors.find(code);
+    if (e != totals.request_errors.end()) r.errors += e->second;
+  }
+}
+
+std::uint64_t SummaryBuilder::calls() const {
+  std::uint64_t n = 0;
+  for (const auto& [key, t] : cells_) n += t.count;
+  return n;
+}
+
+Json histogram_json(const std::map<std::uint64_t, std::uint64_t>& buckets) {
+  Json out = Json::array();
+  for (const auto& [lower, n] : buckets) out.push_back(Json::array({std::to_string(lower), n}));
+  return out;
+}
+
+Json requests_json(const std::map<std::string, RequestTotals>& requests) {
+  Json out = Json::object();
+  for (const auto& [name, r] : requests) out[name] = {{"count", r.count}, {"errors", r.errors}};
+  return out;
+}
+
+namespace {
+
+Json files_json(const CallTotals& t, Json& cell) {
+  std::vector<std::pair<FileKey, FileTotals>> rows(t.files.begin(), t.files.end());
+  // The busiest first; ties in a stable order so the document is reproducible.
+  std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+    return a.second.total_ns > b.second.total_ns;
+  });
+  Json out = Json::array();
+  std::uint64_t omitted = 0;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (i >= kMaxFileRows) {
+      omitted += rows[i].second.count;
+      continue;
+    }
+    const auto& [key, f] = rows[i];
+    out.push_back({{"fd", key.fd},
+                   {"path", key.path.empty() ? Json(nullptr) : Json(key.path)},
+                   {"file", key.file ? Json(key.file->to_string()) : Json(nullptr)},
+                   {"count", f.count},
+                   {"errors", f.errors},
+                   {"total_ns", std::to_string(f.total_ns)}});
+  }
+  if (omitted > 0) cell["files_omitted_calls"] = omitted;
+  return out;
+}
+
+}  // namespace
+
+Json SummaryBuilder::to_json() const {
+  Json incarnations = Json::array();
+  for (std::size_t who = 0; who < incarnations_.size(); ++who) {
+    const Incarnation& inc = incarnations_[who];
+    Json phases = Json::object();
+    for (const auto& [key, t] : cells_) {
+      const auto& [cell_who, phase, call] = key;
+      if (cell_who != who) continue;
+      Json cell = {{"count", t.count},
+                   {"errors", t.errors},
+                   {"total_ns", std::to_string(t.total_ns)},
+                   {"max_ns", std::to_string(t.max_ns)},
+                   {"histogram", histogram_json(t.log2_buckets)}};
+      if (call_by_id(call)->kind == ArgKind::fd_request)
+        cell["requests"] = requests_json(t.requests);
+      if (t.has_files) {
+        Json files = files_json(t, cell);
+        cell["files"] = std::move(files);
+      }
+      phases[std::string(kPhaseNames[phase])][std::string(call_by_id(call)->name)] =
+          std::move(cell);
+    }
+    incarnations.push_back(
+        {{"pid", inc.pid},
+         {"start_time_ticks", std::to_string(inc.start_time_ticks)},
+         {"worker_index", inc.worker_index ? Json(*inc.worker_index) : Json(nullptr)},
+         {"origin", inc.origin},
+         {"parent", inc.parent},
+         {"phases", std::move(phases)}});
+  }
+  return {{"histogram", "log2_ns"}, {"incarnations", std::move(incarnations)}};
+}
+
+std::string FileIdentity::to_string() const {
+  return std::to_string(major) + ":" + std::to_string(minor) + ":" + std::to_string(inode);
+}
+
+}  // namespace jbench::collectors::syscall_detail

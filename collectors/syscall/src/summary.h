@@ -1,0 +1,85 @@
+// The collector's summary: per incarnation x phase x call, the count, the errors, the total and
+// the largest duration and a log2 latency histogram; the requests (ioctl, fcntl, flock) by name;
+// and, from per-call records (full), which descriptors and files the calls went to. The same
+// document from either source: per-call records (full) or totals aggregated in the kernel
+// (light). Pure.
+//
+// JSON (ns as decimal strings; histogram buckets are [lower_ns, count], a bucket holding
+// [lower, 2*lower), the first one only 0):
+//   {"histogram": "log2_ns",
+//    "incarnations": [{"pid", "start_time_ticks", "worker_index" (or null), "origin", "parent",
+//       "phases": {"<phase>": {"<call>": {"count", "errors", "total_ns", "max_ns",
+//                                          "histogram", "requests"?, "files"?,
+//                                          "files_omitted"?}}}}]}
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "incarnations.h"
+#include "observations.h"
+
+namespace jbench::collectors::syscall_detail {
+
+// At most this many descriptor/file rows per (incarnation, phase, call); the rest are counted.
+inline constexpr std::size_t kMaxFileRows = 32;
+
+struct RequestTotals {
+  std::uint64_t count = 0;
+  std::uint64_t errors = 0;
+};
+
+struct FileTotals {
+  std::uint64_t count = 0;
+  std::uint64_t errors = 0;
+  std::uint64_t total_ns = 0;
+};
+
+struct FileKey {
+  std::int64_t fd = -1;
+  std::string path;  // "" unknown
+  std::optional<FileIdentity> file;
+  auto operator<=>(const FileKey&) const = default;
+};
+
+struct CallTotals {
+  std::uint64_t count = 0;
+  std::uint64_t errors = 0;
+  std::uint64_t total_ns = 0;
+  std::uint64_t max_ns = 0;
+  std::map<std::uint64_t, std::uint64_t> log2_buckets;
+  std::map<std::string, RequestTotals> requests;
+  std::map<FileKey, FileTotals> files;
+  bool has_files = false;  // full: files are known (even if the list is empty)
+};
+
+// The lower bound of the log2 bucket holding `ns` (0, 1, 2, 4, 8, ...), as bpftrace's hist().
+std::uint64_t log2_bucket(std::uint64_t ns);
+
+class SummaryBuilder {
+ public:
+  explicit SummaryBuilder(const Incarnations& incarnations) : incarnations_(incarnations) {}
+
+  // One per-call record of incarnation `who`, its file row resolved by the caller.
+  void add_call(std::size_t who, const CallRecord& call, const FileKey& file);
+  // Kernel totals of incarnation `who`.
+  void add_totals(std::size_t who, int phase, int call, const Totals& totals);
+
+  const std::map<std::tuple<std::size_t, int, int>, CallTotals>& cells() const { return cells_; }
+  std::uint64_t calls() const;  // over every cell
+  nlohmann::json to_json() const;
+
+ private:
+  const Incarnations& incarnations_;
+  std::map<std::tuple<std::size_t, int, int>, CallTotals> cells_;  // (who, phase, call)
+};
+
+nlohmann::json histogram_json(const std::map<std::uint64_t, std::uint64_t>& buckets);
+nlohmann::json requests_json(const std::map<std::string, RequestTotals>& requests);
+
+}  // namespace jbench::collectors::syscall_detail

@@ -1,0 +1,58 @@
+// The system calls the collector traces, as data: one row per call, shared by the bpftrace script
+// generator, both output parsers and the summaries, so a call has one id and one name
+// everywhere. Also the bounded tables that name what a call asked for (ioctl requests, fcntl
+// commands, flock operations) and errno names.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace jbench::collectors::syscall_detail {
+
+// How a call names what it works on: a path (the opens), a descriptor, or a descriptor plus a
+// request code (flock's operation, fcntl's command, ioctl's request).
+enum class ArgKind { path, fd, fd_request };
+
+struct TracedCall {
+  int id;                 // stable within a run: the script prints it, the parsers read it
+  std::string_view name;  // the kernel's name (sys_enter_<name>)
+  ArgKind kind;
+  bool has_dfd;  // openat/openat2: the first argument is a directory descriptor
+};
+
+// Every traced call, id == index.
+std::span<const TracedCall> traced_calls();
+const TracedCall* find_call(std::string_view name);
+const TracedCall* call_by_id(int id);
+
+// The canary is recognised in these (docs/worker-protocol.md: raw faccessat; faccessat2 and
+// access too, for runtimes whose libc turns faccessat into them).
+inline constexpr std::string_view kCanaryPrefix = "/jbench-canary/";
+bool is_canary_call(std::string_view name);
+
+// The phase marker: the harness calls getpgid(kPhaseMarkerBase + phase). No pid is that large
+// (PID_MAX_LIMIT is 2^22), so the call fails with ESRCH and touches nothing.
+inline constexpr std::int64_t kPhaseMarkerBase = 0x7fff0000;
+// Before stopping: getpgid(kSyncMarkerBase + n) comes back as a line once bpftrace has read its
+// buffers up to it (an interrupted bpftrace drops what it has not read yet).
+inline constexpr std::int64_t kSyncMarkerBase = 0x7ffe0000;
+// A process the harness adds after the start: getpgid(kJoinMarkerBase + pid).
+inline constexpr std::int64_t kJoinMarkerBase = 0x40000000;
+
+// Phase names in order; a phase's number is its index.
+inline constexpr std::string_view kPhaseNames[] = {"startup", "warmup", "measure", "teardown"};
+inline constexpr int kPhaseCount = 4;
+std::optional<int> phase_number(std::string_view name);
+
+// "TCGETS", "F_SETLK", "LOCK_EX|LOCK_NB"; unknown codes as "0x..." (ioctl) or the number.
+std::string request_name(const TracedCall& call, std::uint64_t request);
+
+// "ENOENT" for 2; "E<number>" when glibc has no name.
+std::string errno_name(int error);
+// 2 for "ENOENT"; nullopt for a name glibc does not know.
+std::optional<int> errno_from_name(std::string_view name);
+
+}  // namespace jbench::collectors::syscall_detail

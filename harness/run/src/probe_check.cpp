@@ -1,0 +1,40 @@
+#include "probe_check.h"
+
+#include <fmt/format.h>
+
+#include <fstream>
+
+#include "jbench/probes/contract.h"
+#include "jbench/probes/stapsdt.h"
+
+namespace jbench::run {
+namespace {
+
+bool is_elf(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  char magic[4] = {};
+  in.read(magic, 4);
+  return in && magic[0] == 0x7f && magic[1] == 'E' && magic[2] == 'L' && magic[3] == 'F';
+}
+
+}  // namespace
+
+std::string probe_contract_problem(const std::string& worker, const std::string& bridge_library) {
+  const std::string target = is_elf(worker) ? worker : bridge_library;
+  std::string error;
+  const auto contract = load_probe_contract(bridge_contract_json(), error);
+  if (!contract) return fmt::format("the bridge's ABI contract cannot be read: {}", error);
+  const auto notes = read_sdt_notes(target);
+  if (!notes.error.empty()) return fmt::format("{}: {}", target, notes.error);
+  const auto findings = check_probes(*contract, notes);
+  if (findings.empty()) return {};
+  std::string list;
+  for (std::size_t i = 0; i < findings.size() && i < 5; ++i) {
+    list += fmt::format("\n  {}: {}", findings[i].code, findings[i].message);
+  }
+  return fmt::format(
+      "{} does not carry the trace bridge's probes as ABI {}.x requires (`jbench probes {}`):{}",
+      target, contract->abi.major, target, list);
+}
+
+}  // namespace jbench::run

@@ -1,0 +1,220 @@
+// Every way the collector can fail ends in the status word that says so, with a precise reason:
+// a backend killed mid-run, events dropped by a too-small buffer, a canary that never arrives,
+// output over its bound, no usable backend, an unknown backend name. Malformed backend output is
+// covered on checked-in fixtures (parsers_test.cpp, status_test.cpp).
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "target_driver.h"
+#include "temp_dir.h"
+
+namespace jbench::test {
+namespace {
+
+using Json = nlohmann::json;
+using collectors::SyscallDetail;
+
+std::string reason(const Outcome& o) { return o.entry.value("reason", ""); }
+
+// Sets an environment variable for one test and restores it.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    ::setenv(name, value, 1);
+  }
+  ~ScopedEnv() {
+    if (old_.empty()) {
+      ::unsetenv(name_);
+    } else {
+      ::setenv(name_, old_.c_str(), 1);
+    }
+  }
+
+ private:
+  const char* name_;
+  std::string old_;
+};
+
+void kill_backend(collectors::SyscallCollector& c) {
+  ASSERT_GT(c.backend_pid(), 0);
+  ::kill(c.backend_pid(), SIGKILL);
+}
+
+Outcome killed_mid_run(const std::string& backend, const std::string& dir) {
+  Scenario s;
+  s.backend = backend;
+  s.during_measure = kill_backend;
+  return run_scenario(s, dir);
+}
+
+void expect_killed(const Outcome& o) {
+  EXPECT_TRUE(o.canaries_ok);
+  EXPECT_EQ(o.entry["status"], "collector_failed");
+  EXPECT_NE(reason(o).find("the backend ended during the run"), std::string::npos) << reason(o);
+  EXPECT_NE(reason(o).find("killed by signal 9"), std::string::npos) << reason(o);
+  EXPECT_EQ(o.entry["lifecycle"]["ended"], Json({{"how", "signal"}, {"signal", 9}}));
+}
+
+TEST(SyscallCollectorFaults, BpftraceKilledMidRunFails) {
+  if (auto why = bpftrace_missing(); !why.empty())
+    GTEST_SKIP() << "bpftrace cannot attach: " << why;
+  TempDir dir;
+  expect_killed(killed_mid_run("bpftrace", dir.path()));
+}
+
+TEST(SyscallCollectorFaults, StraceKilledMidRunFails) {
+  if (auto why = strace_missing(); !why.empty()) GTEST_SKIP() << "strace cannot attach: " << why;
+  TempDir dir;
+  expect_killed(killed_mid_run("strace", dir.path()));
+}
+
+TEST(SyscallCollectorFaults, BpftraceLostEventsFailWithTheirCount) {
+  if (auto why = bpftrace_missing(); !why.empty())
+    GTEST_SKIP() << "bpftrace cannot attach: " << why;
+  // One page per CPU for bpftrace's perf buffers, and a burst far bigger than that holds.
+  ScopedEnv pages("BPFTRACE_PERF_RB_PAGES", "1");
+  TempDir dir;
+  Scenario s;
+  s.detail = SyscallDetail::full;
+  s.backend = "bpftrace";
+  s.burst_in_measure = 200'000;
+  const Outcome o = run_scenario(s, dir.path());
+  EXPECT_EQ(o.entry["status"], "collector_failed");
+  const auto dropped = o.entry["dropped"].get<std::uint64_t>();
+  EXPECT_GT(dropped, 0u);
+  EXPECT_NE(reason(o).find(std::to_string(dropped) + " event(s) were dropped"), std::string::npos)
+      << reason(o);
+}
+
+void expect_unverified(const Outcome& o) {
+  EXPECT_FALSE(o.canaries_ok);
+  EXPECT_EQ(o.entry["status"], "collector_failed");
+  EXPECT_EQ(o.entry["lifecycle"]["attach_verified"], false);
+  EXPECT_EQ(o.entry["lifecycle"]["canaries_seen"], Json::array());
+  EXPECT_NE(reason(o).find("attachment not verified: the canary of worker(s) 0 was never seen"),
+            std::string::npos)
+      << reason(o);
+}
+
+TEST(SyscallCollectorFaults, BpftraceMissingCanaryFailsAttachment) {
+  if (auto why = bpftrace_missing(); !why.empty())
+    GTEST_SKIP() << "bpftrace cannot attach: " << why;
+  TempDir dir;
+  Scenario s;
+  s.backend = "bpftrace";
+  s.skip_canary = true;
+  s.canary_timeout_ns = 1'500'000'000ULL;
+  expect_unverified(run_scenario(s, dir.path()));
+}
+
+TEST(SyscallCollectorFaults, StraceMissingCanaryFailsAttachment) {
+  if (auto why = strace_missing(); !why.empty()) GTEST_SKIP() << "strace cannot attach: " << why;
+  TempDir dir;
+  Scenario s;
+  s.backend = "strace";
+  s.skip_canary = true;
+  s.canary_timeout_ns = 1'000'000'000ULL;
+  expect_unverified(run_scenario(s, dir.path()));
+}
+
+TEST(SyscallCollectorFaults, OutputOverItsBoundFails) {
+  if (auto why = strace_missing(); !why.empty()) GTEST_SKIP() << "strace cannot attach: " << why;
+  TempDir dir;
+  Scenario s;
+  s.backend = "strace";
+  s.detail = SyscallDetail::full;
+  s.measure_rounds = 20;
+  s.max_output_bytes = 8192;
+  const Outcome o = run_scenario(s, dir.path());
+  EXPECT_EQ(o.entry["status"], "collector_failed");
+  EXPECT_NE(reason(o).find("the output exceeded its bound of 8192 bytes"), std::string::npos)
+      << reason(o);
+}
+
+TEST(SyscallCollectorFaults, NoUsableBackendIsNotAvailableWithRemedies) {
+  ScopedEnv path("PATH", "/nonexistent");
+  TempDir dir;
+  for (const char* backend : {"", "bpftrace", "strace"}) {
+    Scenario s;
+    s.backend = backend;
+    const Outcome o = run_scenario(s, dir.path() + "/" + (*backend ? backend : "best"));
+    EXPECT_EQ(o.entry["status"], "not_available") << backend;
+    EXPECT_NE(reason(o).find("not installed"), std::string::npos) << reason(o);
+    EXPECT_NE(o.entry.value("remediation", "").find("apt-get install"), std::string::npos)
+        << o.entry.dump();
+    EXPECT_FALSE(o.entry.contains("raw")) << "nothing was recorded, so no raw file is named";
+  }
+}
+
+TEST(SyscallCollectorFaults, BpftraceThatCannotAttachInTimeFails) {
+  if (auto why = bpftrace_missing(); !why.empty())
+    GTEST_SKIP() << "bpftrace cannot attach: " << why;
+  TempDir dir;
+  Scenario s;
+  s.backend = "bpftrace";
+  s.attach_timeout_ns = 1'000'000'000ULL;  // bpftrace compiles and attaches for seconds
+  const Outcome o = run_scenario(s, dir.path());
+  EXPECT_FALSE(o.canaries_ok);
+  EXPECT_EQ(o.entry["status"], "collector_failed");
+  EXPECT_NE(reason(o).find("bpftrace did not attach within the attach timeout"), std::string::npos)
+      << reason(o);
+}
+
+TEST(SyscallCollectorFaults, BestBackendFallsBackToStraceWhenBpftraceCannotAttach) {
+  if (auto why = strace_missing(); !why.empty()) GTEST_SKIP() << "strace cannot attach: " << why;
+  if (::geteuid() != 0) GTEST_SKIP() << "only root would try bpftrace first";
+  // A bpftrace that fails the way a refused attach does (the real one attaches on this host):
+  // it is found first on PATH, prints bpftrace's kind of error and exits 1.
+  TempDir dir;
+  const std::string bin = dir.path() + "/bin";
+  std::filesystem::create_directories(bin);
+  {
+    std::ofstream fake(bin + "/bpftrace");
+    fake
+        << "#!/bin/sh\necho 'ERROR: Could not attach probe: Operation not permitted' >&2\nexit 1\n";
+  }
+  std::filesystem::permissions(bin + "/bpftrace", std::filesystem::perms::owner_all);
+  const std::string path = bin + ":" + std::getenv("PATH");
+  ScopedEnv with_fake("PATH", path.c_str());
+  Scenario s;
+  s.backend = "";
+  const Outcome o = run_scenario(s, dir.path() + "/run");
+  EXPECT_EQ(o.entry["status"], "ok") << o.entry.dump(2);
+  EXPECT_EQ(o.entry["backend"], "strace");
+  EXPECT_EQ(o.entry["fallback"]["from"], "bpftrace");
+  EXPECT_NE(o.entry["fallback"]["reason"].get<std::string>().find(
+                "bpftrace exited before it attached: ERROR: Could not attach probe"),
+            std::string::npos)
+      << o.entry["fallback"].dump();
+}
+
+TEST(SyscallCollectorFaults, NothingTracedIsNoEventsObserved) {
+  if (auto why = strace_missing(); !why.empty()) GTEST_SKIP() << "strace cannot attach: " << why;
+  TempDir dir;
+  Scenario s;
+  s.backend = "strace";
+  s.startup_rounds = s.warmup_rounds = s.measure_rounds = s.teardown_rounds = 0;
+  const Outcome o = run_scenario(s, dir.path());
+  EXPECT_TRUE(o.canaries_ok);
+  EXPECT_EQ(o.entry["status"], "no_events_observed") << o.entry.dump(2);
+  EXPECT_EQ(o.entry["records"], 0);
+  EXPECT_EQ(o.entry["lifecycle"]["attach_verified"], true);
+}
+
+TEST(SyscallCollectorFaults, UnknownBackendNameFails) {
+  TempDir dir;
+  Scenario s;
+  s.backend = "dtrace";
+  const Outcome o = run_scenario(s, dir.path());
+  EXPECT_EQ(o.entry["status"], "collector_failed");
+  EXPECT_NE(reason(o).find("unknown backend 'dtrace'"), std::string::npos) << reason(o);
+}
+
+}  // namespace
+}  // namespace jbench::test

@@ -1,0 +1,140 @@
+// `jbench run` in the traced modes: every collector the mode asks for runs, proves it attached
+// and leaves raw files the validator recomputes; `jbench report` pairs each mode with its
+// baseline.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+
+#include "run_support.h"
+
+namespace jbench::test {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+class RunTraced : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new TempDir();
+    tag_ = unique_tag();
+    RunInvocation inv;
+    inv.matrix = "traced.yaml";
+    inv.traced = true;
+    result_ = new ProcessResult(run_jbench_run(*dir_, inv, tag_));
+    bundle_ = dir_->path() + "/out/b";
+  }
+  static void TearDownTestSuite() {
+    delete result_;
+    delete dir_;
+  }
+  static std::map<std::string, json> collectors_of(const json& run) {
+    std::map<std::string, json> out;
+    for (const auto& c : run["trace_mode"]["collectors"]) out[c["name"]] = c;
+    return out;
+  }
+  static TempDir* dir_;
+  static ProcessResult* result_;
+  static std::string bundle_;
+  static std::string tag_;
+};
+TempDir* RunTraced::dir_ = nullptr;
+ProcessResult* RunTraced::result_ = nullptr;
+std::string RunTraced::bundle_;
+std::string RunTraced::tag_;
+
+TEST_F(RunTraced, full_and_baseline_runs_leave_a_valid_bundle_and_nothing_running) {
+  ASSERT_FALSE(result_->timed_out);
+  EXPECT_EQ(result_->exit_code, 0) << result_->err;
+  ASSERT_TRUE(fs::is_directory(bundle_)) << result_->err;
+  const auto again = run_process({JBENCH_BINARY, "validate", bundle_});
+  EXPECT_EQ(again.exit_code, 0) << again.out << again.err;
+  EXPECT_TRUE(processes_tagged(tag_).empty());
+}
+
+TEST_F(RunTraced, every_collector_has_exactly_the_status_the_mode_and_target_call_for) {
+  const auto manifest = read_json(bundle_ + "/manifest.json");
+  std::size_t full_runs = 0;
+  for (const auto& entry : manifest["runs"]) {
+    const auto run = read_json(bundle_ + "/runs/" + entry["id"].get<std::string>() + "/run.json");
+    auto c = collectors_of(run);
+    ASSERT_EQ(c["cpu"]["status"], "ok") << c["cpu"];
+    if (entry["trace"] == "baseline") {
+      for (const char* name : {"bridge", "spans", "gc", "alloc", "syscall"}) {
+        EXPECT_EQ(c[name]["status"], "not_requested") << name;
+      }
+      continue;
+    }
+    ++full_runs;
+    for (const char* name : {"bridge", "spans", "alloc"}) {
+      EXPECT_EQ(c[name]["status"], "ok") << name << ": " << c[name].dump();
+      EXPECT_EQ(c[name]["lifecycle"]["attach_verified"], true) << name;
+      EXPECT_EQ(c[name]["lifecycle"]["canaries_seen"], json::array({0})) << name;
+    }
+    // The SQLite worker has no garbage collector: not available, with the reason, not required.
+    EXPECT_EQ(c["gc"]["status"], "not_available");
+    EXPECT_NE(c["gc"]["reason"].get<std::string>().find("no GC"), std::string::npos);
+    for (const auto& r : run["trace_mode"]["requires"]) EXPECT_NE(r, "gc");
+  }
+  EXPECT_EQ(full_runs, 2u);
+}
+
+TEST_F(RunTraced, spans_and_allocations_are_summarised_per_incarnation_and_phase) {
+  const auto manifest = read_json(bundle_ + "/manifest.json");
+  for (const auto& entry : manifest["runs"]) {
+    if (entry["trace"] != "full") continue;
+    const std::string dir = bundle_ + "/runs/" + entry["id"].get<std::string>();
+    const auto summary = read_json(dir + "/summary.json");
+    std::map<std::string, std::uint64_t> spans;
+    for (const auto& s : summary["collectors"]["spans"]["by_name"]) {
+      spans[s["name"]] = s["count"];
+      EXPECT_LE(std::stoull(s["self_ns"].get<std::string>()),
+                std::stoull(s["total_ns"].get<std::string>()));
+    }
+    EXPECT_EQ(spans["connection_open:startup"], 1u);
+    EXPECT_GT(spans["transaction:write"], 0u);
+    std::set<std::string> phases;
+    for (const auto& cell : summary["collectors"]["alloc"]["cells"]) phases.insert(cell["phase"]);
+    EXPECT_TRUE(phases.count("measure")) << summary["collectors"]["alloc"].dump();
+  }
+}
+
+TEST_F(RunTraced, the_report_pairs_each_mode_with_its_baseline) {
+  const auto r = run_process({JBENCH_BINARY, "report", bundle_, "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto report = json::parse(r.out);
+  ASSERT_EQ(report["rows"].size(), 1u) << r.out;
+  EXPECT_EQ(report["rows"][0]["mode"], "full");
+  EXPECT_EQ(report["rows"][0]["pairs"], 2);
+  EXPECT_GT(report["rows"][0]["median_ratio"].get<double>(), 0.0);
+  const auto text = run_process({JBENCH_BINARY, "report", bundle_});
+  EXPECT_NE(text.out.find("95% interval"), std::string::npos);
+  const auto missing = run_process({JBENCH_BINARY, "report", bundle_ + "/nowhere"});
+  EXPECT_EQ(missing.exit_code, 2);
+}
+
+}  // namespace
+}  // namespace jbench::test
+
+namespace jbench::test {
+namespace {
+
+TEST(RunTracedRefusal, a_target_without_the_bridges_probes_is_refused_before_anything_runs) {
+  TempDir dir;
+  const std::string workers = dir.path() + "/workers";
+  std::filesystem::create_directories(workers);
+  // An ELF executable that carries no probe of the contract.
+  std::filesystem::copy_file("/bin/true", workers + "/jbench-sqlite-worker");
+  RunInvocation inv;
+  inv.matrix = "traced.yaml";
+  inv.traced = true;
+  inv.args = {"--worker-dir", workers};
+  const auto r = run_jbench_run(dir, inv, unique_tag());
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("does not carry the trace bridge's probes"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.path() + "/out/b"));
+}
+
+}  // namespace
+}  // namespace jbench::test
