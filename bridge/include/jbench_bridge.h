@@ -10,16 +10,18 @@
  *   jb_shutdown();                            // writes the raw file's trailer
  *
  * Every entry point fires a USDT probe of the `jbench` provider (bridge/jbench.d) when a tracer
- * has enabled it, and, in modes light/full, records an event in a bounded per-thread buffer that
- * is written to JBENCH_BRIDGE_OUT as JSON Lines (docs/events.md). Until jb_init_from_env()
- * activates a mode, every call costs one predictable branch and does nothing else.
+ * has enabled it, and, in modes light/full, records an event in the calling thread's ring, which
+ * a background writer thread drains to JBENCH_BRIDGE_OUT as JSON Lines (docs/events.md). A full
+ * ring drops the event and counts it; the caller never waits. Until jb_init_from_env() activates
+ * a mode, every call costs one predictable branch and does nothing else.
  *
  * Environment (read once, by jb_init_from_env):
  *   JBENCH_BRIDGE_MODE    off (default) | no-consumer | light | full
  *   JBENCH_BRIDGE_OUT     path of the raw event file to create (required for light and full)
  *   JBENCH_RUN_ID         the run the events belong to (written in the file's header)
  *   JBENCH_BOOT_ID        the host's boot id (default: /proc/sys/kernel/random/boot_id)
- *   JBENCH_BRIDGE_BUFFER  events each thread can hold before it drops (default 16384, min 1)
+ *   JBENCH_BRIDGE_BUFFER  slots in each thread's ring (default 16384, rounded up to a power of
+ *                         two, min 2; an event with a name over 32 bytes takes two)
  *
  * ABI: symbols are prefixed jb_, nothing here is C++, no structure is exposed. Within one major
  * version (JB_ABI_VERSION_MAJOR) no function or probe changes meaning or signature; minor
@@ -68,18 +70,20 @@ uint32_t jb_abi_version(void);
 
 /* Reads the environment above and activates the mode it names. Returns 0 (also when the mode is
    off) or a JB_ERR_* code, in which case the bridge stays off and a one-line reason is printed on
-   stderr. In light/full it creates JBENCH_BRIDGE_OUT exclusively and writes the header; the file
-   is owned by this process, which must call jb_shutdown (also registered with atexit) after any
-   forked child that records has exited. Call once, before other threads use the bridge. */
+   stderr. In light/full it creates JBENCH_BRIDGE_OUT exclusively, writes the header and starts
+   the writer thread; the file is owned by this process, which must call jb_shutdown (also
+   registered with atexit) after any forked child that records has exited. Call once, before other
+   threads use the bridge. */
 int jb_init_from_env(void);
 
 /* The active mode (JB_MODE_*). Any thread. */
 int jb_mode(void);
 
-/* Flushes every thread's buffered events and, in the process that created the file, writes the
-   trailer (records, dropped, malformed 0, ended exit 0) and closes it. A forked child flushes its
-   own events only. Afterwards every call is a no-op again (mode off). Idempotent; registered with
-   atexit by jb_init_from_env. Do not call concurrently with jb_init_from_env. */
+/* Stops the writer thread, drains every thread's ring into the file and, in the process that
+   created the file, writes the trailer (records, dropped, malformed 0, ended exit 0) and closes
+   it. A forked child drains its own events only. Afterwards every call is a no-op again (mode off).
+   Idempotent; registered with atexit by jb_init_from_env. Do not call concurrently with
+   jb_init_from_env. */
 void jb_shutdown(void);
 
 /* Copies the 128-bit runtime id (random, made at init, shared by forked children; the W3C

@@ -70,21 +70,6 @@ std::size_t utf8_length(const unsigned char* p) {
 
 }  // namespace
 
-void copy_name(char (&out)[kNameBytes], const char* name) noexcept {
-  if (!name) {
-    out[0] = '\0';
-    return;
-  }
-  std::size_t n = strnlen(name, kNameBytes);
-  if (n == kNameBytes) {
-    n = kNameBytes - 1;
-    // Back off over continuation bytes so the cut lands before a whole character.
-    while (n > 0 && (static_cast<unsigned char>(name[n]) & 0xC0) == 0x80) --n;
-  }
-  std::memcpy(out, name, n);
-  out[n] = '\0';
-}
-
 void append_json_string(std::string& out, const char* s) {
   static const char* kHex = "0123456789abcdef";
   out += '"';
@@ -132,17 +117,22 @@ void append_header(std::string& out, const std::string& run_id, const std::strin
   out += "}\n";
 }
 
-void append_record(std::string& out, const Event& e, std::uint64_t seq, const Stream& stream) {
-  out += R"({"kind":"record","type":")";
-  out += type_name(e.type);
-  out += R"(","seq":)";
-  append_decimal_string(out, seq);
+void append_stream_fields(std::string& out, const Stream& stream) {
   out += R"(,"pid":)";
   append_number(out, stream.pid);
   out += R"(,"start_time_ticks":)";
   append_decimal_string(out, stream.start_time_ticks);
   out += R"(,"tid":)";
   append_number(out, stream.tid);
+}
+
+void append_record(std::string& out, const Event& e, std::uint64_t seq,
+                   std::string_view stream_fields) {
+  out += R"({"kind":"record","type":")";
+  out += type_name(e.type);
+  out += R"(","seq":)";
+  append_decimal_string(out, seq);
+  out += stream_fields;
   out += R"(,"t_ns":)";
   append_decimal_string(out, e.t_ns);
   switch (e.type) {

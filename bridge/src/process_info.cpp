@@ -3,7 +3,6 @@
 #include <fcntl.h>
 #include <sys/random.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -65,13 +64,6 @@ bool random_bytes(std::uint8_t* out, std::size_t len) noexcept {
     done += static_cast<std::size_t>(n);
   }
   return true;
-}
-
-std::uint64_t monotonic_ns() noexcept {
-  timespec ts;
-  ::clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000u +
-         static_cast<std::uint64_t>(ts.tv_nsec);
 }
 
 }  // namespace jb_detail

@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#pragma GCC visibility push(hidden)
+
 namespace jb_detail {
 
 // Writes the 55 characters and a NUL into buf (len > 55). Returns 55, or -1 (buf = "" if len>0).
@@ -15,3 +17,5 @@ int format_traceparent(const std::uint8_t trace_id[16], std::uint64_t span, char
 int parse_traceparent(const char* text, std::uint64_t& span) noexcept;
 
 }  // namespace jb_detail
+
+#pragma GCC visibility pop

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "bridge_test_support.h"
 #include "jbench/events/event_file.h"
 #include "run_process.h"
 #include "temp_dir.h"
@@ -22,10 +23,13 @@ namespace jbench {
 namespace {
 
 using nlohmann::json;
+using test::codes;
+using test::context_of;
+using test::parse_output;
+using test::read_lines;
 using test::run_process;
+using test::span_named;
 
-constexpr const char* kRunId = "bridge.test.r1";
-constexpr const char* kBootId = "00000000-0000-4000-8000-000000000001";
 constexpr const char* kContractProbes[] = {"span__begin", "span__end",     "canary",  "gc__begin",
                                            "gc__end",     "alloc__sample", "counter", "phase"};
 
@@ -34,65 +38,13 @@ bool exists(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0;
 }
 
-std::vector<json> read_lines(const std::string& path) {
-  std::vector<json> out;
-  std::ifstream in(path);
-  for (std::string line; std::getline(in, line);) out.push_back(json::parse(line));
-  return out;
-}
-
-// "key=value" lines the example prints.
-std::map<std::string, std::string> parse_output(const std::string& out) {
-  std::map<std::string, std::string> kv;
-  std::string token;
-  for (char c : out + "\n") {
-    if (c == ' ' || c == '\n') {
-      const auto eq = token.find('=');
-      if (eq != std::string::npos) kv[token.substr(0, eq)] = token.substr(eq + 1);
-      token.clear();
-    } else {
-      token += c;
-    }
-  }
-  return kv;
-}
-
 test::ProcessResult run_example(const std::string& exe, const std::string& mode,
                                 const std::string& out, const std::string& extra = "0",
                                 const std::string& buffer = "") {
   test::ProcessOptions o;
   o.timeout = std::chrono::seconds(20);
-  o.env = {{"JBENCH_BRIDGE_MODE", mode},
-           {"JBENCH_BRIDGE_OUT", out},
-           {"JBENCH_RUN_ID", kRunId},
-           {"JBENCH_BOOT_ID", kBootId}};
-  if (!buffer.empty()) o.env.push_back({"JBENCH_BRIDGE_BUFFER", buffer});
+  o.env = test::bridge_env(mode, out, buffer);
   return run_process({exe, extra}, o);
-}
-
-// The cohort is every incarnation that wrote records; the test checks it is the two it expects.
-EventContext context_of(const std::vector<json>& lines) {
-  EventContext ctx{kRunId, kBootId, {}};
-  for (const json& l : lines) {
-    if (l.value("kind", "") != "record") continue;
-    ctx.cohort.insert(
-        {l["pid"].get<std::int64_t>(), std::stoull(l["start_time_ticks"].get<std::string>())});
-  }
-  return ctx;
-}
-
-const json* span_named(const std::vector<json>& lines, const std::string& name) {
-  for (const json& l : lines) {
-    if (l.value("type", "") == "span_begin" && l.value("name", "") == name) return &l;
-  }
-  return nullptr;
-}
-
-std::string codes(const EventFileReport& r) {
-  std::string s;
-  for (const auto& p : r.problems)
-    s += p.code + " (line " + std::to_string(p.line) + ": " + p.message + ")\n";
-  return s;
 }
 
 // Whether the ELF file has a PT_INTERP segment, i.e. is dynamically linked.
@@ -278,6 +230,12 @@ TEST_P(BridgeRuntime, TinyBufferDropsAndCounts) {
   EXPECT_FALSE(found.count("events.count_mismatch")) << codes(report);
   EXPECT_FALSE(found.count("events.malformed")) << codes(report);
   EXPECT_FALSE(found.count("events.gap")) << codes(report);
+  // The overflow records account for every drop the trailer counts.
+  std::uint64_t marked = 0;
+  for (const json& l : lines) {
+    if (l.value("type", "") == "overflow") marked += std::stoull(l["dropped"].get<std::string>());
+  }
+  EXPECT_EQ(marked, (*report.trailer)["dropped"].get<std::uint64_t>());
 }
 
 TEST_P(BridgeRuntime, BadModeAndExistingFileRefuseToStart) {

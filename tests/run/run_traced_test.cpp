@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <map>
+#include <set>
 
 #include "run_support.h"
 
@@ -44,7 +46,7 @@ ProcessResult* RunTraced::result_ = nullptr;
 std::string RunTraced::bundle_;
 std::string RunTraced::tag_;
 
-TEST_F(RunTraced, full_and_baseline_runs_leave_a_valid_bundle_and_nothing_running) {
+TEST_F(RunTraced, every_mode_leaves_a_valid_bundle_and_nothing_running) {
   ASSERT_FALSE(result_->timed_out);
   EXPECT_EQ(result_->exit_code, 0) << result_->err;
   ASSERT_TRUE(fs::is_directory(bundle_)) << result_->err;
@@ -60,13 +62,18 @@ TEST_F(RunTraced, every_collector_has_exactly_the_status_the_mode_and_target_cal
     const auto run = read_json(bundle_ + "/runs/" + entry["id"].get<std::string>() + "/run.json");
     auto c = collectors_of(run);
     ASSERT_EQ(c["cpu"]["status"], "ok") << c["cpu"];
-    if (entry["trace"] == "baseline") {
+    EXPECT_EQ(run["trace_mode"]["bridge_mode"],
+              entry["trace"] == "baseline" ? "off" : entry["trace"]);
+    if (entry["trace"] == "baseline" || entry["trace"] == "no-consumer") {
       for (const char* name : {"bridge", "spans", "gc", "alloc", "syscall"}) {
         EXPECT_EQ(c[name]["status"], "not_requested") << name;
+        EXPECT_FALSE(c[name]["reason"].get<std::string>().empty()) << name;
       }
       continue;
     }
-    ++full_runs;
+    if (entry["trace"] == "full") ++full_runs;
+    EXPECT_EQ(c["syscall"]["status"], "ok") << c["syscall"].dump();
+    EXPECT_EQ(c["syscall"]["setting"], entry["trace"]);
     for (const char* name : {"bridge", "spans", "alloc"}) {
       EXPECT_EQ(c[name]["status"], "ok") << name << ": " << c[name].dump();
       EXPECT_EQ(c[name]["lifecycle"]["attach_verified"], true) << name;
@@ -104,14 +111,54 @@ TEST_F(RunTraced, the_report_pairs_each_mode_with_its_baseline) {
   const auto r = run_process({JBENCH_BINARY, "report", bundle_, "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto report = json::parse(r.out);
-  ASSERT_EQ(report["rows"].size(), 1u) << r.out;
-  EXPECT_EQ(report["rows"][0]["mode"], "full");
-  EXPECT_EQ(report["rows"][0]["pairs"], 2);
-  EXPECT_GT(report["rows"][0]["median_ratio"].get<double>(), 0.0);
+  ASSERT_EQ(report["rows"].size(), 3u) << r.out;
+  std::set<std::string> modes;
+  for (const auto& row : report["rows"]) {
+    modes.insert(row["mode"]);
+    EXPECT_EQ(row["pairs"], 2);
+    EXPECT_GT(row["median_ratio"].get<double>(), 0.0);
+    EXPECT_LE(row["ci95_low"].get<double>(), row["median_ratio"].get<double>());
+    EXPECT_GE(row["ci95_high"].get<double>(), row["median_ratio"].get<double>());
+  }
+  EXPECT_EQ(modes, (std::set<std::string>{"no-consumer", "light", "full"}));
   const auto text = run_process({JBENCH_BINARY, "report", bundle_});
   EXPECT_NE(text.out.find("95% interval"), std::string::npos);
   const auto missing = run_process({JBENCH_BINARY, "report", bundle_ + "/nowhere"});
   EXPECT_EQ(missing.exit_code, 2);
+}
+
+TEST_F(RunTraced, a_full_mode_bundle_whose_span_records_are_corrupted_fails_validation) {
+  const std::string copy = dir_->path() + "/corrupted";
+  fs::copy(bundle_, copy, fs::copy_options::recursive);
+  const auto manifest = read_json(copy + "/manifest.json");
+  std::string file;
+  for (const auto& entry : manifest["runs"]) {
+    if (entry["trace"] == "full") {
+      file = copy + "/runs/" + entry["id"].get<std::string>() + "/raw/bridge/worker-0.events.jsonl";
+      break;
+    }
+  }
+  ASSERT_TRUE(fs::exists(file));
+  // Every span_end loses its span: the spans no longer pair.
+  std::ifstream in(file);
+  std::string text, line;
+  while (std::getline(in, line)) {
+    if (line.find(R"("type":"span_end")") == std::string::npos) text += line + "\n";
+  }
+  in.close();
+  std::ofstream(file, std::ios::trunc) << text;
+  // The checksums are made to agree, so only the events can give the lie away.
+  ProcessOptions sums;
+  sums.cwd = copy;
+  const auto listed = run_process({"/bin/sh", "-c",
+                                   "find . -type f ! -name SHA256SUMS | sort | sed 's|^\\./||' "
+                                   "| xargs sha256sum > SHA256SUMS"},
+                                  sums);
+  ASSERT_EQ(listed.exit_code, 0) << listed.err;
+  const auto r = run_process({JBENCH_BINARY, "validate", copy, "--json"});
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_NE(r.out.find("\"events."), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("\"sums."), std::string::npos) << r.out;
 }
 
 }  // namespace

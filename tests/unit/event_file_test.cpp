@@ -43,14 +43,46 @@ TEST(EventFile, a_well_formed_file_has_no_problems) {
             std::set<std::string>{});
 }
 
-// A parent must have begun before its child: a parent named before it begins is an orphan,
-// which is also what keeps two spans from being each other's ancestors.
-TEST(EventFile, parents_begin_before_their_children_so_no_cycle_can_form) {
+// A writer that drains several threads cannot order their records by cause, so the file only
+// has to show each span's ancestry by its end: a parent that never begins, or parents that loop,
+// leave a span without a root — an orphan.
+TEST(EventFile, parents_that_form_a_cycle_make_orphans) {
   EXPECT_EQ(codes_of({kHeader, rec(0, 10, R"("span_begin","span_id":"a","parent_id":"b")"),
                       rec(1, 11, R"("span_begin","span_id":"b","parent_id":"a")"),
                       rec(2, 12, R"("span_end","span_id":"b")"),
                       rec(3, 13, R"("span_end","span_id":"a")"), trailer(4)}),
             std::set<std::string>{"events.orphan_span"});
+  EXPECT_EQ(codes_of({kHeader, rec(0, 10, R"("span_begin","span_id":"a","parent_id":"a")"),
+                      rec(1, 11, R"("span_end","span_id":"a")"), trailer(2)}),
+            std::set<std::string>{"events.orphan_span"});
+}
+
+TEST(EventFile, a_parent_that_never_begins_makes_an_orphan_wherever_it_is_named) {
+  EXPECT_EQ(codes_of({kHeader, rec(0, 10, R"("span_begin","span_id":"a","parent_id":"zz")"),
+                      rec(1, 11, R"("span_end","span_id":"a")"), trailer(2)}),
+            std::set<std::string>{"events.orphan_span"});
+  // A chain under the missing parent is one finding, not one per descendant.
+  test::TempDir dir;
+  const auto path =
+      dir.write("f.events.jsonl",
+                kHeader + "\n" + rec(0, 10, R"("span_begin","span_id":"b","parent_id":"a")") +
+                    "\n" + rec(1, 11, R"("span_begin","span_id":"a","parent_id":"zz")") + "\n" +
+                    rec(2, 12, R"("span_end","span_id":"a")") + "\n" +
+                    rec(3, 13, R"("span_end","span_id":"b")") + "\n" + trailer(4) + "\n");
+  const auto report = check_event_file(path, EventContext{"r1", "b", {{7, 100}}});
+  ASSERT_EQ(report.problems.size(), 1u);
+  EXPECT_EQ(report.problems[0].code, "events.orphan_span");
+  EXPECT_EQ(report.problems[0].line, 3u);  // the span that names the missing parent
+}
+
+// Streams are drained one after another: a child begun on another thread (or a span ended on
+// another thread) may be written before its parent's begin.
+TEST(EventFile, a_child_or_an_end_may_come_before_the_begin_it_follows) {
+  EXPECT_EQ(codes_of({kHeader, rec(0, 20, R"("span_begin","span_id":"c","parent_id":"p")", 8),
+                      rec(1, 21, R"("span_end","span_id":"p")", 8),
+                      rec(2, 22, R"("span_end","span_id":"c")", 8),
+                      rec(0, 10, R"("span_begin","span_id":"p","parent_id":null)", 7), trailer(4)}),
+            std::set<std::string>{});
 }
 
 TEST(EventFile, unpaired_and_duplicate_spans_are_named) {
