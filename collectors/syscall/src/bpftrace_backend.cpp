@@ -27,7 +27,10 @@ namespace {
 constexpr const char* kScript = "syscall.bpftrace.bt";
 constexpr const char* kOutput = "syscall.bpftrace.jsonl";
 constexpr const char* kStderr = "syscall.bpftrace.stderr.txt";
-constexpr int kFullPerfBufferPages = 512;
+// 16 MiB per CPU: bpftrace formats each line in user space more slowly than four busy SQLite
+// workers make calls (about 100 000 a second), so the buffer must hold a measure phase's backlog.
+// Seen here: 2 MiB dropped 9 000-35 000 events per run of that cell, 16 MiB none.
+constexpr int kFullPerfBufferPages = 4096;
 constexpr std::uint64_t kQuietNs = 50'000'000;
 
 void marker_call(std::int64_t value) {
