@@ -13,6 +13,7 @@
 
 #include "chez_worker.h"
 #include "jbench/events/event_file.h"
+#include "jbench/proc/child_process.h"
 #include "jbench/proc/proc_stat.h"
 
 namespace jbench::test {
@@ -210,6 +211,62 @@ TEST_F(ChezBridge, UnrecordedModesWriteNothingAndTracingDoesNotChangeTheWork) {
   }
   EXPECT_EQ(digests["off"], digests["no-consumer"]);
   EXPECT_EQ(digests["off"], digests["full"]);
+}
+
+}  // namespace
+}  // namespace jbench::test
+
+namespace jbench::test {
+namespace {
+
+// Collections that happen in another Chez process — the same executable, allocating hard the
+// whole time — never reach the worker's file or totals: GC events are attributed by the runtime
+// that collected, through its own bridge.
+TEST(ChezBridgeBystander, ASameNameProcessCollectingBesideTheWorkerChangesNothing) {
+  ChezDataset data(2000, 32, 17);
+  proc::SpawnSpec spec;
+  spec.executable = "/usr/bin/chezscheme";
+  spec.args = {"-q"};
+  auto bystander = proc::ChildProcess::spawn(spec);
+  ASSERT_TRUE(bystander.process) << bystander.error;
+  std::string error;
+  ASSERT_TRUE(bystander.process->write_line(
+      "(let loop ((i 0) (keep '())) (loop (+ i 1) (if (= 0 (mod i 64)) '() "
+      "(cons (make-vector 256 i) keep))))",
+      2000, error))
+      << error;
+
+  TempDir dir;
+  const std::string raw = dir.path() + "/x.events.jsonl";
+  ChezWorker w(bridge_env("full", raw, kRunId));
+  const auto stat = proc::read_proc_stat(w.process().pid());
+  ASSERT_TRUE(stat);
+  Session s = drive_to_result(w, configure_message(data.db, traced_options()));
+  end_session(w, s);
+  // The bystander was collecting throughout.
+  const auto bystander_stat = proc::read_proc_stat(bystander.process->pid());
+  ASSERT_TRUE(bystander_stat);
+  EXPECT_GT(bystander_stat->utime_ticks, 0u);
+  bystander.process->kill_and_reap();
+  ASSERT_EQ(s.result["status"], "ok") << s.result["conditions"].dump();
+
+  // Only the registered worker is in the cohort: a record of any other process is a problem.
+  EventContext ctx;
+  ctx.run_id = kRunId;
+  ctx.boot_id = proc::read_boot_id();
+  ctx.cohort.emplace(w.process().pid(), stat->start_time_ticks);
+  const EventFileReport report = check_event_file(raw, ctx);
+  EXPECT_TRUE(report.ok()) << problems(report);
+  std::uint64_t gc_in_measure = 0;
+  const std::uint64_t from = ns(s.result["t_start_ns"]);
+  const std::uint64_t to = ns(s.result["t_finished_ns"]);
+  std::uint64_t begin_t = 0;
+  for (const json& r : records_of(raw)) {
+    EXPECT_EQ(r.at("pid").get<std::int64_t>(), w.process().pid());
+    if (r.at("type") == "gc_begin") begin_t = ns(r.at("t_ns"));
+    if (r.at("type") == "gc_end" && begin_t >= from && ns(r.at("t_ns")) <= to) ++gc_in_measure;
+  }
+  EXPECT_EQ(gc_in_measure, s.result["gc"]["collections"].get<std::uint64_t>());
 }
 
 }  // namespace
