@@ -79,17 +79,6 @@ int parse_mode(const char* text) {
   return -1;
 }
 
-bool write_text(int fd, const std::string& text) {
-  std::size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    done += static_cast<std::size_t>(n);
-  }
-  return true;
-}
-
 // Opens the raw file (it must not exist: one file, one writer tree) and writes its header.
 int open_output(const char* path) {
   const char* env_boot = std::getenv("JBENCH_BOOT_ID");
@@ -117,7 +106,7 @@ int open_output(const char* path) {
   }
   std::string header;
   append_header(header, g_process.run_id, g_process.boot_id);
-  if (!write_text(g_process.fd, header)) {
+  if (!write_all(g_process.fd, header)) {
     complain("cannot write the header", std::strerror(errno));
     ::close(g_process.fd);
     g_process.fd = -1;
@@ -193,7 +182,7 @@ void shutdown() noexcept {
     try {
       std::string trailer;
       append_trailer(trailer, g_process.totals->records.load(), g_process.totals->dropped.load());
-      if (!write_text(g_process.fd, trailer)) {
+      if (!write_all(g_process.fd, trailer)) {
         complain("cannot write the trailer", std::strerror(errno));
       }
     } catch (...) {

@@ -50,18 +50,6 @@ long futex(std::atomic<int>* word, int op, int value, const timespec* timeout) {
   return ::syscall(SYS_futex, reinterpret_cast<int*>(word), op, value, timeout, nullptr, 0);
 }
 
-// Writes all of `text` (whole lines) with O_APPEND; false if the file refused.
-bool write_all(int fd, const std::string& text) {
-  std::size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    done += static_cast<std::size_t>(n);
-  }
-  return true;
-}
-
 // The lines of one pass, written in chunks of whole lines. What the file refuses is dropped.
 class Output {
  public:
@@ -289,5 +277,16 @@ void writer_after_fork_child() noexcept {
 }
 
 void hold_writer(bool hold) noexcept { g_hold.store(hold); }
+
+bool write_all(int fd, const std::string& text) noexcept {
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += static_cast<std::size_t>(n);
+  }
+  return true;
+}
 
 }  // namespace jb_detail

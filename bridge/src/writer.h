@@ -8,9 +8,15 @@
 // what a reader can rely on across streams).
 #pragma once
 
+#include <string>
+
 #pragma GCC visibility push(hidden)
 
 namespace jb_detail {
+
+// Writes all of `text` (whole lines; the file is O_APPEND), retrying on EINTR; false if the file
+// refused. The header, every pass and the trailer go through it.
+bool write_all(int fd, const std::string& text) noexcept;
 
 struct ThreadState;
 
