@@ -1,6 +1,8 @@
 #include "jbench/collect/summaries.h"
 
 #include <fstream>
+#include <set>
+#include <utility>
 
 #include "jbench/collect/alloc_consumer.h"
 #include "jbench/collect/bridge_consumer.h"
@@ -28,6 +30,17 @@ bool ran(const Json* c) {
   return status != kNotRequested && status != kNotAvailable;
 }
 
+// The run's registered incarnations, as the raw files' records must name them.
+void read_cohort(const Json& run, std::string& boot_id,
+                 std::set<std::pair<std::int64_t, std::uint64_t>>& cohort) {
+  const Json members = run.value("cohort", Json::object());
+  boot_id = members.value("boot_id", "");
+  for (const auto& m : members.value("members", Json::array())) {
+    cohort.insert({m.value("pid", std::int64_t{0}),
+                   std::stoull(m.value("start_time_ticks", std::string("0")))});
+  }
+}
+
 }  // namespace
 
 Json summarize_collectors(const std::string& run_dir, const Json& run) {
@@ -48,12 +61,7 @@ Json summarize_collectors(const std::string& run_dir, const Json& run) {
       }
     }
     in.run_id = run.value("id", "");
-    const Json cohort = run.value("cohort", Json::object());
-    in.boot_id = cohort.value("boot_id", "");
-    for (const auto& m : cohort.value("members", Json::array())) {
-      in.cohort.insert({m.value("pid", std::int64_t{0}),
-                        std::stoull(m.value("start_time_ticks", std::string("0")))});
-    }
+    read_cohort(run, in.boot_id, in.cohort);
     in.workers = in.files.files.size();
     in.phases = PhaseBoundaries::from_json(run.value("boundaries", Json::object()));
     in.gc_expected = ran(collector(run, "gc"));
@@ -76,12 +84,7 @@ Json summarize_collectors(const std::string& run_dir, const Json& run) {
     AllocInput in;
     in.run_dir = run_dir;
     in.run_id = run.value("id", "");
-    const Json cohort = run.value("cohort", Json::object());
-    in.boot_id = cohort.value("boot_id", "");
-    for (const auto& m : cohort.value("members", Json::array())) {
-      in.cohort.insert({m.value("pid", std::int64_t{0}),
-                        std::stoull(m.value("start_time_ticks", std::string("0")))});
-    }
+    read_cohort(run, in.boot_id, in.cohort);
     in.workers = run.value("workers", Json::array()).size();
     in.boundaries = run.value("boundaries", Json::object());
     out["alloc"] = alloc_summary(in);
