@@ -102,4 +102,44 @@ TEST(PlanCommand, bad_only_filters_exit_2_with_one_line_each) {
 }
 
 }  // namespace
+TEST(PlanCommand, repetitions_overrides_the_matrix_and_says_so_in_text_and_json) {
+  const auto text = run_jbench({"plan", "matrices/sqlite.yaml", "--repetitions", "1"});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("runs    288 in 72 blocks (1 repetitions)"), std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find("override repetitions = 1 by --repetitions (the matrix says 3)"),
+            std::string::npos)
+      << text.out;
+  const auto json_run =
+      run_jbench({"plan", "matrices/sqlite.yaml", "--repetitions", "5", "--json"});
+  ASSERT_EQ(json_run.exit_code, 0) << json_run.err;
+  const auto head = nlohmann::json::parse(json_run.out, nullptr, false);
+  ASSERT_FALSE(head.is_discarded());
+  EXPECT_EQ(head["matrix"]["repetitions"], 5);
+  ASSERT_EQ(head["matrix"]["overrides"].size(), 1u);
+  EXPECT_EQ(
+      head["matrix"]["overrides"][0],
+      (nlohmann::json{
+          {"key", "repetitions"}, {"file_value", "3"}, {"value", "5"}, {"by", "--repetitions"}}));
+  EXPECT_EQ(head["counts"]["runs"], 288 * 5);
+  // The same value as the file's is no override.
+  const auto same = run_jbench({"plan", "matrices/sqlite.yaml", "--repetitions", "3"});
+  EXPECT_EQ(same.out.find("override"), std::string::npos);
+  const auto bad = run_jbench({"plan", "matrices/sqlite.yaml", "--repetitions", "0"});
+  EXPECT_EQ(bad.exit_code, 2);
+}
+
+TEST(PlanCommand, the_estimate_counts_each_traced_runs_tracer_attach_and_says_where_from) {
+  const auto r = run_jbench({"plan", "matrices/sqlite.yaml", "--json", "--bundles",
+                             source_dir() + "/tests/fixtures/no-such-folder"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto doc = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(doc.is_discarded());
+  const auto& e = doc["estimate"];
+  EXPECT_EQ(e["traced_runs"], 864 / 2);  // light and full: two of the four modes
+  EXPECT_EQ(e["attach_per_traced_run_ms"], 6000);
+  EXPECT_EQ(e["attach_source"].get<std::string>().rfind("assumed", 0), 0u) << e;
+  EXPECT_EQ(e["total_ms"], 864 * (300 + 1000 + 1000) + 432 * 6000);
+}
+
 }  // namespace jbench::test

@@ -31,6 +31,7 @@ ProcessResult run_jbench_run(const TempDir& dir, const RunInvocation& inv, const
     argv.push_back("trace=baseline");
   }
   ProcessOptions options;
+  options.cwd = inv.cwd;
   options.timeout = std::chrono::seconds(120);
   options.env = inv.env;
   options.env.emplace_back("JBENCH_TEST_TAG", tag);

@@ -20,7 +20,8 @@ struct RunInvocation {
   std::vector<std::string> args;
   std::vector<std::pair<std::string, std::string>> env;
   std::string name = "b";
-  std::string out;  // empty: <dir>/out
+  std::string out;  // empty: <dir>/out; a relative path is relative to `cwd`
+  std::string cwd;  // jbench's working directory; empty: the test's
   int signal = 0;   // sent to jbench after signal_after_ms
   int signal_after_ms = 0;
   // The runner's own tests run the baseline only (`--only trace=baseline`); traced modes have

@@ -155,13 +155,26 @@ std::vector<Mutation> make_mutations() {
        "a run.json whose id is not its directory's name",
        edit(writer_run_json, [](Json& d) { d["id"] = "w1.persistent.writer.tiny.baseline.r9"; })},
       {"run-status-mismatch",
-       {"runs.status_mismatch"},
+       // The execution states the manifest claims were computed from the run list it had.
+       {"runs.status_mismatch", "manifest.execution_mismatch"},
        "the manifest says a run failed, its run.json says ok",
        edit("manifest.json",
             [](Json& d) {
               d["runs"][0]["status"] = "failed";
               d["runs"][0]["reason"] = "worker 0 exited with status 1";  // the schema asks one
             })},
+      {"execution-state-edited",
+       {"manifest.execution_mismatch"},
+       "the manifest calls a measured lane attempted_failed, though its runs ended ok",
+       edit("manifest.json",
+            [](Json& d) {
+              d["execution"]["axes"][2]["values"][0]["state"] = "attempted_failed";
+              d["execution"]["axes"][2]["values"][0]["first_reason"] = "made up";
+            })},
+      {"run-values-edited",
+       {"runs.values_mismatch", "manifest.execution_mismatch"},
+       "the manifest lists the writer run under another lane than its run.json",
+       edit("manifest.json", [](Json& d) { d["runs"][0]["values"]["lane"] = "reader"; })},
       {"plan-mismatch",
        {"runs.plan_mismatch"},
        "plan.json's second run has another id than the manifest's",

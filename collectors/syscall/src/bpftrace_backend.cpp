@@ -27,10 +27,20 @@ namespace {
 constexpr const char* kScript = "syscall.bpftrace.bt";
 constexpr const char* kOutput = "syscall.bpftrace.jsonl";
 constexpr const char* kStderr = "syscall.bpftrace.stderr.txt";
-// 16 MiB per CPU: bpftrace formats each line in user space more slowly than four busy SQLite
-// workers make calls (about 100 000 a second), so the buffer must hold a measure phase's backlog.
-// Seen here: 2 MiB dropped 9 000-35 000 events per run of that cell, 16 MiB none.
-constexpr int kFullPerfBufferPages = 4096;
+// 16 MiB per CPU for up to four workers: bpftrace formats each line in user space more slowly
+// than four busy SQLite workers make calls (about 100 000 a second), so the buffer must hold a
+// measure phase's backlog. Seen here: 2 MiB dropped 9 000-35 000 events per run of that cell,
+// 16 MiB none. More workers make more calls while bpftrace's reader gets less of the CPU, so the
+// buffer grows with the cohort (a power of two, as perf requires), up to 128 MiB per CPU.
+constexpr std::size_t kFullPerfBufferPages = 4096;
+constexpr std::size_t kPagesPerWorker = 1024;
+constexpr std::size_t kMaxFullPerfBufferPages = 32768;
+
+std::size_t full_perf_buffer_pages(std::size_t workers) {
+  std::size_t pages = kFullPerfBufferPages;
+  while (pages < workers * kPagesPerWorker && pages < kMaxFullPerfBufferPages) pages *= 2;
+  return pages;
+}
 constexpr std::uint64_t kQuietNs = 50'000'000;
 
 void marker_call(std::int64_t value) {
@@ -84,10 +94,11 @@ class BpftraceBackend final : public Backend {
     launch.args = {"-f", "json", script_path};
     launch.env = {{"BPFTRACE_STRLEN", std::to_string(kStringLimit)},
                   {"BPFTRACE_MAP_KEYS_MAX", std::to_string(kMapKeysMax)}};
-    // Full detail prints a line per call: perf buffers of 2 MiB per CPU (not bpftrace's 256 KiB)
-    // absorb bursts while bpftrace formats. A value in the environment is respected.
+    // Full detail prints a line per call: perf buffers of 16 MiB or more per CPU (not bpftrace's
+    // 256 KiB) absorb bursts while bpftrace formats. A value in the environment is respected.
     if (ctx_.detail == Detail::full && std::getenv("BPFTRACE_PERF_RB_PAGES") == nullptr) {
-      launch.env.emplace_back("BPFTRACE_PERF_RB_PAGES", std::to_string(kFullPerfBufferPages));
+      launch.env.emplace_back("BPFTRACE_PERF_RB_PAGES",
+                              std::to_string(full_perf_buffer_pages(ctx_.cohort.size())));
     }
     launch.output_path = ctx_.raw_dir + "/" + kOutput;
     launch.stderr_path = ctx_.raw_dir + "/" + kStderr;

@@ -4,6 +4,7 @@
 
 #include "jbench/host/host_resources.h"
 #include "jbench/matrix/load.h"
+#include "jbench/report/attach_cost.h"
 
 namespace jbench::cli {
 
@@ -15,6 +16,10 @@ void add_plan_input_options(CLI::App& app, PlanInput& input) {
       ->type_name("AXIS=V1,V2")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  app.add_option("--repetitions", input.repetitions,
+                 "run each cell this many times instead of the matrix's 'repetitions' (recorded "
+                 "in the plan and the manifest as an override)")
+      ->check(CLI::Range(1, 1000));
   app.add_option("--host-cores", input.host_cores,
                  "plan for a host with this many cores instead of this one")
       ->check(CLI::Range(1, 65536));
@@ -23,11 +28,17 @@ void add_plan_input_options(CLI::App& app, PlanInput& input) {
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
 }
 
-std::optional<Plan> make_plan_from(const PlanInput& input, const PlanOptions& options) {
+std::optional<Plan> make_plan_from(const PlanInput& input, const std::string& bundles_dir,
+                                   PlanOptions options) {
   auto loaded = load_matrix_file(input.matrix);
   if (!loaded.matrix) {
     std::cerr << format_diagnostics(loaded.diagnostics);
     return std::nullopt;
+  }
+  if (input.repetitions && *input.repetitions != loaded.matrix->repetitions) {
+    loaded.matrix->overrides.push_back({"repetitions", std::to_string(loaded.matrix->repetitions),
+                                        std::to_string(*input.repetitions), "--repetitions"});
+    loaded.matrix->repetitions = *input.repetitions;
   }
   auto filters = parse_only_filters(input.only, *loaded.matrix);
   if (!filters.errors.empty()) {
@@ -37,6 +48,10 @@ std::optional<Plan> make_plan_from(const PlanInput& input, const PlanOptions& op
   HostResources host = probe_host_resources();
   if (input.host_cores) host.cores = *input.host_cores;
   if (input.host_memory_mib) host.memory_mib = *input.host_memory_mib;
+  if (auto cost = report::latest_attach_cost(bundles_dir)) {
+    options.tracer_attach_ms = cost->median_ms;
+    options.tracer_attach_source = cost->source();
+  }
   return make_plan(*loaded.matrix, filters.filters, host, options);
 }
 

@@ -1,5 +1,5 @@
-// What `plan` and `run` share: the matrix argument, --only, the host overrides, and turning
-// them into a Plan (or diagnostics on stderr). Private to jbench::cli.
+// What `plan` and `run` share: the matrix argument, --only, --repetitions, the host overrides, and
+// turning them into a Plan (or diagnostics on stderr). Private to jbench::cli.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -17,11 +17,15 @@ struct PlanInput {
   std::vector<std::string> only;
   std::optional<std::uint32_t> host_cores;
   std::optional<std::uint64_t> host_memory_mib;
+  std::optional<std::uint32_t> repetitions;  // replaces the matrix's, recorded as an override
 };
 
 void add_plan_input_options(CLI::App& app, PlanInput& input);
 
-// The plan, or nullopt after printing every problem to stderr (exit 2).
-std::optional<Plan> make_plan_from(const PlanInput& input, const PlanOptions& options = {});
+// The plan, or nullopt after printing every problem to stderr (exit 2). Where `bundles_dir`
+// holds an earlier bundle with traced runs, the time estimate uses the tracer attach measured
+// there (report/attach_cost.h) instead of the assumed figure.
+std::optional<Plan> make_plan_from(const PlanInput& input, const std::string& bundles_dir,
+                                   PlanOptions options = {});
 
 }  // namespace jbench::cli

@@ -18,8 +18,7 @@ struct RunOptionsCli {
 };
 
 int run_run(const RunOptionsCli& o) {
-  const PlanOptions plan_options;
-  const auto plan = make_plan_from(o.input, plan_options);
+  const auto plan = make_plan_from(o.input, o.session.out_dir);
   if (!plan) return kExitUsage;
   if (plan->runs.empty()) {
     std::cerr << "jbench: error: the plan has no run to execute (see 'jbench plan' for why)\n";

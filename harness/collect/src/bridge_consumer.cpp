@@ -7,6 +7,7 @@
 #include <bit>
 #include <fstream>
 #include <map>
+#include <tuple>
 #include <unordered_map>
 
 #include "jbench/common/clock.h"
@@ -77,6 +78,9 @@ struct SpanInfo {
   std::uint64_t begin_ns = 0;
   std::uint64_t end_ns = 0;
   bool ended = false;
+  std::int64_t pid = 0;  // the incarnation that began it
+  std::uint64_t start_ticks = 0;
+  std::size_t phase = 0;  // the phase it began in
 };
 
 struct Totals {
@@ -113,6 +117,9 @@ void read_records(const std::string& path, const PhaseBoundaries& phases,
       s.name = r.value("name", "");
       s.parent = r["parent_id"].is_string() ? r["parent_id"].get<std::string>() : "";
       s.begin_ns = t_ns;
+      s.pid = who.pid;
+      s.start_ticks = who.start;
+      s.phase = phase;
     } else if (type == "span_end") {
       SpanInfo& s = spans[r.value("span_id", "")];
       s.end_ns = t_ns;
@@ -151,36 +158,54 @@ void read_records(const std::string& path, const PhaseBoundaries& phases,
   }
 }
 
+// By name over the run, and by incarnation x phase (the phase a span began in) x name: count,
+// total, self time (its duration less its direct children's) and max, in ns.
 Json spans_summary(const std::unordered_map<std::string, SpanInfo>& spans) {
-  // Self time: a span's duration less the durations of its direct children.
   std::unordered_map<std::string, std::uint64_t> children_ns;
   for (const auto& [id, s] : spans) {
     if (s.ended && !s.parent.empty()) children_ns[s.parent] += s.end_ns - s.begin_ns;
   }
-  struct ByName {
+  struct Sums {
     std::uint64_t count = 0, total_ns = 0, self_ns = 0, max_ns = 0;
+    void add(std::uint64_t total, std::uint64_t self) {
+      ++count;
+      total_ns += total;
+      self_ns += self;
+      max_ns = std::max(max_ns, total);
+    }
+    Json to_json() const {
+      return {{"count", count},
+              {"total_ns", ns(total_ns)},
+              {"self_ns", ns(self_ns)},
+              {"max_ns", ns(max_ns)}};
+    }
   };
-  std::map<std::string, ByName> by_name;
+  std::map<std::string, Sums> by_name;
+  std::map<std::tuple<std::int64_t, std::uint64_t, std::size_t, std::string>, Sums> by_cell;
   for (const auto& [id, s] : spans) {
     if (!s.ended) continue;
     const std::uint64_t total = s.end_ns - std::min(s.end_ns, s.begin_ns);
     const auto it = children_ns.find(id);
     const std::uint64_t kids = it == children_ns.end() ? 0 : it->second;
-    ByName& b = by_name[s.name];
-    ++b.count;
-    b.total_ns += total;
-    b.self_ns += total - std::min(total, kids);
-    b.max_ns = std::max(b.max_ns, total);
+    const std::uint64_t self = total - std::min(total, kids);
+    by_name[s.name].add(total, self);
+    by_cell[{s.pid, s.start_ticks, s.phase, s.name}].add(total, self);
   }
-  Json out = Json::array();
+  Json names = Json::array();
   for (const auto& [name, b] : by_name) {
-    out.push_back({{"name", name},
-                   {"count", b.count},
-                   {"total_ns", ns(b.total_ns)},
-                   {"self_ns", ns(b.self_ns)},
-                   {"max_ns", ns(b.max_ns)}});
+    Json j = {{"name", name}};
+    j.update(b.to_json());
+    names.push_back(std::move(j));
   }
-  return {{"by_name", out}};
+  Json cells = Json::array();
+  for (const auto& [key, b] : by_cell) {
+    const auto& [pid, ticks, phase, name] = key;
+    Json j = {
+        {"pid", pid}, {"start_time_ticks", ns(ticks)}, {"phase", kPhases[phase]}, {"name", name}};
+    j.update(b.to_json());
+    cells.push_back(std::move(j));
+  }
+  return {{"by_name", names}, {"by_incarnation_phase", cells}};
 }
 
 }  // namespace

@@ -12,9 +12,9 @@
 namespace jbench::decode {
 namespace {
 
-constexpr std::array<std::string_view, 11> kTopKeys = {
+constexpr std::array<std::string_view, 12> kTopKeys = {
     "version", "name",   "description", "seed",    "repetitions", "workload",
-    "phases",  "limits", "axes",        "exclude", "order"};
+    "phases",  "limits", "axes",        "exclude", "order",       "collectors"};
 
 void decode_params(Context& ctx, const yaml::Node* params, const WorkloadKind& kind,
                    Workload& out) {
@@ -146,6 +146,28 @@ void decode_order(Context& ctx, const yaml::Node& node, Matrix& m) {
   }
 }
 
+// collectors: {alloc: {mean_interval_bytes: {light: N, full: N}}} -- the allocation sampler's
+// mean interval per traced mode (the preload library accepts 1 byte .. 1 TiB).
+void decode_collectors(Context& ctx, const yaml::Node& node, Matrix& m) {
+  constexpr std::array<std::string_view, 1> kKeys = {"alloc"};
+  Fields fields(ctx, node, "collectors", kKeys);
+  const auto* alloc = fields.optional("alloc");
+  if (!alloc) return;
+  constexpr std::array<std::string_view, 1> kAllocKeys = {"mean_interval_bytes"};
+  Fields alloc_fields(ctx, *alloc, fields.path("alloc"), kAllocKeys);
+  const auto* interval = alloc_fields.optional("mean_interval_bytes");
+  if (!interval) return;
+  constexpr std::array<std::string_view, 2> kModes = {"light", "full"};
+  Fields modes(ctx, *interval, alloc_fields.path("mean_interval_bytes"), kModes);
+  constexpr std::uint64_t kMax = std::uint64_t{1} << 40;
+  if (const auto* n = modes.optional("light")) {
+    m.collectors.alloc_mean_bytes_light = ctx.integer(*n, modes.path("light"), 1, kMax);
+  }
+  if (const auto* n = modes.optional("full")) {
+    m.collectors.alloc_mean_bytes_full = ctx.integer(*n, modes.path("full"), 1, kMax);
+  }
+}
+
 // Checks that span sections: they need values from several places of the file.
 void check_consistency(Context& ctx, const yaml::Node& root, Matrix& m) {
   const auto timed = [](const Phase& p) { return p.kind == Phase::Kind::duration ? p.amount : 0; };
@@ -210,6 +232,7 @@ void decode_matrix(Context& ctx, const yaml::Node& root, Matrix& m) {
   if (const auto* n = fields.required("phases")) decode_phases(ctx, *n, m);
   if (const auto* n = fields.required("limits")) decode_limits(ctx, *n, m);
   if (const auto* n = fields.optional("order")) decode_order(ctx, *n, m);
+  if (const auto* n = fields.optional("collectors")) decode_collectors(ctx, *n, m);
 
   const std::size_t errors_before_axes = ctx.error_count();
   if (const auto* n = fields.required("axes")) decode_axes(ctx, *n, m);

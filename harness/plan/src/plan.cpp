@@ -77,9 +77,19 @@ std::size_t mode_index(const Matrix& m, std::uint16_t trace_label) {
   return static_cast<std::size_t>(m.trace_modes[trace_label]);
 }
 
-Estimate make_estimate(const Matrix& m, std::uint64_t runs) {
+Estimate make_estimate(const Matrix& m, const std::vector<Run>& plan_runs,
+                       const PlanOptions& options) {
   Estimate e;
+  const std::uint64_t runs = plan_runs.size();
   e.runs = runs;
+  for (const Run& r : plan_runs) {
+    if (r.trace == TraceMode::light || r.trace == TraceMode::full) ++e.traced_runs;
+  }
+  e.attach_per_traced_run_ms = options.tracer_attach_ms.value_or(kTracerAttachMs);
+  e.attach_source = options.tracer_attach_ms
+                        ? options.tracer_attach_source
+                        : "assumed: bpftrace compiles and attaches before each light and full "
+                          "run, 4-8 s on a 2-core host";
   e.overhead_per_run_ms = kRunOverheadMs;
   e.bound_ms = runs * std::uint64_t{m.limits.run_timeout_s} * 1000;
   if (m.warmup.kind == Phase::Kind::duration && m.measure.kind == Phase::Kind::duration) {
@@ -216,7 +226,7 @@ Plan make_plan(const Matrix& m, std::span<const OnlyFilter> filters, const HostR
   }
   plan.counts.blocks = plan.blocks.size();
   plan.counts.runs = plan.runs.size();
-  plan.estimate = make_estimate(m, plan.counts.runs);
+  plan.estimate = make_estimate(m, plan.runs, options);
   plan.axes = detail::axis_states(plan, implicit_baseline);
   return plan;
 }

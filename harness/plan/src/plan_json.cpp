@@ -36,6 +36,23 @@ Json values_json(const Matrix& m, const CellValues& values) {
   return j;
 }
 
+// Unset settings are null: the trace mode's default applies (docs/trace-modes.md).
+Json collector_settings_json(const CollectorSettings& c) {
+  const auto bytes = [](const std::optional<std::uint64_t>& v) { return v ? Json(*v) : Json(); };
+  return {
+      {"alloc",
+       {{"mean_interval_bytes",
+         {{"light", bytes(c.alloc_mean_bytes_light)}, {"full", bytes(c.alloc_mean_bytes_full)}}}}}};
+}
+
+Json overrides_json(const std::vector<MatrixOverride>& overrides) {
+  Json out = Json::array();
+  for (const auto& o : overrides) {
+    out.push_back({{"key", o.key}, {"file_value", o.file_value}, {"value", o.value}, {"by", o.by}});
+  }
+  return out;
+}
+
 Json matrix_json(const Matrix& m) {
   Json params = Json::object();
   Json defaulted = Json::array();
@@ -86,7 +103,9 @@ Json matrix_json(const Matrix& m) {
             {"modes", m.ordering.shuffle_modes ? "shuffled" : "declared"},
             {"seed", std::to_string(m.ordering.seed)}}},
           {"datasets", datasets},
-          {"exclude", excludes}};
+          {"exclude", excludes},
+          {"collectors", collector_settings_json(m.collectors)},
+          {"overrides", overrides_json(m.overrides)}};
 }
 
 Json axes_json(const Plan& plan) {
@@ -159,6 +178,8 @@ nlohmann::json plan_filters_to_json(const Plan& plan) {
 
 nlohmann::json plan_axes_to_json(const Plan& plan) { return axes_json(plan); }
 
+nlohmann::json plan_matrix_overrides_json(const Matrix& m) { return overrides_json(m.overrides); }
+
 nlohmann::json plan_counts_to_json(const Plan& plan) {
   const auto& c = plan.counts;
   return {{"product", c.product},
@@ -179,6 +200,9 @@ void write_plan_json(const Plan& plan, std::ostream& out) {
   Json estimate = {{"runs", e.runs},
                    {"per_run_ms", e.per_run_ms ? Json(*e.per_run_ms) : Json(nullptr)},
                    {"overhead_per_run_ms", e.overhead_per_run_ms},
+                   {"traced_runs", e.traced_runs},
+                   {"attach_per_traced_run_ms", e.attach_per_traced_run_ms},
+                   {"attach_source", e.attach_source},
                    {"total_ms", e.total_ms() ? Json(*e.total_ms()) : Json(nullptr)},
                    {"bound_ms", e.bound_ms}};
   Json head = {{"schema", "jbench.plan"},

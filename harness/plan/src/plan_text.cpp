@@ -26,9 +26,14 @@ void write_estimate(std::string& out, const Plan& plan) {
   const Matrix& m = *plan.matrix;
   const Estimate& e = plan.estimate;
   if (auto total = e.total_ms()) {
-    out += fmt::format("time    about {} ({} runs x ({} + {} + {} allowance per run));",
+    out += fmt::format("time    about {} ({} runs x ({} + {} + {} allowance per run)",
                        duration_text(*total), e.runs, phase_text(m.warmup, "warmup"),
                        phase_text(m.measure, "measure"), duration_text(e.overhead_per_run_ms));
+    if (e.traced_runs > 0) {
+      out += fmt::format(" + {} traced runs x {} tracer attach ({})", e.traced_runs,
+                         duration_text(e.attach_per_traced_run_ms), e.attach_source);
+    }
+    out += ");";
   } else {
     out += fmt::format("time    unknown ({}, {}: operation counts have no fixed duration);",
                        phase_text(m.warmup, "warmup"), phase_text(m.measure, "measure"));
@@ -93,6 +98,10 @@ void write_plan_text(const Plan& plan, std::ostream& stream) {
       n(PlanState::skipped));
   out += fmt::format("runs    {} in {} blocks ({} repetitions), {} implicit baselines\n", c.runs,
                      c.blocks, m.repetitions, c.implicit_baselines);
+  for (const auto& o : m.overrides) {
+    out += fmt::format("override {} = {} by {} (the matrix says {})\n", o.key, o.value, o.by,
+                       o.file_value);
+  }
   write_estimate(out, plan);
   write_axis_table(out, plan);
   stream << out;

@@ -25,6 +25,34 @@ std::optional<Json> read_json(const std::string& path, std::string& error) {
   return j;
 }
 
+std::optional<std::uint64_t> decimal_at(const Json& doc, const char* key) {
+  const auto it = doc.find(key);
+  if (it == doc.end() || !it->is_string()) return std::nullopt;
+  try {
+    return std::stoull(it->get<std::string>());
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+// run.json -> trace_mode.collectors[name == syscall].lifecycle: attached_ns - started_ns.
+std::optional<std::uint64_t> tracer_attach_ns(const Json& run) {
+  const auto mode = run.find("trace_mode");
+  if (mode == run.end() || !mode->is_object()) return std::nullopt;
+  const auto collectors = mode->find("collectors");
+  if (collectors == mode->end() || !collectors->is_array()) return std::nullopt;
+  for (const Json& c : *collectors) {
+    if (!c.is_object() || c.value("name", "") != "syscall") continue;
+    const auto life = c.find("lifecycle");
+    if (life == c.end() || !life->is_object()) return std::nullopt;
+    const auto started = decimal_at(*life, "started_ns");
+    const auto attached = decimal_at(*life, "attached_ns");
+    if (!started || !attached || *attached < *started || *started == 0) return std::nullopt;
+    return *attached - *started;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 BundleRuns read_bundle_runs(const std::string& dir) {
@@ -60,6 +88,7 @@ BundleRuns read_bundle_runs(const std::string& dir) {
         r.values.emplace_back(it.key(), it.value().get<std::string>());
       }
     }
+    r.tracer_attach_ns = tracer_attach_ns(*run);
     // The run id names the point in the plan's own axis order: drop ".<trace>.r<n>".
     const auto rep = r.id.rfind(".r");
     const std::string point = rep == std::string::npos ? r.id : r.id.substr(0, rep);

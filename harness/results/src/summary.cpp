@@ -6,6 +6,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "jbench/results/fairness.h"
 #include "jbench/stats/decimal.h"
 #include "jbench/stats/histogram.h"
 #include "jbench/stats/histogram_json.h"
@@ -116,6 +117,7 @@ Json summarize_run(const std::vector<Json>& results, const Json& run_doc) {
           {"workers_reporting", results.size()},
           {"measure", counts},
           {"throughput_ops_per_s", throughput},
+          {"workers", worker_fairness(results)},
           {"latency", {{"all_operations", histogram_summary(all_ops)}, {"by_type", by_op}}},
           {"cpu",
            {{"measure_phase_user_ns", std::to_string(measure_user_ns)},
@@ -129,8 +131,9 @@ Json summarize_run(const std::vector<Json>& results, const Json& run_doc) {
 }
 
 std::string format_cell_table(const std::vector<CellLine>& lines) {
-  std::string out = fmt::format("{:<34} {:>5} {:>12} {:>22} {:>10} {:>10}\n", "cell", "ok",
-                                "ops/s (med)", "spread (min..max)", "p50", "p99");
+  std::string out =
+      fmt::format("{:<34} {:>5} {:>12} {:>22} {:>10} {:>10} {:>6} {:>8}\n", "cell", "ok",
+                  "ops/s (med)", "spread (min..max)", "p50", "p99", "fair", "starved");
   for (const auto& l : lines) {
     std::string spread = "-";
     if (!l.throughput.empty()) {
@@ -138,9 +141,13 @@ std::string format_cell_table(const std::vector<CellLine>& lines) {
       spread = fmt::format("{:.0f}..{:.0f}", *lo, *hi);
     }
     out += fmt::format(
-        "{:<34} {:>5} {:>12} {:>22} {:>10} {:>10}\n", l.cell, fmt::format("{}/{}", l.ok, l.runs),
+        "{:<34} {:>5} {:>12} {:>22} {:>10} {:>10} {:>6} {:>8}\n", l.cell,
+        fmt::format("{}/{}", l.ok, l.runs),
         l.throughput.empty() ? std::string("-") : fmt::format("{:.0f}", median(l.throughput)),
-        spread, latency_text(l.p50_ns), latency_text(l.p99_ns));
+        spread, latency_text(l.p50_ns), latency_text(l.p99_ns),
+        l.fairness.empty() ? std::string("-") : fmt::format("{:.2f}", median(l.fairness)),
+        l.worker_runs == 0 ? std::string("-")
+                           : fmt::format("{}/{}", l.starved_worker_runs, l.worker_runs));
   }
   return out;
 }

@@ -62,8 +62,7 @@ std::vector<std::pair<std::string, std::string>> RunCollectors::worker_env(
     // Only the cohort is preloaded: the harness and any other process never are.
     env.emplace_back("LD_PRELOAD", setup_.alloc_library);
     env.emplace_back("JBENCH_ALLOC_OUT", setup_.run_dir + "/" + collect::alloc_file_for(index));
-    env.emplace_back("JBENCH_ALLOC_MEAN_BYTES",
-                     std::to_string(collect::alloc_mean_bytes_for(setup_.mode)));
+    env.emplace_back("JBENCH_ALLOC_MEAN_BYTES", std::to_string(setup_.alloc_mean_bytes));
     env.emplace_back("JBENCH_ALLOC_SEED", std::to_string(setup_.seed + index));
     env.emplace_back("JBENCH_BOOT_ID", setup_.boot_id);
   }
@@ -199,8 +198,8 @@ std::string RunCollectors::finish(const Json& boundaries, const Cohort& cohort) 
     for (const auto& m : cohort.members()) in.cohort.insert({m.pid, m.start_time_ticks});
     in.workers = workers_;
     in.boundaries = boundaries;
-    entries.push_back(collect::consume_alloc(in, alloc_seen_, attached_ns_,
-                                             collect::alloc_mean_bytes_for(setup_.mode)));
+    entries.push_back(
+        collect::consume_alloc(in, alloc_seen_, attached_ns_, setup_.alloc_mean_bytes));
   }
   Json syscall_entry;
   if (syscall_) {

@@ -41,6 +41,9 @@ struct CollectorsSetup {
   std::string syscall_backend;  // "" = the best available
   std::uint64_t max_output_bytes = 0;
   std::uint64_t seed = 0;  // the run's seed: the samplers' seeds derive from it
+  // The allocation sampler's mean interval: the matrix's collectors.alloc setting for the mode,
+  // else the mode's default (collect::alloc_mean_bytes_for); 0 where nothing samples.
+  std::uint64_t alloc_mean_bytes = 0;
 };
 
 class RunCollectors {

@@ -10,6 +10,7 @@
 #include "cohort.h"
 #include "jbench/common/clock.h"
 #include "jbench/proc/proc_stat.h"
+#include "jbench/results/lanes.h"
 #include "run_collectors.h"
 #include "worker_link.h"
 
@@ -79,6 +80,17 @@ class RunExecution {
   void fail(WaitFailure failure);
   void teardown();
   Json workers_json() const;
+  std::string lane_label() const {
+    return m_.axis(Axis::lane).labels[block_.point[static_cast<std::size_t>(Axis::lane)]];
+  }
+  // A measure-phase counter summed over the workers' results.
+  std::uint64_t measured_count(const char* key) const {
+    std::uint64_t n = 0;
+    for (const auto& r : result_) {
+      if (r.contains(key) && r[key].is_number_unsigned()) n += r[key].get<std::uint64_t>();
+    }
+    return n;
+  }
 
   const RunSpec& spec_;
   const proc::InterruptWatch& interrupt_;
@@ -111,6 +123,11 @@ CollectorsSetup RunExecution::collectors_setup(const RunSpec& spec, std::string 
   s.syscall_backend = spec.syscall_backend;
   s.max_output_bytes = std::uint64_t{plan.matrix->limits.output_mib} * 1024 * 1024;
   s.seed = plan.blocks[plan.runs[spec.run_index].block].seed;
+  const CollectorSettings& settings = plan.matrix->collectors;
+  const auto& chosen = s.mode == TraceMode::light  ? settings.alloc_mean_bytes_light
+                       : s.mode == TraceMode::full ? settings.alloc_mean_bytes_full
+                                                   : std::optional<std::uint64_t>();
+  s.alloc_mean_bytes = chosen.value_or(collect::alloc_mean_bytes_for(s.mode));
   return s;
 }
 
@@ -398,6 +415,13 @@ RunRecord RunExecution::execute() {
         fail({WaitResult::failed, r.value("worker_index", std::size_t{0}),
               fmt::format("worker {} reported: {}", r.value("worker_index", 0), why)});
       }
+    }
+    // Single workers may starve or, in the mixed lane, draw one kind only; the run as a whole
+    // must still do what its lane says (the rule the validator re-checks).
+    if (auto why =
+            lane_mix_problem(lane_label(), measured_count("reads"), measured_count("writes"));
+        why && record_.status.empty()) {
+      fail({WaitResult::failed, 0, *why});
     }
   }
   // The collectors end after the cohort: a required one that failed fails the run.

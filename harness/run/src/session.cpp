@@ -112,9 +112,17 @@ class Writer {
 
 }  // namespace
 
-SessionOutcome run_session(const Plan& plan, const SessionOptions& options, std::ostream& log) {
+SessionOutcome run_session(const Plan& plan, const SessionOptions& given, std::ostream& log) {
   const Matrix& m = *plan.matrix;
   SessionOutcome outcome;
+  // Every path handed to another process is absolute: workers run in their own scratch
+  // directories, so a relative --out or --worker-dir would point nowhere for them.
+  SessionOptions options = given;
+  for (std::string* path : {&options.out_dir, &options.worker_dir, &options.scratch_dir}) {
+    if (path->empty()) continue;
+    std::error_code ec;
+    if (auto abs = fs::absolute(*path, ec); !ec) *path = abs.lexically_normal().string();
+  }
   const std::string worker_dir = options.worker_dir.empty() ? self_dir() : options.worker_dir;
   const std::string worker = fmt::format("{}/jbench-{}-worker", worker_dir, m.workload.kind);
   if (access(worker.c_str(), X_OK) != 0) {
@@ -141,15 +149,9 @@ SessionOutcome run_session(const Plan& plan, const SessionOptions& options, std:
   const std::string name = options.bundle_name.empty()
                                ? fmt::format("{}-{}", m.name, utc_now("%Y%m%dT%H%M%SZ"))
                                : options.bundle_name;
-  // Absolute: workers run in their own directories and are handed the database path.
-  std::error_code abs_ec;
-  const std::string scratch =
-      fs::absolute(options.scratch_dir.empty()
-                       ? fmt::format("{}/.scratch-{}", options.out_dir, name)
-                       : options.scratch_dir,
-                   abs_ec)
-          .lexically_normal()
-          .string();
+  const std::string scratch = options.scratch_dir.empty()
+                                  ? fmt::format("{}/.scratch-{}", options.out_dir, name)
+                                  : options.scratch_dir;
   if (auto problem = prepare_scratch(scratch); !problem.empty()) {
     outcome.exit_code = 2;
     outcome.error = problem;
@@ -165,8 +167,19 @@ SessionOutcome run_session(const Plan& plan, const SessionOptions& options, std:
   }
   StagingBundle bundle = std::move(staged.value());
   Writer write(bundle);
+  // What tracing this host can do, once per session. Attaching a probe for real costs a second
+  // or two: it is done when a run of the plan needs a tracer.
+  ProbeOptions probe;
+  probe.try_attach = traced;
+  const Json capabilities = probe_capabilities(probe);
+  // The allocation sampler, preloaded into native workers in light and full: lib/ beside bin/.
+  std::string alloc_library;
+  if (const auto lib = fs::path(self_dir()).parent_path() / "lib" / "libjbench_alloc.so";
+      access(lib.c_str(), R_OK) == 0) {
+    alloc_library = lib.string();
+  }
   run::SessionDocuments docs(plan, name, worker);
-  docs.started();
+  docs.started(capabilities, !alloc_library.empty());
   write.log(
       fmt::format("session {} started: {} runs, workers from {}", name, plan.runs.size(), worker));
   write.text("matrix.yaml", m.source_text);
@@ -176,24 +189,14 @@ SessionOutcome run_session(const Plan& plan, const SessionOptions& options, std:
     write.text("plan.json", plan_json.str());
   }
   write.json("provenance/build.json", run::build_provenance());
-  // What tracing this host can do, once per session. Attaching a probe for real costs a second
-  // or two: it is done when a run of the plan needs a tracer.
-  ProbeOptions probe;
-  probe.try_attach = std::any_of(plan.runs.begin(), plan.runs.end(),
-                                 [](const Run& r) { return r.trace != TraceMode::baseline; });
-  write.json("capabilities.json", probe_capabilities(probe));
-
-  // The allocation sampler, preloaded into native workers in light and full: lib/ beside bin/.
-  std::string alloc_library;
-  if (const auto lib = fs::path(self_dir()).parent_path() / "lib" / "libjbench_alloc.so";
-      access(lib.c_str(), R_OK) == 0) {
-    alloc_library = lib.string();
-  }
+  write.json("capabilities.json", capabilities);
   run::DatasetCache datasets(scratch, worker, m.seed,
                              std::max<std::uint32_t>(600, m.limits.run_timeout_s));
   proc::InterruptWatch interrupt;
   IgnoreSigpipe ignore_sigpipe;
-  run::Progress progress(log, options.terminal, plan.runs.size());
+  std::vector<std::string> run_kinds;
+  for (const Run& r : plan.runs) run_kinds.emplace_back(trace_mode_name(r.trace));
+  run::Progress progress(log, options.terminal, std::move(run_kinds));
   std::map<std::string, CellLine> cells;  // by cell id, in first-run order below
   std::vector<std::string> cell_order;
   bool recorded_binaries = false;
@@ -263,6 +266,12 @@ SessionOutcome run_session(const Plan& plan, const SessionOptions& options, std:
     ++line.runs;
     if (record.status == "ok") {
       ++line.ok;
+      const Json& workers = summary["workers"];
+      if (workers["jain_fairness_index"].is_number()) {
+        line.fairness.push_back(workers["jain_fairness_index"].get<double>());
+      }
+      line.worker_runs += workers["count"].get<std::size_t>();
+      line.starved_worker_runs += workers["starved"].get<std::size_t>();
       line.throughput.push_back(summary["throughput_ops_per_s"].get<double>());
       const auto& all = summary["latency"]["all_operations"];
       if (all["p50_ns"].is_string())
@@ -308,7 +317,10 @@ SessionOutcome run_session(const Plan& plan, const SessionOptions& options, std:
   }
   outcome.bundle_path = final_path.value();
   const bool all_ok = docs.all_runs_ok();
-  outcome.exit_code = (valid && !interrupted && all_ok) ? 0 : 1;
+  const auto unmeasured = docs.unmeasured_values();
+  outcome.exit_code = (valid && !interrupted && all_ok && unmeasured.empty()) ? 0 : 1;
+  // Nothing measured is never success: name each value the plan meant to measure and did not.
+  for (const auto& line : unmeasured) log << fmt::format("not measured: {}\n", line);
   // A full disk can take validation.json with it: say here what could not be written.
   const auto& failures = write.failures();
   for (std::size_t i = 0; i < failures.size() && i < 5; ++i) {
@@ -320,6 +332,14 @@ SessionOutcome run_session(const Plan& plan, const SessionOptions& options, std:
                      : interrupted ? " (interrupted)"
                      : !all_ok     ? " (some runs did not succeed: see manifest.json)"
                                    : "");
+  // Where to look next, with the paths filled in.
+  std::error_code ec_exe;
+  const auto jbench_exe = fs::read_symlink("/proc/self/exe", ec_exe);
+  log << fmt::format(
+      "next: {0} report {1}          # what each trace mode cost\n"
+      "      {0} validate {1}        # re-check the evidence, anywhere, later\n"
+      "      (cd {1} && sha256sum -c SHA256SUMS)\n",
+      ec_exe ? std::string("jbench") : jbench_exe.string(), outcome.bundle_path);
   return outcome;
 }
 

@@ -2,14 +2,17 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <ctime>
 
+#include "jbench/collect/mode_availability.h"
 #include "jbench/collect/trace_modes.h"
 #include "jbench/common/clock.h"
 #include "jbench/plan/plan_output.h"
 #include "jbench/provenance/binaries.h"
 #include "jbench/provenance/build_info.h"
 #include "jbench/provenance/host_fingerprint.h"
+#include "jbench/results/execution.h"
 #include "jbench/run/session.h"
 
 namespace jbench::run {
@@ -34,8 +37,11 @@ Json jbench_identity() {
 }
 
 // The mode manifest: for each trace mode, exactly which collectors run at which setting
-// (docs/trace-modes.md). Whether a backend can attach on this host is each run's record.
-Json trace_capabilities(std::string_view workload_kind) {
+// (docs/trace-modes.md), and whether the mode can be what it says here: `available` only when
+// every collector it requires can attach on this host, as the session's capability probe found;
+// `not_requested` for a mode no run of the plan uses (its attachment was not probed for it).
+Json trace_capabilities(const Plan& plan, const Json& capabilities, bool alloc_library_built) {
+  const std::string_view workload_kind = plan.matrix->workload.kind;
   Json out = Json::object();
   for (auto name : kTraceValues) {
     const TraceMode mode = *trace_mode_from_name(name);
@@ -48,9 +54,22 @@ Json trace_capabilities(std::string_view workload_kind) {
                             {"source", c.source},
                             {"reason", c.reason}});
     }
-    out[std::string(name)] = {{"status", "available"},
-                              {"bridge_mode", collect::bridge_mode_for(mode)},
-                              {"collectors", collectors}};
+    Json entry = {{"bridge_mode", collect::bridge_mode_for(mode)}, {"collectors", collectors}};
+    const bool used = std::any_of(plan.runs.begin(), plan.runs.end(),
+                                  [&](const Run& r) { return r.trace == mode; });
+    if (!used) {
+      entry["status"] = "not_requested";
+      entry["reason"] = "no run of this session is in this mode";
+    } else if (const auto a = collect::mode_availability(mode, workload_kind, capabilities,
+                                                         alloc_library_built);
+               a.available) {
+      entry["status"] = "available";
+    } else {
+      entry["status"] = "not_available";
+      entry["reason"] = a.reason;
+      entry["remediation"] = a.remediation;
+    }
+    out[std::string(name)] = std::move(entry);
   }
   return out;
 }
@@ -61,28 +80,45 @@ SessionDocuments::SessionDocuments(const Plan& plan, std::string bundle_name,
                                    std::string worker_binary)
     : plan_(plan), bundle_name_(std::move(bundle_name)), worker_binary_(std::move(worker_binary)) {}
 
-void SessionDocuments::started() {
+void SessionDocuments::started(const Json& capabilities, bool alloc_library_built) {
   const Matrix& m = *plan_.matrix;
-  manifest_ = {
-      {"schema", "jbench.manifest"},
-      {"schema_version", 1},
-      {"bundle", bundle_name_},
-      {"status", "running"},
-      {"jbench", jbench_identity()},
-      {"started_utc", utc_now()},
-      {"started_ns", std::to_string(monotonic_ns())},
-      {"host", host_fingerprint()},
-      {"trace_modes", trace_capabilities(m.workload.kind)},
-      {"capabilities", "capabilities.json"},
-      {"matrix",
-       {{"file", m.file}, {"sha256", m.sha256}, {"name", m.name}, {"copy", "matrix.yaml"}}},
-      {"workload", {{"kind", m.workload.kind}, {"binary", worker_binary_}}},
-      {"plan",
-       {{"file", "plan.json"},
-        {"host", {{"cores", plan_.host.cores}, {"memory_mib", plan_.host.memory_mib}}},
-        {"counts", plan_counts_to_json(plan_)},
-        {"filters", plan_filters_to_json(plan_)},
-        {"axes", plan_axes_to_json(plan_)}}}};
+  manifest_ = {{"schema", "jbench.manifest"},
+               {"schema_version", 1},
+               {"bundle", bundle_name_},
+               {"status", "running"},
+               {"jbench", jbench_identity()},
+               {"started_utc", utc_now()},
+               {"started_ns", std::to_string(monotonic_ns())},
+               {"host", host_fingerprint()},
+               {"trace_modes", trace_capabilities(plan_, capabilities, alloc_library_built)},
+               {"capabilities", "capabilities.json"},
+               {"matrix",
+                {{"file", m.file},
+                 {"sha256", m.sha256},
+                 {"name", m.name},
+                 {"copy", "matrix.yaml"},
+                 {"overrides", plan_matrix_overrides_json(m)}}},
+               {"workload", {{"kind", m.workload.kind}, {"binary", worker_binary_}}},
+               {"plan",
+                {{"file", "plan.json"},
+                 {"host", {{"cores", plan_.host.cores}, {"memory_mib", plan_.host.memory_mib}}},
+                 {"counts", plan_counts_to_json(plan_)},
+                 {"filters", plan_filters_to_json(plan_)},
+                 {"axes", plan_axes_to_json(plan_)}}}};
+}
+
+Json SessionDocuments::run_values(std::size_t index) const {
+  const Matrix& m = *plan_.matrix;
+  const Run& r = plan_.runs[index];
+  const Block& b = plan_.blocks[r.block];
+  Json values = Json::object();
+  for (auto axis : kAllAxes) {
+    const auto a = static_cast<std::size_t>(axis);
+    if (axis == Axis::trace || b.point[a] == kAbsent) continue;
+    values[std::string(axis_name(axis))] = m.axes[a].labels[b.point[a]];
+  }
+  values["trace"] = trace_mode_name(r.trace);
+  return values;
 }
 
 Json SessionDocuments::run_entry(std::size_t index, const std::string& id) const {
@@ -94,25 +130,17 @@ Json SessionDocuments::run_entry(std::size_t index, const std::string& id) const
           {"repetition", b.repetition + 1},
           {"trace", trace_mode_name(r.trace)},
           {"implicit", r.implicit},
-          {"seed", std::to_string(b.seed)}};
+          {"seed", std::to_string(b.seed)},
+          {"values", run_values(index)}};
 }
 
 Json SessionDocuments::run_document(std::size_t index, const std::string& id,
                                     const RunRecord& record, const BuiltDataset& dataset) const {
   const Matrix& m = *plan_.matrix;
   const Run& r = plan_.runs[index];
-  const Block& b = plan_.blocks[r.block];
-  Json values = Json::object();
-  for (auto axis : kAllAxes) {
-    const auto a = static_cast<std::size_t>(axis);
-    if (axis == Axis::trace || b.point[a] == kAbsent) continue;
-    values[std::string(axis_name(axis))] = m.axes[a].labels[b.point[a]];
-  }
-  values["trace"] = trace_mode_name(r.trace);
   Json doc = run_entry(index, id);
   doc["schema"] = "jbench.run";
   doc["schema_version"] = 1;
-  doc["values"] = values;
   doc["status"] = record.status;
   doc["reason"] = record.reason;
   doc["trace_mode"] = {{"mode", trace_mode_name(r.trace)},
@@ -161,6 +189,13 @@ void SessionDocuments::finished(bool interrupted, Json datasets) {
     counts[r["status"].get<std::string>()] = counts[r["status"].get<std::string>()].get<int>() + 1;
   manifest_["run_counts"] = counts;
   manifest_["runs"] = runs_;
+  // What execution delivered per axis value, beside the plan's intention in /plan/axes.
+  manifest_["execution"] = {{"axes", execution_states(manifest_["plan"]["axes"], runs_)}};
+}
+
+std::vector<std::string> SessionDocuments::unmeasured_values() const {
+  if (!manifest_.contains("execution")) return {};
+  return jbench::unmeasured_values(manifest_["execution"]["axes"]);
 }
 
 Json SessionDocuments::manifest() const { return manifest_; }

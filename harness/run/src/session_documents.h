@@ -18,7 +18,9 @@ class SessionDocuments {
  public:
   SessionDocuments(const Plan& plan, std::string bundle_name, std::string worker_binary);
 
-  void started();
+  // `capabilities`: the session's probe (capabilities.json), from which the mode manifest says
+  // which modes can be what they say here.
+  void started(const nlohmann::json& capabilities, bool alloc_library_built);
   nlohmann::json run_document(std::size_t index, const std::string& id, const RunRecord& record,
                               const BuiltDataset& dataset) const;
   void run_finished(std::size_t index, const std::string& id, const std::string& status,
@@ -28,9 +30,12 @@ class SessionDocuments {
 
   nlohmann::json manifest() const;
   bool all_runs_ok() const;
+  // After finished(): a sentence per axis value the plan meant to measure that has no ok run.
+  std::vector<std::string> unmeasured_values() const;
 
  private:
   nlohmann::json run_entry(std::size_t index, const std::string& id) const;
+  nlohmann::json run_values(std::size_t index) const;  // axis -> label, the trace mode included
 
   const Plan& plan_;
   std::string bundle_name_;

@@ -3,6 +3,7 @@
 
 #include "checks.h"
 #include "jbench/collect/summaries.h"
+#include "jbench/results/lanes.h"
 #include "jbench/results/summary.h"
 
 namespace jbench::validate {
@@ -43,8 +44,9 @@ void compare_summary(const std::string& root, const RunView& r, Findings& findin
   }
 }
 
-// Mixed lanes both read and write; writer lanes write, reader lanes read. A label the run did
-// not live up to would file its numbers under the wrong cell.
+// A run's lane label against what its workers did as a whole (jbench/results/lanes.h, the rule
+// the runner applied): a label the run did not live up to would file its numbers under the wrong
+// cell.
 void check_lane(const RunView& r, Findings& findings) {
   const Json* values = member(*r.run, "values");
   const auto lane = values ? string_at(*values, "lane") : std::nullopt;
@@ -53,13 +55,22 @@ void check_lane(const RunView& r, Findings& findings) {
   const std::uint64_t reads = measure ? u64_at(*measure, "reads").value_or(0) : 0;
   const std::uint64_t writes = measure ? u64_at(*measure, "writes").value_or(0) : 0;
   const std::string file = r.dir + "/summary.json";
-  if ((*lane == "mixed" || *lane == "reader") && reads == 0) {
+  const LaneRule rule = lane_rule(*lane);
+  if (rule.needs_reads && reads == 0) {
     findings.add("lane.no_reads", file, "/measure/reads",
                  fmt::format("the run is labelled '{}' but measured no reads", *lane));
   }
-  if ((*lane == "mixed" || *lane == "writer") && writes == 0) {
+  if (rule.needs_writes && writes == 0) {
     findings.add("lane.no_writes", file, "/measure/writes",
                  fmt::format("the run is labelled '{}' but measured no writes", *lane));
+  }
+  if (rule.forbids_reads && reads > 0) {
+    findings.add("lane.forbidden_reads", file, "/measure/reads",
+                 fmt::format("the run is labelled '{}' but measured {} reads", *lane, reads));
+  }
+  if (rule.forbids_writes && writes > 0) {
+    findings.add("lane.forbidden_writes", file, "/measure/writes",
+                 fmt::format("the run is labelled '{}' but measured {} writes", *lane, writes));
   }
 }
 

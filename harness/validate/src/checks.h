@@ -13,6 +13,9 @@ void check_bundle_marks(const BundleView& bundle, Findings& findings);
 void check_sums(const BundleView& bundle, Findings& findings);
 // manifest.json's runs against runs/ and plan.json; matrix.yaml against its recorded sha256.
 void check_session(const BundleView& bundle, Findings& findings);
+// manifest.json's /execution (axis states after execution) against its run list, and each
+// listed run's axis values against its run.json.
+void check_execution(const BundleView& bundle, Findings& findings);
 // Each run.json: phase boundaries, cohort attribution and identity, worker exits, collectors.
 void check_runs(const BundleView& bundle, Findings& findings);
 // The raw event files the collectors of each run name (docs/events.md).

@@ -148,6 +148,10 @@ std::optional<std::uint64_t> Workload::run_attempts(Connection& conn, const TxnP
     }
     ++s.errors[result_code_name(a.code)];
     if (a.rollback_code != SQLITE_OK) ++s.errors[result_code_name(a.rollback_code)];
+    if (a.status == Attempt::Status::busy) {
+      ++s.busy_waits;
+      s.busy_wait_ns += elapsed_ns(a.begin_ns, std::min(a.end_ns, deadline));
+    }
     if (a.status == Attempt::Status::failed) {
       ++s.transactions_failed;
       return std::nullopt;

@@ -31,13 +31,22 @@ std::vector<Condition> conditions_of(const WorkerConfig& config, const PhaseStat
   std::vector<Condition> out;
   const auto reads = phase.reads();
   const auto writes = phase.writes();
-  const bool ok = config.lane == Lane::writer   ? writes > 0 && reads == 0
-                  : config.lane == Lane::reader ? reads > 0 && writes == 0
-                                                : reads > 0 && writes > 0;
-  if (!ok) {
+  // A worker may do nothing its lane forbids. Doing nothing at all is not a violation: a worker
+  // that waited on the lock for the whole window is starved, and its starvation is data (the
+  // summary counts it). A mixed worker's own mix is not checked either -- over a short window it
+  // may draw only one kind -- the run's aggregate is (harness). But a mixed stream that cannot
+  // mix by construction is refused here.
+  std::optional<std::string> why;
+  if (config.lane == Lane::writer && reads > 0) why = "a writer may not read";
+  if (config.lane == Lane::reader && writes > 0) why = "a reader may not write";
+  if (config.lane == Lane::mixed &&
+      (config.params.read_ratio <= 0.0 || config.params.read_ratio >= 1.0)) {
+    why = fmt::format("a mixed lane with read_ratio {} cannot mix", config.params.read_ratio);
+  }
+  if (why) {
     out.push_back({"lane_violation",
-                   fmt::format("lane {} counted {} reads and {} writes in the measure phase",
-                               to_string(config.lane), reads, writes)});
+                   fmt::format("lane {} counted {} reads and {} writes in the measure phase: {}",
+                               to_string(config.lane), reads, writes, *why)});
   }
   if (phase.aborted) out.push_back({"phase_aborted", *phase.aborted});
   return out;
@@ -63,6 +72,8 @@ json phase_counts_json(const PhaseStats& p) {
       {"transactions_abandoned", p.transactions_abandoned},
       {"straddled", p.straddled},
       {"retries", p.retries},
+      {"busy_waits", p.busy_waits},
+      {"busy_wait_ns", ns(p.busy_wait_ns)},
       {"errors", p.errors},
       {"aborted", p.aborted ? json(*p.aborted) : json(nullptr)},
   };

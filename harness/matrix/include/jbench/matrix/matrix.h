@@ -85,6 +85,23 @@ struct Ordering {
   std::uint64_t seed = 0;      // defaults to the matrix seed
 };
 
+// Collector settings a matrix may change (`collectors:`); unset means the trace mode's default
+// (docs/trace-modes.md).
+struct CollectorSettings {
+  // The allocation sampler's mean interval between samples, in bytes, per traced mode.
+  std::optional<std::uint64_t> alloc_mean_bytes_light;
+  std::optional<std::uint64_t> alloc_mean_bytes_full;
+};
+
+// A matrix value replaced from the command line (e.g. --repetitions), kept so the bundle says
+// that what ran is not exactly what the file says.
+struct MatrixOverride {
+  std::string key;         // the matrix key, e.g. "repetitions"
+  std::string file_value;  // as the file had it (or its default)
+  std::string value;       // what was used
+  std::string by;          // the option that set it, e.g. "--repetitions"
+};
+
 using ParamValue = std::variant<std::int64_t, double, std::string>;
 struct Param {
   std::string key;
@@ -116,6 +133,8 @@ struct Matrix {
   std::vector<TraceMode> trace_modes;  // the trace axis's modes, same order
   std::vector<ExcludeRule> excludes;
   Ordering ordering;
+  CollectorSettings collectors;
+  std::vector<MatrixOverride> overrides;  // empty: everything as the file says
 
   const AxisValues& axis(Axis a) const { return axes[static_cast<std::size_t>(a)]; }
   AxisValues& axis(Axis a) { return axes[static_cast<std::size_t>(a)]; }

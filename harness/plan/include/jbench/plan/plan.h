@@ -96,9 +96,12 @@ struct Estimate {
   std::optional<std::uint64_t> per_run_ms;  // nullopt when a phase counts operations
   std::uint64_t overhead_per_run_ms = 0;    // allowance for start-up and teardown
   std::uint64_t bound_ms = 0;               // runs x limits.run_timeout_s
+  std::uint64_t traced_runs = 0;            // light and full runs: each attaches a tracer
+  std::uint64_t attach_per_traced_run_ms = 0;
+  std::string attach_source;  // where attach_per_traced_run_ms comes from
   std::optional<std::uint64_t> total_ms() const {
     if (!per_run_ms) return std::nullopt;
-    return runs * *per_run_ms;
+    return runs * *per_run_ms + traced_runs * attach_per_traced_run_ms;
   }
 };
 
@@ -116,6 +119,10 @@ struct PlanCounts {
 // with that reason, never run under another label.
 struct PlanOptions {
   std::array<std::string, 4> unavailable_trace_modes;  // indexed by TraceMode; empty = can run
+  // What attaching the kernel-side tracer costs each light or full run (outside its phases),
+  // and where that figure comes from; unset = kTracerAttachMs, an assumption said as such.
+  std::optional<std::uint64_t> tracer_attach_ms;
+  std::string tracer_attach_source;
 };
 
 struct Plan {
@@ -133,6 +140,9 @@ struct Plan {
 
 // Allowance per run for starting processes, registering them and tearing down.
 inline constexpr std::uint64_t kRunOverheadMs = 1000;
+// Assumed attach cost of a light or full run when nothing measured is at hand: bpftrace compiles
+// and attaches its script before each traced run, 4-8 s on a 2-core host (docs/trace-modes.md).
+inline constexpr std::uint64_t kTracerAttachMs = 6000;
 
 Plan make_plan(const Matrix& matrix, std::span<const OnlyFilter> filters, const HostResources& host,
                const PlanOptions& options = {});

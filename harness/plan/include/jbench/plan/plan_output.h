@@ -19,6 +19,8 @@ void write_plan_json(const Plan& plan, std::ostream& out);
 nlohmann::json plan_counts_to_json(const Plan& plan);
 nlohmann::json plan_filters_to_json(const Plan& plan);
 nlohmann::json plan_axes_to_json(const Plan& plan);
+// The matrix values the command line replaced ([{key, file_value, value, by}]).
+nlohmann::json plan_matrix_overrides_json(const Matrix& m);
 
 // The same, as strings (for tests and small plans).
 std::string plan_to_text(const Plan& plan);

@@ -28,6 +28,9 @@ struct RunFacts {
   std::string status;  // ok | failed | ...
   double throughput = 0;
   std::vector<std::pair<std::string, std::string>> values;  // axis -> value, trace excluded
+  // How long the kernel-side tracer (the syscall collector) took from start to attached, outside
+  // the run's phases; unset where no tracer attached.
+  std::optional<std::uint64_t> tracer_attach_ns;
 };
 
 struct ModeOverhead {

@@ -54,6 +54,10 @@ struct PhaseStats {
   std::uint64_t transactions_abandoned = 0;  // busy at the deadline, not retried
   std::uint64_t straddled = 0;
   std::uint64_t retries = 0;
+  // Attempts that ended SQLITE_BUSY/SQLITE_LOCKED after the busy timeout, and the time they took
+  // inside the window: what a worker starved by lock contention spent waiting.
+  std::uint64_t busy_waits = 0;
+  std::uint64_t busy_wait_ns = 0;
   std::map<std::string, std::uint64_t> errors;  // by result-code name, plus "busy_exhausted"
   std::optional<std::string> aborted;           // why the phase stopped early
 

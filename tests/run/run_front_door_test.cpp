@@ -1,0 +1,59 @@
+// The README's command as a newcomer types it: a relative --out, from a working directory that
+// is neither the repository nor the build tree, with traced runs (whose workers are handed paths
+// into the bundle). Every path that crosses to a worker must still point at the right place.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "run_support.h"
+
+namespace jbench::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+TEST(RunFrontDoor, a_relative_out_from_another_directory_gives_ok_traced_runs_and_a_valid_bundle) {
+  TempDir dir;
+  const std::string tag = unique_tag();
+  const std::string cwd = dir.path() + "/elsewhere";
+  fs::create_directories(cwd);
+  RunInvocation inv;
+  inv.matrix = "traced.yaml";
+  inv.traced = true;
+  inv.cwd = cwd;
+  inv.out = "relative/bundles";
+  inv.args = {"--only", "trace=baseline,light", "--repetitions", "1"};
+  const auto r = run_jbench_run(dir, inv, tag);
+  ASSERT_FALSE(r.timed_out);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(processes_tagged(tag).empty());
+  const std::string bundle = cwd + "/relative/bundles/b";
+  ASSERT_TRUE(fs::is_directory(bundle)) << r.err;
+  const auto manifest = read_json(bundle + "/manifest.json");
+  ASSERT_EQ(manifest["runs"].size(), 2u);
+  for (const auto& run : manifest["runs"]) {
+    EXPECT_EQ(run["status"], "ok") << run["id"] << ": " << run["reason"];
+  }
+  // --repetitions replaced the matrix's 2, and the bundle says so.
+  ASSERT_EQ(manifest["matrix"]["overrides"].size(), 1u);
+  EXPECT_EQ(manifest["matrix"]["overrides"][0]["key"], "repetitions");
+  EXPECT_EQ(manifest["matrix"]["overrides"][0]["file_value"], "2");
+  EXPECT_EQ(manifest["matrix"]["overrides"][0]["value"], "1");
+  // The mode manifest: probed for the modes this session runs, not_requested for the others.
+  const auto& modes = manifest["trace_modes"];
+  EXPECT_EQ(modes["baseline"]["status"], "available") << modes["baseline"];
+  EXPECT_EQ(modes["light"]["status"], "available") << modes["light"];
+  EXPECT_EQ(modes["full"]["status"], "not_requested");
+  EXPECT_EQ(modes["no-consumer"]["status"], "not_requested");
+  // The light run's bridge file landed in the bundle, not somewhere relative to a worker.
+  EXPECT_TRUE(fs::exists(bundle + "/runs/w1.persistent.writer.small.light.r1/raw/bridge")) << r.err;
+  // The session ends by saying where to look next, with the bundle's real path.
+  EXPECT_NE(r.err.find(std::string("next: ") + JBENCH_BINARY + " report " + bundle),
+            std::string::npos)
+      << r.err;
+  const auto valid = run_process({JBENCH_BINARY, "validate", bundle});
+  EXPECT_EQ(valid.exit_code, 0) << valid.out << valid.err;
+}
+
+}  // namespace
+}  // namespace jbench::test

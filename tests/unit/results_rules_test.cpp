@@ -1,0 +1,106 @@
+// The pure rules behind a run's verdicts: the lane rule over a whole run, Jain's fairness index
+// and the starved count, and the axis states execution delivered.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "jbench/results/execution.h"
+#include "jbench/results/fairness.h"
+#include "jbench/results/lanes.h"
+
+namespace jbench {
+namespace {
+
+using nlohmann::json;
+
+TEST(LaneMix, a_run_as_a_whole_must_do_what_its_lane_says) {
+  EXPECT_FALSE(lane_mix_problem("mixed", 3, 1));
+  EXPECT_TRUE(lane_mix_problem("mixed", 3, 0));
+  EXPECT_TRUE(lane_mix_problem("mixed", 0, 3));
+  EXPECT_FALSE(lane_mix_problem("writer", 0, 5));
+  EXPECT_TRUE(lane_mix_problem("writer", 0, 0));  // every writer starved: nothing was measured
+  EXPECT_TRUE(lane_mix_problem("writer", 1, 5));
+  EXPECT_FALSE(lane_mix_problem("reader", 5, 0));
+  EXPECT_TRUE(lane_mix_problem("reader", 5, 1));
+  const auto why = lane_mix_problem("mixed", 7, 0);
+  ASSERT_TRUE(why);
+  EXPECT_EQ(why->rfind("lane_violation: lane mixed: no worker wrote", 0), 0u) << *why;
+}
+
+TEST(JainIndex, is_one_for_equal_shares_and_one_over_n_for_one_worker_doing_everything) {
+  EXPECT_DOUBLE_EQ(*jain_index({5, 5, 5, 5}), 1.0);
+  EXPECT_DOUBLE_EQ(*jain_index({8, 0, 0, 0}), 0.25);
+  EXPECT_NEAR(*jain_index({1, 2, 3}), 36.0 / (3 * 14), 1e-15);
+  EXPECT_FALSE(jain_index({}));
+  EXPECT_FALSE(jain_index({0, 0}));  // nothing progressed: nothing to share out
+}
+
+json result(int index, std::uint64_t ops, double ops_per_s) {
+  return {{"worker_index", index},
+          {"operations", ops},
+          {"throughput_ops_per_s", ops_per_s},
+          {"retries", 2},
+          {"busy_waits", ops == 0 ? 3 : 0},
+          {"busy_wait_ns", ops == 0 ? "900000000" : "0"}};
+}
+
+TEST(WorkerFairness, counts_starved_workers_and_keeps_what_they_waited_on) {
+  const json w = worker_fairness({result(0, 100, 250.0), result(1, 0, 0.0), result(2, 60, 150.0)});
+  EXPECT_EQ(w["count"], 3);
+  EXPECT_EQ(w["starved"], 1);
+  EXPECT_EQ(w["throughput_min_ops_per_s"], 0.0);
+  EXPECT_EQ(w["throughput_max_ops_per_s"], 250.0);
+  EXPECT_NEAR(w["jain_fairness_index"].get<double>(), 400.0 * 400 / (3 * (62500 + 22500.0)), 1e-12);
+  EXPECT_TRUE(w["throughput_cv"].is_number());
+  EXPECT_EQ(w["per_worker"][1]["starved"], true);
+  EXPECT_EQ(w["per_worker"][1]["busy_waits"], 3);
+  EXPECT_EQ(w["per_worker"][1]["busy_wait_ns"], "900000000");
+  EXPECT_EQ(w["per_worker"][0]["starved"], false);
+  const json one = worker_fairness({result(0, 10, 5.0)});
+  EXPECT_TRUE(one["throughput_cv"].is_null());  // no spread from one worker
+  EXPECT_DOUBLE_EQ(one["jain_fairness_index"].get<double>(), 1.0);
+  EXPECT_TRUE(worker_fairness({result(0, 0, 0.0)})["jain_fairness_index"].is_null());
+}
+
+json axis(const std::string& name, std::vector<std::pair<std::string, std::string>> values) {
+  json out = {{"axis", name}, {"values", json::array()}};
+  for (const auto& [v, state] : values) out["values"].push_back({{"value", v}, {"state", state}});
+  return out;
+}
+
+json run(const std::string& lane, const std::string& status, const std::string& reason = "") {
+  return {
+      {"values", {{"lane", lane}, {"trace", "baseline"}}}, {"status", status}, {"reason", reason}};
+}
+
+TEST(ExecutionStates, measured_needs_one_ok_run_and_failures_keep_their_first_reason) {
+  const json axes = json::array({axis("lane", {{"writer", "measured"},
+                                               {"mixed", "measured"},
+                                               {"reader", "measured"},
+                                               {"extra", "planned"}}),
+                                 axis("trace", {{"baseline", "measured"}})});
+  const json runs = json::array({run("writer", "failed", "worker 0 ended with exit 7"),
+                                 run("writer", "timeout", "later"), run("mixed", "failed", "x"),
+                                 run("mixed", "ok"), run("reader", "not_run", "interrupted")});
+  const json e = execution_states(axes, runs);
+  const json& lane = e[0]["values"];
+  EXPECT_EQ(lane[0]["state"], "attempted_failed");
+  EXPECT_EQ(lane[0]["first_reason"], "worker 0 ended with exit 7");
+  EXPECT_EQ(lane[0]["runs"]["failed"], 1);
+  EXPECT_EQ(lane[0]["runs"]["timeout"], 1);
+  EXPECT_EQ(lane[1]["state"], "measured");
+  EXPECT_TRUE(lane[1]["first_reason"].is_null());
+  EXPECT_EQ(lane[2]["state"], "not_run");
+  EXPECT_EQ(lane[2]["first_reason"], "interrupted");
+  EXPECT_EQ(lane[3]["state"], "planned");  // never meant to run
+  EXPECT_EQ(e[1]["values"][0]["state"], "measured");
+  const auto lines = unmeasured_values(e);
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[0],
+            "lane=writer was meant to be measured but is attempted_failed: worker 0 ended with "
+            "exit 7");
+  EXPECT_EQ(lines[1], "lane=reader was meant to be measured but is not_run: interrupted");
+}
+
+}  // namespace
+}  // namespace jbench
