@@ -1,9 +1,8 @@
 #include "writer.h"
 
-#include <linux/futex.h>
+#include <jb_platform.h>
 #include <pthread.h>
 #include <signal.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -34,7 +33,7 @@ pthread_t g_writer;
 bool g_writer_running = false;    // under g_start_lock
 std::atomic<bool> g_stop{false};  // the writer thread ends at its next wake-up
 std::atomic<bool> g_hold{false};  // hold_writer
-std::atomic<int> g_wake{0};       // futex word: 1 = a pass is requested
+std::atomic<int> g_wake{0};       // the word the writer waits on: 1 = a pass is requested
 // A pass's buffers, made once with all the capacity a pass needs, so encoding never allocates.
 struct PassBuffers {
   std::string text;    // lines not yet written
@@ -46,9 +45,7 @@ PassBuffers* g_buffers = nullptr;  // under g_drain_lock
 // an old id continues that stream, since (pid, start time, tid) names a stream in the file.
 std::unordered_map<std::int64_t, std::uint64_t>* g_ended_streams = nullptr;
 
-long futex(std::atomic<int>* word, int op, int value, const timespec* timeout) {
-  return ::syscall(SYS_futex, reinterpret_cast<int*>(word), op, value, timeout, nullptr, 0);
-}
+int* wake_word() { return reinterpret_cast<int*>(&g_wake); }
 
 // The lines of one pass, written in chunks of whole lines. What the file refuses is dropped.
 class Output {
@@ -185,13 +182,15 @@ void drain_locked(bool final) {
 }
 
 void* writer_main(void*) {
-  const timespec period{0, std::chrono::nanoseconds(kWriterPeriod).count()};
+  const std::int64_t period_ns = std::chrono::nanoseconds(kWriterPeriod).count();
+  const timespec period{0, period_ns};
   while (!g_stop.load(std::memory_order_acquire)) {
     if (g_hold.load(std::memory_order_relaxed)) {
-      ::nanosleep(&period, nullptr);  // not the futex: requests keep coming while rings are full
+      ::nanosleep(&period,
+                  nullptr);  // not the wake word: requests keep coming while rings are full
       continue;
     }
-    futex(&g_wake, FUTEX_WAIT_PRIVATE, 0, &period);
+    jb_platform_wait_word(wake_word(), 0, period_ns);
     g_wake.store(0, std::memory_order_relaxed);
     if (g_stop.load(std::memory_order_acquire)) break;
     pthread_mutex_lock(&g_drain_lock);
@@ -214,7 +213,7 @@ bool ensure_writer() noexcept {
     g_stop.store(false);
     g_writer_running = pthread_create(&g_writer, nullptr, writer_main, nullptr) == 0;
     pthread_sigmask(SIG_SETMASK, &old, nullptr);
-    if (g_writer_running) pthread_setname_np(g_writer, "jbench-writer");
+    if (g_writer_running) jb_platform_name_thread(g_writer, "jbench-writer");
   }
   const bool running = g_writer_running;
   pthread_mutex_unlock(&g_start_lock);
@@ -223,7 +222,7 @@ bool ensure_writer() noexcept {
 
 void wake_writer() noexcept {
   if (g_wake.load(std::memory_order_relaxed) == 0 && g_wake.exchange(1) == 0) {
-    futex(&g_wake, FUTEX_WAKE_PRIVATE, 1, nullptr);
+    jb_platform_wake_word(wake_word());
   }
 }
 
@@ -232,7 +231,7 @@ void stop_writer() noexcept {
   if (g_writer_running) {
     g_stop.store(true, std::memory_order_release);
     g_wake.store(1);
-    futex(&g_wake, FUTEX_WAKE_PRIVATE, 1, nullptr);
+    jb_platform_wake_word(wake_word());
     pthread_join(g_writer, nullptr);
     g_writer_running = false;
   }

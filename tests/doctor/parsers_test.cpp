@@ -58,10 +58,46 @@ TEST(DoctorParsers, SystemtapDtraceIsRecognised) {
   EXPECT_FALSE(is_systemtap_dtrace("dtrace: Sun D 1.6.3\n"));
 }
 
-TEST(DoctorParsers, SipStatus) {
-  EXPECT_EQ(parse_sip_enabled("System Integrity Protection status: enabled.\n"), true);
-  EXPECT_EQ(parse_sip_enabled("System Integrity Protection status: disabled.\n"), false);
-  EXPECT_FALSE(parse_sip_enabled("csrutil: command not found"));
+// The real outputs are fixtures (sip_fixtures_test.cpp); these are the malformed ones.
+TEST(DoctorParsers, SipStatusRefusesToGuess) {
+  const std::string line = "System Integrity Protection status: ";
+  EXPECT_EQ(parse_csrutil_status(line + "enabled.\n").dtrace, SipDtrace::restricted);
+  EXPECT_EQ(parse_csrutil_status(line + "disabled").dtrace, SipDtrace::allowed);
+
+  const SipStatus twice = parse_csrutil_status(line + "enabled.\n" + line + "disabled.\n");
+  EXPECT_EQ(twice.dtrace, SipDtrace::unknown);
+  EXPECT_EQ(twice.why_unknown, "2 'System Integrity Protection status:' lines, not one");
+
+  const SipStatus word = parse_csrutil_status(line + "maybe.\n");
+  EXPECT_EQ(word.dtrace, SipDtrace::unknown);
+  EXPECT_EQ(word.status, "maybe");
+
+  const std::string custom = line + "enabled (Custom Configuration).\n\nConfiguration:\n";
+  const SipStatus odd = parse_csrutil_status(custom + "\tDTrace Restrictions: partly\n");
+  EXPECT_EQ(odd.dtrace, SipDtrace::unknown);
+  EXPECT_EQ(odd.why_unknown, "'DTrace Restrictions: partly' is neither enabled nor disabled");
+
+  const SipStatus dup = parse_csrutil_status(custom +
+                                             "\tDTrace Restrictions: disabled\n"
+                                             "\tDTrace Restrictions: enabled\n");
+  EXPECT_EQ(dup.why_unknown, "two 'DTrace Restrictions' lines");
+
+  // Lines after the block's end are not protections.
+  const SipStatus after = parse_csrutil_status(custom +
+                                               "\tKext Signing: enabled\n\n"
+                                               "DTrace Restrictions: disabled\n");
+  EXPECT_EQ(after.protections.size(), 1U);
+  EXPECT_EQ(after.dtrace, SipDtrace::unknown);
+
+  const SipStatus contradiction =
+      parse_csrutil_status(line + "enabled.\nConfiguration:\n\tDTrace Restrictions: disabled\n");
+  EXPECT_EQ(contradiction.dtrace, SipDtrace::unknown);
+  EXPECT_EQ(contradiction.why_unknown,
+            "the status 'enabled.' contradicts 'DTrace Restrictions: disabled'");
+
+  EXPECT_EQ(parse_csrutil_status(line + "unknown.\n").dtrace, SipDtrace::unknown);
+  EXPECT_EQ(parse_csrutil_status("csrutil: command not found").why_unknown,
+            "no 'System Integrity Protection status:' line");
 }
 
 TEST(DoctorParsers, ErrnoNamesInStderr) {

@@ -1,7 +1,10 @@
 // What the sampler reads about its own process: the incarnation, thread ids, the clock,
 // randomness. Every function only makes system calls: none allocates, so all are safe inside a
-// malloc hook and in a fork child.
+// malloc hook and in a fork child. The operating system's part is behind the platform seam
+// (platform/include/jb_platform.h).
 #pragma once
+
+#include <jb_platform.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -19,21 +22,25 @@ struct Incarnation {
 // event checker then refuses the records as outside the cohort, which is the honest outcome).
 Incarnation current_incarnation() noexcept;
 
-std::int64_t current_pid() noexcept;
-std::int64_t parent_pid() noexcept;
-std::int32_t current_tid() noexcept;
+inline std::int64_t current_pid() noexcept { return jb_platform_pid(); }
+inline std::int64_t parent_pid() noexcept { return jb_platform_parent_pid(); }
+inline std::int32_t current_tid() noexcept { return static_cast<std::int32_t>(jb_platform_tid()); }
 
 // CLOCK_MONOTONIC in nanoseconds: the one clock of every raw file (docs/events.md).
-std::uint64_t monotonic_ns() noexcept;
+inline std::uint64_t monotonic_ns() noexcept { return jb_platform_monotonic_ns(); }
 
 // The kernel's boot id into out (NUL-terminated, newline removed); false if unreadable.
-bool read_boot_id(char* out, std::size_t len) noexcept;
+inline bool read_boot_id(char* out, std::size_t len) noexcept {
+  return jb_platform_boot_id(out, len) != 0;
+}
 
 // A random 64-bit value from getrandom; false if the kernel refused.
 bool random_u64(std::uint64_t& out) noexcept;
 
 // Reads at most len - 1 bytes of `path` into out, NUL-terminated; the byte count or -1.
-long read_small_file(const char* path, char* out, std::size_t len) noexcept;
+inline long read_small_file(const char* path, char* out, std::size_t len) noexcept {
+  return jb_platform_read_small_file(path, out, len);
+}
 
 // Writes `text` to stderr, whole, ignoring failures (there is nowhere else to report them).
 void write_stderr(const char* text) noexcept;

@@ -1,9 +1,7 @@
 #include "site_map.h"
 
-#include <fcntl.h>
-#include <unistd.h>
+#include <jb_platform.h>
 
-#include <cerrno>
 #include <cstddef>
 #include <cstring>
 
@@ -26,50 +24,20 @@ std::size_t g_region_count = 0;
 char g_paths[kPathBytes];
 std::size_t g_paths_used = 0;
 
-// Parses a hex number at p; advances p past it.
-std::uint64_t hex(const char*& p) {
-  std::uint64_t v = 0;
-  for (;; ++p) {
-    const char c = *p;
-    if (c >= '0' && c <= '9') {
-      v = v * 16 + static_cast<std::uint64_t>(c - '0');
-    } else if (c >= 'a' && c <= 'f') {
-      v = v * 16 + static_cast<std::uint64_t>(c - 'a' + 10);
-    } else {
-      return v;
-    }
-  }
-}
-
-void skip_field(const char*& p) {
-  while (*p && *p != ' ') ++p;
-  while (*p == ' ') ++p;
-}
-
-// One line of /proc/self/maps: "start-end perms offset dev inode   path".
-void add_line(const char* line) {
-  const char* p = line;
-  const std::uint64_t start = hex(p);
-  if (*p++ != '-') return;
-  const std::uint64_t end = hex(p);
-  while (*p == ' ') ++p;
-  skip_field(p);  // perms
-  const std::uint64_t offset = hex(p);
-  while (*p == ' ') ++p;
-  skip_field(p);                                           // dev
-  skip_field(p);                                           // inode
-  if (*p != '/' || g_region_count == kMaxRegions) return;  // anonymous, [heap], [vdso]…
-
+// One file-backed mapping, as the platform lists them in address order.
+void add_mapping(void*, std::uint64_t start, std::uint64_t end, std::uint64_t offset,
+                 const char* path) {
+  if (g_region_count == kMaxRegions) return;
   Region r{start, end, start - offset, 0};
   const Region* prev = g_region_count ? &g_regions[g_region_count - 1] : nullptr;
-  if (prev && std::strcmp(g_paths + prev->path, p) == 0) {
+  if (prev && std::strcmp(g_paths + prev->path, path) == 0) {
     // The next segment of the same object: same path, same base.
     r.path = prev->path;
     r.base = prev->base;
   } else {
-    const std::size_t n = std::strlen(p) + 1;
+    const std::size_t n = std::strlen(path) + 1;
     if (g_paths_used + n > kPathBytes) return;
-    std::memcpy(g_paths + g_paths_used, p, n);
+    std::memcpy(g_paths + g_paths_used, path, n);
     r.path = static_cast<std::uint32_t>(g_paths_used);
     g_paths_used += n;
   }
@@ -81,30 +49,7 @@ void add_line(const char* line) {
 void load_site_map() noexcept {
   g_region_count = 0;
   g_paths_used = 0;
-  const int fd = ::open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return;
-  char chunk[16384];
-  char line[4096 + 256];
-  std::size_t used = 0;
-  bool overlong = false;
-  for (;;) {
-    const ssize_t n = ::read(fd, chunk, sizeof chunk);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    for (ssize_t i = 0; i < n; ++i) {
-      if (chunk[i] == '\n') {
-        line[used] = '\0';
-        if (!overlong) add_line(line);
-        used = 0;
-        overlong = false;
-      } else if (used + 1 < sizeof line) {
-        line[used++] = chunk[i];
-      } else {
-        overlong = true;  // a path longer than PATH_MAX: leave that mapping out
-      }
-    }
-  }
-  ::close(fd);
+  jb_platform_for_each_mapping(&add_mapping, nullptr);
 }
 
 bool find_site(std::uint64_t address, const char*& path, std::uint64_t& offset) noexcept {

@@ -1,5 +1,6 @@
 // Names a code address as `object+offset` (the object's path, the offset from where it is
-// loaded), from /proc/self/maps read once when the file is written.
+// loaded), from the process's mappings (/proc/self/maps, through jb_platform.h) read once when
+// the file is written.
 //
 // Not dladdr: dladdr takes the dynamic loader's lock, and in a fork child of a multithreaded
 // program that lock may be held forever by a thread that does not exist in the child; the

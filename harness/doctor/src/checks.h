@@ -35,7 +35,10 @@ Check check_perf_event_paranoid(const ProbeContext& ctx);
 Check check_ptrace_scope(const ProbeContext& ctx);
 Check check_unprivileged_bpf(const ProbeContext& ctx);
 Check check_lockdown(const ProbeContext& ctx);
-Check check_sip(const ProbeContext& ctx);  // macOS only
+// macOS only (sip_check.cpp): runs `csrutil status`. sip_check_for is the pure part, the check
+// a `csrutil status` output makes (available when SIP lets DTrace trace).
+Check check_sip(const ProbeContext& ctx);
+Check sip_check_for(const std::string& csrutil_out);
 
 // Kernel tracing interfaces (kernel_checks.cpp). The tracefs check's facts hold its "path".
 Check check_tracefs(const ProbeContext& ctx);

@@ -1,10 +1,13 @@
 #include "jbench/doctor/parsers.h"
 
+#include <fmt/format.h>
+
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <regex>
 #include <sstream>
+#include <string_view>
 
 namespace jbench::doctor {
 namespace {
@@ -103,11 +106,103 @@ bool is_systemtap_dtrace(const std::string& output) {
          output.find("[-h | -G]") != std::string::npos;
 }
 
-std::optional<bool> parse_sip_enabled(const std::string& out) {
-  static const std::regex re(R"(System Integrity Protection status:\s*(enabled|disabled))");
-  std::smatch m;
-  if (!std::regex_search(out, m, re)) return std::nullopt;
-  return m[1].str() == "enabled";
+namespace {
+
+constexpr std::string_view kSipStatusPrefix = "System Integrity Protection status:";
+constexpr std::string_view kDtraceProtection = "DTrace Restrictions";
+
+// "Name: value" of a line in the Configuration block; false when the line is not one.
+bool protection_line(const std::string& line, SipProtection& out) {
+  const std::string t = trim(line);
+  const auto colon = t.find(':');
+  if (colon == std::string::npos || colon == 0) return false;
+  out.name = trim(t.substr(0, colon));
+  out.value = trim(t.substr(colon + 1));
+  return !out.name.empty() && !out.value.empty() && out.value.find(' ') == std::string::npos;
+}
+
+SipStatus sip_unknown(SipStatus s, std::string why) {
+  s.dtrace = SipDtrace::unknown;
+  s.why_unknown = std::move(why);
+  return s;
+}
+
+}  // namespace
+
+SipStatus parse_csrutil_status(const std::string& out) {
+  SipStatus s;
+  std::istringstream in(out);
+  std::string line;
+  std::string status_text;  // after the prefix, e.g. "enabled (Custom Configuration)."
+  int status_lines = 0;
+  bool in_configuration = false;
+  while (std::getline(in, line)) {
+    const std::string t = trim(line);
+    if (t.rfind(kSipStatusPrefix, 0) == 0) {
+      ++status_lines;
+      status_text = trim(t.substr(kSipStatusPrefix.size()));
+      in_configuration = false;
+    } else if (t == "Configuration:") {
+      in_configuration = true;
+    } else if (in_configuration) {
+      SipProtection p;
+      if (protection_line(t, p)) {
+        s.protections.push_back(std::move(p));
+      } else if (!t.empty() || !s.protections.empty()) {
+        in_configuration = false;  // the block ends at its first blank or foreign line
+      }
+    }
+  }
+  if (status_lines == 0) return sip_unknown(s, "no 'System Integrity Protection status:' line");
+  if (status_lines > 1) {
+    return sip_unknown(
+        s, fmt::format("{} 'System Integrity Protection status:' lines, not one", status_lines));
+  }
+
+  std::string words = status_text;
+  if (!words.empty() && words.back() == '.') words.pop_back();
+  const auto space = words.find(' ');
+  s.status = words.substr(0, space);
+  const std::string note = space == std::string::npos ? "" : trim(words.substr(space + 1));
+  s.custom_configuration = note == "(Custom Configuration)";
+  const bool known_word = s.status == "enabled" || s.status == "disabled" || s.status == "unknown";
+  if (!known_word || (!note.empty() && !s.custom_configuration)) {
+    return sip_unknown(s, fmt::format("the status '{}' is none of 'enabled.', 'disabled.', "
+                                      "'enabled (Custom Configuration).', "
+                                      "'unknown (Custom Configuration).'",
+                                      status_text));
+  }
+
+  const SipProtection* dtrace = nullptr;
+  for (const auto& p : s.protections) {
+    if (p.name != kDtraceProtection) continue;
+    if (dtrace != nullptr) return sip_unknown(s, "two 'DTrace Restrictions' lines");
+    dtrace = &p;
+  }
+  if (dtrace != nullptr && dtrace->value != "enabled" && dtrace->value != "disabled") {
+    return sip_unknown(
+        s, fmt::format("'DTrace Restrictions: {}' is neither enabled nor disabled", dtrace->value));
+  }
+  if (s.custom_configuration) {
+    if (dtrace == nullptr) {
+      return sip_unknown(s, "a Custom Configuration without a 'DTrace Restrictions' line");
+    }
+    s.dtrace = dtrace->value == "enabled" ? SipDtrace::restricted : SipDtrace::allowed;
+    return s;
+  }
+  if (s.status == "unknown") {
+    return sip_unknown(s,
+                       "csrutil reports the status as unknown, with no Custom Configuration "
+                       "to read the DTrace restriction from");
+  }
+  // A plain status: every protection follows it. A DTrace line saying otherwise is a
+  // contradiction, not something to choose a side of.
+  if (dtrace != nullptr && dtrace->value != s.status) {
+    return sip_unknown(s, fmt::format("the status '{}' contradicts 'DTrace Restrictions: {}'",
+                                      status_text, dtrace->value));
+  }
+  s.dtrace = s.status == "enabled" ? SipDtrace::restricted : SipDtrace::allowed;
+  return s;
 }
 
 std::string errno_name_in(const std::string& stderr_text) {

@@ -7,7 +7,6 @@
 #include "checks.h"
 #include "host_files.h"
 #include "jbench/doctor/parsers.h"
-#include "run_tool.h"
 
 namespace jbench::doctor {
 namespace {
@@ -224,26 +223,6 @@ Check check_lockdown(const ProbeContext& ctx) {
     c = Check::ok("lockdown", "none");
   }
   c.facts["mode"] = *mode;
-  return c;
-}
-
-Check check_sip(const ProbeContext& ctx) {
-  const std::vector<std::string> argv{"/usr/bin/csrutil", "status"};
-  const ToolRun run = run_tool(argv, ctx.options.path_env, 5000);
-  const auto enabled = parse_sip_enabled(run.out);
-  Check c;
-  if (!enabled) {
-    c = Check::missing("sip", "unreadable", "cannot tell the SIP status from `csrutil status`",
-                       "run `csrutil status` and check its output");
-  } else if (*enabled) {
-    c = Check::missing("sip", "restricted_by_sip",
-                       "System Integrity Protection is enabled: DTrace cannot trace protected "
-                       "processes",
-                       "boot into Recovery, run `csrutil enable --without dtrace`, reboot");
-  } else {
-    c = Check::ok("sip", "System Integrity Protection is disabled");
-  }
-  c.evidence = evidence_of(argv, run, std::nullopt);
   return c;
 }
 

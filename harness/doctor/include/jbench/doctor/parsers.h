@@ -46,8 +46,34 @@ std::optional<std::string> parse_strace_version(const std::string& out);
 // does not.
 bool is_systemtap_dtrace(const std::string& output);
 
-// macOS `csrutil status`: true when "System Integrity Protection status: enabled".
-std::optional<bool> parse_sip_enabled(const std::string& out);
+// What macOS System Integrity Protection lets DTrace do, read from `csrutil status`. The forms
+// its versions print (fixtures in tests/fixtures/csrutil/):
+//   System Integrity Protection status: enabled.           (or "disabled.")
+//   System Integrity Protection status: enabled (Custom Configuration).    (10.11 to 10.14)
+//   System Integrity Protection status: unknown (Custom Configuration).    (10.15 and later)
+// a custom configuration being followed by "Configuration:" and one tab-indented
+// "<Protection>: enabled|disabled" line per protection, "DTrace Restrictions" among them.
+//
+//   parse_csrutil_status("System Integrity Protection status: enabled.\n").dtrace
+//       -> SipDtrace::restricted
+//
+// The "DTrace Restrictions" line decides a custom configuration; the overall status decides
+// the plain forms. Anything else — no status line, a status word or note not listed above, a
+// custom configuration without its DTrace line, a DTrace line that contradicts the status — is
+// `unknown` with `why_unknown` saying which, never a guess.
+enum class SipDtrace { allowed, restricted, unknown };
+struct SipProtection {
+  std::string name;   // "DTrace Restrictions"
+  std::string value;  // "enabled" or "disabled" (any other word makes the verdict unknown)
+};
+struct SipStatus {
+  std::string status;  // the status line's word: "enabled", "disabled", "unknown"; "" if none
+  bool custom_configuration = false;
+  std::vector<SipProtection> protections;  // the Configuration block, in printed order
+  SipDtrace dtrace = SipDtrace::unknown;
+  std::string why_unknown;  // set when dtrace is unknown
+};
+SipStatus parse_csrutil_status(const std::string& out);
 
 // The errno name (EPERM, EACCES, ...) whose strerror text or name appears in a tool's stderr;
 // "" when none does. bpftrace and strace report failed system calls that way.
