@@ -45,7 +45,10 @@ ProcessOptions with_timeout(std::chrono::seconds timeout) {
 // Configures (or refreshes) the tree and builds the worker target in it. "" or why not.
 std::string build_off_worker() {
   const auto started = std::chrono::steady_clock::now();
-  const auto configure = run_process(configure_args(), with_timeout(std::chrono::seconds(300)));
+  const auto args = configure_args();
+  if (args.empty())
+    return std::string("no configure command in ") + JBENCH_TRACING_OFF_CONFIGURE_ARGS;
+  const auto configure = run_process(args, with_timeout(std::chrono::seconds(300)));
   if (configure.timed_out || configure.exit_code != 0) {
     return "configure failed:\n" + configure.out + configure.err;
   }
