@@ -30,6 +30,10 @@
  *
  * Thread-safety: every function may be called from any thread at any time, except where stated
  * (jb_init_from_env and jb_shutdown: once each, not concurrently with each other).
+ *
+ * Compiled out: a program built with JBENCH_TRACING defined as 0 (CMake: -DJBENCH_TRACING=OFF,
+ * which links jbench::bridge as this header alone) gets every function below as an inline no-op
+ * from jbench_bridge_off.h instead: nothing to link, no probes, no ABI note, the mode always off.
  */
 #ifndef JBENCH_BRIDGE_H
 #define JBENCH_BRIDGE_H
@@ -63,6 +67,10 @@ extern "C" {
 #define JB_ERR_OPEN (-3)     /* JBENCH_BRIDGE_OUT cannot be created (it must not exist yet) */
 #define JB_ERR_ALREADY (-4)  /* the bridge was already initialised or shut down */
 #define JB_ERR_RESOURCE (-5) /* memory, /proc/self/stat or the random source was unavailable */
+
+#if defined(JBENCH_TRACING) && !JBENCH_TRACING
+#include "jbench_bridge_off.h"
+#else
 
 /* The ABI version of the library actually loaded, as (major << 16) | minor. Compare its major
    with JB_ABI_VERSION_MAJOR. Pure; any thread. */
@@ -134,6 +142,8 @@ void jb_phase(const char* name);
 /* Fires the canary: a tracer that sees it is proven attached. Each process counts its canaries
    from 0; the count is the probe's argument and the record's "n". */
 void jb_canary(void);
+
+#endif /* JBENCH_TRACING */
 
 #ifdef __cplusplus
 } /* extern "C" */

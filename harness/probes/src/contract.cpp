@@ -36,7 +36,8 @@ std::vector<ProbeFinding> check_probes(const ProbeContract& contract, const SdtR
   if (!notes.abi) {
     findings.push_back({"probes.no_abi_version",
                         "the binary carries no jbench ABI note (.note.jbench.abi): it was not "
-                        "linked with the bridge, or the note was removed"});
+                        "linked with the bridge (a -DJBENCH_TRACING=OFF build compiles it "
+                        "out), or the note was removed"});
   } else if (notes.abi->major != contract.abi.major) {
     findings.push_back(
         {"probes.abi_major",

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <fstream>
 
 #include "jbench/probes/contract.h"
@@ -26,6 +27,19 @@ std::string probe_contract_problem(const std::string& worker, const std::string&
   if (!contract) return fmt::format("the bridge's ABI contract cannot be read: {}", error);
   const auto notes = read_sdt_notes(target);
   if (!notes.error.empty()) return fmt::format("{}: {}", target, notes.error);
+  // Neither the ABI note nor a single probe: the bridge is not in the binary at all, which is
+  // what a build with the bridge compiled out leaves. Say which option brings it back.
+  const bool carries_bridge =
+      notes.abi || std::any_of(notes.probes.begin(), notes.probes.end(),
+                               [&](const SdtProbe& p) { return p.provider == contract->provider; });
+  if (!carries_bridge) {
+    return fmt::format(
+        "{} carries no trace bridge (no jbench ABI note, no jbench probes): it was built with "
+        "-DJBENCH_TRACING=OFF, or without the bridge. The traced modes (no-consumer, light, "
+        "full) need a worker built with -DJBENCH_TRACING=ON (the default); to run this worker, "
+        "keep only the baseline (--only trace=baseline)",
+        target);
+  }
   const auto findings = check_probes(*contract, notes);
   if (findings.empty()) return {};
   std::string list;

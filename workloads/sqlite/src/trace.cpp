@@ -23,6 +23,19 @@ std::string env_or(const char* name, std::string_view fallback) {
   return value != nullptr ? std::string(value) : std::string(fallback);
 }
 
+// The bridge accepted the environment; it must also be in the mode asked for. Only a build whose
+// bridge is compiled out (-DJBENCH_TRACING=OFF) accepts a mode it then does not enter: there the
+// bridge is always off.
+std::optional<std::string> mode_not_active() {
+  const std::string asked = env_or("JBENCH_BRIDGE_MODE", "");
+  if (asked.empty() || asked == bridge_mode_name()) return std::nullopt;
+  return fmt::format(
+      "JBENCH_BRIDGE_MODE {} asks for tracing, but this worker was built with "
+      "-DJBENCH_TRACING=OFF, which compiles the trace bridge out; rebuild with "
+      "-DJBENCH_TRACING=ON (the default) to trace",
+      asked);
+}
+
 }  // namespace
 
 const char* transaction_span(bool writes) {
@@ -35,7 +48,7 @@ std::optional<std::string> start_bridge() {
   const int rc = jb_init_from_env();
   switch (rc) {
     case 0:
-      return std::nullopt;
+      return mode_not_active();
     case JB_ERR_BAD_MODE:
       return fmt::format("JBENCH_BRIDGE_MODE must be off, no-consumer, light or full, not \"{}\"",
                          env_or("JBENCH_BRIDGE_MODE", ""));
