@@ -18,7 +18,7 @@ TEST(RunFrontDoor, a_relative_out_from_another_directory_gives_ok_traced_runs_an
   const std::string cwd = dir.path() + "/elsewhere";
   fs::create_directories(cwd);
   RunInvocation inv;
-  inv.matrix = "traced.yaml";
+  inv.matrix = "front-door.yaml";
   inv.traced = true;
   inv.cwd = cwd;
   inv.out = "relative/bundles";
@@ -45,6 +45,16 @@ TEST(RunFrontDoor, a_relative_out_from_another_directory_gives_ok_traced_runs_an
   EXPECT_EQ(modes["light"]["status"], "available") << modes["light"];
   EXPECT_EQ(modes["full"]["status"], "not_requested");
   EXPECT_EQ(modes["no-consumer"]["status"], "not_requested");
+  // The matrix's allocation sampler interval reached the light run's sampler.
+  const auto light = read_json(bundle + "/runs/w1.persistent.writer.small.light.r1/run.json");
+  bool alloc_seen = false;
+  for (const auto& c : light["trace_mode"]["collectors"]) {
+    if (c["name"] != "alloc") continue;
+    alloc_seen = true;
+    EXPECT_EQ(c["status"], "ok") << c.dump();
+    EXPECT_EQ(c["mean_bytes"], 8192) << c.dump();
+  }
+  EXPECT_TRUE(alloc_seen);
   // The light run's bridge file landed in the bundle, not somewhere relative to a worker.
   EXPECT_TRUE(fs::exists(bundle + "/runs/w1.persistent.writer.small.light.r1/raw/bridge")) << r.err;
   // The session ends by saying where to look next, with the bundle's real path.

@@ -121,6 +121,24 @@ TEST(MatrixDecode, the_mixed_lane_needs_a_ratio_strictly_between_0_and_1) {
   EXPECT_TRUE(has_error(ds, "workload.params.read_ratio", "strictly between 0 and 1"));
 }
 
+TEST(MatrixDecode, the_allocation_sampler_interval_is_a_per_mode_setting) {
+  const Matrix m = test::must_parse(
+      matrix_yaml("", "collectors:\n  alloc:\n    mean_interval_bytes: {light: 4096}\n"));
+  EXPECT_EQ(m.collectors.alloc_mean_bytes_light, 4096u);
+  EXPECT_FALSE(m.collectors.alloc_mean_bytes_full);  // the mode's default stays
+  EXPECT_FALSE(test::must_parse(matrix_yaml()).collectors.alloc_mean_bytes_light);
+  const auto zero =
+      errors_of(matrix_yaml("", "collectors:\n  alloc:\n    mean_interval_bytes: {full: 0}\n"));
+  EXPECT_TRUE(has_error(zero, "collectors.alloc.mean_interval_bytes.full", "out of range"));
+  const auto unknown =
+      errors_of(matrix_yaml("", "collectors:\n  alloc:\n    mean_interval_bytes: {heavy: 10}\n"));
+  ASSERT_FALSE(unknown.empty());
+  EXPECT_GT(unknown[0].where.line, 0u);
+  const auto typo = errors_of(matrix_yaml("", "collectors:\n  allocs: {}\n"));
+  ASSERT_FALSE(typo.empty());
+  EXPECT_NE(typo[0].message.find("allocs"), std::string::npos) << typo[0].message;
+}
+
 TEST(MatrixDecode, phases_must_fit_in_the_run_timeout) {
   std::string yaml = matrix_yaml();
   yaml.replace(yaml.find("measure: {operations: 100}"), 26, "measure: {duration_ms: 10000}");
