@@ -11,10 +11,9 @@
 #include <string>
 #include <string_view>
 
-namespace jbench::collectors::syscall_detail {
+#include "jbench/common/path_search.h"  // find_on_path: the tools are looked up in $PATH
 
-// The absolute path of `tool` in $PATH, or "".
-std::string find_on_path(std::string_view tool);
+namespace jbench::collectors::syscall_detail {
 
 // The tracefs directory holding events/ (/sys/kernel/tracing or /sys/kernel/debug/tracing), or "".
 std::string tracefs_dir();
