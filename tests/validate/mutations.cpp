@@ -42,7 +42,8 @@ std::uint64_t ns(const Json& v) { return std::stoull(v.get<std::string>()); }
 
 // The digest of the first object of provenance/index.json that is (or is not) stored.
 std::string first_object(const BundleEditor& e, bool stored) {
-  for (const auto& o : e.json("provenance/index.json")["objects"]) {
+  const Json index = e.json("provenance/index.json");  // named: a temporary's member would dangle
+  for (const auto& o : index["objects"]) {
     if (o["stored"].get<bool>() == stored) return o["sha256"];
   }
   return "no-such-object";
@@ -214,7 +215,7 @@ std::vector<Mutation> make_mutations() {
               d["runs"][0]["reason"] = "worker 0 exited with status 1";  // the schema asks one
             })},
       {"plan-mismatch",
-       {"runs.plan_mismatch"},
+       {"runs.plan_mismatch", "provenance.configuration_mismatch"},
        "plan.json's second run has another id than the manifest's",
        edit("plan.json", [](Json& d) { d["runs"][1]["id"] = kMixedRun + "x"; })},
       {"matrix-edited",

@@ -145,17 +145,24 @@ std::string read_text(const std::string& path) {
   return s.str();
 }
 
+// The matrix's hash against the manifest's record of it (check_session compares that with the
+// file), the plan's against plan.json itself (nothing else records it).
 void check_configuration(const BundleView& b, const Json& index, Findings& f) {
   const Json* conf = member(index, "configuration");
   if (!conf) return;
-  for (const auto& [key, file] :
-       {std::pair{"matrix_sha256", "matrix.yaml"}, std::pair{"plan_sha256", "plan.json"}}) {
-    const auto recorded = string_at(*conf, key);
-    auto digest = file_sha256(b.root + "/" + file);
-    if (recorded && digest && *digest != *recorded) {
-      f.add("provenance.configuration_mismatch", kIndex, std::string("/configuration/") + key,
-            fmt::format("{} hashes to {}, the index says {}", file, *digest, *recorded));
-    }
+  const Json* matrix = b.manifest ? member(*b.manifest, "matrix") : nullptr;
+  const auto matrix_recorded = matrix ? string_at(*matrix, "sha256") : std::nullopt;
+  const auto matrix_sha = string_at(*conf, "matrix_sha256");
+  if (matrix_recorded && matrix_sha && *matrix_recorded != *matrix_sha) {
+    f.add("provenance.configuration_mismatch", kIndex, "/configuration/matrix_sha256",
+          fmt::format("manifest.json records the matrix as {}, the index as {}", *matrix_recorded,
+                      *matrix_sha));
+  }
+  const auto plan_sha = string_at(*conf, "plan_sha256");
+  auto digest = file_sha256(b.root + "/plan.json");
+  if (plan_sha && digest && *digest != *plan_sha) {
+    f.add("provenance.configuration_mismatch", kIndex, "/configuration/plan_sha256",
+          fmt::format("plan.json hashes to {}, the index says {}", *digest, *plan_sha));
   }
 }
 
@@ -193,9 +200,11 @@ void check_runs(const BundleView& b, const Json& index, const std::set<std::stri
       if (!p->empty()) with_processes.insert(*id);
     }
     // The configure messages as the transcript has them, hashed the way the session hashed them.
-    const std::string transcript = read_text(b.root + "/runs/" + *id + "/logs/protocol.jsonl");
-    if (const Json* wc = member(r, "worker_configuration");
-        wc && *wc != configure_message_hashes(transcript)) {
+    // A missing transcript is the run checks' finding, not a second one here.
+    const std::string transcript_path = b.root + "/runs/" + *id + "/logs/protocol.jsonl";
+    const Json* wc = member(r, "worker_configuration");
+    if (wc && is_regular(transcript_path) &&
+        *wc != configure_message_hashes(read_text(transcript_path))) {
       f.add("provenance.configuration_mismatch", kIndex, at + "/worker_configuration",
             "the configure messages of runs/" + *id + "/logs/protocol.jsonl hash otherwise");
     }
