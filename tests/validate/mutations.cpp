@@ -40,6 +40,15 @@ std::function<void(const BundleEditor&)> edit_raw(std::string run, std::function
 
 std::uint64_t ns(const Json& v) { return std::stoull(v.get<std::string>()); }
 
+// The digest of the first object of provenance/index.json that is (or is not) stored.
+std::string first_object(const BundleEditor& e, bool stored) {
+  const Json index = e.json("provenance/index.json");  // named: a temporary's member would dangle
+  for (const auto& o : index["objects"]) {
+    if (o["stored"].get<bool>() == stored) return o["sha256"];
+  }
+  return "no-such-object";
+}
+
 // The writer run gains an honest "spans" collector, then `tweak` tells its lie.
 std::function<void(const BundleEditor&)> with_collector(CollectorTweak tweak) {
   return [tweak = std::move(tweak)](const BundleEditor& e) {
@@ -86,6 +95,49 @@ std::vector<Mutation> make_mutations() {
        {"schema.build-info"},
        "provenance/build.json without its source revision",
        edit("provenance/build.json", [](Json& d) { d.erase("source"); })},
+      // --- retained provenance: SHA256SUMS is recomputed, so the store check must catch it ---
+      {"provenance-object-byte-flipped",
+       {"provenance.object_mismatch"},
+       "one byte of a stored provenance object changed",
+       [](const BundleEditor& e) {
+         const std::string file = "provenance/objects/" + first_object(e, true);
+         std::string t = e.text(file);
+         t[t.size() / 2] = static_cast<char>(t[t.size() / 2] ^ 1);
+         e.write_text(file, t);
+         e.rewrite_sums();
+       }},
+      {"provenance-object-deleted",
+       {"provenance.object_missing"},
+       "a stored provenance object deleted (and dropped from SHA256SUMS)",
+       [](const BundleEditor& e) {
+         e.remove("provenance/objects/" + first_object(e, true));
+         e.rewrite_sums();
+       }},
+      {"provenance-left-out-unnamed",
+       {"provenance.dangling_reference", "provenance.totals_mismatch"},
+       "an object the cap left out dropped from the index instead of named",
+       edit("provenance/index.json",
+            [](Json& d) {
+              auto& objects = d["objects"];
+              for (auto it = objects.begin(); it != objects.end(); ++it) {
+                if (!(*it)["stored"].get<bool>()) {
+                  objects.erase(it);
+                  return;
+                }
+              }
+            })},
+      {"provenance-index-breaks-schema",
+       {"schema.provenance-index", "provenance.not_retained"},
+       "a left-out object without the reason it was left out",
+       edit("provenance/index.json",
+            [](Json& d) {
+              for (auto& o : d["objects"]) {
+                if (!o["stored"].get<bool>()) {
+                  o.erase("left_out");
+                  return;
+                }
+              }
+            })},
       {"manifest-breaks-schema",
        {"schema.manifest"},
        "manifest.json claims schema_version 99",
@@ -176,7 +228,7 @@ std::vector<Mutation> make_mutations() {
        "the manifest lists the writer run under another lane than its run.json",
        edit("manifest.json", [](Json& d) { d["runs"][0]["values"]["lane"] = "reader"; })},
       {"plan-mismatch",
-       {"runs.plan_mismatch"},
+       {"runs.plan_mismatch", "provenance.configuration_mismatch"},
        "plan.json's second run has another id than the manifest's",
        edit("plan.json", [](Json& d) { d["runs"][1]["id"] = kMixedRun + "x"; })},
       {"matrix-edited",

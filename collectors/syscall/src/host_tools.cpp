@@ -49,20 +49,6 @@ std::int64_t read_ns(clockid_t clock) {
 
 }  // namespace
 
-std::string find_on_path(std::string_view tool) {
-  const char* path = std::getenv("PATH");
-  std::string_view dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
-  while (!dirs.empty()) {
-    const auto colon = dirs.find(':');
-    const std::string dir(dirs.substr(0, colon));
-    dirs.remove_prefix(colon == std::string_view::npos ? dirs.size() : colon + 1);
-    if (dir.empty() || dir.front() != '/') continue;  // relative PATH entries are not trusted
-    const std::string candidate = dir + "/" + std::string(tool);
-    if (::access(candidate.c_str(), X_OK) == 0 && !is_directory(candidate)) return candidate;
-  }
-  return {};
-}
-
 std::string tracefs_dir() {
   for (const char* dir : {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"}) {
     if (is_directory(std::string(dir) + "/events")) return dir;

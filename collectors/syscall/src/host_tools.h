@@ -11,10 +11,12 @@
 #include <string>
 #include <string_view>
 
+#include "jbench/common/path_search.h"
+
 namespace jbench::collectors::syscall_detail {
 
-// The absolute path of `tool` in $PATH, or "".
-std::string find_on_path(std::string_view tool);
+// The absolute path of `tool` in $PATH, or "" (one implementation, in jbench::common).
+using jbench::find_on_path;
 
 // The tracefs directory holding events/ (/sys/kernel/tracing or /sys/kernel/debug/tracing), or "".
 std::string tracefs_dir();

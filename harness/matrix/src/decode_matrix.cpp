@@ -106,8 +106,9 @@ void decode_phases(Context& ctx, const yaml::Node& node, Matrix& m) {
 }
 
 void decode_limits(Context& ctx, const yaml::Node& node, Matrix& m) {
-  constexpr std::array<std::string_view, 5> kKeys = {"max_workers", "run_timeout_s", "output_mib",
-                                                     "memory_per_worker_mib", "workers_per_core"};
+  constexpr std::array<std::string_view, 6> kKeys = {"max_workers",      "run_timeout_s",
+                                                     "output_mib",       "memory_per_worker_mib",
+                                                     "workers_per_core", "provenance_mib"};
   Fields fields(ctx, node, "limits", kKeys);
   auto read = [&](std::string_view key, std::uint64_t min, std::uint64_t max,
                   bool required) -> std::optional<std::uint64_t> {
@@ -122,6 +123,11 @@ void decode_limits(Context& ctx, const yaml::Node& node, Matrix& m) {
   }
   if (auto v = read("workers_per_core", 1, 1024, false))
     m.limits.workers_per_core = std::uint32_t(*v);
+  if (const auto* n = fields.optional("provenance_mib")) {
+    if (auto v = ctx.number(*n, fields.path("provenance_mib"), 0, 1u << 20)) {
+      m.limits.provenance_mib = *v;
+    }
+  }
 }
 
 void decode_order(Context& ctx, const yaml::Node& node, Matrix& m) {

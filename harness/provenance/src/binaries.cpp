@@ -114,8 +114,15 @@ nlohmann::json describe_binary(const std::string& path, const std::string& read_
   d["build_id"] = elf.build_id.empty() ? nlohmann::json(nullptr) : nlohmann::json(elf.build_id);
   d["has_debug_info"] = elf.has_debug_info;
   d["has_symtab"] = elf.has_symtab;
-  d["separate_debug_file"] =
-      elf.separate_debug_file ? nlohmann::json(*elf.separate_debug_file) : nlohmann::json(nullptr);
+  std::optional<std::string> debug = elf.separate_debug_file;
+  std::string via = elf.separate_debug_via;
+  if (!debug && !elf.debuglink.empty()) {
+    debug = resolve_debuglink(path, elf);
+    via = "gnu_debuglink";
+  }
+  d["separate_debug_file"] = debug ? nlohmann::json(*debug) : nlohmann::json(nullptr);
+  d["separate_debug_via"] = debug ? nlohmann::json(via) : nlohmann::json(nullptr);
+  d["debuglink"] = elf.debuglink.empty() ? nlohmann::json(nullptr) : nlohmann::json(elf.debuglink);
   if (!elf.error.empty()) d["elf_error"] = elf.error;
 
   struct stat after {};
@@ -180,29 +187,36 @@ MappedFiles mapped_files(pid_t pid, const std::string& root) {
   return out;
 }
 
-nlohmann::json process_provenance(pid_t pid) {
-  nlohmann::json list = nlohmann::json::array();
+std::vector<ProcessBinary> process_binaries(pid_t pid) {
+  std::vector<ProcessBinary> list;
   const MappedFiles m = mapped_files(pid);
   if (m.exe.empty() && m.libraries.empty()) {
-    list.push_back({{"pid", pid}, {"error", m.error}});
+    list.push_back({{{"pid", pid}, {"error", m.error}}, ""});
     return list;
   }
   if (!m.exe.empty()) {
-    auto d = describe_binary(m.exe, fmt::format("/proc/{}/exe", pid));
+    const std::string read_path = fmt::format("/proc/{}/exe", pid);
+    auto d = describe_binary(m.exe, read_path);
     d["role"] = "exe";
     d["deleted"] = m.exe_deleted;
-    list.push_back(std::move(d));
+    list.push_back({std::move(d), read_path});
   } else {
-    list.push_back({{"pid", pid}, {"role", "exe"}, {"error", m.error}});
+    list.push_back({{{"pid", pid}, {"role", "exe"}, {"error", m.error}}, ""});
   }
   for (const auto& f : m.libraries) {
-    auto d = f.deleted ? describe_binary(f.path,
-                                         fmt::format("/proc/{}/map_files/{}", pid, f.address_range))
-                       : describe_binary(f.path);
+    const std::string read_path =
+        f.deleted ? fmt::format("/proc/{}/map_files/{}", pid, f.address_range) : f.path;
+    auto d = describe_binary(f.path, f.deleted ? read_path : "");
     d["role"] = "mapped";
     d["deleted"] = f.deleted;
-    list.push_back(std::move(d));
+    list.push_back({std::move(d), read_path});
   }
+  return list;
+}
+
+nlohmann::json process_provenance(pid_t pid) {
+  nlohmann::json list = nlohmann::json::array();
+  for (auto& b : process_binaries(pid)) list.push_back(std::move(b.description));
   return list;
 }
 

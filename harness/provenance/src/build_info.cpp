@@ -9,23 +9,14 @@
 #include <boost/version.hpp>
 #include <string>
 
+#include "jbench_build_flags.h"      // generated at configure time
+#include "jbench_source_revision.h"  // generated at every build
+
 #ifndef JBENCH_VERSION
 #define JBENCH_VERSION "unknown"
 #endif
-#ifndef JBENCH_SOURCE_REVISION
-#define JBENCH_SOURCE_REVISION "unknown"
-#endif
-#ifndef JBENCH_SOURCE_DIRTY
-#define JBENCH_SOURCE_DIRTY "unknown"
-#endif
 #ifndef JBENCH_BUILD_TYPE
 #define JBENCH_BUILD_TYPE "unknown"
-#endif
-#ifndef JBENCH_CXX_COMPILER_ID
-#define JBENCH_CXX_COMPILER_ID "unknown"
-#endif
-#ifndef JBENCH_CXX_COMPILER_VERSION
-#define JBENCH_CXX_COMPILER_VERSION "unknown"
 #endif
 #ifndef JBENCH_YAML_CPP_VERSION
 #define JBENCH_YAML_CPP_VERSION ""
@@ -47,13 +38,26 @@ nlohmann::json build_info() {
                                                  : nlohmann::json("unknown");
   nlohmann::json j;
   j["jbench_version"] = JBENCH_VERSION;
-  j["source"] = {{"revision", JBENCH_SOURCE_REVISION},
-                 {"dirty", dirty_json},
-                 {"recorded_at", "cmake configure"}};
+  j["source"] = {
+      {"revision", JBENCH_SOURCE_REVISION}, {"dirty", dirty_json}, {"recorded_at", "build"}};
   j["build_type"] = or_unknown(JBENCH_BUILD_TYPE);
   j["compiler"] = {{"id", JBENCH_CXX_COMPILER_ID},
                    {"version", JBENCH_CXX_COMPILER_VERSION},
+                   {"path", JBENCH_CXX_COMPILER},
                    {"__VERSION__", __VERSION__}};
+  j["c_compiler"] = {{"id", JBENCH_C_COMPILER_ID},
+                     {"version", JBENCH_C_COMPILER_VERSION},
+                     {"path", JBENCH_C_COMPILER}};
+  // What every translation unit is compiled with, besides its include paths and definitions.
+  j["flags"] = {{"cxx", JBENCH_CXX_FLAGS},
+                {"cxx_build_type", JBENCH_CXX_BUILD_TYPE_FLAGS},
+                {"c", JBENCH_C_FLAGS},
+                {"c_build_type", JBENCH_C_BUILD_TYPE_FLAGS},
+                {"cxx_standard", JBENCH_CXX_STANDARD},
+                {"warnings", JBENCH_WARNING_FLAGS},
+                {"exe_linker", JBENCH_EXE_LINKER_FLAGS},
+                {"shared_linker", JBENCH_SHARED_LINKER_FLAGS},
+                {"compiler_launcher", JBENCH_COMPILER_LAUNCHER}};
   j["cplusplus"] = static_cast<long>(__cplusplus);
   j["libraries"] = {
       {"sqlite", {{"compiled", SQLITE_VERSION}, {"runtime", sqlite3_libversion()}}},

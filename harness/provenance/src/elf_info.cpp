@@ -1,79 +1,107 @@
 #include "jbench/provenance/elf_info.h"
 
-#include <elf.h>
 #include <fcntl.h>
-#include <fmt/format.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
-#include <cerrno>
-#include <cstring>
+#include <array>
+#include <filesystem>
 #include <limits>
-#include <vector>
+
+#include "elf_reader.h"
 
 namespace jbench {
+namespace provenance_detail {
+
+std::string read_elf_header(const Reader& r, Elf64_Ehdr& eh, bool& is_elf) {
+  is_elf = false;
+  const std::string& label = r.label();
+  std::string err;
+  unsigned char ident[EI_NIDENT] = {};
+  if (r.size() < SELFMAG) {
+    return fmt::format("{} is not an ELF file ({} bytes, too small)", label, r.size());
+  }
+  if (!r.read(0, ident, std::min<std::uint64_t>(EI_NIDENT, r.size()), "the ELF identification",
+              err)) {
+    return err;
+  }
+  if (std::memcmp(ident, ELFMAG, SELFMAG) != 0) {
+    return fmt::format("{} is not an ELF file (no ELF magic)", label);
+  }
+  is_elf = true;
+  if (r.size() < sizeof(Elf64_Ehdr)) {
+    return fmt::format("{} is truncated: {} bytes, smaller than an ELF header", label, r.size());
+  }
+  if (ident[EI_CLASS] != ELFCLASS64) {
+    return fmt::format("{}: only 64-bit ELF is supported (EI_CLASS {})", label, ident[EI_CLASS]);
+  }
+  if (ident[EI_DATA] != ELFDATA2LSB) {
+    return fmt::format("{}: only little-endian ELF is supported (EI_DATA {})", label,
+                       ident[EI_DATA]);
+  }
+  if (!r.read(0, &eh, sizeof eh, "the ELF header", err)) return err;
+  return {};
+}
+
+std::string SectionTable::string_at(const std::vector<unsigned char>& table, std::uint64_t offset) {
+  if (offset >= table.size()) return "";
+  const auto* begin = reinterpret_cast<const char*>(table.data()) + offset;
+  const void* nul = std::memchr(begin, 0, table.size() - offset);
+  if (nul == nullptr) return "";  // not terminated inside the table
+  return std::string(begin, static_cast<const char*>(nul));
+}
+
+SectionTable read_section_table(const Reader& r, const Elf64_Ehdr& eh,
+                                std::vector<std::string>& errors) {
+  SectionTable t;
+  if (eh.e_shoff == 0) return t;  // no section headers (allowed: e.g. a fully stripped file)
+  std::string err;
+  if (eh.e_shentsize != sizeof(Elf64_Shdr)) {
+    errors.push_back(fmt::format("section header entry size {} (expected {})", eh.e_shentsize,
+                                 sizeof(Elf64_Shdr)));
+    return t;
+  }
+  Elf64_Shdr first;
+  if (!r.read(eh.e_shoff, &first, sizeof first, "the first section header", err)) {
+    errors.push_back(err);
+    return t;
+  }
+  // Extended numbering: with e_shnum 0 the count is in the first header's sh_size, and with
+  // e_shstrndx SHN_XINDEX the index is in its sh_link.
+  const std::uint64_t count = eh.e_shnum != 0 ? eh.e_shnum : first.sh_size;
+  const std::uint64_t names_index = eh.e_shstrndx == SHN_XINDEX ? first.sh_link : eh.e_shstrndx;
+  if (count > (r.size() - eh.e_shoff) / sizeof(Elf64_Shdr)) {
+    errors.push_back(
+        fmt::format("section header table ({} entries at offset {}) extends past the "
+                    "end of the file ({} bytes)",
+                    count, eh.e_shoff, r.size()));
+    return t;
+  }
+  t.sections.resize(static_cast<std::size_t>(count));
+  if (!r.read(eh.e_shoff, t.sections.data(), count * sizeof(Elf64_Shdr), "the section header table",
+              err)) {
+    errors.push_back(err);
+    t.sections.clear();
+    return t;
+  }
+  if (names_index == SHN_UNDEF || names_index >= count) {
+    if (count > 0) errors.push_back(fmt::format("no section name table (index {})", names_index));
+  } else {
+    const Elf64_Shdr& st = t.sections[static_cast<std::size_t>(names_index)];
+    if (st.sh_type != SHT_STRTAB) {
+      errors.push_back("the section name table is not a string table");
+    } else if (!r.load(st.sh_offset, st.sh_size, "the section name table", t.names, err)) {
+      errors.push_back(err);
+      t.names.clear();
+    }
+  }
+  return t;
+}
+
+}  // namespace provenance_detail
+
 namespace {
 
-static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
-              "the ELF reader maps little-endian structures directly onto host integers");
-
-// Largest section or segment the reader loads into memory (notes, the section name table).
-constexpr std::uint64_t kMaxLoadBytes = 64ull << 20;
-
-class Reader {
- public:
-  Reader(int fd, std::uint64_t size, const std::string& label)
-      : fd_(fd), size_(size), label_(label) {}
-  std::uint64_t size() const { return size_; }
-
-  // Whether [offset, offset + length) lies inside the file.
-  bool in_bounds(std::uint64_t offset, std::uint64_t length) const {
-    return offset <= size_ && length <= size_ - offset;
-  }
-
-  // Reads exactly `length` bytes at `offset`, or sets `error`.
-  bool read(std::uint64_t offset, void* out, std::uint64_t length, const char* what,
-            std::string& error) const {
-    if (!in_bounds(offset, length)) {
-      error = fmt::format("{} (offset {}, {} bytes) extends past the end of the file ({} bytes)",
-                          what, offset, length, size_);
-      return false;
-    }
-    auto* p = static_cast<char*>(out);
-    std::uint64_t done = 0;
-    while (done < length) {
-      const ssize_t n = ::pread(fd_, p + done, static_cast<std::size_t>(length - done),
-                                static_cast<off_t>(offset + done));
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) {
-        error = fmt::format("cannot read {} of {}: {}", what, label_, std::strerror(errno));
-        return false;
-      }
-      if (n == 0) {
-        error = fmt::format("{} of {}: the file shrank while being read", what, label_);
-        return false;
-      }
-      done += static_cast<std::uint64_t>(n);
-    }
-    return true;
-  }
-
-  bool load(std::uint64_t offset, std::uint64_t length, const char* what,
-            std::vector<unsigned char>& out, std::string& error) const {
-    if (length > kMaxLoadBytes) {
-      error = fmt::format("{} is {} bytes, more than the {} bytes the reader loads", what, length,
-                          kMaxLoadBytes);
-      return false;
-    }
-    out.resize(static_cast<std::size_t>(length));
-    return read(offset, out.data(), length, what, error);
-  }
-
- private:
-  int fd_;
-  std::uint64_t size_;
-  const std::string& label_;
-};
+using provenance_detail::Reader;
 
 std::string type_name(std::uint16_t type) {
   switch (type) {
@@ -165,60 +193,13 @@ void parse_notes(const std::vector<unsigned char>& data, std::uint64_t align, co
 
 void read_sections(const Reader& r, const Elf64_Ehdr& eh, ElfInfo& info,
                    std::vector<std::string>& errors) {
-  if (eh.e_shoff == 0) return;  // no section headers (allowed: e.g. a fully stripped file)
+  const provenance_detail::SectionTable table = read_section_table(r, eh, errors);
+  const auto& sections = table.sections;
   std::string err;
-  if (eh.e_shentsize != sizeof(Elf64_Shdr)) {
-    errors.push_back(fmt::format("section header entry size {} (expected {})", eh.e_shentsize,
-                                 sizeof(Elf64_Shdr)));
-    return;
-  }
-  Elf64_Shdr first;
-  if (!r.read(eh.e_shoff, &first, sizeof first, "the first section header", err)) {
-    errors.push_back(err);
-    return;
-  }
-  // Extended numbering: with e_shnum 0 the count is in the first header's sh_size, and with
-  // e_shstrndx SHN_XINDEX the index is in its sh_link.
-  const std::uint64_t count = eh.e_shnum != 0 ? eh.e_shnum : first.sh_size;
-  const std::uint64_t names_index = eh.e_shstrndx == SHN_XINDEX ? first.sh_link : eh.e_shstrndx;
-  if (count > (r.size() - eh.e_shoff) / sizeof(Elf64_Shdr)) {
-    errors.push_back(
-        fmt::format("section header table ({} entries at offset {}) extends past the "
-                    "end of the file ({} bytes)",
-                    count, eh.e_shoff, r.size()));
-    return;
-  }
-  std::vector<Elf64_Shdr> sections(static_cast<std::size_t>(count));
-  if (!r.read(eh.e_shoff, sections.data(), count * sizeof(Elf64_Shdr), "the section header table",
-              err)) {
-    errors.push_back(err);
-    return;
-  }
-
-  std::vector<unsigned char> names;
-  if (names_index == SHN_UNDEF || names_index >= count) {
-    if (count > 0) errors.push_back(fmt::format("no section name table (index {})", names_index));
-  } else {
-    const Elf64_Shdr& st = sections[static_cast<std::size_t>(names_index)];
-    if (st.sh_type != SHT_STRTAB) {
-      errors.push_back("the section name table is not a string table");
-    } else if (!r.load(st.sh_offset, st.sh_size, "the section name table", names, err)) {
-      errors.push_back(err);
-      names.clear();
-    }
-  }
-  const auto name_of = [&](std::uint32_t offset) -> std::string {
-    if (offset >= names.size()) return "";
-    const auto* begin = reinterpret_cast<const char*>(names.data()) + offset;
-    const void* nul = std::memchr(begin, 0, names.size() - offset);
-    if (nul == nullptr) return "";  // not terminated inside the table
-    return std::string(begin, static_cast<const char*>(nul));
-  };
-
   for (std::size_t i = 0; i < sections.size(); ++i) {
     const Elf64_Shdr& s = sections[i];
     if (s.sh_type == SHT_SYMTAB) info.has_symtab = true;
-    const std::string name = name_of(s.sh_name);
+    const std::string name = table.name_of(s);
     if ((name == ".debug_info" || name == ".zdebug_info") && s.sh_type != SHT_NOBITS &&
         s.sh_size > 0) {
       if (r.in_bounds(s.sh_offset, s.sh_size)) {
@@ -226,6 +207,22 @@ void read_sections(const Reader& r, const Elf64_Ehdr& eh, ElfInfo& info,
       } else {
         errors.push_back(fmt::format("section {} extends past the end of the file", name));
       }
+    }
+    if (name == ".gnu_debuglink" && s.sh_type == SHT_PROGBITS) {
+      // A NUL-terminated file name, padded to 4 bytes, then the debug file's CRC-32.
+      std::vector<unsigned char> data;
+      if (!r.load(s.sh_offset, s.sh_size, ".gnu_debuglink", data, err)) {
+        errors.push_back(err);
+        continue;
+      }
+      const std::string file = provenance_detail::SectionTable::string_at(data, 0);
+      const std::uint64_t crc_at = (file.size() + 4) / 4 * 4;
+      if (file.empty() || crc_at + 4 > data.size()) {
+        errors.push_back(".gnu_debuglink holds no file name and CRC");
+        continue;
+      }
+      info.debuglink = file;
+      std::memcpy(&info.debuglink_crc, data.data() + crc_at, 4);
     }
     if (s.sh_type == SHT_NOTE) {
       std::vector<unsigned char> data;
@@ -308,42 +305,9 @@ ElfInfo read_elf_info_fd(int fd, const std::string& label, const std::string& ro
     return info;
   }
   const Reader r(fd, static_cast<std::uint64_t>(st.st_size), label);
-  std::string err;
-  unsigned char ident[EI_NIDENT] = {};
-  if (r.size() < SELFMAG) {
-    info.error = fmt::format("{} is not an ELF file ({} bytes, too small)", label, r.size());
-    return info;
-  }
-  if (!r.read(0, ident, std::min<std::uint64_t>(EI_NIDENT, r.size()), "the ELF identification",
-              err)) {
-    info.error = err;
-    return info;
-  }
-  if (std::memcmp(ident, ELFMAG, SELFMAG) != 0) {
-    info.error = fmt::format("{} is not an ELF file (no ELF magic)", label);
-    return info;
-  }
-  info.is_elf = true;
-  if (r.size() < sizeof(Elf64_Ehdr)) {
-    info.error =
-        fmt::format("{} is truncated: {} bytes, smaller than an ELF header", label, r.size());
-    return info;
-  }
-  if (ident[EI_CLASS] != ELFCLASS64) {
-    info.error =
-        fmt::format("{}: only 64-bit ELF is supported (EI_CLASS {})", label, ident[EI_CLASS]);
-    return info;
-  }
-  if (ident[EI_DATA] != ELFDATA2LSB) {
-    info.error =
-        fmt::format("{}: only little-endian ELF is supported (EI_DATA {})", label, ident[EI_DATA]);
-    return info;
-  }
   Elf64_Ehdr eh;
-  if (!r.read(0, &eh, sizeof eh, "the ELF header", err)) {
-    info.error = err;
-    return info;
-  }
+  info.error = provenance_detail::read_elf_header(r, eh, info.is_elf);
+  if (!info.error.empty()) return info;
   info.type = type_name(eh.e_type);
   info.machine = machine_name(eh.e_machine);
 
@@ -356,9 +320,67 @@ ElfInfo read_elf_info_fd(int fd, const std::string& label, const std::string& ro
     const std::string debug = fmt::format("{}/usr/lib/debug/.build-id/{}/{}.debug", root,
                                           info.build_id.substr(0, 2), info.build_id.substr(2));
     struct stat ds {};
-    if (::stat(debug.c_str(), &ds) == 0 && S_ISREG(ds.st_mode)) info.separate_debug_file = debug;
+    if (::stat(debug.c_str(), &ds) == 0 && S_ISREG(ds.st_mode)) {
+      info.separate_debug_file = debug;
+      info.separate_debug_via = "build-id";
+    }
   }
   return info;
+}
+
+namespace {
+
+// The CRC-32 of .gnu_debuglink (the zlib/IEEE polynomial, reflected), over the whole file.
+std::optional<std::uint32_t> file_crc32(const std::string& path) {
+  static const std::array<std::uint32_t, 256> table = [] {
+    std::array<std::uint32_t, 256> t{};
+    for (std::uint32_t i = 0; i < 256; ++i) {
+      std::uint32_t c = i;
+      for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xedb88320u ^ (c >> 1) : c >> 1;
+      t[i] = c;
+    }
+    return t;
+  }();
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return std::nullopt;
+  std::uint32_t crc = 0xffffffffu;
+  std::vector<unsigned char> buf(1 << 16);
+  for (;;) {
+    const ssize_t n = ::read(fd, buf.data(), buf.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      ::close(fd);
+      return std::nullopt;
+    }
+    if (n == 0) break;
+    for (ssize_t i = 0; i < n; ++i) {
+      crc = table[(crc ^ buf[static_cast<std::size_t>(i)]) & 0xff] ^ (crc >> 8);
+    }
+  }
+  ::close(fd);
+  return crc ^ 0xffffffffu;
+}
+
+}  // namespace
+
+std::optional<std::string> resolve_debuglink(const std::string& binary_path, const ElfInfo& info,
+                                             const std::string& root) {
+  if (info.debuglink.empty() || info.debuglink.find('/') != std::string::npos) return std::nullopt;
+  const std::filesystem::path dir = std::filesystem::path(binary_path).parent_path();
+  // GDB's search order: beside the binary, in .debug/ beside it, under the global debug dir.
+  for (const std::string& candidate :
+       {fmt::format("{}{}/{}", root, dir.string(), info.debuglink),
+        fmt::format("{}{}/.debug/{}", root, dir.string(), info.debuglink),
+        fmt::format("{}/usr/lib/debug{}/{}", root, dir.string(), info.debuglink)}) {
+    struct stat st {};
+    if (::stat(candidate.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
+    // The binary itself can sit where its link points (a link to itself is no debug file), and
+    // a file of the right name but another CRC belongs to another build.
+    std::error_code ec;
+    if (std::filesystem::equivalent(candidate, binary_path, ec)) continue;
+    if (file_crc32(candidate) == info.debuglink_crc) return candidate;
+  }
+  return std::nullopt;
 }
 
 ElfInfo read_elf_info(const std::string& path, const std::string& root) {

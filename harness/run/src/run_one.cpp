@@ -397,7 +397,11 @@ RunRecord RunExecution::execute() {
   }
   // The workers are alive and idle now, outside every measured phase: the moment to read what
   // they are made of (their binaries and mapped libraries) without charging it to a phase.
-  if (ok && spec_.on_measured && !workers_.empty()) spec_.on_measured(workers_[0].process->pid());
+  if (ok && spec_.on_measured && !workers_.empty()) {
+    std::vector<pid_t> pids;
+    for (const auto& w : workers_) pids.push_back(w.process->pid());
+    spec_.on_measured(pids);
+  }
   const auto cpu_before_teardown = process_cpu_times();
   teardown();
   const auto cpu_after_teardown = process_cpu_times();

@@ -27,9 +27,9 @@ struct RunSpec {
   const BuiltDataset* dataset = nullptr;
   std::uint32_t startup_timeout_ms = 10'000;
   // Hooks to the world outside the run, so it can be tested and so the session decides what is
-  // recorded: noise before and after; a look at worker 0 after measuring, before teardown.
+  // recorded: noise before and after; a look at the workers after measuring, before teardown.
   std::function<nlohmann::json(std::vector<pid_t> ours)> sample_noise;
-  std::function<void(pid_t worker)> on_measured;
+  std::function<void(const std::vector<pid_t>& workers)> on_measured;  // in worker order
 };
 
 struct RunRecord {

@@ -27,6 +27,7 @@
 #include "jbench/proc/interrupt.h"
 #include "jbench/provenance/host_fingerprint.h"
 #include "jbench/provenance/noise.h"
+#include "jbench/provenance/retained.h"
 #include "jbench/results/summary.h"
 #include "jbench/validate/validate.h"
 #include "probe_check.h"
@@ -183,10 +184,12 @@ SessionOutcome run_session(const Plan& plan, const SessionOptions& given, std::o
   write.log(
       fmt::format("session {} started: {} runs, workers from {}", name, plan.runs.size(), worker));
   write.text("matrix.yaml", m.source_text);
+  RetainedProvenance retained(bundle, m.limits.provenance_bytes());
   {
     std::ostringstream plan_json;
     write_plan_json(plan, plan_json);
     write.text("plan.json", plan_json.str());
+    retained.configuration(m.source_text, plan_json.str());
   }
   write.json("provenance/build.json", run::build_provenance());
   write.json("capabilities.json", capabilities);
@@ -199,7 +202,6 @@ SessionOutcome run_session(const Plan& plan, const SessionOptions& given, std::o
   run::Progress progress(log, options.terminal, std::move(run_kinds));
   std::map<std::string, CellLine> cells;  // by cell id, in first-run order below
   std::vector<std::string> cell_order;
-  bool recorded_binaries = false;
 
   for (std::size_t i = 0; i < plan.runs.size(); ++i) {
     const Run& r = plan.runs[i];
@@ -234,17 +236,14 @@ SessionOutcome run_session(const Plan& plan, const SessionOptions& given, std::o
       ours.push_back(getpid());
       return to_json(sample_noise(std::chrono::milliseconds(options.noise_window_ms), ours));
     };
-    spec.on_measured = [&](pid_t pid) {
-      if (recorded_binaries) return;
-      recorded_binaries = true;
-      write.json("provenance/binaries.json", run::process_binaries(pid));
-    };
+    spec.on_measured = [&](const std::vector<pid_t>& pids) { retained.run_processes(id, pids); };
     const std::uint64_t started = monotonic_ns();
     run::RunRecord record = run::execute_run(spec, interrupt);
     const std::uint64_t elapsed = monotonic_ns() - started;
 
     Json run_doc = docs.run_document(i, id, record, built);
     write.json(dir + "/run.json", run_doc);
+    retained.run_finished(id, run_doc, spec.run_dir, record.transcript);
     for (std::size_t w = 0; w < record.results.size(); ++w) {
       write.json(fmt::format("{}/raw/worker-{}.result.json", dir, w), record.results[w]);
     }
@@ -286,6 +285,7 @@ SessionOutcome run_session(const Plan& plan, const SessionOptions& given, std::o
 
   const bool interrupted = interrupt.interrupted();
   docs.finished(interrupted, datasets.to_json());
+  write.json("provenance/index.json", retained.index());
   Json manifest = docs.manifest();
   manifest["write_failures"] = write.failures();
   write.json("manifest.json", manifest);

@@ -9,7 +9,6 @@
 #include "jbench/collect/trace_modes.h"
 #include "jbench/common/clock.h"
 #include "jbench/plan/plan_output.h"
-#include "jbench/provenance/binaries.h"
 #include "jbench/provenance/build_info.h"
 #include "jbench/provenance/host_fingerprint.h"
 #include "jbench/results/execution.h"
@@ -208,7 +207,5 @@ bool SessionDocuments::all_runs_ok() const {
 }
 
 Json build_provenance() { return build_info(); }
-
-Json process_binaries(pid_t pid) { return process_provenance(pid); }
 
 }  // namespace jbench::run

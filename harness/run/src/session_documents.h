@@ -46,7 +46,5 @@ class SessionDocuments {
 
 // provenance/build.json: this jbench's version, source revision, compiler and libraries.
 nlohmann::json build_provenance();
-// provenance/binaries.json: the worker's executable and every library mapped into it.
-nlohmann::json process_binaries(pid_t pid);
 
 }  // namespace jbench::run

@@ -152,11 +152,8 @@ BundleView load_bundle(const std::string& root, bool staged, Findings& findings)
   b.plan = load_checked(root, "plan.json", "plan", schemas, findings);
   load_checked(root, "provenance/build.json", "build-info", schemas, findings);
   load_checked(root, "capabilities.json", "capabilities", schemas, findings);
-  // binaries.json is written once a run got as far as measuring; without one it is absent.
-  std::error_code absent;
-  if (fs::exists(root + "/provenance/binaries.json", absent)) {
-    load_checked(root, "provenance/binaries.json", "binaries", schemas, findings);
-  }
+  b.provenance_index =
+      load_checked(root, "provenance/index.json", "provenance-index", schemas, findings);
   // validation.json has no schema of its own yet: it is read for its verdict only.
   if (!staged) b.validation = load_json(root, "validation.json", findings);
   for (const auto& id : subdirectories(root + "/runs")) {

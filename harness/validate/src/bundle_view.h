@@ -43,7 +43,8 @@ struct BundleView {
   std::optional<Json> manifest;
   std::optional<Json> plan;
   std::optional<Json> validation;
-  std::vector<RunView> runs;  // sorted by directory name
+  std::optional<Json> provenance_index;  // provenance/index.json
+  std::vector<RunView> runs;             // sorted by directory name
 };
 
 // Reads every document the checks need, reporting document.* findings for those that cannot

@@ -23,5 +23,9 @@ void check_events(const BundleView& bundle, Findings& findings);
 // Each summary.json against the summary recomputed from raw/ and run.json, and lane labels
 // against the operations the summary counts.
 void check_summaries(const BundleView& bundle, Findings& findings);
+// provenance/index.json against the store provenance/objects/: each stored object's bytes hash to
+// its name, every reference resolves, what the cap left out is named, the cap holds, and the
+// configuration hashes match matrix.yaml and plan.json.
+void check_provenance(const BundleView& bundle, Findings& findings);
 
 }  // namespace jbench::validate

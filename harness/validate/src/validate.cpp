@@ -39,6 +39,7 @@ ValidationReport validate_bundle(const std::string& dir, BundleStage stage) {
     validate::check_runs(bundle, findings);
     validate::check_events(bundle, findings);
     validate::check_summaries(bundle, findings);
+    validate::check_provenance(bundle, findings);
   } catch (const std::exception& e) {
     findings.add("validate.check_aborted", "", "",
                  fmt::format("a check stopped on unexpected content: {}", e.what()));

@@ -69,6 +69,12 @@ struct Limits {
   std::uint64_t output_mib = 0;
   std::optional<std::uint32_t> memory_per_worker_mib;  // checked against the host's memory
   std::optional<std::uint32_t> workers_per_core;       // checked against the host's cores
+  // The most the bundle keeps of binaries, debug files and symbol maps (docs/bundle.md); what
+  // does not fit is named, not kept. Fractions of a MiB are allowed; 0 keeps nothing.
+  double provenance_mib = 512;
+  std::uint64_t provenance_bytes() const {
+    return static_cast<std::uint64_t>(provenance_mib * 1024.0 * 1024.0);
+  }
 };
 
 // An exclude rule: a cell is excluded when, for every axis the rule names, the cell's value is

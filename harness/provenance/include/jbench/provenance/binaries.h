@@ -19,7 +19,9 @@
 namespace jbench {
 
 // {"path", "size_bytes", "sha256", "build_id" (null if none), "has_debug_info", "has_symtab",
-//  "separate_debug_file" (null if none), "is_elf", "elf_type", "machine"}, plus "elf_error" when
+//  "separate_debug_file" (null if none), "separate_debug_via" ("build-id" or "gnu_debuglink"; null
+//  if none), "debuglink" (the .gnu_debuglink name, null if none), "is_elf", "elf_type",
+//  "machine"}, plus "elf_error" when
 // the ELF reader found a problem (a non-ELF file included), "error" when the file could not be
 // opened or hashed (then only "path" and "error" are certain), and "changed_while_reading": true
 // when its size or mtime changed during the description (such results are not cached).
@@ -53,6 +55,14 @@ MappedFiles mapped_files(pid_t pid, const std::string& root = "");
 // /proc/<pid>/map_files when permitted. If the process cannot be read, the array holds one
 // {"pid", "error"} object.
 nlohmann::json process_provenance(pid_t pid);
+
+// The same descriptions, each with the path its bytes can be read from while the process lives
+// ("" for an entry that could not be described).
+struct ProcessBinary {
+  nlohmann::json description;
+  std::string read_path;
+};
+std::vector<ProcessBinary> process_binaries(pid_t pid);
 
 struct DescribeCacheStats {
   std::uint64_t hits = 0;
