@@ -132,7 +132,7 @@ Json summarize_run(const std::vector<Json>& results, const Json& run_doc) {
 
 std::string format_cell_table(const std::vector<CellLine>& lines) {
   std::string out =
-      fmt::format("{:<34} {:>5} {:>12} {:>22} {:>10} {:>10} {:>6} {:>8}\n", "cell", "ok",
+      fmt::format("{:<42} {:>5} {:>12} {:>22} {:>10} {:>10} {:>6} {:>8}\n", "cell", "ok",
                   "ops/s (med)", "spread (min..max)", "p50", "p99", "fair", "starved");
   for (const auto& l : lines) {
     std::string spread = "-";
@@ -141,7 +141,7 @@ std::string format_cell_table(const std::vector<CellLine>& lines) {
       spread = fmt::format("{:.0f}..{:.0f}", *lo, *hi);
     }
     out += fmt::format(
-        "{:<34} {:>5} {:>12} {:>22} {:>10} {:>10} {:>6} {:>8}\n", l.cell,
+        "{:<42} {:>5} {:>12} {:>22} {:>10} {:>10} {:>6} {:>8}\n", l.cell,
         fmt::format("{}/{}", l.ok, l.runs),
         l.throughput.empty() ? std::string("-") : fmt::format("{:.0f}", median(l.throughput)),
         spread, latency_text(l.p50_ns), latency_text(l.p99_ns),
