@@ -28,15 +28,6 @@ EventContext context_of(const RunView& r) {
   return ctx;
 }
 
-// "raw/<name>" inside the run's directory, nothing else.
-bool safe_relative(const std::string& path) {
-  if (path.empty() || path.front() == '/') return false;
-  for (const auto& part : fs::path(path)) {
-    if (part == ".." || part == ".") return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 void check_events(const BundleView& bundle, Findings& findings) {
