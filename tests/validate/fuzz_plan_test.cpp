@@ -95,7 +95,7 @@ std::string mutate_matrix(const std::string& text, SplitMix64& rng, std::string&
 
 TEST(FuzzPlan, every_mutated_matrix_gives_a_plan_or_a_clean_error) {
   const std::uint64_t seed = env_or("JBENCH_FUZZ_SEED", 20261129);
-  const std::uint64_t iterations = env_or("JBENCH_FUZZ_ITERATIONS", 1500);
+  const std::uint64_t iterations = env_or("JBENCH_FUZZ_ITERATIONS", 4000);
   const auto inputs = matrices();
   ASSERT_GT(inputs.size(), 10u);
   const HostResources host{2, 24576};
