@@ -72,9 +72,9 @@ TEST(CpuAccounting, ChargesEachPhaseOnlyWhatTheIncarnationDidInIt) {
   const CollectorEntry e = cpu.finish(1, 1);
   EXPECT_EQ(e.status, kOk) << e.reason;
   EXPECT_EQ(e.canaries_seen, std::vector<std::size_t>{0});
-  std::string error;
-  const json s = cpu_summary(cpu.readings(), error);
-  ASSERT_EQ(error, "");
+  std::string summary_error;
+  const json s = cpu_summary(cpu.readings(), summary_error);
+  ASSERT_EQ(summary_error, "");
   ASSERT_EQ(s["incarnations"].size(), 1u);
   const json& inc = s["incarnations"][0];
   const std::uint64_t measure = phase_ns(inc, "measure");
@@ -104,9 +104,9 @@ TEST(CpuAccounting, AnIncarnationThatEndsEarlyIsClosedByItsExitTotals) {
                              status.involuntary_switches});
   const CollectorEntry e = cpu.finish(1, 1);
   EXPECT_EQ(e.status, kOk) << e.reason;
-  std::string error;
-  const json s = cpu_summary(cpu.readings(), error);
-  ASSERT_EQ(error, "");
+  std::string summary_error;
+  const json s = cpu_summary(cpu.readings(), summary_error);
+  ASSERT_EQ(summary_error, "");
   const json& phases = s["incarnations"][0]["phases"];
   EXPECT_TRUE(phases.contains("startup"));  // died in startup: everything is charged there
   EXPECT_FALSE(phases.contains("warmup"));

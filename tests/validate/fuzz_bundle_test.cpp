@@ -81,7 +81,9 @@ bool must_reject(const Applied& m) {
       if (free_key) return false;
       // Fields only one kind of worker sends are optional in the schema.
       if (m.op == FuzzOp::remove_field &&
-          matches(p, R"(^/(rows_returned|transactions_failed|transactions_abandoned|busy_waits|busy_wait_ns)$)")) {
+          matches(
+              p,
+              R"(^/(rows_returned|transactions_failed|transactions_abandoned|busy_waits|busy_wait_ns)$)")) {
         return false;
       }
       return true;

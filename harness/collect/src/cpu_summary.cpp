@@ -27,6 +27,10 @@ class StrictReader {
     const Json* v = find(object, key, at);
     if (!v) return 0;
     if (v->is_number_unsigned()) return v->get<std::uint64_t>();
+    // A document built in memory holds signed integers where a parsed one holds unsigned.
+    if (v->is_number_integer() && v->get<std::int64_t>() >= 0) {
+      return static_cast<std::uint64_t>(v->get<std::int64_t>());
+    }
     if (v->is_string()) {
       const auto& s = v->get_ref<const std::string&>();
       std::uint64_t out = 0;
