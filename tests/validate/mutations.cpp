@@ -527,6 +527,15 @@ std::vector<Mutation> make_mutations() {
                          edit_message(entry_of(l, "configure"),
                                       [](Json& m) { m["lane"] = "writer"; });
                        })},
+      {"transcript-statements-differ",
+       {"protocol.statements_mismatch"},
+       "ready classifies a statement otherwise than the result does",
+       edit_transcript(kMixedRun,
+                       [](std::vector<Json>& l) {
+                         edit_message(entry_of(l, "ready"), [](Json& m) {
+                           m["statements"][0]["plan_class"] = "range_scan";
+                         });
+                       })},
       {"transcript-unknown-worker",
        {"protocol.unknown_worker"},
        "a line of worker 1 in a run of one worker",

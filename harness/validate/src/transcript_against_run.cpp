@@ -131,23 +131,41 @@ class Checker {
     }
   }
 
-  // The worker announced the incarnation the cohort registered for it.
-  void identity(std::size_t worker, const TranscriptEntry& hello) {
-    const Json* members = member(run_, "cohort");
-    members = members ? member(*members, "members") : nullptr;
-    if (!members || !members->is_array()) return;
-    bool registered = false;
+  // Whether a cohort member of `worker` is the incarnation its hello names; `registered` says
+  // whether the cohort has a member of that worker at all.
+  bool registered_as(std::size_t worker, const TranscriptEntry& hello) {
+    registered_ = false;
+    const Json* cohort = member(run_, "cohort");
+    const Json* members = cohort ? member(*cohort, "members") : nullptr;
+    if (!members || !members->is_array()) return true;  // the schema reports it
     for (const auto& m : *members) {
       const Json* index = member(m, "worker");
       if (!index || *index != worker) continue;
-      registered = true;
+      registered_ = true;
       if (u64_at(m, "pid") == u64_at(hello.message, "pid") &&
           string_at(m, "runtime_id") == string_at(hello.message, "runtime_id")) {
-        return;
+        return true;
       }
     }
+    return false;
+  }
+
+  // The worker announced the incarnation the cohort registered for it, and runs the bridge as
+  // asked.
+  void identity(std::size_t worker, const TranscriptEntry& hello) {
+    // The worker runs the trace bridge in the mode the run asked for (a worker older than the
+    // field does not say).
+    const Json* mode = member(run_, "trace_mode");
+    const auto asked = mode ? string_at(*mode, "bridge_mode") : std::nullopt;
+    const auto runs = string_at(hello.message, "bridge");
+    if (asked && runs && *asked != *runs) {
+      add("protocol.configure_mismatch", hello.line,
+          fmt::format("worker {} runs the trace bridge in mode {}, the run asked for {}", worker,
+                      *runs, *asked));
+    }
+    if (registered_as(worker, hello)) return;
     // A run that failed before registering has no member to compare with.
-    if (!registered && !ok_) return;
+    if (!registered_ && !ok_) return;
     add("protocol.identity_mismatch", hello.line,
         fmt::format("worker {} said hello as pid {}, runtime id {}: no cohort member of worker {} "
                     "is that incarnation",
@@ -181,6 +199,23 @@ class Checker {
                         run_value ? run_value->dump() : "(none)"));
       }
     }
+  }
+
+  // ready's statements are the classification the result reports (a worker older than the
+  // field sends none in ready).
+  void statements(std::size_t worker, const Session& session) {
+    const auto ready = session.find("ready"), result = session.find("result");
+    if (ready == session.end() || result == session.end() || !ready->second->conforms ||
+        !result->second->conforms) {
+      return;
+    }
+    const Json* announced = member(ready->second->message, "statements");
+    if (!announced) return;
+    const Json* reported = member(result->second->message, "statements");
+    if (reported && *reported == *announced) return;
+    add("protocol.statements_mismatch", ready->second->line,
+        fmt::format("worker {}'s ready lists other statements than its result (line {})", worker,
+                    result->second->line));
   }
 
   // run.json's per-worker times are the messages' own.
@@ -248,6 +283,7 @@ class Checker {
   std::string file_;
   bool ok_;
   Findings& findings_;
+  bool registered_ = false;
 };
 
 }  // namespace
@@ -299,6 +335,7 @@ void check_transcript_against_run(const RunView& r, const std::string& file,
       check.configuration(w, *configure->second);
     }
     check.copied_times(w, session);
+    check.statements(w, session);
   }
   check.results(sessions);
 }
