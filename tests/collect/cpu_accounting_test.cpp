@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <poll.h>
 
+#include <functional>
 #include <string>
 
 #include "jbench/proc/child_process.h"
@@ -71,7 +72,9 @@ TEST(CpuAccounting, ChargesEachPhaseOnlyWhatTheIncarnationDidInIt) {
   const CollectorEntry e = cpu.finish(1, 1);
   EXPECT_EQ(e.status, kOk) << e.reason;
   EXPECT_EQ(e.canaries_seen, std::vector<std::size_t>{0});
-  const json s = cpu_summary(cpu.readings());
+  std::string summary_error;
+  const json s = cpu_summary(cpu.readings(), summary_error);
+  ASSERT_EQ(summary_error, "");
   ASSERT_EQ(s["incarnations"].size(), 1u);
   const json& inc = s["incarnations"][0];
   const std::uint64_t measure = phase_ns(inc, "measure");
@@ -101,7 +104,9 @@ TEST(CpuAccounting, AnIncarnationThatEndsEarlyIsClosedByItsExitTotals) {
                              status.involuntary_switches});
   const CollectorEntry e = cpu.finish(1, 1);
   EXPECT_EQ(e.status, kOk) << e.reason;
-  const json s = cpu_summary(cpu.readings());
+  std::string summary_error;
+  const json s = cpu_summary(cpu.readings(), summary_error);
+  ASSERT_EQ(summary_error, "");
   const json& phases = s["incarnations"][0]["phases"];
   EXPECT_TRUE(phases.contains("startup"));  // died in startup: everything is charged there
   EXPECT_FALSE(phases.contains("warmup"));
@@ -128,6 +133,71 @@ TEST(CpuAccounting, AnotherIncarnationUnderTheSamePidIsNotRead) {
   EXPECT_TRUE(read_cpu_sample(worker->pid(), stat->start_time_ticks));
   EXPECT_FALSE(read_cpu_sample(worker->pid(), stat->start_time_ticks + 1));
   worker->kill_and_reap();
+}
+
+// A readings document as the collector writes it, with one worker that lived through every phase.
+json readings_document() {
+  const auto reading = [](const char* began, int cpu_ms) {
+    return json{{"began", began},
+                {"cpu_ns", std::to_string(cpu_ms * 1'000'000)},
+                {"user_ticks", "1"},
+                {"system_ticks", "2"},
+                {"voluntary_switches", 3},
+                {"involuntary_switches", 4},
+                {"threads", 1}};
+  };
+  return {{"schema", "jbench.cpu_readings"},
+          {"schema_version", 1},
+          {"clock_ticks_per_second", 100},
+          {"incarnations",
+           {{{"worker", 0},
+             {"pid", 42},
+             {"start_time_ticks", "7"},
+             {"readings",
+              {reading("registered", 1), reading("warmup", 2), reading("measure", 3),
+               reading("teardown", 9)}},
+             {"exit",
+              {{"user_ns", "6000000"},
+               {"system_ns", "4000000"},
+               {"voluntary_switches", 5},
+               {"involuntary_switches", 6},
+               {"source", "wait4"}}}}}}};
+}
+
+TEST(CpuSummary, SplitsAnIncarnationIntoItsPhases) {
+  std::string error;
+  const json s = cpu_summary(readings_document(), error);
+  ASSERT_EQ(error, "");
+  const json& phases = s["incarnations"][0]["phases"];
+  EXPECT_EQ(phases["startup"]["cpu_ns"], "2000000");
+  EXPECT_EQ(phases["measure"]["cpu_ns"], "6000000");
+  EXPECT_EQ(phases["teardown"]["cpu_ns"], "1000000");     // to the exit totals: 10 ms in all
+  EXPECT_EQ(phases["startup"]["system_ns"], "20000000");  // 2 ticks at 100 per second
+}
+
+// A field that is missing, renamed or of the wrong type is never read as zero.
+TEST(CpuSummary, RefusesAReadingWithAMissingOrMistypedField) {
+  const std::vector<std::pair<std::function<void(json&)>, std::string>> damages = {
+      {[](json& d) { d["incarnations"][0]["readings"][1].erase("system_ticks"); },
+       "/incarnations/0/readings/1/system_ticks is missing"},
+      {[](json& d) {
+         auto& r = d["incarnations"][0]["readings"][2];
+         r["thread_count"] = r["threads"];
+         r.erase("threads");
+       },
+       "/incarnations/0/readings/2/threads is missing"},
+      {[](json& d) { d["incarnations"][0]["exit"]["user_ns"] = -1; },
+       "/incarnations/0/exit/user_ns is not a non-negative integer"},
+      {[](json& d) { d.erase("clock_ticks_per_second"); }, "/clock_ticks_per_second is missing"},
+      {[](json& d) { d["incarnations"][0].erase("exit"); }, "/incarnations/0/exit is missing"},
+  };
+  for (const auto& [damage, expected] : damages) {
+    json doc = readings_document();
+    damage(doc);
+    std::string error;
+    EXPECT_TRUE(cpu_summary(doc, error).is_null()) << expected;
+    EXPECT_EQ(error, "raw/cpu.readings.json: " + expected);
+  }
 }
 
 }  // namespace

@@ -68,6 +68,29 @@ void BundleEditor::resummarize(const std::string& run_id) const {
   write_json(dir + "/summary.json", summary);
 }
 
+void BundleEditor::rewrite_transcript_result(const std::string& run_id, std::size_t worker,
+                                             const nlohmann::json& result) const {
+  const std::string file = "runs/" + run_id + "/logs/protocol.jsonl";
+  std::istringstream in(text(file));
+  std::string out, line;
+  bool found = false;
+  while (std::getline(in, line)) {
+    auto entry = nlohmann::json::parse(line, nullptr, false);
+    if (entry.is_object() && entry.value("worker", std::size_t{0}) == worker &&
+        entry.value("dir", "") == "in") {
+      const auto message = nlohmann::json::parse(entry.value("line", ""), nullptr, false);
+      if (message.is_object() && message.value("type", "") == "result") {
+        entry["line"] = result.dump();
+        line = entry.dump();
+        found = true;
+      }
+    }
+    out += line + "\n";
+  }
+  if (!found) broken(file + " has no result message of worker " + std::to_string(worker));
+  write_text(file, out);
+}
+
 void BundleEditor::rewrite_sums() const {
   std::vector<std::string> files;
   for (const auto& e : fs::recursive_directory_iterator(root_)) {

@@ -22,6 +22,10 @@ class BundleEditor {
   // runs/<id>/summary.json recomputed from its raw/ and run.json, as the runner does, so a
   // mutation of the raw records leaves a summary that agrees with them.
   void resummarize(const std::string& run_id) const;
+  // The result message of `worker` in runs/<id>/logs/protocol.jsonl replaced by `result`, so a
+  // mutation of raw/worker-<i>.result.json leaves a transcript that agrees with it.
+  void rewrite_transcript_result(const std::string& run_id, std::size_t worker,
+                                 const nlohmann::json& result) const;
   // SHA256SUMS over every regular file but itself, in the format verify_sha256sums reads.
   void rewrite_sums() const;
 

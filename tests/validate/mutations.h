@@ -9,6 +9,7 @@
 #pragma once
 
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -27,6 +28,10 @@ struct Mutation {
 };
 
 const std::vector<Mutation>& mutations();
+
+// A raw/syscall.summary.json as the syscall collector writes it (one worker, one call), valid
+// against manifests/syscall-summary.schema.json.
+nlohmann::json honest_syscall_summary();
 
 // GoogleTest prints a parameter with this instead of its bytes.
 inline void PrintTo(const Mutation& m, std::ostream* os) { *os << m.name; }

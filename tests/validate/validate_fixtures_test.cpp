@@ -242,5 +242,39 @@ TEST(ValidateBadInput, a_raw_file_of_one_endless_line_is_refused_without_holding
   EXPECT_TRUE(r.codes.count("events.malformed")) << r.process.out;
 }
 
+// The raw documents' schemas are closed, but they accept what the collectors write.
+TEST(ValidateFixtures, an_honest_syscall_summary_passes) {
+  TempDir dir;
+  const std::string bundle = dir.path() + "/b";
+  copy_valid_fixture(bundle);
+  BundleEditor e(bundle);
+  e.write_json("runs/" + kWriterRun + "/raw/syscall.summary.json", honest_syscall_summary());
+  e.write_json("runs/" + kMixedRun + "/raw/syscall.summary.json", nlohmann::json::object());
+  e.rewrite_sums();
+  const auto r = run_validate_json(bundle);
+  EXPECT_EQ(r.process.exit_code, 0) << r.process.out;
+  EXPECT_EQ(r.report["findings"], nlohmann::json::array());
+}
+
+// A transcript entry's line is reported by number, so a person can open the file at it.
+TEST(ValidateFixtures, a_transcript_finding_names_its_line) {
+  TempDir dir;
+  const std::string bundle = dir.path() + "/b";
+  copy_valid_fixture(bundle);
+  BundleEditor e(bundle);
+  const std::string file = "runs/" + kMixedRun + "/logs/protocol.jsonl";
+  std::string text = e.text(file);
+  text.insert(text.find('\n') + 1, "{\"t_ns\": 1}\n");
+  e.write_text(file, text);
+  e.rewrite_sums();
+  const auto r = run_validate_json(bundle);
+  ASSERT_GE(r.report["findings"].size(), 1u) << r.process.out;
+  for (const auto& f : r.report["findings"]) {
+    EXPECT_EQ(f["code"], "protocol.malformed") << f.dump();
+    EXPECT_EQ(f["file"], file);
+    EXPECT_EQ(f["pointer"], "line 2");
+  }
+}
+
 }  // namespace
 }  // namespace jbench::test

@@ -9,7 +9,6 @@
 #include <fstream>
 #include <sstream>
 
-#include "jbench/collect/phases.h"
 #include "jbench/proc/proc_stat.h"
 
 namespace jbench::collect {
@@ -150,65 +149,6 @@ Json CpuAccounting::readings() const {
   return {{"schema", "jbench.cpu_readings"},
           {"schema_version", 1},
           {"clock_ticks_per_second", sysconf(_SC_CLK_TCK)},
-          {"incarnations", out}};
-}
-
-Json cpu_summary(const Json& doc) {
-  const auto num = [](const Json& j, const char* key) -> std::uint64_t {
-    if (!j.contains(key)) return 0;
-    const Json& v = j[key];
-    if (v.is_string()) return std::stoull(v.get_ref<const std::string&>());
-    return v.is_number() ? v.get<std::uint64_t>() : 0;
-  };
-  const auto diff = [](std::uint64_t a, std::uint64_t b) { return a - std::min(a, b); };
-  Json out = Json::array();
-  for (const auto& t : doc.value("incarnations", Json::array())) {
-    Json phases = Json::object();
-    // Each phase is the difference between the reading as it began and the next one; startup
-    // runs from the process's start (zero) to the first boundary, teardown to the exit totals.
-    Json previous = {{"cpu_ns", "0"}};
-    std::string phase = "startup";
-    for (const auto& r : t.value("readings", Json::array())) {
-      const std::string began = r.value("began", "");
-      if (began == "registered") continue;
-      phases[phase] = {
-          {"cpu_ns", ns(diff(num(r, "cpu_ns"), num(previous, "cpu_ns")))},
-          {"user_ns",
-           ns(proc::ticks_to_ns(diff(num(r, "user_ticks"), num(previous, "user_ticks"))))},
-          {"system_ns",
-           ns(proc::ticks_to_ns(diff(num(r, "system_ticks"), num(previous, "system_ticks"))))},
-          {"voluntary_switches",
-           diff(num(r, "voluntary_switches"), num(previous, "voluntary_switches"))},
-          {"involuntary_switches",
-           diff(num(r, "involuntary_switches"), num(previous, "involuntary_switches"))}};
-      previous = r;
-      phase = began;
-    }
-    Json j = {{"worker", t.value("worker", Json(nullptr))},
-              {"pid", t.value("pid", 0)},
-              {"start_time_ticks", t.value("start_time_ticks", "0")}};
-    const Json exit = t.value("exit", Json(nullptr));
-    if (exit.is_object()) {
-      const std::uint64_t total = num(exit, "user_ns") + num(exit, "system_ns");
-      phases[phase] = {{"cpu_ns", ns(diff(total, num(previous, "cpu_ns")))},
-                       {"voluntary_switches",
-                        diff(num(exit, "voluntary_switches"), num(previous, "voluntary_switches"))},
-                       {"involuntary_switches", diff(num(exit, "involuntary_switches"),
-                                                     num(previous, "involuntary_switches"))}};
-      j["total"] = {{"cpu_ns", ns(total)},
-                    {"user_ns", ns(num(exit, "user_ns"))},
-                    {"system_ns", ns(num(exit, "system_ns"))},
-                    {"voluntary_switches", num(exit, "voluntary_switches")},
-                    {"involuntary_switches", num(exit, "involuntary_switches")},
-                    {"source", "wait4"}};
-    }
-    j["phases"] = phases;
-    out.push_back(std::move(j));
-  }
-  return {{"units",
-           {{"cpu_ns", "ns"},
-            {"user_ns", "ns (clock-tick resolution)"},
-            {"system_ns", "ns (clock-tick resolution)"}}},
           {"incarnations", out}};
 }
 

@@ -107,9 +107,11 @@ Json summarize_run(const std::vector<Json>& results, const Json& run_doc) {
   std::uint64_t kernel_system_ns = 0;
   if (run_doc.contains("workers")) {
     for (const auto& w : run_doc["workers"]) {
-      if (!w.contains("exit") || w["exit"].is_null()) continue;
-      kernel_user_ns += u64(w["exit"]["user_ns"]);
-      kernel_system_ns += u64(w["exit"]["system_ns"]);
+      // run.json may come from an edited bundle (the validator recomputes from it): only an
+      // exit record that is an object is read; the run schema reports any other.
+      if (!w.is_object() || !w.contains("exit") || !w["exit"].is_object()) continue;
+      kernel_user_ns += u64(w["exit"].value("user_ns", Json(0)));
+      kernel_system_ns += u64(w["exit"].value("system_ns", Json(0)));
     }
   }
   return {{"schema", "jbench.summary"},

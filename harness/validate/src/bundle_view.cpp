@@ -36,28 +36,10 @@ class SchemaCache {
 
 std::optional<Json> load_json(const std::string& root, const std::string& file,
                               Findings& findings) {
-  const std::string path = root + "/" + file;
-  struct stat st {};
-  // lstat: a symlink is never followed out of the bundle (the sums check reports it).
-  if (lstat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
-    findings.add("document.missing", file, "", "the bundle has no regular file " + file);
-    return std::nullopt;
-  }
-  if (static_cast<std::uintmax_t>(st.st_size) > kMaxDocumentBytes) {
-    findings.add("document.too_large", file, "",
-                 fmt::format("{} bytes, more than the {} bytes a jbench document may have",
-                             st.st_size, kMaxDocumentBytes));
-    return std::nullopt;
-  }
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  if (!in) {
-    findings.add("document.unreadable", file, "", "cannot read " + path);
-    return std::nullopt;
-  }
+  const auto text = read_document(root, file, findings);
+  if (!text) return std::nullopt;
   try {
-    return Json::parse(text.str());
+    return Json::parse(*text);
   } catch (const Json::parse_error& e) {
     findings.add("document.not_json", file, "", e.what());
   }
@@ -142,7 +124,84 @@ std::optional<std::vector<Json>> load_results(const std::string& root, const std
   return results;
 }
 
+// The raw documents of a run besides the worker results: which collector names each, under
+// which key, where jbench writes it, and its schema.
+struct RawDocument {
+  const char* collector;
+  const char* key;
+  const char* file;
+  const char* kind;
+};
+constexpr RawDocument kRawDocuments[] = {
+    {"cpu", "readings", "raw/cpu.readings.json", "cpu-readings"},
+    {"syscall", "summary_file", "raw/syscall.summary.json", "syscall-summary"},
+};
+
+// A raw document a collector names must be there; one that is there is held to its schema
+// whether a collector names it or not (the summaries read it from its place).
+void load_raw_documents(const std::string& root, const RunView& r, SchemaCache& schemas,
+                        Findings& findings) {
+  const Json* collectors = nullptr;
+  if (r.run) {
+    if (const Json* mode = member(*r.run, "trace_mode")) collectors = member(*mode, "collectors");
+  }
+  for (const auto& doc : kRawDocuments) {
+    bool named = false;
+    if (collectors && collectors->is_array()) {
+      for (std::size_t i = 0; i < collectors->size(); ++i) {
+        const Json& c = (*collectors)[i];
+        if (string_at(c, "name") != doc.collector || !member(c, doc.key)) continue;
+        named = true;
+        if (string_at(c, doc.key) != doc.file) {
+          findings.add("raw.unexpected_path", r.dir + "/run.json",
+                       fmt::format("/trace_mode/collectors/{}/{}", i, doc.key),
+                       fmt::format("collector {} names {} where jbench keeps it at {}",
+                                   doc.collector, member(c, doc.key)->dump(), doc.file));
+        }
+      }
+    }
+    const std::string file = r.dir + "/" + doc.file;
+    std::error_code absent;
+    if (named || fs::exists(root + "/" + file, absent)) {
+      load_checked(root, file, doc.kind, schemas, findings);
+    }
+  }
+}
+
 }  // namespace
+
+std::optional<std::string> read_document(const std::string& root, const std::string& file,
+                                         Findings& findings) {
+  const std::string path = root + "/" + file;
+  struct stat st {};
+  // lstat: a symlink is never followed out of the bundle (the sums check reports it).
+  if (lstat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
+    findings.add("document.missing", file, "", "the bundle has no regular file " + file);
+    return std::nullopt;
+  }
+  if (static_cast<std::uintmax_t>(st.st_size) > kMaxDocumentBytes) {
+    findings.add("document.too_large", file, "",
+                 fmt::format("{} bytes, more than the {} bytes a jbench document may have",
+                             st.st_size, kMaxDocumentBytes));
+    return std::nullopt;
+  }
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  if (!in) {
+    findings.add("document.unreadable", file, "", "cannot read " + path);
+    return std::nullopt;
+  }
+  return text.str();
+}
+
+bool safe_relative(const std::string& path) {
+  if (path.empty() || path.front() == '/') return false;
+  for (const auto& part : fs::path(path)) {
+    if (part == ".." || part == ".") return false;
+  }
+  return true;
+}
 
 BundleView load_bundle(const std::string& root, bool staged, Findings& findings) {
   SchemaCache schemas;
@@ -163,6 +222,7 @@ BundleView load_bundle(const std::string& root, bool staged, Findings& findings)
     r.run = load_checked(root, r.dir + "/run.json", "run", schemas, findings);
     r.summary = load_checked(root, r.dir + "/summary.json", "summary", schemas, findings);
     r.results = load_results(root, r.dir, schemas, findings);
+    load_raw_documents(root, r, schemas, findings);
     b.runs.push_back(std::move(r));
   }
   return b;

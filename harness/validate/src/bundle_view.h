@@ -52,6 +52,14 @@ struct BundleView {
 // `staged`: the bundle is still being written (no validation.json yet).
 BundleView load_bundle(const std::string& root, bool staged, Findings& findings);
 
+// A document's bytes, with the same refusals as every document (document.missing, .too_large,
+// .unreadable); nullopt when one was reported.
+std::optional<std::string> read_document(const std::string& root, const std::string& file,
+                                         Findings& findings);
+
+// "raw/<name>" inside the run's directory: relative, without "." or "..".
+bool safe_relative(const std::string& path);
+
 // Defensive access to untrusted JSON: absent or of the wrong type is nullopt, never a throw.
 const Json* member(const Json& object, std::string_view key);
 std::optional<std::string> string_at(const Json& object, std::string_view key);

@@ -13,41 +13,36 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// Read with the defensive accessors: run.json may be damaged (its schema check reports how).
 EventContext context_of(const RunView& r) {
   EventContext ctx;
   ctx.run_id = r.id;
-  const Json& run = *r.run;
-  if (run.contains("cohort") && run["cohort"].is_object()) {
-    ctx.boot_id = run["cohort"].value("boot_id", "");
-    for (const auto& m : run["cohort"].value("members", Json::array())) {
-      if (!m.contains("pid") || !m["pid"].is_number_integer()) continue;
-      const std::string ticks = m.value("start_time_ticks", "");
-      ctx.cohort.emplace(m["pid"].get<std::int64_t>(), std::strtoull(ticks.c_str(), nullptr, 10));
-    }
+  const Json* cohort = member(*r.run, "cohort");
+  if (!cohort) return ctx;
+  ctx.boot_id = string_at(*cohort, "boot_id").value_or("");
+  const Json* members = member(*cohort, "members");
+  if (!members || !members->is_array()) return ctx;
+  for (const auto& m : *members) {
+    const auto pid = u64_at(m, "pid");
+    if (!pid || !member(m, "pid")->is_number()) continue;
+    const std::string ticks = string_at(m, "start_time_ticks").value_or("");
+    ctx.cohort.emplace(static_cast<std::int64_t>(*pid), std::strtoull(ticks.c_str(), nullptr, 10));
   }
   return ctx;
-}
-
-// "raw/<name>" inside the run's directory, nothing else.
-bool safe_relative(const std::string& path) {
-  if (path.empty() || path.front() == '/') return false;
-  for (const auto& part : fs::path(path)) {
-    if (part == ".." || part == ".") return false;
-  }
-  return true;
 }
 
 }  // namespace
 
 void check_events(const BundleView& bundle, Findings& findings) {
   for (const auto& r : bundle.runs) {
-    if (!r.run || !r.run->contains("trace_mode")) continue;
-    const Json& collectors = (*r.run)["trace_mode"].value("collectors", Json::array());
-    if (!collectors.is_array()) continue;
+    const Json* mode = r.run ? member(*r.run, "trace_mode") : nullptr;
+    const Json* listed = mode ? member(*mode, "collectors") : nullptr;
+    if (!listed || !listed->is_array()) continue;
+    const Json& collectors = *listed;
     const std::string run_file = r.dir + "/run.json";
     for (std::size_t i = 0; i < collectors.size(); ++i) {
       const Json& c = collectors[i];
-      if (!c.contains("raw")) continue;
+      if (!member(c, "raw")) continue;
       // One file ("raw": "raw/x.events.jsonl") or one per worker ("raw": [...]); the count
       // the collector recorded is over all of them.
       std::vector<std::pair<std::string, std::string>> files;  // (path, JSON pointer)
@@ -85,7 +80,7 @@ void check_events(const BundleView& bundle, Findings& findings) {
         held += report.records;
         complete = complete && report.trailer.has_value();
       }
-      const std::uint64_t recorded = c.value("records", std::uint64_t{0});
+      const std::uint64_t recorded = u64_at(c, "records").value_or(0);
       if (complete && !files.empty() && recorded != held) {
         findings.add(
             "events.count_mismatch", run_file, fmt::format("/trace_mode/collectors/{}/records", i),

@@ -8,7 +8,8 @@
 //   cpu.boundary("warmup");                // right before releasing each phase
 //   cpu.boundary("measure"); cpu.boundary("teardown");
 //   cpu.exited(pid, status);               // after reaping
-//   CollectorEntry e = cpu.finish(workers); nlohmann::json s = cpu.summary();
+//   CollectorEntry e = cpu.finish(workers);
+//   std::string error; nlohmann::json s = cpu_summary(cpu.readings(), error);
 //
 // Attachment is proven by reading each incarnation back with its registered start time. A
 // process that ends early is read no more (its exit totals close its last phase); one that
@@ -37,9 +38,11 @@ struct CpuSample {
   std::int64_t threads = 0;
 };
 
-// The summary of a readings document: per incarnation and phase, the difference between the
-// reading as the phase began and the next one (startup from zero, teardown to the exit totals).
-nlohmann::json cpu_summary(const nlohmann::json& readings);
+// The summary of a readings document (manifests/cpu-readings.schema.json): per incarnation and
+// phase, the difference between the reading as the phase began and the next one (startup from
+// zero, teardown to the exit totals). A field that is missing or of the wrong type is never read
+// as zero: the result is null and `error` names the field by its JSON pointer.
+nlohmann::json cpu_summary(const nlohmann::json& readings, std::string& error);
 
 // Reads one incarnation now; nullopt when the pid is gone or is another incarnation.
 std::optional<CpuSample> read_cpu_sample(pid_t pid, std::uint64_t start_time_ticks);
