@@ -572,7 +572,8 @@ std::vector<Mutation> make_mutations() {
                                       [](Json& m) { m["pid"] = m["pid"].get<int>() + 1; });
                        })},
       {"transcript-configure-mismatch",
-       {"protocol.configure_mismatch"},
+       // The configure message is also what the provenance index hashed.
+       {"protocol.configure_mismatch", "provenance.configuration_mismatch"},
        "the mixed run's worker configured as a writer",
        edit_transcript(kMixedRun,
                        [](std::vector<Json>& l) {

@@ -245,7 +245,10 @@ SessionOutcome run_session(const Plan& plan, const SessionOptions& given, std::o
     write.json(dir + "/run.json", run_doc);
     retained.run_finished(id, run_doc, spec.run_dir, record.transcript);
     for (std::size_t w = 0; w < record.results.size(); ++w) {
-      write.json(fmt::format("{}/raw/worker-{}.result.json", dir, w), record.results[w]);
+      // Named by the worker that sent it: in a failed run a worker's result may be missing, and
+      // the others must not shift into its name.
+      const auto index = record.results[w].value("worker_index", w);
+      write.json(fmt::format("{}/raw/worker-{}.result.json", dir, index), record.results[w]);
     }
     write.text(dir + "/logs/protocol.jsonl", record.transcript);
     for (const auto& [path, doc] : record.raw_documents) write.json(dir + "/" + path, doc);

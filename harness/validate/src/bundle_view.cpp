@@ -94,15 +94,18 @@ std::optional<std::size_t> worker_index(const std::string& name) {
   return index;
 }
 
+// An ok run has a result from every worker, numbered 0..n-1; a run that failed may lack some
+// (`gaps_allowed`), and each file is named by the worker that sent it.
 std::optional<std::vector<Json>> load_results(const std::string& root, const std::string& dir,
-                                              SchemaCache& schemas, Findings& findings) {
+                                              bool gaps_allowed, SchemaCache& schemas,
+                                              Findings& findings) {
   std::vector<std::size_t> indexes;
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(root + "/" + dir + "/raw", ec)) {
     if (auto i = worker_index(e.path().filename().string())) indexes.push_back(*i);
   }
   std::sort(indexes.begin(), indexes.end());
-  for (std::size_t k = 0; k < indexes.size(); ++k) {
+  for (std::size_t k = 0; k < indexes.size() && !gaps_allowed; ++k) {
     if (indexes[k] != k) {
       // The summary is over workers 0..n-1: a gap means a result was lost or one was added.
       findings.add("raw.numbering", dir + "/raw", "",
@@ -115,8 +118,15 @@ std::optional<std::vector<Json>> load_results(const std::string& root, const std
   std::vector<Json> results;
   bool usable = true;
   for (std::size_t i : indexes) {
-    auto doc = load_checked(root, fmt::format("{}/raw/worker-{}.result.json", dir, i),
-                            "worker-result", schemas, findings);
+    const std::string file = fmt::format("{}/raw/worker-{}.result.json", dir, i);
+    auto doc = load_checked(root, file, "worker-result", schemas, findings);
+    const Json* index = doc && doc->is_object() ? member(*doc, "worker_index") : nullptr;
+    if (index && index->is_number_unsigned() && index->get<std::size_t>() != i) {
+      findings.add("raw.numbering", file, "/worker_index",
+                   fmt::format("the file of worker {} holds the result of worker {}", i,
+                               index->get<std::size_t>()));
+      doc.reset();
+    }
     if (doc) results.push_back(std::move(*doc));
     usable = usable && doc.has_value();
   }
@@ -221,7 +231,8 @@ BundleView load_bundle(const std::string& root, bool staged, Findings& findings)
     r.dir = "runs/" + id;
     r.run = load_checked(root, r.dir + "/run.json", "run", schemas, findings);
     r.summary = load_checked(root, r.dir + "/summary.json", "summary", schemas, findings);
-    r.results = load_results(root, r.dir, schemas, findings);
+    const bool ok = r.run && r.run->is_object() && r.run->value("status", "") == "ok";
+    r.results = load_results(root, r.dir, !ok, schemas, findings);
     load_raw_documents(root, r, schemas, findings);
     b.runs.push_back(std::move(r));
   }
