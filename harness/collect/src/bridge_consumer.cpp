@@ -26,8 +26,6 @@ std::uint64_t u64(const Json& j, const char* key) {
   return 0;
 }
 
-std::string ns(std::uint64_t v) { return std::to_string(v); }
-
 // A log2 histogram of nanosecond values: bucket k counts values in [2^k, 2^(k+1)).
 class Log2Histogram {
  public:
@@ -40,8 +38,8 @@ class Log2Histogram {
     Json out = Json::array();
     for (std::size_t k = 0; k < buckets_.size(); ++k) {
       if (buckets_[k] == 0) continue;
-      out.push_back({{"from_ns", ns(k == 0 ? 0 : std::uint64_t{1} << k)},
-                     {"to_ns", ns(std::uint64_t{1} << (k + 1))},
+      out.push_back({{"from_ns", ns_string(k == 0 ? 0 : std::uint64_t{1} << k)},
+                     {"to_ns", ns_string(std::uint64_t{1} << (k + 1))},
                      {"count", buckets_[k]}});
     }
     return out;
@@ -175,9 +173,9 @@ Json spans_summary(const std::unordered_map<std::string, SpanInfo>& spans) {
     }
     Json to_json() const {
       return {{"count", count},
-              {"total_ns", ns(total_ns)},
-              {"self_ns", ns(self_ns)},
-              {"max_ns", ns(max_ns)}};
+              {"total_ns", ns_string(total_ns)},
+              {"self_ns", ns_string(self_ns)},
+              {"max_ns", ns_string(max_ns)}};
     }
   };
   std::map<std::string, Sums> by_name;
@@ -200,8 +198,10 @@ Json spans_summary(const std::unordered_map<std::string, SpanInfo>& spans) {
   Json cells = Json::array();
   for (const auto& [key, b] : by_cell) {
     const auto& [pid, ticks, phase, name] = key;
-    Json j = {
-        {"pid", pid}, {"start_time_ticks", ns(ticks)}, {"phase", kPhases[phase]}, {"name", name}};
+    Json j = {{"pid", pid},
+              {"start_time_ticks", ns_string(ticks)},
+              {"phase", kPhases[phase]},
+              {"name", name}};
     j.update(b.to_json());
     cells.push_back(std::move(j));
   }
@@ -307,7 +307,8 @@ BridgeConsumerOutput consume(const BridgeConsumerInput& in) {
   out.spans_summary = spans_summary(spans);
 
   const auto cell_key = [](const Incarnation& who, std::size_t phase) {
-    return Json{{"pid", who.pid}, {"start_time_ticks", ns(who.start)}, {"phase", kPhases[phase]}};
+    return Json{
+        {"pid", who.pid}, {"start_time_ticks", ns_string(who.start)}, {"phase", kPhases[phase]}};
   };
   if (in.gc_expected) {
     CollectorEntry gc_entry = base("gc", t.gc);
@@ -318,9 +319,9 @@ BridgeConsumerOutput consume(const BridgeConsumerInput& in) {
     for (const auto& [key, c] : gc) {
       Json j = cell_key(key.first, key.second);
       j.update({{"collections", c.collections},
-                {"pause_total_ns", ns(c.pause_total_ns)},
-                {"pause_max_ns", ns(c.pause_max_ns)},
-                {"bytes_reclaimed", ns(c.bytes_reclaimed)},
+                {"pause_total_ns", ns_string(c.pause_total_ns)},
+                {"pause_max_ns", ns_string(c.pause_max_ns)},
+                {"bytes_reclaimed", ns_string(c.bytes_reclaimed)},
                 {"pause_histogram", c.pauses.to_json()}});
       cells.push_back(std::move(j));
     }
@@ -334,7 +335,7 @@ BridgeConsumerOutput consume(const BridgeConsumerInput& in) {
     Json cells = Json::array();
     for (const auto& [key, c] : alloc) {
       Json j = cell_key(key.first, key.second);
-      j.update({{"samples", c.samples}, {"sampled_bytes", ns(c.bytes)}});
+      j.update({{"samples", c.samples}, {"sampled_bytes", ns_string(c.bytes)}});
       cells.push_back(std::move(j));
     }
     out.alloc_summary = {{"units", {{"sampled_bytes", "bytes"}}}, {"cells", cells}};

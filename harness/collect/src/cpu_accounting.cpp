@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "jbench/common/clock.h"
 #include "jbench/proc/proc_stat.h"
 
 namespace jbench::collect {
@@ -34,8 +35,6 @@ void add_switches(pid_t pid, CpuSample& s) {
   }
   closedir(d);
 }
-
-std::string ns(std::uint64_t v) { return std::to_string(v); }
 
 }  // namespace
 
@@ -125,21 +124,21 @@ Json CpuAccounting::readings() const {
     Json readings = Json::array();
     for (const auto& [began, s] : t.readings) {
       readings.push_back({{"began", began},
-                          {"cpu_ns", ns(s.cpu_ns)},
-                          {"user_ticks", ns(s.user_ticks)},
-                          {"system_ticks", ns(s.system_ticks)},
+                          {"cpu_ns", ns_string(s.cpu_ns)},
+                          {"user_ticks", ns_string(s.user_ticks)},
+                          {"system_ticks", ns_string(s.system_ticks)},
                           {"voluntary_switches", s.voluntary_switches},
                           {"involuntary_switches", s.involuntary_switches},
                           {"threads", s.threads}});
     }
     Json j = {{"worker", t.worker < 0 ? Json(nullptr) : Json(t.worker)},
               {"pid", t.pid},
-              {"start_time_ticks", ns(t.start_time_ticks)},
+              {"start_time_ticks", ns_string(t.start_time_ticks)},
               {"readings", readings},
               {"exit", nullptr}};
     if (t.exit) {
-      j["exit"] = {{"user_ns", ns(t.exit->user_ns)},
-                   {"system_ns", ns(t.exit->system_ns)},
+      j["exit"] = {{"user_ns", ns_string(t.exit->user_ns)},
+                   {"system_ns", ns_string(t.exit->system_ns)},
                    {"voluntary_switches", t.exit->voluntary_switches},
                    {"involuntary_switches", t.exit->involuntary_switches},
                    {"source", "wait4"}};

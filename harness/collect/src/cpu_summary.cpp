@@ -8,13 +8,12 @@
 #include <charconv>
 
 #include "jbench/collect/cpu_accounting.h"
+#include "jbench/common/clock.h"
 
 namespace jbench::collect {
 namespace {
 
 using Json = nlohmann::json;
-
-std::string ns(std::uint64_t v) { return std::to_string(v); }
 
 // Field access that remembers the first problem, by JSON pointer; once one is found every later
 // read returns a neutral value and the caller discards the result.
@@ -111,18 +110,19 @@ Json cpu_summary(const Json& doc, std::string& error) {
                          read.u64(r, "involuntary_switches", rat)};
       read.u64(r, "threads", rat);  // not summarized, but part of every reading
       if (began == "registered") continue;
-      phases[phase] = {{"cpu_ns", ns(diff(now.cpu_ns, previous.cpu_ns))},
-                       {"user_ns", ns(ticks_ns(diff(now.user_ticks, previous.user_ticks)))},
-                       {"system_ns", ns(ticks_ns(diff(now.system_ticks, previous.system_ticks)))},
-                       {"voluntary_switches", diff(now.voluntary, previous.voluntary)},
-                       {"involuntary_switches", diff(now.involuntary, previous.involuntary)}};
+      phases[phase] = {
+          {"cpu_ns", ns_string(diff(now.cpu_ns, previous.cpu_ns))},
+          {"user_ns", ns_string(ticks_ns(diff(now.user_ticks, previous.user_ticks)))},
+          {"system_ns", ns_string(ticks_ns(diff(now.system_ticks, previous.system_ticks)))},
+          {"voluntary_switches", diff(now.voluntary, previous.voluntary)},
+          {"involuntary_switches", diff(now.involuntary, previous.involuntary)}};
       previous = now;
       phase = began;
     }
     const Json* worker = read.find(t, "worker", at);
     Json j = {{"worker", worker ? *worker : Json(nullptr)},
               {"pid", read.u64(t, "pid", at)},
-              {"start_time_ticks", ns(read.u64(t, "start_time_ticks", at))}};
+              {"start_time_ticks", ns_string(read.u64(t, "start_time_ticks", at))}};
     const Json* exit = read.find(t, "exit", at);
     if (exit && exit->is_object()) {
       const std::string eat = at + "/exit";
@@ -130,15 +130,13 @@ Json cpu_summary(const Json& doc, std::string& error) {
       const std::uint64_t system = read.u64(*exit, "system_ns", eat);
       const std::uint64_t voluntary = read.u64(*exit, "voluntary_switches", eat);
       const std::uint64_t involuntary = read.u64(*exit, "involuntary_switches", eat);
-      phases[phase] = {{"cpu_ns", ns(diff(user + system, previous.cpu_ns))},
+      phases[phase] = {{"cpu_ns", ns_string(diff(user + system, previous.cpu_ns))},
                        {"voluntary_switches", diff(voluntary, previous.voluntary)},
                        {"involuntary_switches", diff(involuntary, previous.involuntary)}};
-      j["total"] = {{"cpu_ns", ns(user + system)},
-                    {"user_ns", ns(user)},
-                    {"system_ns", ns(system)},
-                    {"voluntary_switches", voluntary},
-                    {"involuntary_switches", involuntary},
-                    {"source", read.text(*exit, "source", eat)}};
+      j["total"] = {
+          {"cpu_ns", ns_string(user + system)},  {"user_ns", ns_string(user)},
+          {"system_ns", ns_string(system)},      {"voluntary_switches", voluntary},
+          {"involuntary_switches", involuntary}, {"source", read.text(*exit, "source", eat)}};
     }
     j["phases"] = phases;
     out.push_back(std::move(j));

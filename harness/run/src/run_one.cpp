@@ -19,8 +19,6 @@ namespace {
 
 using Json = nlohmann::json;
 
-std::string ns(std::uint64_t v) { return std::to_string(v); }
-
 // How long the bridge may take to write a canary into its file after the worker reported it.
 constexpr std::uint64_t kCanaryWaitNs = 2'000'000'000ULL;
 // How long collectors may take to attach to a registered cohort.
@@ -224,10 +222,10 @@ bool RunExecution::spawn_and_register(const std::string& db) {
     limits_.stderr_paths.push_back(s.stderr_path);
     workers_.push_back(WorkerLink{i, std::move(spawned.process), {}, false});
   }
-  startup_steps_["spawned_ns"] = ns(monotonic_ns());
+  startup_steps_["spawned_ns"] = ns_string(monotonic_ns());
   // Every worker says hello and then blocks: it is registered before it does any work.
   if (!step("hello", startup_deadline, hello_)) return false;
-  startup_steps_["hello_ns"] = ns(monotonic_ns());
+  startup_steps_["hello_ns"] = ns_string(monotonic_ns());
   for (auto& w : workers_) {
     if (auto refusal = cohort_.register_worker(w.index, w.process->pid(), hello_[w.index])) {
       fail({WaitResult::failed, w.index, *refusal});
@@ -246,7 +244,7 @@ bool RunExecution::spawn_and_register(const std::string& db) {
   }
   startup_deadline = std::min<std::uint64_t>(
       run_deadline_, monotonic_ns() + std::uint64_t{spec_.startup_timeout_ms} * 1'000'000);
-  startup_steps_["collectors_attached_ns"] = ns(monotonic_ns());
+  startup_steps_["collectors_attached_ns"] = ns_string(monotonic_ns());
   for (auto& w : workers_) {
     WaitFailure failure;
     if (!send_one(w, configure_message(spec_, w.index, db), transcript_, failure)) {
@@ -254,9 +252,9 @@ bool RunExecution::spawn_and_register(const std::string& db) {
       return false;
     }
   }
-  startup_steps_["registered_ns"] = ns(monotonic_ns());
+  startup_steps_["registered_ns"] = ns_string(monotonic_ns());
   if (!step("ready", startup_deadline, ready_)) return false;
-  startup_steps_["ready_ns"] = ns(monotonic_ns());
+  startup_steps_["ready_ns"] = ns_string(monotonic_ns());
   // The canary: a recognisable call from every worker, before anything is released. Collectors
   // (when a trace mode has them) must have seen every worker's canary at this point.
   if (!broadcast({{"type", "canary"}}) || !step("canary_done", startup_deadline, canary_)) {
@@ -269,7 +267,7 @@ bool RunExecution::spawn_and_register(const std::string& db) {
     fail({WaitResult::failed, 0, problem});
     return false;
   }
-  startup_steps_["canaries_verified_ns"] = ns(monotonic_ns());
+  startup_steps_["canaries_verified_ns"] = ns_string(monotonic_ns());
   scan();
   return true;
 }
@@ -277,7 +275,7 @@ bool RunExecution::spawn_and_register(const std::string& db) {
 void RunExecution::teardown() {
   collectors_.boundary("teardown");
   const std::uint64_t start = monotonic_ns();
-  boundaries_["teardown_start_ns"] = ns(start);
+  boundaries_["teardown_start_ns"] = ns_string(start);
   if (record_.status.empty()) {
     // Orderly: ask each worker to close its connection and exit, within a bounded time.
     const std::uint64_t deadline =
@@ -316,7 +314,7 @@ void RunExecution::teardown() {
                       leftovers.size())});
   }
   record_.run["leftover_processes"] = leftovers;
-  boundaries_["teardown_end_ns"] = ns(monotonic_ns());
+  boundaries_["teardown_end_ns"] = ns_string(monotonic_ns());
 }
 
 Json RunExecution::workers_json() const {
@@ -341,8 +339,8 @@ Json RunExecution::workers_json() const {
                    {"signal", s->signal},
                    {"description", s->describe()},
                    // The kernel's accounting of the whole process (wait4), not the worker's word.
-                   {"user_ns", ns(s->user_ns)},
-                   {"system_ns", ns(s->system_ns)},
+                   {"user_ns", ns_string(s->user_ns)},
+                   {"system_ns", ns_string(s->system_ns)},
                    {"max_rss_kib", s->max_rss_kib},
                    {"voluntary_switches", s->voluntary_switches},
                    {"involuntary_switches", s->involuntary_switches}};
@@ -361,7 +359,7 @@ RunRecord RunExecution::execute() {
   record_.run = Json::object();
   if (spec_.sample_noise) record_.run["noise_before"] = spec_.sample_noise({});
 
-  boundaries_["startup_start_ns"] = ns(monotonic_ns());
+  boundaries_["startup_start_ns"] = ns_string(monotonic_ns());
   const auto cpu_at_start = process_cpu_times();
   CpuTimes cpu_after_startup = cpu_at_start;
   std::string db;
@@ -369,29 +367,29 @@ RunRecord RunExecution::execute() {
   if (ok) {
     // Release: every worker runs its warmup, then waits at the barrier.
     collectors_.boundary("warmup");
-    boundaries_["warmup_start_ns"] = ns(monotonic_ns());
+    boundaries_["warmup_start_ns"] = ns_string(monotonic_ns());
     cpu_after_startup = process_cpu_times();
     ok = broadcast({{"type", "start"}}) && step("warmup_done", run_deadline_, warmup_);
   }
   if (ok) {
     const std::uint64_t released = monotonic_ns();
-    boundaries_["warmup_end_ns"] = ns(released);
+    boundaries_["warmup_end_ns"] = ns_string(released);
     scan();
     collectors_.boundary("measure");
     const auto cpu_before = process_cpu_times();
-    boundaries_["measure_start_ns"] = ns(monotonic_ns());
+    boundaries_["measure_start_ns"] = ns_string(monotonic_ns());
     ok = broadcast({{"type", "measure"}}) && step("measure_done", run_deadline_, measure_) &&
          step("result", run_deadline_, result_);
     const std::uint64_t measured = monotonic_ns();
     const auto cpu_after = process_cpu_times();
-    boundaries_["measure_end_ns"] = ns(measured);
+    boundaries_["measure_end_ns"] = ns_string(measured);
     // The harness's own CPU while the workers measured: it must not steal their time.
     const std::uint64_t harness_ns =
         (cpu_after.user_ns - cpu_before.user_ns) + (cpu_after.system_ns - cpu_before.system_ns);
     const std::uint64_t window = measured - released;
     record_.run["harness_cpu_during_measure"] = {
-        {"cpu_ns", ns(harness_ns)},
-        {"window_ns", ns(window)},
+        {"cpu_ns", ns_string(harness_ns)},
+        {"window_ns", ns_string(window)},
         {"fraction_of_one_core",
          window == 0 ? 0.0 : static_cast<double>(harness_ns) / static_cast<double>(window)}};
   }
@@ -406,7 +404,7 @@ RunRecord RunExecution::execute() {
   teardown();
   const auto cpu_after_teardown = process_cpu_times();
   const auto spent = [](const CpuTimes& a, const CpuTimes& b) {
-    return ns((b.user_ns - a.user_ns) + (b.system_ns - a.system_ns));
+    return ns_string((b.user_ns - a.user_ns) + (b.system_ns - a.system_ns));
   };
   // The harness's own CPU around the measured phases: spawning, registering, configuring and
   // reaping the cohort (what a run costs the host besides the workload).

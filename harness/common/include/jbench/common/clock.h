@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 namespace jbench {
 
@@ -22,5 +23,9 @@ CpuTimes process_cpu_times();
 inline std::uint64_t elapsed_ns(std::uint64_t from, std::uint64_t to) {
   return to > from ? to - from : 0;
 }
+
+// A nanosecond count as JSON carries it: a decimal string, so that no reader rounds past 2^53
+// (docs/events.md).
+inline std::string ns_string(std::uint64_t ns) { return std::to_string(ns); }
 
 }  // namespace jbench
