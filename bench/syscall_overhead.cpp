@@ -25,6 +25,7 @@
 
 #include "jbench/collectors/syscall_collector.h"
 #include "jbench/common/clock.h"
+#include "jbench/proc/proc_stat.h"
 
 namespace {
 
@@ -106,16 +107,8 @@ class Worker {
 };
 
 std::uint64_t start_time_ticks(pid_t pid) {
-  // /proc/<pid>/stat field 22, after the command name's closing parenthesis.
-  std::FILE* f = std::fopen(("/proc/" + std::to_string(pid) + "/stat").c_str(), "r");
-  if (!f) return 0;
-  char buffer[1024] = {};
-  const std::size_t got = std::fread(buffer, 1, sizeof buffer - 1, f);
-  std::fclose(f);
-  std::string text(buffer, got);
-  std::string rest = text.substr(text.rfind(')') + 2);
-  for (int field = 3; field < 22; ++field) rest = rest.substr(rest.find(' ') + 1);
-  return std::strtoull(rest.c_str(), nullptr, 10);
+  const auto stat = jbench::proc::read_proc_stat(pid);
+  return stat ? stat->start_time_ticks : 0;
 }
 
 void traced_calls(benchmark::State& state, const char* backend, SyscallDetail detail) {

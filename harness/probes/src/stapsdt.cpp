@@ -1,78 +1,19 @@
 #include "jbench/probes/stapsdt.h"
 
 #include <elf.h>
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include <cerrno>
 #include <cstring>
+
+#include "jbench/elf/reader.h"
 
 namespace jbench {
 namespace {
-
-static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
-              "the reader maps little-endian ELF structures directly onto host integers");
 
 // Largest note section loaded into memory; a real one is a few KiB.
 constexpr std::uint64_t kMaxNoteBytes = 16ull << 20;
 constexpr std::uint32_t kStapsdtType = 3;  // NT_STAPSDT
 constexpr std::uint32_t kJbenchAbiType = 1;
-
-// An open file read with pread, every range checked against its size first.
-class File {
- public:
-  explicit File(const std::string& path) : path_(path) {
-    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd_ < 0) {
-      error_ = fmt::format("cannot open {}: {}", path, std::strerror(errno));
-      return;
-    }
-    struct stat st;
-    if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) {
-      error_ = fmt::format("{} is not a regular file", path);
-      return;
-    }
-    size_ = static_cast<std::uint64_t>(st.st_size);
-  }
-  ~File() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  File(const File&) = delete;
-  File& operator=(const File&) = delete;
-
-  const std::string& error() const { return error_; }
-
-  bool read(std::uint64_t offset, void* out, std::uint64_t length, const char* what,
-            std::string& error) const {
-    if (offset > size_ || length > size_ - offset) {
-      error = fmt::format("{}: {} (offset {}, {} bytes) lies past the end of the file ({} bytes)",
-                          path_, what, offset, length, size_);
-      return false;
-    }
-    auto* p = static_cast<char*>(out);
-    std::uint64_t done = 0;
-    while (done < length) {
-      const ssize_t n = ::pread(fd_, p + done, static_cast<std::size_t>(length - done),
-                                static_cast<off_t>(offset + done));
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) {
-        error = fmt::format("{}: cannot read {}: {}", path_, what,
-                            n < 0 ? std::strerror(errno) : "the file shrank");
-        return false;
-      }
-      done += static_cast<std::uint64_t>(n);
-    }
-    return true;
-  }
-
- private:
-  std::string path_;
-  int fd_ = -1;
-  std::uint64_t size_ = 0;
-  std::string error_;
-};
 
 std::uint64_t align4(std::uint64_t v) { return (v + 3) & ~std::uint64_t{3}; }
 
@@ -142,46 +83,41 @@ bool parse_notes(const std::vector<unsigned char>& data, const std::string& wher
 
 SdtReadResult read_sdt_notes(const std::string& path) {
   SdtReadResult result;
-  File file(path);
+  const elf::OpenFile file(path);
   if (!file.error().empty()) {
     result.error = file.error();
     return result;
   }
+  const elf::Reader& r = file.reader();
   Elf64_Ehdr eh;
-  if (!file.read(0, &eh, sizeof eh, "the ELF header", result.error)) return result;
-  if (std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0) {
-    result.error = fmt::format("{} is not an ELF file", path);
+  bool is_elf = false;
+  if (auto why = elf::read_elf_header(r, eh, is_elf); !why.empty()) {
+    result.error = why;
     return result;
   }
-  if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_ident[EI_DATA] != ELFDATA2LSB) {
-    result.error = fmt::format("{}: only 64-bit little-endian ELF files are supported", path);
+  // The one section-table reader, extended numbering (more than 0xff00 sections) included.
+  std::vector<std::string> errors;
+  const elf::SectionTable table = elf::read_section_table(r, eh, errors);
+  if (table.sections.empty() && !errors.empty()) {
+    result.error = fmt::format("{}: {}", path, errors.front());
     return result;
   }
-  if (eh.e_shoff == 0 || eh.e_shnum == 0) return result;  // no sections: no notes
-  if (eh.e_shentsize != sizeof(Elf64_Shdr)) {
-    result.error = fmt::format("{}: section header size {} is not {}", path, eh.e_shentsize,
-                               sizeof(Elf64_Shdr));
-    return result;
-  }
-  std::vector<Elf64_Shdr> sections(eh.e_shnum);
-  if (!file.read(eh.e_shoff, sections.data(), sections.size() * sizeof(Elf64_Shdr),
-                 "the section header table", result.error)) {
-    return result;
-  }
-  for (std::size_t i = 0; i < sections.size(); ++i) {
-    const Elf64_Shdr& sh = sections[i];
+  for (std::size_t i = 0; i < table.sections.size(); ++i) {
+    const Elf64_Shdr& sh = table.sections[i];
     if (sh.sh_type != SHT_NOTE || sh.sh_size == 0) continue;
     if (sh.sh_size > kMaxNoteBytes) {
       result.error = fmt::format("{}: note section {} is {} bytes, over the {} byte limit", path, i,
                                  sh.sh_size, kMaxNoteBytes);
       return result;
     }
-    std::vector<unsigned char> data(sh.sh_size);
+    std::vector<unsigned char> data;
     const std::string where = fmt::format("{}: note section {}", path, i);
-    if (!file.read(sh.sh_offset, data.data(), sh.sh_size, "a note section", result.error) ||
-        !parse_notes(data, where, result)) {
+    std::string error;
+    if (!r.load(sh.sh_offset, sh.sh_size, "a note section", data, error)) {
+      result.error = fmt::format("{}: {}", path, error);
       return result;
     }
+    if (!parse_notes(data, where, result)) return result;
   }
   return result;
 }

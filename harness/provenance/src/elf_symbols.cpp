@@ -7,13 +7,13 @@
 #include <cctype>
 #include <tuple>
 
-#include "elf_reader.h"
+#include "jbench/elf/reader.h"
 
 namespace jbench {
 namespace {
 
-using provenance_detail::Reader;
-using provenance_detail::SectionTable;
+using elf::Reader;
+using elf::SectionTable;
 
 // As binutils' nm decides it (bfd_decode_symclass), for the symbol kinds an ELF file has.
 char nm_letter(const Elf64_Sym& sym, const std::vector<Elf64_Shdr>& sections) {
@@ -53,7 +53,7 @@ SymbolMap read_symbol_map_fd(int fd, const std::string& label) {
   const Reader r(fd, static_cast<std::uint64_t>(st.st_size), label);
   Elf64_Ehdr eh;
   bool is_elf = false;
-  map.error = provenance_detail::read_elf_header(r, eh, is_elf);
+  map.error = elf::read_elf_header(r, eh, is_elf);
   if (!map.error.empty()) return map;
   std::vector<std::string> errors;
   const SectionTable t = read_section_table(r, eh, errors);

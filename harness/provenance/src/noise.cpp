@@ -7,6 +7,7 @@
 #include <sstream>
 #include <thread>
 
+#include "jbench/proc/proc_stat.h"
 #include "proc_files.h"
 
 namespace jbench {
@@ -49,28 +50,11 @@ bool read_host_ticks(const std::string& root, HostTicks& t, std::string& why) {
   return true;
 }
 
-// utime + stime (fields 14 and 15) of /proc/<pid>/stat. The command name (field 2) may hold
-// spaces and parentheses, so fields are counted from the last ')'.
+// utime + stime of /proc/<pid>/stat, through the one stat parser (jbench::proc).
 std::optional<std::uint64_t> read_pid_ticks(const std::string& root, pid_t pid) {
-  std::string why;
-  auto text = read_first_line(fmt::format("{}/proc/{}/stat", root, pid), why);
-  if (!text) return std::nullopt;
-  const auto close = text->rfind(')');
-  if (close == std::string::npos) return std::nullopt;
-  std::istringstream in(text->substr(close + 1));
-  std::string field;
-  std::uint64_t utime = 0;
-  std::uint64_t stime = 0;
-  for (int i = 3; i <= 15; ++i) {  // field 3 (state) .. field 15 (stime)
-    if (!(in >> field)) return std::nullopt;
-    try {
-      if (i == 14) utime = std::stoull(field);
-      if (i == 15) stime = std::stoull(field);
-    } catch (const std::exception&) {
-      return std::nullopt;
-    }
-  }
-  return utime + stime;
+  const auto stat = proc::read_proc_stat(pid, root);
+  if (!stat) return std::nullopt;
+  return stat->utime_ticks + stat->stime_ticks;
 }
 
 void read_loadavg(const std::string& root, NoiseSample& s) {

@@ -1,6 +1,12 @@
-// Internal: the bounds-checked ELF reading that elf_info.cpp (notes, build-id, debug links) and
-// elf_symbols.cpp (symbol tables) share. Every offset and size from the file is checked against
-// the file's size before it is read, so a malformed file is an error, never a read outside it.
+// The one ELF reader of jbench: bounds-checked reading that provenance (notes, build-id, debug
+// links, symbol tables) and probes (USDT and ABI notes) share. Every offset and size from the file
+// is checked against the file's size before it is read, so a malformed file is an error, never a
+// read outside it. 64-bit little-endian ELF only.
+//
+//   elf::OpenFile f(path);                     // or a Reader over an fd you own
+//   Elf64_Ehdr eh; bool is_elf;
+//   if (auto why = elf::read_elf_header(f.reader(), eh, is_elf); !why.empty()) ...
+//   elf::SectionTable t = elf::read_section_table(f.reader(), eh, errors);
 #pragma once
 
 #include <elf.h>
@@ -13,7 +19,7 @@
 #include <string>
 #include <vector>
 
-namespace jbench::provenance_detail {
+namespace jbench::elf {
 
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
               "the ELF reader maps little-endian structures directly onto host integers");
@@ -23,10 +29,11 @@ constexpr std::uint64_t kMaxLoadBytes = 64ull << 20;
 
 class Reader {
  public:
+  // `label` names the file in messages; it must outlive the reader.
   Reader(int fd, std::uint64_t size, const std::string& label)
-      : fd_(fd), size_(size), label_(label) {}
+      : fd_(fd), size_(size), label_(&label) {}
   std::uint64_t size() const { return size_; }
-  const std::string& label() const { return label_; }
+  const std::string& label() const { return *label_; }
 
   // Whether [offset, offset + length) lies inside the file.
   bool in_bounds(std::uint64_t offset, std::uint64_t length) const {
@@ -48,11 +55,11 @@ class Reader {
                                 static_cast<off_t>(offset + done));
       if (n < 0 && errno == EINTR) continue;
       if (n < 0) {
-        error = fmt::format("cannot read {} of {}: {}", what, label_, std::strerror(errno));
+        error = fmt::format("cannot read {} of {}: {}", what, *label_, std::strerror(errno));
         return false;
       }
       if (n == 0) {
-        error = fmt::format("{} of {}: the file shrank while being read", what, label_);
+        error = fmt::format("{} of {}: the file shrank while being read", what, *label_);
         return false;
       }
       done += static_cast<std::uint64_t>(n);
@@ -74,7 +81,25 @@ class Reader {
  private:
   int fd_;
   std::uint64_t size_;
-  const std::string& label_;
+  const std::string* label_;
+};
+
+// Opens a regular file read-only for a Reader and closes it on destruction; `error()` says why
+// it could not (then `reader()` must not be used).
+class OpenFile {
+ public:
+  explicit OpenFile(std::string path);
+  ~OpenFile();
+  OpenFile(const OpenFile&) = delete;
+  OpenFile& operator=(const OpenFile&) = delete;
+  const std::string& error() const { return error_; }
+  const Reader& reader() const { return reader_; }
+
+ private:
+  std::string path_;
+  int fd_ = -1;
+  std::string error_;
+  Reader reader_;
 };
 
 // Checks the identification (magic, 64-bit, little-endian) and reads the ELF header. Returns ""
@@ -93,4 +118,4 @@ struct SectionTable {
 SectionTable read_section_table(const Reader& r, const Elf64_Ehdr& header,
                                 std::vector<std::string>& errors);
 
-}  // namespace jbench::provenance_detail
+}  // namespace jbench::elf
