@@ -30,10 +30,13 @@ std::string point_id(const Matrix& m, const CellValues& values) {
   return id;
 }
 
-std::string run_id(const Plan& plan, const Run& run) {
+std::string cell_id(const Plan& plan, const Run& run) {
   const Block& block = plan.blocks[run.block];
-  return fmt::format("{}.{}.r{}", point_id(*plan.matrix, block.point), trace_mode_name(run.trace),
-                     block.repetition + 1);
+  return fmt::format("{}.{}", point_id(*plan.matrix, block.point), trace_mode_name(run.trace));
+}
+
+std::string run_id(const Plan& plan, const Run& run) {
+  return fmt::format("{}.r{}", cell_id(plan, run), plan.blocks[run.block].repetition + 1);
 }
 
 std::string describe_reason(const Plan& plan, const Cell& cell) {

@@ -261,7 +261,7 @@ SessionOutcome run_session(const Plan& plan, const SessionOptions& given, std::o
                           record.reason.empty() ? "" : ": " + record.reason));
     progress.finished(i, id, record.status, record.reason, elapsed);
 
-    const std::string cell = id.substr(0, id.rfind(".r"));
+    const std::string cell = cell_id(plan, r);
     if (!cells.count(cell)) cell_order.push_back(cell);
     CellLine& line = cells[cell];
     line.cell = cell;

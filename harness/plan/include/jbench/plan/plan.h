@@ -150,6 +150,8 @@ Plan make_plan(const Matrix& matrix, std::span<const OnlyFilter> filters, const 
 // Ids are stable across orderings: they name the values, not the position.
 // A run id reads like "w8.cold.mixed.above.full.r1".
 std::string point_id(const Matrix& matrix, const CellValues& values);
+// The run's cell: its point and trace mode, "w8.cold.mixed.above.full" (its run id less ".r<n>").
+std::string cell_id(const Plan& plan, const Run& run);
 std::string run_id(const Plan& plan, const Run& run);
 std::string describe_reason(const Plan& plan, const Cell& cell);
 
