@@ -63,6 +63,14 @@ TEST(RunFrontDoor, a_relative_out_from_another_directory_gives_ok_traced_runs_an
       << r.err;
   const auto valid = run_process({JBENCH_BINARY, "validate", bundle});
   EXPECT_EQ(valid.exit_code, 0) << valid.out << valid.err;
+  // The next plan's estimate uses the tracer attach this bundle measured, and says so.
+  const auto plan = run_process({JBENCH_BINARY, "plan", fixture("front-door.yaml"), "--json",
+                                 "--bundles", cwd + "/relative/bundles"});
+  ASSERT_EQ(plan.exit_code, 0) << plan.err;
+  const auto estimate = nlohmann::json::parse(plan.out, nullptr, false)["estimate"];
+  EXPECT_EQ(estimate["attach_source"],
+            "measured: median of 1 traced runs' tracer attach in " + bundle)
+      << estimate;
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "jbench/report/bundle_runs.h"
+#include "jbench/report/overhead.h"
 
 namespace jbench::report {
 
@@ -19,17 +20,15 @@ std::string AttachCost::source() const {
 std::optional<AttachCost> attach_cost(const std::string& bundle_dir) {
   const BundleRuns read = read_bundle_runs(bundle_dir);
   if (!read.error.empty()) return std::nullopt;
-  std::vector<std::uint64_t> ns;
+  std::vector<double> ns;
   for (const RunFacts& r : read.runs) {
     if ((r.trace == "light" || r.trace == "full") && r.tracer_attach_ns) {
-      ns.push_back(*r.tracer_attach_ns);
+      ns.push_back(static_cast<double>(*r.tracer_attach_ns));
     }
   }
-  if (ns.empty()) return std::nullopt;
-  std::sort(ns.begin(), ns.end());
-  const std::size_t n = ns.size();
-  const std::uint64_t median = n % 2 ? ns[n / 2] : (ns[n / 2 - 1] + ns[n / 2]) / 2;
-  return AttachCost{median / 1'000'000, n, bundle_dir};
+  const auto middle = median(ns);  // the report's own median (overhead.h)
+  if (!middle) return std::nullopt;
+  return AttachCost{static_cast<std::uint64_t>(*middle / 1e6), ns.size(), bundle_dir};
 }
 
 std::optional<AttachCost> latest_attach_cost(const std::string& bundles_dir) {

@@ -6,6 +6,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "jbench/stats/decimal.h"
+
 namespace jbench::report {
 namespace {
 
@@ -28,11 +30,7 @@ std::optional<Json> read_json(const std::string& path, std::string& error) {
 std::optional<std::uint64_t> decimal_at(const Json& doc, const char* key) {
   const auto it = doc.find(key);
   if (it == doc.end() || !it->is_string()) return std::nullopt;
-  try {
-    return std::stoull(it->get<std::string>());
-  } catch (const std::exception&) {
-    return std::nullopt;
-  }
+  return stats::parse_decimal_u64(it->get_ref<const std::string&>());
 }
 
 // run.json -> trace_mode.collectors[name == syscall].lifecycle: attached_ns - started_ns.

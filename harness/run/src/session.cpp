@@ -50,10 +50,16 @@ std::string utc_now(const char* format) {
   return buf;
 }
 
-std::string self_dir() {
+// This jbench executable; empty when /proc/self/exe cannot be read.
+fs::path self_exe() {
   std::error_code ec;
-  const auto exe = fs::read_symlink("/proc/self/exe", ec);
-  return ec ? std::string(".") : exe.parent_path().string();
+  auto exe = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? fs::path() : exe;
+}
+
+std::string self_dir() {
+  const fs::path exe = self_exe();
+  return exe.empty() ? std::string(".") : exe.parent_path().string();
 }
 
 // The databases live in the scratch directory: it must be creatable and writable before any
@@ -336,13 +342,12 @@ SessionOutcome run_session(const Plan& plan, const SessionOptions& given, std::o
                      : !all_ok     ? " (some runs did not succeed: see manifest.json)"
                                    : "");
   // Where to look next, with the paths filled in.
-  std::error_code ec_exe;
-  const auto jbench_exe = fs::read_symlink("/proc/self/exe", ec_exe);
+  const fs::path jbench_exe = self_exe();
   log << fmt::format(
       "next: {0} report {1}          # what each trace mode cost\n"
       "      {0} validate {1}        # re-check the evidence, anywhere, later\n"
       "      (cd {1} && sha256sum -c SHA256SUMS)\n",
-      ec_exe ? std::string("jbench") : jbench_exe.string(), outcome.bundle_path);
+      jbench_exe.empty() ? std::string("jbench") : jbench_exe.string(), outcome.bundle_path);
   return outcome;
 }
 
