@@ -5,10 +5,8 @@
 #include <sys/stat.h>
 
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 
 #include "checks.h"
 #include "jbench/bundle/sha256sums.h"
@@ -138,13 +136,6 @@ void resolve_binary(const Json& d, const std::string& at, std::map<std::string, 
   }
 }
 
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 // The matrix's hash against the manifest's record of it (check_session compares that with the
 // file), the plan's against plan.json itself (nothing else records it).
 void check_configuration(const BundleView& b, const Json& index, Findings& f) {
@@ -200,13 +191,16 @@ void check_runs(const BundleView& b, const Json& index, const std::set<std::stri
       if (!p->empty()) with_processes.insert(*id);
     }
     // The configure messages as the transcript has them, hashed the way the session hashed them.
-    // A missing transcript is the run checks' finding, not a second one here.
-    const std::string transcript_path = b.root + "/runs/" + *id + "/logs/protocol.jsonl";
+    // A missing, unreadable or oversized transcript is the transcript check's finding, not a
+    // second one here: it is read through the same bounded reader, its findings set aside.
+    const std::string transcript_file = "runs/" + *id + "/logs/protocol.jsonl";
     const Json* wc = member(r, "worker_configuration");
-    if (wc && is_regular(transcript_path) &&
-        *wc != configure_message_hashes(read_text(transcript_path))) {
+    std::vector<Finding> reported_elsewhere;
+    Findings set_aside(reported_elsewhere);
+    const auto transcript = wc ? read_document(b.root, transcript_file, set_aside) : std::nullopt;
+    if (transcript && *wc != configure_message_hashes(*transcript)) {
       f.add("provenance.configuration_mismatch", kIndex, at + "/worker_configuration",
-            "the configure messages of runs/" + *id + "/logs/protocol.jsonl hash otherwise");
+            "the configure messages of " + transcript_file + " hash otherwise");
     }
   }
   for (const auto& [id, s] : status) {
