@@ -1,7 +1,7 @@
 // What the bridge reads about its own process: the incarnation (pid + start time), thread ids,
 // the boot id, randomness, the clock. Private to the bridge; every function is safe in a forked
 // child (no allocation, only async-signal-safe system calls). They sit on the platform seam
-// (platform/include/jb_platform.h), where the operating system's part is.
+// (core/platform/include/jb_platform.h), where the operating system's part is.
 #pragma once
 
 #include <jb_platform.h>

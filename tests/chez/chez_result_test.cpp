@@ -1,5 +1,5 @@
 // What the Chez worker reports is what it did, in the harness's own terms: the result validates
-// against manifests/worker-result.schema.json, every histogram is exactly what harness/stats
+// against manifests/worker-result.schema.json, every histogram is exactly what core/stats
 // computes from the same buckets, the phases count by the protocol's rules, lanes do what their
 // label says, the stream is a function of the seed, and every garbage collection is counted.
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
 // What the sampler reads about its own process: the incarnation, thread ids, the clock,
 // randomness. Every function only makes system calls: none allocates, so all are safe inside a
 // malloc hook and in a fork child. The operating system's part is behind the platform seam
-// (platform/include/jb_platform.h).
+// (core/platform/include/jb_platform.h).
 #pragma once
 
 #include <jb_platform.h>

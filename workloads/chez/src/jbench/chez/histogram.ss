@@ -1,5 +1,5 @@
 ;;; Latency histograms in the jbench.latency_histogram/1 format, computed exactly as
-;;; harness/stats (histogram.h, histogram_json.h) computes them, so the harness can parse,
+;;; core/stats (histogram.h, histogram_json.h) computes them, so the harness can parse,
 ;;; re-check and merge what this worker writes.
 ;;;
 ;;; Buckets: one per value below 32 ns; every octave [2^e, 2^(e+1)), e >= 5, cut into 32 equal

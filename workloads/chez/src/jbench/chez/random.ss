@@ -1,4 +1,4 @@
-;;; Seeded randomness, bit for bit the generator of harness/common/include/jbench/common/random.h:
+;;; Seeded randomness, bit for bit the generator of core/common/include/jbench/common/random.h:
 ;;; SplitMix64 (`next` adds 0x9e3779b97f4a7c15 and returns the finaliser of the state), Lemire's
 ;;; multiply-shift with rejection for `below`, and `combine64` to derive a worker's stream from
 ;;; the run seed and its index. Exact integers stand in for uint64 (masked to 64 bits), so the

@@ -2,7 +2,7 @@
 // so two runs of the same cell issue the same statements with the same parameters in the same
 // order, on any machine.
 //
-// Generator: jbench::SplitMix64 (harness/common/random.h) seeded with
+// Generator: jbench::SplitMix64 (core/common/random.h) seeded with
 // combine64(seed, worker_index); bounded draws use its below() (Lemire, with rejection), and a
 // probability draw is (next() >> 11) * 2^-53. Never std::*_distribution: those are
 // implementation-defined. The draw order per transaction is part of the contract and is
