@@ -13,8 +13,8 @@
  * objects (jbench_platform_objects) gets its own private copy, called without a PLT.
  *
  * Implementations: src/platform_linux.c. There is no other yet; a Darwin one goes in
- * src/platform_darwin.c (core/platform/CMakeLists.txt picks the file by CMAKE_SYSTEM_NAME), and each
- * declaration below says what it must do there ("Darwin:"). Some things these libraries do are
+ * src/platform_darwin.c (core/platform/CMakeLists.txt picks the file by CMAKE_SYSTEM_NAME), and
+ * each declaration below says what it must do there ("Darwin:"). Some things these libraries do are
  * not behind this seam because they are not one system call: the allocation sampler's
  * interposition of the malloc family (interpose.cpp: ELF symbol interposition under LD_PRELOAD;
  * Darwin needs __DATA,__interpose and DYLD_INSERT_LIBRARIES, and has no memalign or pvalloc) and
