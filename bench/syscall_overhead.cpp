@@ -23,7 +23,7 @@
 #include <memory>
 #include <string>
 
-#include "jbench/collectors/syscall_collector.h"
+#include "jbench/collectors/syscall/syscall_collector.h"
 #include "jbench/common/clock.h"
 #include "jbench/proc/proc_stat.h"
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "jbench/bundle/sha256sums.h"
-#include "jbench/collect/summaries.h"
+#include "jbench/collectors/modes/summaries.h"
 #include "jbench/results/summary.h"
 
 namespace jbench::test {
@@ -64,7 +64,7 @@ void BundleEditor::resummarize(const std::string& run_id) const {
   }
   const nlohmann::json run = json(dir + "/run.json");
   nlohmann::json summary = summarize_run(results, run);
-  summary["collectors"] = collect::summarize_collectors(path(dir), run);
+  summary["collectors"] = collectors::summarize_collectors(path(dir), run);
   write_json(dir + "/summary.json", summary);
 }
 

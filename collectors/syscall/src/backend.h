@@ -17,7 +17,7 @@
 
 #include "backend_process.h"
 #include "bpftrace_script.h"
-#include "jbench/collectors/syscall_collector.h"
+#include "jbench/collectors/syscall/syscall_collector.h"
 #include "observations.h"
 
 namespace jbench::collectors::syscall_detail {

@@ -4,9 +4,12 @@
 
 namespace jbench::collectors::syscall_detail {
 
-StatusDecision decide_status(const StatusFacts& f) {
-  if (!f.unavailable.empty()) return {"not_available", f.unavailable};
-  std::vector<std::string> why;
+StatusDecision decide_status(const SyscallFacts& f) {
+  StatusFacts facts;
+  facts.unavailable = f.unavailable;
+  facts.records = f.records;
+  facts.quiet_reason = "attached and verified; no traced call happened";
+  std::vector<std::string>& why = facts.failures;
   if (!f.start_failure.empty()) {
     why.push_back(f.start_failure);
   } else if (!f.canaries_awaited) {
@@ -36,10 +39,7 @@ StatusDecision decide_status(const StatusFacts& f) {
     why.push_back(fmt::format("the output exceeded its bound of {} bytes", f.max_output_bytes));
   }
   for (const auto& p : f.problems) why.push_back(p);
-  if (!why.empty()) return {"collector_failed", fmt::format("{}", fmt::join(why, "; "))};
-  if (f.records == 0)
-    return {"no_events_observed", "attached and verified; no traced call happened"};
-  return {"ok", ""};
+  return ::jbench::collectors::decide_status(facts);
 }
 
 }  // namespace jbench::collectors::syscall_detail

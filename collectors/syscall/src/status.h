@@ -1,4 +1,4 @@
-// The one rule that turns what the collector observed into exactly one status word (pure).
+// What the syscall collector observed, as the facts of the one status rule (api/status.h). Pure.
 //
 //   not_available       the host cannot run the backend (the reason and the remediation)
 //   collector_failed    did not start, attach not verified (a worker's canary never seen), the
@@ -14,9 +14,11 @@
 #include <string>
 #include <vector>
 
+#include "jbench/collectors/api/status.h"
+
 namespace jbench::collectors::syscall_detail {
 
-struct StatusFacts {
+struct SyscallFacts {
   std::string unavailable;  // non-empty: not_available
   std::string start_failure;
   bool attach_verified = false;
@@ -36,11 +38,7 @@ struct StatusFacts {
   std::uint64_t records = 0;
 };
 
-struct StatusDecision {
-  std::string status;
-  std::string reason;
-};
-
-StatusDecision decide_status(const StatusFacts& facts);
+// Words every failed fact, in the order above, and lets the one rule decide.
+StatusDecision decide_status(const SyscallFacts& facts);
 
 }  // namespace jbench::collectors::syscall_detail

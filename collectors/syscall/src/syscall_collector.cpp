@@ -1,4 +1,4 @@
-#include "jbench/collectors/syscall_collector.h"
+#include "jbench/collectors/syscall/syscall_collector.h"
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -23,9 +23,8 @@ namespace {
 
 constexpr const char* kEventsFile = "syscall.events.jsonl";
 
-Json ended_json(const proc::ExitStatus& s) {
-  if (s.signaled) return {{"how", "signal"}, {"signal", s.signal}};
-  return {{"how", "exit"}, {"code", s.code}};
+Ended ended_of(const proc::ExitStatus& s) {
+  return s.signaled ? Ended::killed(s.signal) : Ended::exit(s.code);
 }
 
 // The raw file's header (docs/events.md): who wrote it, on which clock, in which units, for
@@ -69,7 +68,7 @@ struct SyscallCollector::State {
   bool attach_verified = false;
   std::vector<PhaseMark> marks;
   std::vector<std::string> problems;
-  std::optional<Json> entry;  // stop() runs once
+  std::optional<SyscallStop> stopped;  // finish() runs once
 
   bool attached() const { return backend && start_failure.empty() && unavailable.empty(); }
   std::string raw(const std::string& name) const { return options.raw_dir + "/" + name; }
@@ -79,7 +78,7 @@ struct SyscallCollector::State {
   }
   void choose_and_attach();
   std::string try_backend(std::unique_ptr<Backend> candidate);
-  Json finish(std::uint64_t deadline_ns);
+  SyscallStop finish(std::uint64_t deadline_ns);
 };
 
 std::string SyscallCollector::State::try_backend(std::unique_ptr<Backend> candidate) {
@@ -175,8 +174,8 @@ std::unique_ptr<SyscallCollector> SyscallCollector::start(const SyscallOptions& 
 SyscallCollector::SyscallCollector(std::unique_ptr<State> state) : state_(std::move(state)) {}
 
 SyscallCollector::~SyscallCollector() {
-  // Never leave the tool running: stop() was not called (an exception, an early return).
-  if (state_->backend && state_->backend->launched() && !state_->entry)
+  // Never leave the tool running: finish() was not called (an exception, an early return).
+  if (state_->backend && state_->backend->launched() && !state_->stopped)
     state_->backend->stop(monotonic_ns() + 2'000'000'000ULL);
 }
 
@@ -235,30 +234,40 @@ void SyscallCollector::add_process(CohortProcess process) {
   }
 }
 
-Json SyscallCollector::stop(std::uint64_t deadline_ns) {
-  if (!state_->entry) state_->entry = state_->finish(deadline_ns);
-  return *state_->entry;
+SyscallStop SyscallCollector::finish(std::uint64_t deadline_ns) {
+  if (!state_->stopped) state_->stopped = state_->finish(deadline_ns);
+  return *state_->stopped;
 }
 
-Json SyscallCollector::State::finish(std::uint64_t deadline_ns) {
-  StatusFacts facts;
+Json SyscallCollector::stop(std::uint64_t deadline_ns) {
+  const SyscallStop& s = finish(deadline_ns);
+  Json out = s.entry.to_json();
+  out["summary"] = s.summary;
+  return out;
+}
+
+SyscallStop SyscallCollector::State::finish(std::uint64_t deadline_ns) {
+  SyscallFacts facts;
   facts.unavailable = unavailable;
   facts.start_failure = start_failure;
   facts.canaries_awaited = canaries_awaited;
   facts.attach_verified = attach_verified;
   facts.max_output_bytes = options.max_output_bytes;
   facts.problems = problems;
-  Json out = {{"name", "syscall"},
-              {"backend", backend                   ? std::string(backend->name())
-                          : options.backend.empty() ? std::string("none")
-                                                    : options.backend},
-              {"setting", options.detail == SyscallDetail::full ? "full" : "light"}};
+  CollectorEntry e;
+  e.name = "syscall";
+  e.backend = backend                   ? std::string(backend->name())
+              : options.backend.empty() ? std::string("none")
+                                        : options.backend;
+  e.setting = options.detail == SyscallDetail::full ? "full" : "light";
+  Json& out = e.extra;
   Json ended = nullptr;
   ReportOutput report;
   Observed observed;
   if (backend && backend->launched()) {
     const BackendEnd end = backend->stop(deadline_ns);
-    ended = ended_json(end.status);
+    e.ended = ended_of(end.status);
+    ended = e.ended->to_json();
     facts.ended_known = true;
     facts.ended_by_signal = end.status.signaled;
     facts.exit_code = end.status.code;
@@ -313,30 +322,27 @@ Json SyscallCollector::State::finish(std::uint64_t deadline_ns) {
     std::lock_guard lock(live.mu);
     for (const auto& [pid, k] : live.canaries) canary_pids.insert(pid);
   }
-  Json seen = Json::array();
   for (const auto& p : cohort) {
     if (canary_pids.count(p.pid)) {
-      seen.push_back(p.worker_index);
+      e.canaries_seen.push_back(p.worker_index);
     } else {
       facts.missing_canaries.push_back(p.worker_index);
     }
   }
-  const StatusDecision decision = decide_status(facts);
-  out["status"] = decision.status;
-  out["reason"] = decision.reason;
-  if (decision.status == "not_available") out["remediation"] = remediation;
-  if (backend && backend->launched() && report.write_error.empty())
-    out["raw"] = in_run(kEventsFile);
+  StatusDecision decision = decide_status(facts);
+  e.status = decision.status;
+  e.reason = std::move(decision.reason);
+  if (e.status == Status::not_available) e.remediation = remediation;
+  if (backend && backend->launched() && report.write_error.empty()) {
+    e.raw.push_back(in_run(kEventsFile));
+  }
   if (!fallback.is_null()) out["fallback"] = fallback;
-  const auto ns = [](std::uint64_t v) { return v ? Json(std::to_string(v)) : Json(nullptr); };
-  out["lifecycle"] = {{"started_ns", ns(started_ns)},
-                      {"attached_ns", ns(attached_ns)},
-                      {"attach_verified", attach_verified},
-                      {"canaries_seen", seen},
-                      {"ended", ended}};
-  out["records"] = report.records;
-  out["dropped"] = facts.dropped;
-  out["malformed"] = facts.malformed;
+  if (started_ns) e.started_ns = started_ns;
+  if (attached_ns) e.attached_ns = attached_ns;
+  e.attach_verified = attach_verified;
+  e.records = report.records;
+  e.dropped = facts.dropped;
+  e.malformed = facts.malformed;
   out["calls"] = report.calls;
   out["output_bytes"] = backend ? backend->output_bytes() : 0;
   Json followed = Json::array();
@@ -347,8 +353,7 @@ Json SyscallCollector::State::finish(std::uint64_t deadline_ns) {
                         {"parent", inc.parent}});
   }
   out["followed"] = followed;
-  out["summary"] = report.summary.is_null() ? Json::object() : report.summary;
-  return out;
+  return {std::move(e), report.summary.is_null() ? Json::object() : report.summary};
 }
 
 }  // namespace jbench::collectors

@@ -1,7 +1,8 @@
-// The collectors of one run, as its trace mode asks for them (jbench::collect's table): the
-// environment each worker is spawned with, attaching after registration, verifying every
-// worker's canary before release, reading at the phase boundaries, and, after teardown, each
-// collector's entry in run.json and its summary. Private to jbench::run.
+// The collectors of one run, as its trace mode's table asks for them (collectors/modes), driven
+// through the one seam (collectors/api/collector.h): the environment each worker is spawned
+// with, attaching after registration, verifying every worker's canary before release, the phase
+// boundaries, and after teardown every table row's entry in run.json. Private to jbench::run; it
+// names no collector.
 //
 // Order, as run_one drives it:
 //   worker_env(i) at spawn -> attach(cohort) after every hello -> verify() after canary_done
@@ -19,43 +20,22 @@
 #include <vector>
 
 #include "cohort.h"
-#include "jbench/collect/alloc_consumer.h"
-#include "jbench/collect/bridge_consumer.h"
-#include "jbench/collect/cpu_accounting.h"
-#include "jbench/collect/trace_modes.h"
+#include "jbench/collectors/api/collector.h"
+#include "jbench/collectors/modes/trace_modes.h"
 #include "jbench/proc/child_process.h"
-
-namespace jbench::collectors {
-class SyscallCollector;
-}
 
 namespace jbench::run {
 
-struct CollectorsSetup {
-  TraceMode mode = TraceMode::baseline;
-  std::string workload_kind;
-  std::string run_id;
-  std::string run_dir;  // absolute: runs/<id> inside the staging bundle
-  std::string boot_id;
-  std::string alloc_library;    // libjbench_alloc.so for native targets; empty: none built
-  std::string syscall_backend;  // "" = the best available
-  std::uint64_t max_output_bytes = 0;
-  std::uint64_t seed = 0;  // the run's seed: the samplers' seeds derive from it
-  // The allocation sampler's mean interval: the matrix's collectors.alloc setting for the mode,
-  // else the mode's default (collect::alloc_mean_bytes_for); 0 where nothing samples.
-  std::uint64_t alloc_mean_bytes = 0;
-};
-
 class RunCollectors {
  public:
-  explicit RunCollectors(CollectorsSetup setup);
+  explicit RunCollectors(collectors::RunContext context);
   ~RunCollectors();
   RunCollectors(const RunCollectors&) = delete;
   RunCollectors& operator=(const RunCollectors&) = delete;
 
   // Creates the raw directories. Returns why it could not, or "".
   std::string prepare();
-  std::vector<std::pair<std::string, std::string>> worker_env(std::size_t index) const;
+  collectors::WorkerEnv worker_env(std::size_t index) const;
   // Every worker said hello and was registered. Returns the reason the run cannot go on, or "".
   std::string attach(const Cohort& cohort, std::size_t workers, std::uint64_t deadline_ns);
   // Every worker made its canary call. Returns "attachment not verified: ..." or "".
@@ -63,8 +43,8 @@ class RunCollectors {
   void boundary(std::string_view phase);
   void joined(const CohortMember& member);  // a process a worker forked
   void exited(pid_t pid, const proc::ExitStatus& status);
-  // Stops what still runs and decides every collector's status. Returns the reason a required
-  // collector failed (the run then fails), or "".
+  // Stops what still runs and lists every row of the table with its status. Returns the reason
+  // a required collector did not prove its evidence (the run then fails), or "".
   std::string finish(const nlohmann::json& boundaries, const Cohort& cohort);
 
   const nlohmann::json& trace_mode() const { return trace_mode_; }
@@ -72,20 +52,12 @@ class RunCollectors {
   std::vector<std::pair<std::string, nlohmann::json>> raw_documents() const;
 
  private:
-  bool requested(std::string_view name) const;
-  bool preloads_alloc() const;
-  CollectorsSetup setup_;
-  std::vector<collect::CollectorPlan> plans_;
+  collectors::RunContext context_;
+  std::vector<collectors::CollectorPlan> plans_;
+  std::vector<std::unique_ptr<collectors::Collector>> collectors_;
   std::size_t workers_ = 0;
   bool attached_ = false;
   std::uint64_t attached_ns_ = 0;
-  collect::CpuAccounting cpu_;
-  collect::BridgeFiles bridge_files_;
-  std::vector<std::size_t> bridge_canaries_;
-  std::vector<collect::Registered> registered_;  // the workers, by index
-  std::vector<std::size_t> alloc_seen_;
-  std::unique_ptr<collectors::SyscallCollector> syscall_;
-  nlohmann::json syscall_summary_;
   nlohmann::json trace_mode_;
 };
 

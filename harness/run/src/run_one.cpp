@@ -69,7 +69,7 @@ class RunExecution {
   RunRecord execute();
 
  private:
-  static CollectorsSetup collectors_setup(const RunSpec& spec, std::string boot_id);
+  static collectors::RunContext collectors_setup(const RunSpec& spec, std::string boot_id);
   void scan();
   bool prepare_database(std::string& db);
   bool spawn_and_register(const std::string& db);
@@ -109,9 +109,9 @@ class RunExecution {
   std::vector<Json> hello_, ready_, canary_, warmup_, measure_, result_, bye_;
 };
 
-CollectorsSetup RunExecution::collectors_setup(const RunSpec& spec, std::string boot_id) {
+collectors::RunContext RunExecution::collectors_setup(const RunSpec& spec, std::string boot_id) {
   const Plan& plan = *spec.plan;
-  CollectorsSetup s;
+  collectors::RunContext s;
   s.mode = plan.runs[spec.run_index].trace;
   s.workload_kind = plan.matrix->workload.kind;
   s.run_id = spec.run_id;
@@ -125,7 +125,7 @@ CollectorsSetup RunExecution::collectors_setup(const RunSpec& spec, std::string 
   const auto& chosen = s.mode == TraceMode::light  ? settings.alloc_mean_bytes_light
                        : s.mode == TraceMode::full ? settings.alloc_mean_bytes_full
                                                    : std::optional<std::uint64_t>();
-  s.alloc_mean_bytes = chosen.value_or(collect::alloc_mean_bytes_for(s.mode));
+  s.alloc_mean_bytes = chosen.value_or(collectors::alloc_mean_bytes_for(s.mode));
   return s;
 }
 

@@ -20,7 +20,7 @@
 
 #include "datasets.h"
 #include "jbench/bundle/staging_bundle.h"
-#include "jbench/collect/summaries.h"
+#include "jbench/collectors/modes/summaries.h"
 #include "jbench/common/clock.h"
 #include "jbench/doctor/capabilities.h"
 #include "jbench/plan/plan_output.h"
@@ -260,7 +260,7 @@ SessionOutcome run_session(const Plan& plan, const SessionOptions& given, std::o
     for (const auto& [path, doc] : record.raw_documents) write.json(dir + "/" + path, doc);
     Json summary = summarize_run(record.results, record.run);
     // From the raw files just written, exactly as the validator recomputes it.
-    summary["collectors"] = collect::summarize_collectors(spec.run_dir, run_doc);
+    summary["collectors"] = collectors::summarize_collectors(spec.run_dir, run_doc);
     write.json(dir + "/summary.json", summary);
     docs.run_finished(i, id, record.status, record.reason, summary);
     write.log(fmt::format("run {} {}{}", id, record.status,

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <ctime>
 
-#include "jbench/collect/mode_availability.h"
-#include "jbench/collect/trace_modes.h"
+#include "jbench/collectors/modes/mode_availability.h"
+#include "jbench/collectors/modes/trace_modes.h"
 #include "jbench/common/clock.h"
 #include "jbench/plan/plan_output.h"
 #include "jbench/provenance/build_info.h"
@@ -45,7 +45,7 @@ Json trace_capabilities(const Plan& plan, const Json& capabilities, bool alloc_l
   for (auto name : kTraceValues) {
     const TraceMode mode = *trace_mode_from_name(name);
     Json collectors = Json::array();
-    for (const auto& c : collect::collectors_for(mode, workload_kind)) {
+    for (const auto& c : collectors::collectors_for(mode, workload_kind)) {
       collectors.push_back({{"name", c.name},
                             {"requested", c.requested},
                             {"required", c.required},
@@ -53,14 +53,14 @@ Json trace_capabilities(const Plan& plan, const Json& capabilities, bool alloc_l
                             {"source", c.source},
                             {"reason", c.reason}});
     }
-    Json entry = {{"bridge_mode", collect::bridge_mode_for(mode)}, {"collectors", collectors}};
+    Json entry = {{"bridge_mode", collectors::bridge_mode_for(mode)}, {"collectors", collectors}};
     const bool used = std::any_of(plan.runs.begin(), plan.runs.end(),
                                   [&](const Run& r) { return r.trace == mode; });
     if (!used) {
       entry["status"] = "not_requested";
       entry["reason"] = "no run of this session is in this mode";
-    } else if (const auto a = collect::mode_availability(mode, workload_kind, capabilities,
-                                                         alloc_library_built);
+    } else if (const auto a = collectors::mode_availability(mode, workload_kind, capabilities,
+                                                            alloc_library_built);
                a.available) {
       entry["status"] = "available";
     } else {

@@ -2,7 +2,7 @@
 #include <fmt/format.h>
 
 #include "checks.h"
-#include "jbench/collect/summaries.h"
+#include "jbench/collectors/modes/summaries.h"
 #include "jbench/results/lanes.h"
 #include "jbench/results/summary.h"
 
@@ -21,7 +21,7 @@ std::string shortened(const Json& value) {
 void compare_summary(const std::string& root, const RunView& r, Findings& findings) {
   const std::string file = r.dir + "/summary.json";
   Json recomputed = summarize_run(*r.results, *r.run);
-  recomputed["collectors"] = collect::summarize_collectors(root + "/" + r.dir, *r.run);
+  recomputed["collectors"] = collectors::summarize_collectors(root + "/" + r.dir, *r.run);
   if (recomputed == *r.summary) return;
   // Each patch operation names one place where stored and recomputed differ.
   const Json patch = Json::diff(*r.summary, recomputed);

@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-#include "jbench/collectors/syscall_collector.h"
+#include "jbench/collectors/syscall/syscall_collector.h"
 #include "jbench/proc/child_process.h"
 
 namespace jbench::test {

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "jbench/common/diagnostic.h"
+#include "jbench/common/trace_mode.h"
 
 namespace jbench {
 
@@ -28,15 +29,9 @@ inline constexpr std::array<Axis, kAxisCount> kAllAxes = {Axis::workers, Axis::c
 std::string_view axis_name(Axis axis);
 std::optional<Axis> axis_from_name(std::string_view name);
 
-enum class TraceMode : std::uint8_t { baseline, no_consumer, light, full };
-std::string_view trace_mode_name(TraceMode mode);  // "no-consumer" etc.
-std::optional<TraceMode> trace_mode_from_name(std::string_view name);
-
 // The accepted values of the enumerated axes, in their documented order.
 inline constexpr std::array<std::string_view, 2> kConnectionValues = {"cold", "persistent"};
 inline constexpr std::array<std::string_view, 3> kLaneValues = {"writer", "reader", "mixed"};
-inline constexpr std::array<std::string_view, 4> kTraceValues = {"baseline", "no-consumer", "light",
-                                                                 "full"};
 
 // A dataset cell: the data a run starts from. page_cache_kib against the database's size decides
 // whether the cell sits below or above the page-cache retention threshold (measured at run time).

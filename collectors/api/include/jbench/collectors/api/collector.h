@@ -1,0 +1,98 @@
+// The one seam between a run and its collectors. The run loop (harness/run) holds a list of
+// Collectors, made from the trace mode's table (collectors/modes), and calls every one of them at
+// each step of a run, in this order, from one thread:
+//
+//   prepare()                 before any worker is spawned: create what it writes into
+//   add_worker_env(i, env)    as worker i is spawned: what the worker must see (its raw file, ...)
+//   attach(cohort, deadline)  every worker said hello and was registered; no work was sent yet
+//   verify(deadline)          every worker made its canary call: prove it reached this collector
+//   boundary(phase)           right before each phase is released: "warmup", "measure", "teardown"
+//   joined(member)            a process a worker forked was registered
+//   exited(pid, totals)       a process of the cohort was reaped, with the kernel's exact totals
+//   finish(context)           the cohort is gone: stop, and give one entry per table row served
+//
+// A collector never throws for a runtime fault and never decides a run's fate by itself: what it
+// returns says what it proved, and its entries carry a status decided by the one rule
+// (status.h). Adding a collector is a folder under collectors/ and a row in the modes table.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "jbench/collectors/api/collector_entry.h"
+#include "jbench/common/trace_mode.h"
+
+namespace jbench::collectors {
+
+// What every collector of one run is told when it is made.
+struct RunContext {
+  TraceMode mode = TraceMode::baseline;
+  std::string workload_kind;    // "sqlite", "chez", ...
+  std::string run_id;
+  std::string run_dir;          // absolute: runs/<id> inside the staging bundle
+  std::string boot_id;
+  std::string alloc_library;    // libjbench_alloc.so for native targets; empty: none built
+  std::string syscall_backend;  // "" = the best available
+  std::uint64_t max_output_bytes = 0;  // per raw file; 0 = the collector's own bound
+  std::uint64_t seed = 0;              // the run's seed: samplers derive theirs from it
+  // The allocation sampler's mean interval (the matrix's setting, else the mode's default);
+  // 0 where nothing samples.
+  std::uint64_t alloc_mean_bytes = 0;
+};
+
+// One registered process of the cohort: a worker (with its index) or a process one forked.
+struct Member {
+  std::optional<std::size_t> worker;
+  pid_t pid = 0;
+  std::uint64_t start_time_ticks = 0;  // /proc/<pid>/stat field 22: the incarnation
+};
+
+// What wait4() returned for a reaped process: exact, all threads.
+struct ExitTotals {
+  std::uint64_t user_ns = 0;
+  std::uint64_t system_ns = 0;
+  std::int64_t voluntary_switches = 0;
+  std::int64_t involuntary_switches = 0;
+};
+
+struct FinishContext {
+  std::span<const Member> cohort;
+  std::size_t workers = 0;
+  std::uint64_t attached_ns = 0;  // when attach() was called
+  const nlohmann::json* boundaries = nullptr;  // run.json "boundaries", as the run timed them
+};
+
+using WorkerEnv = std::vector<std::pair<std::string, std::string>>;
+
+class Collector {
+ public:
+  virtual ~Collector() = default;
+
+  // Returns why it cannot run (the run then fails before anything starts), or "".
+  virtual std::string prepare() { return {}; }
+  virtual void add_worker_env(std::size_t /*index*/, WorkerEnv& /*env*/) const {}
+  // Returns the reason the run cannot go on, or "".
+  virtual std::string attach(std::span<const Member> cohort, std::size_t workers,
+                             std::uint64_t deadline_ns) = 0;
+  // Returns "attachment not verified: ..." or "".
+  virtual std::string verify(std::uint64_t /*deadline_ns*/) { return {}; }
+  virtual void boundary(std::string_view /*phase*/) {}
+  virtual void joined(const Member& /*member*/) {}
+  virtual void exited(pid_t /*pid*/, const ExitTotals& /*totals*/) {}
+  // Stops what still runs. One entry per table row it serves (the bridge serves several).
+  virtual std::vector<CollectorEntry> finish(const FinishContext& context) = 0;
+  // Raw documents to keep in the run directory: (path inside it, content).
+  virtual std::vector<std::pair<std::string, nlohmann::json>> raw_documents() const {
+    return {};
+  }
+};
+
+}  // namespace jbench::collectors

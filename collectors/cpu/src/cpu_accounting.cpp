@@ -1,0 +1,154 @@
+#include "jbench/collectors/cpu/cpu_accounting.h"
+
+#include <dirent.h>
+#include <fmt/format.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "jbench/common/clock.h"
+#include "jbench/proc/proc_stat.h"
+
+namespace jbench::collectors {
+namespace {
+
+using Json = nlohmann::json;
+
+// Sums "voluntary_ctxt_switches" and "nonvoluntary_ctxt_switches" over the live threads.
+void add_switches(pid_t pid, CpuSample& s) {
+  const std::string dir = fmt::format("/proc/{}/task", pid);
+  DIR* d = opendir(dir.c_str());
+  if (!d) return;
+  while (const dirent* e = readdir(d)) {
+    if (e->d_name[0] == '.') continue;
+    std::ifstream in(fmt::format("{}/{}/status", dir, e->d_name));
+    std::string line;
+    while (std::getline(in, line)) {
+      std::uint64_t* into = nullptr;
+      if (line.rfind("voluntary_ctxt_switches:", 0) == 0) into = &s.voluntary_switches;
+      if (line.rfind("nonvoluntary_ctxt_switches:", 0) == 0) into = &s.involuntary_switches;
+      if (into) *into += std::stoull(line.substr(line.find(':') + 1));
+    }
+  }
+  closedir(d);
+}
+
+}  // namespace
+
+std::optional<CpuSample> read_cpu_sample(pid_t pid, std::uint64_t start_time_ticks) {
+  const auto before = proc::read_proc_stat(pid);
+  if (!before || before->start_time_ticks != start_time_ticks || before->state == 'Z') {
+    return std::nullopt;
+  }
+  CpuSample s;
+  clockid_t clock{};
+  timespec ts{};
+  if (clock_getcpuclockid(pid, &clock) != 0 || clock_gettime(clock, &ts) != 0) return std::nullopt;
+  s.cpu_ns = static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000ULL +
+             static_cast<std::uint64_t>(ts.tv_nsec);
+  add_switches(pid, s);
+  // Read the incarnation again: the clock must not have been another process's.
+  const auto after = proc::read_proc_stat(pid);
+  if (!after || after->start_time_ticks != start_time_ticks) return std::nullopt;
+  s.user_ticks = after->utime_ticks;
+  s.system_ticks = after->stime_ticks;
+  s.threads = after->threads;
+  return s;
+}
+
+void CpuAccounting::track(long worker, pid_t pid, std::uint64_t start_time_ticks) {
+  for (const auto& t : tracked_) {
+    if (t.pid == pid && t.start_time_ticks == start_time_ticks) return;
+  }
+  Tracked t{worker, pid, start_time_ticks, {}, std::nullopt, std::nullopt};
+  if (const auto s = read_cpu_sample(pid, start_time_ticks)) {
+    ++records_;
+    t.readings.emplace_back("registered", *s);
+    if (worker >= 0) verified_.push_back(static_cast<std::size_t>(worker));
+  } else if (worker >= 0 && failure_.empty()) {
+    failure_ = fmt::format("worker {} (pid {}) could not be read at registration", worker, pid);
+  }
+  tracked_.push_back(std::move(t));
+}
+
+void CpuAccounting::boundary(std::string_view phase) {
+  for (auto& t : tracked_) {
+    if (t.exit || t.ended_before) continue;
+    if (const auto s = read_cpu_sample(t.pid, t.start_time_ticks)) {
+      ++records_;
+      t.readings.emplace_back(std::string(phase), *s);
+    } else {
+      // It ended (a zombie until reaped, so its pid cannot be reused meanwhile): what it used
+      // since the last reading comes from its exit totals, charged to the phase it died in.
+      t.ended_before = std::string(phase);
+    }
+  }
+}
+
+void CpuAccounting::exited(pid_t pid, const ExitTotals& totals) {
+  for (auto& t : tracked_) {
+    if (t.pid == pid && !t.exit) t.exit = totals;
+  }
+}
+
+CollectorEntry CpuAccounting::finish(std::size_t workers, std::uint64_t started_ns) {
+  CollectorEntry e;
+  e.name = "cpu";
+  e.backend = "proc";
+  e.setting = "on";
+  e.started_ns = started_ns;
+  e.attached_ns = started_ns;
+  e.attach_verified = !verified_.empty() || workers == 0;
+  e.canaries_seen = verified_;
+  std::sort(e.canaries_seen.begin(), e.canaries_seen.end());
+  e.ended = Ended::exit(0);
+  e.records = records_;
+  if (!failure_.empty()) e.fail(failure_);
+  for (const auto& t : tracked_) {
+    if (t.worker >= 0 && !t.exit) {
+      e.fail(fmt::format("worker {} (pid {}) was never reaped: no exact totals", t.worker, t.pid));
+    }
+  }
+  e.extra["proof"] =
+      "each incarnation read back from /proc with its registered start time at every boundary";
+  ::jbench::collectors::finish(e, workers);
+  return e;
+}
+
+Json CpuAccounting::readings() const {
+  Json out = Json::array();
+  for (const auto& t : tracked_) {
+    Json readings = Json::array();
+    for (const auto& [began, s] : t.readings) {
+      readings.push_back({{"began", began},
+                          {"cpu_ns", ns_string(s.cpu_ns)},
+                          {"user_ticks", ns_string(s.user_ticks)},
+                          {"system_ticks", ns_string(s.system_ticks)},
+                          {"voluntary_switches", s.voluntary_switches},
+                          {"involuntary_switches", s.involuntary_switches},
+                          {"threads", s.threads}});
+    }
+    Json j = {{"worker", t.worker < 0 ? Json(nullptr) : Json(t.worker)},
+              {"pid", t.pid},
+              {"start_time_ticks", ns_string(t.start_time_ticks)},
+              {"readings", readings},
+              {"exit", nullptr}};
+    if (t.exit) {
+      j["exit"] = {{"user_ns", ns_string(t.exit->user_ns)},
+                   {"system_ns", ns_string(t.exit->system_ns)},
+                   {"voluntary_switches", t.exit->voluntary_switches},
+                   {"involuntary_switches", t.exit->involuntary_switches},
+                   {"source", "wait4"}};
+    }
+    out.push_back(std::move(j));
+  }
+  return {{"schema", "jbench.cpu_readings"},
+          {"schema_version", 1},
+          {"clock_ticks_per_second", sysconf(_SC_CLK_TCK)},
+          {"incarnations", out}};
+}
+
+}  // namespace jbench::collectors

@@ -1,0 +1,155 @@
+// The cpu collector's summary, from its raw readings alone (raw/cpu.readings.json). The run loop
+// writes it into summary.json and the validator recomputes it from a bundle that may have been
+// edited, so the document is read strictly: a missing or mistyped field stops the summary
+// instead of counting as zero (a default would make a damaged record look like an idle process).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+
+#include "jbench/collectors/cpu/cpu_accounting.h"
+#include "jbench/common/clock.h"
+
+namespace jbench::collectors {
+namespace {
+
+using Json = nlohmann::json;
+
+// Field access that remembers the first problem, by JSON pointer; once one is found every later
+// read returns a neutral value and the caller discards the result.
+class StrictReader {
+ public:
+  const std::string& error() const { return error_; }
+
+  // A non-negative integer: a JSON number, or a decimal string (64-bit values).
+  std::uint64_t u64(const Json& object, const char* key, const std::string& at) {
+    const Json* v = find(object, key, at);
+    if (!v) return 0;
+    if (v->is_number_unsigned()) return v->get<std::uint64_t>();
+    // A document built in memory holds signed integers where a parsed one holds unsigned.
+    if (v->is_number_integer() && v->get<std::int64_t>() >= 0) {
+      return static_cast<std::uint64_t>(v->get<std::int64_t>());
+    }
+    if (v->is_string()) {
+      const auto& s = v->get_ref<const std::string&>();
+      std::uint64_t out = 0;
+      const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+      if (!s.empty() && ec == std::errc() && end == s.data() + s.size()) return out;
+    }
+    fail(at + "/" + key, "is not a non-negative integer");
+    return 0;
+  }
+
+  std::string text(const Json& object, const char* key, const std::string& at) {
+    const Json* v = find(object, key, at);
+    if (v && v->is_string()) return v->get<std::string>();
+    if (v) fail(at + "/" + key, "is not a string");
+    return {};
+  }
+
+  const Json& array(const Json& object, const char* key, const std::string& at) {
+    static const Json empty = Json::array();
+    const Json* v = find(object, key, at);
+    if (v && v->is_array()) return *v;
+    if (v) fail(at + "/" + key, "is not an array");
+    return empty;
+  }
+
+  // The member itself, whatever its type (a null is a value, not an absence).
+  const Json* find(const Json& object, const char* key, const std::string& at) {
+    if (!error_.empty()) return nullptr;
+    if (!object.is_object()) {
+      fail(at, "is not an object");
+      return nullptr;
+    }
+    const auto it = object.find(key);
+    if (it == object.end()) {
+      fail(at + "/" + key, "is missing");
+      return nullptr;
+    }
+    return &*it;
+  }
+
+ private:
+  void fail(const std::string& pointer, const char* what) {
+    if (error_.empty()) error_ = fmt::format("{} {}", pointer.empty() ? "/" : pointer, what);
+  }
+  std::string error_;
+};
+
+std::uint64_t diff(std::uint64_t a, std::uint64_t b) { return a - std::min(a, b); }
+
+}  // namespace
+
+Json cpu_summary(const Json& doc, std::string& error) {
+  StrictReader read;
+  // Ticks are converted with the rate the readings were taken at, not this host's.
+  const std::uint64_t hz = read.u64(doc, "clock_ticks_per_second", "");
+  const auto ticks_ns = [&](std::uint64_t ticks) {
+    return hz == 0 ? 0 : ticks * (1'000'000'000ULL / hz);
+  };
+  Json out = Json::array();
+  const Json& incarnations = read.array(doc, "incarnations", "");
+  for (std::size_t i = 0; i < incarnations.size(); ++i) {
+    const Json& t = incarnations[i];
+    const std::string at = fmt::format("/incarnations/{}", i);
+    Json phases = Json::object();
+    // Each phase is the difference between the reading as it began and the next one; startup
+    // runs from the process's start (zero) to the first boundary, teardown to the exit totals.
+    struct Counters {
+      std::uint64_t cpu_ns = 0, user_ticks = 0, system_ticks = 0, voluntary = 0, involuntary = 0;
+    } previous;
+    std::string phase = "startup";
+    const Json& readings = read.array(t, "readings", at);
+    for (std::size_t k = 0; k < readings.size(); ++k) {
+      const Json& r = readings[k];
+      const std::string rat = fmt::format("{}/readings/{}", at, k);
+      const std::string began = read.text(r, "began", rat);
+      const Counters now{read.u64(r, "cpu_ns", rat), read.u64(r, "user_ticks", rat),
+                         read.u64(r, "system_ticks", rat), read.u64(r, "voluntary_switches", rat),
+                         read.u64(r, "involuntary_switches", rat)};
+      read.u64(r, "threads", rat);  // not summarized, but part of every reading
+      if (began == "registered") continue;
+      phases[phase] = {
+          {"cpu_ns", ns_string(diff(now.cpu_ns, previous.cpu_ns))},
+          {"user_ns", ns_string(ticks_ns(diff(now.user_ticks, previous.user_ticks)))},
+          {"system_ns", ns_string(ticks_ns(diff(now.system_ticks, previous.system_ticks)))},
+          {"voluntary_switches", diff(now.voluntary, previous.voluntary)},
+          {"involuntary_switches", diff(now.involuntary, previous.involuntary)}};
+      previous = now;
+      phase = began;
+    }
+    const Json* worker = read.find(t, "worker", at);
+    Json j = {{"worker", worker ? *worker : Json(nullptr)},
+              {"pid", read.u64(t, "pid", at)},
+              {"start_time_ticks", ns_string(read.u64(t, "start_time_ticks", at))}};
+    const Json* exit = read.find(t, "exit", at);
+    if (exit && exit->is_object()) {
+      const std::string eat = at + "/exit";
+      const std::uint64_t user = read.u64(*exit, "user_ns", eat);
+      const std::uint64_t system = read.u64(*exit, "system_ns", eat);
+      const std::uint64_t voluntary = read.u64(*exit, "voluntary_switches", eat);
+      const std::uint64_t involuntary = read.u64(*exit, "involuntary_switches", eat);
+      phases[phase] = {{"cpu_ns", ns_string(diff(user + system, previous.cpu_ns))},
+                       {"voluntary_switches", diff(voluntary, previous.voluntary)},
+                       {"involuntary_switches", diff(involuntary, previous.involuntary)}};
+      j["total"] = {
+          {"cpu_ns", ns_string(user + system)},  {"user_ns", ns_string(user)},
+          {"system_ns", ns_string(system)},      {"voluntary_switches", voluntary},
+          {"involuntary_switches", involuntary}, {"source", read.text(*exit, "source", eat)}};
+    }
+    j["phases"] = phases;
+    out.push_back(std::move(j));
+  }
+  if (!read.error().empty()) {
+    error = "raw/cpu.readings.json: " + read.error();
+    return nullptr;
+  }
+  return {{"units",
+           {{"cpu_ns", "ns"},
+            {"user_ns", "ns (clock-tick resolution)"},
+            {"system_ns", "ns (clock-tick resolution)"}}},
+          {"incarnations", out}};
+}
+
+}  // namespace jbench::collectors

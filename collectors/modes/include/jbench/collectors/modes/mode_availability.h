@@ -1,0 +1,28 @@
+// Whether a trace mode can be what it says on this host: every collector the mode requires must
+// be able to attach here, as `jbench doctor`'s probe found (capabilities.json). Pure: the same
+// capability document in gives the same answer out.
+//
+//   ModeAvailability a = mode_availability(TraceMode::light, "sqlite", caps, alloc_built);
+//   if (!a.available) std::cerr << a.reason << "; " << a.remediation;
+#pragma once
+
+#include <nlohmann/json_fwd.hpp>
+#include <string>
+#include <string_view>
+
+#include "jbench/common/trace_mode.h"
+
+namespace jbench::collectors {
+
+struct ModeAvailability {
+  bool available = true;
+  std::string reason;       // the first required collector that cannot attach, and why
+  std::string remediation;  // what to do about it; empty when available
+};
+
+// `capabilities`: the probe_capabilities() document. `alloc_library_built`: whether the
+// allocation sampler (libjbench_alloc.so) exists beside the harness.
+ModeAvailability mode_availability(TraceMode mode, std::string_view workload_kind,
+                                   const nlohmann::json& capabilities, bool alloc_library_built);
+
+}  // namespace jbench::collectors

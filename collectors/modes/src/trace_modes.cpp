@@ -1,0 +1,85 @@
+#include "jbench/collectors/modes/trace_modes.h"
+
+#include <algorithm>
+
+#include "jbench/collectors/alloc/alloc_collector.h"
+#include "jbench/collectors/bridge/bridge_collector.h"
+#include "jbench/collectors/cpu/cpu_collector.h"
+#include "jbench/collectors/syscall/syscall_run_collector.h"
+
+namespace jbench::collectors {
+
+std::string_view bridge_mode_for(TraceMode mode) {
+  switch (mode) {
+    case TraceMode::baseline:
+      return "off";
+    case TraceMode::no_consumer:
+      return "no-consumer";
+    case TraceMode::light:
+      return "light";
+    case TraceMode::full:
+      return "full";
+  }
+  return "off";
+}
+
+std::uint64_t alloc_mean_bytes_for(TraceMode mode) {
+  switch (mode) {
+    case TraceMode::light:
+      return 512 * 1024;  // the default rate: the estimate's error budget, docs/collectors/alloc.md
+    case TraceMode::full:
+      return 64 * 1024;
+    default:
+      return 0;
+  }
+}
+
+std::vector<CollectorPlan> collectors_for(TraceMode mode, std::string_view workload_kind) {
+  const bool traced = mode == TraceMode::light || mode == TraceMode::full;
+  const std::string setting = traced ? std::string(trace_mode_name(mode)) : std::string();
+  const std::string not_traced =
+      mode == TraceMode::baseline
+          ? "baseline: nothing is armed but the harness's own accounting"
+          : "no-consumer: the bridge and probes are armed exactly as for tracing, nothing consumes";
+  std::vector<CollectorPlan> out;
+  // The kernel's accounting of each incarnation, read by the harness between phases: free of
+  // any instrumentation in the target, so every mode has it (the baseline's evidence too).
+  out.push_back({"cpu", true, true, "on", "proc", {}, make_cpu_collector});
+  const auto traced_plan = [&](std::string name, std::string source, MakeCollector make) {
+    CollectorPlan p{
+        std::move(name),          traced, traced, traced ? setting : "", std::move(source),
+        traced ? "" : not_traced, make};
+    return p;
+  };
+  out.push_back(traced_plan("bridge", "usdt-bridge", make_bridge_collector));
+  out.push_back(traced_plan("spans", "bridge", make_bridge_collector));
+  {
+    CollectorPlan gc = traced_plan("gc", "bridge", make_bridge_collector);
+    if (traced && !emits_gc_events(workload_kind)) {
+      // Requested but impossible: the target has no garbage collector to report.
+      gc.required = false;
+      gc.reason = gc_unavailable_reason(workload_kind);
+    }
+    out.push_back(std::move(gc));
+  }
+  const bool in_runtime = samples_allocations_in_runtime(workload_kind);
+  out.push_back(traced_plan("alloc", in_runtime ? "bridge" : "ld-preload",
+                            in_runtime ? make_bridge_collector : make_alloc_collector));
+  out.push_back(traced_plan("syscall", "bpftrace|strace", make_syscall_collector));
+  return out;
+}
+
+std::vector<std::unique_ptr<Collector>> make_collectors(const std::vector<CollectorPlan>& plans,
+                                                        const RunContext& context) {
+  std::vector<MakeCollector> made;
+  std::vector<std::unique_ptr<Collector>> out;
+  for (const CollectorPlan& p : plans) {
+    if (!p.requested || !p.make) continue;
+    if (std::find(made.begin(), made.end(), p.make) != made.end()) continue;
+    made.push_back(p.make);
+    out.push_back(p.make(context));
+  }
+  return out;
+}
+
+}  // namespace jbench::collectors

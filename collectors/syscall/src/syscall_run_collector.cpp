@@ -1,0 +1,78 @@
+#include "jbench/collectors/syscall/syscall_run_collector.h"
+
+#include <fmt/format.h>
+
+#include "jbench/collectors/syscall/syscall_collector.h"
+#include "jbench/common/clock.h"
+
+namespace jbench::collectors {
+namespace {
+
+// How long the backend may take to stop and flush after the cohort is gone.
+constexpr std::uint64_t kStopWaitNs = 10'000'000'000ULL;
+
+class SyscallRunCollector final : public Collector {
+ public:
+  explicit SyscallRunCollector(RunContext context) : context_(std::move(context)) {}
+
+  std::string attach(std::span<const Member> cohort, std::size_t /*workers*/,
+                     std::uint64_t deadline_ns) override {
+    SyscallOptions o;
+    o.detail = context_.mode == TraceMode::full ? SyscallDetail::full : SyscallDetail::light;
+    o.backend = context_.syscall_backend;
+    o.raw_dir = context_.run_dir + "/raw";
+    o.run_id = context_.run_id;
+    o.boot_id = context_.boot_id;
+    if (context_.max_output_bytes > 0) o.max_output_bytes = context_.max_output_bytes;
+    const std::uint64_t now = monotonic_ns();
+    o.attach_timeout_ns = deadline_ns > now ? deadline_ns - now : 0;
+    std::vector<CohortProcess> members;
+    for (const Member& m : cohort) {
+      if (m.worker) {
+        members.push_back({static_cast<std::uint32_t>(*m.worker), m.pid, m.start_time_ticks});
+      }
+    }
+    // Returns once attached (or failed): the workers have not been sent any work yet.
+    live_ = SyscallCollector::start(o, std::move(members));
+    return {};
+  }
+
+  std::string verify(std::uint64_t deadline_ns) override {
+    if (live_->await_canaries(deadline_ns)) return {};
+    return fmt::format(
+        "attachment not verified: the syscall collector ({}) did not see every worker's canary",
+        live_->backend());
+  }
+
+  void boundary(std::string_view phase) override { live_->mark_phase(phase); }
+
+  void joined(const Member& m) override {
+    live_->add_process({UINT32_MAX, m.pid, m.start_time_ticks});
+  }
+
+  std::vector<CollectorEntry> finish(const FinishContext& /*context*/) override {
+    SyscallStop stopped = live_->finish(monotonic_ns() + kStopWaitNs);
+    live_.reset();
+    summary_ = std::move(stopped.summary);
+    stopped.entry.extra["summary_file"] = kSyscallSummaryFile;
+    return {std::move(stopped.entry)};
+  }
+
+  std::vector<std::pair<std::string, nlohmann::json>> raw_documents() const override {
+    if (summary_.is_null()) return {};
+    return {{kSyscallSummaryFile, summary_}};
+  }
+
+ private:
+  RunContext context_;
+  std::unique_ptr<SyscallCollector> live_;
+  nlohmann::json summary_;
+};
+
+}  // namespace
+
+std::unique_ptr<Collector> make_syscall_collector(const RunContext& context) {
+  return std::make_unique<SyscallRunCollector>(context);
+}
+
+}  // namespace jbench::collectors

@@ -1,0 +1,204 @@
+// The cpu collector on real processes: a shell that burns CPU only in the phase it is told to,
+// while an unrelated busy process runs beside it.
+#include "jbench/collectors/cpu/cpu_accounting.h"
+
+#include <gtest/gtest.h>
+#include <poll.h>
+
+#include <functional>
+#include <string>
+
+#include "jbench/proc/child_process.h"
+#include "jbench/proc/proc_stat.h"
+
+namespace jbench::collectors {
+namespace {
+
+using nlohmann::json;
+
+// Waits for one line from the child (bounded).
+std::string await_line(proc::ChildProcess& p) {
+  std::vector<std::string> lines;
+  bool overlong = false;
+  for (int i = 0; i < 1000 && lines.empty(); ++i) {
+    if (!p.read_lines(lines, overlong)) break;
+    if (lines.empty()) poll(nullptr, 0, 10);
+  }
+  return lines.empty() ? "" : lines.front();
+}
+
+std::unique_ptr<proc::ChildProcess> spawn_sh(const std::string& script) {
+  proc::SpawnSpec spec;
+  spec.executable = "/bin/sh";
+  spec.args = {"-c", script};
+  auto s = proc::ChildProcess::spawn(spec);
+  EXPECT_TRUE(s.process) << s.error;
+  return std::move(s.process);
+}
+
+// Burns CPU when it reads "burn", says "done", exits on "exit".
+constexpr const char* kWorker =
+    "while read cmd; do case $cmd in burn) i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done; "
+    "echo done;; exit) exit 0;; esac; done";
+
+std::uint64_t phase_ns(const json& incarnation, const char* phase) {
+  return std::stoull(incarnation["phases"][phase]["cpu_ns"].get<std::string>());
+}
+
+TEST(CpuAccounting, ChargesEachPhaseOnlyWhatTheIncarnationDidInIt) {
+  auto worker = spawn_sh(kWorker);
+  auto bystander = spawn_sh("while :; do :; done");  // busy throughout, never tracked
+  const auto stat = proc::read_proc_stat(worker->pid());
+  ASSERT_TRUE(stat);
+  std::string error;
+  CpuAccounting cpu;
+  cpu.track(0, worker->pid(), stat->start_time_ticks);
+  cpu.boundary("warmup");
+  cpu.boundary("measure");
+  ASSERT_TRUE(worker->write_line("burn", 1000, error)) << error;
+  ASSERT_EQ(await_line(*worker), "done");
+  cpu.boundary("teardown");
+  ASSERT_TRUE(worker->write_line("exit", 1000, error)) << error;
+  proc::ExitStatus status;
+  for (int i = 0; i < 500 && !worker->reaped(); ++i) {
+    if (!worker->try_reap()) poll(nullptr, 0, 10);
+  }
+  ASSERT_TRUE(worker->reaped());
+  status = *worker->status();
+  cpu.exited(worker->pid(), {status.user_ns, status.system_ns, status.voluntary_switches,
+                             status.involuntary_switches});
+  bystander->kill_and_reap();
+
+  const CollectorEntry e = cpu.finish(1, 1);
+  EXPECT_EQ(e.status, kOk) << e.reason;
+  EXPECT_EQ(e.canaries_seen, std::vector<std::size_t>{0});
+  std::string summary_error;
+  const json s = cpu_summary(cpu.readings(), summary_error);
+  ASSERT_EQ(summary_error, "");
+  ASSERT_EQ(s["incarnations"].size(), 1u);
+  const json& inc = s["incarnations"][0];
+  const std::uint64_t measure = phase_ns(inc, "measure");
+  const std::uint64_t warmup = phase_ns(inc, "warmup");
+  const std::uint64_t total = std::stoull(inc["total"]["cpu_ns"].get<std::string>());
+  // The burn happened in measure: it dominates, and warmup (nothing happened) is tiny.
+  EXPECT_GT(measure, 50'000'000u);
+  EXPECT_LT(warmup, measure / 20);
+  // Phases partition the exact total (wait4's figure, to within its microsecond resolution).
+  std::uint64_t sum = 0;
+  for (const char* p : {"startup", "warmup", "measure", "teardown"}) sum += phase_ns(inc, p);
+  EXPECT_LE(sum > total ? sum - total : total - sum, 1'000'000u);
+  // The bystander burned a whole core meanwhile; none of it is ours.
+  EXPECT_LT(total, measure + 50'000'000u);
+}
+
+TEST(CpuAccounting, AnIncarnationThatEndsEarlyIsClosedByItsExitTotals) {
+  auto worker = spawn_sh(kWorker);
+  const auto stat = proc::read_proc_stat(worker->pid());
+  ASSERT_TRUE(stat);
+  CpuAccounting cpu;
+  cpu.track(0, worker->pid(), stat->start_time_ticks);
+  const auto status = worker->kill_and_reap();
+  cpu.boundary("warmup");
+  cpu.boundary("measure");
+  cpu.exited(worker->pid(), {status.user_ns, status.system_ns, status.voluntary_switches,
+                             status.involuntary_switches});
+  const CollectorEntry e = cpu.finish(1, 1);
+  EXPECT_EQ(e.status, kOk) << e.reason;
+  std::string summary_error;
+  const json s = cpu_summary(cpu.readings(), summary_error);
+  ASSERT_EQ(summary_error, "");
+  const json& phases = s["incarnations"][0]["phases"];
+  EXPECT_TRUE(phases.contains("startup"));  // died in startup: everything is charged there
+  EXPECT_FALSE(phases.contains("warmup"));
+  EXPECT_EQ(s["incarnations"][0]["total"]["source"], "wait4");
+}
+
+TEST(CpuAccounting, WithoutExitTotalsTheCollectorFails) {
+  auto worker = spawn_sh(kWorker);
+  const auto stat = proc::read_proc_stat(worker->pid());
+  ASSERT_TRUE(stat);
+  CpuAccounting cpu;
+  cpu.track(0, worker->pid(), stat->start_time_ticks);
+  worker->kill_and_reap();
+  cpu.boundary("warmup");
+  const CollectorEntry e = cpu.finish(1, 1);
+  EXPECT_EQ(e.status, kCollectorFailed);
+  EXPECT_NE(e.reason.find("no exact totals"), std::string::npos) << e.reason;
+}
+
+TEST(CpuAccounting, AnotherIncarnationUnderTheSamePidIsNotRead) {
+  auto worker = spawn_sh(kWorker);
+  const auto stat = proc::read_proc_stat(worker->pid());
+  ASSERT_TRUE(stat);
+  EXPECT_TRUE(read_cpu_sample(worker->pid(), stat->start_time_ticks));
+  EXPECT_FALSE(read_cpu_sample(worker->pid(), stat->start_time_ticks + 1));
+  worker->kill_and_reap();
+}
+
+// A readings document as the collector writes it, with one worker that lived through every phase.
+json readings_document() {
+  const auto reading = [](const char* began, int cpu_ms) {
+    return json{{"began", began},
+                {"cpu_ns", std::to_string(cpu_ms * 1'000'000)},
+                {"user_ticks", "1"},
+                {"system_ticks", "2"},
+                {"voluntary_switches", 3},
+                {"involuntary_switches", 4},
+                {"threads", 1}};
+  };
+  return {{"schema", "jbench.cpu_readings"},
+          {"schema_version", 1},
+          {"clock_ticks_per_second", 100},
+          {"incarnations",
+           {{{"worker", 0},
+             {"pid", 42},
+             {"start_time_ticks", "7"},
+             {"readings",
+              {reading("registered", 1), reading("warmup", 2), reading("measure", 3),
+               reading("teardown", 9)}},
+             {"exit",
+              {{"user_ns", "6000000"},
+               {"system_ns", "4000000"},
+               {"voluntary_switches", 5},
+               {"involuntary_switches", 6},
+               {"source", "wait4"}}}}}}};
+}
+
+TEST(CpuSummary, SplitsAnIncarnationIntoItsPhases) {
+  std::string error;
+  const json s = cpu_summary(readings_document(), error);
+  ASSERT_EQ(error, "");
+  const json& phases = s["incarnations"][0]["phases"];
+  EXPECT_EQ(phases["startup"]["cpu_ns"], "2000000");
+  EXPECT_EQ(phases["measure"]["cpu_ns"], "6000000");
+  EXPECT_EQ(phases["teardown"]["cpu_ns"], "1000000");     // to the exit totals: 10 ms in all
+  EXPECT_EQ(phases["startup"]["system_ns"], "20000000");  // 2 ticks at 100 per second
+}
+
+// A field that is missing, renamed or of the wrong type is never read as zero.
+TEST(CpuSummary, RefusesAReadingWithAMissingOrMistypedField) {
+  const std::vector<std::pair<std::function<void(json&)>, std::string>> damages = {
+      {[](json& d) { d["incarnations"][0]["readings"][1].erase("system_ticks"); },
+       "/incarnations/0/readings/1/system_ticks is missing"},
+      {[](json& d) {
+         auto& r = d["incarnations"][0]["readings"][2];
+         r["thread_count"] = r["threads"];
+         r.erase("threads");
+       },
+       "/incarnations/0/readings/2/threads is missing"},
+      {[](json& d) { d["incarnations"][0]["exit"]["user_ns"] = -1; },
+       "/incarnations/0/exit/user_ns is not a non-negative integer"},
+      {[](json& d) { d.erase("clock_ticks_per_second"); }, "/clock_ticks_per_second is missing"},
+      {[](json& d) { d["incarnations"][0].erase("exit"); }, "/incarnations/0/exit is missing"},
+  };
+  for (const auto& [damage, expected] : damages) {
+    json doc = readings_document();
+    damage(doc);
+    std::string error;
+    EXPECT_TRUE(cpu_summary(doc, error).is_null()) << expected;
+    EXPECT_EQ(error, "raw/cpu.readings.json: " + expected);
+  }
+}
+
+}  // namespace
+}  // namespace jbench::collectors

@@ -1,0 +1,60 @@
+#include "jbench/collectors/modes/trace_modes.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+namespace jbench::collectors {
+namespace {
+
+constexpr TraceMode kModes[] = {TraceMode::baseline, TraceMode::no_consumer, TraceMode::light,
+                                TraceMode::full};
+
+TEST(TraceModes, EveryModeListsTheSameCollectorsSoNoneIsEverLeftOut) {
+  for (const char* kind : {"sqlite", "chez"}) {
+    std::set<std::string> first;
+    for (const auto& c : collectors_for(TraceMode::baseline, kind)) first.insert(c.name);
+    for (auto mode : kModes) {
+      std::set<std::string> names;
+      for (const auto& c : collectors_for(mode, kind)) {
+        EXPECT_TRUE(names.insert(c.name).second) << "listed twice: " << c.name;
+        if (!c.requested) {
+          EXPECT_FALSE(c.reason.empty()) << c.name << " has no reason";
+        } else {
+          EXPECT_FALSE(c.setting.empty()) << c.name;
+        }
+        EXPECT_FALSE(c.required && !c.requested) << c.name;
+      }
+      EXPECT_EQ(names, first);
+    }
+  }
+}
+
+TEST(TraceModes, BaselineAndNoConsumerRunOnlyTheKernelsAccounting) {
+  for (auto mode : {TraceMode::baseline, TraceMode::no_consumer}) {
+    for (const auto& c : collectors_for(mode, "sqlite")) {
+      EXPECT_EQ(c.requested, c.name == "cpu") << c.name;
+    }
+  }
+  EXPECT_EQ(bridge_mode_for(TraceMode::baseline), "off");
+  EXPECT_EQ(bridge_mode_for(TraceMode::no_consumer), "no-consumer");
+  EXPECT_EQ(alloc_mean_bytes_for(TraceMode::baseline), 0u);
+  EXPECT_GT(alloc_mean_bytes_for(TraceMode::light), alloc_mean_bytes_for(TraceMode::full));
+}
+
+TEST(TraceModes, GcIsRequiredOnlyWhereTheTargetHasACollector) {
+  for (auto mode : {TraceMode::light, TraceMode::full}) {
+    for (const auto& c : collectors_for(mode, "sqlite")) {
+      if (c.name == "gc") {
+        EXPECT_FALSE(c.required);
+        EXPECT_NE(c.reason.find("no GC"), std::string::npos) << c.reason;
+      } else {
+        EXPECT_TRUE(c.required) << c.name;
+      }
+    }
+    for (const auto& c : collectors_for(mode, "chez")) EXPECT_TRUE(c.required) << c.name;
+  }
+}
+
+}  // namespace
+}  // namespace jbench::collectors
