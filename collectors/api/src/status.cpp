@@ -7,8 +7,8 @@
 namespace jbench::collectors {
 namespace {
 
-constexpr std::array<std::string_view, 5> kWords = {
-    "ok", "no_events_observed", "not_requested", "not_available", "collector_failed"};
+constexpr std::array<std::string_view, 5> kWords = {"ok", "no_events_observed", "not_requested",
+                                                    "not_available", "collector_failed"};
 
 }  // namespace
 

@@ -59,8 +59,8 @@ class BridgeCollector final : public Collector {
     in.canaries_seen = canaries_;
     in.started_ns = context.attached_ns;
     in.attached_ns = context.attached_ns;
-    in.phases = context.boundaries ? PhaseBoundaries::from_json(*context.boundaries)
-                                   : PhaseBoundaries{};
+    in.phases =
+        context.boundaries ? PhaseBoundaries::from_json(*context.boundaries) : PhaseBoundaries{};
     in.gc_expected = emits_gc_events(context_.workload_kind);
     in.alloc_in_runtime = samples_allocations_in_runtime(context_.workload_kind);
     in.setting = std::string(trace_mode_name(context_.mode));

@@ -53,11 +53,9 @@ std::optional<std::string> Cohort::register_worker(std::size_t index, pid_t spaw
   return std::nullopt;
 }
 
-std::size_t Cohort::scan_group(pid_t group) {
+std::size_t Cohort::scan_group(const std::vector<proc::ProcStat>& in_group) {
   std::size_t joined = 0;
-  // Group 0 (nothing spawned) and 1 would take in the kernel's threads and init.
-  if (group <= 1) return joined;
-  for (const auto& stat : proc::processes_in_group(group)) {
+  for (const auto& stat : in_group) {
     bool known = false;
     for (const auto& m : members_) {
       known = known || (m.pid == stat.pid && m.start_time_ticks == stat.start_time_ticks);

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "jbench/proc/proc_stat.h"
+
 namespace jbench::run {
 
 struct CohortMember {
@@ -34,9 +36,9 @@ class Cohort {
   std::optional<std::string> register_worker(std::size_t index, pid_t spawned,
                                              const nlohmann::json& hello);
 
-  // Every process of the run's process group that is not yet a member joins as forked.
-  // Returns how many joined.
-  std::size_t scan_group(pid_t group);
+  // Every process of the run's process group (as listed from /proc) that is not yet a member
+  // joins as forked. Returns how many joined.
+  std::size_t scan_group(const std::vector<proc::ProcStat>& in_group);
 
   const std::vector<CohortMember>& members() const { return members_; }
   std::vector<pid_t> pids() const;

@@ -63,6 +63,9 @@ class RunExecution {
         m_(*plan_.matrix),
         run_(plan_.runs[spec.run_index]),
         block_(plan_.blocks[run_.block]),
+        spawner_(spec.spawner ? *spec.spawner : real_spawner()),
+        clock_(spec.clock ? *spec.clock : real_clock()),
+        transcript_(clock_),
         cohort_(proc::read_boot_id()),
         collectors_(collectors_setup(spec, proc::read_boot_id())) {}
 
@@ -96,10 +99,12 @@ class RunExecution {
   const Matrix& m_;
   const Run& run_;
   const Block& block_;
+  Spawner& spawner_;
+  Clock& clock_;
+  Transcript transcript_;
   Cohort cohort_;
   RunCollectors collectors_;
   std::vector<WorkerLink> workers_;
-  Transcript transcript_;
   PumpLimits limits_;
   pid_t group_ = 0;
   std::uint64_t run_deadline_ = 0;
@@ -131,9 +136,10 @@ collectors::RunContext RunExecution::collectors_setup(const RunSpec& spec, std::
 
 // Processes a worker forked join the cohort, and every collector follows them.
 void RunExecution::scan() {
-  if (group_ == 0) return;  // nothing was spawned: there is no group to scan
+  // Group 0 (nothing was spawned) and 1 would take in the kernel's threads and init.
+  if (group_ <= 1) return;
   const std::size_t before = cohort_.members().size();
-  cohort_.scan_group(group_);
+  cohort_.scan_group(spawner_.processes_in_group(group_));
   for (std::size_t i = before; i < cohort_.members().size(); ++i) {
     collectors_.joined(cohort_.members()[i]);
   }
@@ -157,7 +163,7 @@ void RunExecution::fail(WaitFailure failure) {
 
 bool RunExecution::step(std::string_view expect, std::uint64_t deadline, std::vector<Json>& got) {
   limits_.deadline_ns = deadline;
-  auto failure = await_all(workers_, expect, limits_, interrupt_, transcript_, got);
+  auto failure = await_all(workers_, expect, limits_, interrupt_, transcript_, clock_, got);
   if (failure.result == WaitResult::ok) return true;
   fail(std::move(failure));
   return false;
@@ -165,7 +171,7 @@ bool RunExecution::step(std::string_view expect, std::uint64_t deadline, std::ve
 
 bool RunExecution::broadcast(const Json& message) {
   WaitFailure failure;
-  if (send_all(workers_, message, transcript_, failure)) return true;
+  if (send_all(workers_, message, transcript_, clock_, failure)) return true;
   fail(std::move(failure));
   return false;
 }
@@ -197,7 +203,7 @@ bool RunExecution::prepare_database(std::string& db) {
 bool RunExecution::spawn_and_register(const std::string& db) {
   const std::uint32_t count = m_.workers[block_.point[static_cast<std::size_t>(Axis::workers)]];
   std::uint64_t startup_deadline = std::min<std::uint64_t>(
-      run_deadline_, monotonic_ns() + std::uint64_t{spec_.startup_timeout_ms} * 1'000'000);
+      run_deadline_, clock_.now_ns() + std::uint64_t{spec_.startup_timeout_ms} * 1'000'000);
   std::error_code ec;
   std::filesystem::create_directories(spec_.logs_dir, ec);
   if (auto problem = collectors_.prepare(); !problem.empty()) {
@@ -213,7 +219,7 @@ bool RunExecution::spawn_and_register(const std::string& db) {
     s.extra_env = {{"JBENCH_RUN_ID", spec_.run_id}, {"JBENCH_WORKER_INDEX", std::to_string(i)}};
     for (auto& kv : collectors_.worker_env(i)) s.extra_env.push_back(std::move(kv));
     s.process_group = group_;
-    auto spawned = proc::ChildProcess::spawn(s);
+    auto spawned = spawner_.spawn(s);
     if (!spawned.process) {
       fail({WaitResult::failed, i, fmt::format("worker {}: {}", i, spawned.error)});
       return false;
@@ -222,10 +228,10 @@ bool RunExecution::spawn_and_register(const std::string& db) {
     limits_.stderr_paths.push_back(s.stderr_path);
     workers_.push_back(WorkerLink{i, std::move(spawned.process), {}, false});
   }
-  startup_steps_["spawned_ns"] = ns_string(monotonic_ns());
+  startup_steps_["spawned_ns"] = ns_string(clock_.now_ns());
   // Every worker says hello and then blocks: it is registered before it does any work.
   if (!step("hello", startup_deadline, hello_)) return false;
-  startup_steps_["hello_ns"] = ns_string(monotonic_ns());
+  startup_steps_["hello_ns"] = ns_string(clock_.now_ns());
   for (auto& w : workers_) {
     if (auto refusal = cohort_.register_worker(w.index, w.process->pid(), hello_[w.index])) {
       fail({WaitResult::failed, w.index, *refusal});
@@ -237,24 +243,24 @@ bool RunExecution::spawn_and_register(const std::string& db) {
   // the run's), and the workers' startup budget starts again once it is done.
   if (auto problem = collectors_.attach(
           cohort_, workers_.size(),
-          std::min<std::uint64_t>(run_deadline_, monotonic_ns() + kAttachTimeoutNs));
+          std::min<std::uint64_t>(run_deadline_, clock_.now_ns() + kAttachTimeoutNs));
       !problem.empty()) {
     fail({WaitResult::failed, 0, problem});
     return false;
   }
   startup_deadline = std::min<std::uint64_t>(
-      run_deadline_, monotonic_ns() + std::uint64_t{spec_.startup_timeout_ms} * 1'000'000);
-  startup_steps_["collectors_attached_ns"] = ns_string(monotonic_ns());
+      run_deadline_, clock_.now_ns() + std::uint64_t{spec_.startup_timeout_ms} * 1'000'000);
+  startup_steps_["collectors_attached_ns"] = ns_string(clock_.now_ns());
   for (auto& w : workers_) {
     WaitFailure failure;
-    if (!send_one(w, configure_message(spec_, w.index, db), transcript_, failure)) {
+    if (!send_one(w, configure_message(spec_, w.index, db), transcript_, clock_, failure)) {
       fail(std::move(failure));
       return false;
     }
   }
-  startup_steps_["registered_ns"] = ns_string(monotonic_ns());
+  startup_steps_["registered_ns"] = ns_string(clock_.now_ns());
   if (!step("ready", startup_deadline, ready_)) return false;
-  startup_steps_["ready_ns"] = ns_string(monotonic_ns());
+  startup_steps_["ready_ns"] = ns_string(clock_.now_ns());
   // The canary: a recognisable call from every worker, before anything is released. Collectors
   // (when a trace mode has them) must have seen every worker's canary at this point.
   if (!broadcast({{"type", "canary"}}) || !step("canary_done", startup_deadline, canary_)) {
@@ -262,19 +268,19 @@ bool RunExecution::spawn_and_register(const std::string& db) {
   }
   // No release without proof: every collector the mode runs saw every worker's canary.
   if (auto problem = collectors_.verify(
-          std::min<std::uint64_t>(startup_deadline, monotonic_ns() + kCanaryWaitNs));
+          std::min<std::uint64_t>(startup_deadline, clock_.now_ns() + kCanaryWaitNs));
       !problem.empty()) {
     fail({WaitResult::failed, 0, problem});
     return false;
   }
-  startup_steps_["canaries_verified_ns"] = ns_string(monotonic_ns());
+  startup_steps_["canaries_verified_ns"] = ns_string(clock_.now_ns());
   scan();
   return true;
 }
 
 void RunExecution::teardown() {
   collectors_.boundary("teardown");
-  const std::uint64_t start = monotonic_ns();
+  const std::uint64_t start = clock_.now_ns();
   boundaries_["teardown_start_ns"] = ns_string(start);
   if (record_.status.empty()) {
     // Orderly: ask each worker to close its connection and exit, within a bounded time.
@@ -282,24 +288,25 @@ void RunExecution::teardown() {
         std::min<std::uint64_t>(run_deadline_, start + 10'000'000'000ULL);
     if (broadcast({{"type", "exit"}})) step("bye", deadline, bye_);
     for (auto& w : workers_) w.process->close_stdin();
-    while (monotonic_ns() < deadline) {
+    while (clock_.now_ns() < deadline) {
       bool all = true;
       for (auto& w : workers_) all = w.process->try_reap().has_value() && all;
       if (all) break;
-      poll(nullptr, 0, 5);
+      clock_.wait({}, 5);
     }
   }
   // Whatever is left of the group is killed. Workers still running are accounted for by their
   // exit status below; anything else (a process a worker forked) is a leftover.
   scan();
   std::vector<Json> leftovers;
-  for (const auto& p : proc::processes_in_group(group_)) {
+  for (const auto& p :
+       group_ > 1 ? spawner_.processes_in_group(group_) : std::vector<proc::ProcStat>()) {
     const bool worker = std::any_of(workers_.begin(), workers_.end(),
                                     [&](const WorkerLink& w) { return w.process->pid() == p.pid; });
     if (p.state == 'Z' || worker) continue;
     leftovers.push_back({{"pid", p.pid}, {"comm", p.comm}});
   }
-  proc::signal_group(group_, SIGKILL);
+  spawner_.signal_group(group_, SIGKILL);
   for (auto& w : workers_) {
     const auto status = w.process->kill_and_reap();
     collectors_.exited(w.process->pid(), status);
@@ -314,7 +321,7 @@ void RunExecution::teardown() {
                       leftovers.size())});
   }
   record_.run["leftover_processes"] = leftovers;
-  boundaries_["teardown_end_ns"] = ns_string(monotonic_ns());
+  boundaries_["teardown_end_ns"] = ns_string(clock_.now_ns());
 }
 
 Json RunExecution::workers_json() const {
@@ -353,13 +360,13 @@ Json RunExecution::workers_json() const {
 }
 
 RunRecord RunExecution::execute() {
-  const std::uint64_t start = monotonic_ns();
+  const std::uint64_t start = clock_.now_ns();
   run_deadline_ = start + std::uint64_t{m_.limits.run_timeout_s} * 1'000'000'000ULL;
   limits_.max_output_bytes = m_.limits.output_mib * 1024 * 1024;
   record_.run = Json::object();
   if (spec_.sample_noise) record_.run["noise_before"] = spec_.sample_noise({});
 
-  boundaries_["startup_start_ns"] = ns_string(monotonic_ns());
+  boundaries_["startup_start_ns"] = ns_string(clock_.now_ns());
   const auto cpu_at_start = process_cpu_times();
   CpuTimes cpu_after_startup = cpu_at_start;
   std::string db;
@@ -367,20 +374,20 @@ RunRecord RunExecution::execute() {
   if (ok) {
     // Release: every worker runs its warmup, then waits at the barrier.
     collectors_.boundary("warmup");
-    boundaries_["warmup_start_ns"] = ns_string(monotonic_ns());
+    boundaries_["warmup_start_ns"] = ns_string(clock_.now_ns());
     cpu_after_startup = process_cpu_times();
     ok = broadcast({{"type", "start"}}) && step("warmup_done", run_deadline_, warmup_);
   }
   if (ok) {
-    const std::uint64_t released = monotonic_ns();
+    const std::uint64_t released = clock_.now_ns();
     boundaries_["warmup_end_ns"] = ns_string(released);
     scan();
     collectors_.boundary("measure");
     const auto cpu_before = process_cpu_times();
-    boundaries_["measure_start_ns"] = ns_string(monotonic_ns());
+    boundaries_["measure_start_ns"] = ns_string(clock_.now_ns());
     ok = broadcast({{"type", "measure"}}) && step("measure_done", run_deadline_, measure_) &&
          step("result", run_deadline_, result_);
-    const std::uint64_t measured = monotonic_ns();
+    const std::uint64_t measured = clock_.now_ns();
     const auto cpu_after = process_cpu_times();
     boundaries_["measure_end_ns"] = ns_string(measured);
     // The harness's own CPU while the workers measured: it must not steal their time.

@@ -11,6 +11,7 @@
 #include "datasets.h"
 #include "jbench/plan/plan.h"
 #include "jbench/proc/interrupt.h"
+#include "world.h"
 
 namespace jbench::run {
 
@@ -30,6 +31,9 @@ struct RunSpec {
   // recorded: noise before and after; a look at the workers after measuring, before teardown.
   std::function<nlohmann::json(std::vector<pid_t> ours)> sample_noise;
   std::function<void(const std::vector<pid_t>& workers)> on_measured;  // in worker order
+  // The world the run meets (world.h); null: the real one.
+  Spawner* spawner = nullptr;
+  Clock* clock = nullptr;
 };
 
 struct RunRecord {

@@ -6,12 +6,10 @@
 
 #include <algorithm>
 
-#include "jbench/common/clock.h"
-
 namespace jbench::run {
 
 void Transcript::record(std::size_t worker, std::string_view direction, std::string_view line) {
-  nlohmann::json entry = {{"t_ns", std::to_string(monotonic_ns())},
+  nlohmann::json entry = {{"t_ns", std::to_string(clock_->now_ns())},
                           {"worker", worker},
                           {"dir", direction},
                           {"line", line}};
@@ -39,10 +37,10 @@ namespace {
 
 // A worker that closed its pipes is usually exiting: give the kernel up to a second to make it
 // reapable, so a reason can say how it ended ("exit 7", "signal 9 (Killed)").
-std::string how_it_ended(WorkerLink& w) {
+std::string how_it_ended(WorkerLink& w, Clock& clock) {
   for (int i = 0; i < 100; ++i) {
     if (auto s = w.process->try_reap()) return s->describe();
-    poll(nullptr, 0, 10);
+    clock.wait({}, 10);
   }
   return "still running";
 }
@@ -50,23 +48,23 @@ std::string how_it_ended(WorkerLink& w) {
 }  // namespace
 
 bool send_one(WorkerLink& worker, const nlohmann::json& message, Transcript& transcript,
-              WaitFailure& failure) {
+              Clock& clock, WaitFailure& failure) {
   const std::string line = message.dump();
   transcript.record(worker.index, "out", line);
   std::string error;
   if (!worker.process->write_line(line, 1000, error)) {
     failure = {WaitResult::failed, worker.index,
                fmt::format("worker {} did not take \"{}\" ({}): {}", worker.index,
-                           message.value("type", "?"), how_it_ended(worker), error)};
+                           message.value("type", "?"), how_it_ended(worker, clock), error)};
     return false;
   }
   return true;
 }
 
 bool send_all(std::vector<WorkerLink>& workers, const nlohmann::json& message,
-              Transcript& transcript, WaitFailure& failure) {
+              Transcript& transcript, Clock& clock, WaitFailure& failure) {
   for (auto& w : workers) {
-    if (!send_one(w, message, transcript, failure)) return false;
+    if (!send_one(w, message, transcript, clock, failure)) return false;
   }
   return true;
 }
@@ -113,7 +111,7 @@ std::uint64_t output_bytes(const std::vector<WorkerLink>& workers, const PumpLim
 
 WaitFailure await_all(std::vector<WorkerLink>& workers, std::string_view type,
                       const PumpLimits& limits, const proc::InterruptWatch& interrupt,
-                      Transcript& transcript, std::vector<nlohmann::json>& got) {
+                      Transcript& transcript, Clock& clock, std::vector<nlohmann::json>& got) {
   got.assign(workers.size(), nlohmann::json());
   std::vector<bool> done(workers.size(), false);
   WaitFailure failure;
@@ -137,7 +135,7 @@ WaitFailure await_all(std::vector<WorkerLink>& workers, std::string_view type,
     if (std::all_of(done.begin(), done.end(), [](bool d) { return d; })) return failure;
     for (auto& w : workers) {
       if (!done[w.index] && w.inbox.empty() && w.eof) {
-        const std::string status = how_it_ended(w);
+        const std::string status = how_it_ended(w, clock);
         return {WaitResult::failed, w.index,
                 fmt::format("worker {} closed its output before sending \"{}\" ({})", w.index, type,
                             status)};
@@ -155,7 +153,7 @@ WaitFailure await_all(std::vector<WorkerLink>& workers, std::string_view type,
                           "(limits.output_mib)",
                           total, limits.max_output_bytes)};
     }
-    const std::uint64_t now = monotonic_ns();
+    const std::uint64_t now = clock.now_ns();
     if (now >= limits.deadline_ns) {
       std::string missing;
       for (const auto& w : workers) {
@@ -174,7 +172,7 @@ WaitFailure await_all(std::vector<WorkerLink>& workers, std::string_view type,
     }
     fds.push_back({interrupt.wake_fd(), POLLIN, 0});
     const auto wait_ms = std::min<std::uint64_t>((limits.deadline_ns - now) / 1'000'000 + 1, 250);
-    poll(fds.data(), fds.size(), static_cast<int>(wait_ms));
+    clock.wait(fds, static_cast<int>(wait_ms));
     for (std::size_t i = 0; i + 1 < fds.size(); ++i) {
       if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
       if (!drain(workers[owner[i]], transcript, failure)) return failure;

@@ -9,25 +9,27 @@
 #include <string_view>
 #include <vector>
 
-#include "jbench/proc/child_process.h"
 #include "jbench/proc/interrupt.h"
+#include "world.h"
 
 namespace jbench::run {
 
 // Every protocol line, in order, with the harness's clock: the raw evidence of what was said.
 class Transcript {
  public:
+  explicit Transcript(Clock& clock) : clock_(&clock) {}
   void record(std::size_t worker, std::string_view direction, std::string_view line);
   const std::string& text() const { return text_; }  // JSON lines
   std::uint64_t bytes() const { return text_.size(); }
 
  private:
+  Clock* clock_;
   std::string text_;
 };
 
 struct WorkerLink {
   std::size_t index = 0;
-  std::unique_ptr<proc::ChildProcess> process;
+  std::unique_ptr<WorkerProcess> process;
   std::deque<nlohmann::json> inbox;
   bool eof = false;
 };
@@ -52,9 +54,9 @@ std::uint64_t output_bytes(const std::vector<WorkerLink>& workers, const PumpLim
 
 // Sends `message` to every worker, recording it. False (with `failure`) if one cannot take it.
 bool send_all(std::vector<WorkerLink>& workers, const nlohmann::json& message,
-              Transcript& transcript, WaitFailure& failure);
+              Transcript& transcript, Clock& clock, WaitFailure& failure);
 bool send_one(WorkerLink& worker, const nlohmann::json& message, Transcript& transcript,
-              WaitFailure& failure);
+              Clock& clock, WaitFailure& failure);
 
 // Waits until every worker has sent a message of type `type`, which is taken from its inbox into
 // `got` (indexed like `workers`). Any other message type, an "error" message, malformed JSON,
@@ -62,7 +64,7 @@ bool send_one(WorkerLink& worker, const nlohmann::json& message, Transcript& tra
 // the wait with the reason.
 WaitFailure await_all(std::vector<WorkerLink>& workers, std::string_view type,
                       const PumpLimits& limits, const proc::InterruptWatch& interrupt,
-                      Transcript& transcript, std::vector<nlohmann::json>& got);
+                      Transcript& transcript, Clock& clock, std::vector<nlohmann::json>& got);
 
 std::string_view wait_result_name(WaitResult r);
 

@@ -35,12 +35,12 @@ namespace jbench::collectors {
 // What every collector of one run is told when it is made.
 struct RunContext {
   TraceMode mode = TraceMode::baseline;
-  std::string workload_kind;    // "sqlite", "chez", ...
+  std::string workload_kind;  // "sqlite", "chez", ...
   std::string run_id;
-  std::string run_dir;          // absolute: runs/<id> inside the staging bundle
+  std::string run_dir;  // absolute: runs/<id> inside the staging bundle
   std::string boot_id;
-  std::string alloc_library;    // libjbench_alloc.so for native targets; empty: none built
-  std::string syscall_backend;  // "" = the best available
+  std::string alloc_library;           // libjbench_alloc.so for native targets; empty: none built
+  std::string syscall_backend;         // "" = the best available
   std::uint64_t max_output_bytes = 0;  // per raw file; 0 = the collector's own bound
   std::uint64_t seed = 0;              // the run's seed: samplers derive theirs from it
   // The allocation sampler's mean interval (the matrix's setting, else the mode's default);
@@ -66,7 +66,7 @@ struct ExitTotals {
 struct FinishContext {
   std::span<const Member> cohort;
   std::size_t workers = 0;
-  std::uint64_t attached_ns = 0;  // when attach() was called
+  std::uint64_t attached_ns = 0;               // when attach() was called
   const nlohmann::json* boundaries = nullptr;  // run.json "boundaries", as the run timed them
 };
 
@@ -90,9 +90,7 @@ class Collector {
   // Stops what still runs. One entry per table row it serves (the bridge serves several).
   virtual std::vector<CollectorEntry> finish(const FinishContext& context) = 0;
   // Raw documents to keep in the run directory: (path inside it, content).
-  virtual std::vector<std::pair<std::string, nlohmann::json>> raw_documents() const {
-    return {};
-  }
+  virtual std::vector<std::pair<std::string, nlohmann::json>> raw_documents() const { return {}; }
 };
 
 }  // namespace jbench::collectors
