@@ -58,12 +58,14 @@ void BM_CohortOverhead(benchmark::State& state) {
     options.out_dir = out.string();
     options.bundle_name = "b" + std::to_string(n);
     options.noise_window_ms = 0;
-    const SessionOutcome outcome = run_session(plan, options, sink);
-    if (outcome.exit_code != 0) {
-      state.SkipWithError(("the run failed: " + outcome.error + sink.str()).c_str());
+    const Result<SessionOutcome> outcome = run_session(plan, options, sink);
+    if (!outcome || !outcome->complete) {
+      state.SkipWithError(
+          ("the run failed: " + (outcome ? std::string() : outcome.error().message) + sink.str())
+              .c_str());
       break;
     }
-    std::ifstream in(outcome.bundle_path + "/runs/" + run_id(plan, plan.runs[0]) + "/run.json");
+    std::ifstream in(outcome->bundle_path + "/runs/" + run_id(plan, plan.runs[0]) + "/run.json");
     const auto run = nlohmann::json::parse(in);
     const auto& b = run["boundaries"];
     const double s = double(ns_at(b, "warmup_start_ns") - ns_at(b, "startup_start_ns")) / 1e6;

@@ -20,8 +20,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-BundleError sys_error(const std::string& what, int err) {
-  return BundleError{fmt::format("{}: {}", what, std::strerror(err)), err};
+Error sys_error(const std::string& what, int err) {
+  return Error{fmt::format("{}: {}", what, std::strerror(err)), err};
 }
 
 struct Item {
@@ -45,10 +45,10 @@ Result<std::vector<Item>> collect(const fs::path& root, const std::string& top) 
       return sys_error(fmt::format("cannot read '{}'", item.path), errno);
     }
     if (!S_ISREG(item.st.st_mode) && !S_ISDIR(item.st.st_mode)) {
-      return BundleError{fmt::format("cannot archive '{}': not a regular file or directory (a "
-                                     "bundle holds nothing else, and an archive of it must not)",
-                                     item.path),
-                         0};
+      return Error{fmt::format("cannot archive '{}': not a regular file or directory (a "
+                               "bundle holds nothing else, and an archive of it must not)",
+                               item.path),
+                   0};
     }
     items.push_back(std::move(item));
   }
@@ -70,19 +70,18 @@ struct TempFile {
 // zstd through the linked library, else gzip without a timestamp; never an external program.
 Result<std::pair<ArchiveWriter, std::string>> new_writer() {
   ArchiveWriter w(archive_write_new());
-  if (!w) return BundleError{"cannot allocate a libarchive writer", ENOMEM};
+  if (!w) return Error{"cannot allocate a libarchive writer", ENOMEM};
   archive_write_set_format_pax_restricted(w.get());
   if (archive_write_add_filter_zstd(w.get()) == ARCHIVE_OK) {
     return std::make_pair(std::move(w), std::string("zstd"));
   }
   // A refused (or external-program) zstd filter leaves the writer in an unknown state.
   w.reset(archive_write_new());
-  if (!w) return BundleError{"cannot allocate a libarchive writer", ENOMEM};
+  if (!w) return Error{"cannot allocate a libarchive writer", ENOMEM};
   archive_write_set_format_pax_restricted(w.get());
   if (archive_write_add_filter_gzip(w.get()) != ARCHIVE_OK ||
       archive_write_set_filter_option(w.get(), "gzip", "timestamp", nullptr) < ARCHIVE_WARN) {
-    return BundleError{
-        fmt::format("cannot compress with zstd or gzip: {}", archive_message(w.get())), 0};
+    return Error{fmt::format("cannot compress with zstd or gzip: {}", archive_message(w.get())), 0};
   }
   return std::make_pair(std::move(w), std::string("gzip"));
 }
@@ -98,9 +97,8 @@ Status write_item(struct archive* w, const Item& item, ArchiveInfo* info) {
   archive_entry_set_uid(e.get(), 0);
   archive_entry_set_gid(e.get(), 0);
   if (archive_write_header(w, e.get()) != ARCHIVE_OK) {
-    return BundleError{
-        fmt::format("cannot write the header of '{}': {}", item.name, archive_message(w)),
-        archive_errno(w)};
+    return Error{fmt::format("cannot write the header of '{}': {}", item.name, archive_message(w)),
+                 archive_errno(w)};
   }
   ++info->entries;
   if (dir) return {};
@@ -116,12 +114,12 @@ Status write_item(struct archive* w, const Item& item, ArchiveInfo* info) {
     total += n;
     if (total > item.st.st_size) break;
     if (archive_write_data(w, buf, static_cast<std::size_t>(n)) != n) {
-      return BundleError{fmt::format("cannot write '{}': {}", item.name, archive_message(w)),
-                         archive_errno(w)};
+      return Error{fmt::format("cannot write '{}': {}", item.name, archive_message(w)),
+                   archive_errno(w)};
     }
   }
   if (total != item.st.st_size) {
-    return BundleError{fmt::format("'{}' changed size while it was being archived", item.path), 0};
+    return Error{fmt::format("'{}' changed size while it was being archived", item.path), 0};
   }
   info->data_bytes += static_cast<std::uint64_t>(total);
   return {};
@@ -153,21 +151,21 @@ Result<ArchiveInfo> create_archive(const std::string& bundle_dir, const std::str
   const fs::path root = fs::canonical(bundle_dir, ec);
   if (ec) return sys_error(fmt::format("cannot open bundle '{}'", bundle_dir), ec.value());
   if (!fs::is_directory(root)) {
-    return BundleError{fmt::format("'{}' is not a directory", bundle_dir), ENOTDIR};
+    return Error{fmt::format("'{}' is not a directory", bundle_dir), ENOTDIR};
   }
   struct stat st {};
   if (::lstat(out_file.c_str(), &st) == 0) {
-    return BundleError{
-        fmt::format("'{}' already exists; an archive is never overwritten", out_file), EEXIST};
+    return Error{fmt::format("'{}' already exists; an archive is never overwritten", out_file),
+                 EEXIST};
   }
   fs::path parent = fs::path(out_file).parent_path();
   const fs::path out_dir = fs::canonical(parent.empty() ? fs::path(".") : parent, ec);
   if (ec) return sys_error(fmt::format("cannot open the directory of '{}'", out_file), ec.value());
   if (is_within(out_dir, root)) {
-    return BundleError{fmt::format("'{}' is inside the bundle; the archive would change the "
-                                   "bundle it holds",
-                                   out_file),
-                       EINVAL};
+    return Error{fmt::format("'{}' is inside the bundle; the archive would change the "
+                             "bundle it holds",
+                             out_file),
+                 EINVAL};
   }
 
   auto items = collect(root, root.filename().string());
@@ -188,15 +186,14 @@ Result<ArchiveInfo> create_archive(const std::string& bundle_dir, const std::str
   ArchiveInfo info;
   info.compression = writer.value().second;
   if (archive_write_open_fd(w, fd.get()) != ARCHIVE_OK) {
-    return BundleError{fmt::format("cannot start the archive: {}", archive_message(w)),
-                       archive_errno(w)};
+    return Error{fmt::format("cannot start the archive: {}", archive_message(w)), archive_errno(w)};
   }
   for (const Item& item : items.value()) {
     if (Status s = write_item(w, item, &info); !s) return s.error();
   }
   if (archive_write_close(w) != ARCHIVE_OK) {
-    return BundleError{fmt::format("cannot finish the archive: {}", archive_message(w)),
-                       archive_errno(w)};
+    return Error{fmt::format("cannot finish the archive: {}", archive_message(w)),
+                 archive_errno(w)};
   }
   if (::fsync(fd.get()) != 0) return sys_error("cannot flush the archive", errno);
   if (Status s = publish(tmp.path, out_file); !s) return s.error();

@@ -19,8 +19,8 @@ namespace {
 
 constexpr std::size_t kBlockBytes = 64 * 1024;
 
-BundleError sys_error(const std::string& what, int err) {
-  return BundleError{fmt::format("{}: {}", what, std::strerror(err)), err};
+Error sys_error(const std::string& what, int err) {
+  return Error{fmt::format("{}: {}", what, std::strerror(err)), err};
 }
 
 // libarchive's ARCHIVE_ERRNO_FILE_FORMAT (private in archive_private.h): EILSEQ on Linux. It is
@@ -41,7 +41,7 @@ struct Opened {
 
 Result<Opened> open_reader(const std::string& file) {
   ArchiveReader a(archive_read_new());
-  if (!a) return BundleError{"cannot allocate a libarchive reader", ENOMEM};
+  if (!a) return Error{"cannot allocate a libarchive reader", ENOMEM};
   // Only what jbench writes (and plain tar): no other filter, since some of libarchive's
   // filters run an external program on their input.
   archive_read_support_format_tar(a.get());
@@ -52,12 +52,12 @@ Result<Opened> open_reader(const std::string& file) {
   }
   const int err = archive_errno(a.get());
   if (err == kFormatErrno) {
-    return BundleError{fmt::format("'{}' is not a tar archive (plain, zstd or gzip): {}", file,
-                                   archive_message(a.get())),
-                       err};
+    return Error{fmt::format("'{}' is not a tar archive (plain, zstd or gzip): {}", file,
+                             archive_message(a.get())),
+                 err};
   }
   if (err > 0) {  // a system call failed: ENOENT, EACCES, EIO...
-    return BundleError{fmt::format("cannot read '{}': {}", file, archive_message(a.get())), err};
+    return Error{fmt::format("cannot read '{}': {}", file, archive_message(a.get())), err};
   }
   auto damaged = corrupt(a.get(), "");
   return Opened{std::move(a), std::move(damaged)};
@@ -140,7 +140,7 @@ Result<std::vector<ArchiveFinding>> scan(const std::string& file, const ExtractL
 // directory it is resolved in is never passed to a system call.
 Status plain_component(const std::string& c) {
   if (c.empty() || c == "." || c == ".." || c.find('/') != std::string::npos) {
-    return BundleError{fmt::format("refusing to create a path through '{}'", c), EINVAL};
+    return Error{fmt::format("refusing to create a path through '{}'", c), EINVAL};
   }
   return {};
 }

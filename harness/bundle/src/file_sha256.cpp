@@ -29,7 +29,7 @@ struct MdCtxDeleter {
 Result<std::string> fd_sha256(int fd, const std::string& label) {
   std::unique_ptr<EVP_MD_CTX, MdCtxDeleter> ctx(EVP_MD_CTX_new());
   if (!ctx || EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr) != 1) {
-    return BundleError{fmt::format("cannot hash {}: OpenSSL could not set up SHA-256", label), 0};
+    return Error{fmt::format("cannot hash {}: OpenSSL could not set up SHA-256", label), 0};
   }
   std::vector<unsigned char> buf(kChunkBytes);
   off_t offset = 0;
@@ -41,14 +41,14 @@ Result<std::string> fd_sha256(int fd, const std::string& label) {
     }
     if (n == 0) break;
     if (EVP_DigestUpdate(ctx.get(), buf.data(), static_cast<std::size_t>(n)) != 1) {
-      return BundleError{fmt::format("cannot hash {}: EVP_DigestUpdate failed", label), 0};
+      return Error{fmt::format("cannot hash {}: EVP_DigestUpdate failed", label), 0};
     }
     offset += n;
   }
   std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
   unsigned int length = 0;
   if (EVP_DigestFinal_ex(ctx.get(), digest.data(), &length) != 1) {
-    return BundleError{fmt::format("cannot hash {}: EVP_DigestFinal_ex failed", label), 0};
+    return Error{fmt::format("cannot hash {}: EVP_DigestFinal_ex failed", label), 0};
   }
   return lower_hex(digest.data(), length);
 }

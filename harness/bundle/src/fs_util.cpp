@@ -32,8 +32,8 @@ std::string errno_text(int err) {
   return text ? text : "unknown error";
 }
 
-BundleError sys_error(const std::string& what, int err) {
-  return BundleError{fmt::format("{}: {} (errno {})", what, errno_text(err), err), err};
+Error sys_error(const std::string& what, int err) {
+  return Error{fmt::format("{}: {} (errno {})", what, errno_text(err), err), err};
 }
 
 std::string bundle_path_problem(std::string_view relative) {
@@ -113,8 +113,7 @@ Result<UniqueFd> open_file_beneath(int dir_fd, std::string_view relative,
     return errno_error("cannot stat '{}' in {}", relative, label);
   }
   if (!S_ISREG(st.st_mode)) {
-    return BundleError{
-        fmt::format("'{}' in {} is not a regular file", std::string(relative), label), 0};
+    return Error{fmt::format("'{}' in {} is not a regular file", std::string(relative), label), 0};
   }
   return fd;
 }

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "jbench/bundle/status.h"
+#include "jbench/common/result.h"
 
 namespace jbench::bundle_detail {
 
@@ -48,12 +48,12 @@ class UniqueFd {
 std::string errno_text(int err);
 
 // "<what>: <strerror> (errno <n>)", carrying `err`.
-BundleError sys_error(const std::string& what, int err);
+Error sys_error(const std::string& what, int err);
 
 // sys_error with the current errno, read before the message is formatted (formatting allocates,
 // and an allocation may change errno). Pass arguments that do not allocate.
 template <typename... Args>
-BundleError errno_error(fmt::format_string<Args...> format, Args&&... args) {
+Error errno_error(fmt::format_string<Args...> format, Args&&... args) {
   const int err = errno;
   return sys_error(fmt::format(format, std::forward<Args>(args)...), err);
 }

@@ -68,10 +68,10 @@ Status check_no_final_form(int out_fd, const std::string& out_dir, const std::st
     auto exists = exists_at(out_fd, candidate, out_dir);
     if (!exists) return exists.error();
     if (*exists) {
-      return BundleError{fmt::format("a bundle named {}/{} already exists; bundles are never "
-                                     "overwritten: choose another name or move it away",
-                                     out_dir, candidate),
-                         EEXIST};
+      return Error{fmt::format("a bundle named {}/{} already exists; bundles are never "
+                               "overwritten: choose another name or move it away",
+                               out_dir, candidate),
+                   EEXIST};
     }
   }
   return {};
@@ -92,9 +92,9 @@ std::string_view outcome_suffix(Outcome outcome) {
 }
 
 Result<StagingBundle> StagingBundle::create(const std::string& out_dir, const std::string& name) {
-  if (out_dir.empty()) return BundleError{"the output directory is empty", 0};
+  if (out_dir.empty()) return Error{"the output directory is empty", 0};
   if (auto problem = bundle_name_problem(name); !problem.empty()) {
-    return BundleError{fmt::format("invalid bundle name '{}': {}", name, problem), 0};
+    return Error{fmt::format("invalid bundle name '{}': {}", name, problem), 0};
   }
   std::error_code ec;
   std::filesystem::create_directories(out_dir, ec);
@@ -164,7 +164,7 @@ Status StagingBundle::write_json(std::string_view relative, const nlohmann::json
   try {
     text = doc.dump(2);
   } catch (const std::exception& e) {
-    return BundleError{fmt::format("cannot serialise '{}' as JSON: {}", relative, e.what()), 0};
+    return Error{fmt::format("cannot serialise '{}' as JSON: {}", relative, e.what()), 0};
   }
   text.push_back('\n');
   return write_at(relative, text, false);
@@ -174,14 +174,13 @@ Status StagingBundle::write_at(std::string_view relative, std::string_view bytes
                                bool allow_reserved) {
   const std::string rel(relative);
   if (finalized_ || root_fd_ < 0) {
-    return BundleError{fmt::format("cannot write '{}': the bundle is already finalized", rel), 0};
+    return Error{fmt::format("cannot write '{}': the bundle is already finalized", rel), 0};
   }
   if (auto problem = bundle_path_problem(rel); !problem.empty()) {
-    return BundleError{fmt::format("refusing to write '{}' in {}: {}", rel, root_, problem), 0};
+    return Error{fmt::format("refusing to write '{}' in {}: {}", rel, root_, problem), 0};
   }
   if (!allow_reserved && rel == kSha256SumsName) {
-    return BundleError{
-        fmt::format("refusing to write '{}' in {}: finalize() writes it", rel, root_), 0};
+    return Error{fmt::format("refusing to write '{}' in {}: finalize() writes it", rel, root_), 0};
   }
   auto parts = split_path(rel);
   const std::string base = parts.back();
@@ -213,15 +212,14 @@ Status StagingBundle::write_at(std::string_view relative, std::string_view bytes
 Status StagingBundle::append_line(std::string_view relative, std::string_view line) {
   const std::string rel(relative);
   if (finalized_ || root_fd_ < 0) {
-    return BundleError{fmt::format("cannot append to '{}': the bundle is already finalized", rel),
-                       0};
+    return Error{fmt::format("cannot append to '{}': the bundle is already finalized", rel), 0};
   }
   if (auto problem = bundle_path_problem(rel); !problem.empty()) {
-    return BundleError{fmt::format("refusing to append to '{}' in {}: {}", rel, root_, problem), 0};
+    return Error{fmt::format("refusing to append to '{}' in {}: {}", rel, root_, problem), 0};
   }
   if (rel == kSha256SumsName) {
-    return BundleError{
-        fmt::format("refusing to append to '{}' in {}: finalize() writes it", rel, root_), 0};
+    return Error{fmt::format("refusing to append to '{}' in {}: finalize() writes it", rel, root_),
+                 0};
   }
   auto parts = split_path(rel);
   const std::string base = parts.back();
@@ -247,11 +245,11 @@ Status StagingBundle::append_line(std::string_view relative, std::string_view li
 }
 
 Result<std::string> StagingBundle::finalize(Outcome outcome) {
-  if (finalized_ || root_fd_ < 0) return BundleError{"the bundle is already finalized", 0};
+  if (finalized_ || root_fd_ < 0) return Error{"the bundle is already finalized", 0};
   const std::string final_name = name_ + std::string(outcome_suffix(outcome));
   const std::string final_path = out_dir_ == "/" ? "/" + final_name : out_dir_ + "/" + final_name;
   if (auto s = check_no_final_form(out_fd_, out_dir_, name_); !s) {
-    return BundleError{
+    return Error{
         fmt::format("{}; the staging directory {} is left in place", s.error().message, root_),
         s.error().sys_errno};
   }
@@ -262,14 +260,14 @@ Result<std::string> StagingBundle::finalize(Outcome outcome) {
   std::vector<std::string> dirs;
   for (const auto& entry : *tree) {
     if (entry.kind == bundle_detail::TreeEntry::Kind::other) {
-      return BundleError{fmt::format("refusing to finalize {}: '{}' is a {}; a bundle holds only "
-                                     "regular files and directories",
-                                     root_, entry.relative, entry.other_type),
-                         0};
+      return Error{fmt::format("refusing to finalize {}: '{}' is a {}; a bundle holds only "
+                               "regular files and directories",
+                               root_, entry.relative, entry.other_type),
+                   0};
     }
     if (auto problem = bundle_path_problem(entry.relative); !problem.empty()) {
-      return BundleError{
-          fmt::format("refusing to finalize {}: '{}': {}", root_, entry.relative, problem), 0};
+      return Error{fmt::format("refusing to finalize {}: '{}': {}", root_, entry.relative, problem),
+                   0};
     }
     if (entry.kind == bundle_detail::TreeEntry::Kind::directory) {
       dirs.push_back(entry.relative);
@@ -289,11 +287,10 @@ Result<std::string> StagingBundle::finalize(Outcome outcome) {
     sums += sha256sums_line(*digest, rel);
   }
 
-  const auto undo_sums = [&](const BundleError& error) -> Result<std::string> {
+  const auto undo_sums = [&](const Error& error) -> Result<std::string> {
     ::unlinkat(root_fd_, kSha256SumsName, 0);
-    return BundleError{
-        fmt::format("{}; the staging directory {} is left in place", error.message, root_),
-        error.sys_errno};
+    return Error{fmt::format("{}; the staging directory {} is left in place", error.message, root_),
+                 error.sys_errno};
   };
   if (auto s = write_at(kSha256SumsName, sums, true); !s) return undo_sums(s.error());
 

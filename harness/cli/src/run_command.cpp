@@ -26,12 +26,14 @@ int run_run(const RunOptionsCli& o) {
   }
   SessionOptions options = o.session;
   options.terminal = isatty(STDERR_FILENO) == 1;
-  const SessionOutcome outcome = run_session(*plan, options, std::cerr);
-  if (!outcome.error.empty() && outcome.bundle_path.empty()) {
-    std::cerr << "jbench: error: " << outcome.error << '\n';
+  const Result<SessionOutcome> outcome = run_session(*plan, options, std::cerr);
+  // Nothing ran: the input or this host cannot run the plan (docs/cli.md, exit codes).
+  if (!outcome) {
+    std::cerr << "jbench: error: " << outcome.error().message << '\n';
+    return kExitUsage;
   }
-  if (!outcome.bundle_path.empty()) std::cout << outcome.bundle_path << '\n';
-  return outcome.exit_code;
+  std::cout << outcome->bundle_path << '\n';
+  return outcome->complete ? kExitOk : kExitCheckFailed;
 }
 
 }  // namespace

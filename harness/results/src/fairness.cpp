@@ -29,7 +29,9 @@ std::optional<double> jain_index(const std::vector<double>& values) {
   return sum * sum / (static_cast<double>(values.size()) * squares);
 }
 
-Json worker_fairness(const std::vector<Json>& results) {
+Json worker_fairness(const std::vector<Json>& results) { return fairness_of(results).document; }
+
+WorkerFairness fairness_of(const std::vector<Json>& results) {
   Json per_worker = Json::array();
   std::vector<double> throughput;
   std::size_t starved = 0;
@@ -64,13 +66,15 @@ Json worker_fairness(const std::vector<Json>& results) {
     var /= static_cast<double>(throughput.size() - 1);
     if (mean > 0) cv = std::sqrt(var) / mean;
   }
-  return {{"count", results.size()},
-          {"starved", starved},
-          {"throughput_min_ops_per_s", optional_number(lo)},
-          {"throughput_max_ops_per_s", optional_number(hi)},
-          {"throughput_cv", optional_number(cv)},
-          {"jain_fairness_index", optional_number(jain_index(throughput))},
-          {"per_worker", std::move(per_worker)}};
+  const std::optional<double> jain = jain_index(throughput);
+  Json document = {{"count", results.size()},
+                   {"starved", starved},
+                   {"throughput_min_ops_per_s", optional_number(lo)},
+                   {"throughput_max_ops_per_s", optional_number(hi)},
+                   {"throughput_cv", optional_number(cv)},
+                   {"jain_fairness_index", optional_number(jain)},
+                   {"per_worker", std::move(per_worker)}};
+  return {std::move(document), results.size(), starved, jain};
 }
 
 }  // namespace jbench

@@ -66,6 +66,22 @@ std::string latency_text(const std::vector<double>& v) {
 }  // namespace
 
 Json summarize_run(const std::vector<Json>& results, const Json& run_doc) {
+  return summarize(results, run_doc).document;
+}
+
+void CellLine::add_run(bool ok_run, const RunFigures& f) {
+  ++runs;
+  if (!ok_run) return;
+  ++ok;
+  if (f.jain_fairness_index) fairness.push_back(*f.jain_fairness_index);
+  worker_runs += f.workers;
+  starved_worker_runs += f.starved;
+  throughput.push_back(f.throughput_ops_per_s);
+  if (f.p50_ns) p50_ns.push_back(static_cast<double>(*f.p50_ns));
+  if (f.p99_ns) p99_ns.push_back(static_cast<double>(*f.p99_ns));
+}
+
+RunSummary summarize(const std::vector<Json>& results, const Json& run_doc) {
   Json counts = Json::object();
   std::map<std::string, stats::LatencyHistogram> latency;
   stats::LatencyHistogram all_ops;
@@ -114,22 +130,32 @@ Json summarize_run(const std::vector<Json>& results, const Json& run_doc) {
       kernel_system_ns += u64(w["exit"].value("system_ns", Json(0)));
     }
   }
-  return {{"schema", "jbench.summary"},
-          {"schema_version", 1},
-          {"workers_reporting", results.size()},
-          {"measure", counts},
-          {"throughput_ops_per_s", throughput},
-          {"workers", worker_fairness(results)},
-          {"latency", {{"all_operations", histogram_summary(all_ops)}, {"by_type", by_op}}},
-          {"cpu",
-           {{"measure_phase_user_ns", std::to_string(measure_user_ns)},
-            {"measure_phase_system_ns", std::to_string(measure_system_ns)},
-            {"process_lifetime_user_ns", std::to_string(kernel_user_ns)},
-            {"process_lifetime_system_ns", std::to_string(kernel_system_ns)},
-            {"source",
-             "measure_phase_*: each worker's getrusage at its phase boundaries; "
-             "process_lifetime_*: the kernel's wait4 rusage of each worker"}}},
-          {"problems", problems}};
+  WorkerFairness fairness = fairness_of(results);
+  RunFigures figures;
+  figures.throughput_ops_per_s = throughput;
+  figures.p50_ns = all_ops.quantile_ns(500'000);
+  figures.p99_ns = all_ops.quantile_ns(990'000);
+  figures.jain_fairness_index = fairness.jain_fairness_index;
+  figures.workers = fairness.workers;
+  figures.starved = fairness.starved;
+  Json document = {
+      {"schema", "jbench.summary"},
+      {"schema_version", 1},
+      {"workers_reporting", results.size()},
+      {"measure", counts},
+      {"throughput_ops_per_s", throughput},
+      {"workers", std::move(fairness.document)},
+      {"latency", {{"all_operations", histogram_summary(all_ops)}, {"by_type", by_op}}},
+      {"cpu",
+       {{"measure_phase_user_ns", std::to_string(measure_user_ns)},
+        {"measure_phase_system_ns", std::to_string(measure_system_ns)},
+        {"process_lifetime_user_ns", std::to_string(kernel_user_ns)},
+        {"process_lifetime_system_ns", std::to_string(kernel_system_ns)},
+        {"source",
+         "measure_phase_*: each worker's getrusage at its phase boundaries; "
+         "process_lifetime_*: the kernel's wait4 rusage of each worker"}}},
+      {"problems", problems}};
+  return {std::move(document), figures};
 }
 
 std::string format_cell_table(const std::vector<CellLine>& lines) {

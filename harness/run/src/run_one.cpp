@@ -108,6 +108,7 @@ class RunExecution {
   PumpLimits limits_;
   pid_t group_ = 0;
   std::uint64_t run_deadline_ = 0;
+  std::optional<RunStatus> status_;  // set by the first failure
   RunRecord record_;
   Json boundaries_ = Json::object();
   Json startup_steps_ = Json::object();  // where start-up time went, inside startup
@@ -146,16 +147,16 @@ void RunExecution::scan() {
 }
 
 void RunExecution::fail(WaitFailure failure) {
-  if (!record_.status.empty()) return;  // the first failure is the cause; later ones follow it
+  if (status_) return;  // the first failure is the cause; later ones follow it
   switch (failure.result) {
     case WaitResult::timeout:
-      record_.status = "timeout";
+      status_ = RunStatus::timeout;
       break;
     case WaitResult::interrupted:
-      record_.status = "interrupted";
+      status_ = RunStatus::interrupted;
       break;
     default:
-      record_.status = "failed";
+      status_ = RunStatus::failed;
       break;
   }
   record_.reason = std::move(failure.reason);
@@ -282,7 +283,7 @@ void RunExecution::teardown() {
   collectors_.boundary("teardown");
   const std::uint64_t start = clock_.now_ns();
   boundaries_["teardown_start_ns"] = ns_string(start);
-  if (record_.status.empty()) {
+  if (!status_) {
     // Orderly: ask each worker to close its connection and exit, within a bounded time.
     const std::uint64_t deadline =
         std::min<std::uint64_t>(run_deadline_, start + 10'000'000'000ULL);
@@ -310,12 +311,12 @@ void RunExecution::teardown() {
   for (auto& w : workers_) {
     const auto status = w.process->kill_and_reap();
     collectors_.exited(w.process->pid(), status);
-    if (record_.status.empty() && (status.signaled || status.code != 0)) {
+    if (!status_ && (status.signaled || status.code != 0)) {
       fail({WaitResult::failed, w.index,
             fmt::format("worker {} ended with {}", w.index, status.describe())});
     }
   }
-  if (!leftovers.empty() && record_.status.empty()) {
+  if (!leftovers.empty() && !status_) {
     fail({WaitResult::failed, 0,
           fmt::format("{} process(es) of the cohort were still running after teardown",
                       leftovers.size())});
@@ -419,7 +420,7 @@ RunRecord RunExecution::execute() {
                                 {"teardown_ns", spent(cpu_before_teardown, cpu_after_teardown)}};
   if (ok) {
     for (const auto& r : result_) {
-      if (r.value("status", "") != "ok" && record_.status.empty()) {
+      if (r.value("status", "") != "ok" && !status_) {
         std::string why = r.contains("conditions") ? r["conditions"].dump() : "(no conditions)";
         fail({WaitResult::failed, r.value("worker_index", std::size_t{0}),
               fmt::format("worker {} reported: {}", r.value("worker_index", 0), why)});
@@ -429,7 +430,7 @@ RunRecord RunExecution::execute() {
     // must still do what its lane says (the rule the validator re-checks).
     if (auto why =
             lane_mix_problem(lane_label(), measured_count("reads"), measured_count("writes"));
-        why && record_.status.empty()) {
+        why && !status_) {
       fail({WaitResult::failed, 0, *why});
     }
   }
@@ -439,7 +440,7 @@ RunRecord RunExecution::execute() {
   }
   record_.run["trace_mode"] = collectors_.trace_mode();
   record_.raw_documents = collectors_.raw_documents();
-  if (record_.status.empty()) record_.status = "ok";
+  record_.status = status_.value_or(RunStatus::ok);
   if (spec_.sample_noise) record_.run["noise_after"] = spec_.sample_noise({});
   record_.run["boundaries"] = boundaries_;
   record_.run["startup_steps"] = startup_steps_;
@@ -455,6 +456,20 @@ RunRecord RunExecution::execute() {
 }
 
 }  // namespace
+
+std::string_view run_status_word(RunStatus status) {
+  switch (status) {
+    case RunStatus::ok:
+      return "ok";
+    case RunStatus::failed:
+      return "failed";
+    case RunStatus::timeout:
+      return "timeout";
+    case RunStatus::interrupted:
+      return "interrupted";
+  }
+  return "failed";
+}
 
 RunRecord execute_run(const RunSpec& spec, const proc::InterruptWatch& interrupt) {
   RunExecution execution(spec, interrupt);

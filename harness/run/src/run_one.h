@@ -5,7 +5,9 @@
 
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "datasets.h"
@@ -36,8 +38,15 @@ struct RunSpec {
   Clock* clock = nullptr;
 };
 
+// How a run ended (run.json "status"): the first failure decides it.
+enum class RunStatus { ok, failed, timeout, interrupted };
+std::string_view run_status_word(RunStatus status);  // "ok", "failed", ...
+inline std::ostream& operator<<(std::ostream& out, RunStatus s) {
+  return out << run_status_word(s);
+}
+
 struct RunRecord {
-  std::string status;                   // ok | failed | timeout | interrupted
+  RunStatus status = RunStatus::ok;
   std::string reason;                   // empty when ok
   nlohmann::json run;                   // run.json
   std::vector<nlohmann::json> results;  // each worker's "result" message, as sent

@@ -81,11 +81,11 @@ class RunnerWithFakes : public ::testing::Test {
 TEST_F(RunnerWithFakes, AWellBehavedWorkerRunsEveryPhaseInProtocolOrder) {
   proc::InterruptWatch interrupt;
   const RunRecord r = run(0, interrupt);
-  EXPECT_EQ(r.status, "ok") << r.reason;
+  EXPECT_EQ(r.status, RunStatus::ok) << r.reason;
   const std::vector<std::string> order = {
-      "spawn worker 0", "<- hello",      "-> configure",   "<- ready",       "-> canary",
-      "<- canary_done", "-> start",      "<- warmup_done", "-> measure",     "<- measure_done",
-      "<- result",      "-> exit",       "<- bye",         "signal group 9", "reaped worker 0"};
+      "spawn worker 0", "<- hello", "-> configure",   "<- ready",       "-> canary",
+      "<- canary_done", "-> start", "<- warmup_done", "-> measure",     "<- measure_done",
+      "<- result",      "-> exit",  "<- bye",         "signal group 9", "reaped worker 0"};
   EXPECT_EQ(spawner_.events, order);
   // The phases were timed in order on the run's clock.
   const auto& b = r.run["boundaries"];
@@ -100,7 +100,7 @@ TEST_F(RunnerWithFakes, AWorkerThatNeverSaysHelloTimesOutAtStartupAndIsKilled) {
   proc::InterruptWatch interrupt;
   const std::uint64_t before = clock_.now_ns();
   const RunRecord r = run(0, interrupt);
-  EXPECT_EQ(r.status, "timeout");
+  EXPECT_EQ(r.status, RunStatus::timeout);
   EXPECT_NE(r.reason.find("timed out waiting for \"hello\" from worker(s) 0"), std::string::npos)
       << r.reason;
   // The startup budget (10 s by default) passed on the run's clock, not in real time.
@@ -117,7 +117,7 @@ TEST_F(RunnerWithFakes, ATimeoutInMeasureEndsTheRunAsTimeoutAfterItsBoundaries) 
   spawner_.script.answers["measure"] = {};  // silent once measuring
   proc::InterruptWatch interrupt;
   const RunRecord r = run(0, interrupt);
-  EXPECT_EQ(r.status, "timeout");
+  EXPECT_EQ(r.status, RunStatus::timeout);
   EXPECT_NE(r.reason.find("\"measure_done\""), std::string::npos) << r.reason;
   const auto& b = r.run["boundaries"];
   ASSERT_TRUE(b.contains("measure_start_ns"));
@@ -135,12 +135,12 @@ TEST_F(RunnerWithFakes, ATimeoutInMeasureEndsTheRunAsTimeoutAfterItsBoundaries) 
 TEST_F(RunnerWithFakes, SigtermBetweenRunsLeavesTheNextRunInterruptedBeforeRelease) {
   proc::InterruptWatch interrupt;
   const RunRecord first = run(0, interrupt);
-  ASSERT_EQ(first.status, "ok") << first.reason;
+  ASSERT_EQ(first.status, RunStatus::ok) << first.reason;
   ASSERT_EQ(raise(SIGTERM), 0);  // caught by the watch: the harness is asked to stop
   ASSERT_TRUE(interrupt.interrupted());
   spawner_.events.clear();
   const RunRecord second = run(1, interrupt);
-  EXPECT_EQ(second.status, "interrupted");
+  EXPECT_EQ(second.status, RunStatus::interrupted);
   EXPECT_NE(second.reason.find("interrupted by signal 15"), std::string::npos) << second.reason;
   // Nothing of the second run was released, and its worker did not outlive it.
   EXPECT_FALSE(happened("-> start"));

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "jbench/bundle/status.h"
+#include "jbench/common/result.h"
 
 namespace jbench::archive {
 

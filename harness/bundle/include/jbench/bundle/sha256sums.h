@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-#include "jbench/bundle/status.h"
+#include "jbench/common/result.h"
 
 namespace jbench {
 

@@ -34,7 +34,7 @@
 #include <string>
 #include <string_view>
 
-#include "jbench/bundle/status.h"
+#include "jbench/common/result.h"
 
 namespace jbench {
 

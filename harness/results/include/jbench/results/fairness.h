@@ -5,7 +5,7 @@
 //   nlohmann::json w = worker_fairness(results);   // summary["workers"]
 #pragma once
 
-#include <nlohmann/json_fwd.hpp>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <vector>
 
@@ -19,6 +19,14 @@ std::optional<double> jain_index(const std::vector<double>& values);
 // From the workers' result messages: each worker's operations, throughput, whether it starved
 // (counted no operation), its busy waits and retries; then the count of starved workers, the
 // throughput min/max, coefficient of variation (null below two workers) and Jain's index.
+struct WorkerFairness {
+  nlohmann::json document;  // summary["workers"]
+  std::size_t workers = 0;
+  std::size_t starved = 0;  // workers that completed no operation
+  std::optional<double> jain_fairness_index;
+};
+WorkerFairness fairness_of(const std::vector<nlohmann::json>& results);
+// fairness_of(results).document.
 nlohmann::json worker_fairness(const std::vector<nlohmann::json>& results);
 
 }  // namespace jbench

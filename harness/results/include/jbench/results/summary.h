@@ -1,10 +1,13 @@
 // Summaries computed from the raw records of a run (the workers' result messages), so that a
 // reader of the bundle can always recompute them and check they match. Pure functions.
 //
-//   nlohmann::json summary = summarize_run(results, run_doc);
+//   RunSummary s = summarize(results, run_doc);   // s.document is summary.json
+//   line.add_ok_run(s.figures);                    // the cell table reads the typed figures
 #pragma once
 
-#include <nlohmann/json_fwd.hpp>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +17,21 @@ namespace jbench {
 // workers, each over its own measure window), how evenly the workers progressed (fairness.h),
 // latency per operation type merged over workers
 // (count, p50/p90/p99, exact max), and CPU from the kernel's wait4 accounting of each worker.
+// The figures of a run the session's cell table shows, as they were computed for the document.
+struct RunFigures {
+  double throughput_ops_per_s = 0;
+  std::optional<std::uint64_t> p50_ns;  // all operations
+  std::optional<std::uint64_t> p99_ns;
+  std::optional<double> jain_fairness_index;
+  std::size_t workers = 0;
+  std::size_t starved = 0;
+};
+struct RunSummary {
+  nlohmann::json document;  // summary.json (without "collectors", which the run loop adds)
+  RunFigures figures;
+};
+RunSummary summarize(const std::vector<nlohmann::json>& results, const nlohmann::json& run_doc);
+// summarize(results, run_doc).document.
 nlohmann::json summarize_run(const std::vector<nlohmann::json>& results,
                              const nlohmann::json& run_doc);
 
@@ -30,6 +48,9 @@ struct CellLine {
   std::vector<double> fairness;  // Jain's index over workers, one per ok run that has one
   std::size_t worker_runs = 0;   // workers summed over the ok runs
   std::size_t starved_worker_runs = 0;
+
+  // Counts one run of the cell; only an ok run's figures enter the medians.
+  void add_run(bool ok, const RunFigures& figures);
 };
 std::string format_cell_table(const std::vector<CellLine>& lines);
 

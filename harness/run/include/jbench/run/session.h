@@ -2,8 +2,9 @@
 //
 //   SessionOptions options;
 //   options.out_dir = "bundles";
-//   SessionOutcome outcome = run_session(plan, options, std::cerr);
-//   // outcome.bundle_path: where the bundle is; outcome.exit_code: 0 every run ok, 1 otherwise
+//   Result<SessionOutcome> outcome = run_session(plan, options, std::cerr);
+//   // an Error: nothing ran, no bundle (a missing worker, a target without probes, ...);
+//   // else outcome->bundle_path is where the bundle is, outcome->complete whether it is whole
 //
 // Each run: prepare the dataset copy, spawn the cohort (workers block after saying hello),
 // register every incarnation, configure, fire the canary, release: startup -> warmup ->
@@ -16,6 +17,7 @@
 #include <iosfwd>
 #include <string>
 
+#include "jbench/common/result.h"
 #include "jbench/plan/plan.h"
 
 namespace jbench {
@@ -31,12 +33,13 @@ struct SessionOptions {
 };
 
 struct SessionOutcome {
-  int exit_code =
-      0;  // 0: every run ok; 1: a run failed or the session was interrupted; 2: bad input
-  std::string bundle_path;
-  std::string error;  // why nothing could run, when exit_code == 2 and no bundle exists
+  // Every run ok, every value the plan meant to measure measured, the bundle valid, finalized
+  // and not interrupted.
+  bool complete = false;
+  std::string bundle_path;  // the finalized bundle; the staging directory if it could not be
 };
 
-SessionOutcome run_session(const Plan& plan, const SessionOptions& options, std::ostream& log);
+Result<SessionOutcome> run_session(const Plan& plan, const SessionOptions& options,
+                                   std::ostream& log);
 
 }  // namespace jbench
