@@ -31,7 +31,7 @@ std::string self_dir() {
   return exe.empty() ? std::string(".") : exe.parent_path().string();
 }
 
-Error refusal(std::string message, ErrorKind kind) { return {std::move(message), 0, kind}; }
+Error refusal(std::string message) { return {std::move(message), 0}; }
 
 // The databases live in the scratch directory: it must be creatable and writable before any
 // worker starts, or every run would fail for the same reason.
@@ -39,15 +39,13 @@ Status prepare_scratch(const std::string& dir) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) {
-    return refusal(fmt::format("cannot create the scratch directory {}: {}", dir, ec.message()),
-                   ErrorKind::host);
+    return refusal(fmt::format("cannot create the scratch directory {}: {}", dir, ec.message()));
   }
   const std::string probe = dir + "/.write-test";
   FILE* f = std::fopen(probe.c_str(), "we");
   if (!f) {
     return refusal(
-        fmt::format("the scratch directory {} is not writable: {}", dir, std::strerror(errno)),
-        ErrorKind::host);
+        fmt::format("the scratch directory {} is not writable: {}", dir, std::strerror(errno)));
   }
   std::fclose(f);
   std::remove(probe.c_str());
@@ -76,11 +74,11 @@ Result<SessionSetup> resolve_session(const Plan& plan, const SessionOptions& giv
   const std::string worker_dir = s.options.worker_dir.empty() ? self_dir() : s.options.worker_dir;
   s.worker = fmt::format("{}/jbench-{}-worker", worker_dir, m.workload.kind);
   if (access(s.worker.c_str(), X_OK) != 0) {
-    return refusal(fmt::format("the workload binary {} does not exist or is not executable; "
-                               "build jbench (bash ci/build.sh) or point --worker-dir at the "
-                               "folder that holds it",
-                               s.worker),
-                   ErrorKind::host);
+    return refusal(
+        fmt::format("the workload binary {} does not exist or is not executable; "
+                    "build jbench (bash ci/build.sh) or point --worker-dir at the "
+                    "folder that holds it",
+                    s.worker));
   }
   // Traced runs read the target's probes: a target that does not honour the bridge's ABI
   // contract is refused before anything runs.
@@ -90,7 +88,7 @@ Result<SessionSetup> resolve_session(const Plan& plan, const SessionOptions& giv
     const std::string bridge_library =
         (fs::path(worker_dir).parent_path() / "lib" / "libjbench_bridge.so").string();
     if (auto problem = probe_contract_problem(s.worker, bridge_library); !problem.empty()) {
-      return refusal(problem, ErrorKind::input);
+      return refusal(problem);
     }
   }
   s.name = s.options.bundle_name.empty() ? fmt::format("{}-{}", m.name, utc_stamp())
@@ -112,9 +110,7 @@ Result<StagingBundle> open_bundle(const SessionSetup& s) {
   if (!staged) {
     std::error_code ec;
     fs::remove_all(s.scratch, ec);
-    Error e = staged.error();
-    e.kind = ErrorKind::input;  // an existing bundle of that name, an --out that cannot be used
-    return e;
+    return staged.error();  // an existing bundle of that name, an --out that cannot be used
   }
   return staged;
 }

@@ -22,7 +22,7 @@ struct SessionSetup {
   std::string alloc_library;  // the LD_PRELOAD allocation sampler beside jbench; empty: none
 };
 
-// The checks, in that order; the first that fails is the Error (kind input or host).
+// The checks, in that order; the first that fails is the Error.
 Result<SessionSetup> resolve_session(const Plan& plan, const SessionOptions& options);
 
 // Creates the scratch directory and the staging bundle. On failure nothing is left behind.
