@@ -4,6 +4,7 @@
 #include <time.h>
 
 #include <cstdlib>
+#include <ctime>
 
 namespace jbench {
 namespace {
@@ -27,6 +28,15 @@ CpuTimes process_cpu_times() {
   rusage ru{};
   if (getrusage(RUSAGE_SELF, &ru) != 0) std::abort();  // only fails for a bad `who`
   return {timeval_ns(ru.ru_utime), timeval_ns(ru.ru_stime)};
+}
+
+std::string utc_now(const char* format) {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[64];
+  const std::size_t n = std::strftime(buf, sizeof buf, format, &tm);
+  return std::string(buf, n);
 }
 
 }  // namespace jbench

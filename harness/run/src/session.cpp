@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <ctime>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -38,15 +37,6 @@ namespace {
 using Json = nlohmann::json;
 namespace fs = std::filesystem;
 
-std::string utc_now() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%FT%TZ", &tm);
-  return buf;
-}
-
 // While workers run, a write to one that just died must be an error the runner records
 // (EPIPE), not a SIGPIPE that kills the harness and loses the bundle.
 class IgnoreSigpipe {
@@ -74,7 +64,7 @@ class Writer {
     note(bundle_.write_file(path, bytes));
   }
   void log(const std::string& line) {
-    note(bundle_.append_line("logs/session.log", fmt::format("{} {}", utc_now(), line)));
+    note(bundle_.append_line("logs/session.log", fmt::format("{} {}", utc_now("%FT%TZ"), line)));
   }
   const std::vector<std::string>& failures() const { return failures_; }
 

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <ctime>
 
 #include "jbench/collectors/modes/mode_availability.h"
 #include "jbench/collectors/modes/trace_modes.h"
@@ -18,15 +17,6 @@ namespace jbench::run {
 namespace {
 
 using Json = nlohmann::json;
-
-std::string utc_now() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%FT%TZ", &tm);
-  return buf;
-}
 
 // This jbench: its version and the source revision it was built from.
 Json jbench_identity() {
@@ -86,7 +76,7 @@ void SessionDocuments::started(const Json& capabilities, bool alloc_library_buil
                {"bundle", bundle_name_},
                {"status", "running"},
                {"jbench", jbench_identity()},
-               {"started_utc", utc_now()},
+               {"started_utc", utc_now("%FT%TZ")},
                {"started_ns", std::to_string(monotonic_ns())},
                {"host", host_fingerprint()},
                {"trace_modes", trace_capabilities(plan_, capabilities, alloc_library_built)},
@@ -180,7 +170,7 @@ void SessionDocuments::run_not_run(std::size_t index, const std::string& id,
 
 void SessionDocuments::finished(bool interrupted, Json datasets) {
   manifest_["status"] = interrupted ? "interrupted" : "complete";
-  manifest_["ended_utc"] = utc_now();
+  manifest_["ended_utc"] = utc_now("%FT%TZ");
   manifest_["ended_ns"] = std::to_string(monotonic_ns());
   manifest_["datasets"] = std::move(datasets);
   Json counts = {{"ok", 0}, {"failed", 0}, {"timeout", 0}, {"interrupted", 0}, {"not_run", 0}};

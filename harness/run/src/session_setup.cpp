@@ -7,24 +7,15 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <ctime>
 #include <filesystem>
 
+#include "jbench/common/clock.h"
 #include "probe_check.h"
 
 namespace jbench::run {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string utc_stamp() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y%m%dT%H%M%SZ", &tm);
-  return buf;
-}
 
 std::string self_dir() {
   const fs::path exe = self_exe();
@@ -91,7 +82,7 @@ Result<SessionSetup> resolve_session(const Plan& plan, const SessionOptions& giv
       return refusal(problem);
     }
   }
-  s.name = s.options.bundle_name.empty() ? fmt::format("{}-{}", m.name, utc_stamp())
+  s.name = s.options.bundle_name.empty() ? fmt::format("{}-{}", m.name, utc_now("%Y%m%dT%H%M%SZ"))
                                          : s.options.bundle_name;
   s.scratch = s.options.scratch_dir.empty()
                   ? fmt::format("{}/.scratch-{}", s.options.out_dir, s.name)

@@ -24,6 +24,10 @@ inline std::uint64_t elapsed_ns(std::uint64_t from, std::uint64_t to) {
   return to > from ? to - from : 0;
 }
 
+// The wall-clock time now, in UTC, as strftime(3) writes it with `format` ("%FT%TZ" for the
+// documents' ISO 8601 times, "%Y%m%dT%H%M%SZ" for names). Never for measuring: only to label.
+std::string utc_now(const char* format);
+
 // A nanosecond count as JSON carries it: a decimal string, so that no reader rounds past 2^53
 // (docs/events.md).
 inline std::string ns_string(std::uint64_t ns) { return std::to_string(ns); }
