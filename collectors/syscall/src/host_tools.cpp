@@ -2,19 +2,18 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
-#include <poll.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <vector>
 
-#include "jbench/common/clock.h"
-#include "jbench/proc/child_process.h"
+#include "jbench/proc/run_tool.h"
 
 namespace jbench::collectors::syscall_detail {
 namespace {
@@ -103,21 +102,12 @@ Unavailable strace_unavailable(const std::string& strace) {
 }
 
 std::string tool_version(const std::string& tool, const char* flag) {
-  proc::SpawnSpec spec;
-  spec.executable = tool;
-  spec.args = {flag};
-  auto spawned = proc::ChildProcess::spawn(spec);
-  if (!spawned.process) return {};
-  const std::uint64_t deadline = monotonic_ns() + 5'000'000'000ULL;
-  std::vector<std::string> lines;
-  bool overlong = false;
-  while (monotonic_ns() < deadline) {
-    pollfd p{spawned.process->stdout_fd(), POLLIN, 0};
-    ::poll(&p, 1, 50);
-    if (!spawned.process->read_lines(lines, overlong, 4096)) break;
-  }
-  spawned.process->kill_and_reap();
-  return lines.empty() ? std::string() : lines.front();
+  const proc::ToolRun run = proc::run_to_completion({tool, flag}, std::nullopt, 5000);
+  if (!run.started) return {};
+  // The first complete line, cut at 4096 bytes as it always was.
+  const auto newline = run.out.find('\n');
+  if (newline == std::string::npos) return {};
+  return run.out.substr(0, std::min<std::size_t>(newline, 4096));
 }
 
 ClockOffset measure_clock_offset() {
