@@ -6,7 +6,9 @@
 
 #include "checks.h"
 #include "host_files.h"
+#include "jbench/common/path_search.h"
 #include "jbench/doctor/parsers.h"
+#include "jbench/host_caps/remediation.h"
 #include "jbench/proc/run_tool.h"
 
 namespace jbench::doctor {
@@ -40,12 +42,12 @@ Check check_bpftrace(const ProbeContext& ctx, const std::vector<Check>& before) 
                           "bpftrace runs on Linux only; host: " + ctx.os,
                           "run traced matrices on Linux");
   }
-  const std::string path = find_in_path("bpftrace", ctx.options.path_env);
+  const std::string path =
+      find_in_path("bpftrace", ctx.options.path_env, RelativePathEntries::resolve);
   if (path.empty()) {
     return Check::missing("bpftrace", "not_installed",
                           "no executable bpftrace in PATH=" + ctx.options.path_env,
-                          "sudo apt-get install bpftrace (Debian/Ubuntu; dnf install bpftrace on "
-                          "Fedora), or add its directory to PATH");
+                          host_caps::kInstallBpftrace);
   }
   const std::vector<std::string> version_argv{path, "--version"};
   const ToolRun version_run =
@@ -106,11 +108,12 @@ Check check_strace(const ProbeContext& ctx, const std::vector<Check>& before) {
     return Check::missing("strace", "unsupported_os", "strace runs on Linux only; host: " + ctx.os,
                           "run traced matrices on Linux");
   }
-  const std::string path = find_in_path("strace", ctx.options.path_env);
+  const std::string path =
+      find_in_path("strace", ctx.options.path_env, RelativePathEntries::resolve);
   if (path.empty()) {
     return Check::missing("strace", "not_installed",
                           "no executable strace in PATH=" + ctx.options.path_env,
-                          "sudo apt-get install strace, or add its directory to PATH");
+                          host_caps::kInstallStrace);
   }
   const std::vector<std::string> version_argv{path, "-V"};
   const ToolRun version_run =
@@ -155,7 +158,8 @@ Check check_strace(const ProbeContext& ctx, const std::vector<Check>& before) {
 }
 
 Check check_dtrace(const ProbeContext& ctx, const std::vector<Check>& before) {
-  const std::string path = find_in_path("dtrace", ctx.options.path_env);
+  const std::string path =
+      find_in_path("dtrace", ctx.options.path_env, RelativePathEntries::resolve);
   if (path.empty()) {
     return Check::missing(
         "dtrace", "not_installed", "no executable dtrace in PATH=" + ctx.options.path_env,
