@@ -2,27 +2,23 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
-#include <poll.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <vector>
 
-#include "jbench/common/clock.h"
-#include "jbench/proc/child_process.h"
+#include "jbench/host_caps/remediation.h"
+#include "jbench/host_caps/tracefs.h"
+#include "jbench/host_caps/yama.h"
+#include "jbench/proc/run_tool.h"
 
 namespace jbench::collectors::syscall_detail {
 namespace {
-
-bool is_directory(const std::string& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-}
 
 std::optional<long> status_field(const std::string& file, std::string_view field) {
   std::ifstream in(file);
@@ -49,53 +45,44 @@ std::int64_t read_ns(clockid_t clock) {
 
 }  // namespace
 
-std::string tracefs_dir() {
-  for (const char* dir : {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"}) {
-    if (is_directory(std::string(dir) + "/events")) return dir;
-  }
-  return {};
-}
+std::string tracefs_dir() { return host_caps::find_tracefs().dir; }
 
 bool syscall_tracepoint_exists(const std::string& tracefs, std::string_view call) {
-  return is_directory(fmt::format("{}/events/syscalls/sys_enter_{}", tracefs, call));
+  return host_caps::syscall_tracepoint_exists(tracefs, call);
 }
 
 Unavailable bpftrace_unavailable(const std::string& bpftrace, const std::string& tracefs) {
   if (bpftrace.empty()) {
     return {"bpftrace is not installed (not found on PATH)",
-            "sudo apt-get install bpftrace, or add its directory to PATH; `jbench doctor` "
-            "shows what this host can trace"};
+            fmt::format("{}; `jbench doctor` shows what this host can trace",
+                        host_caps::kInstallBpftrace)};
   }
   if (geteuid() != 0) {
     return {"bpftrace needs root (or CAP_BPF and CAP_PERFMON) and this process is not root",
-            "run jbench as root, or sudo setcap cap_bpf,cap_perfmon+ep \"$(command -v "
-            "bpftrace)\"; the strace backend needs no privilege"};
+            fmt::format("{}; the strace backend needs no privilege", host_caps::kGrantBpf)};
   }
   if (tracefs.empty()) {
     return {
         "tracefs is not mounted: no events/ under /sys/kernel/tracing or "
         "/sys/kernel/debug/tracing",
-        "sudo mount -t tracefs nodev /sys/kernel/tracing (add it to /etc/fstab to keep it)"};
+        host_caps::kMountTracefs};
   }
   if (!syscall_tracepoint_exists(tracefs, "openat")) {
     return {"the kernel has no syscall tracepoints (no events/syscalls/sys_enter_openat)",
-            "use a kernel built with CONFIG_FTRACE_SYSCALLS=y"};
+            host_caps::kSyscallTracepointsKernel};
   }
   return {};
 }
 
 Unavailable strace_unavailable(const std::string& strace) {
   if (strace.empty()) {
-    return {"strace is not installed (not found on PATH)",
-            "sudo apt-get install strace, or add its directory to PATH"};
+    return {"strace is not installed (not found on PATH)", host_caps::kInstallStrace};
   }
-  std::ifstream in("/proc/sys/kernel/yama/ptrace_scope");
-  int value = 0;
-  if (in >> value) {
+  if (const auto value = host_caps::read_yama_ptrace_scope()) {
     // Attaching to a running worker (-p) is not "tracing a child": scope 1 allows it only to
     // root (CAP_SYS_PTRACE); scope 2 needs CAP_SYS_PTRACE; scope 3 forbids it.
-    if (value >= 3 || (value >= 1 && geteuid() != 0)) {
-      return {fmt::format("ptrace attach is refused: kernel.yama.ptrace_scope is {}", value),
+    if (*value >= 3 || (*value >= 1 && geteuid() != 0)) {
+      return {fmt::format("ptrace attach is refused: kernel.yama.ptrace_scope is {}", *value),
               "sudo sysctl -w kernel.yama.ptrace_scope=0 (scope 3 needs a reboot), or run as root"};
     }
   }
@@ -103,21 +90,12 @@ Unavailable strace_unavailable(const std::string& strace) {
 }
 
 std::string tool_version(const std::string& tool, const char* flag) {
-  proc::SpawnSpec spec;
-  spec.executable = tool;
-  spec.args = {flag};
-  auto spawned = proc::ChildProcess::spawn(spec);
-  if (!spawned.process) return {};
-  const std::uint64_t deadline = monotonic_ns() + 5'000'000'000ULL;
-  std::vector<std::string> lines;
-  bool overlong = false;
-  while (monotonic_ns() < deadline) {
-    pollfd p{spawned.process->stdout_fd(), POLLIN, 0};
-    ::poll(&p, 1, 50);
-    if (!spawned.process->read_lines(lines, overlong, 4096)) break;
-  }
-  spawned.process->kill_and_reap();
-  return lines.empty() ? std::string() : lines.front();
+  const proc::ToolRun run = proc::run_to_completion({tool, flag}, std::nullopt, 5000);
+  if (!run.started) return {};
+  // The first complete line, cut at 4096 bytes as it always was.
+  const auto newline = run.out.find('\n');
+  if (newline == std::string::npos) return {};
+  return run.out.substr(0, std::min<std::size_t>(newline, 4096));
 }
 
 ClockOffset measure_clock_offset() {

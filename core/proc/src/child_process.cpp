@@ -49,11 +49,16 @@ int adopt(int fd) {
   return copy;
 }
 
-// Runs in the child between fork and exec: only async-signal-safe calls.
-void prepare_child(pid_t parent, pid_t group) {
+// Runs in the child between fork and exec: only async-signal-safe calls. Boost runs it after
+// its std_in/std_out/std_err redirections (it follows them in bp::child), so the spec's
+// descriptors replace those.
+void prepare_child(pid_t parent, const SpawnSpec& spec) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() != parent) _exit(127);  // the harness died before prctl took effect
-  setpgid(0, group);
+  setpgid(0, spec.process_group);
+  if (spec.stdin_fd >= 0) dup2(spec.stdin_fd, STDIN_FILENO);
+  if (spec.stderr_fd >= 0) dup2(spec.stderr_fd, STDERR_FILENO);
+  if (spec.default_sigpipe) signal(SIGPIPE, SIG_DFL);
   // Boost.Process 1.74 creates its pipes without close-on-exec: mark everything past stderr.
   if (close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) != 0) {
     for (int fd = 3; fd < 4096; ++fd) {
@@ -95,7 +100,7 @@ Spawned ChildProcess::spawn(const SpawnSpec& spec) {
     const pid_t parent = getpid();
     const pid_t group = spec.process_group;
     auto setup =
-        bp::extend::on_exec_setup = [parent, group](auto&) { prepare_child(parent, group); };
+        bp::extend::on_exec_setup = [parent, &spec](auto&) { prepare_child(parent, spec); };
     const std::string dir = spec.working_dir.empty() ? std::string(".") : spec.working_dir;
     const std::string err = spec.stderr_path.empty() ? std::string("/dev/null") : spec.stderr_path;
     bp::child child(bp::exe = spec.executable, bp::args = spec.args,

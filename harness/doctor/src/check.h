@@ -6,9 +6,12 @@
 #include <string>
 #include <vector>
 
-#include "run_tool.h"
+#include "jbench/proc/run_tool.h"
 
 namespace jbench::doctor {
+
+// How a probe's tool run ended (jbench::proc runs it; see jbench/proc/run_tool.h).
+using proc::ToolRun;
 
 struct Evidence {
   std::string command;

@@ -2,12 +2,10 @@
 
 #include <dirent.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdlib>
 #include <cstring>
 
 namespace jbench::doctor {
@@ -63,27 +61,6 @@ bool directory_has_entries(const std::string& path) {
   }
   ::closedir(dir);
   return any;
-}
-
-std::string find_in_path(const std::string& name, const std::string& path_env) {
-  std::size_t start = 0;
-  while (start <= path_env.size()) {
-    const auto colon = path_env.find(':', start);
-    const std::string entry =
-        path_env.substr(start, colon == std::string::npos ? colon : colon - start);
-    const std::string dir = entry.empty() ? std::string(".") : entry;
-    const std::string candidate = dir + "/" + name;
-    struct stat st {};
-    if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
-        ::access(candidate.c_str(), X_OK) == 0) {
-      if (candidate[0] == '/') return candidate;
-      char resolved[PATH_MAX];
-      if (::realpath(candidate.c_str(), resolved) != nullptr) return resolved;
-    }
-    if (colon == std::string::npos) break;
-    start = colon + 1;
-  }
-  return "";
 }
 
 }  // namespace jbench::doctor

@@ -21,8 +21,4 @@ PathKind path_kind(const std::string& path, int* error = nullptr);
 // True when `path` is a directory holding at least one entry.
 bool directory_has_entries(const std::string& path);
 
-// The first executable `name` in the colon-separated `path_env` (an empty entry is ".", as for
-// execvp), as an absolute path; "" when there is none.
-std::string find_in_path(const std::string& name, const std::string& path_env);
-
 }  // namespace jbench::doctor

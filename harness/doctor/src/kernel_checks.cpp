@@ -8,40 +8,33 @@
 #include "checks.h"
 #include "host_files.h"
 #include "jbench/doctor/parsers.h"
+#include "jbench/host_caps/remediation.h"
+#include "jbench/host_caps/tracefs.h"
 
 namespace jbench::doctor {
-namespace {
-
-constexpr const char* kMountTracefs =
-    "sudo mount -t tracefs nodev /sys/kernel/tracing (add it to /etc/fstab to keep it across "
-    "reboots)";
-
-}  // namespace
 
 Check check_tracefs(const ProbeContext& ctx) {
-  const std::string candidates[] = {ctx.path("/sys/kernel/tracing"),
-                                    ctx.path("/sys/kernel/debug/tracing")};
-  for (const auto& dir : candidates) {
-    int error = 0;
-    const PathKind kind = path_kind(dir + "/events", &error);
-    if (kind == PathKind::directory) {
-      Check c = Check::ok("tracefs", dir);
-      c.facts["path"] = dir;
-      return c;
-    }
-    if (error == EACCES) {
-      return Check::missing("tracefs", "denied_privilege",
-                            fmt::format("{}: {}", dir, std::strerror(error)),
-                            "run as root (tracefs is readable by root only by default)");
-    }
+  const host_caps::TracefsLookup tracefs = host_caps::find_tracefs(ctx.options.root);
+  if (!tracefs.denied.empty()) {
+    return Check::missing(
+        "tracefs", "denied_privilege",
+        fmt::format("{}: {}", tracefs.denied, std::strerror(tracefs.denied_errno)),
+        "run as root (tracefs is readable by root only by default)");
   }
+  if (!tracefs.dir.empty()) {
+    Check c = Check::ok("tracefs", tracefs.dir);
+    c.facts["path"] = tracefs.dir;
+    return c;
+  }
+  const std::string candidates[] = {ctx.path(host_caps::kTracefsMounts[0]),
+                                    ctx.path(host_caps::kTracefsMounts[1])};
   const bool empty_mountpoint =
       path_kind(candidates[0]) == PathKind::directory && !directory_has_entries(candidates[0]);
   return Check::missing(
       "tracefs", "not_mounted",
       fmt::format("no events/ under {}{} nor under {}", candidates[0],
                   empty_mountpoint ? " (an empty mount point)" : "", candidates[1]),
-      kMountTracefs);
+      host_caps::kMountTracefs);
 }
 
 Check check_syscall_tracepoints(const ProbeContext& /*ctx*/, const Check& tracefs) {
@@ -50,7 +43,7 @@ Check check_syscall_tracepoints(const ProbeContext& /*ctx*/, const Check& tracef
                           "needs tracefs: " + tracefs.detail, tracefs.remediation);
   }
   const std::string dir = tracefs.facts.at("path").get<std::string>();
-  const std::string probe = dir + "/events/syscalls/sys_enter_openat";
+  const std::string probe = host_caps::syscall_tracepoint_dir(dir, "openat");
   int error = 0;
   if (path_kind(probe, &error) == PathKind::directory) {
     return Check::ok("syscall_tracepoints", probe);
@@ -61,8 +54,7 @@ Check check_syscall_tracepoints(const ProbeContext& /*ctx*/, const Check& tracef
   }
   return Check::missing("syscall_tracepoints", "probe_not_found",
                         probe + " does not exist: the kernel has no syscall tracepoints",
-                        "use a kernel built with CONFIG_FTRACE_SYSCALLS=y (see "
-                        "/boot/config-$(uname -r))");
+                        host_caps::kSyscallTracepointsKernel);
 }
 
 Check check_uprobes(const ProbeContext& ctx, const Check& tracefs) {

@@ -7,13 +7,13 @@
 #include "checks.h"
 #include "host_files.h"
 #include "jbench/doctor/parsers.h"
+#include "jbench/host_caps/remediation.h"
+#include "jbench/host_caps/yama.h"
 
 namespace jbench::doctor {
 namespace {
 
-constexpr const char* kGrantBpf =
-    "run as root, or grant CAP_BPF and CAP_PERFMON (kernel 5.8 or later): "
-    "sudo setcap cap_bpf,cap_perfmon+ep \"$(command -v bpftrace)\"";
+using host_caps::kGrantBpf;
 
 // A /proc/sys integer, or the not_available check saying why it could not be read.
 std::optional<long> read_sysctl(const ProbeContext& ctx, const std::string& name,
@@ -118,7 +118,7 @@ Check check_perf_event_paranoid(const ProbeContext& ctx) {
 }
 
 Check check_ptrace_scope(const ProbeContext& ctx) {
-  const std::string file = "/proc/sys/kernel/yama/ptrace_scope";
+  const std::string file = host_caps::kYamaPtraceScopeFile;
   const FileRead r = read_small_file(ctx.path(file));
   if (!r.text && r.error == ENOENT) {
     return Check::ok("ptrace_scope",

@@ -5,7 +5,7 @@
 
 #include "checks.h"
 #include "jbench/doctor/parsers.h"
-#include "run_tool.h"
+#include "jbench/proc/run_tool.h"
 
 namespace jbench::doctor {
 namespace {
@@ -91,7 +91,7 @@ Check sip_check_for(const std::string& csrutil_out) {
 
 Check check_sip(const ProbeContext& ctx) {
   const std::vector<std::string> argv{"/usr/bin/csrutil", "status"};
-  const ToolRun run = run_tool(argv, ctx.options.path_env, 5000);
+  const ToolRun run = proc::run_to_completion(argv, ctx.options.path_env, 5000);
   Check c;
   if (!run.started || run.timed_out || run.signaled) {
     const std::string why = !run.started    ? run.error

@@ -6,8 +6,10 @@
 
 #include "checks.h"
 #include "host_files.h"
+#include "jbench/common/path_search.h"
 #include "jbench/doctor/parsers.h"
-#include "run_tool.h"
+#include "jbench/host_caps/remediation.h"
+#include "jbench/proc/run_tool.h"
 
 namespace jbench::doctor {
 namespace {
@@ -40,15 +42,16 @@ Check check_bpftrace(const ProbeContext& ctx, const std::vector<Check>& before) 
                           "bpftrace runs on Linux only; host: " + ctx.os,
                           "run traced matrices on Linux");
   }
-  const std::string path = find_in_path("bpftrace", ctx.options.path_env);
+  const std::string path =
+      find_in_path("bpftrace", ctx.options.path_env, RelativePathEntries::resolve);
   if (path.empty()) {
     return Check::missing("bpftrace", "not_installed",
                           "no executable bpftrace in PATH=" + ctx.options.path_env,
-                          "sudo apt-get install bpftrace (Debian/Ubuntu; dnf install bpftrace on "
-                          "Fedora), or add its directory to PATH");
+                          host_caps::kInstallBpftrace);
   }
   const std::vector<std::string> version_argv{path, "--version"};
-  const ToolRun version_run = run_tool(version_argv, ctx.options.path_env, version_timeout(ctx));
+  const ToolRun version_run =
+      proc::run_to_completion(version_argv, ctx.options.path_env, version_timeout(ctx));
   const auto version = parse_bpftrace_version(version_run.out + version_run.err);
   const std::string name = fmt::format("{} {}", path, version.value_or("(version unknown)"));
 
@@ -61,7 +64,7 @@ Check check_bpftrace(const ProbeContext& ctx, const std::vector<Check>& before) 
   }
   const std::vector<std::string> argv{path, "-e", kAttachProgram};
   const int timeout = ctx.options.attach_timeout_ms;
-  const ToolRun run = run_tool(argv, ctx.options.path_env, timeout);
+  const ToolRun run = proc::run_to_completion(argv, ctx.options.path_env, timeout);
   const Evidence evidence = evidence_of(argv, run, version);
   Check c;
   if (run.started && !run.timed_out && !run.signaled && run.exit_code == 0 &&
@@ -105,14 +108,16 @@ Check check_strace(const ProbeContext& ctx, const std::vector<Check>& before) {
     return Check::missing("strace", "unsupported_os", "strace runs on Linux only; host: " + ctx.os,
                           "run traced matrices on Linux");
   }
-  const std::string path = find_in_path("strace", ctx.options.path_env);
+  const std::string path =
+      find_in_path("strace", ctx.options.path_env, RelativePathEntries::resolve);
   if (path.empty()) {
     return Check::missing("strace", "not_installed",
                           "no executable strace in PATH=" + ctx.options.path_env,
-                          "sudo apt-get install strace, or add its directory to PATH");
+                          host_caps::kInstallStrace);
   }
   const std::vector<std::string> version_argv{path, "-V"};
-  const ToolRun version_run = run_tool(version_argv, ctx.options.path_env, version_timeout(ctx));
+  const ToolRun version_run =
+      proc::run_to_completion(version_argv, ctx.options.path_env, version_timeout(ctx));
   const auto version = parse_strace_version(version_run.out);
   const std::string name = fmt::format("{} {}", path, version.value_or("(version unknown)"));
 
@@ -134,7 +139,7 @@ Check check_strace(const ProbeContext& ctx, const std::vector<Check>& before) {
   const std::vector<std::string> argv{path, "-f",           "-qq", "-o", "/dev/null",
                                       "-e", "trace=execve", "--",  path, "-V"};
   const int timeout = ctx.options.attach_timeout_ms;
-  const ToolRun run = run_tool(argv, ctx.options.path_env, timeout);
+  const ToolRun run = proc::run_to_completion(argv, ctx.options.path_env, timeout);
   const Evidence evidence = evidence_of(argv, run, version);
   Check c;
   if (run.started && !run.timed_out && !run.signaled && run.exit_code == 0) {
@@ -153,7 +158,8 @@ Check check_strace(const ProbeContext& ctx, const std::vector<Check>& before) {
 }
 
 Check check_dtrace(const ProbeContext& ctx, const std::vector<Check>& before) {
-  const std::string path = find_in_path("dtrace", ctx.options.path_env);
+  const std::string path =
+      find_in_path("dtrace", ctx.options.path_env, RelativePathEntries::resolve);
   if (path.empty()) {
     return Check::missing(
         "dtrace", "not_installed", "no executable dtrace in PATH=" + ctx.options.path_env,
@@ -164,7 +170,7 @@ Check check_dtrace(const ProbeContext& ctx, const std::vector<Check>& before) {
   }
   // systemtap's dtrace has no version option; its usage text identifies it.
   const std::vector<std::string> argv{path, "--help"};
-  const ToolRun run = run_tool(argv, ctx.options.path_env, version_timeout(ctx));
+  const ToolRun run = proc::run_to_completion(argv, ctx.options.path_env, version_timeout(ctx));
   Check c;
   if (is_systemtap_dtrace(run.out + run.err)) {
     c = Check::missing("dtrace", "not_a_tracer",

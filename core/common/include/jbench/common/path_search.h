@@ -1,5 +1,6 @@
 // Where a command named without a slash would be found: the first executable regular file of
-// that name in $PATH's absolute directories (relative entries are not trusted and are skipped).
+// that name in a colon-separated PATH. The one search both the collectors (which start tools)
+// and `jbench doctor` (which reports on them) use.
 //
 //   std::string bpftrace = find_on_path("bpftrace");   // "/usr/bin/bpftrace", or "" if none
 #pragma once
@@ -9,7 +10,16 @@
 
 namespace jbench {
 
-// Without PATH in the environment, "/usr/local/bin:/usr/bin:/bin" is searched.
+// What a relative PATH entry (an empty one is ".") means: the collectors do not trust them and
+// skip them; the doctor reports what execvp would find and resolves them against the cwd.
+enum class RelativePathEntries { skip, resolve };
+
+// The first executable regular file `tool` in `path_env`, as an absolute path; "" if none.
+std::string find_in_path(std::string_view tool, std::string_view path_env,
+                         RelativePathEntries relative);
+
+// find_in_path over $PATH, relative entries skipped. Without PATH in the environment,
+// "/usr/local/bin:/usr/bin:/bin" is searched.
 std::string find_on_path(std::string_view tool);
 
 }  // namespace jbench

@@ -34,6 +34,13 @@ struct SpawnSpec {
   std::string stderr_path;  // the child's stderr is written here; empty: /dev/null
   std::vector<std::pair<std::string, std::string>> extra_env;
   pid_t process_group = 0;
+  // Descriptors the child gets as its stdin and stderr instead of the line channel's pipe and
+  // stderr_path (run_tool.h gives /dev/null and a pipe it drains); -1: those defaults.
+  int stdin_fd = -1;
+  int stderr_fd = -1;
+  // SIGPIPE back to SIG_DFL in the child: the harness ignores it while workers run, and a tool
+  // run to completion should die of it as it would from a shell.
+  bool default_sigpipe = false;
 };
 
 struct ExitStatus {

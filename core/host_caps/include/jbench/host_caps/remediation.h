@@ -1,0 +1,23 @@
+// The one wording of each fix for a missing tracing capability, shared by `jbench doctor`'s
+// checks and the collectors' not_available entries, so that both tell the user the same thing.
+// Each consumer may add what only it knows (the doctor names its check, a collector its
+// fallback) after these texts.
+#pragma once
+
+namespace jbench::host_caps {
+
+inline constexpr const char* kInstallBpftrace =
+    "sudo apt-get install bpftrace (Debian/Ubuntu; dnf install bpftrace on Fedora), or add its "
+    "directory to PATH";
+inline constexpr const char* kInstallStrace =
+    "sudo apt-get install strace, or add its directory to PATH";
+inline constexpr const char* kMountTracefs =
+    "sudo mount -t tracefs nodev /sys/kernel/tracing (add it to /etc/fstab to keep it across "
+    "reboots)";
+inline constexpr const char* kSyscallTracepointsKernel =
+    "use a kernel built with CONFIG_FTRACE_SYSCALLS=y (see /boot/config-$(uname -r))";
+inline constexpr const char* kGrantBpf =
+    "run as root, or grant CAP_BPF and CAP_PERFMON (kernel 5.8 or later): "
+    "sudo setcap cap_bpf,cap_perfmon+ep \"$(command -v bpftrace)\"";
+
+}  // namespace jbench::host_caps
