@@ -76,6 +76,18 @@ TEST_F(DoctorFakeRoot, PtraceScopes) {
   EXPECT_EQ(check_named(probe(), "ptrace_scope")["status"], "available");  // no Yama
 }
 
+// jbench attaches strace to running workers (strace -p): at scope 1 that is allowed only with
+// CAP_SYS_PTRACE, as the syscall collector itself decides; the probe must not say otherwise.
+TEST_F(DoctorFakeRoot, PtraceScopeOneAttachesOnlyWithCapSysPtrace) {
+  root.file("proc/sys/kernel/yama/ptrace_scope", "1\n");
+  EXPECT_EQ(check_named(probe(), "ptrace_scope")["status"], "available");  // CAP_SYS_PTRACE
+  root.status(1000, "0000000000000000");
+  const auto c = check_named(probe(), "ptrace_scope");
+  expect_not_available(c, "denied_privilege");
+  EXPECT_NE(c["remediation"].get<std::string>().find("ptrace_scope=0"), std::string::npos)
+      << c.dump();
+}
+
 TEST_F(DoctorFakeRoot, Lockdown) {
   root.file("sys/kernel/security/lockdown", "none integrity [confidentiality]\n");
   expect_not_available(check_named(probe(), "lockdown"), "locked_down");

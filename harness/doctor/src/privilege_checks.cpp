@@ -134,8 +134,17 @@ Check check_ptrace_scope(const ProbeContext& ctx) {
       c = Check::ok("ptrace_scope", "0 (classic): a process may trace any process of its user");
       break;
     case 1:
-      c = Check::ok("ptrace_scope",
-                    "1 (restricted): strace may trace the processes it starts, as jbench uses it");
+      // jbench's strace backend attaches to running workers (strace -p): they are not strace's
+      // descendants, so scope 1 lets only a holder of CAP_SYS_PTRACE do it (the collector's
+      // own rule, collectors/syscall/src/host_tools.cpp).
+      c = ctx.has(kCapSysPtrace)
+              ? Check::ok("ptrace_scope",
+                          "1 (restricted): this process holds CAP_SYS_PTRACE, so it may attach "
+                          "to the workers (strace -p)")
+              : Check::missing("ptrace_scope", "denied_privilege",
+                               "1 (restricted): attaching to a running worker (strace -p, as "
+                               "jbench does) needs CAP_SYS_PTRACE, which this process lacks",
+                               "run as root, or sudo sysctl -w kernel.yama.ptrace_scope=0");
       break;
     case 2:
       c = ctx.has(kCapSysPtrace)
@@ -143,13 +152,14 @@ Check check_ptrace_scope(const ProbeContext& ctx) {
               : Check::missing("ptrace_scope", "denied_privilege",
                                "2 (admin-only): ptrace needs CAP_SYS_PTRACE, which this process "
                                "lacks",
-                               "run as root, or sudo sysctl -w kernel.yama.ptrace_scope=1");
+                               "run as root, or sudo sysctl -w kernel.yama.ptrace_scope=0");
       break;
     case 3:
       c = Check::missing("ptrace_scope", "disabled_by_sysctl",
                          "3 (no attach): ptrace is refused to everyone until reboot",
-                         "set kernel.yama.ptrace_scope=1 in /etc/sysctl.d/10-ptrace.conf and "
-                         "reboot (scope 3 cannot be lowered at run time)");
+                         "set kernel.yama.ptrace_scope=1 (enough as root) or 0 (any user) in "
+                         "/etc/sysctl.d/10-ptrace.conf and reboot (scope 3 cannot be lowered at "
+                         "run time)");
       break;
     default:
       c = Check::missing("ptrace_scope", "unreadable",
