@@ -1,7 +1,7 @@
 #include "event_json.h"
 
-#include <charconv>
-#include <cstring>
+#include "jb_events_lines.h"
+#include "jb_events_text.h"
 
 namespace jb_detail {
 namespace {
@@ -30,110 +30,89 @@ const char* type_name(EventType t) {
   return "unknown";
 }
 
-template <typename T>
-void append_number(std::string& out, T v) {
-  char buf[24];
-  const auto r = std::to_chars(buf, buf + sizeof buf, v);
-  out.append(buf, r.ptr);
+// Numbers and ids are formatted by the shared primitives (core/events/c) into a small buffer and
+// appended at once: one append per value, never an allocation once capacity is reserved.
+void append_number(std::string& out, std::uint64_t v) {
+  char buf[JB_EVENTS_DECIMAL_MAX];
+  out.append(buf, jb_events_format_u64(buf, v));
+}
+
+void append_number(std::string& out, std::int64_t v) {
+  char buf[JB_EVENTS_DECIMAL_MAX];
+  out.append(buf, jb_events_format_i64(buf, v));
 }
 
 // 64-bit values are decimal strings so no JSON reader rounds them (docs/events.md).
-template <typename T>
-void append_decimal_string(std::string& out, T v) {
-  out += '"';
-  append_number(out, v);
-  out += '"';
+void append_decimal_string(std::string& out, std::uint64_t v) {
+  char buf[JB_EVENTS_DECIMAL_MAX + 2];
+  buf[0] = '"';
+  const std::size_t n = jb_events_format_u64(buf + 1, v);
+  buf[n + 1] = '"';
+  out.append(buf, n + 2);
 }
 
-// Length of the valid UTF-8 sequence starting at p (0: not valid there).
-std::size_t utf8_length(const unsigned char* p) {
-  const unsigned char c = p[0];
-  std::size_t n = 0;
-  std::uint32_t cp = 0;
-  if (c >= 0xC2 && c <= 0xDF) {
-    n = 2, cp = c & 0x1Fu;
-  } else if (c >= 0xE0 && c <= 0xEF) {
-    n = 3, cp = c & 0x0Fu;
-  } else if (c >= 0xF0 && c <= 0xF4) {
-    n = 4, cp = c & 0x07u;
-  } else {
-    return 0;
-  }
-  for (std::size_t i = 1; i < n; ++i) {
-    if ((p[i] & 0xC0) != 0x80) return 0;  // also stops at the NUL
-    cp = (cp << 6) | (p[i] & 0x3Fu);
-  }
-  const bool overlong = (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000);
-  const bool surrogate = cp >= 0xD800 && cp <= 0xDFFF;
-  return overlong || surrogate || cp > 0x10FFFF ? 0 : n;
+void append_decimal_string(std::string& out, std::int64_t v) {
+  char buf[JB_EVENTS_DECIMAL_MAX + 2];
+  buf[0] = '"';
+  const std::size_t n = jb_events_format_i64(buf + 1, v);
+  buf[n + 1] = '"';
+  out.append(buf, n + 2);
 }
 
 }  // namespace
 
 void append_json_string(std::string& out, const char* s) {
-  static const char* kHex = "0123456789abcdef";
-  out += '"';
-  const auto* p = reinterpret_cast<const unsigned char*>(s ? s : "");
-  while (*p) {
-    const unsigned char c = *p;
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-      ++p;
-    } else if (c < 0x20) {
-      out += "\\u00";
-      out += kHex[c >> 4];
-      out += kHex[c & 0xF];
-      ++p;
-    } else if (c < 0x80) {
-      out += static_cast<char>(c);
-      ++p;
-    } else if (const std::size_t n = utf8_length(p)) {
-      out.append(reinterpret_cast<const char*>(p), n);
-      p += n;
-    } else {
-      out += "\\ufffd";
-      ++p;
-    }
+  // A name (under kNameBytes) escapes into one chunk, so the string is one append with its
+  // quotes; longer text (a run id) takes a few.
+  char chunk[kNameBytes * JB_EVENTS_ESCAPE_UNIT_MAX + 2];
+  const char* rest = s ? s : "";
+  chunk[0] = '"';
+  std::size_t n = 1 + jb_events_json_escape(&rest, chunk + 1, sizeof chunk - 2);
+  while (*rest) {
+    out.append(chunk, n);
+    n = jb_events_json_escape(&rest, chunk, sizeof chunk - 1);
   }
-  out += '"';
+  chunk[n] = '"';
+  out.append(chunk, n + 1);
 }
 
 void append_span_id(std::string& out, std::uint64_t id) {
-  static const char* kHex = "0123456789abcdef";
-  out += '"';
-  for (int shift = 60; shift >= 0; shift -= 4) out += kHex[(id >> shift) & 0xF];
-  out += '"';
+  char buf[JB_EVENTS_SPAN_ID_DIGITS + 2];
+  buf[0] = '"';
+  jb_events_format_span_id(buf + 1, id);
+  buf[JB_EVENTS_SPAN_ID_DIGITS + 1] = '"';
+  out.append(buf, sizeof buf);
 }
 
 void append_header(std::string& out, const std::string& run_id, const std::string& boot_id) {
-  out += R"({"kind":"header","schema":"jbench.events","schema_version":1,"collector":"bridge",)"
-         R"("backend":"usdt-bridge","backend_version":"1.0","clock":"CLOCK_MONOTONIC",)"
-         R"("units":{"t_ns":"ns","bytes":"bytes","value":"count","generation":"count",)"
-         R"("n":"count","dropped":"count"},"run_id":)";
+  out += JB_EVENTS_HEADER_BEGIN
+      R"("collector":"bridge","backend":"usdt-bridge",)"
+      R"("backend_version":"1.0",)" JB_EVENTS_HEADER_CLOCK
+      R"("units":{"t_ns":"ns","bytes":"bytes","value":"count","generation":"count",)"
+      R"("n":"count","dropped":"count"},)" JB_EVENTS_HEADER_RUN_ID;
   append_json_string(out, run_id.c_str());
-  out += R"(,"boot_id":)";
+  out += JB_EVENTS_HEADER_BOOT_ID;
   append_json_string(out, boot_id.c_str());
-  out += "}\n";
+  out += JB_EVENTS_LINE_END;
 }
 
 void append_stream_fields(std::string& out, const Stream& stream) {
-  out += R"(,"pid":)";
+  out += JB_EVENTS_RECORD_PID;
   append_number(out, stream.pid);
-  out += R"(,"start_time_ticks":)";
+  out += JB_EVENTS_RECORD_START_TIME_TICKS;
   append_decimal_string(out, stream.start_time_ticks);
-  out += R"(,"tid":)";
+  out += JB_EVENTS_RECORD_TID;
   append_number(out, stream.tid);
 }
 
 void append_record(std::string& out, const Event& e, std::uint64_t seq,
                    std::string_view stream_fields) {
-  out += R"({"kind":"record","type":")";
+  out += JB_EVENTS_RECORD_TYPE;
   out += type_name(e.type);
-  out += R"(","seq":)";
+  out += JB_EVENTS_RECORD_SEQ;
   append_decimal_string(out, seq);
   out += stream_fields;
-  out += R"(,"t_ns":)";
+  out += JB_EVENTS_RECORD_T_NS;
   append_decimal_string(out, e.t_ns);
   switch (e.type) {
     case EventType::span_begin:
@@ -184,16 +163,15 @@ void append_record(std::string& out, const Event& e, std::uint64_t seq,
       append_decimal_string(out, e.a);
       break;
   }
-  out += "}\n";
+  out += JB_EVENTS_LINE_END;
 }
 
 void append_trailer(std::string& out, std::uint64_t records, std::uint64_t dropped) {
-  out += R"({"kind":"trailer","records":)";
+  out += JB_EVENTS_TRAILER_RECORDS;
   append_number(out, records);
-  out += R"(,"dropped":)";
+  out += JB_EVENTS_TRAILER_DROPPED;
   append_number(out, dropped);
-  out += R"(,"malformed":0,"ended":{"how":"exit","code":0}})";
-  out += '\n';
+  out += JB_EVENTS_TRAILER_CLEAN_END;
 }
 
 }  // namespace jb_detail

@@ -1,6 +1,7 @@
 // The raw event file's lines (docs/events.md, schema jbench.events v1) for the bridge's events.
 // Pure formatting: appends to a string, no I/O; with enough capacity reserved (a record is under
-// 1 KiB), appending never allocates. Private to the bridge.
+// 1 KiB), appending never allocates. The format's fixed text and its primitives (escaping,
+// decimals, span ids) are core/events/c's, shared with the other writers. Private to the bridge.
 #pragma once
 
 #include <cstdint>

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "jb_events_lines.h"
 #include "jbench/alloc/sample_weight.h"
 #include "sampler.h"
 #include "site_map.h"
@@ -39,25 +40,25 @@ void write_site(LineWriter& out, std::uint64_t address) noexcept {
 
 void record_prefix(LineWriter& out, const char* type, std::uint64_t seq, const Incarnation& self,
                    std::int64_t tid, std::uint64_t t_ns) noexcept {
-  out.raw("{\"kind\":\"record\",\"type\":\"").raw(type).raw("\",\"seq\":").decimal(seq);
-  out.raw(",\"pid\":")
+  out.raw(JB_EVENTS_RECORD_TYPE).raw(type).raw(JB_EVENTS_RECORD_SEQ).decimal(seq);
+  out.raw(JB_EVENTS_RECORD_PID)
       .number(self.pid)
-      .raw(",\"start_time_ticks\":")
+      .raw(JB_EVENTS_RECORD_START_TIME_TICKS)
       .decimal(self.start_time_ticks);
-  out.raw(",\"tid\":").number(tid).raw(",\"t_ns\":").decimal(t_ns);
+  out.raw(JB_EVENTS_RECORD_TID).number(tid).raw(JB_EVENTS_RECORD_T_NS).decimal(t_ns);
 }
 
 }  // namespace
 
 void write_header(LineWriter& out, const FileFacts& f) noexcept {
   const Settings& s = *f.settings;
-  out.raw("{\"kind\":\"header\",\"schema\":\"jbench.events\",\"schema_version\":1,");
+  out.raw(JB_EVENTS_HEADER_BEGIN);
   out.raw("\"collector\":\"alloc\",\"backend\":\"preload\",\"backend_version\":\"1\",");
-  out.raw("\"clock\":\"CLOCK_MONOTONIC\",\"units\":{\"t_ns\":\"ns\",\"bytes\":\"bytes\",");
+  out.raw(JB_EVENTS_HEADER_CLOCK "\"units\":{\"t_ns\":\"ns\",\"bytes\":\"bytes\",");
   out.raw("\"mean_bytes\":\"bytes\",\"estimated_bytes\":\"bytes\",");
   out.raw("\"dropped_estimated_bytes\":\"bytes\",\"first_drop_ns\":\"ns\",\"samples\":\"count\",");
   out.raw("\"recorded\":\"count\",\"dropped\":\"count\",\"buffer_samples\":\"count\"},");
-  out.raw("\"run_id\":").string(s.run_id).raw(",\"boot_id\":").string(s.boot_id);
+  out.raw(JB_EVENTS_HEADER_RUN_ID).string(s.run_id).raw(JB_EVENTS_HEADER_BOOT_ID).string(s.boot_id);
   // The incarnation that owns the file: how a later exec of the same process recognises it.
   out.raw(",\"pid\":").number(f.self.pid);
   out.raw(",\"start_time_ticks\":").decimal(f.self.start_time_ticks);
@@ -89,7 +90,7 @@ void write_body(LineWriter& out, const FileFacts& f, const SampleBuffer& buffer,
     out.raw(",\"bytes\":").decimal(s->bytes);
     out.raw(",\"call\":\"").raw(call_name(s->call)).raw("\"");
     if (s->site != 0) write_site(out, s->site);
-    out.raw("}\n");
+    out.raw(JB_EVENTS_LINE_END);
     estimated += jbench::alloc::sample_weight(s->bytes, mean);
     ++records;
   }
@@ -102,7 +103,7 @@ void write_body(LineWriter& out, const FileFacts& f, const SampleBuffer& buffer,
   if (dropped > 0) {
     record_prefix(out, "overflow", seq++, f.self, pos.tid, now);
     out.raw(",\"dropped\":").decimal(dropped);
-    out.raw(",\"first_drop_ns\":").decimal(drops.first_drop_ns).raw("}\n");
+    out.raw(",\"first_drop_ns\":").decimal(drops.first_drop_ns).raw(JB_EVENTS_LINE_END);
     ++records;
   }
   record_prefix(out, "alloc_summary", seq, f.self, pos.tid, now);
@@ -111,17 +112,17 @@ void write_body(LineWriter& out, const FileFacts& f, const SampleBuffer& buffer,
   out.raw(",\"recorded\":").decimal(closed.filled - lost);
   out.raw(",\"dropped\":").decimal(dropped);
   out.raw(",\"estimated_bytes\":").decimal(static_cast<std::uint64_t>(std::llround(estimated)));
-  out.raw(",\"dropped_estimated_bytes\":").decimal(drops.weight_bytes).raw("}\n");
+  out.raw(",\"dropped_estimated_bytes\":").decimal(drops.weight_bytes).raw(JB_EVENTS_LINE_END);
   ++records;
-  out.raw("{\"kind\":\"trailer\",\"records\":").number(records);
-  out.raw(",\"dropped\":").number(dropped);
-  out.raw(",\"malformed\":0,\"ended\":{\"how\":\"exit\",\"code\":0}}\n");
+  out.raw(JB_EVENTS_TRAILER_RECORDS).number(records);
+  out.raw(JB_EVENTS_TRAILER_DROPPED).number(dropped);
+  out.raw(JB_EVENTS_TRAILER_CLEAN_END);
 }
 
 void write_failure_trailer(LineWriter& out, int code, const char* reason) noexcept {
-  out.raw("{\"kind\":\"trailer\",\"records\":0,\"dropped\":0,\"malformed\":0,");
-  out.raw("\"ended\":{\"how\":\"exit\",\"code\":").number(static_cast<std::int64_t>(code));
-  out.raw("},\"reason\":").string(reason).raw("}\n");
+  out.raw(JB_EVENTS_TRAILER_RECORDS "0" JB_EVENTS_TRAILER_DROPPED "0" JB_EVENTS_TRAILER_EXIT_CODE)
+      .number(static_cast<std::int64_t>(code));
+  out.raw("},\"reason\":").string(reason).raw(JB_EVENTS_LINE_END);
 }
 
 }  // namespace jb_alloc

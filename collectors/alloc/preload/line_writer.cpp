@@ -5,38 +5,13 @@
 #include <cerrno>
 #include <cstring>
 
+#include "jb_events_text.h"
+
 namespace jb_alloc {
 namespace {
 
 constexpr std::size_t kBufferBytes = 64 * 1024;
 char g_buffer[kBufferBytes];
-
-// Length of the valid UTF-8 sequence at p (0 if none starts there): rejects overlong forms,
-// surrogates and code points past U+10FFFF, so the file is always valid UTF-8.
-std::size_t utf8_length(const unsigned char* p) noexcept {
-  const unsigned char c = p[0];
-  std::size_t n = 0;
-  std::uint32_t cp = 0;
-  if (c >= 0xC2 && c <= 0xDF) {
-    n = 2;
-    cp = c & 0x1Fu;
-  } else if (c >= 0xE0 && c <= 0xEF) {
-    n = 3;
-    cp = c & 0x0Fu;
-  } else if (c >= 0xF0 && c <= 0xF4) {
-    n = 4;
-    cp = c & 0x07u;
-  } else {
-    return 0;
-  }
-  for (std::size_t i = 1; i < n; ++i) {
-    if ((p[i] & 0xC0) != 0x80) return 0;  // a NUL stops here too
-    cp = (cp << 6) | (p[i] & 0x3Fu);
-  }
-  if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000)) return 0;
-  if ((cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF) return 0;
-  return n;
-}
 
 }  // namespace
 
@@ -54,22 +29,17 @@ LineWriter& LineWriter::raw(const char* text, std::size_t n) noexcept {
 
 LineWriter& LineWriter::raw(const char* text) noexcept { return raw(text, std::strlen(text)); }
 
+// Numbers and escaped text are formatted by the shared primitives (core/events/c) into a small
+// stack buffer, then put byte by byte: the file's bytes and the points where the buffer is
+// flushed are those of any other text.
 LineWriter& LineWriter::number(std::uint64_t v) noexcept {
-  char digits[20];
-  std::size_t n = 0;
-  do {
-    digits[n++] = static_cast<char>('0' + v % 10);
-    v /= 10;
-  } while (v != 0);
-  while (n > 0) put(digits[--n]);
-  return *this;
+  char digits[JB_EVENTS_DECIMAL_MAX];
+  return raw(digits, jb_events_format_u64(digits, v));
 }
 
 LineWriter& LineWriter::number(std::int64_t v) noexcept {
-  if (v >= 0) return number(static_cast<std::uint64_t>(v));
-  put('-');
-  // Negating in unsigned arithmetic is defined for INT64_MIN too.
-  return number(0 - static_cast<std::uint64_t>(v));
+  char digits[JB_EVENTS_DECIMAL_MAX];
+  return raw(digits, jb_events_format_i64(digits, v));
 }
 
 LineWriter& LineWriter::decimal(std::uint64_t v) noexcept {
@@ -87,30 +57,9 @@ LineWriter& LineWriter::string(const char* text) noexcept {
 }
 
 LineWriter& LineWriter::string_body(const char* text) noexcept {
-  static const char kHex[] = "0123456789abcdef";
-  const auto* p = reinterpret_cast<const unsigned char*>(text ? text : "");
-  while (*p) {
-    const unsigned char c = *p;
-    if (c == '"' || c == '\\') {
-      put('\\');
-      put(static_cast<char>(c));
-      ++p;
-    } else if (c < 0x20) {
-      raw("\\u00");
-      put(kHex[c >> 4]);
-      put(kHex[c & 0xF]);
-      ++p;
-    } else if (c < 0x80) {
-      put(static_cast<char>(c));
-      ++p;
-    } else if (const std::size_t n = utf8_length(p)) {
-      raw(reinterpret_cast<const char*>(p), n);
-      p += n;
-    } else {
-      raw("\\ufffd");
-      ++p;
-    }
-  }
+  char chunk[64];
+  const char* rest = text ? text : "";
+  while (*rest) raw(chunk, jb_events_json_escape(&rest, chunk, sizeof chunk));
   return *this;
 }
 

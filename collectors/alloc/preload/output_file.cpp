@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "jb_events_lines.h"
 #include "line_writer.h"
 #include "process_identity.h"
 
@@ -74,7 +75,7 @@ Owner owner_of(const char* path, const FileFacts& facts) {
   char head[4096];
   if (read_small_file(path, head, sizeof head) <= 0) return Owner::foreign;
   if (char* nl = std::strchr(head, '\n')) *nl = '\0';  // the header line only
-  if (!std::strstr(head, "\"schema\":\"jbench.events\"") ||
+  if (!std::strstr(head, "\"schema\":\"" JB_EVENTS_SCHEMA "\"") ||
       !std::strstr(head, "\"collector\":\"alloc\"")) {
     return Owner::foreign;
   }

@@ -5,6 +5,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "jbench/events/event_text.h"
+
 namespace jbench::collectors::syscall_detail {
 
 using Json = nlohmann::json;
@@ -27,7 +29,7 @@ std::string EventWriter::open(const Json& header) {
   file_ = std::fopen(path_.c_str(), "wxe");  // never replaces a file: a run writes it once
   if (!file_) return fmt::format("cannot create {}: {}", path_, std::strerror(errno));
   Json h = header;
-  h["kind"] = "header";
+  h["kind"] = JB_EVENTS_KIND_HEADER;
   if (!put(h.dump())) return fmt::format("cannot write {}: {}", path_, std::strerror(errno));
   return {};
 }
@@ -40,12 +42,12 @@ void EventWriter::record(pid_t pid, std::uint64_t start_time_ticks, pid_t tid, s
     return;
   }
   std::uint64_t& seq = next_seq_[{pid, start_time_ticks, tid}];
-  record["kind"] = "record";
-  record["seq"] = std::to_string(seq);
+  record["kind"] = JB_EVENTS_KIND_RECORD;
+  record["seq"] = events::decimal(seq);
   record["pid"] = pid;
-  record["start_time_ticks"] = std::to_string(start_time_ticks);
+  record["start_time_ticks"] = events::decimal(start_time_ticks);
   record["tid"] = tid;
-  record["t_ns"] = std::to_string(t_ns);
+  record["t_ns"] = events::decimal(t_ns);
   std::string line = record.dump();
   if (bytes_ + line.size() + 1 > max_) {
     // The overflow marker takes this record's place in its stream, so the stream has no gap
@@ -53,13 +55,13 @@ void EventWriter::record(pid_t pid, std::uint64_t start_time_ticks, pid_t tid, s
     overflowed_ = true;
     ++refused_;
     const Json overflow = {
-        {"kind", "record"},
+        {"kind", JB_EVENTS_KIND_RECORD},
         {"type", "overflow"},
-        {"seq", std::to_string(seq)},
+        {"seq", events::decimal(seq)},
         {"pid", pid},
-        {"start_time_ticks", std::to_string(start_time_ticks)},
+        {"start_time_ticks", events::decimal(start_time_ticks)},
         {"tid", tid},
-        {"t_ns", std::to_string(t_ns)},
+        {"t_ns", events::decimal(t_ns)},
         {"reason", fmt::format("the output bound of {} bytes was reached", max_)}};
     if (put(overflow.dump())) {
       ++records_;
@@ -75,7 +77,7 @@ void EventWriter::record(pid_t pid, std::uint64_t start_time_ticks, pid_t tid, s
 
 std::string EventWriter::close(std::uint64_t dropped, std::uint64_t malformed, const Json& ended) {
   if (!file_) return "the raw file was never opened";
-  const Json trailer = {{"kind", "trailer"},
+  const Json trailer = {{"kind", JB_EVENTS_KIND_TRAILER},
                         {"records", records_},
                         {"dropped", dropped + refused_},
                         {"malformed", malformed},

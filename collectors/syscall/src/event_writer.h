@@ -4,6 +4,10 @@
 // The file is bounded: a record that would take it past `max_bytes` is not written; an
 // `overflow` record takes its place and every later record is counted as dropped, so a reader
 // sees where the bound was hit. No record is ever cut.
+//
+// Lines are nlohmann::json objects (keys in sorted order, nlohmann's escaping), as the files and
+// the tests have always had them; the names and 64-bit decimals are jbench::events' shared ones
+// (jbench/events/event_text.h).
 #pragma once
 
 #include <sys/types.h>

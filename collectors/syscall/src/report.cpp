@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "event_writer.h"
+#include "jbench/events/event_text.h"
 #include "summary.h"
 #include "syscall_table.h"
 
@@ -52,7 +53,7 @@ Json call_record_json(const CallRecord& c) {
             {"phase", kPhaseNames[c.phase]},
             {"fd", c.fd},
             {"result", c.result ? Json(*c.result) : Json(nullptr)},
-            {"duration_ns", std::to_string(c.duration_ns)},
+            {"duration_ns", events::decimal(c.duration_ns)},
             {"path", c.path.empty() ? Json(nullptr) : Json(c.path)},
             {"file", c.file ? Json(c.file->to_string()) : Json(nullptr)}};
   if (c.result && *c.result < 0) r["errno"] = errno_name(static_cast<int>(-*c.result));
@@ -68,8 +69,8 @@ Json totals_record_json(int phase, int call, const Totals& t) {
             {"phase", kPhaseNames[phase]},
             {"count", t.count},
             {"errors", t.errors},
-            {"total_ns", std::to_string(t.total_ns)},
-            {"max_ns", std::to_string(t.max_ns)},
+            {"total_ns", events::decimal(t.total_ns)},
+            {"max_ns", events::decimal(t.max_ns)},
             {"histogram", histogram_json(t.log2_buckets)}};
   if (call_by_id(call)->kind == ArgKind::fd_request) {
     std::map<std::string, RequestTotals> named;

@@ -10,6 +10,7 @@
 #include "fd_table.h"
 #include "host_tools.h"
 #include "jbench/common/clock.h"
+#include "jbench/events/event_file.h"
 #include "report.h"
 #include "status.h"
 #include "syscall_table.h"
@@ -30,12 +31,12 @@ Ended ended_of(const proc::ExitStatus& s) {
 // The raw file's header (docs/events.md): who wrote it, on which clock, in which units, for
 // which run, and where the phases began.
 Json events_header(const Backend& backend, const SyscallOptions& options, const Json& phases) {
-  return {{"schema", "jbench.events"},
-          {"schema_version", 1},
+  return {{"schema", kEventSchema},
+          {"schema_version", kEventSchemaVersion},
           {"collector", "syscall"},
           {"backend", backend.name()},
           {"backend_version", backend.version()},
-          {"clock", "CLOCK_MONOTONIC"},
+          {"clock", JB_EVENTS_CLOCK},
           {"units",
            {{"t_ns", "ns"},
             {"duration_ns", "ns"},

@@ -16,10 +16,13 @@
 #include <utility>
 #include <vector>
 
+#include "jb_events_lines.h"
+
 namespace jbench {
 
-inline constexpr const char* kEventSchema = "jbench.events";
-inline constexpr int kEventSchemaVersion = 1;
+// The names every writer puts in its header (core/events/c/include/jb_events_lines.h).
+inline constexpr const char* kEventSchema = JB_EVENTS_SCHEMA;
+inline constexpr int kEventSchemaVersion = JB_EVENTS_SCHEMA_VERSION;
 
 // What a file is checked against: the run it claims to belong to and that run's cohort.
 struct EventContext {
