@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "event_writer.h"
+#include "jbench/common/text.h"
 #include "jbench/events/event_text.h"
 #include "summary.h"
 #include "syscall_table.h"
@@ -54,12 +55,12 @@ Json call_record_json(const CallRecord& c) {
             {"fd", c.fd},
             {"result", c.result ? Json(*c.result) : Json(nullptr)},
             {"duration_ns", events::decimal(c.duration_ns)},
-            {"path", c.path.empty() ? Json(nullptr) : Json(c.path)},
+            {"path", c.path.empty() ? Json(nullptr) : Json(valid_utf8(c.path))},
             {"file", c.file ? Json(c.file->to_string()) : Json(nullptr)}};
   if (c.result && *c.result < 0) r["errno"] = errno_name(static_cast<int>(-*c.result));
   if (c.request) r["request"] = request_name(traced, *c.request);
   if (c.path_truncated) r["path_truncated"] = true;
-  if (c.result_path) r["result_path"] = *c.result_path;
+  if (c.result_path) r["result_path"] = valid_utf8(*c.result_path);
   return r;
 }
 

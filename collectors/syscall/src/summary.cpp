@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 
+#include "jbench/common/text.h"
 #include "syscall_table.h"
 
 namespace jbench::collectors::syscall_detail {
@@ -84,7 +85,7 @@ Json files_json(const CallTotals& t, Json& cell) {
     }
     const auto& [key, f] = rows[i];
     out.push_back({{"fd", key.fd},
-                   {"path", key.path.empty() ? Json(nullptr) : Json(key.path)},
+                   {"path", key.path.empty() ? Json(nullptr) : Json(valid_utf8(key.path))},
                    {"file", key.file ? Json(key.file->to_string()) : Json(nullptr)},
                    {"count", f.count},
                    {"errors", f.errors},

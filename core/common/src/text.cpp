@@ -43,6 +43,17 @@ std::optional<std::size_t> first_invalid_utf8(std::string_view s) {
   return std::nullopt;
 }
 
+std::string valid_utf8(std::string_view s) {
+  std::string out;
+  while (const auto bad = first_invalid_utf8(s)) {
+    out.append(s.substr(0, *bad));
+    out += "\xEF\xBF\xBD";  // U+FFFD
+    s.remove_prefix(*bad + 1);
+  }
+  out.append(s);
+  return out;
+}
+
 LineColumn line_column_at(std::string_view text, std::size_t offset) {
   LineColumn lc{1, 1};
   for (std::size_t i = 0; i < offset && i < text.size(); ++i) {

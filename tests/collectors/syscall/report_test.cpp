@@ -97,6 +97,24 @@ TEST(SyscallReport, PerCallRecordsPassTheEventChecker) {
   EXPECT_EQ(report.records, 5u);
 }
 
+// A file name is any bytes: one that is not UTF-8 reaches the raw file and the summary with
+// U+FFFD in place of each bad byte, never as an exception that would take the run with it.
+TEST(SyscallReport, APathThatIsNotUtf8IsWrittenWithReplacementCharacters) {
+  Fixture f;
+  auto obs = per_call_observations();
+  obs.calls[1].path = "/d/\xff\xfename";
+  const auto in = f.input();
+  ReportOutput out;
+  ASSERT_NO_THROW(out = write_report(in, obs));
+  EXPECT_TRUE(out.write_error.empty()) << out.write_error;
+  const auto report = f.check(in);
+  for (const auto& p : report.problems) ADD_FAILURE() << p.code << ": " << p.message;
+  std::ifstream file(in.events_path);
+  const std::string text((std::istreambuf_iterator<char>(file)), {});
+  EXPECT_NE(text.find("/d/\xEF\xBF\xBD\xEF\xBF\xBDname"), std::string::npos);
+  EXPECT_NO_THROW((void)out.summary.dump());
+}
+
 TEST(SyscallReport, CallsOfUnknownProcessesAreRefusedAndSaid) {
   Fixture f;
   auto obs = per_call_observations();

@@ -13,6 +13,10 @@ namespace jbench {
 // surrogates and code points past U+10FFFF count as malformed), or nullopt if all is well.
 std::optional<std::size_t> first_invalid_utf8(std::string_view bytes);
 
+// `bytes` with every byte that does not belong to well-formed UTF-8 replaced by U+FFFD: for text
+// that comes from the kernel or a target (a file name is any bytes) and must go into JSON.
+std::string valid_utf8(std::string_view bytes);
+
 // 1-based line and column of a byte offset (columns count bytes).
 struct LineColumn {
   std::size_t line;
