@@ -80,6 +80,21 @@ TEST(DoctorFakePath, BpftraceThatExitsOneIsAttachFailedWithEvidence) {
   EXPECT_NE(caps["backends"]["syscall"]["chosen"], "bpftrace");
 }
 
+// bpftrace checks its uid, not its capabilities: granting capabilities is no fix for it.
+TEST(DoctorFakePath, BpftraceThatRefusesNonRootIsToldToRunAsRootNotToSetcap) {
+  test::FakeRoot root;
+  test::FakeTools tools;
+  tools.script("bpftrace",
+               "echo 'bpftrace v0.17.0'\n"
+               "echo 'ERROR: bpftrace currently only supports running as the root user.' >&2\n"
+               "exit 1\n");
+  const auto caps = probe_capabilities({.root = root.path(), .path_env = tools.path()});
+  const auto c = check_named(caps, "bpftrace");
+  EXPECT_EQ(str(c, "reason_code"), "attach_failed");
+  EXPECT_TRUE(contains(str(c, "remediation"), "as root")) << str(c, "remediation");
+  EXPECT_FALSE(contains(str(c, "remediation"), "setcap")) << str(c, "remediation");
+}
+
 TEST(DoctorFakePath, UnprivilegedAttachFailureNamesTheCapabilities) {
   test::FakeRoot root;
   root.status(1000, "0000000000000000");

@@ -58,8 +58,8 @@ Unavailable bpftrace_unavailable(const std::string& bpftrace, const std::string&
                         host_caps::kInstallBpftrace)};
   }
   if (geteuid() != 0) {
-    return {"bpftrace needs root (or CAP_BPF and CAP_PERFMON) and this process is not root",
-            fmt::format("{}; the strace backend needs no privilege", host_caps::kGrantBpf)};
+    return {"bpftrace runs only as root and this process is not root",
+            fmt::format("{}; the strace backend needs no privilege", host_caps::kBpftraceAsRoot)};
   }
   if (tracefs.empty()) {
     return {

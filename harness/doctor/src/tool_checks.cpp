@@ -85,6 +85,9 @@ Check check_bpftrace(const ProbeContext& ctx, const std::vector<Check>& before) 
     std::string fix;
     if (!lockdown.available && lockdown.reason_code == "locked_down") {
       fix = lockdown.remediation;
+    } else if (evidence.stderr_excerpt.find("only supports running as the root user") !=
+               std::string::npos) {
+      fix = host_caps::kBpftraceAsRoot;  // capabilities would not help: it checks its uid
     } else if (!caps.available || evidence.errno_name == "EPERM" ||
                evidence.errno_name == "EACCES") {
       fix = "run as root, or grant CAP_BPF and CAP_PERFMON: sudo setcap cap_bpf,cap_perfmon+ep " +

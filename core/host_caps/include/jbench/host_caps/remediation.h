@@ -16,6 +16,11 @@ inline constexpr const char* kMountTracefs =
     "reboots)";
 inline constexpr const char* kSyscallTracepointsKernel =
     "use a kernel built with CONFIG_FTRACE_SYSCALLS=y (see /boot/config-$(uname -r))";
+// bpftrace itself refuses every user but root ("bpftrace currently only supports running as the
+// root user", v0.17), whatever capabilities it holds: for it, only root helps.
+inline constexpr const char* kBpftraceAsRoot =
+    "run jbench as root: bpftrace refuses to run as any other user, whatever capabilities it is "
+    "given";
 inline constexpr const char* kGrantBpf =
     "run as root, or grant CAP_BPF and CAP_PERFMON (kernel 5.8 or later): "
     "sudo setcap cap_bpf,cap_perfmon+ep \"$(command -v bpftrace)\"";
