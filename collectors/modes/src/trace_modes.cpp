@@ -45,10 +45,16 @@ std::vector<CollectorPlan> collectors_for(TraceMode mode, std::string_view workl
   // The kernel's accounting of each incarnation, read by the harness between phases: free of
   // any instrumentation in the target, so every mode has it (the baseline's evidence too).
   out.push_back({"cpu", true, true, "on", "proc", {}, make_cpu_collector});
-  const auto traced_plan = [&](std::string name, std::string source, MakeCollector make) {
-    CollectorPlan p{
-        std::move(name),          traced, traced, traced ? setting : "", std::move(source),
-        traced ? "" : not_traced, make};
+  const auto traced_plan = [&](std::string name, std::string source, MakeCollector make,
+                               CheckHost check_host = nullptr) {
+    CollectorPlan p;
+    p.name = std::move(name);
+    p.requested = p.required = traced;
+    p.setting = traced ? setting : "";
+    p.source = std::move(source);
+    p.reason = traced ? "" : not_traced;
+    p.make = make;
+    p.check_host = check_host;
     return p;
   };
   out.push_back(traced_plan("bridge", "usdt-bridge", make_bridge_collector));
@@ -63,9 +69,11 @@ std::vector<CollectorPlan> collectors_for(TraceMode mode, std::string_view workl
     out.push_back(std::move(gc));
   }
   const bool in_runtime = samples_allocations_in_runtime(workload_kind);
-  out.push_back(traced_plan("alloc", in_runtime ? "bridge" : "ld-preload",
-                            in_runtime ? make_bridge_collector : make_alloc_collector));
-  out.push_back(traced_plan("syscall", "bpftrace|strace", make_syscall_collector));
+  out.push_back(in_runtime
+                    ? traced_plan("alloc", "bridge", make_bridge_collector)
+                    : traced_plan("alloc", "ld-preload", make_alloc_collector, alloc_host_check));
+  out.push_back(
+      traced_plan("syscall", "bpftrace|strace", make_syscall_collector, syscall_host_check));
   return out;
 }
 

@@ -69,7 +69,33 @@ class SyscallRunCollector final : public Collector {
   nlohmann::json summary_;
 };
 
+// The remediation of the probe's first not_available check whose name starts with `prefix`.
+std::string remediation_of(const nlohmann::json& capabilities, std::string_view prefix) {
+  const auto checks = capabilities.find("checks");
+  if (checks == capabilities.end() || !checks->is_array()) return {};
+  for (const nlohmann::json& c : *checks) {
+    if (c.value("status", "") != "not_available") continue;
+    if (c.value("name", "").rfind(prefix, 0) != 0) continue;
+    return c.value("remediation", "");
+  }
+  return {};
+}
+
 }  // namespace
+
+Availability syscall_host_check(const HostOffer& host) {
+  const nlohmann::json& caps = host.capabilities;
+  const nlohmann::json* syscall = nullptr;
+  if (const auto b = caps.find("backends"); b != caps.end() && b->is_object()) {
+    if (const auto s = b->find("syscall"); s != b->end()) syscall = &*s;
+  }
+  if (syscall && syscall->contains("chosen") && !(*syscall)["chosen"].is_null()) return {};
+  const std::string why = syscall ? syscall->value("why", "") : "the probe has no syscall backend";
+  std::string fix = remediation_of(caps, "bpftrace");
+  if (fix.empty()) fix = remediation_of(caps, "strace");
+  if (fix.empty()) fix = "run `jbench doctor` and follow its remediation";
+  return {false, "syscall: no backend can attach here: " + why, fix};
+}
 
 std::unique_ptr<Collector> make_syscall_collector(const RunContext& context) {
   return std::make_unique<SyscallRunCollector>(context);

@@ -77,6 +77,12 @@ class AllocCollector final : public Collector {
 
 }  // namespace
 
+Availability alloc_host_check(const HostOffer& host) {
+  if (host.alloc_library_built) return {};
+  return {false, "alloc: the allocation sampler libjbench_alloc.so is not built beside jbench",
+          "build it: cmake --build build --target jbench_alloc_preload"};
+}
+
 std::unique_ptr<Collector> make_alloc_collector(const RunContext& context) {
   return std::make_unique<AllocCollector>(context);
 }

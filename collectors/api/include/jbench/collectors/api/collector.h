@@ -72,6 +72,20 @@ struct FinishContext {
 
 using WorkerEnv = std::vector<std::pair<std::string, std::string>>;
 
+// What this host offers a collector before anything runs: `jbench doctor`'s probe
+// (capabilities.json) and whether the allocation sampler was built beside jbench.
+struct HostOffer {
+  const nlohmann::json& capabilities;
+  bool alloc_library_built = false;
+};
+
+// Whether a collector can attach on this host, and if not why and what to do about it.
+struct Availability {
+  bool available = true;
+  std::string reason;       // "<collector>: why"; empty when available
+  std::string remediation;  // empty when available
+};
+
 class Collector {
  public:
   virtual ~Collector() = default;

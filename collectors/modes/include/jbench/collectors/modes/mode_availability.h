@@ -10,15 +10,13 @@
 #include <string>
 #include <string_view>
 
+#include "jbench/collectors/api/collector.h"
 #include "jbench/common/trace_mode.h"
 
 namespace jbench::collectors {
 
-struct ModeAvailability {
-  bool available = true;
-  std::string reason;       // the first required collector that cannot attach, and why
-  std::string remediation;  // what to do about it; empty when available
-};
+// Each required row's own host check (trace_modes.h), the first that fails.
+using ModeAvailability = Availability;
 
 // `capabilities`: the probe_capabilities() document. `alloc_library_built`: whether the
 // allocation sampler (libjbench_alloc.so) exists beside the harness.

@@ -20,6 +20,7 @@
 namespace jbench::collectors {
 
 using MakeCollector = std::unique_ptr<Collector> (*)(const RunContext&);
+using CheckHost = Availability (*)(const HostOffer&);
 
 struct CollectorPlan {
   std::string name;  // cpu, bridge, spans, gc, alloc, syscall
@@ -31,6 +32,9 @@ struct CollectorPlan {
   // The collector that serves this row when requested (one may serve several rows: the bridge
   // gives bridge, spans and gc); null where jbench has none for this kind of target yet.
   MakeCollector make = nullptr;
+  // Whether that collector can attach here (mode_availability.h); null: it needs nothing of the
+  // host beyond what `jbench run` already checked.
+  CheckHost check_host = nullptr;
 };
 
 // The bridge's mode (JBENCH_BRIDGE_MODE) for a trace mode: "off" in baseline.

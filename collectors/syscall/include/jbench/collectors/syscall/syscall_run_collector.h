@@ -15,4 +15,7 @@ inline constexpr const char* kSyscallSummaryFile = "raw/syscall.summary.json";
 
 std::unique_ptr<Collector> make_syscall_collector(const RunContext& context);
 
+// Whether a syscall backend can attach here: the probe chose one.
+Availability syscall_host_check(const HostOffer& host);
+
 }  // namespace jbench::collectors

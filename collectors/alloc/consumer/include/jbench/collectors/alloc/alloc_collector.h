@@ -12,4 +12,7 @@ namespace jbench::collectors {
 
 std::unique_ptr<Collector> make_alloc_collector(const RunContext& context);
 
+// Whether the sampler can be preloaded here: libjbench_alloc.so was built beside jbench.
+Availability alloc_host_check(const HostOffer& host);
+
 }  // namespace jbench::collectors
