@@ -1,0 +1,64 @@
+# Compiled BPF programs (collectors/syscall/bpf): clang -target bpf against the running kernel's
+# BTF (vmlinux.h, dumped by bpftool), then a libbpf skeleton (bpftool gen skeleton) that embeds
+# the object into the library that includes it, so nothing is read from disk at run time.
+# CO-RE relocations let the object load on other kernels with BTF.
+#
+# JBENCH_LIBBPF is ON when clang, bpftool, libbpf (>= 1.0) and the kernel's BTF are all here
+# (ci/install-deps.sh installs the first three; the kernel must have CONFIG_DEBUG_INFO_BTF).
+find_package(PkgConfig QUIET)
+if(PkgConfig_FOUND)
+  pkg_check_modules(LIBBPF QUIET IMPORTED_TARGET libbpf>=1.0)
+endif()
+find_program(JBENCH_BPFTOOL bpftool PATHS /usr/sbin /sbin)
+find_program(JBENCH_BPF_CLANG NAMES clang clang-14)
+set(JBENCH_BTF_FILE /sys/kernel/btf/vmlinux CACHE FILEPATH "The kernel BTF that vmlinux.h is dumped from")
+set(JBENCH_LIBBPF OFF)
+if(LIBBPF_FOUND AND JBENCH_BPFTOOL AND JBENCH_BPF_CLANG AND EXISTS ${JBENCH_BTF_FILE})
+  set(JBENCH_LIBBPF ON)
+else()
+  message(STATUS "jbench: the compiled BPF backend is not built (needs libbpf-dev, bpftool, clang "
+                 "and ${JBENCH_BTF_FILE}: bash ci/install-deps.sh)")
+endif()
+
+if(CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64")
+  set(JBENCH_BPF_ARCH x86)
+elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "aarch64|arm64")
+  set(JBENCH_BPF_ARCH arm64)
+else()
+  set(JBENCH_BPF_ARCH ${CMAKE_SYSTEM_PROCESSOR})
+endif()
+
+# jbench_bpf_skeleton(NAME SOURCE [INCLUDES dir...]): builds ${CMAKE_CURRENT_BINARY_DIR}/bpf/
+# NAME.skel.h from SOURCE; the variable NAME_SKELETON_DIR names that directory.
+function(jbench_bpf_skeleton name source)
+  cmake_parse_arguments(ARG "" "" "INCLUDES" ${ARGN})
+  set(out ${CMAKE_CURRENT_BINARY_DIR}/bpf)
+  file(MAKE_DIRECTORY ${out})
+  if(NOT TARGET jbench_vmlinux_h)
+    add_custom_command(OUTPUT ${CMAKE_BINARY_DIR}/bpf/vmlinux.h
+      COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/bpf
+      COMMAND sh -c "'${JBENCH_BPFTOOL}' btf dump file '${JBENCH_BTF_FILE}' format c > '${CMAKE_BINARY_DIR}/bpf/vmlinux.h.tmp'"
+      COMMAND ${CMAKE_COMMAND} -E rename ${CMAKE_BINARY_DIR}/bpf/vmlinux.h.tmp ${CMAKE_BINARY_DIR}/bpf/vmlinux.h
+      COMMENT "Dumping the kernel's BTF as vmlinux.h" VERBATIM)
+    add_custom_target(jbench_vmlinux_h DEPENDS ${CMAKE_BINARY_DIR}/bpf/vmlinux.h)
+  endif()
+  set(includes -I${CMAKE_BINARY_DIR}/bpf)
+  foreach(dir ${ARG_INCLUDES})
+    list(APPEND includes -I${dir})
+  endforeach()
+  foreach(dir ${LIBBPF_INCLUDE_DIRS})
+    list(APPEND includes -I${dir})
+  endforeach()
+  add_custom_command(OUTPUT ${out}/${name}.bpf.o
+    COMMAND ${JBENCH_BPF_CLANG} -g -O2 -target bpf -D__TARGET_ARCH_${JBENCH_BPF_ARCH}
+            -Wall -Werror ${includes} -c ${source} -o ${out}/${name}.bpf.o
+    DEPENDS ${source} ${CMAKE_BINARY_DIR}/bpf/vmlinux.h ${ARG_INCLUDES}
+    COMMENT "Compiling the BPF program ${name}" VERBATIM)
+  add_custom_command(OUTPUT ${out}/${name}.skel.h
+    COMMAND sh -c "'${JBENCH_BPFTOOL}' gen skeleton '${out}/${name}.bpf.o' name ${name}_bpf > '${out}/${name}.skel.h.tmp'"
+    COMMAND ${CMAKE_COMMAND} -E rename ${out}/${name}.skel.h.tmp ${out}/${name}.skel.h
+    DEPENDS ${out}/${name}.bpf.o
+    COMMENT "Generating the libbpf skeleton of ${name}" VERBATIM)
+  add_custom_target(${name}_skeleton DEPENDS ${out}/${name}.skel.h)
+  set(${name}_SKELETON_DIR ${out} PARENT_SCOPE)
+endfunction()

@@ -1,0 +1,230 @@
+// The compiled syscall tracer (docs/collectors/syscall.md, "The libbpf backend"): loaded and
+// attached once per session, scoped per run by the cohort map the harness fills.
+//
+// One entry and one exit program serve every traced call: they are attached to each call's
+// syscalls:sys_enter_<name> / sys_exit_<name> tracepoint, whose records share one layout, and
+// `calls` (filled by the harness from its call table) maps the syscall number to the call.
+// Nothing outside `cohort` is counted; a member's fork joins it in the kernel; an exiting
+// process leaves it. The phase is a global the harness writes through the skeleton's mapped
+// .bss right before each phase message, so a call belongs to the phase in force at its entry.
+//
+// light: per-CPU totals keyed (tgid, phase, call, request). Canaries and forks go through a
+// ring buffer. Anything that cannot be recorded (a full map, a full ring) is counted in `lost`:
+// the collector fails closed on it.
+#include "vmlinux.h"
+
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+#include "syscall_trace.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+// Written by the harness (mapped .bss): the phase in force; whether a run is being traced.
+volatile __u32 phase = 0;
+volatile __u32 tracing = 0;
+// Records that could not be kept: failed map updates and ring reservations.
+__u64 lost = 0;
+
+// The records of syscalls:sys_enter_* and sys_exit_*: the common header, the number, the
+// arguments (each 8 bytes) or the return value.
+struct sys_enter_record {
+  __u64 common;
+  __s32 nr;
+  __u32 pad;
+  __u64 args[6];
+};
+struct sys_exit_record {
+  __u64 common;
+  __s32 nr;
+  __u32 pad;
+  __s64 ret;
+};
+
+struct {
+  __uint(type, BPF_MAP_TYPE_ARRAY);
+  __uint(max_entries, JB_MAX_SYSCALL_NR);
+  __type(key, __u32);
+  __type(value, struct jb_call_info);
+} calls SEC(".maps");
+
+struct {
+  __uint(type, BPF_MAP_TYPE_HASH);
+  __uint(max_entries, JB_MAX_COHORT);
+  __type(key, __u32);  // tgid
+  __type(value, __u32);
+} cohort SEC(".maps");
+
+struct entry {
+  __u64 t_ns;
+  __u64 request;
+  __u64 path;  // user pointer, read at exit (at entry its page may not be mapped yet)
+  __u32 phase;
+  __u32 call;
+  __u32 kind;
+  __u32 pad;
+};
+
+struct {
+  __uint(type, BPF_MAP_TYPE_HASH);
+  __uint(max_entries, JB_MAX_IN_FLIGHT);
+  __type(key, __u32);  // tid
+  __type(value, struct entry);
+} in_flight SEC(".maps");
+
+struct {
+  __uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+  __uint(max_entries, JB_MAX_TOTALS);
+  __type(key, struct jb_totals_key);
+  __type(value, struct jb_totals);
+} totals SEC(".maps");
+
+struct {
+  __uint(type, BPF_MAP_TYPE_RINGBUF);
+  __uint(max_entries, JB_RING_BYTES);
+} events SEC(".maps");
+
+static __always_inline void count_lost(void) { __sync_fetch_and_add(&lost, 1); }
+
+// floor(log2(v)), 0 for v <= 1, at most the last bucket.
+static __always_inline __u32 log2_bucket(__u64 v) {
+  __u32 b = 0;
+  if (v >> 32) { v >>= 32; b += 32; }
+  if (v >> 16) { v >>= 16; b += 16; }
+  if (v >> 8) { v >>= 8; b += 8; }
+  if (v >> 4) { v >>= 4; b += 4; }
+  if (v >> 2) { v >>= 2; b += 2; }
+  if (v >> 1) b += 1;
+  return b < JB_HIST_BUCKETS ? b : JB_HIST_BUCKETS - 1;
+}
+
+// A new key's first value: from read-only data, since a jb_totals does not fit on BPF's stack.
+static const struct jb_totals zero_totals = {};
+
+// The entry of a traced call: what it needs at exit. `request` and `path` come from the
+// programs below, each of which reads only the arguments its calls have: the kernel refuses to
+// attach a program that reads past a tracepoint's record (fsync's has one argument).
+static __always_inline int enter(struct sys_enter_record* rec, __u64 request, __u64 path) {
+  if (!tracing) return 0;
+  const __u64 id = bpf_get_current_pid_tgid();
+  const __u32 tgid = id >> 32;
+  if (!bpf_map_lookup_elem(&cohort, &tgid)) return 0;
+  const __u32 nr = (__u32)rec->nr;
+  const struct jb_call_info* info = bpf_map_lookup_elem(&calls, &nr);
+  if (!info || info->kind == JB_KIND_NONE) return 0;
+  struct entry e = {};
+  e.t_ns = bpf_ktime_get_ns();
+  e.phase = phase;
+  e.call = info->call;
+  e.kind = info->kind;
+  e.request = request;
+  e.path = path;
+  const __u32 tid = (__u32)id;
+  if (bpf_map_update_elem(&in_flight, &tid, &e, BPF_ANY) != 0) count_lost();
+  return 0;
+}
+
+// Calls whose entry needs no argument: the opens (their path is not read here) and fd calls.
+SEC("tracepoint")
+int on_enter(struct sys_enter_record* rec) { return enter(rec, 0, 0); }
+
+// flock, fcntl, ioctl: the operation, command or request is the second argument.
+SEC("tracepoint")
+int on_enter_request(struct sys_enter_record* rec) { return enter(rec, rec->args[1], 0); }
+
+// The canary calls: access(path, ...) and faccessat(dfd, path, ...) / faccessat2.
+SEC("tracepoint")
+int on_enter_canary_arg0(struct sys_enter_record* rec) { return enter(rec, 0, rec->args[0]); }
+
+SEC("tracepoint")
+int on_enter_canary_arg1(struct sys_enter_record* rec) { return enter(rec, 0, rec->args[1]); }
+
+SEC("tracepoint")
+int on_exit(struct sys_exit_record* rec) {
+  const __u64 id = bpf_get_current_pid_tgid();
+  const __u32 tid = (__u32)id;
+  struct entry* e = bpf_map_lookup_elem(&in_flight, &tid);
+  if (!e) return 0;
+  const __u64 now = bpf_ktime_get_ns();
+  const __u32 tgid = id >> 32;
+  if (e->kind == JB_KIND_CANARY) {
+    struct jb_event* out = bpf_ringbuf_reserve(&events, sizeof(*out), 0);
+    if (out) {
+      out->type = JB_EVENT_CANARY;
+      out->pid = tgid;
+      out->tid = tid;
+      out->t_ns = e->t_ns;
+      out->other = 0;
+      bpf_probe_read_user_str(out->path, sizeof out->path, (const void*)e->path);
+      bpf_ringbuf_submit(out, 0);
+    } else {
+      count_lost();
+    }
+    bpf_map_delete_elem(&in_flight, &tid);
+    return 0;
+  }
+  struct jb_totals_key key = {};
+  key.tgid = tgid;
+  key.phase = (__u16)e->phase;
+  key.call = (__u16)e->call;
+  key.request = e->request;
+  const __u64 d = now - e->t_ns;
+  const __u32 bucket = log2_bucket(d);
+  bpf_map_delete_elem(&in_flight, &tid);
+  struct jb_totals* t = bpf_map_lookup_elem(&totals, &key);
+  if (!t) {
+    if (bpf_map_update_elem(&totals, &key, &zero_totals, BPF_NOEXIST) != 0 &&
+        !bpf_map_lookup_elem(&totals, &key)) {
+      count_lost();
+      return 0;
+    }
+    t = bpf_map_lookup_elem(&totals, &key);
+    if (!t) {
+      count_lost();
+      return 0;
+    }
+  }
+  // Per-CPU values: no other CPU writes this one, so plain adds are exact.
+  t->count += 1;
+  if (rec->ret < 0) t->errors += 1;
+  t->total_ns += d;
+  if (d > t->max_ns) t->max_ns = d;
+  if (bucket < JB_HIST_BUCKETS) t->hist[bucket] += 1;
+  return 0;
+}
+
+// A member's fork joins the cohort (a new thread of a member is already in it, by its tgid).
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(on_fork, struct task_struct* parent, struct task_struct* child) {
+  if (!tracing) return 0;
+  const __u32 parent_tgid = BPF_CORE_READ(parent, tgid);
+  const __u32 child_pid = BPF_CORE_READ(child, pid);
+  const __u32 child_tgid = BPF_CORE_READ(child, tgid);
+  if (child_pid != child_tgid) return 0;  // a thread
+  if (!bpf_map_lookup_elem(&cohort, &parent_tgid)) return 0;
+  const __u32 joined = 1;
+  if (bpf_map_update_elem(&cohort, &child_tgid, &joined, BPF_ANY) != 0) count_lost();
+  struct jb_event* out = bpf_ringbuf_reserve(&events, sizeof(*out), 0);
+  if (!out) {
+    count_lost();
+    return 0;
+  }
+  out->type = JB_EVENT_FORK;
+  out->pid = child_tgid;
+  out->tid = parent_tgid;
+  out->t_ns = bpf_ktime_get_ns();
+  out->other = BPF_CORE_READ(child, start_boottime);
+  out->path[0] = 0;
+  bpf_ringbuf_submit(out, 0);
+  return 0;
+}
+
+// An exiting process leaves the cohort (its pid may be reused by a process that is not ours).
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(on_process_exit, struct task_struct* task) {
+  const __u32 pid = BPF_CORE_READ(task, pid);
+  const __u32 tgid = BPF_CORE_READ(task, tgid);
+  if (pid == tgid) bpf_map_delete_elem(&cohort, &tgid);
+  return 0;
+}
