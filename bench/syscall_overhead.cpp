@@ -1,7 +1,8 @@
 // What the syscall collector adds to each traced call, per backend and detail: a worker process
 // makes pread64(fd, 1 byte) calls in a tight loop, timing batches with the vDSO clock, while
-// nothing, bpftrace light (in-kernel maps), bpftrace full (one output line per call) or strace
-// (ptrace) observes it. Each benchmark iteration is one batch; the time reported is per call.
+// nothing, the compiled tracer light (libbpf, in-kernel per-CPU maps), bpftrace light (in-kernel
+// maps), bpftrace full (one output line per call) or strace (ptrace) observes it. Each benchmark
+// iteration is one batch; the time reported is per call.
 //
 //   build/bin/jbench-bench-syscall                       (as root for the bpftrace cases)
 //   build/bin/jbench-bench-syscall --benchmark_filter=light
@@ -26,6 +27,9 @@
 #include "jbench/collectors/syscall/syscall_collector.h"
 #include "jbench/common/clock.h"
 #include "jbench/proc/proc_stat.h"
+#ifdef JBENCH_HAVE_LIBBPF
+#include "libbpf_tracer.h"
+#endif
 
 namespace {
 
@@ -183,6 +187,59 @@ void traced_calls(benchmark::State& state, const char* backend, SyscallDetail de
   std::filesystem::remove_all(dir);
 }
 
+#ifdef JBENCH_HAVE_LIBBPF
+// The compiled tracer (collectors/syscall/bpf), light: loaded once, scoped to the worker.
+void libbpf_light(benchmark::State& state) {
+  using jbench::collectors::syscall_detail::LibbpfTracer;
+  const std::string dir =
+      (std::filesystem::temp_directory_path() / ("jbench-bench-libbpf-" + std::to_string(getpid())))
+          .string();
+  std::filesystem::create_directories(dir);
+  const std::string file = dir + "/data";
+  if (std::FILE* f = std::fopen(file.c_str(), "w")) {
+    std::fputs("jbench", f);
+    std::fclose(f);
+  }
+  std::string why;
+  auto tracer = LibbpfTracer::open(why);
+  if (!tracer) {
+    state.SkipWithError(("the compiled tracer cannot load: " + why).c_str());
+    std::filesystem::remove_all(dir);
+    return;
+  }
+  std::uint64_t total_ns = 0, best_ns = UINT64_MAX, calls = 0;
+  {
+    Worker worker(file);
+    const std::uint64_t scope_start = jbench::monotonic_ns();
+    if (auto problem = tracer->begin_run({worker.pid()}); !problem.empty()) {
+      state.SkipWithError(problem.c_str());
+      return;
+    }
+    state.counters["scope_us"] =
+        benchmark::Counter(static_cast<double>(jbench::monotonic_ns() - scope_start) / 1e3);
+    tracer->set_phase(2);
+    for (auto _ : state) {
+      const std::uint64_t ns = worker.order(kBatch);
+      state.SetIterationTime(static_cast<double>(ns) / 1e9);
+      total_ns += ns;
+      best_ns = std::min(best_ns, ns);
+      calls += kBatch;
+    }
+  }
+  const auto totals = tracer->end_run();
+  std::uint64_t seen = 0;
+  for (const auto& [key, t] : totals.totals) seen += t.count;
+  state.counters["ns_per_call"] =
+      benchmark::Counter(calls ? static_cast<double>(total_ns) / static_cast<double>(calls) : 0);
+  state.counters["best_ns_per_call"] =
+      benchmark::Counter(calls ? static_cast<double>(best_ns) / static_cast<double>(kBatch) : 0);
+  state.counters["calls_seen"] = benchmark::Counter(static_cast<double>(seen));
+  state.counters["dropped"] = benchmark::Counter(static_cast<double>(totals.lost));
+  state.counters["attach_ms"] = benchmark::Counter(static_cast<double>(tracer->attach_ns()) / 1e6);
+  std::filesystem::remove_all(dir);
+}
+#endif
+
 void none(benchmark::State& state) { traced_calls(state, "", SyscallDetail::light); }
 void bpftrace_light(benchmark::State& state) {
   traced_calls(state, "bpftrace", SyscallDetail::light);
@@ -195,6 +252,9 @@ void strace_full(benchmark::State& state) { traced_calls(state, "strace", Syscal
 }  // namespace
 
 BENCHMARK(none)->UseManualTime()->Iterations(50)->Unit(benchmark::kMillisecond);
+#ifdef JBENCH_HAVE_LIBBPF
+BENCHMARK(libbpf_light)->UseManualTime()->Iterations(50)->Unit(benchmark::kMillisecond);
+#endif
 BENCHMARK(bpftrace_light)->UseManualTime()->Iterations(50)->Unit(benchmark::kMillisecond);
 BENCHMARK(bpftrace_full)->UseManualTime()->Iterations(20)->Unit(benchmark::kMillisecond);
 BENCHMARK(strace_full)->UseManualTime()->Iterations(5)->Unit(benchmark::kMillisecond);

@@ -1,9 +1,10 @@
 // The compiled syscall tracer (docs/collectors/syscall.md, "The libbpf backend"): loaded and
 // attached once per session, scoped per run by the cohort map the harness fills.
 //
-// One entry and one exit program serve every traced call: they are attached to each call's
-// syscalls:sys_enter_<name> / sys_exit_<name> tracepoint, whose records share one layout, and
-// `calls` (filled by the harness from its call table) maps the syscall number to the call.
+// Two programs see every system call, on the raw sys_enter / sys_exit tracepoints (two links:
+// attaching and detaching take milliseconds, where one perf event per call's tracepoint took
+// seconds to close), and `calls`, filled by the harness from its call table, maps the syscall
+// number to the traced call.
 // Nothing outside `cohort` is counted; a member's fork joins it in the kernel; an exiting
 // process leaves it. The phase is a global the harness writes through the skeleton's mapped
 // .bss right before each phase message, so a call belongs to the phase in force at its entry.
@@ -11,13 +12,13 @@
 // light: per-CPU totals keyed (tgid, phase, call, request). Canaries and forks go through a
 // ring buffer. Anything that cannot be recorded (a full map, a full ring) is counted in `lost`:
 // the collector fails closed on it.
-#include "vmlinux.h"
+#include "syscall_trace.h"
 
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
-#include "syscall_trace.h"
+#include "vmlinux.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -26,21 +27,6 @@ volatile __u32 phase = 0;
 volatile __u32 tracing = 0;
 // Records that could not be kept: failed map updates and ring reservations.
 __u64 lost = 0;
-
-// The records of syscalls:sys_enter_* and sys_exit_*: the common header, the number, the
-// arguments (each 8 bytes) or the return value.
-struct sys_enter_record {
-  __u64 common;
-  __s32 nr;
-  __u32 pad;
-  __u64 args[6];
-};
-struct sys_exit_record {
-  __u64 common;
-  __s32 nr;
-  __u32 pad;
-  __s64 ret;
-};
 
 struct {
   __uint(type, BPF_MAP_TYPE_ARRAY);
@@ -90,11 +76,26 @@ static __always_inline void count_lost(void) { __sync_fetch_and_add(&lost, 1); }
 // floor(log2(v)), 0 for v <= 1, at most the last bucket.
 static __always_inline __u32 log2_bucket(__u64 v) {
   __u32 b = 0;
-  if (v >> 32) { v >>= 32; b += 32; }
-  if (v >> 16) { v >>= 16; b += 16; }
-  if (v >> 8) { v >>= 8; b += 8; }
-  if (v >> 4) { v >>= 4; b += 4; }
-  if (v >> 2) { v >>= 2; b += 2; }
+  if (v >> 32) {
+    v >>= 32;
+    b += 32;
+  }
+  if (v >> 16) {
+    v >>= 16;
+    b += 16;
+  }
+  if (v >> 8) {
+    v >>= 8;
+    b += 8;
+  }
+  if (v >> 4) {
+    v >>= 4;
+    b += 4;
+  }
+  if (v >> 2) {
+    v >>= 2;
+    b += 2;
+  }
   if (v >> 1) b += 1;
   return b < JB_HIST_BUCKETS ? b : JB_HIST_BUCKETS - 1;
 }
@@ -102,15 +103,17 @@ static __always_inline __u32 log2_bucket(__u64 v) {
 // A new key's first value: from read-only data, since a jb_totals does not fit on BPF's stack.
 static const struct jb_totals zero_totals = {};
 
-// The entry of a traced call: what it needs at exit. `request` and `path` come from the
-// programs below, each of which reads only the arguments its calls have: the kernel refuses to
-// attach a program that reads past a tracepoint's record (fsync's has one argument).
-static __always_inline int enter(struct sys_enter_record* rec, __u64 request, __u64 path) {
+// Every system call of the host passes here: a process outside the cohort costs one hash lookup
+// (while a run is traced) and nothing else. The arguments are read from the caller's registers:
+// the second is the request of flock/fcntl/ioctl and the path of faccessat; access has it first.
+SEC("tp_btf/sys_enter")
+int BPF_PROG(on_sys_enter, struct pt_regs* regs, long id) {
   if (!tracing) return 0;
-  const __u64 id = bpf_get_current_pid_tgid();
-  const __u32 tgid = id >> 32;
+  const __u64 pid_tgid = bpf_get_current_pid_tgid();
+  const __u32 tgid = pid_tgid >> 32;
   if (!bpf_map_lookup_elem(&cohort, &tgid)) return 0;
-  const __u32 nr = (__u32)rec->nr;
+  if (id < 0 || id >= JB_MAX_SYSCALL_NR) return 0;
+  const __u32 nr = (__u32)id;
   const struct jb_call_info* info = bpf_map_lookup_elem(&calls, &nr);
   if (!info || info->kind == JB_KIND_NONE) return 0;
   struct entry e = {};
@@ -118,36 +121,24 @@ static __always_inline int enter(struct sys_enter_record* rec, __u64 request, __
   e.phase = phase;
   e.call = info->call;
   e.kind = info->kind;
-  e.request = request;
-  e.path = path;
-  const __u32 tid = (__u32)id;
+  if (info->kind == JB_KIND_FD_REQUEST) e.request = PT_REGS_PARM2_CORE_SYSCALL(regs);
+  if (info->kind == JB_KIND_CANARY) {
+    e.path =
+        info->path_arg == 1 ? PT_REGS_PARM2_CORE_SYSCALL(regs) : PT_REGS_PARM1_CORE_SYSCALL(regs);
+  }
+  const __u32 tid = (__u32)pid_tgid;
   if (bpf_map_update_elem(&in_flight, &tid, &e, BPF_ANY) != 0) count_lost();
   return 0;
 }
 
-// Calls whose entry needs no argument: the opens (their path is not read here) and fd calls.
-SEC("tracepoint")
-int on_enter(struct sys_enter_record* rec) { return enter(rec, 0, 0); }
-
-// flock, fcntl, ioctl: the operation, command or request is the second argument.
-SEC("tracepoint")
-int on_enter_request(struct sys_enter_record* rec) { return enter(rec, rec->args[1], 0); }
-
-// The canary calls: access(path, ...) and faccessat(dfd, path, ...) / faccessat2.
-SEC("tracepoint")
-int on_enter_canary_arg0(struct sys_enter_record* rec) { return enter(rec, 0, rec->args[0]); }
-
-SEC("tracepoint")
-int on_enter_canary_arg1(struct sys_enter_record* rec) { return enter(rec, 0, rec->args[1]); }
-
-SEC("tracepoint")
-int on_exit(struct sys_exit_record* rec) {
-  const __u64 id = bpf_get_current_pid_tgid();
-  const __u32 tid = (__u32)id;
+SEC("tp_btf/sys_exit")
+int BPF_PROG(on_sys_exit, struct pt_regs* regs, long ret) {
+  const __u64 pid_tgid = bpf_get_current_pid_tgid();
+  const __u32 tid = (__u32)pid_tgid;
   struct entry* e = bpf_map_lookup_elem(&in_flight, &tid);
   if (!e) return 0;
   const __u64 now = bpf_ktime_get_ns();
-  const __u32 tgid = id >> 32;
+  const __u32 tgid = pid_tgid >> 32;
   if (e->kind == JB_KIND_CANARY) {
     struct jb_event* out = bpf_ringbuf_reserve(&events, sizeof(*out), 0);
     if (out) {
@@ -187,7 +178,7 @@ int on_exit(struct sys_exit_record* rec) {
   }
   // Per-CPU values: no other CPU writes this one, so plain adds are exact.
   t->count += 1;
-  if (rec->ret < 0) t->errors += 1;
+  if (ret < 0) t->errors += 1;
   t->total_ns += d;
   if (d > t->max_ns) t->max_ns = d;
   if (bucket < JB_HIST_BUCKETS) t->hist[bucket] += 1;

@@ -49,8 +49,8 @@ struct jb_totals {
 
 struct jb_event {
   __u32 type;
-  __u32 pid;   /* canary: the member; fork: the child */
-  __u32 tid;   /* canary: the thread; fork: the parent */
+  __u32 pid; /* canary: the member; fork: the child */
+  __u32 tid; /* canary: the thread; fork: the parent */
   __u32 pad;
   __u64 t_ns;
   __u64 other; /* fork: the child's start_boottime (ns) */

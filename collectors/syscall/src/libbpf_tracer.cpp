@@ -134,28 +134,10 @@ std::unique_ptr<LibbpfTracer> LibbpfTracer::open(std::string& why) {
       why = fmt::format("cannot describe syscall {} ({}) to the compiled tracer", n.name, n.nr);
       return nullptr;
     }
-    bpf_program* entry = n.kind == JB_KIND_FD_REQUEST ? state->skel->progs.on_enter_request
-                         : n.kind != JB_KIND_CANARY   ? state->skel->progs.on_enter
-                         : n.path_arg == 1            ? state->skel->progs.on_enter_canary_arg1
-                                                      : state->skel->progs.on_enter_canary_arg0;
-    bpf_link* enter = bpf_program__attach_tracepoint(entry, "syscalls",
-                                                     fmt::format("sys_enter_{}", n.name).c_str());
-    if (!enter) {
-      if (errno == ENOENT) continue;  // this kernel has no such tracepoint (open on arm64)
-      why = fmt::format("cannot attach to syscalls:sys_enter_{}: {}", n.name, errno_text(errno));
-      return nullptr;
-    }
-    state->links.push_back(enter);
-    bpf_link* exit = bpf_program__attach_tracepoint(state->skel->progs.on_exit, "syscalls",
-                                                    fmt::format("sys_exit_{}", n.name).c_str());
-    if (!exit) {
-      why = fmt::format("cannot attach to syscalls:sys_exit_{}: {}", n.name, errno_text(errno));
-      return nullptr;
-    }
-    state->links.push_back(exit);
     attached.emplace_back(n.name);
   }
-  for (bpf_program* p : {state->skel->progs.on_fork, state->skel->progs.on_process_exit}) {
+  for (bpf_program* p : {state->skel->progs.on_sys_enter, state->skel->progs.on_sys_exit,
+                         state->skel->progs.on_fork, state->skel->progs.on_process_exit}) {
     bpf_link* l = bpf_program__attach(p);
     if (!l) {
       why = fmt::format("cannot attach {}: {}", bpf_program__name(p), errno_text(errno));

@@ -45,7 +45,7 @@ class LibbpfTracer {
   LibbpfTracer& operator=(const LibbpfTracer&) = delete;
 
   std::uint64_t attach_ns() const { return attach_ns_; }  // how long open() took
-  // The traced calls whose tracepoints this kernel has, by name.
+  // The traced calls (and canary calls) this architecture has, by name.
   const std::vector<std::string>& attached_calls() const { return attached_; }
 
   // Starts tracing `tgids` (and their forks) in phase 0. Returns "" or why not.
