@@ -12,13 +12,13 @@
 // light: per-CPU totals keyed (tgid, phase, call, request). Canaries and forks go through a
 // ring buffer. Anything that cannot be recorded (a full map, a full ring) is counted in `lost`:
 // the collector fails closed on it.
-#include "syscall_trace.h"
-
+// clang-format off: vmlinux.h (the kernel's types) must come before everything that uses them.
+#include "vmlinux.h"
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
-
-#include "vmlinux.h"
+#include "syscall_trace.h"
+// clang-format on
 
 char LICENSE[] SEC("license") = "GPL";
 
