@@ -12,7 +12,8 @@
 // light: per-CPU totals keyed (tgid, phase, call, request). Canaries and forks go through a
 // ring buffer. Anything that cannot be recorded (a full map, a full ring) is counted in `lost`:
 // the collector fails closed on it.
-// clang-format off: vmlinux.h (the kernel's types) must come before everything that uses them.
+// vmlinux.h (the kernel's types) must come before everything that uses them.
+// clang-format off
 #include "vmlinux.h"
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
