@@ -43,6 +43,7 @@ struct {
   __type(value, __u32);
 } cohort SEC(".maps");
 
+// The call a thread is in, kept with the thread itself (task storage: no hash update per call).
 struct entry {
   __u64 t_ns;
   __u64 request;
@@ -50,13 +51,13 @@ struct entry {
   __u32 phase;
   __u32 call;
   __u32 kind;
-  __u32 pad;
+  __u32 active;  // set at a traced entry, cleared at its exit
 };
 
 struct {
-  __uint(type, BPF_MAP_TYPE_HASH);
-  __uint(max_entries, JB_MAX_IN_FLIGHT);
-  __type(key, __u32);  // tid
+  __uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+  __uint(map_flags, BPF_F_NO_PREALLOC);
+  __type(key, int);
   __type(value, struct entry);
 } in_flight SEC(".maps");
 
@@ -117,27 +118,33 @@ int BPF_PROG(on_sys_enter, struct pt_regs* regs, long id) {
   const __u32 nr = (__u32)id;
   const struct jb_call_info* info = bpf_map_lookup_elem(&calls, &nr);
   if (!info || info->kind == JB_KIND_NONE) return 0;
-  struct entry e = {};
-  e.t_ns = bpf_ktime_get_ns();
-  e.phase = phase;
-  e.call = info->call;
-  e.kind = info->kind;
-  if (info->kind == JB_KIND_FD_REQUEST) e.request = PT_REGS_PARM2_CORE_SYSCALL(regs);
+  struct entry* e = bpf_task_storage_get(&in_flight, bpf_get_current_task_btf(), 0,
+                                         BPF_LOCAL_STORAGE_GET_F_CREATE);
+  if (!e) {
+    count_lost();
+    return 0;
+  }
+  e->t_ns = bpf_ktime_get_ns();
+  e->phase = phase;
+  e->call = info->call;
+  e->kind = info->kind;
+  e->request = info->kind == JB_KIND_FD_REQUEST ? PT_REGS_PARM2_CORE_SYSCALL(regs) : 0;
+  e->path = 0;
   if (info->kind == JB_KIND_CANARY) {
-    e.path =
+    e->path =
         info->path_arg == 1 ? PT_REGS_PARM2_CORE_SYSCALL(regs) : PT_REGS_PARM1_CORE_SYSCALL(regs);
   }
-  const __u32 tid = (__u32)pid_tgid;
-  if (bpf_map_update_elem(&in_flight, &tid, &e, BPF_ANY) != 0) count_lost();
+  e->active = 1;
   return 0;
 }
 
 SEC("tp_btf/sys_exit")
 int BPF_PROG(on_sys_exit, struct pt_regs* regs, long ret) {
+  struct entry* e = bpf_task_storage_get(&in_flight, bpf_get_current_task_btf(), 0, 0);
+  if (!e || !e->active) return 0;
+  e->active = 0;
   const __u64 pid_tgid = bpf_get_current_pid_tgid();
   const __u32 tid = (__u32)pid_tgid;
-  struct entry* e = bpf_map_lookup_elem(&in_flight, &tid);
-  if (!e) return 0;
   const __u64 now = bpf_ktime_get_ns();
   const __u32 tgid = pid_tgid >> 32;
   if (e->kind == JB_KIND_CANARY) {
@@ -153,7 +160,6 @@ int BPF_PROG(on_sys_exit, struct pt_regs* regs, long ret) {
     } else {
       count_lost();
     }
-    bpf_map_delete_elem(&in_flight, &tid);
     return 0;
   }
   struct jb_totals_key key = {};
@@ -163,7 +169,6 @@ int BPF_PROG(on_sys_exit, struct pt_regs* regs, long ret) {
   key.request = e->request;
   const __u64 d = now - e->t_ns;
   const __u32 bucket = log2_bucket(d);
-  bpf_map_delete_elem(&in_flight, &tid);
   struct jb_totals* t = bpf_map_lookup_elem(&totals, &key);
   if (!t) {
     if (bpf_map_update_elem(&totals, &key, &zero_totals, BPF_NOEXIST) != 0 &&

@@ -166,7 +166,6 @@ std::string LibbpfTracer::begin_run(const std::vector<pid_t>& tgids) {
   auto* skel = state_->skel;
   __atomic_store_n(&skel->bss->tracing, 0u, __ATOMIC_SEQ_CST);
   clear_map<__u32>(bpf_map__fd(skel->maps.cohort));
-  clear_map<__u32>(bpf_map__fd(skel->maps.in_flight));
   clear_map<jb_totals_key>(bpf_map__fd(skel->maps.totals));
   std::vector<CanaryHit> stale_canaries;
   std::vector<ForkSeen> stale_forks;
@@ -236,7 +235,6 @@ RunTotals LibbpfTracer::end_run() {
   out.lost = __atomic_load_n(&skel->bss->lost, __ATOMIC_SEQ_CST);
   clear_map<jb_totals_key>(fd);
   clear_map<__u32>(bpf_map__fd(skel->maps.cohort));
-  clear_map<__u32>(bpf_map__fd(skel->maps.in_flight));
   return out;
 }
 
