@@ -11,13 +11,15 @@ if(PkgConfig_FOUND)
 endif()
 find_program(JBENCH_BPFTOOL bpftool PATHS /usr/sbin /sbin)
 find_program(JBENCH_BPF_CLANG NAMES clang clang-14)
+find_program(JBENCH_LLVM_STRIP NAMES llvm-strip llvm-strip-14)
 set(JBENCH_BTF_FILE /sys/kernel/btf/vmlinux CACHE FILEPATH "The kernel BTF that vmlinux.h is dumped from")
 set(JBENCH_LIBBPF OFF)
-if(LIBBPF_FOUND AND JBENCH_BPFTOOL AND JBENCH_BPF_CLANG AND EXISTS ${JBENCH_BTF_FILE})
+if(LIBBPF_FOUND AND JBENCH_BPFTOOL AND JBENCH_BPF_CLANG AND JBENCH_LLVM_STRIP AND
+   EXISTS ${JBENCH_BTF_FILE})
   set(JBENCH_LIBBPF ON)
 else()
-  message(STATUS "jbench: the compiled BPF backend is not built (needs libbpf-dev, bpftool, clang "
-                 "and ${JBENCH_BTF_FILE}: bash ci/install-deps.sh)")
+  message(STATUS "jbench: the compiled BPF backend is not built (needs libbpf-dev, bpftool, clang, "
+                 "llvm and ${JBENCH_BTF_FILE}: bash ci/install-deps.sh)")
 endif()
 
 if(CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64")
@@ -52,6 +54,8 @@ function(jbench_bpf_skeleton name source)
   add_custom_command(OUTPUT ${out}/${name}.bpf.o
     COMMAND ${JBENCH_BPF_CLANG} -g -O2 -target bpf -D__TARGET_ARCH_${JBENCH_BPF_ARCH}
             -Wall -Werror ${includes} -c ${source} -o ${out}/${name}.bpf.o
+    # -g gives the BTF that CO-RE needs; the DWARF beside it is 90% of the object and unused.
+    COMMAND ${JBENCH_LLVM_STRIP} -g ${out}/${name}.bpf.o
     DEPENDS ${source} ${CMAKE_BINARY_DIR}/bpf/vmlinux.h ${ARG_INCLUDES}
     COMMENT "Compiling the BPF program ${name}" VERBATIM)
   add_custom_command(OUTPUT ${out}/${name}.skel.h

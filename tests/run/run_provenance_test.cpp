@@ -139,7 +139,8 @@ TEST_F(RunProvenance, keeps_each_workers_exe_libraries_preload_and_symbol_maps) 
     if (light) {
       const json& tracer = run["tracer"];
       ASSERT_TRUE(tracer.is_object()) << run.dump();
-      EXPECT_TRUE(tracer["name"] == "bpftrace" || tracer["name"] == "strace");
+      EXPECT_TRUE(tracer["name"] == "libbpf" || tracer["name"] == "bpftrace" ||
+                  tracer["name"] == "strace");
       EXPECT_FALSE(tracer["version"].get<std::string>().empty());
       EXPECT_EQ(object(idx, tracer["binary"]["sha256"])["stored"], true);
     } else {

@@ -95,5 +95,7 @@ class Backend {
 std::unique_ptr<Backend> make_bpftrace_backend(BackendContext context, std::string executable,
                                                std::string tracefs);
 std::unique_ptr<Backend> make_strace_backend(BackendContext context, std::string executable);
+// The compiled tracer, where this build has it (JBENCH_HAVE_LIBBPF); light detail only so far.
+std::unique_ptr<Backend> make_libbpf_backend(BackendContext context);
 
 }  // namespace jbench::collectors::syscall_detail

@@ -101,6 +101,12 @@ struct LibbpfTracer::State {
   }
 };
 
+std::string LibbpfTracer::program_object() {
+  std::size_t size = 0;
+  const void* bytes = syscall_trace_bpf__elf_bytes(&size);
+  return std::string(static_cast<const char*>(bytes), size);
+}
+
 LibbpfTracer::LibbpfTracer(std::unique_ptr<State> state) : state_(std::move(state)) {}
 LibbpfTracer::~LibbpfTracer() = default;
 
@@ -193,10 +199,15 @@ std::string LibbpfTracer::add_process(pid_t tgid) {
   return {};
 }
 
-void LibbpfTracer::poll(std::vector<CanaryHit>& canaries, std::vector<ForkSeen>& forks) {
+void LibbpfTracer::poll(std::vector<CanaryHit>& canaries, std::vector<ForkSeen>& forks,
+                        int timeout_ms) {
   state_->canaries = &canaries;
   state_->forks = &forks;
-  ring_buffer__consume(state_->ring);
+  if (timeout_ms > 0) {
+    ring_buffer__poll(state_->ring, timeout_ms);
+  } else {
+    ring_buffer__consume(state_->ring);
+  }
   state_->canaries = nullptr;
   state_->forks = nullptr;
 }

@@ -45,6 +45,8 @@ class LibbpfTracer {
   LibbpfTracer& operator=(const LibbpfTracer&) = delete;
 
   std::uint64_t attach_ns() const { return attach_ns_; }  // how long open() took
+  // The BPF object (ELF) built into jbench: the exact program that traces, for provenance.
+  static std::string program_object();
   // The traced calls (and canary calls) this architecture has, by name.
   const std::vector<std::string>& attached_calls() const { return attached_; }
 
@@ -52,8 +54,9 @@ class LibbpfTracer {
   std::string begin_run(const std::vector<pid_t>& tgids);
   void set_phase(int phase);
   std::string add_process(pid_t tgid);
-  // Takes what the ring holds now: canary hits and forks (appended).
-  void poll(std::vector<CanaryHit>& canaries, std::vector<ForkSeen>& forks);
+  // Takes what the ring holds, waiting up to `timeout_ms` for something to arrive (0: only what
+  // is there now): canary hits and forks, appended.
+  void poll(std::vector<CanaryHit>& canaries, std::vector<ForkSeen>& forks, int timeout_ms = 0);
   // Stops tracing, drains the ring (appending to the last poll's vectors through poll()), and
   // reads and clears the totals.
   RunTotals end_run();

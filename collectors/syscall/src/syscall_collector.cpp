@@ -62,7 +62,8 @@ struct SyscallCollector::State {
   std::string unavailable;  // not_available: why
   std::string remediation;
   std::string start_failure;
-  Json fallback;  // when "" chose strace because bpftrace could not run or attach
+  Json fallback;     // when "" chose strace because bpftrace could not run or attach
+  Json passed_over;  // when "" did not choose the compiled tracer for light, and why
   std::uint64_t started_ns = 0;
   std::uint64_t attached_ns = 0;
   bool canaries_awaited = false;
@@ -92,9 +93,9 @@ std::string SyscallCollector::State::try_backend(std::unique_ptr<Backend> candid
 
 void SyscallCollector::State::choose_and_attach() {
   const std::string& wanted = options.backend;
-  if (wanted != "" && wanted != "bpftrace" && wanted != "strace") {
-    start_failure =
-        fmt::format("unknown backend '{}' (bpftrace, strace, or empty for the best)", wanted);
+  if (wanted != "" && wanted != "bpftrace" && wanted != "strace" && wanted != "libbpf") {
+    start_failure = fmt::format(
+        "unknown backend '{}' (libbpf, bpftrace, strace, or empty for the best)", wanted);
     return;
   }
   BackendContext ctx;
@@ -104,6 +105,25 @@ void SyscallCollector::State::choose_and_attach() {
   ctx.max_output_bytes = options.max_output_bytes;
   ctx.harness_pid = getpid();
   ctx.live = &live;
+  if (wanted == "libbpf") {
+#ifdef JBENCH_HAVE_LIBBPF
+    start_failure = try_backend(make_libbpf_backend(ctx));
+#else
+    unavailable = "this jbench was built without the compiled tracer";
+    remediation = "install libbpf-dev, bpftool and clang (bash ci/install-deps.sh) and rebuild";
+#endif
+    return;
+  }
+#ifdef JBENCH_HAVE_LIBBPF
+  // The best for light: the compiled tracer (loaded once per session). Where it cannot load,
+  // bpftrace, then strace, as before, and the entry says why it was passed over.
+  if (wanted.empty() && options.compiled_first && ctx.detail == Detail::light) {
+    std::string why = try_backend(make_libbpf_backend(ctx));
+    if (why.empty()) return;
+    backend.reset();
+    passed_over = {{"from", "libbpf"}, {"reason", why}};
+  }
+#endif
   const std::string bpftrace = find_on_path("bpftrace");
   const std::string tracefs = tracefs_dir();
   const std::string strace = find_on_path("strace");
@@ -338,6 +358,7 @@ SyscallStop SyscallCollector::State::finish(std::uint64_t deadline_ns) {
     e.raw.push_back(in_run(kEventsFile));
   }
   if (!fallback.is_null()) out["fallback"] = fallback;
+  if (!passed_over.is_null()) out["libbpf_passed_over"] = passed_over;
   if (started_ns) e.started_ns = started_ns;
   if (attached_ns) e.attached_ns = attached_ns;
   e.attach_verified = attach_verified;

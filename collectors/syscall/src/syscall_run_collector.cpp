@@ -20,6 +20,7 @@ class SyscallRunCollector final : public Collector {
     SyscallOptions o;
     o.detail = context_.mode == TraceMode::full ? SyscallDetail::full : SyscallDetail::light;
     o.backend = context_.syscall_backend;
+    o.compiled_first = true;  // a session loads the compiled tracer once for all its light runs
     o.raw_dir = context_.run_dir + "/raw";
     o.run_id = context_.run_id;
     o.boot_id = context_.boot_id;

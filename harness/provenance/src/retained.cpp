@@ -210,8 +210,19 @@ void RetainedProvenance::run_finished(const std::string& run_id, const Json& run
   for (const auto& c : *collectors) {
     if (c.value("name", "") != "syscall") continue;
     const std::string backend = c.value("backend", "");
-    if (backend != "bpftrace" && backend != "strace") return;  // no tracer process ran
-    const std::string path = find_on_path(backend);
+    if (backend != "bpftrace" && backend != "strace" && backend != "libbpf") return;  // none ran
+    // bpftrace and strace are tools on PATH; the compiled tracer is the BPF object the run kept
+    // beside its records (it is built into jbench).
+    std::string path;
+    if (backend == "libbpf") {
+      for (const auto& f : c.value("backend_raw", Json::array())) {
+        if (f.is_string() && f.get<std::string>().ends_with(".bpf.o")) {
+          path = run_dir + "/" + f.get<std::string>();
+        }
+      }
+    } else {
+      path = find_on_path(backend);
+    }
     Json tracer = {{"name", backend}, {"path", path.empty() ? Json(nullptr) : Json(path)}};
     // The version the collector read from the tool itself (--version / -V) when it attached.
     tracer["version"] = nullptr;
@@ -225,7 +236,8 @@ void RetainedProvenance::run_finished(const std::string& run_id, const Json& run
       }
     }
     if (path.empty()) {
-      tracer["error"] = backend + " is no longer found on PATH";
+      tracer["error"] = backend == "libbpf" ? "the run kept no object of the compiled tracer"
+                                            : backend + " is no longer found on PATH";
     } else {
       Json d = describe_binary(path);
       d["role"] = "tracer";
