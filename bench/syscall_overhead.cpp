@@ -115,17 +115,42 @@ std::uint64_t start_time_ticks(pid_t pid) {
   return stat ? stat->start_time_ticks : 0;
 }
 
-void traced_calls(benchmark::State& state, const char* backend, SyscallDetail detail) {
-  const std::string dir = (std::filesystem::temp_directory_path() /
-                           ("jbench-bench-syscall-" + std::to_string(getpid())))
-                              .string();
+// A fresh directory for one benchmark, holding the one-line file the worker reads.
+std::string bench_dir(const char* name) {
+  const std::string dir =
+      (std::filesystem::temp_directory_path() / (name + std::to_string(getpid()))).string();
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
-  const std::string file = dir + "/data";
-  if (std::FILE* f = std::fopen(file.c_str(), "w")) {
+  if (std::FILE* f = std::fopen((dir + "/data").c_str(), "w")) {
     std::fputs("jbench", f);
     std::fclose(f);
   }
+  return dir;
+}
+
+// The benchmark's iterations, one batch each, and the per-call figures: the mean, and the
+// fastest batch (what the tracing costs when nothing else on the host interferes).
+void measure_batches(benchmark::State& state, Worker& worker) {
+  std::uint64_t total_ns = 0;
+  std::uint64_t best_ns = UINT64_MAX;
+  std::uint64_t calls = 0;
+  for (auto _ : state) {
+    const std::uint64_t ns = worker.order(kBatch);
+    state.SetIterationTime(static_cast<double>(ns) / 1e9);
+    total_ns += ns;
+    best_ns = std::min(best_ns, ns);
+    calls += kBatch;
+  }
+  state.counters["ns_per_call"] =
+      benchmark::Counter(calls ? static_cast<double>(total_ns) / static_cast<double>(calls) : 0);
+  state.counters["best_ns_per_call"] =
+      benchmark::Counter(calls ? static_cast<double>(best_ns) / static_cast<double>(kBatch) : 0);
+  state.SetItemsProcessed(static_cast<std::int64_t>(calls));
+}
+
+void traced_calls(benchmark::State& state, const char* backend, SyscallDetail detail) {
+  const std::string dir = bench_dir("jbench-bench-syscall-");
+  const std::string file = dir + "/data";
   nlohmann::json entry;
   {
     auto owned = std::make_unique<Worker>(file);
@@ -151,22 +176,7 @@ void traced_calls(benchmark::State& state, const char* backend, SyscallDetail de
       }
       collector->mark_phase("measure");
     }
-    std::uint64_t total_ns = 0;
-    std::uint64_t best_ns = UINT64_MAX;
-    std::uint64_t calls = 0;
-    for (auto _ : state) {
-      const std::uint64_t ns = worker.order(kBatch);
-      state.SetIterationTime(static_cast<double>(ns) / 1e9);
-      total_ns += ns;
-      best_ns = std::min(best_ns, ns);
-      calls += kBatch;
-    }
-    state.counters["ns_per_call"] =
-        benchmark::Counter(calls ? static_cast<double>(total_ns) / static_cast<double>(calls) : 0);
-    // The fastest batch: what the tracing costs when nothing else on the host interferes.
-    state.counters["best_ns_per_call"] =
-        benchmark::Counter(calls ? static_cast<double>(best_ns) / static_cast<double>(kBatch) : 0);
-    state.SetItemsProcessed(static_cast<std::int64_t>(calls));
+    measure_batches(state, worker);
     // The worker ends first, as a run's cohort does before its collectors stop (strace then
     // ends by itself, cleanly).
     owned.reset();
@@ -191,15 +201,8 @@ void traced_calls(benchmark::State& state, const char* backend, SyscallDetail de
 // The compiled tracer (collectors/syscall/bpf), light: loaded once, scoped to the worker.
 void libbpf_light(benchmark::State& state) {
   using jbench::collectors::syscall_detail::LibbpfTracer;
-  const std::string dir =
-      (std::filesystem::temp_directory_path() / ("jbench-bench-libbpf-" + std::to_string(getpid())))
-          .string();
-  std::filesystem::create_directories(dir);
+  const std::string dir = bench_dir("jbench-bench-libbpf-");
   const std::string file = dir + "/data";
-  if (std::FILE* f = std::fopen(file.c_str(), "w")) {
-    std::fputs("jbench", f);
-    std::fclose(f);
-  }
   std::string why;
   auto tracer = LibbpfTracer::open(why);
   if (!tracer) {
@@ -207,32 +210,22 @@ void libbpf_light(benchmark::State& state) {
     std::filesystem::remove_all(dir);
     return;
   }
-  std::uint64_t total_ns = 0, best_ns = UINT64_MAX, calls = 0;
   {
     Worker worker(file);
     const std::uint64_t scope_start = jbench::monotonic_ns();
     if (auto problem = tracer->begin_run({worker.pid()}); !problem.empty()) {
       state.SkipWithError(problem.c_str());
+      std::filesystem::remove_all(dir);
       return;
     }
     state.counters["scope_us"] =
         benchmark::Counter(static_cast<double>(jbench::monotonic_ns() - scope_start) / 1e3);
     tracer->set_phase(2);
-    for (auto _ : state) {
-      const std::uint64_t ns = worker.order(kBatch);
-      state.SetIterationTime(static_cast<double>(ns) / 1e9);
-      total_ns += ns;
-      best_ns = std::min(best_ns, ns);
-      calls += kBatch;
-    }
+    measure_batches(state, worker);
   }
   const auto totals = tracer->end_run();
   std::uint64_t seen = 0;
   for (const auto& [key, t] : totals.totals) seen += t.count;
-  state.counters["ns_per_call"] =
-      benchmark::Counter(calls ? static_cast<double>(total_ns) / static_cast<double>(calls) : 0);
-  state.counters["best_ns_per_call"] =
-      benchmark::Counter(calls ? static_cast<double>(best_ns) / static_cast<double>(kBatch) : 0);
   state.counters["calls_seen"] = benchmark::Counter(static_cast<double>(seen));
   state.counters["dropped"] = benchmark::Counter(static_cast<double>(totals.lost));
   state.counters["attach_ms"] = benchmark::Counter(static_cast<double>(tracer->attach_ns()) / 1e6);
