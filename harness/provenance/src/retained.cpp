@@ -213,11 +213,14 @@ void RetainedProvenance::run_finished(const std::string& run_id, const Json& run
     if (backend != "bpftrace" && backend != "strace" && backend != "libbpf") return;  // none ran
     // bpftrace and strace are tools on PATH; the compiled tracer is the BPF object the run kept
     // beside its records (it is built into jbench).
-    std::string path;
+    std::string path;       // as the index names it
+    std::string read_path;  // where it is read now, when that differs
     if (backend == "libbpf") {
+      // Named inside the bundle (the run directory is still the staging one here).
       for (const auto& f : c.value("backend_raw", Json::array())) {
         if (f.is_string() && f.get<std::string>().ends_with(".bpf.o")) {
-          path = run_dir + "/" + f.get<std::string>();
+          path = "runs/" + run_id + "/" + f.get<std::string>();
+          read_path = run_dir + "/" + f.get<std::string>();
         }
       }
     } else {
@@ -239,11 +242,12 @@ void RetainedProvenance::run_finished(const std::string& run_id, const Json& run
       tracer["error"] = backend == "libbpf" ? "the run kept no object of the compiled tracer"
                                             : backend + " is no longer found on PATH";
     } else {
-      Json d = describe_binary(path);
+      Json d = describe_binary(read_path.empty() ? path : read_path);
+      d["path"] = path;
       d["role"] = "tracer";
       d["deleted"] = false;
       std::vector<Candidate> candidates;
-      state_->retain(d, "", candidates);
+      state_->retain(d, read_path, candidates);
       state_->offer(candidates);
       tracer["binary"] = std::move(d);
     }
