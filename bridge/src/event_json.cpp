@@ -32,29 +32,21 @@ const char* type_name(EventType t) {
 
 // Numbers and ids are formatted by the shared primitives (core/events/c) into a small buffer and
 // appended at once: one append per value, never an allocation once capacity is reserved.
-void append_number(std::string& out, std::uint64_t v) {
-  char buf[JB_EVENTS_DECIMAL_MAX];
-  out.append(buf, jb_events_format_u64(buf, v));
-}
+std::size_t format_decimal(char* buf, std::uint64_t v) { return jb_events_format_u64(buf, v); }
+std::size_t format_decimal(char* buf, std::int64_t v) { return jb_events_format_i64(buf, v); }
 
-void append_number(std::string& out, std::int64_t v) {
+template <typename T>
+void append_number(std::string& out, T v) {
   char buf[JB_EVENTS_DECIMAL_MAX];
-  out.append(buf, jb_events_format_i64(buf, v));
+  out.append(buf, format_decimal(buf, v));
 }
 
 // 64-bit values are decimal strings so no JSON reader rounds them (docs/events.md).
-void append_decimal_string(std::string& out, std::uint64_t v) {
+template <typename T>
+void append_decimal_string(std::string& out, T v) {
   char buf[JB_EVENTS_DECIMAL_MAX + 2];
   buf[0] = '"';
-  const std::size_t n = jb_events_format_u64(buf + 1, v);
-  buf[n + 1] = '"';
-  out.append(buf, n + 2);
-}
-
-void append_decimal_string(std::string& out, std::int64_t v) {
-  char buf[JB_EVENTS_DECIMAL_MAX + 2];
-  buf[0] = '"';
-  const std::size_t n = jb_events_format_i64(buf + 1, v);
+  const std::size_t n = format_decimal(buf + 1, v);
   buf[n + 1] = '"';
   out.append(buf, n + 2);
 }

@@ -171,11 +171,8 @@ int BPF_PROG(on_sys_exit, struct pt_regs* regs, long ret) {
   const __u32 bucket = log2_bucket(d);
   struct jb_totals* t = bpf_map_lookup_elem(&totals, &key);
   if (!t) {
-    if (bpf_map_update_elem(&totals, &key, &zero_totals, BPF_NOEXIST) != 0 &&
-        !bpf_map_lookup_elem(&totals, &key)) {
-      count_lost();
-      return 0;
-    }
+    // Whoever inserts first, the key then exists; if it does not, the map is full.
+    bpf_map_update_elem(&totals, &key, &zero_totals, BPF_NOEXIST);
     t = bpf_map_lookup_elem(&totals, &key);
     if (!t) {
       count_lost();

@@ -19,6 +19,7 @@
 #include "host_tools.h"
 #include "incarnations.h"
 #include "jbench/common/clock.h"
+#include "jbench/host_caps/tracefs.h"
 #include "syscall_table.h"
 
 namespace jbench::collectors::syscall_detail {
@@ -78,10 +79,10 @@ class BpftraceBackend final : public Backend {
     spec.harness_pid = ctx_.harness_pid;
     for (const auto& p : ctx_.cohort) spec.cohort.push_back(p.pid);
     for (const auto& c : traced_calls()) {
-      if (syscall_tracepoint_exists(tracefs_, c.name)) spec.calls.push_back(c.name);
+      if (host_caps::syscall_tracepoint_exists(tracefs_, c.name)) spec.calls.push_back(c.name);
     }
     for (std::string_view c : {"faccessat", "faccessat2", "access"}) {
-      if (syscall_tracepoint_exists(tracefs_, c)) spec.canary_calls.push_back(c);
+      if (host_caps::syscall_tracepoint_exists(tracefs_, c)) spec.canary_calls.push_back(c);
     }
     const std::string script_path = ctx_.raw_dir + "/" + kScript;
     {

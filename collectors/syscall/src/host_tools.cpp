@@ -45,12 +45,6 @@ std::int64_t read_ns(clockid_t clock) {
 
 }  // namespace
 
-std::string tracefs_dir() { return host_caps::find_tracefs().dir; }
-
-bool syscall_tracepoint_exists(const std::string& tracefs, std::string_view call) {
-  return host_caps::syscall_tracepoint_exists(tracefs, call);
-}
-
 Unavailable bpftrace_unavailable(const std::string& bpftrace, const std::string& tracefs) {
   if (bpftrace.empty()) {
     return {"bpftrace is not installed (not found on PATH)",
@@ -67,7 +61,7 @@ Unavailable bpftrace_unavailable(const std::string& bpftrace, const std::string&
         "/sys/kernel/debug/tracing",
         host_caps::kMountTracefs};
   }
-  if (!syscall_tracepoint_exists(tracefs, "openat")) {
+  if (!host_caps::syscall_tracepoint_exists(tracefs, "openat")) {
     return {"the kernel has no syscall tracepoints (no events/syscalls/sys_enter_openat)",
             host_caps::kSyscallTracepointsKernel};
   }

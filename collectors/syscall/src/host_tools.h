@@ -18,10 +18,6 @@ namespace jbench::collectors::syscall_detail {
 // The absolute path of `tool` in $PATH, or "" (one implementation, in jbench::common).
 using jbench::find_on_path;
 
-// The tracefs directory holding events/ (/sys/kernel/tracing or /sys/kernel/debug/tracing), or "".
-std::string tracefs_dir();
-bool syscall_tracepoint_exists(const std::string& tracefs, std::string_view call);
-
 // Why a backend cannot run here and how to fix it; empty reason when it may be tried.
 struct Unavailable {
   std::string reason;

@@ -60,13 +60,7 @@ std::string errno_text(int error) { return error > 0 ? std::strerror(error) : "u
 template <typename Key>
 void clear_map(int fd) {
   Key key{};
-  Key next{};
-  bool first = true;
-  while (bpf_map_get_next_key(fd, first ? nullptr : &key, &next) == 0) {
-    bpf_map_delete_elem(fd, &next);
-    first = true;  // the map changed under the iteration: start again from the beginning
-    key = next;
-  }
+  while (bpf_map_get_next_key(fd, nullptr, &key) == 0) bpf_map_delete_elem(fd, &key);
 }
 
 }  // namespace

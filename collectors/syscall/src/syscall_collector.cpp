@@ -11,6 +11,7 @@
 #include "host_tools.h"
 #include "jbench/common/clock.h"
 #include "jbench/events/event_file.h"
+#include "jbench/host_caps/tracefs.h"
 #include "report.h"
 #include "status.h"
 #include "syscall_table.h"
@@ -125,7 +126,7 @@ void SyscallCollector::State::choose_and_attach() {
   }
 #endif
   const std::string bpftrace = find_on_path("bpftrace");
-  const std::string tracefs = tracefs_dir();
+  const std::string tracefs = host_caps::find_tracefs().dir;
   const std::string strace = find_on_path("strace");
   const Unavailable no_bpftrace = bpftrace_unavailable(bpftrace, tracefs);
   const Unavailable no_strace = strace_unavailable(strace);

@@ -105,7 +105,7 @@ class Session {
 
  private:
   void add_to_cell_table(const Run& r, run::RunStatus status, const RunFigures& figures);
-  void print_closing_lines(const SessionOutcome& outcome, bool valid);
+  void print_closing_lines(const SessionOutcome& outcome);
 
   const Plan& plan_;
   const Matrix& m_;
@@ -257,11 +257,11 @@ SessionOutcome Session::finalize() {
   outcome.complete = valid_ && !interrupted && docs_.all_runs_ok() && unmeasured.empty();
   // Nothing measured is never success: name each value the plan meant to measure and did not.
   for (const auto& line : unmeasured) log_ << fmt::format("not measured: {}\n", line);
-  print_closing_lines(outcome, valid_);
+  print_closing_lines(outcome);
   return outcome;
 }
 
-void Session::print_closing_lines(const SessionOutcome& outcome, bool valid) {
+void Session::print_closing_lines(const SessionOutcome& outcome) {
   // A full disk can take validation.json with it: say here what could not be written.
   const auto& failures = write_.failures();
   for (std::size_t i = 0; i < failures.size() && i < 5; ++i) {
@@ -269,7 +269,7 @@ void Session::print_closing_lines(const SessionOutcome& outcome, bool valid) {
   }
   if (failures.size() > 5) log_ << fmt::format("... and {} more\n", failures.size() - 5);
   log_ << fmt::format("\nbundle: {}{}\n", outcome.bundle_path,
-                      !valid                     ? " (INVALID: see validation.json)"
+                      !valid_                    ? " (INVALID: see validation.json)"
                       : interrupt_.interrupted() ? " (interrupted)"
                       : !docs_.all_runs_ok()     ? " (some runs did not succeed: see manifest.json)"
                                                  : "");

@@ -9,6 +9,7 @@
 
 #include "host_tools.h"
 #include "jbench/common/clock.h"
+#include "jbench/host_caps/tracefs.h"
 #include "jbench/proc/proc_stat.h"
 
 namespace jbench::test {
@@ -184,7 +185,7 @@ std::set<pid_t> summary_pids(const Json& entry) {
 
 std::string bpftrace_missing() {
   using namespace collectors::syscall_detail;
-  const auto why = bpftrace_unavailable(find_on_path("bpftrace"), tracefs_dir());
+  const auto why = bpftrace_unavailable(find_on_path("bpftrace"), host_caps::find_tracefs().dir);
   return why.reason;
 }
 
