@@ -9,9 +9,13 @@
 // process leaves it. The phase is a global the harness writes through the skeleton's mapped
 // .bss right before each phase message, so a call belongs to the phase in force at its entry.
 //
-// light: per-CPU totals keyed (tgid, phase, call, request). Canaries and forks go through a
-// ring buffer. Anything that cannot be recorded (a full map, a full ring) is counted in `lost`:
-// the collector fails closed on it.
+// light: per-CPU totals keyed (tgid, phase, call, request). full: a fixed-size record per call
+// (and one per open for its path) into the `records` ring, submitted without waking the reader
+// unless the ring is filling up: the reader drains it on a timer. Canaries and forks go through
+// the small `events` ring, which wakes its reader. Anything that cannot be recorded (a full map,
+// a full ring) is counted per CPU: the collector fails closed on it. At the end of a run the
+// harness runs `emit_drained` once on every CPU: its record, last of that CPU's, carries how many
+// records the CPU submitted, so the reader knows it has them all.
 // vmlinux.h (the kernel's types) must come before everything that uses them.
 // clang-format off
 #include "vmlinux.h"
@@ -23,11 +27,22 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-// Written by the harness (mapped .bss): the phase in force; whether a run is being traced.
+// Written by the harness (mapped .bss): the phase in force; whether a run is being traced; the
+// run's number (a call entered in an earlier run is not this run's); its detail (JB_DETAIL_*).
 volatile __u32 phase = 0;
 volatile __u32 tracing = 0;
-// Records that could not be kept: failed map updates and ring reservations.
-__u64 lost = 0;
+volatile __u32 run = 0;
+volatile __u32 detail = 0;
+// full: the fill level of `records` from which a submission wakes the reader.
+volatile __u64 wake_bytes = 0;
+// The harness's liveness probe: a call of its own (probe_nr with probe_arg first) that the two
+// programs count in probe_seen, proving both still run.
+volatile __u32 probe_tgid = 0;
+volatile __u32 probe_nr = 0;
+volatile __s64 probe_arg = 0;
+__u64 probe_seen = 0;
+// Calls a member was in when its run's tracing ended: not counted.
+__u64 unfinished = 0;
 
 struct {
   __uint(type, BPF_MAP_TYPE_ARRAY);
@@ -48,10 +63,13 @@ struct entry {
   __u64 t_ns;
   __u64 request;
   __u64 path;  // user pointer, read at exit (at entry its page may not be mapped yet)
+  __s64 fd;    // full: the descriptor, or an open's directory descriptor
   __u32 phase;
   __u32 call;
   __u32 kind;
   __u32 active;  // set at a traced entry, cleared at its exit
+  __u32 run;
+  __u32 pad;
 };
 
 struct {
@@ -69,11 +87,39 @@ struct {
 } totals SEC(".maps");
 
 struct {
+  __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+  __uint(max_entries, 1);
+  __type(key, __u32);
+  __type(value, struct jb_cpu_counts);
+} cpu_counts SEC(".maps");
+
+struct {
   __uint(type, BPF_MAP_TYPE_RINGBUF);
   __uint(max_entries, JB_RING_BYTES);
 } events SEC(".maps");
 
-static __always_inline void count_lost(void) { __sync_fetch_and_add(&lost, 1); }
+// Sized by the harness before loading (JB_RECORD_RING_BYTES unless told otherwise).
+struct {
+  __uint(type, BPF_MAP_TYPE_RINGBUF);
+  __uint(max_entries, JB_RECORD_RING_BYTES);
+} records SEC(".maps");
+
+static __always_inline struct jb_cpu_counts* my_counts(void) {
+  const __u32 zero = 0;
+  return bpf_map_lookup_elem(&cpu_counts, &zero);
+}
+
+// Per-CPU: only this CPU writes its value, and these programs do not nest on one CPU.
+static __always_inline void count_lost(void) {
+  struct jb_cpu_counts* c = my_counts();
+  if (c) c->lost += 1;
+}
+
+// No wakeup per record: the reader polls on a timer, and is woken only when the ring fills up.
+static __always_inline __u64 wake_flags(void) {
+  return bpf_ringbuf_query(&records, BPF_RB_AVAIL_DATA) >= wake_bytes ? BPF_RB_FORCE_WAKEUP
+                                                                       : BPF_RB_NO_WAKEUP;
+}
 
 // floor(log2(v)), 0 for v <= 1, at most the last bucket.
 static __always_inline __u32 log2_bucket(__u64 v) {
@@ -113,6 +159,16 @@ int BPF_PROG(on_sys_enter, struct pt_regs* regs, long id) {
   if (!tracing) return 0;
   const __u64 pid_tgid = bpf_get_current_pid_tgid();
   const __u32 tgid = pid_tgid >> 32;
+  if (tgid == probe_tgid) {
+    if (id != probe_nr || (__s64)PT_REGS_PARM1_CORE_SYSCALL(regs) != probe_arg) return 0;
+    struct entry* p = bpf_task_storage_get(&in_flight, bpf_get_current_task_btf(), 0,
+                                           BPF_LOCAL_STORAGE_GET_F_CREATE);
+    if (!p) return 0;
+    p->kind = JB_KIND_PROBE;
+    p->run = run;
+    p->active = 1;
+    return 0;
+  }
   if (!bpf_map_lookup_elem(&cohort, &tgid)) return 0;
   if (id < 0 || id >= JB_MAX_SYSCALL_NR) return 0;
   const __u32 nr = (__u32)id;
@@ -128,14 +184,82 @@ int BPF_PROG(on_sys_enter, struct pt_regs* regs, long id) {
   e->phase = phase;
   e->call = info->call;
   e->kind = info->kind;
+  e->run = run;
   e->request = info->kind == JB_KIND_FD_REQUEST ? PT_REGS_PARM2_CORE_SYSCALL(regs) : 0;
   e->path = 0;
+  e->fd = -1;
   if (info->kind == JB_KIND_CANARY) {
     e->path =
         info->path_arg == 1 ? PT_REGS_PARM2_CORE_SYSCALL(regs) : PT_REGS_PARM1_CORE_SYSCALL(regs);
+  } else if (detail == JB_DETAIL_FULL) {
+    if (info->kind == JB_KIND_PATH) {
+      // openat, openat2: (dfd, path, ...); open: (path, ...) against the working directory.
+      e->fd = info->path_arg == 1 ? (__s64)(int)PT_REGS_PARM1_CORE_SYSCALL(regs) : -100;
+      e->path =
+          info->path_arg == 1 ? PT_REGS_PARM2_CORE_SYSCALL(regs) : PT_REGS_PARM1_CORE_SYSCALL(regs);
+    } else {
+      e->fd = (__s64)(int)PT_REGS_PARM1_CORE_SYSCALL(regs);
+    }
   }
   e->active = 1;
   return 0;
+}
+
+// The file behind descriptor `fd` of the current task: its inode number and its superblock's
+// device. Both stay 0 for a descriptor that names nothing.
+static __always_inline void file_identity(__s64 fd, __u64* inode, __u32* dev) {
+  *inode = 0;
+  *dev = 0;
+  if (fd < 0) return;
+  struct task_struct* task = bpf_get_current_task_btf();
+  struct fdtable* fdt = BPF_CORE_READ(task, files, fdt);
+  if (!fdt || fd >= BPF_CORE_READ(fdt, max_fds)) return;
+  struct file** fds = BPF_CORE_READ(fdt, fd);
+  struct file* f = 0;
+  if (bpf_probe_read_kernel(&f, sizeof f, fds + fd) != 0 || !f) return;
+  *inode = BPF_CORE_READ(f, f_inode, i_ino);
+  *dev = BPF_CORE_READ(f, f_inode, i_sb, s_dev);
+}
+
+// full: the call's record, and an open's path after it.
+static __always_inline void record_call(const struct entry* e, __u64 pid_tgid, __u64 now,
+                                        long ret) {
+  struct jb_cpu_counts* counts = my_counts();
+  if (!counts) return;
+  struct jb_call_record* r = bpf_ringbuf_reserve(&records, sizeof(*r), 0);
+  if (!r) {
+    counts->lost += 1;
+    return;
+  }
+  const __u32 cpu = bpf_get_smp_processor_id();
+  r->type = JB_EVENT_CALL;
+  r->cpu = cpu;
+  r->tgid = pid_tgid >> 32;
+  r->tid = (__u32)pid_tgid;
+  r->t_ns = e->t_ns;
+  r->duration_ns = now - e->t_ns;
+  r->fd = e->fd;
+  r->result = ret;
+  r->request = e->request;
+  r->phase = (__u16)e->phase;
+  r->call = (__u16)e->call;
+  // Opens: the file the returned descriptor names; the others: the file of the descriptor used.
+  file_identity(e->kind == JB_KIND_PATH ? ret : e->fd, &r->inode, &r->dev);
+  bpf_ringbuf_submit(r, wake_flags());
+  counts->submitted += 1;
+  if (e->kind != JB_KIND_PATH) return;
+  struct jb_path_record* p = bpf_ringbuf_reserve(&records, sizeof(*p), 0);
+  if (!p) {
+    counts->lost += 1;
+    return;
+  }
+  p->type = JB_EVENT_PATH;
+  p->cpu = cpu;
+  p->tid = (__u32)pid_tgid;
+  p->t_ns = e->t_ns;
+  p->length = bpf_probe_read_user_str(p->path, sizeof p->path, (const void*)e->path);
+  bpf_ringbuf_submit(p, wake_flags());
+  counts->submitted += 1;
 }
 
 SEC("tp_btf/sys_exit")
@@ -143,6 +267,14 @@ int BPF_PROG(on_sys_exit, struct pt_regs* regs, long ret) {
   struct entry* e = bpf_task_storage_get(&in_flight, bpf_get_current_task_btf(), 0, 0);
   if (!e || !e->active) return 0;
   e->active = 0;
+  if (e->kind == JB_KIND_PROBE) {
+    __sync_fetch_and_add(&probe_seen, 1);
+    return 0;
+  }
+  if (!tracing || e->run != run) {
+    __sync_fetch_and_add(&unfinished, 1);
+    return 0;
+  }
   const __u64 pid_tgid = bpf_get_current_pid_tgid();
   const __u32 tid = (__u32)pid_tgid;
   const __u64 now = bpf_ktime_get_ns();
@@ -160,6 +292,10 @@ int BPF_PROG(on_sys_exit, struct pt_regs* regs, long ret) {
     } else {
       count_lost();
     }
+    return 0;
+  }
+  if (detail == JB_DETAIL_FULL) {
+    record_call(e, pid_tgid, now, ret);
     return 0;
   }
   struct jb_totals_key key = {};
@@ -220,5 +356,23 @@ int BPF_PROG(on_process_exit, struct task_struct* task) {
   const __u32 pid = BPF_CORE_READ(task, pid);
   const __u32 tgid = BPF_CORE_READ(task, tgid);
   if (pid == tgid) bpf_map_delete_elem(&cohort, &tgid);
+  return 0;
+}
+
+// Run by the harness once on each CPU (BPF_PROG_TEST_RUN with that CPU) after tracing stopped:
+// the CPU's last record says how many came before it.
+SEC("raw_tp")
+int emit_drained(void* ctx) {
+  struct jb_cpu_counts* counts = my_counts();
+  if (!counts) return 0;
+  struct jb_drained_record* r = bpf_ringbuf_reserve(&records, sizeof(*r), 0);
+  if (!r) {
+    counts->lost += 1;
+    return 0;
+  }
+  r->type = JB_EVENT_DRAINED;
+  r->cpu = bpf_get_smp_processor_id();
+  r->submitted = counts->submitted;
+  bpf_ringbuf_submit(r, BPF_RB_FORCE_WAKEUP);
   return 0;
 }

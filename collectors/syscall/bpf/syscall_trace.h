@@ -14,6 +14,10 @@
  * and their forks over 4 phases and 14 calls; a full map counts as lost, never as silence. */
 #define JB_MAX_TOTALS 4096
 #define JB_RING_BYTES (1 << 20)
+/* full: the per-call records' ring. 32 MiB hold 400 000 calls: more than a second of the
+ * busiest cohort seen here, while the consumer drains every 10 ms. */
+#define JB_RECORD_RING_BYTES (32 << 20)
+#define JB_PATH_MAX 256
 #define JB_HIST_BUCKETS 40
 #define JB_CANARY_PATH 64
 
@@ -23,11 +27,16 @@
 #define JB_KIND_FD 2
 #define JB_KIND_FD_REQUEST 3
 #define JB_KIND_CANARY 4
+#define JB_KIND_PROBE 5 /* the harness's own liveness call (not in the calls map) */
+
+/* Detail, as the harness sets it per run. */
+#define JB_DETAIL_LIGHT 0
+#define JB_DETAIL_FULL 1
 
 struct jb_call_info {
   __u32 call;     /* TracedCall::id */
   __u32 kind;     /* JB_KIND_* */
-  __u32 path_arg; /* canaries: which argument is the path */
+  __u32 path_arg; /* opens and canaries: which argument is the path (opens: 1 means a dfd first) */
   __u32 pad;
 };
 
@@ -46,8 +55,17 @@ struct jb_totals {
   __u64 hist[JB_HIST_BUCKETS]; /* bucket b: durations in [2^b, 2^(b+1)) ns, b = 0 also 0..1 */
 };
 
+/* Per CPU: records submitted to the records ring, and records that could not be kept. */
+struct jb_cpu_counts {
+  __u64 submitted;
+  __u64 lost;
+};
+
 #define JB_EVENT_CANARY 1
 #define JB_EVENT_FORK 2
+#define JB_EVENT_CALL 3
+#define JB_EVENT_PATH 4
+#define JB_EVENT_DRAINED 5
 
 struct jb_event {
   __u32 type;
@@ -57,6 +75,40 @@ struct jb_event {
   __u64 t_ns;
   __u64 other; /* fork: the child's start_boottime (ns) */
   char path[JB_CANARY_PATH];
+};
+
+/* full: one completed call (the records ring). */
+struct jb_call_record {
+  __u32 type; /* JB_EVENT_CALL */
+  __u32 cpu;
+  __u32 tgid;
+  __u32 tid;
+  __u64 t_ns; /* entry */
+  __u64 duration_ns;
+  __s64 fd;     /* the descriptor, or an open's directory descriptor (-100: AT_FDCWD) */
+  __s64 result; /* the return value; negative: -errno */
+  __u64 request;
+  __u64 inode; /* of fd, or of the descriptor an open returned; 0: none */
+  __u32 dev;   /* the superblock's s_dev: major << 20 | minor */
+  __u16 phase;
+  __u16 call;
+};
+
+/* full: the path an open asked for, after its call record (paired by tid and entry time). */
+struct jb_path_record {
+  __u32 type; /* JB_EVENT_PATH */
+  __u32 cpu;
+  __u32 tid;
+  __s32 length; /* bytes read with the NUL; JB_PATH_MAX: cut; < 0: unreadable */
+  __u64 t_ns;
+  char path[JB_PATH_MAX];
+};
+
+/* full: the last record of one CPU for a run, made on that CPU after tracing stopped. */
+struct jb_drained_record {
+  __u32 type; /* JB_EVENT_DRAINED */
+  __u32 cpu;
+  __u64 submitted; /* records this CPU submitted before this one */
 };
 
 #endif

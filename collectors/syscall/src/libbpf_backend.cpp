@@ -1,14 +1,18 @@
 // The libbpf backend: the compiled tracer (libbpf_tracer.h), loaded and attached once per jbench
-// process (a session) on first use and scoped to each run's cohort. Light only for now: a full
-// run asks bpftrace. A drain thread takes canaries and forks from the ring buffer while the run
-// goes on; the totals are read from the kernel's per-CPU maps when it stops.
+// process (a session) on first use and scoped to each run's cohort. A drain thread takes
+// canaries and forks from the rings while the run goes on, and in full detail the per-call
+// records, which it writes to the records file in batches; light totals are read from the
+// kernel's per-CPU maps when the run stops.
 #include <bpf/libbpf.h>
 #include <fmt/format.h>
 
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
+#include <exception>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <thread>
 
 #include "backend.h"
@@ -21,6 +25,18 @@ namespace {
 
 // The program that traced, kept beside the run's records (provenance stores it as the tracer).
 constexpr const char* kProgramFile = "syscall.libbpf.bpf.o";
+constexpr const char* kRecordsFile = "syscall.libbpf.records";  // full (libbpf_records.h)
+
+// The records ring's size: JBENCH_LIBBPF_RING_BYTES where set (read when the tracer loads).
+TracerOptions session_options() {
+  TracerOptions o;
+  if (const char* v = std::getenv("JBENCH_LIBBPF_RING_BYTES"); v && *v) {
+    char* end = nullptr;
+    const unsigned long long bytes = std::strtoull(v, &end, 10);
+    if (end && *end == '\0' && bytes > 0) o.record_ring_bytes = bytes;
+  }
+  return o;
+}
 
 // The session's tracer: opened by the first run that asks, kept until jbench exits, so later
 // runs pay only for scoping. A load that failed is tried again by the next run.
@@ -28,10 +44,17 @@ LibbpfTracer* session_tracer(std::string& why, bool& opened_now) {
   static std::unique_ptr<LibbpfTracer> tracer;
   opened_now = false;
   if (!tracer) {
-    tracer = LibbpfTracer::open(why);
+    tracer = LibbpfTracer::open(why, session_options());
     opened_now = tracer != nullptr;
   }
   return tracer.get();
+}
+
+std::string read_all(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
 }
 
 class LibbpfBackend final : public Backend {
@@ -45,9 +68,6 @@ class LibbpfBackend final : public Backend {
   }
 
   std::string attach(std::uint64_t /*deadline_ns: loading takes milliseconds*/) override {
-    if (ctx_.detail == Detail::full) {
-      return "the compiled tracer records light totals only so far: full detail needs bpftrace";
-    }
     std::string why;
     tracer_ = session_tracer(why, opened_now_);
     if (!tracer_) return why;
@@ -60,7 +80,12 @@ class LibbpfBackend final : public Backend {
     const std::uint64_t scope_start = monotonic_ns();
     std::vector<pid_t> pids;
     for (const auto& p : ctx_.cohort) pids.push_back(p.pid);
-    if (auto problem = tracer_->begin_run(pids); !problem.empty()) return problem;
+    RecordsOutput records;
+    if (full()) {
+      records.path = ctx_.raw_dir + "/" + kRecordsFile;
+      if (ctx_.max_output_bytes > 0) records.max_bytes = ctx_.max_output_bytes;
+    }
+    if (auto problem = tracer_->begin_run(pids, records); !problem.empty()) return problem;
     scope_ns_ = monotonic_ns() - scope_start;
     launched_ = true;
     drain_ = std::thread([this] { drain(); });
@@ -83,21 +108,24 @@ class LibbpfBackend final : public Backend {
     BackendEnd end;
     if (!launched_) return end;
     stop_drain();
-    tracer_->poll(canaries_, forks_);  // what the drain thread had not taken yet
-    totals_ = tracer_->end_run();
-    return end;  // exit 0: nothing external to end
+    end_ = tracer_->end_run(canaries_, forks_);  // and what the drain thread had not taken yet
+    return end;                                  // exit 0: nothing external to end
   }
 
   Observed collect(const std::vector<PhaseMark>& /*marks: the kernel kept the phase*/) override {
     Observed out;
-    out.per_call = false;
-    out.totals = std::move(totals_.totals);
+    out.per_call = full();
+    if (full()) read_records(out);
+    out.totals = std::move(end_.totals);
     out.canaries = canaries_;
     for (const auto& f : forks_) {
       out.processes.push_back(
           {f.child, boottime_ns_to_ticks(f.start_boottime_ns), f.parent, f.t_ns, true});
     }
-    out.lost = totals_.lost;
+    out.lost = end_.lost;
+    out.in_progress = end_.unfinished;
+    if (!drain_error_.empty()) out.problems.push_back(drain_error_);
+    for (auto& p : end_.problems) out.problems.push_back(std::move(p));
     out.header = {
         {"program", std::filesystem::path(ctx_.raw_dir).filename().string() + "/" + kProgramFile},
         {"source", "collectors/syscall/bpf/syscall_trace.bpf.c (CO-RE, libbpf)"}};
@@ -106,16 +134,53 @@ class LibbpfBackend final : public Backend {
                  {"attached_for_this_run", opened_now_},
                  {"scope_ns", std::to_string(scope_ns_)},
                  {"forks_seen", forks_.size()}};
+    if (full()) {
+      out.header["records"] = std::filesystem::path(ctx_.raw_dir).filename().string() + "/" +
+                              kRecordsFile;
+      out.entry["record_ring_bytes"] = tracer_ ? tracer_->record_ring_bytes() : 0;
+      out.entry["records_drained_cpus"] = end_.records.drained_cpus;
+    }
     return out;
   }
 
-  std::vector<std::string> raw_files() const override { return {kProgramFile}; }
-  std::uint64_t output_bytes() const override { return 0; }
-  bool over_bound() const override { return false; }
+  std::vector<std::string> raw_files() const override {
+    if (full() && launched_) return {kProgramFile, kRecordsFile};
+    return {kProgramFile};
+  }
+  std::uint64_t output_bytes() const override {
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(ctx_.raw_dir + "/" + kRecordsFile, ec);
+    return full() && !ec ? size : 0;
+  }
+  bool over_bound() const override { return end_.records.refused > 0 && bound_hit_; }
 
  private:
-  // Canaries go to the live view as they arrive: the run waits for them before release.
+  bool full() const { return ctx_.detail == Detail::full; }
+
+  // The records file back as calls; what cannot be read fails the collector.
+  void read_records(Observed& out) {
+    DecodedRecords decoded = decode_record_file(read_all(ctx_.raw_dir + "/" + kRecordsFile));
+    out.calls = std::move(decoded.calls);
+    out.malformed = decoded.malformed + end_.records.malformed;
+    out.malformed_examples = std::move(decoded.malformed_examples);
+    if (!decoded.has_trailer) {
+      out.problems.push_back(fmt::format("{} has no trailer: it was not closed", kRecordsFile));
+    }
+    bound_hit_ = ctx_.max_output_bytes > 0 && end_.records.refused > 0;
+  }
+
+  // Canaries go to the live view as they arrive: the run waits for them before release. In
+  // full detail this thread is also the records' consumer: polled every 10 ms (the ring wakes
+  // it only when a quarter full).
   void drain() {
+    try {
+      drain_loop();
+    } catch (const std::exception& e) {
+      drain_error_ = fmt::format("the records consumer stopped during the run: {}", e.what());
+    }
+  }
+
+  void drain_loop() {
     while (!stopping_.load()) {
       std::vector<CanaryHit> canaries;
       std::vector<ForkSeen> forks;
@@ -145,7 +210,9 @@ class LibbpfBackend final : public Backend {
   std::atomic<bool> stopping_{false};
   std::vector<CanaryHit> canaries_;  // written by the drain thread under live->mu, then by stop()
   std::vector<ForkSeen> forks_;
-  RunTotals totals_;
+  RunEnd end_;
+  std::string drain_error_;  // written by the drain thread before it ends
+  bool bound_hit_ = false;
 };
 
 }  // namespace

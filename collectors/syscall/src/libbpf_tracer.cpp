@@ -5,9 +5,15 @@
 #include <fmt/format.h>
 #include <sys/syscall.h>
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 
 #include "jbench/common/clock.h"
 #include "syscall_table.h"
@@ -21,7 +27,7 @@ struct CallNumber {
   const char* name;
   long nr;
   __u32 kind;
-  __u32 path_arg;  // canaries: the path's argument
+  __u32 path_arg;  // opens and canaries: the path's argument
 };
 
 // This architecture's numbers of the traced calls and the canary calls. A call the
@@ -30,9 +36,9 @@ constexpr CallNumber kNumbers[] = {
 #ifdef SYS_open
     {"open", SYS_open, JB_KIND_PATH, 0},
 #endif
-    {"openat", SYS_openat, JB_KIND_PATH, 0},
+    {"openat", SYS_openat, JB_KIND_PATH, 1},
 #ifdef SYS_openat2
-    {"openat2", SYS_openat2, JB_KIND_PATH, 0},
+    {"openat2", SYS_openat2, JB_KIND_PATH, 1},
 #endif
     {"read", SYS_read, JB_KIND_FD, 0},
     {"pread64", SYS_pread64, JB_KIND_FD, 0},
@@ -63,6 +69,53 @@ void clear_map(int fd) {
   while (bpf_map_get_next_key(fd, nullptr, &key) == 0) bpf_map_delete_elem(fd, &key);
 }
 
+// The liveness probe: getpgid of a pid no process has (it fails with EINVAL and does nothing).
+constexpr long kProbeArg = -0x4a42;
+// Records are written in batches of about this size.
+constexpr std::size_t kBatchBytes = 1u << 20;
+constexpr std::uint64_t kDrainTimeoutNs = 2'000'000'000ULL;
+
+std::size_t ring_size(std::size_t asked) {
+  const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  std::size_t bytes = page;
+  while (bytes < asked && bytes < (std::size_t{1} << 30)) bytes *= 2;
+  return bytes;
+}
+
+// A full run's records file: the consumer appends records as they arrive, written in batches.
+struct RecordFile {
+  std::FILE* file = nullptr;
+  std::string path;
+  std::string batch;
+  std::uint64_t max_bytes = UINT64_MAX;
+  std::uint64_t written = 0;
+  std::string error;  // the first write error
+  bool over_bound = false;
+  RecordTrailer trailer;
+  std::vector<std::uint64_t> consumed;   // per CPU: call and path records read
+  std::vector<std::int64_t> drained_at;  // per CPU: the drained record's count; -1: not read
+
+  void add(const void* data, std::size_t size) {
+    if (!error.empty() || written + batch.size() + size > max_bytes) {
+      over_bound = over_bound || error.empty();
+      ++trailer.refused;
+      return;
+    }
+    batch.append(static_cast<const char*>(data), size);
+    if (batch.size() >= kBatchBytes) flush();
+  }
+  void flush() {
+    if (batch.empty() || !error.empty()) return;
+    if (std::fwrite(batch.data(), 1, batch.size(), file) != batch.size() ||
+        std::fflush(file) != 0) {
+      error = fmt::format("cannot write {}: {}", path, errno_text(errno));
+    } else {
+      written += batch.size();
+    }
+    batch.clear();
+  }
+};
+
 }  // namespace
 
 struct LibbpfTracer::State {
@@ -72,8 +125,10 @@ struct LibbpfTracer::State {
   std::vector<CanaryHit>* canaries = nullptr;  // where poll() appends, while it runs
   std::vector<ForkSeen>* forks = nullptr;
   int cpus = 1;
+  std::unique_ptr<RecordFile> records;  // full runs, while they run
 
   ~State() {
+    if (records && records->file) std::fclose(records->file);
     if (ring) ring_buffer__free(ring);
     for (bpf_link* l : links) bpf_link__destroy(l);
     if (skel) syscall_trace_bpf__destroy(skel);
@@ -93,7 +148,34 @@ struct LibbpfTracer::State {
     }
     return 0;
   }
+
+  // The records ring's reader: checks each record and, in a full run, keeps it.
+  static int on_record(void* context, void* data, size_t size) {
+    auto* self = static_cast<State*>(context);
+    RecordFile* file = self->records.get();
+    if (!file) return 0;  // a record of no run (a light run submits none)
+    const auto* head = static_cast<const __u32*>(data);
+    if (size < 2 * sizeof(__u32) || !record_size_ok(head[0], size) ||
+        head[1] >= file->consumed.size()) {
+      ++file->trailer.malformed;
+      return 0;
+    }
+    const __u32 cpu = head[1];
+    if (head[0] == JB_EVENT_DRAINED) {
+      file->drained_at[cpu] =
+          static_cast<std::int64_t>(static_cast<const jb_drained_record*>(data)->submitted);
+    } else {
+      ++file->consumed[cpu];
+      ++file->trailer.records;
+    }
+    file->add(data, size);
+    return 0;
+  }
 };
+
+std::size_t LibbpfTracer::record_ring_bytes() const {
+  return bpf_map__max_entries(state_->skel->maps.records);
+}
 
 std::string LibbpfTracer::program_object() {
   std::size_t size = 0;
@@ -104,7 +186,7 @@ std::string LibbpfTracer::program_object() {
 LibbpfTracer::LibbpfTracer(std::unique_ptr<State> state) : state_(std::move(state)) {}
 LibbpfTracer::~LibbpfTracer() = default;
 
-std::unique_ptr<LibbpfTracer> LibbpfTracer::open(std::string& why) {
+std::unique_ptr<LibbpfTracer> LibbpfTracer::open(std::string& why, const TracerOptions& options) {
   const std::uint64_t started = monotonic_ns();
   auto state = std::make_unique<State>();
   // libbpf's own messages would go to stderr: the reason returned says what failed.
@@ -112,6 +194,11 @@ std::unique_ptr<LibbpfTracer> LibbpfTracer::open(std::string& why) {
   state->skel = syscall_trace_bpf__open();
   if (!state->skel) {
     why = fmt::format("the compiled tracer could not be opened: {}", errno_text(errno));
+    return nullptr;
+  }
+  if (bpf_map__set_max_entries(state->skel->maps.records,
+                               static_cast<__u32>(ring_size(options.record_ring_bytes))) != 0) {
+    why = fmt::format("cannot size the compiled tracer's records ring: {}", errno_text(errno));
     return nullptr;
   }
   if (const int err = syscall_trace_bpf__load(state->skel); err != 0) {
@@ -147,8 +234,9 @@ std::unique_ptr<LibbpfTracer> LibbpfTracer::open(std::string& why) {
   }
   state->ring = ring_buffer__new(bpf_map__fd(state->skel->maps.events), &State::on_event,
                                  state.get(), nullptr);
-  if (!state->ring) {
-    why = fmt::format("cannot read the compiled tracer's ring buffer: {}", errno_text(errno));
+  if (!state->ring || ring_buffer__add(state->ring, bpf_map__fd(state->skel->maps.records),
+                                       &State::on_record, state.get()) != 0) {
+    why = fmt::format("cannot read the compiled tracer's ring buffers: {}", errno_text(errno));
     return nullptr;
   }
   state->cpus = libbpf_num_possible_cpus();
@@ -156,22 +244,72 @@ std::unique_ptr<LibbpfTracer> LibbpfTracer::open(std::string& why) {
     why = "cannot count this host's possible CPUs";
     return nullptr;
   }
+  state->skel->bss->probe_tgid = static_cast<__u32>(getpid());
+  state->skel->bss->probe_nr = SYS_getpgid;
+  state->skel->bss->probe_arg = kProbeArg;
   std::unique_ptr<LibbpfTracer> tracer(new LibbpfTracer(std::move(state)));
   tracer->attached_ = std::move(attached);
   tracer->attach_ns_ = monotonic_ns() - started;
   return tracer;
 }
 
-std::string LibbpfTracer::begin_run(const std::vector<pid_t>& tgids) {
+namespace {
+
+// Sets every CPU's counts to zero.
+void clear_cpu_counts(int fd, int cpus) {
+  const std::vector<jb_cpu_counts> zero(static_cast<std::size_t>(cpus));
+  const __u32 key = 0;
+  bpf_map_update_elem(fd, &key, zero.data(), BPF_ANY);
+}
+
+jb_cpu_counts sum_cpu_counts(int fd, int cpus) {
+  std::vector<jb_cpu_counts> per_cpu(static_cast<std::size_t>(cpus));
+  jb_cpu_counts sum{};
+  const __u32 key = 0;
+  if (bpf_map_lookup_elem(fd, &key, per_cpu.data()) != 0) return sum;
+  for (const auto& c : per_cpu) {
+    sum.submitted += c.submitted;
+    sum.lost += c.lost;
+  }
+  return sum;
+}
+
+}  // namespace
+
+std::string LibbpfTracer::begin_run(const std::vector<pid_t>& tgids,
+                                    const RecordsOutput& records) {
   auto* skel = state_->skel;
   __atomic_store_n(&skel->bss->tracing, 0u, __ATOMIC_SEQ_CST);
   clear_map<__u32>(bpf_map__fd(skel->maps.cohort));
   clear_map<jb_totals_key>(bpf_map__fd(skel->maps.totals));
+  state_->records.reset();
   std::vector<CanaryHit> stale_canaries;
   std::vector<ForkSeen> stale_forks;
-  poll(stale_canaries, stale_forks);  // what the last run left in the ring is not this run's
-  __atomic_store_n(&skel->bss->lost, 0ull, __ATOMIC_SEQ_CST);
+  poll(stale_canaries, stale_forks);  // what the last run left in the rings is not this run's
+  clear_cpu_counts(bpf_map__fd(skel->maps.cpu_counts), state_->cpus);
+  if (!records.path.empty()) {
+    auto file = std::make_unique<RecordFile>();
+    file->path = records.path;
+    file->max_bytes = records.max_bytes;
+    file->file = std::fopen(records.path.c_str(), "wxe");
+    if (!file->file) {
+      return fmt::format("cannot create {}: {}", records.path, errno_text(errno));
+    }
+    file->consumed.assign(static_cast<std::size_t>(state_->cpus), 0);
+    file->drained_at.assign(static_cast<std::size_t>(state_->cpus), -1);
+    file->trailer.cpus = static_cast<std::uint32_t>(state_->cpus);
+    const std::string header = record_file_header(file->trailer.cpus);
+    file->batch = header;
+    state_->records = std::move(file);
+  }
+  __atomic_store_n(&skel->bss->unfinished, 0ull, __ATOMIC_SEQ_CST);
   __atomic_store_n(&skel->bss->phase, 0u, __ATOMIC_SEQ_CST);
+  __atomic_store_n(&skel->bss->detail, records.path.empty() ? JB_DETAIL_LIGHT : JB_DETAIL_FULL,
+                   __ATOMIC_SEQ_CST);
+  // Woken once the ring is a quarter full: far from full, and rarely.
+  __atomic_store_n(&skel->bss->wake_bytes, static_cast<__u64>(record_ring_bytes() / 4),
+                   __ATOMIC_SEQ_CST);
+  __atomic_add_fetch(&skel->bss->run, 1u, __ATOMIC_SEQ_CST);
   for (pid_t pid : tgids) {
     if (auto problem = add_process(pid); !problem.empty()) return problem;
   }
@@ -197,20 +335,107 @@ void LibbpfTracer::poll(std::vector<CanaryHit>& canaries, std::vector<ForkSeen>&
                         int timeout_ms) {
   state_->canaries = &canaries;
   state_->forks = &forks;
-  if (timeout_ms > 0) {
-    ring_buffer__poll(state_->ring, timeout_ms);
-  } else {
-    ring_buffer__consume(state_->ring);
-  }
+  // The records ring does not wake its reader per record: after the wait, everything is read.
+  if (timeout_ms > 0) ring_buffer__poll(state_->ring, timeout_ms);
+  ring_buffer__consume(state_->ring);
   state_->canaries = nullptr;
   state_->forks = nullptr;
 }
 
-RunTotals LibbpfTracer::end_run() {
+RunEnd LibbpfTracer::end_run() {
+  std::vector<CanaryHit> canaries;
+  std::vector<ForkSeen> forks;
+  return end_run(canaries, forks);
+}
+
+RunEnd LibbpfTracer::end_run(std::vector<CanaryHit>& canaries, std::vector<ForkSeen>& forks) {
   auto* skel = state_->skel;
+  RunEnd out;
+  // Both syscall programs still run: the probe call passes through each (while tracing).
+  const std::uint64_t probes = __atomic_load_n(&skel->bss->probe_seen, __ATOMIC_SEQ_CST);
+  ::syscall(SYS_getpgid, kProbeArg);
+  if (__atomic_load_n(&skel->bss->probe_seen, __ATOMIC_SEQ_CST) == probes) {
+    out.problems.push_back(
+        "the compiled tracer's sys_enter/sys_exit programs no longer ran at the end of the run "
+        "(a link was detached): calls may be missing");
+  }
   __atomic_store_n(&skel->bss->tracing, 0u, __ATOMIC_SEQ_CST);
-  RunTotals out;
-  const int fd = bpf_map__fd(skel->maps.totals);
+  if (RecordFile* file = state_->records.get()) {
+    // Every CPU's last record, made on that CPU now that tracing stopped.
+    std::vector<bool> expected(static_cast<std::size_t>(state_->cpus), false);
+    const int prog = bpf_program__fd(skel->progs.emit_drained);
+    for (int cpu = 0; cpu < state_->cpus; ++cpu) {
+      LIBBPF_OPTS(bpf_test_run_opts, run, .flags = BPF_F_TEST_RUN_ON_CPU,
+                  .cpu = static_cast<__u32>(cpu));
+      if (bpf_prog_test_run_opts(prog, &run) == 0) {
+        expected[static_cast<std::size_t>(cpu)] = true;
+      } else if (errno != ENXIO) {  // ENXIO: an offline CPU, which traced nothing since
+        out.problems.push_back(fmt::format("cannot end CPU {}'s records: {}", cpu,
+                                           errno_text(errno)));
+      }
+    }
+    const std::uint64_t deadline = monotonic_ns() + kDrainTimeoutNs;
+    auto drained = [&] {
+      for (std::size_t c = 0; c < expected.size(); ++c) {
+        if (expected[c] && file->drained_at[c] < 0) return false;
+      }
+      return true;
+    };
+    poll(canaries, forks);
+    while (!drained() && monotonic_ns() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      poll(canaries, forks);
+    }
+    for (std::size_t c = 0; c < expected.size(); ++c) {
+      if (!expected[c]) continue;
+      if (file->drained_at[c] < 0) {
+        out.problems.push_back(fmt::format(
+            "CPU {}'s drained record was not read within {} s: its last records may be missing",
+            c, kDrainTimeoutNs / 1'000'000'000ULL));
+        continue;
+      }
+      ++file->trailer.drained_cpus;
+      const auto submitted = static_cast<std::uint64_t>(file->drained_at[c]);
+      if (submitted > file->consumed[c]) file->trailer.missing += submitted - file->consumed[c];
+    }
+  } else {
+    poll(canaries, forks);
+  }
+  const jb_cpu_counts counts = sum_cpu_counts(bpf_map__fd(skel->maps.cpu_counts), state_->cpus);
+  out.lost = counts.lost;
+  out.unfinished = __atomic_load_n(&skel->bss->unfinished, __ATOMIC_SEQ_CST);
+  if (RecordFile* file = state_->records.get()) {
+    file->trailer.lost = out.lost;
+    file->trailer.unfinished = out.unfinished;
+    file->flush();
+    if (file->error.empty()) {
+      std::fwrite(&file->trailer, 1, sizeof file->trailer, file->file);
+    }
+    if (std::fclose(file->file) != 0 && file->error.empty()) {
+      file->error = fmt::format("cannot write {}: {}", file->path, errno_text(errno));
+    }
+    file->file = nullptr;
+    if (!file->error.empty()) out.problems.push_back(file->error);
+    if (file->over_bound) {
+      out.problems.push_back(fmt::format(
+          "the records file reached its bound of {} bytes: {} record(s) were not kept",
+          file->max_bytes, file->trailer.refused));
+    }
+    if (file->trailer.missing > 0) {
+      out.problems.push_back(fmt::format(
+          "{} record(s) the kernel submitted were never read", file->trailer.missing));
+    }
+    out.records = file->trailer;
+    state_->records.reset();
+  }
+  out.totals = read_totals();
+  clear_map<__u32>(bpf_map__fd(skel->maps.cohort));
+  return out;
+}
+
+std::map<TotalsKey, Totals> LibbpfTracer::read_totals() {
+  std::map<TotalsKey, Totals> totals;
+  const int fd = bpf_map__fd(state_->skel->maps.totals);
   std::vector<jb_totals> per_cpu(static_cast<std::size_t>(state_->cpus));
   jb_totals_key key{};
   jb_totals_key next{};
@@ -219,7 +444,7 @@ RunTotals LibbpfTracer::end_run() {
     first = false;
     key = next;
     if (bpf_map_lookup_elem(fd, &key, per_cpu.data()) != 0) continue;
-    Totals& t = out.totals[{static_cast<pid_t>(key.tgid), key.phase, key.call}];
+    Totals& t = totals[{static_cast<pid_t>(key.tgid), key.phase, key.call}];
     const TracedCall* call = call_by_id(key.call);
     const bool has_request = call && call->kind == ArgKind::fd_request;
     for (const jb_totals& c : per_cpu) {
@@ -237,10 +462,8 @@ RunTotals LibbpfTracer::end_run() {
       }
     }
   }
-  out.lost = __atomic_load_n(&skel->bss->lost, __ATOMIC_SEQ_CST);
   clear_map<jb_totals_key>(fd);
-  clear_map<__u32>(bpf_map__fd(skel->maps.cohort));
-  return out;
+  return totals;
 }
 
 }  // namespace jbench::collectors::syscall_detail

@@ -4,10 +4,10 @@
 //
 //   std::string why;
 //   auto tracer = LibbpfTracer::open(why);   // null: why says what this host refused
-//   tracer->begin_run({pid0, pid1});         // clears what the last run left
+//   tracer->begin_run({pid0, pid1});         // light; or with a records file: full
 //   tracer->set_phase(2);                    // right before each phase message
-//   tracer->poll(canaries, forks);           // canary hits and forks seen so far
-//   RunTotals t = tracer->end_run();         // light totals, lost records
+//   tracer->poll(canaries, forks, 10);       // canaries, forks; full: records to the file
+//   RunEnd end = tracer->end_run();          // light totals; lost, missing, unfinished
 //
 // One thread at a time. The tracer's maps hold the cohort of one run only.
 #pragma once
@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "libbpf_records.h"
 #include "observations.h"
 
 namespace jbench::collectors::syscall_detail {
@@ -31,40 +32,60 @@ struct ForkSeen {
   std::uint64_t t_ns = 0;
 };
 
-struct RunTotals {
-  std::map<TotalsKey, Totals> totals;
-  std::uint64_t lost = 0;  // records the kernel side could not keep (full map or ring)
+struct TracerOptions {
+  // full: the records ring's size, rounded up to a power of two of at least a page.
+  std::size_t record_ring_bytes = 32u << 20;
+};
+
+// Where a full run's records go, and its bound.
+struct RecordsOutput {
+  std::string path;  // empty: light
+  std::uint64_t max_bytes = UINT64_MAX;
+};
+
+struct RunEnd {
+  std::map<TotalsKey, Totals> totals;  // light
+  RecordTrailer records;               // full: what the trailer of the records file says
+  std::uint64_t lost = 0;              // records the kernel side could not keep
+  std::uint64_t unfinished = 0;        // calls under way when tracing ended: not counted
+  std::vector<std::string> problems;   // faults that fail the collector
 };
 
 class LibbpfTracer {
  public:
   // Loads and attaches. Null when this host refuses (no BTF, no privilege, verifier), with why.
-  static std::unique_ptr<LibbpfTracer> open(std::string& why);
+  static std::unique_ptr<LibbpfTracer> open(std::string& why, const TracerOptions& options = {});
   ~LibbpfTracer();
   LibbpfTracer(const LibbpfTracer&) = delete;
   LibbpfTracer& operator=(const LibbpfTracer&) = delete;
 
   std::uint64_t attach_ns() const { return attach_ns_; }  // how long open() took
+  std::size_t record_ring_bytes() const;
   // The BPF object (ELF) built into jbench: the exact program that traces, for provenance.
   static std::string program_object();
   // The traced calls (and canary calls) this architecture has, by name.
   const std::vector<std::string>& attached_calls() const { return attached_; }
 
-  // Starts tracing `tgids` (and their forks) in phase 0. Returns "" or why not.
-  std::string begin_run(const std::vector<pid_t>& tgids);
+  // Starts tracing `tgids` (and their forks) in phase 0: light, or full into `records.path`
+  // (created; it must not exist). Returns "" or why not.
+  std::string begin_run(const std::vector<pid_t>& tgids, const RecordsOutput& records = {});
   void set_phase(int phase);
   std::string add_process(pid_t tgid);
-  // Takes what the ring holds, waiting up to `timeout_ms` for something to arrive (0: only what
-  // is there now): canary hits and forks, appended.
+  // Takes what the rings hold, waiting up to `timeout_ms` for a canary or fork to arrive, or for
+  // the records ring to fill up (0: only what is there now): canaries and forks are appended;
+  // full: records go to the file, in batches.
   void poll(std::vector<CanaryHit>& canaries, std::vector<ForkSeen>& forks, int timeout_ms = 0);
-  // Stops tracing, drains the ring (appending to the last poll's vectors through poll()), and
-  // reads and clears the totals.
-  RunTotals end_run();
+  // Proves both syscall programs still run, stops tracing, and drains: full, until every CPU's
+  // drained record is read, then closes the file with its trailer. Reads and clears the totals.
+  // Canaries and forks still in the ring are appended to `canaries` and `forks`.
+  RunEnd end_run(std::vector<CanaryHit>& canaries, std::vector<ForkSeen>& forks);
+  RunEnd end_run();
 
   struct State;
 
  private:
   explicit LibbpfTracer(std::unique_ptr<State> state);
+  std::map<TotalsKey, Totals> read_totals();  // and clears them
   std::unique_ptr<State> state_;
   std::uint64_t attach_ns_ = 0;
   std::vector<std::string> attached_;

@@ -116,9 +116,9 @@ void SyscallCollector::State::choose_and_attach() {
     return;
   }
 #ifdef JBENCH_HAVE_LIBBPF
-  // The best for light: the compiled tracer (loaded once per session). Where it cannot load,
-  // bpftrace, then strace, as before, and the entry says why it was passed over.
-  if (wanted.empty() && options.compiled_first && ctx.detail == Detail::light) {
+  // The best: the compiled tracer (loaded once per session). Where it cannot load, bpftrace,
+  // then strace, as before, and the entry says why it was passed over.
+  if (wanted.empty() && options.compiled_first) {
     std::string why = try_backend(make_libbpf_backend(ctx));
     if (why.empty()) return;
     backend.reset();

@@ -19,7 +19,7 @@ namespace {
 using Json = nlohmann::json;
 
 // The calls the tracer counted for `pid` in `phase`, by name: {count, errors}.
-std::map<std::string, std::pair<long, long>> counted(const RunTotals& t, pid_t pid, int phase) {
+std::map<std::string, std::pair<long, long>> counted(const RunEnd& t, pid_t pid, int phase) {
   std::map<std::string, std::pair<long, long>> out;
   for (const auto& [key, totals] : t.totals) {
     if (key.pid != pid || key.phase != phase) continue;
@@ -79,7 +79,7 @@ TEST_F(LibbpfTracerTest, CountsExactlyTheCohortsCallsPerPhaseAndNothingOfAnUnreg
   tracer_->set_phase(2);
   const Json measure = member->work(3);
   twin->work(3);
-  const RunTotals t = tracer_->end_run();
+  const RunEnd t = tracer_->end_run();
   EXPECT_EQ(t.lost, 0u);
   EXPECT_EQ(counted(t, member->pid(), 0), said(startup));
   EXPECT_EQ(counted(t, member->pid(), 2), said(measure));
@@ -101,7 +101,7 @@ TEST_F(LibbpfTracerTest, AMembersForkJoinsTheCohortInTheKernel) {
   std::vector<CanaryHit> canaries;
   std::vector<ForkSeen> forks;
   tracer_->poll(canaries, forks);
-  const RunTotals t = tracer_->end_run();
+  const RunEnd t = tracer_->end_run();
   const auto child = static_cast<pid_t>(ack.at("child").get<int>());
   ASSERT_EQ(forks.size(), 1u);
   EXPECT_EQ(forks[0].parent, member->pid());
@@ -122,7 +122,7 @@ TEST_F(LibbpfTracerTest, ARunKeepsNothingOfTheRunBefore) {
   ASSERT_EQ(tracer_->begin_run({second->pid()}), "");
   first->work(2);  // no longer in the cohort
   const Json ack = second->work(1);
-  const RunTotals t = tracer_->end_run();
+  const RunEnd t = tracer_->end_run();
   EXPECT_TRUE(counted(t, first->pid(), 0).empty());
   EXPECT_EQ(counted(t, second->pid(), 0), said(ack));
   // Between runs nothing is traced.

@@ -56,7 +56,7 @@ enum class SyscallDetail { light, full };
 struct SyscallOptions {
   SyscallDetail detail = SyscallDetail::light;
   std::string backend;  // "libbpf", "bpftrace", "strace", or "" = the best this host can run
-  // With "" in light detail: try the compiled tracer (libbpf, loaded once per process) first,
+  // With "": try the compiled tracer (libbpf, loaded once per process) first,
   // then bpftrace, then strace. Off: bpftrace, then strace.
   bool compiled_first = false;
   std::string raw_dir;  // absolute, normally <run dir>/raw; the collector writes its files here

@@ -1,0 +1,143 @@
+#include "libbpf_records.h"
+
+#include <fmt/format.h>
+
+#include <cstring>
+#include <map>
+
+#include "syscall_table.h"
+#include "syscall_trace.h"
+
+namespace jbench::collectors::syscall_detail {
+namespace {
+
+constexpr char kMagic[8] = {'J', 'B', 'S', 'C', 'R', 'E', 'C', '1'};
+constexpr std::size_t kHeaderBytes = sizeof kMagic + 5 * sizeof(std::uint32_t);
+
+template <typename T>
+T read_at(std::string_view bytes, std::size_t at) {
+  T out;
+  std::memcpy(&out, bytes.data() + at, sizeof out);
+  return out;
+}
+
+void put_u32(std::string& out, std::uint32_t v) {
+  out.append(reinterpret_cast<const char*>(&v), sizeof v);
+}
+
+// s_dev as the kernel encodes it (MINORBITS = 20).
+FileIdentity identity(std::uint32_t dev, std::uint64_t inode) {
+  return {dev >> 20, dev & 0xfffff, inode};
+}
+
+}  // namespace
+
+std::string record_file_header(std::uint32_t cpus) {
+  std::string out(kMagic, sizeof kMagic);
+  put_u32(out, kHeaderBytes);
+  put_u32(out, sizeof(jb_call_record));
+  put_u32(out, sizeof(jb_path_record));
+  put_u32(out, sizeof(jb_drained_record));
+  put_u32(out, cpus);
+  return out;
+}
+
+bool record_size_ok(std::uint32_t type, std::size_t size) {
+  switch (type) {
+    case JB_EVENT_CALL:
+      return size == sizeof(jb_call_record);
+    case JB_EVENT_PATH:
+      return size == sizeof(jb_path_record);
+    case JB_EVENT_DRAINED:
+      return size == sizeof(jb_drained_record);
+    default:
+      return false;
+  }
+}
+
+DecodedRecords decode_record_file(std::string_view bytes) {
+  DecodedRecords out;
+  auto malformed = [&](std::size_t at, std::string what) {
+    ++out.malformed;
+    if (out.malformed_examples.size() < 5) {
+      out.malformed_examples.push_back(fmt::format("byte {}: {}", at, what));
+    }
+  };
+  if (bytes.size() < kHeaderBytes || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0 ||
+      read_at<std::uint32_t>(bytes, 8) != kHeaderBytes ||
+      read_at<std::uint32_t>(bytes, 12) != sizeof(jb_call_record) ||
+      read_at<std::uint32_t>(bytes, 16) != sizeof(jb_path_record) ||
+      read_at<std::uint32_t>(bytes, 20) != sizeof(jb_drained_record)) {
+    malformed(0, "not a record file of this jbench (header)");
+    return out;
+  }
+  // Opens waiting for their path record, by (tid, entry time).
+  std::map<std::pair<std::uint32_t, std::uint64_t>, std::size_t> opens;
+  std::size_t at = kHeaderBytes;
+  while (at < bytes.size()) {
+    if (bytes.size() - at < sizeof(std::uint32_t)) {
+      malformed(at, "a cut record");
+      break;
+    }
+    const auto type = read_at<std::uint32_t>(bytes, at);
+    if (type == kTrailerType) {
+      if (bytes.size() - at != sizeof(RecordTrailer)) {
+        malformed(at, "the trailer is not the last thing in the file");
+        break;
+      }
+      out.trailer = read_at<RecordTrailer>(bytes, at);
+      out.has_trailer = true;
+      break;
+    }
+    const std::size_t size = type == JB_EVENT_CALL      ? sizeof(jb_call_record)
+                             : type == JB_EVENT_PATH    ? sizeof(jb_path_record)
+                             : type == JB_EVENT_DRAINED ? sizeof(jb_drained_record)
+                                                        : 0;
+    if (size == 0) {
+      malformed(at, fmt::format("unknown record type {}", type));
+      break;  // without its size nothing after it can be framed
+    }
+    if (bytes.size() - at < size) {
+      malformed(at, "a cut record");
+      break;
+    }
+    if (type == JB_EVENT_CALL) {
+      const auto r = read_at<jb_call_record>(bytes, at);
+      const TracedCall* call = call_by_id(r.call);
+      if (!call || r.phase >= kPhaseCount) {
+        malformed(at, fmt::format("call {} in phase {}", r.call, r.phase));
+      } else {
+        CallRecord c;
+        c.pid = static_cast<pid_t>(r.tgid);
+        c.tid = static_cast<pid_t>(r.tid);
+        c.t_ns = r.t_ns;
+        c.duration_ns = r.duration_ns;
+        c.call = r.call;
+        c.phase = r.phase;
+        c.fd = r.fd;
+        c.result = r.result;
+        if (call->kind == ArgKind::fd_request) c.request = r.request;
+        if (r.inode != 0) c.file = identity(r.dev, r.inode);
+        if (call->kind == ArgKind::path) opens[{r.tid, r.t_ns}] = out.calls.size();
+        out.calls.push_back(std::move(c));
+      }
+    } else if (type == JB_EVENT_PATH) {
+      const auto p = read_at<jb_path_record>(bytes, at);
+      auto open = opens.find({p.tid, p.t_ns});
+      if (open == opens.end()) {
+        malformed(at, fmt::format("a path of thread {} with no open before it", p.tid));
+      } else {
+        CallRecord& c = out.calls[open->second];
+        if (p.length > 0) {
+          c.path.assign(p.path, strnlen(p.path, sizeof p.path));
+          c.path_truncated = p.length >= JB_PATH_MAX;
+        }
+        opens.erase(open);
+      }
+    }
+    at += size;
+  }
+  return out;
+}
+
+}  // namespace jbench::collectors::syscall_detail
