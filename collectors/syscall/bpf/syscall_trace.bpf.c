@@ -118,7 +118,7 @@ static __always_inline void count_lost(void) {
 // No wakeup per record: the reader polls on a timer, and is woken only when the ring fills up.
 static __always_inline __u64 wake_flags(void) {
   return bpf_ringbuf_query(&records, BPF_RB_AVAIL_DATA) >= wake_bytes ? BPF_RB_FORCE_WAKEUP
-                                                                       : BPF_RB_NO_WAKEUP;
+                                                                      : BPF_RB_NO_WAKEUP;
 }
 
 // floor(log2(v)), 0 for v <= 1, at most the last bucket.

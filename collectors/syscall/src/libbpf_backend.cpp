@@ -39,12 +39,18 @@ TracerOptions session_options() {
 }
 
 // The session's tracer: opened by the first run that asks, kept until jbench exits, so later
-// runs pay only for scoping. A load that failed is tried again by the next run.
+// runs pay only for scoping. A load that failed is tried again by the next run; so is one whose
+// programs stopped running (a run found a link gone), or whose ring is not the size now asked.
 LibbpfTracer* session_tracer(std::string& why, bool& opened_now) {
   static std::unique_ptr<LibbpfTracer> tracer;
   opened_now = false;
+  const TracerOptions options = session_options();
+  if (tracer && (!tracer->healthy() || tracer->record_ring_bytes() !=
+                                           LibbpfTracer::ring_size(options.record_ring_bytes))) {
+    tracer.reset();
+  }
   if (!tracer) {
-    tracer = LibbpfTracer::open(why, session_options());
+    tracer = LibbpfTracer::open(why, options);
     opened_now = tracer != nullptr;
   }
   return tracer.get();
@@ -135,8 +141,8 @@ class LibbpfBackend final : public Backend {
                  {"scope_ns", std::to_string(scope_ns_)},
                  {"forks_seen", forks_.size()}};
     if (full()) {
-      out.header["records"] = std::filesystem::path(ctx_.raw_dir).filename().string() + "/" +
-                              kRecordsFile;
+      out.header["records"] =
+          std::filesystem::path(ctx_.raw_dir).filename().string() + "/" + kRecordsFile;
       out.entry["record_ring_bytes"] = tracer_ ? tracer_->record_ring_bytes() : 0;
       out.entry["records_drained_cpus"] = end_.records.drained_cpus;
     }

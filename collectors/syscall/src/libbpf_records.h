@@ -25,11 +25,11 @@ inline constexpr std::uint32_t kTrailerType = 0x4a42454e;  // "NEBJ": after ever
 struct RecordTrailer {
   std::uint32_t type = kTrailerType;
   std::uint32_t cpus = 0;
-  std::uint64_t records = 0;    // call and path records written
-  std::uint64_t lost = 0;       // the kernel side: failed reservations, summed over CPUs
-  std::uint64_t malformed = 0;  // the consumer: records of a wrong size, type or CPU
-  std::uint64_t missing = 0;    // submitted by a CPU (its drained record says) but never read
-  std::uint64_t refused = 0;    // read but not written: the output bound, or a write error
+  std::uint64_t records = 0;       // call and path records written
+  std::uint64_t lost = 0;          // the kernel side: failed reservations, summed over CPUs
+  std::uint64_t malformed = 0;     // the consumer: records of a wrong size, type or CPU
+  std::uint64_t missing = 0;       // submitted by a CPU (its drained record says) but never read
+  std::uint64_t refused = 0;       // read but not written: the output bound, or a write error
   std::uint64_t drained_cpus = 0;  // CPUs whose drained record was read
   std::uint64_t unfinished = 0;    // calls under way when tracing ended
 };

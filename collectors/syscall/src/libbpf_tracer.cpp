@@ -4,7 +4,6 @@
 #include <bpf/libbpf.h>
 #include <fmt/format.h>
 #include <sys/syscall.h>
-
 #include <unistd.h>
 
 #include <algorithm>
@@ -74,13 +73,6 @@ constexpr long kProbeArg = -0x4a42;
 // Records are written in batches of about this size.
 constexpr std::size_t kBatchBytes = 1u << 20;
 constexpr std::uint64_t kDrainTimeoutNs = 2'000'000'000ULL;
-
-std::size_t ring_size(std::size_t asked) {
-  const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
-  std::size_t bytes = page;
-  while (bytes < asked && bytes < (std::size_t{1} << 30)) bytes *= 2;
-  return bytes;
-}
 
 // A full run's records file: the consumer appends records as they arrive, written in batches.
 struct RecordFile {
@@ -173,6 +165,13 @@ struct LibbpfTracer::State {
   }
 };
 
+std::size_t LibbpfTracer::ring_size(std::size_t asked) {
+  const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  std::size_t bytes = page;
+  while (bytes < asked && bytes < (std::size_t{1} << 30)) bytes *= 2;
+  return bytes;
+}
+
 std::size_t LibbpfTracer::record_ring_bytes() const {
   return bpf_map__max_entries(state_->skel->maps.records);
 }
@@ -196,8 +195,9 @@ std::unique_ptr<LibbpfTracer> LibbpfTracer::open(std::string& why, const TracerO
     why = fmt::format("the compiled tracer could not be opened: {}", errno_text(errno));
     return nullptr;
   }
-  if (bpf_map__set_max_entries(state->skel->maps.records,
-                               static_cast<__u32>(ring_size(options.record_ring_bytes))) != 0) {
+  if (bpf_map__set_max_entries(
+          state->skel->maps.records,
+          static_cast<__u32>(LibbpfTracer::ring_size(options.record_ring_bytes))) != 0) {
     why = fmt::format("cannot size the compiled tracer's records ring: {}", errno_text(errno));
     return nullptr;
   }
@@ -276,8 +276,7 @@ jb_cpu_counts sum_cpu_counts(int fd, int cpus) {
 
 }  // namespace
 
-std::string LibbpfTracer::begin_run(const std::vector<pid_t>& tgids,
-                                    const RecordsOutput& records) {
+std::string LibbpfTracer::begin_run(const std::vector<pid_t>& tgids, const RecordsOutput& records) {
   auto* skel = state_->skel;
   __atomic_store_n(&skel->bss->tracing, 0u, __ATOMIC_SEQ_CST);
   clear_map<__u32>(bpf_map__fd(skel->maps.cohort));
@@ -355,12 +354,14 @@ RunEnd LibbpfTracer::end_run(std::vector<CanaryHit>& canaries, std::vector<ForkS
   const std::uint64_t probes = __atomic_load_n(&skel->bss->probe_seen, __ATOMIC_SEQ_CST);
   ::syscall(SYS_getpgid, kProbeArg);
   if (__atomic_load_n(&skel->bss->probe_seen, __ATOMIC_SEQ_CST) == probes) {
+    healthy_ = false;
     out.problems.push_back(
         "the compiled tracer's sys_enter/sys_exit programs no longer ran at the end of the run "
         "(a link was detached): calls may be missing");
   }
   __atomic_store_n(&skel->bss->tracing, 0u, __ATOMIC_SEQ_CST);
   if (RecordFile* file = state_->records.get()) {
+    poll(canaries, forks);  // room in the ring for the drained records
     // Every CPU's last record, made on that CPU now that tracing stopped.
     std::vector<bool> expected(static_cast<std::size_t>(state_->cpus), false);
     const int prog = bpf_program__fd(skel->progs.emit_drained);
@@ -370,8 +371,8 @@ RunEnd LibbpfTracer::end_run(std::vector<CanaryHit>& canaries, std::vector<ForkS
       if (bpf_prog_test_run_opts(prog, &run) == 0) {
         expected[static_cast<std::size_t>(cpu)] = true;
       } else if (errno != ENXIO) {  // ENXIO: an offline CPU, which traced nothing since
-        out.problems.push_back(fmt::format("cannot end CPU {}'s records: {}", cpu,
-                                           errno_text(errno)));
+        out.problems.push_back(
+            fmt::format("cannot end CPU {}'s records: {}", cpu, errno_text(errno)));
       }
     }
     const std::uint64_t deadline = monotonic_ns() + kDrainTimeoutNs;
@@ -390,8 +391,8 @@ RunEnd LibbpfTracer::end_run(std::vector<CanaryHit>& canaries, std::vector<ForkS
       if (!expected[c]) continue;
       if (file->drained_at[c] < 0) {
         out.problems.push_back(fmt::format(
-            "CPU {}'s drained record was not read within {} s: its last records may be missing",
-            c, kDrainTimeoutNs / 1'000'000'000ULL));
+            "CPU {}'s drained record was not read within {} s: its last records may be missing", c,
+            kDrainTimeoutNs / 1'000'000'000ULL));
         continue;
       }
       ++file->trailer.drained_cpus;
@@ -407,23 +408,21 @@ RunEnd LibbpfTracer::end_run(std::vector<CanaryHit>& canaries, std::vector<ForkS
   if (RecordFile* file = state_->records.get()) {
     file->trailer.lost = out.lost;
     file->trailer.unfinished = out.unfinished;
+    file->batch.append(reinterpret_cast<const char*>(&file->trailer), sizeof file->trailer);
     file->flush();
-    if (file->error.empty()) {
-      std::fwrite(&file->trailer, 1, sizeof file->trailer, file->file);
-    }
     if (std::fclose(file->file) != 0 && file->error.empty()) {
       file->error = fmt::format("cannot write {}: {}", file->path, errno_text(errno));
     }
     file->file = nullptr;
     if (!file->error.empty()) out.problems.push_back(file->error);
     if (file->over_bound) {
-      out.problems.push_back(fmt::format(
-          "the records file reached its bound of {} bytes: {} record(s) were not kept",
-          file->max_bytes, file->trailer.refused));
+      out.problems.push_back(
+          fmt::format("the records file reached its bound of {} bytes: {} record(s) were not kept",
+                      file->max_bytes, file->trailer.refused));
     }
     if (file->trailer.missing > 0) {
-      out.problems.push_back(fmt::format(
-          "{} record(s) the kernel submitted were never read", file->trailer.missing));
+      out.problems.push_back(
+          fmt::format("{} record(s) the kernel submitted were never read", file->trailer.missing));
     }
     out.records = file->trailer;
     state_->records.reset();

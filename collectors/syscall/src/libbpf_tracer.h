@@ -61,6 +61,10 @@ class LibbpfTracer {
 
   std::uint64_t attach_ns() const { return attach_ns_; }  // how long open() took
   std::size_t record_ring_bytes() const;
+  // What a records ring asked to hold `bytes` is: a power of two of at least a page.
+  static std::size_t ring_size(std::size_t bytes);
+  // False once a run found its programs no longer running: the tracer must be opened again.
+  bool healthy() const { return healthy_; }
   // The BPF object (ELF) built into jbench: the exact program that traces, for provenance.
   static std::string program_object();
   // The traced calls (and canary calls) this architecture has, by name.
@@ -88,6 +92,7 @@ class LibbpfTracer {
   std::map<TotalsKey, Totals> read_totals();  // and clears them
   std::unique_ptr<State> state_;
   std::uint64_t attach_ns_ = 0;
+  bool healthy_ = true;
   std::vector<std::string> attached_;
 };
 

@@ -12,9 +12,6 @@
 #include "jbench/common/clock.h"
 #include "jbench/events/event_file.h"
 #include "target_driver.h"
-#ifdef JBENCH_HAVE_LIBBPF
-#include "libbpf_tracer.h"
-#endif
 #include "temp_dir.h"
 
 namespace jbench::test {
@@ -279,12 +276,6 @@ TEST(SyscallCollectorStrace, AProcessItCannotTraceFailsTheCollector) {
 }
 
 #ifdef JBENCH_HAVE_LIBBPF
-// Why the compiled tracer cannot load here, or "".
-std::string libbpf_missing() {
-  std::string why;
-  return collectors::syscall_detail::LibbpfTracer::open(why) ? std::string() : why;
-}
-
 TEST(SyscallCollectorLibbpf, LightCountsArePerPhaseExactAndScopedToTheCohort) {
   if (auto why = libbpf_missing(); !why.empty()) GTEST_SKIP() << "libbpf cannot load: " << why;
   TempDir dir;

@@ -3,10 +3,14 @@
 // output over its bound, no usable backend, an unknown backend name. Malformed backend output is
 // covered on checked-in fixtures (parsers_test.cpp, status_test.cpp).
 #include <gtest/gtest.h>
+#include <linux/capability.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -91,6 +95,119 @@ TEST(SyscallCollectorFaults, BpftraceLostEventsFailWithTheirCount) {
   EXPECT_NE(reason(o).find(std::to_string(dropped) + " event(s) were dropped"), std::string::npos)
       << reason(o);
 }
+
+#ifdef JBENCH_HAVE_LIBBPF
+// A records ring of one page cannot hold a burst: every reservation that failed is counted, and
+// the collector fails with that count.
+TEST(SyscallCollectorFaults, LibbpfTinyRingLosesRecordsAndFailsWithTheirCount) {
+  if (auto why = libbpf_missing(); !why.empty()) GTEST_SKIP() << "libbpf cannot load: " << why;
+  ScopedEnv ring("JBENCH_LIBBPF_RING_BYTES", "4096");
+  TempDir dir;
+  Scenario s;
+  s.detail = SyscallDetail::full;
+  s.backend = "libbpf";
+  s.burst_in_measure = 100'000;
+  const Outcome o = run_scenario(s, dir.path());
+  EXPECT_EQ(o.entry["status"], "collector_failed");
+  EXPECT_EQ(o.entry["record_ring_bytes"], 4096);
+  const auto dropped = o.entry["dropped"].get<std::uint64_t>();
+  EXPECT_GT(dropped, 0u);
+  EXPECT_NE(reason(o).find(std::to_string(dropped) + " event(s) were dropped"), std::string::npos)
+      << reason(o);
+}
+
+// A syscall link closed mid-run (here: its descriptor replaced, as by a library that closed the
+// wrong one) stops the tracing silently in the kernel; the liveness probe at the end says so.
+TEST(SyscallCollectorFaults, LibbpfLinkClosedMidRunFails) {
+  if (auto why = libbpf_missing(); !why.empty()) GTEST_SKIP() << "libbpf cannot load: " << why;
+  for (const auto detail : {SyscallDetail::light, SyscallDetail::full}) {
+    TempDir dir;
+    Scenario s;
+    s.detail = detail;
+    s.backend = "libbpf";
+    int severed = 0;
+    s.during_measure = [&severed](collectors::SyscallCollector&) {
+      severed = sever_bpf_links("sys_exit");
+    };
+    const Outcome o = run_scenario(s, dir.path());
+    ASSERT_EQ(severed, 1) << "the tracer's sys_exit link was not found in /proc/self/fdinfo";
+    EXPECT_EQ(o.entry["status"], "collector_failed");
+    EXPECT_NE(reason(o).find("programs no longer ran at the end of the run"), std::string::npos)
+        << reason(o);
+  }
+}
+
+// This thread's effective capabilities without CAP_BPF, CAP_PERFMON and CAP_SYS_ADMIN, for one
+// test: the kernel then refuses to load BPF here, while a tool it starts (bpftrace, run as root)
+// gets them back on exec.
+class WithoutBpfCapabilities {
+ public:
+  WithoutBpfCapabilities() {
+    header_.version = _LINUX_CAPABILITY_VERSION_3;
+    ok_ = ::syscall(SYS_capget, &header_, saved_) == 0;
+    __user_cap_data_struct reduced[2] = {saved_[0], saved_[1]};
+    for (const int cap : {CAP_BPF, CAP_PERFMON, CAP_SYS_ADMIN}) {
+      reduced[cap / 32].effective &= ~(1u << (cap % 32));
+    }
+    ok_ = ok_ && ::syscall(SYS_capset, &header_, reduced) == 0;
+  }
+  ~WithoutBpfCapabilities() { ::syscall(SYS_capset, &header_, saved_); }
+  bool ok() const { return ok_; }
+
+ private:
+  __user_cap_header_struct header_{};
+  __user_cap_data_struct saved_[2]{};
+  bool ok_ = false;
+};
+
+// Where the kernel refuses the compiled tracer, the best backend is the next one, and the entry
+// says why the compiled tracer was passed over: never an empty trace.
+TEST(SyscallCollectorFaults, BestBackendFallsBackWhenTheCompiledTracerIsRefused) {
+  if (auto why = libbpf_missing(); !why.empty()) GTEST_SKIP() << "libbpf cannot load: " << why;
+  if (auto why = bpftrace_missing(); !why.empty())
+    GTEST_SKIP() << "bpftrace cannot attach: " << why;
+  TempDir dir;
+  Scenario s;
+  s.backend = "";
+  s.compiled_first = true;
+  Outcome o;
+  {
+    WithoutBpfCapabilities denied;
+    ASSERT_TRUE(denied.ok()) << "capset: " << std::strerror(errno);
+    o = run_scenario(s, dir.path());
+  }
+  ASSERT_EQ(o.entry.value("status", ""), "ok") << o.entry.dump(2);
+  EXPECT_EQ(o.entry["backend"], "bpftrace");
+  ASSERT_TRUE(o.entry.contains("libbpf_passed_over")) << o.entry.dump(2);
+  EXPECT_EQ(o.entry["libbpf_passed_over"]["from"], "libbpf");
+  const std::string why = o.entry["libbpf_passed_over"]["reason"];
+  EXPECT_NE(why.find("the kernel refused to load the compiled tracer"), std::string::npos) << why;
+}
+
+// The consumer's writes fail (here: past the file size limit), so it cannot keep what it reads:
+// the collector fails with the write error and never passes the cut file off as the run.
+TEST(SyscallCollectorFaults, LibbpfConsumerThatCannotWriteFails) {
+  if (auto why = libbpf_missing(); !why.empty()) GTEST_SKIP() << "libbpf cannot load: " << why;
+  struct rlimit old {};
+  ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &old), 0);
+  const auto old_handler = ::signal(SIGXFSZ, SIG_IGN);  // EFBIG instead of a signal
+  TempDir dir;
+  Scenario s;
+  s.detail = SyscallDetail::full;
+  s.backend = "libbpf";
+  s.during_measure = [](collectors::SyscallCollector&) {
+    struct rlimit small = {256 * 1024, RLIM_INFINITY};
+    ::setrlimit(RLIMIT_FSIZE, &small);
+  };
+  s.burst_in_measure = 50'000;  // 3.6 MiB of records
+  const Outcome o = run_scenario(s, dir.path());
+  ::setrlimit(RLIMIT_FSIZE, &old);
+  ::signal(SIGXFSZ, old_handler);
+  EXPECT_EQ(o.entry["status"], "collector_failed");
+  EXPECT_NE(reason(o).find("cannot write"), std::string::npos) << reason(o);
+  EXPECT_NE(reason(o).find("syscall.libbpf.records"), std::string::npos) << reason(o);
+}
+#endif
 
 void expect_unverified(const Outcome& o) {
   EXPECT_FALSE(o.canaries_ok);

@@ -1,7 +1,8 @@
 // An independent oracle: `strace -f -c` attached to the same program, in the same run, counts the
-// same calls and errors per syscall as the bpftrace collector (summed over phases and over the
-// program and its forked child). strace and bpftrace share no code and observe differently
-// (ptrace stops vs kernel tracepoints), so agreement is evidence about both.
+// same calls and errors per syscall as the bpftrace collector and the compiled tracer, light and
+// full (summed over phases and over the program and its forked child). strace and the BPF
+// backends share no code and observe differently (ptrace stops vs kernel tracepoints), so
+// agreement is evidence about both.
 #include <gtest/gtest.h>
 #include <poll.h>
 #include <unistd.h>
@@ -42,16 +43,13 @@ std::map<std::string, std::pair<long, long>> parse_strace_counts(const std::stri
   return out;
 }
 
-TEST(SyscallCollectorOracle, BpftraceCountsAgreeWithStraceSummaryOfTheSameRun) {
-  if (auto why = bpftrace_missing(); !why.empty())
-    GTEST_SKIP() << "bpftrace cannot attach: " << why;
-  if (auto why = strace_missing(); !why.empty()) GTEST_SKIP() << "strace cannot attach: " << why;
+void expect_agreement_with_strace(const std::string& backend, collectors::SyscallDetail detail) {
   TempDir dir;
   const std::string table = dir.path() + "/strace-c.txt";
   std::unique_ptr<proc::ChildProcess> oracle;
   Scenario s;
-  s.detail = collectors::SyscallDetail::light;
-  s.backend = "";  // the best this host runs: bpftrace here
+  s.detail = detail;
+  s.backend = backend;
   s.warmup_rounds = 2;
   s.measure_rounds = 3;
   s.fork_rounds_in_measure = 2;
@@ -81,7 +79,7 @@ TEST(SyscallCollectorOracle, BpftraceCountsAgreeWithStraceSummaryOfTheSameRun) {
   };
   const Outcome o = run_scenario(s, dir.path());
   ASSERT_EQ(o.entry.value("status", ""), "ok") << o.entry.dump(2);
-  EXPECT_EQ(o.entry["backend"], "bpftrace");
+  EXPECT_EQ(o.entry["backend"], backend);
   ASSERT_TRUE(oracle && oracle->reaped());
 
   std::map<std::string, std::pair<long, long>> collected;
@@ -97,6 +95,22 @@ TEST(SyscallCollectorOracle, BpftraceCountsAgreeWithStraceSummaryOfTheSameRun) {
   ASSERT_FALSE(expected.empty()) << "no table in " << table;
   EXPECT_EQ(collected, expected);
 }
+
+TEST(SyscallCollectorOracle, BpftraceCountsAgreeWithStraceSummaryOfTheSameRun) {
+  if (auto why = bpftrace_missing(); !why.empty())
+    GTEST_SKIP() << "bpftrace cannot attach: " << why;
+  if (auto why = strace_missing(); !why.empty()) GTEST_SKIP() << "strace cannot attach: " << why;
+  expect_agreement_with_strace("bpftrace", collectors::SyscallDetail::light);
+}
+
+#ifdef JBENCH_HAVE_LIBBPF
+TEST(SyscallCollectorOracle, CompiledTracerCountsAgreeWithStraceSummaryOfTheSameRun) {
+  if (auto why = libbpf_missing(); !why.empty()) GTEST_SKIP() << "libbpf cannot load: " << why;
+  if (auto why = strace_missing(); !why.empty()) GTEST_SKIP() << "strace cannot attach: " << why;
+  expect_agreement_with_strace("libbpf", collectors::SyscallDetail::light);
+  expect_agreement_with_strace("libbpf", collectors::SyscallDetail::full);
+}
+#endif
 
 }  // namespace
 }  // namespace jbench::test

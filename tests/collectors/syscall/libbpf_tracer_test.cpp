@@ -5,8 +5,11 @@
 #include "libbpf_tracer.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <fstream>
+#include <sstream>
 
 #include "jbench/host_caps/tracefs.h"
 #include "syscall_table.h"
@@ -133,6 +136,84 @@ TEST_F(LibbpfTracerTest, ARunKeepsNothingOfTheRunBefore) {
   EXPECT_TRUE(canaries.empty());
   first->exit_and_reap();
   second->exit_and_reap();
+}
+
+// The calls a full run's records file holds for `pid`, by name.
+std::map<std::string, std::pair<long, long>> recorded(const DecodedRecords& d, pid_t pid) {
+  std::map<std::string, std::pair<long, long>> out;
+  for (const CallRecord& c : d.calls) {
+    if (c.pid != pid) continue;
+    auto& cell = out[std::string(call_by_id(c.call)->name)];
+    cell.first += 1;
+    cell.second += c.result && *c.result < 0 ? 1 : 0;
+  }
+  return out;
+}
+
+DecodedRecords read_records(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return decode_record_file(bytes.str());
+}
+
+TEST_F(LibbpfTracerTest, FullRecordsEveryCallOfTheCohortWithOpensPathsAndDrainsEveryCpu) {
+  auto member = test::Target::spawn(dir_.path() + "/member");
+  auto twin = test::Target::spawn(dir_.path() + "/twin");
+  ASSERT_TRUE(member && twin);
+  const std::string file = dir_.path() + "/records";
+  ASSERT_EQ(tracer_->begin_run({member->pid()}, {file}), "");
+  tracer_->set_phase(2);
+  const Json ack = member->work(2);
+  twin->work(2);
+  const RunEnd end = tracer_->end_run();
+  EXPECT_TRUE(end.problems.empty()) << end.problems.front();
+  EXPECT_EQ(end.lost, 0u);
+  const DecodedRecords d = read_records(file);
+  ASSERT_TRUE(d.has_trailer);
+  EXPECT_EQ(d.malformed, 0u) << d.malformed_examples.front();
+  EXPECT_EQ(recorded(d, member->pid()), said(ack));
+  EXPECT_TRUE(recorded(d, twin->pid()).empty());
+  EXPECT_EQ(d.trailer.missing, 0u);
+  EXPECT_EQ(d.trailer.drained_cpus, static_cast<std::uint64_t>(sysconf(_SC_NPROCESSORS_ONLN)));
+  std::size_t opens = 0;
+  for (const CallRecord& c : d.calls) {
+    EXPECT_EQ(c.phase, 2);
+    if (call_by_id(c.call)->kind != ArgKind::path) continue;
+    ++opens;
+    EXPECT_EQ(c.path.rfind(dir_.path(), 0), 0u) << c.path;
+    if (c.result && *c.result >= 0) {
+      EXPECT_TRUE(c.file.has_value()) << "an open's record names the file it opened";
+    }
+  }
+  EXPECT_GT(opens, 0u);
+  member->exit_and_reap();
+  twin->exit_and_reap();
+}
+
+// A consumer that stops reading: the ring fills, and every record the kernel could not reserve is
+// counted, in the run's end and in the file's trailer.
+TEST_F(LibbpfTracerTest, ARingNobodyReadsCountsEveryRecordItCouldNotKeep) {
+  std::string why;
+  TracerOptions tiny;
+  tiny.record_ring_bytes = 4096;
+  auto small = LibbpfTracer::open(why, tiny);
+  ASSERT_TRUE(small) << why;
+  EXPECT_EQ(small->record_ring_bytes(), 4096u);
+  auto member = test::Target::spawn(dir_.path() + "/member");
+  ASSERT_TRUE(member);
+  const std::string file = dir_.path() + "/records";
+  ASSERT_EQ(small->begin_run({member->pid()}, {file}), "");
+  const Json ack = member->burst(20'000);
+  const RunEnd end = small->end_run();
+  long made = 0;
+  for (const auto& [call, cell] : said(ack)) made += cell.first;
+  const DecodedRecords d = read_records(file);
+  ASSERT_TRUE(d.has_trailer);
+  EXPECT_GT(end.lost, 0u);
+  EXPECT_EQ(d.trailer.lost, end.lost);
+  EXPECT_EQ(static_cast<long>(d.calls.size() + end.lost), made);
+  member->exit_and_reap();
 }
 
 }  // namespace

@@ -1,16 +1,21 @@
 #include "target_driver.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <poll.h>
 #include <signal.h>
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 
 #include "host_tools.h"
 #include "jbench/common/clock.h"
 #include "jbench/host_caps/tracefs.h"
 #include "jbench/proc/proc_stat.h"
+#ifdef JBENCH_HAVE_LIBBPF
+#include "libbpf_tracer.h"
+#endif
 
 namespace jbench::test {
 
@@ -125,6 +130,7 @@ Outcome run_scenario(const Scenario& s, const std::string& dir) {
   collectors::SyscallOptions options;
   options.detail = s.detail;
   options.backend = s.backend;
+  options.compiled_first = s.compiled_first;
   options.raw_dir = o.raw_dir;
   options.run_id = o.run_id;
   options.boot_id = o.boot_id;
@@ -192,6 +198,34 @@ std::string bpftrace_missing() {
 std::string strace_missing() {
   using namespace collectors::syscall_detail;
   return strace_unavailable(find_on_path("strace")).reason;
+}
+
+#ifdef JBENCH_HAVE_LIBBPF
+std::string libbpf_missing() {
+  std::string why;
+  return collectors::syscall_detail::LibbpfTracer::open(why) ? std::string() : why;
+}
+#endif
+
+int sever_bpf_links(const std::string& tp_name) {
+  int severed = 0;
+  const int null_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  if (null_fd < 0) return 0;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc/self/fdinfo", ec)) {
+    std::ifstream in(entry.path());
+    std::string line;
+    bool link = false, named = false;
+    while (std::getline(in, line)) {
+      link = link || line.rfind("link_type:", 0) == 0;
+      named = named || line == "tp_name:\t" + tp_name;
+    }
+    if (!link || !named) continue;
+    const int fd = std::stoi(entry.path().filename().string());
+    if (::dup2(null_fd, fd) == fd) ++severed;
+  }
+  ::close(null_fd);
+  return severed;
 }
 
 }  // namespace jbench::test

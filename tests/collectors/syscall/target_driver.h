@@ -53,6 +53,7 @@ void add_did(Did& into, const std::string& phase, const nlohmann::json& ack);
 struct Scenario {
   collectors::SyscallDetail detail = collectors::SyscallDetail::light;
   std::string backend;
+  bool compiled_first = false;  // with backend "": the compiled tracer first, as `jbench run`
   int startup_rounds = 1;
   int warmup_rounds = 1;
   int measure_rounds = 2;
@@ -99,5 +100,12 @@ std::set<pid_t> summary_pids(const nlohmann::json& entry);
 // tracepoints); when not, the reason for GTEST_SKIP.
 std::string bpftrace_missing();
 std::string strace_missing();
+#ifdef JBENCH_HAVE_LIBBPF
+std::string libbpf_missing();  // why the compiled tracer cannot load here, or ""
+#endif
+// Closes, in this process, the BPF link attached to raw tracepoint `tp_name` (as a library that
+// closed the wrong descriptor would): the descriptor is made to name /dev/null instead, so the
+// link's owner can still close it. Returns how many links were closed.
+int sever_bpf_links(const std::string& tp_name);
 
 }  // namespace jbench::test
