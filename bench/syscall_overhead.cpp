@@ -1,8 +1,10 @@
 // What the syscall collector adds to each traced call, per backend and detail: a worker process
 // makes pread64(fd, 1 byte) calls in a tight loop, timing batches with the vDSO clock, while
-// nothing, the compiled tracer light (libbpf, in-kernel per-CPU maps), bpftrace light (in-kernel
-// maps), bpftrace full (one output line per call) or strace (ptrace) observes it. Each benchmark
-// iteration is one batch; the time reported is per call.
+// nothing, the compiled tracer light (libbpf, in-kernel per-CPU maps) or full (a binary record per
+// call through a ring buffer), bpftrace light (in-kernel maps), bpftrace full (one output line
+// per call) or strace (ptrace) observes it. Each benchmark iteration is one batch; the time
+// reported is per call. libbpf_consumer is the full-detail consumer's own speed: records per
+// second it takes from the ring and writes to the records file, on one core.
 //
 //   build/bin/jbench-bench-syscall                       (as root for the bpftrace cases)
 //   build/bin/jbench-bench-syscall --benchmark_filter=light
@@ -231,12 +233,57 @@ void libbpf_light(benchmark::State& state) {
   state.counters["attach_ms"] = benchmark::Counter(static_cast<double>(tracer->attach_ns()) / 1e6);
   std::filesystem::remove_all(dir);
 }
+
+// The consumer alone: the worker fills a ring big enough for every record while nobody reads;
+// then one poll takes them all and writes them to the records file. Time: that poll.
+void libbpf_consumer(benchmark::State& state) {
+  using namespace jbench::collectors::syscall_detail;
+  constexpr std::uint64_t kCalls = 1'000'000;
+  const std::string dir = bench_dir("jbench-bench-consumer-");
+  std::string why;
+  TracerOptions options;
+  options.record_ring_bytes = 256u << 20;  // 3.3 million records
+  auto tracer = LibbpfTracer::open(why, options);
+  if (!tracer) {
+    state.SkipWithError(("the compiled tracer cannot load: " + why).c_str());
+    std::filesystem::remove_all(dir);
+    return;
+  }
+  Worker worker(dir + "/data");
+  std::uint64_t records = 0;
+  std::uint64_t lost = 0;
+  int run = 0;
+  for (auto _ : state) {
+    const std::string file = dir + "/records-" + std::to_string(run++);
+    if (auto problem = tracer->begin_run({worker.pid()}, {file}); !problem.empty()) {
+      state.SkipWithError(problem.c_str());
+      break;
+    }
+    worker.order(kCalls);
+    std::vector<CanaryHit> canaries;
+    std::vector<ForkSeen> forks;
+    const std::uint64_t start = jbench::monotonic_ns();
+    tracer->poll(canaries, forks);
+    state.SetIterationTime(static_cast<double>(jbench::monotonic_ns() - start) / 1e9);
+    const RunEnd end = tracer->end_run();
+    records += end.records.records;
+    lost += end.lost;
+    std::filesystem::remove(file);
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(records));
+  state.counters["records"] = benchmark::Counter(static_cast<double>(records));
+  state.counters["dropped"] = benchmark::Counter(static_cast<double>(lost));
+  std::filesystem::remove_all(dir);
+}
 #endif
 
 void none(benchmark::State& state) { traced_calls(state, "", SyscallDetail::light); }
 void bpftrace_light(benchmark::State& state) {
   traced_calls(state, "bpftrace", SyscallDetail::light);
 }
+#ifdef JBENCH_HAVE_LIBBPF
+void libbpf_full(benchmark::State& state) { traced_calls(state, "libbpf", SyscallDetail::full); }
+#endif
 void bpftrace_full(benchmark::State& state) {
   traced_calls(state, "bpftrace", SyscallDetail::full);
 }
@@ -247,6 +294,8 @@ void strace_full(benchmark::State& state) { traced_calls(state, "strace", Syscal
 BENCHMARK(none)->UseManualTime()->Iterations(50)->Unit(benchmark::kMillisecond);
 #ifdef JBENCH_HAVE_LIBBPF
 BENCHMARK(libbpf_light)->UseManualTime()->Iterations(50)->Unit(benchmark::kMillisecond);
+BENCHMARK(libbpf_full)->UseManualTime()->Iterations(50)->Unit(benchmark::kMillisecond);
+BENCHMARK(libbpf_consumer)->UseManualTime()->Iterations(5)->Unit(benchmark::kMillisecond);
 #endif
 BENCHMARK(bpftrace_light)->UseManualTime()->Iterations(50)->Unit(benchmark::kMillisecond);
 BENCHMARK(bpftrace_full)->UseManualTime()->Iterations(20)->Unit(benchmark::kMillisecond);

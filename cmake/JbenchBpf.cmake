@@ -52,9 +52,10 @@ function(jbench_bpf_skeleton name source)
     list(APPEND includes -I${dir})
   endforeach()
   add_custom_command(OUTPUT ${out}/${name}.bpf.o
-    COMMAND ${JBENCH_BPF_CLANG} -g -O2 -target bpf -D__TARGET_ARCH_${JBENCH_BPF_ARCH}
+    COMMAND ${JBENCH_BPF_CLANG} -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_${JBENCH_BPF_ARCH}
             -Wall -Werror ${includes} -c ${source} -o ${out}/${name}.bpf.o
     # -g gives the BTF that CO-RE needs; the DWARF beside it is 90% of the object and unused.
+    # -mcpu=v3: atomics that return the old value (kernel 5.12 and later), for giving out slots.
     COMMAND ${JBENCH_LLVM_STRIP} -g ${out}/${name}.bpf.o
     DEPENDS ${source} ${CMAKE_BINARY_DIR}/bpf/vmlinux.h ${ARG_INCLUDES}
     COMMENT "Compiling the BPF program ${name}" VERBATIM)

@@ -43,6 +43,8 @@ volatile __s64 probe_arg = 0;
 __u64 probe_seen = 0;
 // Calls a member was in when its run's tracing ended: not counted.
 __u64 unfinished = 0;
+// light: the next free slot of `totals` (the harness sets it to 0 between runs).
+__u32 next_slot = 0;
 
 struct {
   __uint(type, BPF_MAP_TYPE_ARRAY);
@@ -58,6 +60,15 @@ struct {
   __type(value, __u32);
 } cohort SEC(".maps");
 
+// Where a thread last found the totals of one (call, phase): a slot of `totals`, valid in `run`
+// for `request`. Found again without hashing the key, which costs more than the rest of a call's
+// accounting.
+struct slot_hint {
+  __u32 slot_plus1;  // 0: none
+  __u32 run;
+  __u64 request;
+};
+
 // The call a thread is in, kept with the thread itself (task storage: no hash update per call).
 struct entry {
   __u64 t_ns;
@@ -67,9 +78,12 @@ struct entry {
   __u32 phase;
   __u32 call;
   __u32 kind;
-  __u32 active;  // set at a traced entry, cleared at its exit
-  __u32 run;
+  __u32 active;      // set at a traced entry, cleared at its exit
+  __u32 run;         // the run the call entered in
+  __u32 member_run;  // the last run whose cohort this thread's process was found in
+  __u32 tgid;
   __u32 pad;
+  struct slot_hint hints[JB_HINT_CALLS * JB_HINT_PHASES];  // by call * JB_HINT_PHASES + phase
 };
 
 struct {
@@ -79,10 +93,19 @@ struct {
   __type(value, struct entry);
 } in_flight SEC(".maps");
 
+// light: the slot of each (tgid, phase, call, request), given out in order from next_slot; and
+// the totals, per slot and per CPU.
 struct {
-  __uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+  __uint(type, BPF_MAP_TYPE_HASH);
   __uint(max_entries, JB_MAX_TOTALS);
   __type(key, struct jb_totals_key);
+  __type(value, __u32);
+} slot_of SEC(".maps");
+
+struct {
+  __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+  __uint(max_entries, JB_MAX_TOTALS);
+  __type(key, __u32);
   __type(value, struct jb_totals);
 } totals SEC(".maps");
 
@@ -148,12 +171,48 @@ static __always_inline __u32 log2_bucket(__u64 v) {
   return b < JB_HIST_BUCKETS ? b : JB_HIST_BUCKETS - 1;
 }
 
-// A new key's first value: from read-only data, since a jb_totals does not fit on BPF's stack.
-static const struct jb_totals zero_totals = {};
+// The totals of the call `e` ended: through the thread's hint, else by the key's slot (given
+// out on first use). Null when every slot is taken.
+static __always_inline struct jb_totals* totals_of(struct entry* e) {
+  struct slot_hint* hint = 0;
+  if (e->call < JB_HINT_CALLS && e->phase < JB_HINT_PHASES) {
+    hint = &e->hints[(e->call * JB_HINT_PHASES + e->phase) & (JB_HINT_CALLS * JB_HINT_PHASES - 1)];
+    if (hint->run == run && hint->slot_plus1 != 0 && hint->request == e->request) {
+      const __u32 slot = hint->slot_plus1 - 1;
+      return bpf_map_lookup_elem(&totals, &slot);
+    }
+  }
+  struct jb_totals_key key = {};
+  key.tgid = e->tgid;
+  key.phase = (__u16)e->phase;
+  key.call = (__u16)e->call;
+  key.request = e->request;
+  __u32 slot = 0;
+  const __u32* found = bpf_map_lookup_elem(&slot_of, &key);
+  if (found) {
+    slot = *found;
+  } else {
+    slot = __sync_fetch_and_add(&next_slot, 1);
+    if (slot >= JB_MAX_TOTALS) return 0;
+    // Another CPU may have given the key a slot meanwhile: then that one is the key's.
+    if (bpf_map_update_elem(&slot_of, &key, &slot, BPF_NOEXIST) != 0) {
+      found = bpf_map_lookup_elem(&slot_of, &key);
+      if (!found) return 0;
+      slot = *found;
+    }
+  }
+  if (hint) {
+    hint->slot_plus1 = slot + 1;
+    hint->run = run;
+    hint->request = e->request;
+  }
+  return bpf_map_lookup_elem(&totals, &slot);
+}
 
-// Every system call of the host passes here: a process outside the cohort costs one hash lookup
-// (while a run is traced) and nothing else. The arguments are read from the caller's registers:
-// the second is the request of flock/fcntl/ioctl and the path of faccessat; access has it first.
+// Every system call of the host passes here: a call that is not traced costs an array lookup,
+// one of a process outside the cohort a hash lookup more (while a run is traced). The arguments are
+// read from the caller's registers: the second is the request of flock/fcntl/ioctl and the path of
+// faccessat; access has it first.
 SEC("tp_btf/sys_enter")
 int BPF_PROG(on_sys_enter, struct pt_regs* regs, long id) {
   if (!tracing) return 0;
@@ -169,16 +228,22 @@ int BPF_PROG(on_sys_enter, struct pt_regs* regs, long id) {
     p->active = 1;
     return 0;
   }
-  if (!bpf_map_lookup_elem(&cohort, &tgid)) return 0;
   if (id < 0 || id >= JB_MAX_SYSCALL_NR) return 0;
   const __u32 nr = (__u32)id;
   const struct jb_call_info* info = bpf_map_lookup_elem(&calls, &nr);
   if (!info || info->kind == JB_KIND_NONE) return 0;
-  struct entry* e = bpf_task_storage_get(&in_flight, bpf_get_current_task_btf(), 0,
-                                         BPF_LOCAL_STORAGE_GET_F_CREATE);
-  if (!e) {
-    count_lost();
-    return 0;
+  // A thread already found in this run's cohort says so in its own storage: no hash lookup.
+  struct task_struct* task = bpf_get_current_task_btf();
+  struct entry* e = bpf_task_storage_get(&in_flight, task, 0, 0);
+  if (!e || e->member_run != run) {
+    if (!bpf_map_lookup_elem(&cohort, &tgid)) return 0;
+    e = bpf_task_storage_get(&in_flight, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+    if (!e) {
+      count_lost();
+      return 0;
+    }
+    e->member_run = run;
+    e->tgid = tgid;
   }
   e->t_ns = bpf_ktime_get_ns();
   e->phase = phase;
@@ -275,11 +340,11 @@ int BPF_PROG(on_sys_exit, struct pt_regs* regs, long ret) {
     __sync_fetch_and_add(&unfinished, 1);
     return 0;
   }
-  const __u64 pid_tgid = bpf_get_current_pid_tgid();
-  const __u32 tid = (__u32)pid_tgid;
   const __u64 now = bpf_ktime_get_ns();
-  const __u32 tgid = pid_tgid >> 32;
   if (e->kind == JB_KIND_CANARY) {
+    const __u64 pid_tgid = bpf_get_current_pid_tgid();
+    const __u32 tid = (__u32)pid_tgid;
+    const __u32 tgid = pid_tgid >> 32;
     struct jb_event* out = bpf_ringbuf_reserve(&events, sizeof(*out), 0);
     if (out) {
       out->type = JB_EVENT_CANARY;
@@ -295,26 +360,16 @@ int BPF_PROG(on_sys_exit, struct pt_regs* regs, long ret) {
     return 0;
   }
   if (detail == JB_DETAIL_FULL) {
-    record_call(e, pid_tgid, now, ret);
+    record_call(e, bpf_get_current_pid_tgid(), now, ret);
     return 0;
   }
-  struct jb_totals_key key = {};
-  key.tgid = tgid;
-  key.phase = (__u16)e->phase;
-  key.call = (__u16)e->call;
-  key.request = e->request;
+  struct jb_totals* t = totals_of(e);
+  if (!t) {
+    count_lost();
+    return 0;
+  }
   const __u64 d = now - e->t_ns;
   const __u32 bucket = log2_bucket(d);
-  struct jb_totals* t = bpf_map_lookup_elem(&totals, &key);
-  if (!t) {
-    // Whoever inserts first, the key then exists; if it does not, the map is full.
-    bpf_map_update_elem(&totals, &key, &zero_totals, BPF_NOEXIST);
-    t = bpf_map_lookup_elem(&totals, &key);
-    if (!t) {
-      count_lost();
-      return 0;
-    }
-  }
   // Per-CPU values: no other CPU writes this one, so plain adds are exact.
   t->count += 1;
   if (ret < 0) t->errors += 1;

@@ -10,8 +10,9 @@
 #define JB_MAX_SYSCALL_NR 512
 #define JB_MAX_COHORT 4096
 #define JB_MAX_IN_FLIGHT 16384
-/* Per-CPU and preallocated: 4096 keys of 352 bytes are 1.4 MiB per CPU. Enough for 32 workers
- * and their forks over 4 phases and 14 calls; a full map counts as lost, never as silence. */
+/* Slots of the per-CPU totals, preallocated: 4096 of 352 bytes are 1.4 MiB per CPU. Enough for
+ * 32 workers and their forks over 4 phases and 14 calls; when every slot is taken, a call counts
+ * as lost, never as silence. */
 #define JB_MAX_TOTALS 4096
 #define JB_RING_BYTES (1 << 20)
 /* full: the per-call records' ring. 32 MiB hold 400 000 calls: more than a second of the
@@ -19,6 +20,9 @@
 #define JB_RECORD_RING_BYTES (32 << 20)
 #define JB_PATH_MAX 256
 #define JB_HIST_BUCKETS 40
+/* A thread's hints to its totals' slots: every traced call (ids below 16) in every phase. */
+#define JB_HINT_CALLS 16
+#define JB_HINT_PHASES 4
 #define JB_CANARY_PATH 64
 
 /* What the harness says of each syscall number. */

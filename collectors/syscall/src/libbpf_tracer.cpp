@@ -280,7 +280,7 @@ std::string LibbpfTracer::begin_run(const std::vector<pid_t>& tgids, const Recor
   auto* skel = state_->skel;
   __atomic_store_n(&skel->bss->tracing, 0u, __ATOMIC_SEQ_CST);
   clear_map<__u32>(bpf_map__fd(skel->maps.cohort));
-  clear_map<jb_totals_key>(bpf_map__fd(skel->maps.totals));
+  clear_totals();
   state_->records.reset();
   std::vector<CanaryHit> stale_canaries;
   std::vector<ForkSeen> stale_forks;
@@ -434,35 +434,57 @@ RunEnd LibbpfTracer::end_run(std::vector<CanaryHit>& canaries, std::vector<ForkS
 
 std::map<TotalsKey, Totals> LibbpfTracer::read_totals() {
   std::map<TotalsKey, Totals> totals;
+  const int slots = bpf_map__fd(state_->skel->maps.slot_of);
   const int fd = bpf_map__fd(state_->skel->maps.totals);
   std::vector<jb_totals> per_cpu(static_cast<std::size_t>(state_->cpus));
   jb_totals_key key{};
   jb_totals_key next{};
   bool first = true;
-  while (bpf_map_get_next_key(fd, first ? nullptr : &key, &next) == 0) {
+  while (bpf_map_get_next_key(slots, first ? nullptr : &key, &next) == 0) {
     first = false;
     key = next;
-    if (bpf_map_lookup_elem(fd, &key, per_cpu.data()) != 0) continue;
+    __u32 slot = 0;
+    if (bpf_map_lookup_elem(slots, &key, &slot) != 0) continue;
+    if (bpf_map_lookup_elem(fd, &slot, per_cpu.data()) != 0) continue;
     Totals& t = totals[{static_cast<pid_t>(key.tgid), key.phase, key.call}];
     const TracedCall* call = call_by_id(key.call);
     const bool has_request = call && call->kind == ArgKind::fd_request;
+    std::uint64_t count = 0, errors = 0;
     for (const jb_totals& c : per_cpu) {
-      t.count += c.count;
-      t.errors += c.errors;
+      count += c.count;
+      errors += c.errors;
       t.total_ns += c.total_ns;
       t.max_ns = std::max<std::uint64_t>(t.max_ns, c.max_ns);
       for (int b = 0; b < JB_HIST_BUCKETS; ++b) {
         // Bucket b holds [2^b, 2^(b+1)) ns; its lower bound is the histogram's key.
         if (c.hist[b] > 0) t.log2_buckets[1ULL << b] += c.hist[b];
       }
-      if (has_request) {
-        t.requests[key.request] += c.count;
-        if (c.errors > 0) t.request_errors[key.request] += c.errors;
-      }
+    }
+    t.count += count;
+    t.errors += errors;
+    if (has_request) {
+      t.requests[key.request] += count;
+      if (errors > 0) t.request_errors[key.request] += errors;
     }
   }
-  clear_map<jb_totals_key>(fd);
+  clear_totals();
   return totals;
+}
+
+// Zeroes every slot given out and takes the keys back, so the next run starts from nothing.
+void LibbpfTracer::clear_totals() {
+  const int slots = bpf_map__fd(state_->skel->maps.slot_of);
+  const int fd = bpf_map__fd(state_->skel->maps.totals);
+  const std::vector<jb_totals> zero(static_cast<std::size_t>(state_->cpus));
+  jb_totals_key key{};
+  while (bpf_map_get_next_key(slots, nullptr, &key) == 0) {
+    __u32 slot = 0;
+    if (bpf_map_lookup_elem(slots, &key, &slot) == 0) {
+      bpf_map_update_elem(fd, &slot, zero.data(), BPF_ANY);
+    }
+    bpf_map_delete_elem(slots, &key);
+  }
+  __atomic_store_n(&state_->skel->bss->next_slot, 0u, __ATOMIC_SEQ_CST);
 }
 
 }  // namespace jbench::collectors::syscall_detail

@@ -90,6 +90,7 @@ class LibbpfTracer {
  private:
   explicit LibbpfTracer(std::unique_ptr<State> state);
   std::map<TotalsKey, Totals> read_totals();  // and clears them
+  void clear_totals();
   std::unique_ptr<State> state_;
   std::uint64_t attach_ns_ = 0;
   bool healthy_ = true;
