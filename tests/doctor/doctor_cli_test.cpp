@@ -26,6 +26,7 @@ const char* const kLinuxChecks[] = {"os",
                                     "tracefs",
                                     "syscall_tracepoints",
                                     "uprobes",
+                                    "compiled_tracer",
                                     "bpftrace",
                                     "strace",
                                     "dtrace"};
@@ -42,7 +43,9 @@ TEST(DoctorCli, TextListsEveryCheckAndTheBackends) {
   }
   EXPECT_NE(r.out.find("not available: not_installed — "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("; fix: "), std::string::npos);
-  EXPECT_NE(r.out.find("backend syscall"), std::string::npos);
+  EXPECT_NE(r.out.find("\nbackend syscall_light "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\nbackend syscall_full "), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("\nbackend syscall "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("attach not tried (--no-attach)"), std::string::npos);
 }
 
@@ -57,6 +60,8 @@ TEST(DoctorCli, JsonParsesAndValidates) {
   for (const auto& v : schema->validate(doc)) ADD_FAILURE() << v.pointer << ": " << v.message;
 }
 
+// Without bpftrace the compiled tracer, where it loads, or strace is chosen for each mode, or
+// none with the remediation.
 TEST(DoctorCli, WithoutBpftraceOnPathNamesTheFallbackOrTheRemediation) {
   test::FakeTools tools;  // strace only, when this host has it
   if (::access("/usr/bin/strace", X_OK) == 0) tools.link("strace", "/usr/bin/strace");
@@ -64,19 +69,26 @@ TEST(DoctorCli, WithoutBpftraceOnPathNamesTheFallbackOrTheRemediation) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("bpftrace              not available: not_installed"), std::string::npos)
       << r.out;
-  const bool fallback = r.out.find("backend syscall       strace — ") != std::string::npos;
-  const bool remediation = r.out.find("backend syscall       none — ") != std::string::npos &&
-                           r.out.find("apt-get install bpftrace") != std::string::npos;
-  EXPECT_TRUE(fallback || remediation) << r.out;
+  for (const std::string line : {"backend syscall_light ", "backend syscall_full  "}) {
+    const bool compiled = r.out.find(line + "libbpf — ") != std::string::npos;
+    const bool fallback = r.out.find(line + "strace — ") != std::string::npos;
+    const bool remediation = r.out.find(line + "none — ") != std::string::npos &&
+                             r.out.find("apt-get install bpftrace") != std::string::npos;
+    EXPECT_TRUE(compiled || fallback || remediation) << line << "\n" << r.out;
+  }
 
+  // A test root has no kernel BTF: with no tool either, nothing can trace system calls.
+  test::FakeRoot root;
   test::FakeTools empty;
-  const auto none = run_jbench({"doctor", "--json", "--path", empty.path()});
+  const auto none = run_jbench({"doctor", "--json", "--root", root.path(), "--path", empty.path()});
   ASSERT_EQ(none.exit_code, 0) << none.err;
   const auto doc = nlohmann::json::parse(none.out);
-  EXPECT_TRUE(doc["backends"]["syscall"]["chosen"].is_null());
-  EXPECT_NE(
-      doc["backends"]["syscall"]["remediation"].get<std::string>().find("apt-get install bpftrace"),
-      std::string::npos);
+  for (const char* key : {"syscall_light", "syscall_full"}) {
+    const auto& b = doc["backends"][key];
+    EXPECT_TRUE(b["chosen"].is_null()) << key;
+    EXPECT_NE(b["remediation"].get<std::string>().find("apt-get install bpftrace"),
+              std::string::npos);
+  }
 }
 
 TEST(DoctorCli, BadUsageIsExitTwo) {

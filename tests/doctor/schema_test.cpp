@@ -61,5 +61,21 @@ TEST(DoctorSchema, ReasonCodesMatchTheSchema) {
   EXPECT_FALSE(schema->validate(doc).empty());
 }
 
+// Bundles written before the compiled tracer carry one backends.syscall: they stay valid. A
+// document with neither form is not.
+TEST(DoctorSchema, AnOlderDocumentsSingleSyscallBackendStillValidates) {
+  auto schema = capabilities_schema();
+  ASSERT_TRUE(schema);
+  nlohmann::json doc = probe_capabilities({.root = "", .path_env = "", .try_attach = false});
+  auto& backends = doc["backends"];
+  ASSERT_TRUE(backends.contains("syscall_light") && backends.contains("syscall_full"));
+  backends["syscall"] = backends["syscall_light"];
+  backends.erase("syscall_light");
+  backends.erase("syscall_full");
+  expect_valid(*schema, doc);
+  backends.erase("syscall");
+  EXPECT_FALSE(schema->validate(doc).empty());
+}
+
 }  // namespace
 }  // namespace jbench

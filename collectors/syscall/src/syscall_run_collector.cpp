@@ -82,20 +82,30 @@ std::string remediation_of(const nlohmann::json& capabilities, std::string_view 
   return {};
 }
 
-}  // namespace
-
-Availability syscall_host_check(const HostOffer& host) {
+// Whether the probe chose a backend for `key` (backends.syscall_light or syscall_full).
+Availability syscall_host_check_for(const HostOffer& host, const std::string& key) {
   const nlohmann::json& caps = host.capabilities;
   const nlohmann::json* syscall = nullptr;
   if (const auto b = caps.find("backends"); b != caps.end() && b->is_object()) {
-    if (const auto s = b->find("syscall"); s != b->end()) syscall = &*s;
+    if (const auto s = b->find(key); s != b->end()) syscall = &*s;
   }
   if (syscall && syscall->contains("chosen") && !(*syscall)["chosen"].is_null()) return {};
-  const std::string why = syscall ? syscall->value("why", "") : "the probe has no syscall backend";
+  const std::string why =
+      syscall ? syscall->value("why", "") : "the probe has no " + key + " backend";
   std::string fix = remediation_of(caps, "bpftrace");
   if (fix.empty()) fix = remediation_of(caps, "strace");
   if (fix.empty()) fix = "run `jbench doctor` and follow its remediation";
   return {false, "syscall: no backend can attach here: " + why, fix};
+}
+
+}  // namespace
+
+Availability syscall_light_host_check(const HostOffer& host) {
+  return syscall_host_check_for(host, "syscall_light");
+}
+
+Availability syscall_full_host_check(const HostOffer& host) {
+  return syscall_host_check_for(host, "syscall_full");
 }
 
 std::unique_ptr<Collector> make_syscall_collector(const RunContext& context) {

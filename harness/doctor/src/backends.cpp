@@ -1,5 +1,8 @@
-// The backend chosen for each kind of event, from the checks alone: bpftrace when it attached
-// and the kernel has the probes, else the privilege-free fallback, else none with the remediation.
+// The backend chosen for each kind of event, from the checks alone: for system calls in each
+// trace mode the compiled tracer when it loaded, else bpftrace when it attached and the kernel
+// has the tracepoints, else the privilege-free strace, else none with the remediation.
+#include <fmt/format.h>
+
 #include <string>
 
 #include "checks.h"
@@ -67,24 +70,39 @@ nlohmann::json choose(const std::string& kind, const std::vector<Candidate>& can
 }  // namespace
 
 nlohmann::json choose_backends(const std::vector<Check>& checks) {
+  const Check& compiled = find_check(checks, "compiled_tracer");
   const Check& bpftrace = find_check(checks, "bpftrace");
   const Check& strace = find_check(checks, "strace");
   const Check& tracepoints = find_check(checks, "syscall_tracepoints");
   const Check& uprobes = find_check(checks, "uprobes");
-  const bool verified = bpftrace.facts.value("attach_verified", false);
+  const std::string compiled_cost =
+      compiled.facts.value("attach_verified", false)
+          ? fmt::format(
+                "the compiled tracer (libbpf, CO-RE) loaded and attached here in {:.1f} "
+                "ms; in-kernel aggregation, loaded once per session",
+                std::stod(compiled.facts.value("load_ns", "0")) / 1e6)
+          : "the compiled tracer is built in, with kernel BTF and the privilege (load not "
+            "proven: --no-attach)";
   const std::string bpftrace_cost =
-      verified ? "bpftrace attached a probe here; in-kernel aggregation, low overhead"
-               : "bpftrace is installed (attach not proven: --no-attach)";
+      bpftrace.facts.value("attach_verified", false)
+          ? "bpftrace attached a probe here; in-kernel aggregation, low overhead"
+          : "bpftrace is installed (attach not proven: --no-attach)";
+  // Light and full have the same candidates; each is its own key because each trace mode's run
+  // reads its own choice (syscall_light_host_check, syscall_full_host_check).
+  const auto syscall = [&](const std::string& kind) {
+    return choose(
+        kind,
+        {{"libbpf", {&compiled}, compiled_cost},
+         {"bpftrace", {&bpftrace, &tracepoints}, bpftrace_cost + "; syscall tracepoints exist"},
+         {"strace",
+          {&strace},
+          "strace (ptrace) needs no BPF privilege, but stops the target at every traced "
+          "system call: a large observer overhead, so its timings are not comparable with "
+          "the BPF backends'"}});
+  };
   return {
-      {"syscall",
-       choose(
-           "system calls",
-           {{"bpftrace", {&bpftrace, &tracepoints}, bpftrace_cost + "; syscall tracepoints exist"},
-            {"strace",
-             {&strace},
-             "strace (ptrace) needs no BPF privilege, but stops the target at every traced "
-             "system call: a large observer overhead, so its timings are not comparable with "
-             "bpftrace's"}})},
+      {"syscall_light", syscall("system calls (light: totals per call)")},
+      {"syscall_full", syscall("system calls (full: a record per call)")},
       {"usdt", choose("USDT probes (the trace bridge)",
                       {{"bpftrace", {&bpftrace, &uprobes}, bpftrace_cost + "; uprobes exist"}})},
   };

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <vector>
+
 #include "jbench/doctor/capabilities.h"
 
 namespace jbench {
@@ -30,7 +32,17 @@ std::string capabilities_to_text(const nlohmann::json& caps) {
                          c.at("remediation").get<std::string>());
     }
   }
-  for (const auto& [kind, b] : caps.at("backends").items()) {
+  // The syscall backends in trace-mode order, then the rest (usdt; an older document's syscall).
+  const auto& backends = caps.at("backends");
+  std::vector<std::string> kinds;
+  for (const char* first : {"syscall_light", "syscall_full"}) {
+    if (backends.contains(first)) kinds.emplace_back(first);
+  }
+  for (const auto& [kind, b] : backends.items()) {
+    if (kind != "syscall_light" && kind != "syscall_full") kinds.push_back(kind);
+  }
+  for (const std::string& kind : kinds) {
+    const auto& b = backends.at(kind);
     const std::string chosen =
         b.at("chosen").is_null() ? "none" : b.at("chosen").get<std::string>();
     out +=

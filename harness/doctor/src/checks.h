@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "check.h"
+#include "jbench/collectors/syscall/compiled_tracer.h"
 #include "jbench/doctor/capabilities.h"
 
 namespace jbench::doctor {
@@ -48,6 +49,12 @@ Check check_uprobes(const ProbeContext& ctx, const Check& tracefs);
 // Tools (tool_checks.cpp).
 Check check_bpftrace(const ProbeContext& ctx, const std::vector<Check>& before);
 Check check_strace(const ProbeContext& ctx, const std::vector<Check>& before);
+// The compiled syscall tracer (compiled_tracer_check.cpp): built in, and loaded here unless
+// --no-attach; facts.attach_verified says which.
+Check check_compiled_tracer(const ProbeContext& ctx, const std::vector<Check>& before);
+// Its pure part: the check a probe's result makes (the lockdown check may explain a refusal).
+Check compiled_tracer_check_for(const collectors::CompiledTracerProbe& probe,
+                                const Check& lockdown);
 Check check_dtrace(const ProbeContext& ctx, const std::vector<Check>& before);
 
 // The chosen backend per kind of event, with the alternatives and why (backends.cpp).

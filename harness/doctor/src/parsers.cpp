@@ -18,16 +18,6 @@ std::string trim(const std::string& s) {
   return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
 }
 
-// The value of "Field:\t..." in a /proc status file.
-std::optional<std::string> status_field(const std::string& status, const std::string& field) {
-  std::istringstream in(status);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind(field + ":", 0) == 0) return trim(line.substr(field.size() + 1));
-  }
-  return std::nullopt;
-}
-
 }  // namespace
 
 std::optional<long> parse_sysctl_int(const std::string& text) {
@@ -38,27 +28,6 @@ std::optional<long> parse_sysctl_int(const std::string& text) {
   const long v = std::strtol(t.c_str(), &end, 10);
   if (errno != 0 || *end != '\0') return std::nullopt;
   return v;
-}
-
-std::optional<std::uint64_t> parse_cap_mask(const std::string& status, const std::string& field) {
-  auto value = status_field(status, field);
-  if (!value || value->empty() || value->size() > 16) return std::nullopt;
-  if (value->find_first_not_of("0123456789abcdefABCDEF") != std::string::npos) return std::nullopt;
-  return std::strtoull(value->c_str(), nullptr, 16);
-}
-
-std::optional<long> parse_effective_uid(const std::string& status) {
-  auto value = status_field(status, "Uid");
-  if (!value) return std::nullopt;
-  std::istringstream in(*value);
-  long real = -1;
-  long effective = -1;
-  if (!(in >> real >> effective) || effective < 0) return std::nullopt;
-  return effective;
-}
-
-bool has_capability(std::uint64_t mask, int capability) {
-  return capability >= 0 && capability < 64 && ((mask >> capability) & 1U) != 0;
 }
 
 std::string relevant_capability_names(std::uint64_t mask) {

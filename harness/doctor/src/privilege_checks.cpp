@@ -46,7 +46,8 @@ bool ProbeContext::bpf_privileged() const {
 }
 
 Check check_os(const ProbeContext& ctx) {
-  if (ctx.linux_host()) return Check::ok("os", "Linux: bpftrace and strace backends apply");
+  if (ctx.linux_host())
+    return Check::ok("os", "Linux: the libbpf, bpftrace and strace backends apply");
   return Check::missing(
       "os", "unsupported_os",
       fmt::format("{}: jbench's tracing backends (bpftrace, strace) are Linux's; no DTrace backend "

@@ -5,9 +5,8 @@
 #include <cstdlib>
 
 #include "checks.h"
-#include "host_files.h"
 #include "jbench/doctor/capabilities.h"
-#include "jbench/doctor/parsers.h"
+#include "jbench/host_caps/privilege.h"
 
 namespace jbench {
 namespace {
@@ -21,16 +20,10 @@ doctor::ProbeContext read_context(const ProbeOptions& options) {
   }
   struct utsname u {};
   if (uname(&u) == 0) ctx.os = u.sysname;
-  const doctor::FileRead status = doctor::read_small_file(ctx.path("/proc/self/status"));
-  if (!status.text) {
-    ctx.status_why = status.why;
-    return ctx;
-  }
-  ctx.euid = doctor::parse_effective_uid(*status.text);
-  ctx.cap_eff = doctor::parse_cap_mask(*status.text, "CapEff");
-  if (!ctx.euid || !ctx.cap_eff) {
-    ctx.status_why = ctx.path("/proc/self/status") + " has no parsable Uid or CapEff line";
-  }
+  host_caps::ProcessPrivilege privilege = host_caps::read_process_privilege(ctx.options.root);
+  ctx.euid = privilege.euid;
+  ctx.cap_eff = privilege.cap_eff;
+  ctx.status_why = std::move(privilege.why);
   return ctx;
 }
 
@@ -65,6 +58,7 @@ nlohmann::json probe_capabilities(const ProbeOptions& options) {
   checks.push_back(check_tracefs(ctx));
   checks.push_back(check_syscall_tracepoints(ctx, checks.back()));
   checks.push_back(check_uprobes(ctx, find_check(checks, "tracefs")));
+  checks.push_back(check_compiled_tracer(ctx, checks));
   checks.push_back(check_bpftrace(ctx, checks));
   checks.push_back(check_strace(ctx, checks));
   checks.push_back(check_dtrace(ctx, checks));

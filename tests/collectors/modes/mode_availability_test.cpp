@@ -39,6 +39,18 @@ TEST(ModeAvailability, light_and_full_are_not_available_without_a_syscall_backen
   }
 }
 
+// Each traced mode reads its own choice: backends.syscall_light or backends.syscall_full.
+TEST(ModeAvailability, each_traced_mode_reads_its_own_syscall_backend) {
+  auto caps = capabilities("bpftrace-and-strace.json");
+  caps["backends"]["syscall_full"] = {{"chosen", nullptr},
+                                      {"why", "no backend for full here"},
+                                      {"alternatives", nlohmann::json::array()}};
+  EXPECT_TRUE(mode_availability(TraceMode::light, "chez", caps, true).available);
+  const auto full = mode_availability(TraceMode::full, "chez", caps, true);
+  EXPECT_FALSE(full.available);
+  EXPECT_NE(full.reason.find("no backend for full here"), std::string::npos) << full.reason;
+}
+
 TEST(ModeAvailability, a_native_target_needs_the_allocation_sampler_built) {
   const auto caps = capabilities("bpftrace-and-strace.json");
   const auto a = mode_availability(TraceMode::light, "sqlite", caps, false);

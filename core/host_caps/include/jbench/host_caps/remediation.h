@@ -24,5 +24,10 @@ inline constexpr const char* kBpftraceAsRoot =
 inline constexpr const char* kGrantBpf =
     "run as root, or grant CAP_BPF and CAP_PERFMON (kernel 5.8 or later): "
     "sudo setcap cap_bpf,cap_perfmon+ep \"$(command -v bpftrace)\"";
+// The compiled syscall tracer is loaded by jbench itself, so the capabilities go to jbench: the
+// path of the jbench executable follows this text.
+inline constexpr const char* kGrantBpfToJbench =
+    "run jbench as root, or grant jbench CAP_BPF and CAP_PERFMON (kernel 5.8 or later): "
+    "sudo setcap cap_bpf,cap_perfmon+ep ";
 
 }  // namespace jbench::host_caps

@@ -7,7 +7,8 @@
 //   nlohmann::json fake = jbench::probe_capabilities({.root = "/tmp/root",  // test inputs
 //                                                     .path_env = "/tmp/bin",
 //                                                     .try_attach = false});
-//   if (caps["backends"]["syscall"]["chosen"].is_null()) { ... caps["backends"]["syscall"]["why"] }
+//   const auto& light = caps["backends"]["syscall_light"];
+//   if (light["chosen"].is_null()) { ... light["why"], light["remediation"] }
 //
 // Document (manifests/capabilities.schema.json, every check and reason code in docs/doctor.md):
 //   {"schema": "jbench.capabilities", "schema_version": 1,
@@ -17,12 +18,14 @@
 //                 "reason_code" + "remediation" (when not_available),
 //                 "evidence": {"command", "exit_code", "version", "stderr_excerpt", ...}
 //                 (when a command ran)} ...],
-//    "backends": {"syscall": {"chosen": "bpftrace"|"strace"|null, "why", "alternatives": [...]},
-//                 "usdt":    {...}}}
+//    "backends": {"syscall_light": {"chosen": "libbpf"|"bpftrace"|"strace"|null, "why",
+//                                   "alternatives": [...]},
+//                 "syscall_full":  {...}, "usdt": {...}}}
 //
 // The probe never fails: a fact it cannot establish is a not_available check with its reason.
 // It runs tools (bpftrace, strace, dtrace) with a deadline, without a shell, and never leaves a
-// process behind. It does not cache: call it once per session and keep the document.
+// process behind; the compiled tracer it loads in-process is closed before it returns. It does not
+// cache: call it once per session and keep the document.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -37,8 +40,8 @@ struct ProbeOptions {
   std::string root;
   // The PATH searched for bpftrace, strace and dtrace, and given to them; empty = $PATH.
   std::string path_env;
-  // Really attach (bpftrace BEGIN probe, strace on a short child). Without it, tools that need an
-  // attach to be proven are reported not_available with reason_code "not_tried".
+  // Really attach (the compiled tracer, a bpftrace BEGIN probe, strace on a short child). Without
+  // it, they are judged on being installed and on privilege, with facts.attach_verified false.
   bool try_attach = true;
   int attach_timeout_ms = 5000;
 };

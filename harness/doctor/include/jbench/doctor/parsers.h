@@ -12,26 +12,20 @@
 #include <string>
 #include <vector>
 
+#include "jbench/host_caps/privilege.h"
+
 namespace jbench::doctor {
 
 // A /proc/sys integer ("-1\n", "2").
 std::optional<long> parse_sysctl_int(const std::string& text);
 
-// The hexadecimal mask of the `field` line ("CapEff") of /proc/<pid>/status.
-std::optional<std::uint64_t> parse_cap_mask(const std::string& status, const std::string& field);
+// The Uid and CapEff parsers and the capability numbers live in jbench::host_caps (shared with
+// the syscall collector's compiled-tracer probe); they are named here too for the probe's checks.
+using host_caps::has_capability;
+using host_caps::parse_cap_mask;
+using host_caps::parse_effective_uid;
+using enum host_caps::Capability;
 
-// The effective uid: the second number of the "Uid:" line of /proc/<pid>/status.
-std::optional<long> parse_effective_uid(const std::string& status);
-
-// Capability numbers (linux/capability.h) the probe cares about.
-enum Capability : int {
-  kCapSysPtrace = 19,
-  kCapSysAdmin = 21,
-  kCapSysResource = 24,
-  kCapPerfmon = 38,
-  kCapBpf = 39,
-};
-bool has_capability(std::uint64_t mask, int capability);
 // "CAP_BPF, CAP_PERFMON" for those of the capabilities above present in `mask`, "" when none.
 std::string relevant_capability_names(std::uint64_t mask);
 

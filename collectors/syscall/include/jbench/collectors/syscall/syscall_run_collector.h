@@ -15,7 +15,9 @@ inline constexpr const char* kSyscallSummaryFile = "raw/syscall.summary.json";
 
 std::unique_ptr<Collector> make_syscall_collector(const RunContext& context);
 
-// Whether a syscall backend can attach here: the probe chose one.
-Availability syscall_host_check(const HostOffer& host);
+// Whether a syscall backend can attach here for the trace mode: the probe chose one
+// (capabilities.json backends.syscall_light, backends.syscall_full).
+Availability syscall_light_host_check(const HostOffer& host);
+Availability syscall_full_host_check(const HostOffer& host);
 
 }  // namespace jbench::collectors
