@@ -79,7 +79,8 @@ nlohmann::json choose_backends(const std::vector<Check>& checks) {
       compiled.facts.value("attach_verified", false)
           ? fmt::format(
                 "the compiled tracer (libbpf, CO-RE) loaded and attached here in {:.1f} "
-                "ms; in-kernel aggregation, loaded once per session",
+                "ms, once per session; light: totals aggregated in the kernel; full: binary "
+                "records through a ring buffer",
                 std::stod(compiled.facts.value("load_ns", "0")) / 1e6)
           : "the compiled tracer is built in, with kernel BTF and the privilege (load not "
             "proven: --no-attach)";

@@ -2,7 +2,7 @@
 // trace on this host, for `jbench doctor`: was this jbench built with it, and does the kernel
 // let it load and attach here. The real proof is a load: the probe opens a short-lived tracer
 // of its own, measures how long loading and attaching took, and closes it. It never touches the
-// tracer a `jbench run` session keeps for its light runs.
+// tracer a `jbench run` session keeps for its runs.
 //
 //   const CompiledTracerProbe p = probe_compiled_tracer({});          // this host, with a load
 //   if (!p.usable()) { p.reason_code, p.reason, p.remediation }
