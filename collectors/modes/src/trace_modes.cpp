@@ -74,7 +74,7 @@ std::vector<CollectorPlan> collectors_for(TraceMode mode, std::string_view workl
                     : traced_plan("alloc", "ld-preload", make_alloc_collector, alloc_host_check));
   // Each traced mode asks the probe for its own syscall backend choice.
   out.push_back(
-      traced_plan("syscall", "bpftrace|strace", make_syscall_collector,
+      traced_plan("syscall", "libbpf|bpftrace|strace", make_syscall_collector,
                   mode == TraceMode::full ? syscall_full_host_check : syscall_light_host_check));
   return out;
 }
