@@ -129,7 +129,8 @@ TEST(PlanCommand, repetitions_overrides_the_matrix_and_says_so_in_text_and_json)
   EXPECT_EQ(bad.exit_code, 2);
 }
 
-TEST(PlanCommand, the_estimate_counts_each_traced_runs_tracer_attach_and_says_where_from) {
+TEST(PlanCommand,
+     the_estimate_counts_each_traced_runs_attach_and_after_run_cost_and_says_where_from) {
   const auto r = run_jbench({"plan", "matrices/sqlite.yaml", "--json", "--bundles",
                              source_dir() + "/tests/fixtures/no-such-folder"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -137,9 +138,12 @@ TEST(PlanCommand, the_estimate_counts_each_traced_runs_tracer_attach_and_says_wh
   ASSERT_FALSE(doc.is_discarded());
   const auto& e = doc["estimate"];
   EXPECT_EQ(e["traced_runs"], 864 / 2);  // light and full: two of the four modes
-  EXPECT_EQ(e["attach_per_traced_run_ms"], 6000);
+  EXPECT_EQ(e["light_runs"], 864 / 4);
+  EXPECT_EQ(e["full_runs"], 864 / 4);
+  EXPECT_EQ(e["attach_per_traced_run_ms"], 0);
   EXPECT_EQ(e["attach_source"].get<std::string>().rfind("assumed", 0), 0u) << e;
-  EXPECT_EQ(e["total_ms"], 864 * (300 + 1000 + 1000) + 432 * 6000);
+  EXPECT_EQ(e["after_run_source"].get<std::string>().rfind("assumed", 0), 0u) << e;
+  EXPECT_EQ(e["total_ms"], 864 * (300 + 1000 + 1000) + 216 * 400 + 216 * 2000);
 }
 
 }  // namespace jbench::test

@@ -203,6 +203,11 @@ void write_plan_json(const Plan& plan, std::ostream& out) {
                    {"traced_runs", e.traced_runs},
                    {"attach_per_traced_run_ms", e.attach_per_traced_run_ms},
                    {"attach_source", e.attach_source},
+                   {"light_runs", e.light_runs},
+                   {"full_runs", e.full_runs},
+                   {"after_light_run_ms", e.after_light_run_ms},
+                   {"after_full_run_ms", e.after_full_run_ms},
+                   {"after_run_source", e.after_run_source},
                    {"total_ms", e.total_ms() ? Json(*e.total_ms()) : Json(nullptr)},
                    {"bound_ms", e.bound_ms}};
   Json head = {{"schema", "jbench.plan"},

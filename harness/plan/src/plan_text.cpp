@@ -32,6 +32,9 @@ void write_estimate(std::string& out, const Plan& plan) {
     if (e.traced_runs > 0) {
       out += fmt::format(" + {} traced runs x {} tracer attach ({})", e.traced_runs,
                          duration_text(e.attach_per_traced_run_ms), e.attach_source);
+      out += fmt::format(" + {} light x {} + {} full x {} after the run ({})", e.light_runs,
+                         duration_text(e.after_light_run_ms), e.full_runs,
+                         duration_text(e.after_full_run_ms), e.after_run_source);
     }
     out += ");";
   } else {

@@ -99,9 +99,17 @@ struct Estimate {
   std::uint64_t traced_runs = 0;            // light and full runs: each attaches a tracer
   std::uint64_t attach_per_traced_run_ms = 0;
   std::string attach_source;  // where attach_per_traced_run_ms comes from
+  // What a light or full run costs after its phases (summaries; full: a record per call written
+  // and checked), beyond a baseline run's allowance.
+  std::uint64_t light_runs = 0;
+  std::uint64_t full_runs = 0;
+  std::uint64_t after_light_run_ms = 0;
+  std::uint64_t after_full_run_ms = 0;
+  std::string after_run_source;
   std::optional<std::uint64_t> total_ms() const {
     if (!per_run_ms) return std::nullopt;
-    return runs * *per_run_ms + traced_runs * attach_per_traced_run_ms;
+    return runs * *per_run_ms + traced_runs * attach_per_traced_run_ms +
+           light_runs * after_light_run_ms + full_runs * after_full_run_ms;
   }
 };
 
@@ -140,9 +148,16 @@ struct Plan {
 
 // Allowance per run for starting processes, registering them and tearing down.
 inline constexpr std::uint64_t kRunOverheadMs = 1000;
-// Assumed attach cost of a light or full run when nothing measured is at hand: bpftrace compiles
-// and attaches its script before each traced run, 4-8 s on a 2-core host (docs/trace-modes.md).
-inline constexpr std::uint64_t kTracerAttachMs = 6000;
+// Assumed attach cost of a light or full run when nothing measured is at hand: the compiled
+// tracer loads once per session (about 50 ms) and is scoped to each run in well under 1 ms
+// (docs/collectors/syscall.md). Where it cannot load, bpftrace compiles and attaches before each
+// traced run instead (4-8 s on a 2-core host), which this figure does not foresee.
+inline constexpr std::uint64_t kTracerAttachMs = 0;
+// Assumed cost after the phases of a light and of a full run, beyond a baseline run's: what the
+// SQLite main job's runs (1 and 4 workers) took on a 2-core host. Full writes and checks a record
+// per call, so it grows with the calls a run makes.
+inline constexpr std::uint64_t kAfterLightRunMs = 400;
+inline constexpr std::uint64_t kAfterFullRunMs = 2000;
 
 Plan make_plan(const Matrix& matrix, std::span<const OnlyFilter> filters, const HostResources& host,
                const PlanOptions& options = {});
