@@ -54,6 +54,12 @@ std::string valid_utf8(std::string_view s) {
   return out;
 }
 
+std::string trim(std::string_view text) {
+  const auto b = text.find_first_not_of(" \t\r\n");
+  if (b == std::string_view::npos) return "";
+  return std::string(text.substr(b, text.find_last_not_of(" \t\r\n") - b + 1));
+}
+
 LineColumn line_column_at(std::string_view text, std::size_t offset) {
   LineColumn lc{1, 1};
   for (std::size_t i = 0; i < offset && i < text.size(); ++i) {

@@ -6,14 +6,10 @@
 #include <fstream>
 #include <sstream>
 
+#include "jbench/common/text.h"
+
 namespace jbench::host_caps {
 namespace {
-
-std::string trim(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string::npos) return "";
-  return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
-}
 
 // The value of "Field:\t..." in a /proc status file.
 std::optional<std::string> status_field(const std::string& status, const std::string& field) {

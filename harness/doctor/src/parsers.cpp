@@ -9,16 +9,9 @@
 #include <sstream>
 #include <string_view>
 
+#include "jbench/common/text.h"
+
 namespace jbench::doctor {
-namespace {
-
-std::string trim(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string::npos) return "";
-  return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
-}
-
-}  // namespace
 
 std::optional<long> parse_sysctl_int(const std::string& text) {
   const std::string t = trim(text);

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <sstream>
 
+#include "jbench/common/text.h"
 #include "proc_files.h"
 
 namespace jbench {
@@ -15,7 +16,6 @@ namespace {
 
 using provenance_detail::read_first_line;
 using provenance_detail::read_text;
-using provenance_detail::trim;
 using provenance_detail::unavailable;
 
 nlohmann::json cpu_model(const std::string& root) {

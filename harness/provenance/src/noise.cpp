@@ -7,6 +7,7 @@
 #include <sstream>
 #include <thread>
 
+#include "jbench/common/text.h"
 #include "jbench/proc/proc_stat.h"
 #include "proc_files.h"
 
@@ -15,7 +16,6 @@ namespace {
 
 using provenance_detail::read_first_line;
 using provenance_detail::read_text;
-using provenance_detail::trim;
 using provenance_detail::unavailable;
 
 struct HostTicks {

@@ -7,6 +7,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "jbench/common/text.h"
+
 namespace jbench::provenance_detail {
 
 std::optional<std::string> read_text(const std::string& path, std::string& why,
@@ -70,12 +72,5 @@ std::optional<std::vector<unsigned>> parse_cpu_list(const std::string& text) {
 }
 
 nlohmann::json unavailable(const std::string& why) { return {{"unavailable", why}}; }
-
-std::string trim(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string::npos) return "";
-  const auto e = s.find_last_not_of(" \t\r\n");
-  return s.substr(b, e - b + 1);
-}
 
 }  // namespace jbench::provenance_detail

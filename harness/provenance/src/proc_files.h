@@ -22,6 +22,4 @@ std::optional<std::vector<unsigned>> parse_cpu_list(const std::string& text);
 // {"unavailable": why}: how a fact that could not be read is recorded.
 nlohmann::json unavailable(const std::string& why);
 
-std::string trim(const std::string& s);
-
 }  // namespace jbench::provenance_detail

@@ -1,4 +1,4 @@
-// Text helpers for diagnostics: UTF-8 validation and "did you mean" suggestions.
+// Text helpers for diagnostics: UTF-8 validation, trimming and "did you mean" suggestions.
 #pragma once
 
 #include <cstddef>
@@ -16,6 +16,9 @@ std::optional<std::size_t> first_invalid_utf8(std::string_view bytes);
 // `bytes` with every byte that does not belong to well-formed UTF-8 replaced by U+FFFD: for text
 // that comes from the kernel or a target (a file name is any bytes) and must go into JSON.
 std::string valid_utf8(std::string_view bytes);
+
+// `text` without the spaces, tabs and line ends around it (a sysctl value, a /proc field).
+std::string trim(std::string_view text);
 
 // 1-based line and column of a byte offset (columns count bytes).
 struct LineColumn {
