@@ -158,7 +158,7 @@ class LibbpfBackend final : public Backend {
     const auto size = std::filesystem::file_size(ctx_.raw_dir + "/" + kRecordsFile, ec);
     return full() && !ec ? size : 0;
   }
-  bool over_bound() const override { return end_.records.refused > 0 && bound_hit_; }
+  bool over_bound() const override { return end_.over_bound; }
 
  private:
   bool full() const { return ctx_.detail == Detail::full; }
@@ -172,7 +172,6 @@ class LibbpfBackend final : public Backend {
     if (!decoded.has_trailer) {
       out.problems.push_back(fmt::format("{} has no trailer: it was not closed", kRecordsFile));
     }
-    bound_hit_ = ctx_.max_output_bytes > 0 && end_.records.refused > 0;
   }
 
   // Canaries go to the live view as they arrive: the run waits for them before release. In
@@ -218,7 +217,6 @@ class LibbpfBackend final : public Backend {
   std::vector<ForkSeen> forks_;
   RunEnd end_;
   std::string drain_error_;  // written by the drain thread before it ends
-  bool bound_hit_ = false;
 };
 
 }  // namespace

@@ -350,86 +350,101 @@ RunEnd LibbpfTracer::end_run() {
 RunEnd LibbpfTracer::end_run(std::vector<CanaryHit>& canaries, std::vector<ForkSeen>& forks) {
   auto* skel = state_->skel;
   RunEnd out;
-  // Both syscall programs still run: the probe call passes through each (while tracing).
-  const std::uint64_t probes = __atomic_load_n(&skel->bss->probe_seen, __ATOMIC_SEQ_CST);
-  ::syscall(SYS_getpgid, kProbeArg);
-  if (__atomic_load_n(&skel->bss->probe_seen, __ATOMIC_SEQ_CST) == probes) {
-    healthy_ = false;
-    out.problems.push_back(
-        "the compiled tracer's sys_enter/sys_exit programs no longer ran at the end of the run "
-        "(a link was detached): calls may be missing");
-  }
+  prove_attached(out);
   __atomic_store_n(&skel->bss->tracing, 0u, __ATOMIC_SEQ_CST);
-  if (RecordFile* file = state_->records.get()) {
-    poll(canaries, forks);  // room in the ring for the drained records
-    // Every CPU's last record, made on that CPU now that tracing stopped.
-    std::vector<bool> expected(static_cast<std::size_t>(state_->cpus), false);
-    const int prog = bpf_program__fd(skel->progs.emit_drained);
-    for (int cpu = 0; cpu < state_->cpus; ++cpu) {
-      LIBBPF_OPTS(bpf_test_run_opts, run, .flags = BPF_F_TEST_RUN_ON_CPU,
-                  .cpu = static_cast<__u32>(cpu));
-      if (bpf_prog_test_run_opts(prog, &run) == 0) {
-        expected[static_cast<std::size_t>(cpu)] = true;
-      } else if (errno != ENXIO) {  // ENXIO: an offline CPU, which traced nothing since
-        out.problems.push_back(
-            fmt::format("cannot end CPU {}'s records: {}", cpu, errno_text(errno)));
-      }
-    }
-    const std::uint64_t deadline = monotonic_ns() + kDrainTimeoutNs;
-    auto drained = [&] {
-      for (std::size_t c = 0; c < expected.size(); ++c) {
-        if (expected[c] && file->drained_at[c] < 0) return false;
-      }
-      return true;
-    };
-    poll(canaries, forks);
-    while (!drained() && monotonic_ns() < deadline) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
-      poll(canaries, forks);
-    }
-    for (std::size_t c = 0; c < expected.size(); ++c) {
-      if (!expected[c]) continue;
-      if (file->drained_at[c] < 0) {
-        out.problems.push_back(fmt::format(
-            "CPU {}'s drained record was not read within {} s: its last records may be missing", c,
-            kDrainTimeoutNs / 1'000'000'000ULL));
-        continue;
-      }
-      ++file->trailer.drained_cpus;
-      const auto submitted = static_cast<std::uint64_t>(file->drained_at[c]);
-      if (submitted > file->consumed[c]) file->trailer.missing += submitted - file->consumed[c];
-    }
+  if (state_->records) {
+    drain_every_cpu(out, canaries, forks);
   } else {
     poll(canaries, forks);
   }
-  const jb_cpu_counts counts = sum_cpu_counts(bpf_map__fd(skel->maps.cpu_counts), state_->cpus);
-  out.lost = counts.lost;
+  out.lost = sum_cpu_counts(bpf_map__fd(skel->maps.cpu_counts), state_->cpus).lost;
   out.unfinished = __atomic_load_n(&skel->bss->unfinished, __ATOMIC_SEQ_CST);
-  if (RecordFile* file = state_->records.get()) {
-    file->trailer.lost = out.lost;
-    file->trailer.unfinished = out.unfinished;
-    file->batch.append(reinterpret_cast<const char*>(&file->trailer), sizeof file->trailer);
-    file->flush();
-    if (std::fclose(file->file) != 0 && file->error.empty()) {
-      file->error = fmt::format("cannot write {}: {}", file->path, errno_text(errno));
-    }
-    file->file = nullptr;
-    if (!file->error.empty()) out.problems.push_back(file->error);
-    if (file->over_bound) {
-      out.problems.push_back(
-          fmt::format("the records file reached its bound of {} bytes: {} record(s) were not kept",
-                      file->max_bytes, file->trailer.refused));
-    }
-    if (file->trailer.missing > 0) {
-      out.problems.push_back(
-          fmt::format("{} record(s) the kernel submitted were never read", file->trailer.missing));
-    }
-    out.records = file->trailer;
-    state_->records.reset();
-  }
+  if (state_->records) close_records(out);
   out.totals = read_totals();
   clear_map<__u32>(bpf_map__fd(skel->maps.cohort));
   return out;
+}
+
+// Both syscall programs still run: the probe call passes through each (while tracing).
+void LibbpfTracer::prove_attached(RunEnd& out) {
+  auto* bss = state_->skel->bss;
+  const std::uint64_t probes = __atomic_load_n(&bss->probe_seen, __ATOMIC_SEQ_CST);
+  ::syscall(SYS_getpgid, kProbeArg);
+  if (__atomic_load_n(&bss->probe_seen, __ATOMIC_SEQ_CST) != probes) return;
+  healthy_ = false;
+  out.problems.push_back(
+      "the compiled tracer's sys_enter/sys_exit programs no longer ran at the end of the run "
+      "(a link was detached): calls may be missing");
+}
+
+// Makes every online CPU's last record (after tracing stopped) and reads until each one came,
+// then counts what a CPU submitted but nobody read.
+void LibbpfTracer::drain_every_cpu(RunEnd& out, std::vector<CanaryHit>& canaries,
+                                   std::vector<ForkSeen>& forks) {
+  RecordFile& file = *state_->records;
+  poll(canaries, forks);  // room in the ring for the drained records
+  std::vector<bool> expected(static_cast<std::size_t>(state_->cpus), false);
+  const int prog = bpf_program__fd(state_->skel->progs.emit_drained);
+  for (int cpu = 0; cpu < state_->cpus; ++cpu) {
+    LIBBPF_OPTS(bpf_test_run_opts, run, .flags = BPF_F_TEST_RUN_ON_CPU,
+                .cpu = static_cast<__u32>(cpu));
+    if (bpf_prog_test_run_opts(prog, &run) == 0) {
+      expected[static_cast<std::size_t>(cpu)] = true;
+    } else if (errno != ENXIO) {  // ENXIO: an offline CPU, which traced nothing since
+      out.problems.push_back(
+          fmt::format("cannot end CPU {}'s records: {}", cpu, errno_text(errno)));
+    }
+  }
+  const auto drained = [&] {
+    for (std::size_t c = 0; c < expected.size(); ++c) {
+      if (expected[c] && file.drained_at[c] < 0) return false;
+    }
+    return true;
+  };
+  const std::uint64_t deadline = monotonic_ns() + kDrainTimeoutNs;
+  poll(canaries, forks);
+  while (!drained() && monotonic_ns() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    poll(canaries, forks);
+  }
+  for (std::size_t c = 0; c < expected.size(); ++c) {
+    if (!expected[c]) continue;
+    if (file.drained_at[c] < 0) {
+      out.problems.push_back(fmt::format(
+          "CPU {}'s drained record was not read within {} s: its last records may be missing", c,
+          kDrainTimeoutNs / 1'000'000'000ULL));
+      continue;
+    }
+    ++file.trailer.drained_cpus;
+    const auto submitted = static_cast<std::uint64_t>(file.drained_at[c]);
+    if (submitted > file.consumed[c]) file.trailer.missing += submitted - file.consumed[c];
+  }
+}
+
+// Writes the trailer, closes the records file and says what it could not keep.
+void LibbpfTracer::close_records(RunEnd& out) {
+  RecordFile& file = *state_->records;
+  file.trailer.lost = out.lost;
+  file.trailer.unfinished = out.unfinished;
+  file.batch.append(reinterpret_cast<const char*>(&file.trailer), sizeof file.trailer);
+  file.flush();
+  if (std::fclose(file.file) != 0 && file.error.empty()) {
+    file.error = fmt::format("cannot write {}: {}", file.path, errno_text(errno));
+  }
+  file.file = nullptr;
+  if (!file.error.empty()) out.problems.push_back(file.error);
+  out.over_bound = file.over_bound;
+  if (file.over_bound) {
+    out.problems.push_back(
+        fmt::format("the records file reached its bound of {} bytes: {} record(s) were not kept",
+                    file.max_bytes, file.trailer.refused));
+  }
+  if (file.trailer.missing > 0) {
+    out.problems.push_back(
+        fmt::format("{} record(s) the kernel submitted were never read", file.trailer.missing));
+  }
+  out.records = file.trailer;
+  state_->records.reset();
 }
 
 std::map<TotalsKey, Totals> LibbpfTracer::read_totals() {

@@ -48,6 +48,7 @@ struct RunEnd {
   RecordTrailer records;               // full: what the trailer of the records file says
   std::uint64_t lost = 0;              // records the kernel side could not keep
   std::uint64_t unfinished = 0;        // calls under way when tracing ended: not counted
+  bool over_bound = false;             // full: the records file reached RecordsOutput::max_bytes
   std::vector<std::string> problems;   // faults that fail the collector
 };
 
@@ -91,6 +92,9 @@ class LibbpfTracer {
   explicit LibbpfTracer(std::unique_ptr<State> state);
   std::map<TotalsKey, Totals> read_totals();  // and clears them
   void clear_totals();
+  void prove_attached(RunEnd& out);
+  void drain_every_cpu(RunEnd& out, std::vector<CanaryHit>& canaries, std::vector<ForkSeen>& forks);
+  void close_records(RunEnd& out);
   std::unique_ptr<State> state_;
   std::uint64_t attach_ns_ = 0;
   bool healthy_ = true;

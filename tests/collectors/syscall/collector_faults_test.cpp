@@ -240,11 +240,10 @@ TEST(SyscallCollectorFaults, StraceMissingCanaryFailsAttachment) {
   expect_unverified(run_scenario(s, dir.path()));
 }
 
-TEST(SyscallCollectorFaults, OutputOverItsBoundFails) {
-  if (auto why = strace_missing(); !why.empty()) GTEST_SKIP() << "strace cannot attach: " << why;
+Outcome expect_output_over_bound_fails(const std::string& backend) {
   TempDir dir;
   Scenario s;
-  s.backend = "strace";
+  s.backend = backend;
   s.detail = SyscallDetail::full;
   s.measure_rounds = 20;
   s.max_output_bytes = 8192;
@@ -252,7 +251,22 @@ TEST(SyscallCollectorFaults, OutputOverItsBoundFails) {
   EXPECT_EQ(o.entry["status"], "collector_failed");
   EXPECT_NE(reason(o).find("the output exceeded its bound of 8192 bytes"), std::string::npos)
       << reason(o);
+  return o;
 }
+
+TEST(SyscallCollectorFaults, OutputOverItsBoundFails) {
+  if (auto why = strace_missing(); !why.empty()) GTEST_SKIP() << "strace cannot attach: " << why;
+  expect_output_over_bound_fails("strace");
+}
+
+#ifdef JBENCH_HAVE_LIBBPF
+TEST(SyscallCollectorFaults, LibbpfRecordsOverTheirBoundFail) {
+  if (auto why = libbpf_missing(); !why.empty()) GTEST_SKIP() << "libbpf cannot load: " << why;
+  const Outcome o = expect_output_over_bound_fails("libbpf");
+  EXPECT_NE(reason(o).find("the records file reached its bound of 8192 bytes"), std::string::npos)
+      << reason(o);
+}
+#endif
 
 TEST(SyscallCollectorFaults, NoUsableBackendIsNotAvailableWithRemedies) {
   ScopedEnv path("PATH", "/nonexistent");
