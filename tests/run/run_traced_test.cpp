@@ -107,6 +107,39 @@ TEST_F(RunTraced, spans_and_allocations_are_summarised_per_incarnation_and_phase
   }
 }
 
+// The compiled tracer tells the trace bridge's writer thread (the observer's own) apart: its
+// calls are summarised beside the workload's, never inside them.
+TEST_F(RunTraced, the_bridge_writer_threads_calls_are_kept_apart_from_the_workloads) {
+  const auto manifest = read_json(bundle_ + "/manifest.json");
+  int checked = 0;
+  for (const auto& entry : manifest["runs"]) {
+    if (entry["trace"] != "light" && entry["trace"] != "full") continue;
+    const std::string dir = bundle_ + "/runs/" + entry["id"].get<std::string>();
+    const auto collectors = collectors_of(read_json(dir + "/run.json"));
+    if (collectors.at("syscall").value("backend", "") != "libbpf") continue;
+    const auto syscall = read_json(dir + "/summary.json")["collectors"]["syscall"];
+    EXPECT_EQ(syscall["thread_roles"], "told_apart");
+    for (const auto& inc : syscall["incarnations"]) {
+      if (inc["worker_index"].is_null()) continue;
+      ++checked;
+      // The writer writes the bridge's events file; the workload's own calls stay in phases.
+      std::uint64_t writer_writes = 0;
+      const json writer = inc.value("bridge_writer_phases", json::object());
+      for (const auto& [phase, calls] : writer.items()) {
+        for (const auto& [call, cell] : calls.items()) {
+          EXPECT_TRUE(call == "write" || call == "pwrite64" || call == "writev" ||
+                      call == "openat" || call == "fsync" || call == "fdatasync")
+              << "the bridge writer made a " << call;
+          if (call == "write") writer_writes += cell["count"].get<std::uint64_t>();
+        }
+      }
+      EXPECT_GT(writer_writes, 0u) << inc.dump();
+      EXPECT_TRUE(inc["phases"].contains("measure")) << inc.dump();
+    }
+  }
+  EXPECT_GT(checked, 0) << "no light or full run was traced by the compiled tracer";
+}
+
 TEST_F(RunTraced, the_report_pairs_each_mode_with_its_baseline) {
   const auto r = run_process({JBENCH_BINARY, "report", bundle_, "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;

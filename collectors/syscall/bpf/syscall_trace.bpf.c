@@ -82,7 +82,7 @@ struct entry {
   __u32 run;         // the run the call entered in
   __u32 member_run;  // the last run whose cohort this thread's process was found in
   __u32 tgid;
-  __u32 pad;
+  __u32 role;  // JB_ROLE_*, from the thread's name at its first traced call of the run
   struct slot_hint hints[JB_HINT_CALLS * JB_HINT_PHASES];  // by call * JB_HINT_PHASES + phase
 };
 
@@ -184,7 +184,8 @@ static __always_inline struct jb_totals* totals_of(struct entry* e) {
   }
   struct jb_totals_key key = {};
   key.tgid = e->tgid;
-  key.phase = (__u16)e->phase;
+  key.phase = (__u8)e->phase;
+  key.role = (__u8)e->role;
   key.call = (__u16)e->call;
   key.request = e->request;
   __u32 slot = 0;
@@ -207,6 +208,17 @@ static __always_inline struct jb_totals* totals_of(struct entry* e) {
     hint->request = e->request;
   }
   return bpf_map_lookup_elem(&totals, &slot);
+}
+
+// JB_ROLE_BRIDGE_WRITER for the trace bridge's writer thread (by its name), else the workload's.
+static __always_inline __u32 thread_role(void) {
+  char name[16] = {};
+  const char writer[] = JB_BRIDGE_WRITER_NAME;
+  if (bpf_get_current_comm(name, sizeof name) != 0) return JB_ROLE_WORKLOAD;
+  for (int i = 0; i < (int)sizeof writer; ++i) {
+    if (name[i] != writer[i]) return JB_ROLE_WORKLOAD;
+  }
+  return JB_ROLE_BRIDGE_WRITER;
 }
 
 // Every system call of the host passes here: a call that is not traced costs an array lookup,
@@ -244,6 +256,7 @@ int BPF_PROG(on_sys_enter, struct pt_regs* regs, long id) {
     }
     e->member_run = run;
     e->tgid = tgid;
+    e->role = thread_role();
   }
   e->t_ns = bpf_ktime_get_ns();
   e->phase = phase;
@@ -306,7 +319,8 @@ static __always_inline void record_call(const struct entry* e, __u64 pid_tgid, _
   r->fd = e->fd;
   r->result = ret;
   r->request = e->request;
-  r->phase = (__u16)e->phase;
+  r->phase = (__u8)e->phase;
+  r->role = (__u8)e->role;
   r->call = (__u16)e->call;
   // Opens: the file the returned descriptor names; the others: the file of the descriptor used.
   file_identity(e->kind == JB_KIND_PATH ? ret : e->fd, &r->inode, &r->dev);

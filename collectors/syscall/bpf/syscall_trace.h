@@ -44,9 +44,16 @@ struct jb_call_info {
   __u32 pad;
 };
 
+/* The role of the thread that made a call: the workload's, or jbench's trace-bridge writer
+ * (the thread named JB_BRIDGE_WRITER_NAME), which is the observer's own. */
+#define JB_ROLE_WORKLOAD 0
+#define JB_ROLE_BRIDGE_WRITER 1
+#define JB_BRIDGE_WRITER_NAME "jbench-writer"
+
 struct jb_totals_key {
   __u32 tgid;
-  __u16 phase;
+  __u8 phase;
+  __u8 role; /* JB_ROLE_* */
   __u16 call;
   __u64 request; /* flock operation, fcntl command, ioctl request; 0 for the others */
 };
@@ -94,7 +101,8 @@ struct jb_call_record {
   __u64 request;
   __u64 inode; /* of fd, or of the descriptor an open returned; 0: none */
   __u32 dev;   /* the superblock's s_dev: major << 20 | minor */
-  __u16 phase;
+  __u8 phase;
+  __u8 role; /* JB_ROLE_* */
   __u16 call;
 };
 

@@ -121,6 +121,7 @@ class LibbpfBackend final : public Backend {
   Observed collect(const std::vector<PhaseMark>& /*marks: the kernel kept the phase*/) override {
     Observed out;
     out.per_call = full();
+    out.thread_roles = true;
     if (full()) read_records(out);
     out.totals = std::move(end_.totals);
     out.canaries = canaries_;

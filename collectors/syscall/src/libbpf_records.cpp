@@ -114,6 +114,7 @@ DecodedRecords decode_record_file(std::string_view bytes) {
         c.duration_ns = r.duration_ns;
         c.call = r.call;
         c.phase = r.phase;
+        c.role = r.role == JB_ROLE_BRIDGE_WRITER ? ThreadRole::bridge_writer : ThreadRole::workload;
         c.fd = r.fd;
         c.result = r.result;
         if (call->kind == ArgKind::fd_request) c.request = r.request;

@@ -461,7 +461,9 @@ std::map<TotalsKey, Totals> LibbpfTracer::read_totals() {
     __u32 slot = 0;
     if (bpf_map_lookup_elem(slots, &key, &slot) != 0) continue;
     if (bpf_map_lookup_elem(fd, &slot, per_cpu.data()) != 0) continue;
-    Totals& t = totals[{static_cast<pid_t>(key.tgid), key.phase, key.call}];
+    const ThreadRole role =
+        key.role == JB_ROLE_BRIDGE_WRITER ? ThreadRole::bridge_writer : ThreadRole::workload;
+    Totals& t = totals[{static_cast<pid_t>(key.tgid), key.phase, key.call, role}];
     const TracedCall* call = call_by_id(key.call);
     const bool has_request = call && call->kind == ArgKind::fd_request;
     std::uint64_t count = 0, errors = 0;

@@ -27,10 +27,15 @@ struct FileIdentity {
   std::string to_string() const;  // "254:0:10952747"
 };
 
+// Which of a process's threads made a call: the workload's own, or jbench's trace-bridge writer
+// (the observer's). Only the compiled tracer tells them apart.
+enum class ThreadRole { workload = 0, bridge_writer = 1 };
+
 // One completed system call.
 struct CallRecord {
   pid_t pid = 0;
   pid_t tid = 0;
+  ThreadRole role = ThreadRole::workload;
   std::uint64_t t_ns = 0;              // entry
   std::uint64_t duration_ns = 0;       // entry to exit
   int call = -1;                       // TracedCall::id
@@ -65,6 +70,7 @@ struct TotalsKey {
   pid_t pid = 0;
   int phase = 0;
   int call = -1;
+  ThreadRole role = ThreadRole::workload;
   auto operator<=>(const TotalsKey&) const = default;
 };
 

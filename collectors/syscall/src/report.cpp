@@ -61,6 +61,7 @@ Json call_record_json(const CallRecord& c) {
   if (c.request) r["request"] = request_name(traced, *c.request);
   if (c.path_truncated) r["path_truncated"] = true;
   if (c.result_path) r["result_path"] = valid_utf8(*c.result_path);
+  if (c.role == ThreadRole::bridge_writer) r["thread_role"] = "bridge_writer";
   return r;
 }
 
@@ -140,9 +141,11 @@ void write_totals(const ReportInput& in, Observed& observed, ReportOutput& out, 
       incarnations_per_pid[key.pid] = 1;  // said once
     }
     const Incarnation& inc = out.incarnations[*who];
-    summary.add_totals(*who, key.phase, key.call, totals);
+    summary.add_totals(*who, key, totals);
+    Json record = totals_record_json(key.phase, key.call, totals);
+    if (key.role == ThreadRole::bridge_writer) record["thread_role"] = "bridge_writer";
     writer.record(inc.pid, inc.start_time_ticks, inc.pid, phase_start(in, key.phase),
-                  totals_record_json(key.phase, key.call, totals));
+                  std::move(record));
   }
   for (const auto& [pid, n] : unattributed) {
     out.problems.push_back(
@@ -155,7 +158,7 @@ void write_totals(const ReportInput& in, Observed& observed, ReportOutput& out, 
 ReportOutput write_report(const ReportInput& in, Observed& observed) {
   ReportOutput out;
   build_incarnations(in, observed, out);
-  SummaryBuilder summary(out.incarnations);
+  SummaryBuilder summary(out.incarnations, observed.thread_roles);
   EventWriter writer(in.events_path, in.max_output_bytes);
   if (auto error = writer.open(in.header); !error.empty()) {
     out.write_error = error;

@@ -15,7 +15,7 @@ std::uint64_t log2_bucket(std::uint64_t ns) {
 }
 
 void SummaryBuilder::add_call(std::size_t who, const CallRecord& call, const FileKey& file) {
-  CallTotals& t = cells_[{who, call.phase, call.call}];
+  CallTotals& t = cells_[{who, call.role, call.phase, call.call}];
   const bool failed = call.result && *call.result < 0;
   ++t.count;
   t.errors += failed ? 1 : 0;
@@ -34,8 +34,9 @@ void SummaryBuilder::add_call(std::size_t who, const CallRecord& call, const Fil
   f.total_ns += call.duration_ns;
 }
 
-void SummaryBuilder::add_totals(std::size_t who, int phase, int call, const Totals& totals) {
-  CallTotals& t = cells_[{who, phase, call}];
+void SummaryBuilder::add_totals(std::size_t who, const TotalsKey& key, const Totals& totals) {
+  const int call = key.call;
+  CallTotals& t = cells_[{who, key.role, key.phase, call}];
   t.count += totals.count;
   t.errors += totals.errors;
   t.total_ns += totals.total_ns;
@@ -97,37 +98,43 @@ Json files_json(const CallTotals& t, Json& cell) {
 
 }  // namespace
 
+Json SummaryBuilder::phases_json(std::size_t who, ThreadRole role) const {
+  Json phases = Json::object();
+  for (const auto& [key, t] : cells_) {
+    const auto& [cell_who, cell_role, phase, call] = key;
+    if (cell_who != who || cell_role != role) continue;
+    Json cell = {{"count", t.count},
+                 {"errors", t.errors},
+                 {"total_ns", std::to_string(t.total_ns)},
+                 {"max_ns", std::to_string(t.max_ns)},
+                 {"histogram", histogram_json(t.log2_buckets)}};
+    if (call_by_id(call)->kind == ArgKind::fd_request) cell["requests"] = requests_json(t.requests);
+    if (t.has_files) {
+      Json files = files_json(t, cell);
+      cell["files"] = std::move(files);
+    }
+    phases[std::string(kPhaseNames[phase])][std::string(call_by_id(call)->name)] = std::move(cell);
+  }
+  return phases;
+}
+
 Json SummaryBuilder::to_json() const {
   Json incarnations = Json::array();
   for (std::size_t who = 0; who < incarnations_.size(); ++who) {
     const Incarnation& inc = incarnations_[who];
-    Json phases = Json::object();
-    for (const auto& [key, t] : cells_) {
-      const auto& [cell_who, phase, call] = key;
-      if (cell_who != who) continue;
-      Json cell = {{"count", t.count},
-                   {"errors", t.errors},
-                   {"total_ns", std::to_string(t.total_ns)},
-                   {"max_ns", std::to_string(t.max_ns)},
-                   {"histogram", histogram_json(t.log2_buckets)}};
-      if (call_by_id(call)->kind == ArgKind::fd_request)
-        cell["requests"] = requests_json(t.requests);
-      if (t.has_files) {
-        Json files = files_json(t, cell);
-        cell["files"] = std::move(files);
-      }
-      phases[std::string(kPhaseNames[phase])][std::string(call_by_id(call)->name)] =
-          std::move(cell);
-    }
-    incarnations.push_back(
-        {{"pid", inc.pid},
-         {"start_time_ticks", std::to_string(inc.start_time_ticks)},
-         {"worker_index", inc.worker_index ? Json(*inc.worker_index) : Json(nullptr)},
-         {"origin", inc.origin},
-         {"parent", inc.parent},
-         {"phases", std::move(phases)}});
+    Json entry = {{"pid", inc.pid},
+                  {"start_time_ticks", std::to_string(inc.start_time_ticks)},
+                  {"worker_index", inc.worker_index ? Json(*inc.worker_index) : Json(nullptr)},
+                  {"origin", inc.origin},
+                  {"parent", inc.parent},
+                  {"phases", phases_json(who, ThreadRole::workload)}};
+    Json writer = phases_json(who, ThreadRole::bridge_writer);
+    if (!writer.empty()) entry["bridge_writer_phases"] = std::move(writer);
+    incarnations.push_back(std::move(entry));
   }
-  return {{"histogram", "log2_ns"}, {"incarnations", std::move(incarnations)}};
+  return {{"histogram", "log2_ns"},
+          {"thread_roles", thread_roles_ ? "told_apart" : "mixed"},
+          {"incarnations", std::move(incarnations)}};
 }
 
 std::string FileIdentity::to_string() const {

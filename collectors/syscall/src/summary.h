@@ -4,13 +4,17 @@
 // document from either source: per-call records (full) or totals aggregated in the kernel
 // (light). Pure.
 //
+// The calls of jbench's trace-bridge writer thread (the observer's own) are kept apart from the
+// workload's where the backend tells them apart (`thread_roles`: "told_apart"; else "mixed").
+//
 // JSON (ns as decimal strings; histogram buckets are [lower_ns, count], a bucket holding
 // [lower, 2*lower), the first one only 0):
-//   {"histogram": "log2_ns",
+//   {"histogram": "log2_ns", "thread_roles": "told_apart"|"mixed",
 //    "incarnations": [{"pid", "start_time_ticks", "worker_index" (or null), "origin", "parent",
 //       "phases": {"<phase>": {"<call>": {"count", "errors", "total_ns", "max_ns",
 //                                          "histogram", "requests"?, "files"?,
-//                                          "files_omitted"?}}}}]}
+//                                          "files_omitted"?}}},
+//       "bridge_writer_phases"?: {the same, for the bridge writer thread's calls}}]}
 #pragma once
 
 #include <cstdint>
@@ -63,20 +67,26 @@ std::uint64_t log2_bucket(std::uint64_t ns);
 
 class SummaryBuilder {
  public:
-  explicit SummaryBuilder(const Incarnations& incarnations) : incarnations_(incarnations) {}
+  // `thread_roles`: the calls say which thread role made them (else all count as workload's).
+  SummaryBuilder(const Incarnations& incarnations, bool thread_roles)
+      : incarnations_(incarnations), thread_roles_(thread_roles) {}
 
   // One per-call record of incarnation `who`, its file row resolved by the caller.
   void add_call(std::size_t who, const CallRecord& call, const FileKey& file);
   // Kernel totals of incarnation `who`.
-  void add_totals(std::size_t who, int phase, int call, const Totals& totals);
+  void add_totals(std::size_t who, const TotalsKey& key, const Totals& totals);
 
-  const std::map<std::tuple<std::size_t, int, int>, CallTotals>& cells() const { return cells_; }
+  using CellKey = std::tuple<std::size_t, ThreadRole, int, int>;  // (who, role, phase, call)
+  const std::map<CellKey, CallTotals>& cells() const { return cells_; }
   std::uint64_t calls() const;  // over every cell
   nlohmann::json to_json() const;
 
  private:
+  nlohmann::json phases_json(std::size_t who, ThreadRole role) const;
+
   const Incarnations& incarnations_;
-  std::map<std::tuple<std::size_t, int, int>, CallTotals> cells_;  // (who, phase, call)
+  bool thread_roles_;
+  std::map<CellKey, CallTotals> cells_;
 };
 
 nlohmann::json histogram_json(const std::map<std::uint64_t, std::uint64_t>& buckets);

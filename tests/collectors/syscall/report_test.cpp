@@ -85,6 +85,41 @@ const Json& cell(const Json& summary, pid_t pid, const char* phase, const char* 
   return none;
 }
 
+// The trace bridge's writer thread is the observer's: where the backend tells it apart, its calls
+// are summarised beside the workload's, in calls and in totals alike; elsewhere all are one.
+TEST(SyscallReport, TheBridgeWritersCallsAreSummarisedApartFromTheWorkloads) {
+  for (const bool per_call : {true, false}) {
+    Fixture f;
+    Observed obs;
+    obs.per_call = per_call;
+    obs.thread_roles = true;
+    if (per_call) {
+      obs.calls = {call(100, 100, 20, "write", 3, 5, 77, 2),
+                   call(100, 102, 30, "write", 4, 9, 78, 2),
+                   call(100, 102, 40, "write", 4, 9, 78, 2)};
+      obs.calls[1].role = ThreadRole::bridge_writer;
+      obs.calls[2].role = ThreadRole::bridge_writer;
+    } else {
+      Totals one, two;
+      one.count = 1;
+      two.count = 2;
+      obs.totals[{100, 2, find_call("write")->id, ThreadRole::workload}] = one;
+      obs.totals[{100, 2, find_call("write")->id, ThreadRole::bridge_writer}] = two;
+    }
+    const ReportOutput out = write_report(f.input(), obs);
+    EXPECT_EQ(out.summary["thread_roles"], "told_apart");
+    EXPECT_EQ(cell(out.summary, 100, "measure", "write")["count"], 1) << out.summary.dump();
+    const Json& inc = out.summary["incarnations"][0];
+    EXPECT_EQ(inc["bridge_writer_phases"]["measure"]["write"]["count"], 2) << inc.dump();
+    EXPECT_EQ(out.calls, 3u);
+  }
+  Fixture f;
+  Observed mixed = per_call_observations();
+  const ReportOutput out = write_report(f.input(), mixed);
+  EXPECT_EQ(out.summary["thread_roles"], "mixed");
+  EXPECT_FALSE(out.summary["incarnations"][0].contains("bridge_writer_phases"));
+}
+
 TEST(SyscallReport, PerCallRecordsPassTheEventChecker) {
   Fixture f;
   auto obs = per_call_observations();
