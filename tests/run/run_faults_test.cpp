@@ -67,6 +67,42 @@ INSTANTIATE_TEST_SUITE_P(
                       FaultCase{"spam_stderr", "failed", "output bound"}),
     [](const ::testing::TestParamInfo<FaultCase>& param_info) { return param_info.param.fault; });
 
+// A traced run whose worker fails before it is registered never attaches its collectors: the run
+// fails with the worker's fault, no collector is told of a phase it never saw, and the session
+// goes on (this once crashed jbench in a kill storm).
+TEST(RunFaults, a_traced_run_whose_worker_fails_before_registration_fails_alone) {
+  TempDir dir;
+  const std::string tag = unique_tag();
+  RunInvocation inv;
+  inv.matrix = "traced.yaml";
+  inv.traced = true;
+  inv.args = {"--worker-dir", fault_worker_dir()};
+  inv.env = {{"JBENCH_FAULT", "garbage"}, {"JBENCH_FAULT_RUN", ".light.r1"}};
+  const auto r = run_jbench_run(dir, inv, tag);
+  ASSERT_FALSE(r.timed_out);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_TRUE(processes_tagged(tag).empty()) << "processes left behind";
+  const std::string bundle = dir.path() + "/out/b";
+  const auto manifest = read_json(bundle + "/manifest.json");
+  ASSERT_FALSE(manifest.is_discarded()) << r.err;
+  EXPECT_EQ(manifest["status"], "complete");
+  int failed = 0;
+  for (const auto& run : manifest["runs"]) {
+    if (run["id"] == "w1.persistent.writer.small.light.r1") {
+      ++failed;
+      EXPECT_EQ(run["status"], "failed");
+      EXPECT_NE(run["reason"].get<std::string>().find("not a protocol message"), std::string::npos)
+          << run["reason"];
+    } else {
+      EXPECT_EQ(run["status"], "ok") << run["id"] << ": " << run["reason"];
+    }
+  }
+  EXPECT_EQ(failed, 1);
+  const auto run = read_json(bundle + "/runs/w1.persistent.writer.small.light.r1/run.json");
+  EXPECT_EQ(run["trace_mode"]["attached"], false);
+  EXPECT_TRUE(run["trace_mode"]["collectors"].empty());
+}
+
 TEST(RunFaults, a_worker_killed_mid_transaction_records_the_signal_from_the_kernel) {
   TempDir dir;
   const std::string tag = unique_tag();

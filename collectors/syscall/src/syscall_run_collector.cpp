@@ -39,19 +39,24 @@ class SyscallRunCollector final : public Collector {
   }
 
   std::string verify(std::uint64_t deadline_ns) override {
+    if (!live_) return "the syscall collector was never attached";
     if (live_->await_canaries(deadline_ns)) return {};
     return fmt::format(
         "attachment not verified: the syscall collector ({}) did not see every worker's canary",
         live_->backend());
   }
 
-  void boundary(std::string_view phase) override { live_->mark_phase(phase); }
+  // The run loop calls these only after attach(); a collector never attached ignores them.
+  void boundary(std::string_view phase) override {
+    if (live_) live_->mark_phase(phase);
+  }
 
   void joined(const Member& m) override {
-    live_->add_process({UINT32_MAX, m.pid, m.start_time_ticks});
+    if (live_) live_->add_process({UINT32_MAX, m.pid, m.start_time_ticks});
   }
 
   std::vector<CollectorEntry> finish(const FinishContext& /*context*/) override {
+    if (!live_) return {};  // the run loop then says it never started
     SyscallStop stopped = live_->finish(monotonic_ns() + kStopWaitNs);
     live_.reset();
     summary_ = std::move(stopped.summary);

@@ -22,6 +22,15 @@ std::vector<col::Member> members_of(const Cohort& cohort) {
 // The entry of a row that no collector served: not requested, or no implementation for it.
 col::CollectorEntry unserved(const col::CollectorPlan& plan, std::string_view workload_kind) {
   if (!plan.requested) return col::not_requested(plan.name, plan.reason);
+  if (plan.make) {
+    // It exists, but the run stopped at an earlier collector's attach, before it was started.
+    col::CollectorEntry e;
+    e.name = plan.name;
+    e.backend = plan.source;
+    e.status = col::Status::collector_failed;
+    e.reason = "not started: an earlier collector's attach failed, so this one never attached";
+    return e;
+  }
   return col::not_available(
       plan.name, plan.source,
       fmt::format("jbench has no {} backend for {} targets yet", plan.name, workload_kind),
@@ -59,13 +68,14 @@ std::string RunCollectors::attach(const Cohort& cohort, std::size_t workers,
   attached_ns_ = monotonic_ns();
   const std::vector<col::Member> members = members_of(cohort);
   for (auto& c : collectors_) {
+    ++attached_count_;
     if (auto problem = c->attach(members, workers, deadline_ns); !problem.empty()) return problem;
   }
   return {};
 }
 
 std::string RunCollectors::verify(std::uint64_t deadline_ns) {
-  for (auto& c : collectors_) {
+  for (const auto& c : attached_collectors()) {
     if (auto problem = c->verify(deadline_ns); !problem.empty()) return problem;
   }
   return {};
@@ -74,22 +84,24 @@ std::string RunCollectors::verify(std::uint64_t deadline_ns) {
 std::vector<std::pair<std::string, Json>> RunCollectors::raw_documents() const {
   if (!attached_) return {};
   std::vector<std::pair<std::string, Json>> out;
-  for (const auto& c : collectors_) {
+  for (const auto& c : attached_collectors()) {
     for (auto& doc : c->raw_documents()) out.push_back(std::move(doc));
   }
   return out;
 }
 
 void RunCollectors::boundary(std::string_view phase) {
-  for (auto& c : collectors_) c->boundary(phase);
+  for (const auto& c : attached_collectors()) c->boundary(phase);
 }
 
 void RunCollectors::joined(const CohortMember& member) {
-  for (auto& c : collectors_) c->joined({member.worker, member.pid, member.start_time_ticks});
+  for (const auto& c : attached_collectors()) {
+    c->joined({member.worker, member.pid, member.start_time_ticks});
+  }
 }
 
 void RunCollectors::exited(pid_t pid, const proc::ExitStatus& s) {
-  for (auto& c : collectors_) {
+  for (const auto& c : attached_collectors()) {
     c->exited(pid, {s.user_ns, s.system_ns, s.voluntary_switches, s.involuntary_switches});
   }
 }
@@ -110,7 +122,7 @@ std::string RunCollectors::finish(const Json& boundaries, const Cohort& cohort) 
   const std::vector<col::Member> members = members_of(cohort);
   const col::FinishContext context{members, workers_, attached_ns_, &boundaries};
   std::vector<col::CollectorEntry> entries;
-  for (auto& c : collectors_) {
+  for (const auto& c : attached_collectors()) {
     for (auto& e : c->finish(context)) entries.push_back(std::move(e));
   }
   std::string failed;

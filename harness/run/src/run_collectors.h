@@ -14,6 +14,7 @@
 
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -55,6 +56,12 @@ class RunCollectors {
   collectors::RunContext context_;
   std::vector<collectors::CollectorPlan> plans_;
   std::vector<std::unique_ptr<collectors::Collector>> collectors_;
+  // The collectors whose attach() was called, in order (one that failed included: it is finished
+  // too). Only they see the steps after attach: a run can end before it, or part-way through it.
+  std::size_t attached_count_ = 0;
+  std::span<const std::unique_ptr<collectors::Collector>> attached_collectors() const {
+    return {collectors_.data(), attached_count_};
+  }
   std::size_t workers_ = 0;
   bool attached_ = false;
   std::uint64_t attached_ns_ = 0;
