@@ -51,13 +51,17 @@ function(jbench_bpf_skeleton name source)
   foreach(dir ${LIBBPF_INCLUDE_DIRS})
     list(APPEND includes -I${dir})
   endforeach()
+  # -MD: clang lists the headers it read in a depfile, so editing a header the loader shares with
+  # the program (its map and record layouts) rebuilds the program too, never only the loader.
   add_custom_command(OUTPUT ${out}/${name}.bpf.o
     COMMAND ${JBENCH_BPF_CLANG} -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_${JBENCH_BPF_ARCH}
-            -Wall -Werror ${includes} -c ${source} -o ${out}/${name}.bpf.o
+            -Wall -Werror ${includes} -MD -MF ${out}/${name}.bpf.d -c ${source}
+            -o ${out}/${name}.bpf.o
     # -g gives the BTF that CO-RE needs; the DWARF beside it is 90% of the object and unused.
     # -mcpu=v3: atomics that return the old value (kernel 5.12 and later), for giving out slots.
     COMMAND ${JBENCH_LLVM_STRIP} -g ${out}/${name}.bpf.o
-    DEPENDS ${source} ${CMAKE_BINARY_DIR}/bpf/vmlinux.h ${ARG_INCLUDES}
+    DEPENDS ${source} ${CMAKE_BINARY_DIR}/bpf/vmlinux.h
+    DEPFILE ${out}/${name}.bpf.d
     COMMENT "Compiling the BPF program ${name}" VERBATIM)
   add_custom_command(OUTPUT ${out}/${name}.skel.h
     COMMAND sh -c "'${JBENCH_BPFTOOL}' gen skeleton '${out}/${name}.bpf.o' name ${name}_bpf > '${out}/${name}.skel.h.tmp'"
