@@ -1,5 +1,6 @@
 #include "writer.h"
 
+#include <jb_events_writer_thread.h>
 #include <jb_platform.h>
 #include <pthread.h>
 #include <signal.h>
@@ -213,7 +214,7 @@ bool ensure_writer() noexcept {
     g_stop.store(false);
     g_writer_running = pthread_create(&g_writer, nullptr, writer_main, nullptr) == 0;
     pthread_sigmask(SIG_SETMASK, &old, nullptr);
-    if (g_writer_running) jb_platform_name_thread(g_writer, "jbench-writer");
+    if (g_writer_running) jb_platform_name_thread(g_writer, JB_EVENTS_WRITER_THREAD_NAME);
   }
   const bool running = g_writer_running;
   pthread_mutex_unlock(&g_start_lock);

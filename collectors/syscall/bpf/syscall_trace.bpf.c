@@ -213,7 +213,7 @@ static __always_inline struct jb_totals* totals_of(struct entry* e) {
 // JB_ROLE_BRIDGE_WRITER for the trace bridge's writer thread (by its name), else the workload's.
 static __always_inline __u32 thread_role(void) {
   char name[16] = {};
-  const char writer[] = JB_BRIDGE_WRITER_NAME;
+  const char writer[] = JB_EVENTS_WRITER_THREAD_NAME;
   if (bpf_get_current_comm(name, sizeof name) != 0) return JB_ROLE_WORKLOAD;
   for (int i = 0; i < (int)sizeof writer; ++i) {
     if (name[i] != writer[i]) return JB_ROLE_WORKLOAD;

@@ -7,6 +7,8 @@
 #include <linux/types.h>
 #endif
 
+#include "jb_events_writer_thread.h"
+
 #define JB_MAX_SYSCALL_NR 512
 #define JB_MAX_COHORT 4096
 #define JB_MAX_IN_FLIGHT 16384
@@ -45,10 +47,9 @@ struct jb_call_info {
 };
 
 /* The role of the thread that made a call: the workload's, or jbench's trace-bridge writer
- * (the thread named JB_BRIDGE_WRITER_NAME), which is the observer's own. */
+ * (the thread named JB_EVENTS_WRITER_THREAD_NAME), which is the observer's own. */
 #define JB_ROLE_WORKLOAD 0
 #define JB_ROLE_BRIDGE_WRITER 1
-#define JB_BRIDGE_WRITER_NAME "jbench-writer"
 
 struct jb_totals_key {
   __u32 tgid;
