@@ -78,22 +78,29 @@ TEST(SyscallCollectorFaults, StraceKilledMidRunFails) {
   expect_killed(killed_mid_run("strace", dir.path()));
 }
 
-TEST(SyscallCollectorFaults, BpftraceLostEventsFailWithTheirCount) {
-  if (auto why = bpftrace_missing(); !why.empty())
-    GTEST_SKIP() << "bpftrace cannot attach: " << why;
-  // One page per CPU for bpftrace's perf buffers, and a burst far bigger than that holds.
-  ScopedEnv pages("BPFTRACE_PERF_RB_PAGES", "1");
+// A full-detail burst bigger than the backend's buffers hold: the collector fails, and says how
+// many events it dropped.
+Outcome expect_lost_events_fail(const std::string& backend, int burst) {
   TempDir dir;
   Scenario s;
   s.detail = SyscallDetail::full;
-  s.backend = "bpftrace";
-  s.burst_in_measure = 200'000;
+  s.backend = backend;
+  s.burst_in_measure = burst;
   const Outcome o = run_scenario(s, dir.path());
   EXPECT_EQ(o.entry["status"], "collector_failed");
   const auto dropped = o.entry["dropped"].get<std::uint64_t>();
   EXPECT_GT(dropped, 0u);
   EXPECT_NE(reason(o).find(std::to_string(dropped) + " event(s) were dropped"), std::string::npos)
       << reason(o);
+  return o;
+}
+
+TEST(SyscallCollectorFaults, BpftraceLostEventsFailWithTheirCount) {
+  if (auto why = bpftrace_missing(); !why.empty())
+    GTEST_SKIP() << "bpftrace cannot attach: " << why;
+  // One page per CPU for bpftrace's perf buffers, and a burst far bigger than that holds.
+  ScopedEnv pages("BPFTRACE_PERF_RB_PAGES", "1");
+  expect_lost_events_fail("bpftrace", 200'000);
 }
 
 #ifdef JBENCH_HAVE_LIBBPF
@@ -102,18 +109,8 @@ TEST(SyscallCollectorFaults, BpftraceLostEventsFailWithTheirCount) {
 TEST(SyscallCollectorFaults, LibbpfTinyRingLosesRecordsAndFailsWithTheirCount) {
   if (auto why = libbpf_missing(); !why.empty()) GTEST_SKIP() << "libbpf cannot load: " << why;
   ScopedEnv ring("JBENCH_LIBBPF_RING_BYTES", "4096");
-  TempDir dir;
-  Scenario s;
-  s.detail = SyscallDetail::full;
-  s.backend = "libbpf";
-  s.burst_in_measure = 100'000;
-  const Outcome o = run_scenario(s, dir.path());
-  EXPECT_EQ(o.entry["status"], "collector_failed");
+  const Outcome o = expect_lost_events_fail("libbpf", 100'000);
   EXPECT_EQ(o.entry["record_ring_bytes"], 4096);
-  const auto dropped = o.entry["dropped"].get<std::uint64_t>();
-  EXPECT_GT(dropped, 0u);
-  EXPECT_NE(reason(o).find(std::to_string(dropped) + " event(s) were dropped"), std::string::npos)
-      << reason(o);
 }
 
 // A syscall link closed mid-run (here: its descriptor replaced, as by a library that closed the
