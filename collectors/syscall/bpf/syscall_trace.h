@@ -11,7 +11,6 @@
 
 #define JB_MAX_SYSCALL_NR 512
 #define JB_MAX_COHORT 4096
-#define JB_MAX_IN_FLIGHT 16384
 /* Slots of the per-CPU totals, preallocated: 4096 of 352 bytes are 1.4 MiB per CPU. Enough for
  * 32 workers and their forks over 4 phases and 14 calls; when every slot is taken, a call counts
  * as lost, never as silence. */

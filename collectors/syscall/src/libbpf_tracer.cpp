@@ -68,6 +68,9 @@ void clear_map(int fd) {
   while (bpf_map_get_next_key(fd, nullptr, &key) == 0) bpf_map_delete_elem(fd, &key);
 }
 
+// The records ring's default size is the program's own (JB_RECORD_RING_BYTES).
+static_assert(TracerOptions{}.record_ring_bytes == JB_RECORD_RING_BYTES);
+
 // The liveness probe: getpgid of a pid no process has (it fails with EINVAL and does nothing).
 constexpr long kProbeArg = -0x4a42;
 // Records are written in batches of about this size.
