@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cerrno>
+
 #include "checks.h"
 #include "fake_host.h"
 #include "jbench/doctor/capabilities.h"
@@ -39,7 +41,7 @@ CompiledTracerFacts nobody_facts() {
   return f;
 }
 
-CompiledTracerLoad failed(const std::string& why) { return {false, 0, why}; }
+CompiledTracerLoad failed(const std::string& why, int error = 0) { return {false, 0, why, error}; }
 
 TEST(CompiledTracerVerdict, NotBuiltIsNotInstalledAndSaysHowToBuildIt) {
   const auto p = judge_compiled_tracer(false, root_facts(), std::nullopt);
@@ -64,7 +66,8 @@ TEST(CompiledTracerVerdict, EpermIsDeniedPrivilegeEvenForRoot) {
   const auto p =
       judge_compiled_tracer(true, root_facts(),
                             failed("the kernel refused to load the compiled tracer: Operation not "
-                                   "permitted (needs BTF, and root or CAP_BPF with CAP_PERFMON)"));
+                                   "permitted (needs BTF, and root or CAP_BPF with CAP_PERFMON)",
+                                   EPERM));
   EXPECT_TRUE(p.load_tried);
   EXPECT_EQ(p.reason_code, "denied_privilege");
   EXPECT_EQ(p.errno_name, "EPERM");
@@ -77,11 +80,11 @@ TEST(CompiledTracerVerdict, EpermIsDeniedPrivilegeEvenForRoot) {
 // when the process lacks privilege.
 TEST(CompiledTracerVerdict, EaccesIsAVerifierRefusalWhenPrivilegedAndDeniedPrivilegeOtherwise) {
   const std::string why = "the kernel refused to load the compiled tracer: Permission denied";
-  const auto privileged = judge_compiled_tracer(true, root_facts(), failed(why));
+  const auto privileged = judge_compiled_tracer(true, root_facts(), failed(why, EACCES));
   EXPECT_EQ(privileged.reason_code, "attach_failed");
   EXPECT_EQ(privileged.errno_name, "EACCES");
   EXPECT_TRUE(contains(privileged.remediation, "JBENCH_LIBBPF_LOG=1")) << privileged.remediation;
-  const auto unprivileged = judge_compiled_tracer(true, nobody_facts(), failed(why));
+  const auto unprivileged = judge_compiled_tracer(true, nobody_facts(), failed(why, EACCES));
   EXPECT_EQ(unprivileged.reason_code, "denied_privilege");
 }
 

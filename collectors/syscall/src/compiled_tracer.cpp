@@ -8,24 +8,16 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstring>
 #include <filesystem>
 
 #include "jbench/host_caps/privilege.h"
 #include "jbench/host_caps/remediation.h"
+#include "syscall_table.h"
 
 namespace jbench::collectors {
 namespace {
 
 constexpr const char* kBtfFile = "/sys/kernel/btf/vmlinux";
-
-// The errno a refusal names: LibbpfTracer words it with strerror().
-std::string errno_named(const std::string& why) {
-  for (const auto& [code, name] : {std::pair{EPERM, "EPERM"}, std::pair{EACCES, "EACCES"}}) {
-    if (why.find(std::strerror(code)) != std::string::npos) return name;
-  }
-  return {};
-}
 
 std::string grant(const CompiledTracerFacts& facts) {
   return host_caps::kGrantBpfToJbench +
@@ -90,10 +82,10 @@ CompiledTracerProbe judge_compiled_tracer(bool built, const CompiledTracerFacts&
       p.load_ns = load->load_ns;
       return p;
     }
-    p.errno_name = errno_named(load->why);
+    if (load->error != 0) p.errno_name = syscall_detail::errno_name(load->error);
     // The kernel answers EPERM for missing privilege; EACCES is also the verifier's refusal of
     // an unsafe program, so it means privilege only where the process lacks it.
-    if (p.errno_name == "EPERM" || !facts.bpf_privileged) {
+    if (load->error == EPERM || !facts.bpf_privileged) {
       return refuse("denied_privilege", load->why, grant(facts));
     }
     return refuse("attach_failed", load->why,

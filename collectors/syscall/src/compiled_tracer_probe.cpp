@@ -16,7 +16,7 @@ CompiledTracerProbe probe_compiled_tracer(const CompiledTracerProbeOptions& opti
   if (options.try_load && facts.btf_present) {
     load.emplace();
     std::string why;
-    if (auto tracer = syscall_detail::LibbpfTracer::open(why)) {
+    if (auto tracer = syscall_detail::LibbpfTracer::open(why, {}, &load->error)) {
       load->loaded = true;
       load->load_ns = tracer->attach_ns();
     } else {

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string_view>
 #include <thread>
 
 #include "jbench/common/clock.h"
@@ -188,28 +189,36 @@ std::string LibbpfTracer::program_object() {
 LibbpfTracer::LibbpfTracer(std::unique_ptr<State> state) : state_(std::move(state)) {}
 LibbpfTracer::~LibbpfTracer() = default;
 
-std::unique_ptr<LibbpfTracer> LibbpfTracer::open(std::string& why, const TracerOptions& options) {
+std::unique_ptr<LibbpfTracer> LibbpfTracer::open(std::string& why, const TracerOptions& options,
+                                                 int* error) {
   const std::uint64_t started = monotonic_ns();
+  // Says why, with the errno the refusal came with (0: none), and gives no tracer.
+  const auto refuse = [&](int code, std::string text) {
+    why = std::move(text);
+    if (error) *error = code;
+    return std::unique_ptr<LibbpfTracer>();
+  };
+  // The same for a call that failed with errno: "<what>: <its text>".
+  const auto refuse_errno = [&](std::string_view what) {
+    const int code = errno;
+    return refuse(code, fmt::format("{}: {}", what, errno_text(code)));
+  };
   auto state = std::make_unique<State>();
   // libbpf's own messages would go to stderr: the reason returned says what failed.
   if (!std::getenv("JBENCH_LIBBPF_LOG")) libbpf_set_print(nullptr);
   state->skel = syscall_trace_bpf__open();
   if (!state->skel) {
-    why = fmt::format("the compiled tracer could not be opened: {}", errno_text(errno));
-    return nullptr;
+    return refuse_errno("the compiled tracer could not be opened");
   }
   if (bpf_map__set_max_entries(
           state->skel->maps.records,
           static_cast<__u32>(LibbpfTracer::ring_size(options.record_ring_bytes))) != 0) {
-    why = fmt::format("cannot size the compiled tracer's records ring: {}", errno_text(errno));
-    return nullptr;
+    return refuse_errno("cannot size the compiled tracer's records ring");
   }
   if (const int err = syscall_trace_bpf__load(state->skel); err != 0) {
-    why = fmt::format(
-        "the kernel refused to load the compiled tracer: {} (needs BTF, and root "
-        "or CAP_BPF with CAP_PERFMON)",
-        errno_text(-err));
-    return nullptr;
+    return refuse(-err, fmt::format("the kernel refused to load the compiled tracer: {} (needs "
+                                    "BTF, and root or CAP_BPF with CAP_PERFMON)",
+                                    errno_text(-err)));
   }
   const int calls_fd = bpf_map__fd(state->skel->maps.calls);
   std::vector<std::string> attached;
@@ -221,8 +230,9 @@ std::unique_ptr<LibbpfTracer> LibbpfTracer::open(std::string& why, const TracerO
     info.path_arg = n.path_arg;
     const auto nr = static_cast<__u32>(n.nr);
     if (nr >= JB_MAX_SYSCALL_NR || bpf_map_update_elem(calls_fd, &nr, &info, BPF_ANY) != 0) {
-      why = fmt::format("cannot describe syscall {} ({}) to the compiled tracer", n.name, n.nr);
-      return nullptr;
+      return refuse(
+          nr >= JB_MAX_SYSCALL_NR ? 0 : errno,
+          fmt::format("cannot describe syscall {} ({}) to the compiled tracer", n.name, n.nr));
     }
     attached.emplace_back(n.name);
   }
@@ -230,8 +240,7 @@ std::unique_ptr<LibbpfTracer> LibbpfTracer::open(std::string& why, const TracerO
                          state->skel->progs.on_fork, state->skel->progs.on_process_exit}) {
     bpf_link* l = bpf_program__attach(p);
     if (!l) {
-      why = fmt::format("cannot attach {}: {}", bpf_program__name(p), errno_text(errno));
-      return nullptr;
+      return refuse_errno(fmt::format("cannot attach {}", bpf_program__name(p)));
     }
     state->links.push_back(l);
   }
@@ -239,13 +248,11 @@ std::unique_ptr<LibbpfTracer> LibbpfTracer::open(std::string& why, const TracerO
                                  state.get(), nullptr);
   if (!state->ring || ring_buffer__add(state->ring, bpf_map__fd(state->skel->maps.records),
                                        &State::on_record, state.get()) != 0) {
-    why = fmt::format("cannot read the compiled tracer's ring buffers: {}", errno_text(errno));
-    return nullptr;
+    return refuse_errno("cannot read the compiled tracer's ring buffers");
   }
   state->cpus = libbpf_num_possible_cpus();
   if (state->cpus <= 0) {
-    why = "cannot count this host's possible CPUs";
-    return nullptr;
+    return refuse(0, "cannot count this host's possible CPUs");
   }
   state->skel->bss->probe_tgid = static_cast<__u32>(getpid());
   state->skel->bss->probe_nr = SYS_getpgid;

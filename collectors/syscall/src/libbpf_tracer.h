@@ -54,8 +54,10 @@ struct RunEnd {
 
 class LibbpfTracer {
  public:
-  // Loads and attaches. Null when this host refuses (no BTF, no privilege, verifier), with why.
-  static std::unique_ptr<LibbpfTracer> open(std::string& why, const TracerOptions& options = {});
+  // Loads and attaches. Null when this host refuses (no BTF, no privilege, verifier), with why,
+  // and in `error` the errno the refusal came with (0 when it had none).
+  static std::unique_ptr<LibbpfTracer> open(std::string& why, const TracerOptions& options = {},
+                                            int* error = nullptr);
   ~LibbpfTracer();
   LibbpfTracer(const LibbpfTracer&) = delete;
   LibbpfTracer& operator=(const LibbpfTracer&) = delete;

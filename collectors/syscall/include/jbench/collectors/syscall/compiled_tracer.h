@@ -37,6 +37,7 @@ struct CompiledTracerLoad {
   bool loaded = false;
   std::uint64_t load_ns = 0;  // loading and attaching, when loaded
   std::string why;            // what the tracer said when it was not loaded
+  int error = 0;              // the errno it was refused with; 0: none
 };
 
 struct CompiledTracerProbe {
