@@ -10,7 +10,8 @@
 #include <tuple>
 #include <vector>
 
-#include "flat_json.h"
+#include "jbench/events/flat_record.h"
+#include "jbench/events/line_reader.h"
 #include "span_graph.h"
 
 namespace jbench {
@@ -25,13 +26,9 @@ class Reader {
   void line(std::size_t number, std::string_view text) {
     // Records are nearly every line: read them without building a document.
     if (number > 1 && !report_.trailer) {
-      if (auto fields = events_detail::parse_flat_object(text)) {
-        const auto* kind = events_detail::find(*fields, "kind");
-        if (kind && kind->kind == events_detail::FlatValue::Kind::string &&
-            kind->text == "record") {
-          record(number, *fields);
-          return;
-        }
+      if (flat_.parse(text) && flat_.string("kind") == "record") {
+        record(number, flat_);
+        return;
       }
     }
     auto j = Json::parse(text, nullptr, false);
@@ -50,7 +47,10 @@ class Reader {
     if (kind == "header") {
       header(number, j);
     } else if (kind == "record") {
-      record(number, flatten(j));
+      const std::string line = flatten(j);  // the record's views point into it
+      FlatRecord flat;
+      flat.parse(line);
+      record(number, flat);
     } else if (kind == "trailer") {
       report_.trailer = j;
       trailer(number, j);
@@ -117,59 +117,41 @@ class Reader {
     }
   }
 
-  using Fields = std::vector<events_detail::FlatField>;
-  using Kind = events_detail::FlatValue::Kind;
+  using FlatRecord = events::FlatRecord;
 
-  // A record parsed by the full parser, as the fields the checks read (others are ignored).
-  static Fields flatten(const Json& r) {
-    Fields out;
+  // A record parsed by the full parser, as a flat line of the fields the checks read (others are
+  // ignored; a value of any other JSON type becomes `true`, wrong for every field read here).
+  static std::string flatten(const Json& r) {
+    Json flat = Json::object();
     for (const char* key :
          {"type", "seq", "pid", "start_time_ticks", "tid", "t_ns", "span_id", "parent_id"}) {
       if (!r.contains(key)) continue;
       const Json& v = r[key];
-      events_detail::FlatValue value;
-      if (v.is_string()) {
-        value.kind = Kind::string;
-        value.text = v.get<std::string>();
-      } else if (v.is_number_integer()) {
-        value.kind = Kind::integer;
-        value.number = v.get<std::int64_t>();
-      } else if (v.is_null()) {
-        value.kind = Kind::null;
-      } else {
-        value.kind = Kind::boolean;  // any other JSON type: wrong for every field read here
-      }
-      out.push_back({key, std::move(value)});
+      flat[key] = v.is_string() || v.is_number_integer() || v.is_null() ? v : Json(true);
     }
-    return out;
+    return flat.dump();
   }
 
-  static const std::string* text(const Fields& f, std::string_view key) {
-    const auto* v = events_detail::find(f, key);
-    return v && v->kind == Kind::string ? &v->text : nullptr;
-  }
-  static bool integer(const Fields& f, std::string_view key, std::int64_t& out) {
-    const auto* v = events_detail::find(f, key);
-    if (!v || v->kind != Kind::integer) return false;
-    out = v->number;
-    return true;
+  static bool integer(const FlatRecord& f, std::string_view key, std::int64_t& out) {
+    const auto v = f.integer(key);
+    if (v) out = *v;
+    return v.has_value();
   }
   // A 64-bit value written as a decimal string (docs/events.md).
-  static bool decimal(const Fields& f, std::string_view key, std::uint64_t& out) {
-    const std::string* s = text(f, key);
-    if (!s || s->empty()) return false;
-    const auto [end, ec] = std::from_chars(s->data(), s->data() + s->size(), out);
-    return ec == std::errc() && end == s->data() + s->size();
+  static bool decimal(const FlatRecord& f, std::string_view key, std::uint64_t& out) {
+    const auto v = f.decimal(key);
+    if (v) out = *v;
+    return v.has_value();
   }
 
-  void record(std::size_t n, const Fields& r) {
+  void record(std::size_t n, const FlatRecord& r) {
     ++report_.records;
     std::uint64_t seq = 0;
     std::uint64_t ticks = 0;
     std::uint64_t t = 0;
     std::int64_t pid = 0;
     std::int64_t tid = 0;
-    const std::string* type = text(r, "type");
+    const auto type = r.string("type");
     const bool complete = decimal(r, "seq", seq) && decimal(r, "start_time_ticks", ticks) &&
                           decimal(r, "t_ns", t) && integer(r, "pid", pid) &&
                           integer(r, "tid", tid) && type;
@@ -206,12 +188,12 @@ class Reader {
     typed_record(n, *type, r);
   }
 
-  void typed_record(std::size_t n, const std::string& type, const Fields& r) {
+  void typed_record(std::size_t n, std::string_view type, const FlatRecord& r) {
     const auto report = [&](const char* code, std::size_t line, std::string message) {
       problem(code, line, std::move(message));
     };
     if (type == "span_begin" || type == "span_end") {
-      const std::string* id = text(r, "span_id");
+      const auto id = r.string("span_id");
       if (!id) {
         problem("events.malformed", n, fmt::format("{} without a span_id", type));
         return;
@@ -222,7 +204,7 @@ class Reader {
       }
       ++report_.spans;
       std::optional<std::string_view> parent;
-      if (const std::string* p = text(r, "parent_id")) parent = *p;
+      if (const auto p = r.string("parent_id")) parent = *p;
       spans_.begin(*id, parent, n, report);
     } else if (type == "overflow") {
       problem("events.overflow", n, "the collector's buffer overflowed here: events were lost");
@@ -261,6 +243,7 @@ class Reader {
   };
   const EventContext& ctx_;
   EventFileReport& report_;
+  FlatRecord flat_;  // reused for every record line
   std::map<std::tuple<std::int64_t, std::uint64_t, std::int64_t>, Stream> streams_;
   events_detail::SpanGraph spans_;
 };
@@ -269,49 +252,21 @@ class Reader {
 
 EventFileReport check_event_file(const std::string& path, const EventContext& context) {
   EventFileReport report;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  Reader reader(context, report);
+  // A line longer than kMaxLineBytes is refused without being held: memory does not grow with
+  // the file or with a hostile line.
+  const auto read = events::for_each_line(
+      path, kMaxLineBytes,
+      [&](std::size_t number, std::string_view line) {
+        reader.line(number, line);
+        return true;
+      },
+      [&](std::size_t number) { reader.refuse_long_line(number); });
+  if (!read.error.empty() && read.lines == 0) {
     report.problems.push_back({"events.unreadable", 0, "cannot open the file"});
     return report;
   }
-  Reader reader(context, report);
-  // Lines are read through a fixed buffer, and a line longer than kMaxLineBytes is refused
-  // without being held: memory does not grow with the file or with a hostile line.
-  std::vector<char> buffer(1 << 20);
-  std::string line;
-  bool overlong = false;
-  std::size_t number = 0;
-  while (in) {
-    in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
-    const std::size_t got = static_cast<std::size_t>(in.gcount());
-    std::size_t start = 0;
-    for (std::size_t i = 0; i < got; ++i) {
-      if (buffer[i] != '\n') continue;
-      if (!overlong) line.append(buffer.data() + start, i - start);
-      ++number;
-      if (overlong) {
-        reader.refuse_long_line(number);
-      } else {
-        reader.line(number, line);
-      }
-      line.clear();
-      overlong = false;
-      start = i + 1;
-    }
-    if (!overlong) line.append(buffer.data() + start, got - start);
-    if (line.size() > kMaxLineBytes) {
-      overlong = true;
-      line.clear();
-    }
-  }
-  if (overlong || !line.empty()) {
-    ++number;
-    if (overlong) {
-      reader.refuse_long_line(number);
-    } else {
-      reader.line(number, line);
-    }
-  }
+  const std::size_t number = read.lines;
   if (number == 0) report.problems.push_back({"events.no_header", 0, "the file is empty"});
   reader.finish();
   return report;
