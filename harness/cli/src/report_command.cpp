@@ -1,8 +1,18 @@
-// `jbench report BUNDLE [--json]`: the observer-overhead report (docs/report.md).
+// `jbench report BUNDLE [--json] [--html FILE] [--allow-invalid] [--overhead-only]`: where the
+// measure phase's time went, cell by cell, with the observer's own cost beside it
+// (docs/attribution.md, docs/report.md). It reads the bundle only.
+#include <fmt/format.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <memory>
 
 #include "commands.h"
+#include "jbench/attribution/analysis.h"
+#include "jbench/attribution/attribution_output.h"
+#include "jbench/attribution/bundle_accounts.h"
 #include "jbench/cli/cli.h"
 #include "jbench/report/bundle_runs.h"
 #include "jbench/report/overhead.h"
@@ -13,9 +23,12 @@ namespace {
 struct ReportOptions {
   std::string bundle;
   bool json = false;
+  std::string html;
+  bool allow_invalid = false;
+  bool overhead_only = false;
 };
 
-int run_report(const ReportOptions& o) {
+int overhead_only(const ReportOptions& o) {
   const auto runs = report::read_bundle_runs(o.bundle);
   if (!runs.error.empty()) {
     std::cerr << "jbench: error: " << runs.error << '\n';
@@ -36,17 +49,69 @@ int run_report(const ReportOptions& o) {
   return kExitOk;
 }
 
+// Written beside its final name and renamed, so a reader never sees half a page.
+bool write_file(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << text;
+    if (!out.flush()) return false;
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  return !ec;
+}
+
+int run_report(const ReportOptions& o) {
+  if (o.overhead_only) return overhead_only(o);
+  const auto bundle = attribution::read_bundle_accounts(o.bundle, {});
+  if (!bundle.error.empty()) {
+    std::cerr << "jbench: error: " << o.bundle << "/" << bundle.error << '\n';
+    return kExitUsage;
+  }
+  if (!bundle.valid && !o.allow_invalid) {
+    std::cerr << fmt::format(
+        "jbench: error: {} is invalid ({}); `jbench validate {}` says why. "
+        "--allow-invalid reports it anyway, marked invalid on every line\n",
+        o.bundle, fmt::join(bundle.invalid_because, "; "), o.bundle);
+    return kExitCheckFailed;
+  }
+  const auto analysis = attribution::analyse(bundle);
+  const auto json = attribution::attribution_to_json(analysis);
+  if (!o.html.empty()) {
+    if (!write_file(o.html, json.dump())) {  // HTML_PENDING
+      std::cerr << "jbench: error: cannot write " << o.html << '\n';
+      return kExitUsage;
+    }
+    std::cerr << "report: " << o.html << '\n';
+  }
+  if (o.json) {
+    std::cout << json.dump(2) << '\n';
+  } else {
+    std::cout << attribution::attribution_to_text(analysis);
+  }
+  return kExitOk;
+}
+
 }  // namespace
 
 Action add_report_command(CLI::App& app) {
   auto o = std::make_shared<ReportOptions>();
   app.add_option("BUNDLE", o->bundle, "the bundle directory")->required();
-  app.add_flag("--json", o->json, "print the report as JSON (schema jbench.overhead_report)");
+  app.add_flag("--json", o->json, "print the report as JSON (schema jbench.attribution_report)");
+  app.add_option("--html", o->html, "also write the report as one self-contained HTML page");
+  app.add_flag("--allow-invalid", o->allow_invalid,
+               "report a bundle that failed validation; every line then says so");
+  app.add_flag("--overhead-only", o->overhead_only,
+               "only the observer-overhead table (schema jbench.overhead_report with --json)");
   app.footer(
-      "For each cell, each trace mode against the baseline of the same block: the median ratio "
-      "of baseline to traced throughput, its 95% bootstrap interval, the number of pairs and "
-      "the A/B order; then every comparison between cells that is smaller than an observer's "
-      "own cost.\nExit codes: 0 printed, 2 the bundle cannot be read.");
+      "Per cell and trace mode: the measure phase's time split into non-overlapping parts "
+      "(traced calls by call, file and request; GC pauses; the rest), each with its 95% bootstrap "
+      "interval over the repetitions and its cost per committed transaction; the dominant cost "
+      "in one sentence with the observer's own cost and the smallest change the baseline noise "
+      "lets one see; scaling along workers; startup per incarnation; the overhead table.\n"
+      "Exit codes: 0 printed, 1 the bundle is invalid (see --allow-invalid), 2 the bundle cannot "
+      "be read or the page cannot be written.");
   return [o] { return run_report(*o); };
 }
 

@@ -1,0 +1,209 @@
+// The cost account of one run: per worker incarnation and phase, the workload's time split into
+// non-overlapping parts (docs/attribution.md). Pure: it is fed facts read from a bundle
+// (bundle_accounts.h does the reading) and computes; it never touches a file.
+//
+//   AccountBuilder b(run, windows);                    // who ran, each one's phase windows
+//   b.add_span(...); b.add_gc(...); b.seal_spans();    // the bridge's records, then
+//   b.add_call(call);                                  // every full-detail syscall record, or
+//   b.add_totals(...);                                 // light totals
+//   RunAccount account = b.finish();
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+namespace jbench::attribution {
+
+enum class Phase : std::uint8_t { startup, warmup, measure, teardown };
+inline constexpr std::size_t kPhases = 4;
+inline constexpr const char* kPhaseNames[kPhases] = {"startup", "warmup", "measure", "teardown"};
+std::optional<Phase> phase_named(std::string_view name);
+
+// [begin, end) in CLOCK_MONOTONIC ns, one per phase; contiguous (docs/attribution.md).
+struct PhaseWindows {
+  std::array<std::uint64_t, kPhases> begin{};
+  std::array<std::uint64_t, kPhases> end{};
+  std::uint64_t wall(Phase p) const;
+};
+
+// A traced call's key in the account: the call, the file as its path (empty: unknown, as in
+// light detail), and its fcntl/ioctl request (empty: none).
+struct CallKey {
+  std::string call;
+  std::string path;
+  std::string request;
+  auto operator<=>(const CallKey&) const = default;
+  std::string label() const;  // "fdatasync on plant.log", "fcntl F_SETLK on db.sqlite-shm"
+};
+
+struct CallCost {
+  std::uint64_t ns = 0;
+  std::uint64_t count = 0;
+  std::uint64_t max_ns = 0;
+  void add(std::uint64_t part_ns, std::uint64_t calls, std::uint64_t longest);
+};
+
+// A span name's cost in a phase: total (end - begin, clipped to the phase), self (total minus
+// its children's), and the traced-syscall and GC time that happened while it was the innermost
+// span open on its thread.
+struct SpanCost {
+  std::uint64_t count = 0;  // spans that began in the phase
+  std::uint64_t total_ns = 0;
+  std::uint64_t self_ns = 0;
+  std::uint64_t syscall_ns = 0;
+  std::uint64_t gc_ns = 0;
+};
+
+struct PhaseAccount {
+  std::uint64_t wall_ns = 0;          // the phase window
+  std::uint32_t threads = 1;          // workload threads seen; the shares are of wall_ns × threads
+  std::map<CallKey, CallCost> calls;  // the workload threads' traced calls
+  CallCost writer_calls;              // the bridge writer thread's (the observer's), apart
+  std::uint64_t gc_ns = 0;            // GC pauses less the traced calls inside them
+  std::uint64_t gc_pauses = 0;
+  // Light detail counts a call wholly in the phase it entered: the most that may belong to a
+  // neighbouring phase (the longest call of this phase, once per boundary).
+  std::uint64_t crossing_bound_ns = 0;
+  std::uint64_t clamped_ns = 0;  // light: traced time past the window, within the bound
+  std::map<std::string, SpanCost> spans;
+  std::optional<std::uint64_t> cpu_ns;  // the process's on-CPU time (cpu collector), apart
+  std::uint64_t operations = 0;         // committed transactions (or batches) of the phase
+  std::uint64_t statements = 0;
+
+  std::uint64_t thread_ns() const { return wall_ns * threads; }
+  std::uint64_t syscall_ns() const;
+  // The phase time no part explains. Never negative: finish() refuses an account whose parts
+  // exceed the time beyond the light bound.
+  std::uint64_t rest_ns() const;
+};
+
+struct StartupCall {
+  std::uint64_t t_ns = 0;
+  std::string call;
+  std::int64_t fd = -1;
+  std::string path;
+  std::string request;
+  std::uint64_t duration_ns = 0;
+  std::uint64_t count = 1;  // consecutive identical calls merged
+  std::string belongs_to;   // "bridge writer thread (observer)", "workload: in span X", ...
+};
+
+struct Incarnation {
+  std::uint32_t worker = 0;
+  std::int64_t pid = 0;
+  std::uint64_t start_time_ticks = 0;
+  std::array<PhaseAccount, kPhases> phases;
+  std::vector<StartupCall> startup_calls;  // full detail, first kMaxStartupCalls
+  std::uint64_t startup_calls_cut = 0;
+  std::vector<std::pair<std::string, std::uint64_t>> startup_steps;  // (step, ns)
+  // Bounds of the facts not in the phases: busy waits and retries over the measure phase.
+  std::uint64_t busy_waits = 0;
+  std::uint64_t retries = 0;
+};
+
+inline constexpr std::size_t kMaxStartupCalls = 400;
+
+// Why a part could not be attributed: its source collector's status and reason.
+struct NotAttributed {
+  std::string part;       // "traced syscalls", "GC pauses", "spans", "on-CPU time"
+  std::string collector;  // syscall | gc | spans | cpu
+  std::string status;     // not_requested | not_available | collector_failed | ...
+  std::string reason;
+};
+
+struct RunAccount {
+  std::string id;
+  std::string cell;  // the point without its trace mode
+  std::string trace;
+  std::string status;
+  std::string detail;        // full | light | none: what the syscall part came from
+  std::string backend;       // the syscall backend
+  std::string thread_roles;  // told_apart | mixed | "" (unknown)
+  std::vector<std::pair<std::string, std::string>> values;
+  double throughput = 0;
+  std::vector<Incarnation> incarnations;
+  std::vector<NotAttributed> not_attributed;
+  std::vector<std::string> notes;     // what the reader should know (unended spans, ...)
+  std::vector<std::string> problems;  // why the account is refused; empty when it stands
+};
+
+// An incarnation's identity as the bridge and tracer records name it.
+struct IncarnationId {
+  std::int64_t pid;
+  std::uint64_t start_time_ticks;
+  auto operator<=>(const IncarnationId&) const = default;
+};
+
+struct CallRecord {
+  IncarnationId who;
+  std::int64_t tid = 0;
+  bool bridge_writer = false;
+  std::string_view call;
+  std::string_view path;
+  std::string_view request;
+  std::int64_t fd = -1;
+  std::uint64_t t_ns = 0;  // entry
+  std::uint64_t duration_ns = 0;
+};
+
+struct LightTotal {
+  IncarnationId who;
+  Phase phase;
+  bool bridge_writer = false;
+  std::string call;
+  std::uint64_t count = 0;
+  std::uint64_t total_ns = 0;
+  std::uint64_t max_ns = 0;
+  std::vector<std::pair<std::string, std::uint64_t>> requests;  // request -> count
+};
+
+class SpanSegments;  // span_segments.h
+
+class AccountBuilder {
+ public:
+  // One set of windows per incarnation, in run.incarnations' order.
+  AccountBuilder(RunAccount run, std::vector<PhaseWindows> windows);
+  ~AccountBuilder();
+  AccountBuilder(AccountBuilder&&) noexcept;
+
+  // Bridge records, before any call. An unended span is closed at the end of the run.
+  void add_span_begin(IncarnationId who, std::int64_t tid, std::string_view id,
+                      std::string_view name, std::uint64_t t_ns);
+  void add_span_end(IncarnationId who, std::int64_t tid, std::string_view id, std::uint64_t t_ns);
+  void add_gc(IncarnationId who, std::int64_t tid, bool begin, std::uint64_t t_ns);
+  void seal_spans();  // after the bridge records, before the calls
+
+  void add_call(const CallRecord& call);
+  void add_light(const LightTotal& total);
+
+  RunAccount finish();
+
+ private:
+  Incarnation* find(IncarnationId who);
+  CallCost& cost_of(PhaseAccount& phase, std::size_t incarnation, std::size_t p,
+                    const CallRecord& c);
+  RunAccount run_;
+  std::vector<PhaseWindows> windows_;
+  std::map<IncarnationId, std::size_t> index_;
+  std::map<IncarnationId, SpanSegments> segments_;
+  std::map<std::pair<IncarnationId, std::int64_t>, bool> workload_threads_;
+  std::map<std::pair<IncarnationId, std::size_t>, std::uint64_t> gc_calls_ns_;  // inside pauses
+  std::uint64_t outside_cohort_ = 0;
+  // Millions of records name a handful of keys: find a key's cost by a hash of the record's
+  // views instead of building its strings for every record.
+  struct CachedCost {
+    std::size_t incarnation;
+    std::size_t phase;
+    const CallKey* key;
+    CallCost* cost;
+  };
+  std::unordered_map<std::uint64_t, std::vector<CachedCost>> cost_cache_;
+};
+
+}  // namespace jbench::attribution

@@ -1,0 +1,139 @@
+// From accounts to answers (docs/attribution.md): per cell and trace mode, each part's share of
+// the measure phase with a bootstrap interval over the repetitions, how often the top-ranked cost
+// stays on top, the observer's own cost beside it, the smallest change the baseline noise lets one
+// see, and the dominant-cost sentence; the scaling along `workers`; the startup tables. Pure.
+//
+//   AttributionReport r = analyse(read_bundle_accounts(dir, {}));
+//   std::cout << attribution_to_text(r);     // attribution_output.h
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "jbench/attribution/account.h"
+#include "jbench/attribution/bundle_accounts.h"
+#include "jbench/report/overhead.h"
+
+namespace jbench::attribution {
+
+inline constexpr std::size_t kResamples = 2000;
+
+struct Estimate {
+  double value = 0;
+  std::optional<double> low;  // 95% percentile bootstrap over the repetitions; unset with one
+  std::optional<double> high;
+};
+
+struct PartRow {
+  std::string kind;  // syscall | gc | rest
+  CallKey key;       // for syscall
+  std::string label;
+  Estimate share;      // of the measure phase's workload thread-time
+  Estimate ns_per_op;  // per committed transaction (or batch)
+  std::optional<double> count_per_op;
+  bool attributable = true;  // not smaller than the observer's own cost
+  std::optional<int> rank;   // among syscall and GC parts
+};
+
+struct SpanRow {
+  std::string name;
+  std::string plan_class;
+  double count_per_op = 0;
+  double total_share = 0;
+  double self_share = 0;
+  double syscall_share = 0;
+  double gc_share = 0;
+};
+
+struct Observer {
+  std::string mode;
+  std::optional<double> median_ratio;
+  std::optional<double> ci_low;
+  std::optional<double> ci_high;
+  std::size_t pairs = 0;
+  std::optional<double> observer_share;  // 1 - 1 / ratio: the time the observer itself took
+  double writer_thread_share = 0;        // the bridge writer thread's traced calls
+};
+
+struct DetectableEffect {
+  std::optional<double> fraction_of_wall;
+  std::size_t baseline_runs = 0;
+  std::optional<double> baseline_cv;
+};
+
+struct CellAttribution {
+  std::string cell;
+  std::vector<std::pair<std::string, std::string>> values;
+  std::string mode;
+  std::size_t repetitions = 0;
+  std::string phase = "measure";
+  std::size_t incarnations = 0;  // per run
+  std::uint32_t threads = 1;     // workload threads per incarnation
+  double wall_ns_per_run = 0;
+  double operations_per_run = 0;
+  std::string operation_unit = "committed transaction";
+  bool syscalls_attributed = false;
+  std::vector<NotAttributed> not_attributed;
+  std::vector<PartRow> parts;  // by share, the rest last
+  std::optional<std::string> top_label;
+  std::optional<double> top_stays_on_top;  // fraction of resamples; unset with one repetition
+  Observer observer;
+  std::optional<double> cpu_share;  // the processes' on-CPU time, beside the parts (it overlaps)
+  DetectableEffect detectable;
+  std::optional<std::string> other_mode;
+  std::optional<bool> modes_agree;
+  std::string agreement_note;
+  std::string sentence;
+  std::vector<SpanRow> spans;
+  std::vector<std::string> notes;
+};
+
+struct ScalingPoint {
+  std::uint64_t workers = 0;
+  std::size_t runs = 0;
+  Estimate throughput;  // baseline runs' median with its interval
+  std::optional<Estimate> efficiency;
+};
+
+struct GrowingCost {
+  std::string label;
+  double ns_per_op_first = 0;
+  double ns_per_op_last = 0;
+  double growth = 0;
+};
+
+struct ScalingGroup {
+  std::string group;  // the cell without its workers value
+  std::vector<ScalingPoint> points;
+  std::string cost_mode;  // the mode the per-operation costs come from
+  std::vector<GrowingCost> growing;
+  std::string sentence;
+};
+
+struct StartupTable {
+  std::string run;
+  std::uint32_t worker = 0;
+  std::int64_t pid = 0;
+  std::vector<std::pair<std::string, std::uint64_t>> steps;
+  std::uint64_t startup_ns = 0;  // the startup phase's wall time
+  std::vector<StartupCall> calls;
+  std::uint64_t calls_cut = 0;
+};
+
+struct AttributionReport {
+  std::string bundle;
+  bool valid = true;
+  std::vector<std::string> invalid_because;
+  std::vector<CellAttribution> cells;
+  std::vector<ScalingGroup> scaling;
+  std::vector<StartupTable> startup;
+  report::OverheadReport overhead;
+  std::vector<std::string> warnings;
+  std::uint64_t syscall_records = 0;
+};
+
+AttributionReport analyse(const BundleAccounts& bundle);
+
+}  // namespace jbench::attribution

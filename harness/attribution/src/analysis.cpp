@@ -1,0 +1,110 @@
+#include "jbench/attribution/analysis.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "cells.h"
+#include "scaling.h"
+
+namespace jbench::attribution {
+namespace {
+
+// Where light and full both ran a cell: do they put the same call first? Light has no files,
+// so the comparison is by call.
+void compare_modes(CellAttribution& light, CellAttribution& full) {
+  const auto top_call = [](const CellAttribution& c) -> std::string {
+    for (const auto& p : c.parts) {
+      if (p.kind == "syscall") return p.key.call;
+      if (p.kind == "gc") return "GC pauses";
+    }
+    return "";
+  };
+  const std::string a = top_call(light);
+  const std::string b = top_call(full);
+  if (a.empty() || b.empty()) return;
+  const bool agree = a == b;
+  const std::string note = agree ? fmt::format("light and full both rank {} first", a)
+                                 : fmt::format(
+                                       "light ranks {} first, full ranks {} first: the "
+                                       "observer changes what it measures here",
+                                       a, b);
+  light.other_mode = "full";
+  full.other_mode = "light";
+  light.modes_agree = full.modes_agree = agree;
+  light.agreement_note = full.agreement_note = note;
+}
+
+}  // namespace
+
+AttributionReport analyse(const BundleAccounts& bundle) {
+  AttributionReport r;
+  r.bundle = bundle.name;
+  r.valid = bundle.valid;
+  r.invalid_because = bundle.invalid_because;
+  r.overhead = report::compute_overhead(bundle.runs);
+  r.syscall_records = bundle.syscall_records;
+  r.warnings = bundle.skipped;
+
+  std::vector<std::pair<std::string, std::string>> order;  // (cell, mode) as first seen
+  std::map<std::pair<std::string, std::string>, std::vector<const RunAccount*>> groups;
+  for (const RunAccount& a : bundle.accounts) {
+    if (!a.problems.empty()) {
+      for (const auto& p : a.problems)
+        r.warnings.push_back(fmt::format("{}: account refused: {}", a.id, p));
+      continue;
+    }
+    const auto key = std::make_pair(a.cell, a.trace);
+    if (!groups.count(key)) order.push_back(key);
+    groups[key].push_back(&a);
+  }
+  // Full before light within a cell: full has files, so it reads first.
+  std::stable_sort(order.begin(), order.end(), [](const auto& x, const auto& y) {
+    return x.first != y.first ? false : x.second == "full" && y.second != "full";
+  });
+  std::map<std::string, std::vector<double>> baselines;
+  for (const auto& run : bundle.runs) {
+    if (run.trace == "baseline" && run.status == "ok")
+      baselines[run.cell].push_back(run.throughput);
+  }
+  for (const auto& key : order) {
+    CellInputs in{key.first, key.second, groups[key], nullptr, baselines[key.first]};
+    for (const auto& row : r.overhead.rows) {
+      if (row.cell == key.first && row.mode == key.second) in.overhead = &row;
+    }
+    r.cells.push_back(analyse_cell(in));
+  }
+  for (auto& a : r.cells) {
+    for (auto& b : r.cells) {
+      if (&a != &b && a.cell == b.cell && a.mode == "light" && b.mode == "full")
+        compare_modes(a, b);
+    }
+  }
+  for (auto& c : r.cells) c.sentence = dominant_sentence(c);
+  r.scaling = analyse_scaling(bundle.runs, r.cells);
+
+  // Startup per incarnation, from the first full run of each cell (light where none ran full).
+  std::map<std::string, const RunAccount*> first;
+  for (const auto& key : order) {
+    const RunAccount* a = groups[key].front();
+    auto& slot = first[key.first];
+    if (!slot || (slot->trace != "full" && a->trace == "full")) slot = a;
+  }
+  for (const auto& [cell, a] : first) {
+    for (const Incarnation& inc : a->incarnations) {
+      StartupTable t;
+      t.run = a->id;
+      t.worker = inc.worker;
+      t.pid = inc.pid;
+      t.steps = inc.startup_steps;
+      t.startup_ns = inc.phases[0].wall_ns;
+      t.calls = inc.startup_calls;
+      t.calls_cut = inc.startup_calls_cut;
+      r.startup.push_back(std::move(t));
+    }
+  }
+  return r;
+}
+
+}  // namespace jbench::attribution

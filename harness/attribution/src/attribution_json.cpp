@@ -1,0 +1,166 @@
+#include <fmt/format.h>
+
+#include "jbench/attribution/attribution_output.h"
+#include "jbench/stats/decimal.h"
+
+namespace jbench::attribution {
+namespace {
+
+using Json = nlohmann::json;
+
+Json opt(const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); }
+
+Json values_json(const std::vector<std::pair<std::string, std::string>>& values) {
+  Json j = Json::object();
+  for (const auto& [k, v] : values) j[k] = v;
+  return j;
+}
+
+Json part_json(const PartRow& p) {
+  return {{"kind", p.kind},
+          {"call", p.key.call},
+          {"path", p.key.path},
+          {"request", p.key.request},
+          {"label", p.label},
+          {"share", p.share.value},
+          {"share_low", opt(p.share.low)},
+          {"share_high", opt(p.share.high)},
+          {"ns_per_op", p.ns_per_op.value},
+          {"ns_per_op_low", opt(p.ns_per_op.low)},
+          {"ns_per_op_high", opt(p.ns_per_op.high)},
+          {"count_per_op", opt(p.count_per_op)},
+          {"attributable", p.attributable},
+          {"rank", p.rank ? Json(*p.rank) : Json(nullptr)}};
+}
+
+Json cell_json(const CellAttribution& c) {
+  Json parts = Json::array();
+  for (const auto& p : c.parts) parts.push_back(part_json(p));
+  Json not_attributed = Json::array();
+  for (const auto& n : c.not_attributed) {
+    not_attributed.push_back(
+        {{"part", n.part}, {"collector", n.collector}, {"status", n.status}, {"reason", n.reason}});
+  }
+  Json spans = Json::array();
+  for (const auto& s : c.spans) {
+    spans.push_back({{"name", s.name},
+                     {"plan_class", s.plan_class},
+                     {"count_per_op", s.count_per_op},
+                     {"total_share", s.total_share},
+                     {"self_share", s.self_share},
+                     {"syscall_share", s.syscall_share},
+                     {"gc_share", s.gc_share}});
+  }
+  return {{"cell", c.cell},
+          {"values", values_json(c.values)},
+          {"mode", c.mode},
+          {"repetitions", c.repetitions},
+          {"phase", c.phase},
+          {"incarnations", c.incarnations},
+          {"threads_per_incarnation", c.threads},
+          {"wall_ns_per_run", stats::to_decimal(static_cast<std::uint64_t>(c.wall_ns_per_run))},
+          {"operations_per_run", c.operations_per_run},
+          {"operation_unit", c.operation_unit},
+          {"syscalls_attributed", c.syscalls_attributed},
+          {"not_attributed", not_attributed},
+          {"parts", parts},
+          {"top", c.top_label ? Json{{"label", *c.top_label},
+                                     {"stays_on_top", opt(c.top_stays_on_top)},
+                                     {"resamples", kResamples}}
+                              : Json(nullptr)},
+          {"observer",
+           {{"mode", c.observer.mode},
+            {"median_ratio", opt(c.observer.median_ratio)},
+            {"ci_low", opt(c.observer.ci_low)},
+            {"ci_high", opt(c.observer.ci_high)},
+            {"pairs", c.observer.pairs},
+            {"observer_share", opt(c.observer.observer_share)},
+            {"writer_thread_share", c.observer.writer_thread_share}}},
+          {"cpu_share", opt(c.cpu_share)},
+          {"min_detectable_effect",
+           {{"fraction_of_wall", opt(c.detectable.fraction_of_wall)},
+            {"baseline_runs", c.detectable.baseline_runs},
+            {"baseline_cv", opt(c.detectable.baseline_cv)}}},
+          {"mode_agreement", c.other_mode ? Json{{"other_mode", *c.other_mode},
+                                                 {"agrees", *c.modes_agree},
+                                                 {"note", c.agreement_note}}
+                                          : Json(nullptr)},
+          {"sentence", c.sentence},
+          {"spans", spans},
+          {"notes", c.notes}};
+}
+
+Json estimate_json(const Estimate& e, const char* name) {
+  return {{name, e.value}, {"low", opt(e.low)}, {"high", opt(e.high)}};
+}
+
+}  // namespace
+
+Json attribution_to_json(const AttributionReport& r) {
+  Json cells = Json::array();
+  for (const auto& c : r.cells) cells.push_back(cell_json(c));
+  Json scaling = Json::array();
+  for (const auto& g : r.scaling) {
+    Json points = Json::array();
+    for (const auto& p : g.points) {
+      Json j = estimate_json(p.throughput, "throughput");
+      j["workers"] = p.workers;
+      j["runs"] = p.runs;
+      j["efficiency"] = p.efficiency ? Json(p.efficiency->value) : Json(nullptr);
+      j["efficiency_low"] = p.efficiency ? opt(p.efficiency->low) : Json(nullptr);
+      j["efficiency_high"] = p.efficiency ? opt(p.efficiency->high) : Json(nullptr);
+      points.push_back(j);
+    }
+    Json growing = Json::array();
+    for (const auto& c : g.growing) {
+      growing.push_back({{"label", c.label},
+                         {"ns_per_op_first", c.ns_per_op_first},
+                         {"ns_per_op_last", c.ns_per_op_last},
+                         {"growth", c.growth}});
+    }
+    scaling.push_back({{"cell", g.group},
+                       {"axis", "workers"},
+                       {"points", points},
+                       {"cost_mode", g.cost_mode},
+                       {"growing_costs", growing},
+                       {"sentence", g.sentence}});
+  }
+  Json startup = Json::array();
+  for (const auto& t : r.startup) {
+    Json steps = Json::array();
+    for (const auto& [step, ns] : t.steps)
+      steps.push_back({{"step", step}, {"ns", stats::to_decimal(ns)}});
+    Json calls = Json::array();
+    for (const auto& c : t.calls) {
+      calls.push_back({{"t_ns", stats::to_decimal(c.t_ns)},
+                       {"call", c.call},
+                       {"fd", c.fd},
+                       {"path", c.path},
+                       {"request", c.request},
+                       {"duration_ns", stats::to_decimal(c.duration_ns)},
+                       {"count", c.count},
+                       {"belongs_to", c.belongs_to}});
+    }
+    startup.push_back({{"run", t.run},
+                       {"worker", t.worker},
+                       {"pid", t.pid},
+                       {"startup_ns", stats::to_decimal(t.startup_ns)},
+                       {"steps", steps},
+                       {"calls", calls},
+                       {"calls_cut", t.calls_cut}});
+  }
+  return {{"schema", "jbench.attribution_report"},
+          {"schema_version", 1},
+          {"bundle", r.bundle},
+          {"bundle_valid", r.valid},
+          {"bundle_note",
+           r.valid ? "" : fmt::format("INVALID BUNDLE: {}", fmt::join(r.invalid_because, "; "))},
+          {"cells", cells},
+          {"scaling", scaling},
+          {"startup", startup},
+          {"overhead", report::overhead_to_json(r.overhead)},
+          {"syscall_records", r.syscall_records},
+          {"warnings", r.warnings}};
+}
+
+}  // namespace jbench::attribution

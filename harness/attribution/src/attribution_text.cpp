@@ -1,0 +1,128 @@
+// The text report: per cell and mode the sentence, then the parts table, the spans, what could
+// not be attributed; the scaling groups; the startup tables; the observer overhead. A report of
+// an invalid bundle (--allow-invalid) carries the mark on every line.
+#include <fmt/format.h>
+
+#include <sstream>
+
+#include "jbench/attribution/attribution_output.h"
+#include "words.h"
+
+namespace jbench::attribution {
+namespace {
+
+constexpr std::size_t kMaxPartRows = 12;
+constexpr std::size_t kMaxSpanRows = 8;
+constexpr std::size_t kMaxStartupCallRows = 40;
+
+std::string interval(const Estimate& e, const std::function<std::string(double)>& f) {
+  if (!e.low || !e.high) return f(e.value);
+  return fmt::format("{} [{}–{}]", f(e.value), f(*e.low), f(*e.high));
+}
+
+void cell_text(std::ostream& o, const CellAttribution& c) {
+  o << fmt::format(
+      "\n{} · {} mode · {} repetition{} · {} incarnation{} · measure {} per run, {:.0f} {}s\n",
+      c.cell, c.mode, c.repetitions, c.repetitions == 1 ? "" : "s", c.incarnations,
+      c.incarnations == 1 ? "" : "s", duration(c.wall_ns_per_run), c.operations_per_run,
+      c.operation_unit);
+  o << "  " << c.sentence << "\n";
+  o << fmt::format("  {:<4} {:<52} {:>20} {:>24} {:>9}\n", "rank", "part", "share [95%]",
+                   "per op [95%]", "calls/op");
+  std::size_t shown = 0;
+  for (const auto& p : c.parts) {
+    if (p.kind != "rest" && shown++ >= kMaxPartRows) continue;
+    o << fmt::format("  {:<4} {:<52} {:>20} {:>24} {:>9}{}\n",
+                     p.rank ? std::to_string(*p.rank) : "",
+                     p.label.size() > 52 ? p.label.substr(0, 49) + "..." : p.label,
+                     share_with_interval(p.share), interval(p.ns_per_op, duration),
+                     p.count_per_op ? fmt::format("{:.3g}", *p.count_per_op) : "",
+                     p.attributable ? "" : "  (below the observer's cost: not attributable)");
+  }
+  if (shown > kMaxPartRows)
+    o << fmt::format("  ... {} smaller parts in --json\n", shown - kMaxPartRows);
+  std::string beside;
+  if (c.cpu_share)
+    beside += fmt::format("on-CPU (cpu collector, overlaps the parts) {}", percent(*c.cpu_share));
+  beside += fmt::format("{}bridge writer thread (observer, in no part) {}",
+                        beside.empty() ? "" : "; ", percent(c.observer.writer_thread_share));
+  if (c.observer.observer_share)
+    beside += fmt::format("; observer's own cost {}", percent(*c.observer.observer_share));
+  o << "  beside: " << beside << "\n";
+  if (c.other_mode) o << "  modes: " << c.agreement_note << "\n";
+  for (const auto& n : c.not_attributed) {
+    o << fmt::format("  not attributed: {} — {} {}: {}\n", n.part, n.collector, n.status, n.reason);
+  }
+  if (!c.spans.empty()) {
+    o << fmt::format("  {:<40} {:>8} {:>8} {:>8} {:>9} {:>8}\n", "span (name:plan class)", "per op",
+                     "total", "self", "syscalls", "GC");
+    for (std::size_t i = 0; i < c.spans.size() && i < kMaxSpanRows; ++i) {
+      const auto& s = c.spans[i];
+      o << fmt::format("  {:<40} {:>8.2f} {:>8} {:>8} {:>9} {:>8}\n",
+                       s.plan_class.empty() ? s.name : s.name + ":" + s.plan_class, s.count_per_op,
+                       percent(s.total_share), percent(s.self_share), percent(s.syscall_share),
+                       percent(s.gc_share));
+    }
+  }
+  for (const auto& n : c.notes) o << "  note: " << n << "\n";
+}
+
+}  // namespace
+
+std::string attribution_to_text(const AttributionReport& r) {
+  std::ostringstream o;
+  o << fmt::format(
+      "Attribution of {} — where the measure phase's time went (docs/attribution.md)\n", r.bundle);
+  if (!r.valid) {
+    for (const auto& why : r.invalid_because) o << "the bundle is INVALID: " << why << "\n";
+  }
+  if (r.cells.empty()) o << "\nno light or full run succeeded: nothing can be attributed\n";
+  for (const auto& c : r.cells) cell_text(o, c);
+  if (!r.scaling.empty()) o << "\nScaling along workers (baseline runs)\n";
+  for (const auto& g : r.scaling) {
+    o << "  " << g.sentence << "\n";
+    o << fmt::format("    {:>7} {:>30} {:>26}\n", "workers", "throughput ops/s [95%]",
+                     "efficiency [95%]");
+    for (const auto& p : g.points) {
+      o << fmt::format("    {:>7} {:>30} {:>26}\n", p.workers,
+                       interval(p.throughput, [](double v) { return fmt::format("{:.0f}", v); }),
+                       p.efficiency ? share_with_interval(*p.efficiency) : "");
+    }
+    for (const auto& c : g.growing) {
+      o << fmt::format("    grows: {} {} → {} per op (×{:.1f})\n", c.label,
+                       duration(c.ns_per_op_first), duration(c.ns_per_op_last), c.growth);
+    }
+  }
+  if (!r.startup.empty()) o << "\nStartup, per incarnation (the first traced run of each cell)\n";
+  for (const auto& t : r.startup) {
+    o << fmt::format("  {} worker {} (pid {}): startup phase {}\n", t.run, t.worker, t.pid,
+                     duration(static_cast<double>(t.startup_ns)));
+    for (const auto& [step, ns] : t.steps)
+      o << fmt::format("    {:<78} {:>10}\n", step, duration(static_cast<double>(ns)));
+    if (!t.calls.empty()) o << "    startup calls in order (call, fd, path, request; whose):\n";
+    for (std::size_t i = 0; i < t.calls.size() && i < kMaxStartupCallRows; ++i) {
+      const auto& c = t.calls[i];
+      o << fmt::format("      {}{} fd {} {}{} {} — {}\n", c.call,
+                       c.count > 1 ? fmt::format(" ×{}", c.count) : "", c.fd,
+                       c.path.empty() ? "-" : c.path, c.request.empty() ? "" : " " + c.request,
+                       duration(static_cast<double>(c.duration_ns)), c.belongs_to);
+    }
+    const std::size_t more =
+        t.calls.size() > kMaxStartupCallRows ? t.calls.size() - kMaxStartupCallRows : 0;
+    if (more + t.calls_cut)
+      o << fmt::format("      ... {} more in --json{}\n", more,
+                       t.calls_cut ? fmt::format(" ({} past its bound)", t.calls_cut) : "");
+  }
+  o << "\nObserver overhead against the paired baselines (docs/report.md)\n"
+    << report::overhead_to_text(r.overhead);
+  for (const auto& w : r.warnings) o << "warning: " << w << "\n";
+  std::string text = o.str();
+  if (r.valid) return text;
+  // Every line of a report from an invalid bundle says so.
+  std::string marked;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) marked += "[INVALID BUNDLE] " + line + "\n";
+  return marked;
+}
+
+}  // namespace jbench::attribution

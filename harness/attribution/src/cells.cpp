@@ -1,0 +1,300 @@
+#include "cells.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numeric>
+
+#include "resample.h"
+
+namespace jbench::attribution {
+namespace {
+
+constexpr std::size_t kMeasure = static_cast<std::size_t>(Phase::measure);
+
+// What the account parts are keyed by across runs: a call key, or the GC part.
+struct PartId {
+  bool gc = false;
+  CallKey key;
+  auto operator<=>(const PartId&) const = default;
+};
+
+// One run's measure phase, pooled over its incarnations.
+struct RunMeasure {
+  double thread_ns = 0;
+  double wall_ns = 0;
+  double ops = 0;
+  std::map<PartId, double> ns;
+  std::map<PartId, double> count;
+  double writer_ns = 0;
+  std::optional<double> cpu_ns = 0.0;
+  std::map<std::string, SpanCost> spans;
+  std::uint32_t threads = 1;
+};
+
+RunMeasure pool(const RunAccount& run) {
+  RunMeasure m;
+  for (const Incarnation& inc : run.incarnations) {
+    const PhaseAccount& p = inc.phases[kMeasure];
+    m.thread_ns += static_cast<double>(p.thread_ns());
+    m.wall_ns = std::max(m.wall_ns, static_cast<double>(p.wall_ns));
+    m.ops += static_cast<double>(p.operations);
+    m.threads = std::max(m.threads, p.threads);
+    for (const auto& [key, cost] : p.calls) {
+      m.ns[{false, key}] += static_cast<double>(cost.ns);
+      m.count[{false, key}] += static_cast<double>(cost.count);
+    }
+    if (p.gc_pauses || p.gc_ns) {
+      m.ns[{true, {}}] += static_cast<double>(p.gc_ns);
+      m.count[{true, {}}] += static_cast<double>(p.gc_pauses);
+    }
+    m.writer_ns += static_cast<double>(p.writer_calls.ns);
+    if (m.cpu_ns && p.cpu_ns) {
+      *m.cpu_ns += static_cast<double>(*p.cpu_ns);
+    } else {
+      m.cpu_ns.reset();
+    }
+    for (const auto& [name, s] : p.spans) {
+      SpanCost& t = m.spans[name];
+      t.count += s.count;
+      t.total_ns += s.total_ns;
+      t.self_ns += s.self_ns;
+      t.syscall_ns += s.syscall_ns;
+      t.gc_ns += s.gc_ns;
+    }
+  }
+  return m;
+}
+
+double sum_of(const std::vector<RunMeasure>& runs, const std::vector<std::size_t>& pick,
+              const std::function<double(const RunMeasure&)>& f) {
+  double s = 0;
+  for (const std::size_t i : pick) s += f(runs[i]);
+  return s;
+}
+
+double part_ns(const RunMeasure& m, const PartId& id) {
+  const auto it = m.ns.find(id);
+  return it == m.ns.end() ? 0.0 : it->second;
+}
+
+double rest_ns(const RunMeasure& m) {
+  double used = 0;
+  for (const auto& [id, ns] : m.ns) used += ns;
+  return std::max(0.0, m.thread_ns - used);
+}
+
+std::string cell_seed(const CellInputs& in) { return in.cell + "/" + in.mode; }
+
+}  // namespace
+
+CellAttribution analyse_cell(const CellInputs& in) {
+  CellAttribution c;
+  c.cell = in.cell;
+  c.mode = in.mode;
+  c.observer.mode = in.mode;
+  c.repetitions = in.runs.size();
+  if (in.runs.empty()) return c;
+  c.values = in.runs.front()->values;
+  c.incarnations = in.runs.front()->incarnations.size();
+  // What could not be attributed, once per (collector, status, reason).
+  for (const RunAccount* r : in.runs) {
+    for (const auto& n : r->not_attributed) {
+      const bool seen =
+          std::any_of(c.not_attributed.begin(), c.not_attributed.end(), [&](const auto& o) {
+            return o.collector == n.collector && o.status == n.status && o.reason == n.reason;
+          });
+      if (!seen) c.not_attributed.push_back(n);
+    }
+    for (const auto& note : r->notes) c.notes.push_back(r->id + ": " + note);
+    if (r->thread_roles == "mixed") {
+      c.notes.push_back(r->id +
+                        ": the syscall backend could not tell the bridge writer thread "
+                        "apart: the syscall parts include its calls");
+    }
+  }
+  c.syscalls_attributed = std::all_of(in.runs.begin(), in.runs.end(),
+                                      [](const RunAccount* r) { return r->detail != "none"; });
+
+  std::vector<RunMeasure> runs;
+  for (const RunAccount* r : in.runs) runs.push_back(pool(*r));
+  std::vector<std::size_t> all(runs.size());
+  std::iota(all.begin(), all.end(), 0);
+  const auto total = [&](const std::vector<std::size_t>& pick) {
+    return sum_of(runs, pick, [](const RunMeasure& m) { return m.thread_ns; });
+  };
+  const auto ops = [&](const std::vector<std::size_t>& pick) {
+    return sum_of(runs, pick, [](const RunMeasure& m) { return m.ops; });
+  };
+  const double thread_ns = total(all);
+  const double operations = ops(all);
+  c.wall_ns_per_run = sum_of(runs, all, [](const RunMeasure& m) { return m.wall_ns; }) /
+                      static_cast<double>(runs.size());
+  c.operations_per_run = operations / static_cast<double>(runs.size());
+  c.threads = runs.front().threads;
+  if (thread_ns <= 0) {
+    c.notes.push_back("the measure phase has no recorded time");
+    return c;
+  }
+
+  std::vector<PartId> ids;
+  for (const auto& m : runs) {
+    for (const auto& [id, ns] : m.ns) {
+      if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
+    }
+  }
+  const auto share_of = [&](const PartId& id, const std::vector<std::size_t>& pick) {
+    const double t = total(pick);
+    return t > 0 ? sum_of(runs, pick, [&](const RunMeasure& m) { return part_ns(m, id); }) / t
+                 : 0.0;
+  };
+  const auto samples = resample_runs(runs.size(), kResamples, cell_seed(in));
+
+  // The observer: its overhead against the paired baselines, and the time that is its own.
+  if (in.overhead) {
+    c.observer.median_ratio = in.overhead->median_ratio;
+    c.observer.ci_low = in.overhead->ci_low;
+    c.observer.ci_high = in.overhead->ci_high;
+    c.observer.pairs = in.overhead->pairs;
+    if (in.overhead->median_ratio) {
+      c.observer.observer_share = std::max(0.0, 1.0 - 1.0 / *in.overhead->median_ratio);
+    }
+  }
+  c.observer.writer_thread_share =
+      sum_of(runs, all, [](const RunMeasure& m) { return m.writer_ns; }) / thread_ns;
+  bool cpu_known = std::all_of(runs.begin(), runs.end(),
+                               [](const RunMeasure& m) { return m.cpu_ns.has_value(); });
+  if (cpu_known)
+    c.cpu_share = sum_of(runs, all, [](const RunMeasure& m) { return *m.cpu_ns; }) / thread_ns;
+
+  const auto estimate = [&](const std::function<double(const std::vector<std::size_t>&)>& f) {
+    Estimate e{f(all), std::nullopt, std::nullopt};
+    if (!samples.empty()) {
+      std::vector<double> v;
+      v.reserve(samples.size());
+      for (const auto& s : samples) v.push_back(f(s));
+      const auto [lo, hi] = percentile_interval(v);
+      e.low = lo;
+      e.high = hi;
+    }
+    return e;
+  };
+  for (const PartId& id : ids) {
+    PartRow row;
+    row.kind = id.gc ? "gc" : "syscall";
+    row.key = id.key;
+    row.label = id.gc ? "GC pauses" : id.key.label();
+    row.share = estimate([&](const auto& pick) { return share_of(id, pick); });
+    row.ns_per_op = estimate([&](const auto& pick) {
+      const double o = ops(pick);
+      return o > 0 ? sum_of(runs, pick, [&](const RunMeasure& m) { return part_ns(m, id); }) / o
+                   : 0.0;
+    });
+    if (operations > 0) {
+      double n = 0;
+      for (const auto& m : runs) {
+        const auto it = m.count.find(id);
+        n += it == m.count.end() ? 0 : it->second;
+      }
+      row.count_per_op = n / operations;
+    }
+    if (c.observer.observer_share) row.attributable = row.share.value >= *c.observer.observer_share;
+    c.parts.push_back(std::move(row));
+  }
+  std::stable_sort(c.parts.begin(), c.parts.end(), [](const PartRow& a, const PartRow& b) {
+    return a.share.value > b.share.value;
+  });
+  for (std::size_t i = 0; i < c.parts.size(); ++i) c.parts[i].rank = static_cast<int>(i + 1);
+
+  PartRow rest;
+  rest.kind = "rest";
+  rest.label = c.syscalls_attributed ? "rest: on-CPU elsewhere and untraced waiting"
+                                     : "not attributed (no traced-syscall evidence)";
+  rest.share = estimate([&](const auto& pick) {
+    const double t = total(pick);
+    return t > 0 ? sum_of(runs, pick, rest_ns) / t : 0.0;
+  });
+  rest.ns_per_op = estimate([&](const auto& pick) {
+    const double o = ops(pick);
+    return o > 0 ? sum_of(runs, pick, rest_ns) / o : 0.0;
+  });
+  c.parts.push_back(std::move(rest));
+
+  // How often the top-ranked part stays on top when the repetitions are resampled.
+  if (c.parts.size() > 1 && c.parts.front().kind != "rest") {
+    c.top_label = c.parts.front().label;
+    if (!samples.empty()) {
+      const PartId top{c.parts.front().kind == "gc", c.parts.front().key};
+      std::size_t stays = 0;
+      for (const auto& s : samples) {
+        const double mine = share_of(top, s);
+        bool on_top = true;
+        for (const PartId& id : ids) {
+          if (!(id == top) && share_of(id, s) > mine) {
+            on_top = false;
+            break;
+          }
+        }
+        stays += on_top ? 1 : 0;
+      }
+      c.top_stays_on_top = static_cast<double>(stays) / static_cast<double>(samples.size());
+    }
+  }
+
+  // The noise floor: the smallest change a paired comparison of this many baseline runs would
+  // see (two-sided 5%, power 80%): (1.96 + 0.84) × sqrt(2 / n) × the baselines' CV.
+  const auto& base = in.baseline_throughput;
+  c.detectable.baseline_runs = base.size();
+  if (base.size() >= 2) {
+    const double mean =
+        std::accumulate(base.begin(), base.end(), 0.0) / static_cast<double>(base.size());
+    double sq = 0;
+    for (const double t : base) sq += (t - mean) * (t - mean);
+    const double sd = std::sqrt(sq / static_cast<double>(base.size() - 1));
+    if (mean > 0) {
+      c.detectable.baseline_cv = sd / mean;
+      c.detectable.fraction_of_wall =
+          (1.96 + 0.84) * std::sqrt(2.0 / static_cast<double>(base.size())) * sd / mean;
+    }
+  }
+
+  // The span view: totals and self times, with the calls and GC inside.
+  std::map<std::string, SpanCost> spans;
+  for (const auto& m : runs) {
+    for (const auto& [name, s] : m.spans) {
+      SpanCost& t = spans[name];
+      t.count += s.count;
+      t.total_ns += s.total_ns;
+      t.self_ns += s.self_ns;
+      t.syscall_ns += s.syscall_ns;
+      t.gc_ns += s.gc_ns;
+    }
+  }
+  for (const auto& [name, s] : spans) {
+    SpanRow row;
+    const auto colon = name.find(':');
+    row.name = colon == std::string::npos ? name : name.substr(0, colon);
+    row.plan_class = colon == std::string::npos ? "" : name.substr(colon + 1);
+    row.count_per_op = operations > 0 ? static_cast<double>(s.count) / operations : 0;
+    row.total_share = static_cast<double>(s.total_ns) / thread_ns;
+    row.self_share = static_cast<double>(s.self_ns) / thread_ns;
+    row.syscall_share = static_cast<double>(s.syscall_ns) / thread_ns;
+    row.gc_share = static_cast<double>(s.gc_ns) / thread_ns;
+    c.spans.push_back(row);
+  }
+  std::sort(c.spans.begin(), c.spans.end(),
+            [](const SpanRow& a, const SpanRow& b) { return a.self_share > b.self_share; });
+  return c;
+}
+
+std::vector<std::pair<std::string, double>> ns_per_op_by_label(const CellAttribution& cell) {
+  std::vector<std::pair<std::string, double>> out;
+  for (const auto& p : cell.parts) {
+    if (p.kind != "rest") out.emplace_back(p.label, p.ns_per_op.value);
+  }
+  return out;
+}
+
+}  // namespace jbench::attribution

@@ -1,0 +1,28 @@
+// One cell and trace mode: the repetitions' measure-phase accounts pooled into shares with
+// intervals, the ranking, the observer and the noise floor. Private to jbench::attribution.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "jbench/attribution/analysis.h"
+
+namespace jbench::attribution {
+
+struct CellInputs {
+  std::string cell;
+  std::string mode;
+  std::vector<const RunAccount*> runs;  // this cell's ok runs of `mode`
+  const report::ModeOverhead* overhead = nullptr;
+  std::vector<double> baseline_throughput;  // the cell's baseline runs
+};
+
+CellAttribution analyse_cell(const CellInputs& in);
+
+// The per-operation cost of each part of one cell and mode, as ranked labels (for scaling).
+std::vector<std::pair<std::string, double>> ns_per_op_by_label(const CellAttribution& cell);
+
+// The plain-words sentence (sentence.cpp).
+std::string dominant_sentence(const CellAttribution& cell);
+
+}  // namespace jbench::attribution

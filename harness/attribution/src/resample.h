@@ -1,0 +1,23 @@
+// Resampling the repetitions of a cell, the one way every interval of the account is made:
+// runs drawn with replacement (SplitMix64 from a seed fixed per cell, so a bundle always gives
+// the same report), 2000 resamples, the 2.5% and 97.5% percentiles. Private to
+// jbench::attribution.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace jbench::attribution {
+
+// Indices of `n` runs drawn with replacement, `resamples` times; empty when n < 2.
+std::vector<std::vector<std::size_t>> resample_runs(std::size_t n, std::size_t resamples,
+                                                    std::string_view seed_text);
+
+// The 95% percentile interval of `values` (sorted in place).
+std::pair<double, double> percentile_interval(std::vector<double>& values);
+
+}  // namespace jbench::attribution

@@ -1,0 +1,407 @@
+#include "run_reader.h"
+
+#include <fmt/format.h>
+
+#include <deque>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <unordered_map>
+
+#include "jbench/events/event_file.h"
+#include "jbench/events/flat_record.h"
+#include "jbench/events/line_reader.h"
+#include "jbench/stats/decimal.h"
+
+namespace jbench::attribution {
+namespace {
+
+using Json = nlohmann::json;
+
+struct Failure {
+  std::string message;
+};
+
+const Json kNone = Json::array();
+
+// A file as the account keys it: the same file of every repetition under one name. The run's own
+// directories (its scratch copy of the dataset, its staging raw files) are dropped up to
+// "runs/<id>/"; pipes and sockets, whose inode differs per run, are named by their kind and fd.
+std::string account_path(std::string_view path, std::int64_t fd, const std::string& run_id) {
+  for (const std::string_view kind : {"pipe:[", "socket:[", "anon_inode:"}) {
+    if (path.starts_with(kind)) {
+      return fmt::format("{} (fd {})", path.substr(0, kind.find_first_of(":")), fd);
+    }
+  }
+  if (path.ends_with("/runs/" + run_id)) return "(the run's directory)";
+  const std::string mark = "/runs/" + run_id + "/";
+  const auto at = path.find(mark);
+  return std::string(at == std::string_view::npos ? path : path.substr(at + mark.size()));
+}
+
+Json read_json(const std::string& dir, const std::string& rel) {
+  std::ifstream in(dir + "/" + rel);
+  if (!in) throw Failure{fmt::format("{}: cannot be read", rel)};
+  Json j = Json::parse(in, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) throw Failure{fmt::format("{}: not a JSON object", rel)};
+  return j;
+}
+
+std::optional<std::uint64_t> decimal(const Json& j, const char* key) {
+  const auto it = j.find(key);
+  if (it == j.end() || !it->is_string()) return std::nullopt;
+  return stats::parse_decimal_u64(it->get_ref<const std::string&>());
+}
+
+std::uint64_t need_decimal(const Json& j, const char* key, const std::string& where) {
+  const auto v = decimal(j, key);
+  if (!v) throw Failure{fmt::format("{}: `{}` is missing or not a decimal string", where, key)};
+  return *v;
+}
+
+const Json* collector(const Json& run, std::string_view name) {
+  const auto mode = run.find("trace_mode");
+  if (mode == run.end() || !mode->contains("collectors")) return nullptr;
+  for (const Json& c : (*mode)["collectors"]) {
+    if (c.is_object() && c.value("name", "") == name) return &c;
+  }
+  return nullptr;
+}
+
+// The phases are contiguous and cover the run (docs/attribution.md): each ends where the next
+// begins, and teardown ends with the run.
+PhaseWindows windows_of(const Json& run, const std::string& where) {
+  const Json& b = run.at("boundaries");
+  PhaseWindows w;
+  w.begin = {need_decimal(b, "startup_start_ns", where), need_decimal(b, "warmup_start_ns", where),
+             need_decimal(b, "measure_start_ns", where),
+             need_decimal(b, "teardown_start_ns", where)};
+  for (std::size_t p = 0; p + 1 < kPhases; ++p) w.end[p] = w.begin[p + 1];
+  w.end[kPhases - 1] = need_decimal(b, "teardown_end_ns", where);
+  for (std::size_t p = 0; p < kPhases; ++p) {
+    if (w.end[p] < w.begin[p]) {
+      throw Failure{fmt::format("{}: the boundaries run backwards at {}", where, kPhaseNames[p])};
+    }
+  }
+  return w;
+}
+
+// Full detail times every call, so each incarnation's measure phase is its own measured window
+// (run.json workers[].measure_start_ns..measure_end_ns): the barrier wait before it goes to
+// warmup and the wait for the other workers after it to teardown, and the phases stay contiguous.
+PhaseWindows own_windows(const Json& run, const Incarnation& inc, PhaseWindows w) {
+  if (!run.contains("workers")) return w;
+  for (const Json& worker : run["workers"]) {
+    if (worker.value("index", ~0u) != inc.worker ||
+        worker.value("pid", std::int64_t{-1}) != inc.pid)
+      continue;
+    const auto begin = decimal(worker, "measure_start_ns");
+    const auto end = decimal(worker, "measure_end_ns");
+    const std::size_t m = static_cast<std::size_t>(Phase::measure);
+    if (!begin || !end || *begin < w.begin[m] || *end < *begin || *end > w.end[kPhases - 1])
+      return w;
+    w.end[m - 1] = w.begin[m] = *begin;
+    w.end[m] = w.begin[m + 1] = *end;
+  }
+  return w;
+}
+
+void add_step(Incarnation& inc, std::string step, std::optional<std::uint64_t> from,
+              std::optional<std::uint64_t> to) {
+  if (from && to && *to >= *from) inc.startup_steps.emplace_back(std::move(step), *to - *from);
+}
+
+// The startup steps the harness and the worker timed (run.json `startup_steps`, `workers`).
+void startup_steps(const Json& run, const Json* worker, Incarnation& inc) {
+  const Json& s = run.contains("startup_steps") ? run["startup_steps"] : Json::object();
+  const auto start = decimal(run.at("boundaries"), "startup_start_ns");
+  const Json w = worker ? *worker : Json::object();
+  add_step(inc, "spawn (fork, exec)", start, decimal(s, "spawned_ns"));
+  add_step(inc, "process start, library loading, bridge initialisation (until hello; not traced)",
+           decimal(s, "spawned_ns"), decimal(w, "hello_t_ns"));
+  add_step(inc, "registration and collector attach", decimal(w, "hello_t_ns"),
+           decimal(s, "collectors_attached_ns"));
+  add_step(inc, "configure to ready (dataset, connection)", decimal(s, "collectors_attached_ns"),
+           decimal(w, "ready_t_ns"));
+  if (const auto open = decimal(w, "open_ns"))
+    inc.startup_steps.emplace_back("of which connection open", *open);
+  add_step(inc, "canary", decimal(w, "ready_t_ns"), decimal(w, "canary_t_ns"));
+  add_step(inc, "canaries verified", decimal(w, "canary_t_ns"), decimal(s, "canaries_verified_ns"));
+  add_step(inc, "until warmup starts (the other workers)", decimal(s, "canaries_verified_ns"),
+           decimal(run.at("boundaries"), "warmup_start_ns"));
+}
+
+std::string status_of(const Json* c) { return c ? c->value("status", "missing") : "missing"; }
+
+void note_collector(RunAccount& a, const Json* c, const char* name, const char* part) {
+  const std::string status = status_of(c);
+  if (status == "ok") return;
+  a.not_attributed.push_back(
+      {part, name, status, c ? c->value("reason", "") : "the run records no such collector"});
+}
+
+class Reader {
+ public:
+  Reader(const std::string& dir, const report::RunFacts& facts) : dir_(dir), facts_(facts) {
+    rel_ = "runs/" + facts.id;
+  }
+
+  RunRead read() {
+    RunRead out;
+    try {
+      const Json run = read_json(dir_, rel_ + "/run.json");
+      const Json summary = read_json(dir_, rel_ + "/summary.json");
+      RunAccount a;
+      a.id = facts_.id;
+      a.cell = facts_.cell;
+      a.trace = facts_.trace;
+      a.status = facts_.status;
+      a.values = facts_.values;
+      a.throughput = facts_.throughput;
+      incarnations(run, summary, a);
+      const Json* syscall = collector(run, "syscall");
+      const Json* spans = collector(run, "spans");
+      const Json* bridge = collector(run, "bridge");
+      const Json* gc = collector(run, "gc");
+      note_collector(a, syscall, "syscall", "traced syscalls");
+      note_collector(a, gc, "gc", "GC pauses");
+      note_collector(a, spans, "spans", "spans");
+      note_collector(a, collector(run, "cpu"), "cpu", "on-CPU time");
+      const bool calls_ok = status_of(syscall) == "ok";
+      a.detail = calls_ok ? facts_.trace : "none";
+      a.backend = syscall ? syscall->value("backend", "") : "";
+      const auto roles = summary["collectors"]["syscall"].find("thread_roles");
+      if (roles != summary["collectors"]["syscall"].end() && roles->is_string())
+        a.thread_roles = *roles;
+      results(a);
+      const PhaseWindows run_windows = windows_of(run, rel_ + "/run.json");
+      std::vector<PhaseWindows> windows;
+      for (const Incarnation& inc : a.incarnations) {
+        windows.push_back(facts_.trace == "full" && calls_ok ? own_windows(run, inc, run_windows)
+                                                             : run_windows);
+      }
+      if (facts_.trace == "light") {
+        a.notes.push_back(
+            "light totals are per harness phase: a call counts wholly in the phase it entered, so "
+            "the protocol's waits between the phase's start and a worker's own measure window (a "
+            "blocking read on the control pipe) are in them; full detail separates them");
+      }
+      AccountBuilder builder(std::move(a), std::move(windows));
+      if (bridge && status_of(spans) == "ok") {
+        bridge_files(*bridge, builder, out.bytes);
+      }
+      builder.seal_spans();
+      if (calls_ok && facts_.trace == "full") {
+        syscall_records(*syscall, builder, out);
+      } else if (calls_ok) {
+        light_totals(summary, builder);
+      }
+      out.account = builder.finish();
+    } catch (const Failure& f) {
+      out.error = f.message;
+    } catch (const std::exception& e) {
+      out.error = fmt::format("{}: {}", rel_, e.what());
+    }
+    return out;
+  }
+
+ private:
+  void incarnations(const Json& run, const Json& summary, RunAccount& a) {
+    const Json& members = run.at("cohort").at("members");
+    const Json* cpu = nullptr;
+    if (summary.contains("collectors") && summary["collectors"].contains("cpu")) {
+      cpu = &summary["collectors"]["cpu"];
+    }
+    for (const Json& m : members) {
+      Incarnation inc;
+      inc.worker = m.value("worker", 0u);
+      inc.pid = m.value("pid", std::int64_t{0});
+      inc.start_time_ticks = decimal(m, "start_time_ticks").value_or(0);
+      const Json* worker = nullptr;
+      for (const Json& w : run.contains("workers") ? run["workers"] : kNone) {
+        if (w.value("index", ~0u) == inc.worker && w.value("pid", std::int64_t{-1}) == inc.pid)
+          worker = &w;
+      }
+      startup_steps(run, worker, inc);
+      if (cpu) {
+        for (const Json& c : cpu->value("incarnations", Json::array())) {
+          if (c.value("pid", std::int64_t{-1}) != inc.pid ||
+              decimal(c, "start_time_ticks") != inc.start_time_ticks) {
+            continue;
+          }
+          for (std::size_t p = 0; p < kPhases; ++p) {
+            const auto ph = c["phases"].find(kPhaseNames[p]);
+            if (ph != c["phases"].end()) inc.phases[p].cpu_ns = decimal(*ph, "cpu_ns");
+          }
+        }
+      }
+      a.incarnations.push_back(std::move(inc));
+    }
+  }
+
+  // The measure phase's operations from each worker's result.
+  void results(RunAccount& a) {
+    for (Incarnation& inc : a.incarnations) {
+      std::ifstream in(fmt::format("{}/{}/raw/worker-{}.result.json", dir_, rel_, inc.worker));
+      if (!in) continue;
+      const Json r = Json::parse(in, nullptr, false);
+      if (!r.is_object()) continue;
+      PhaseAccount& m = inc.phases[static_cast<std::size_t>(Phase::measure)];
+      m.operations = r.value("transactions", r.value("batches", std::uint64_t{0}));
+      m.statements = r.value("operations", std::uint64_t{0});
+      inc.busy_waits = r.value("busy_waits", std::uint64_t{0});
+      inc.retries = r.value("retries", std::uint64_t{0});
+    }
+  }
+
+  // Reads a raw file's records; the header and trailer are the validator's business.
+  void records(const std::string& rel, std::uint64_t& bytes,
+               const std::function<void(const events::FlatRecord&, std::size_t)>& each) {
+    events::FlatRecord rec;
+    std::string failure;
+    const auto r = events::for_each_line(
+        dir_ + "/" + rel, kMaxLineBytes,
+        [&](std::size_t n, std::string_view line) {
+          if (line.find("\"kind\":\"record\"") == std::string_view::npos) return true;
+          if (!rec.parse(line)) {
+            // Records with nested values (light totals) are not read from here.
+            if (Json::accept(line)) return true;
+            failure = fmt::format("{}:{}:1: not a JSON object", rel, n);
+            return false;
+          }
+          each(rec, n);
+          return true;
+        },
+        [&](std::size_t n) {
+          failure = fmt::format("{}:{}:1: a line longer than {} bytes", rel, n, kMaxLineBytes);
+        });
+    bytes += r.bytes;
+    if (!r.error.empty()) throw Failure{fmt::format("{}: {}", rel, r.error)};
+    if (!failure.empty()) throw Failure{failure};
+  }
+
+  static IncarnationId who(const events::FlatRecord& r, const std::string& where) {
+    const auto pid = r.integer("pid");
+    const auto ticks = r.decimal("start_time_ticks");
+    if (!pid || !ticks) throw Failure{where + ": a record without pid and start_time_ticks"};
+    return {*pid, *ticks};
+  }
+
+  void bridge_files(const Json& bridge, AccountBuilder& b, std::uint64_t& bytes) {
+    std::vector<std::string> files;
+    const Json raw = bridge.value("raw", Json());
+    if (raw.is_string()) files.push_back(raw);
+    if (raw.is_array()) {
+      for (const Json& f : raw) {
+        if (f.is_string()) files.push_back(f);
+      }
+    }
+    for (const auto& f : files) {
+      const std::string rel = rel_ + "/" + f;
+      records(rel, bytes, [&](const events::FlatRecord& r, std::size_t n) {
+        const auto type = r.string("type");
+        const std::string where = fmt::format("{}:{}:1", rel, n);
+        if (!type) throw Failure{where + ": a record without a type"};
+        const auto t = r.decimal("t_ns");
+        const auto tid = r.integer("tid");
+        if (*type == "span_begin" || *type == "span_end" || *type == "gc_begin" ||
+            *type == "gc_end") {
+          if (!t || !tid) throw Failure{where + ": a record without t_ns and tid"};
+        }
+        if (*type == "span_begin") {
+          const auto id = r.string("span_id");
+          const auto name = r.string("name");
+          if (!id || !name) throw Failure{where + ": span_begin without span_id and name"};
+          b.add_span_begin(who(r, where), *tid, *id, *name, *t);
+        } else if (*type == "span_end") {
+          const auto id = r.string("span_id");
+          if (!id) throw Failure{where + ": span_end without span_id"};
+          b.add_span_end(who(r, where), *tid, *id, *t);
+        } else if (*type == "gc_begin" || *type == "gc_end") {
+          b.add_gc(who(r, where), *tid, *type == "gc_begin", *t);
+        }
+      });
+    }
+  }
+
+  void syscall_records(const Json& syscall, AccountBuilder& b, RunRead& out) {
+    const std::string rel =
+        rel_ + "/" + syscall.value("raw", std::string("raw/syscall.events.jsonl"));
+    records(rel, out.bytes, [&](const events::FlatRecord& r, std::size_t n) {
+      if (r.string("type") != "syscall") return;
+      const auto call = r.string("syscall");
+      const auto t = r.decimal("t_ns");
+      const auto d = r.decimal("duration_ns");
+      const auto tid = r.integer("tid");
+      if (!call || !t || !d || !tid) {
+        throw Failure{fmt::format(
+            "{}:{}:1: a syscall record needs syscall, t_ns, duration_ns and tid", rel, n)};
+      }
+      CallRecord c;
+      c.who = who(r, fmt::format("{}:{}:1", rel, n));
+      c.tid = *tid;
+      c.bridge_writer = r.string("thread_role") == "bridge_writer";
+      c.call = *call;
+      c.fd = r.integer("fd").value_or(-1);
+      const auto path = r.string("path");
+      if (path) {
+        auto it = paths_.find(*path);
+        if (it == paths_.end()) {
+          const std::string& owned = recorded_.emplace_back(*path);
+          it = paths_.emplace(owned, account_path(owned, c.fd, facts_.id)).first;
+        }
+        c.path = it->second;
+      }
+      c.request = r.string("request").value_or("");
+      c.t_ns = *t;
+      c.duration_ns = *d;
+      b.add_call(c);
+      ++out.syscall_records;
+    });
+  }
+
+  // Light detail: the collector's totals per incarnation, phase and call (summary.json).
+  void light_totals(const Json& summary, AccountBuilder& b) {
+    const Json& s = summary.at("collectors").at("syscall");
+    for (const Json& inc : s.value("incarnations", Json::array())) {
+      const IncarnationId id{inc.value("pid", std::int64_t{0}),
+                             decimal(inc, "start_time_ticks").value_or(0)};
+      for (const char* group : {"phases", "bridge_writer_phases"}) {
+        if (!inc.contains(group)) continue;
+        for (const auto& [phase_name, calls] : inc[group].items()) {
+          const auto phase = phase_named(phase_name);
+          if (!phase) continue;
+          for (const auto& [call, c] : calls.items()) {
+            LightTotal t{id,
+                         *phase,
+                         std::string_view(group) == "bridge_writer_phases",
+                         call,
+                         c.value("count", std::uint64_t{0}),
+                         decimal(c, "total_ns").value_or(0),
+                         decimal(c, "max_ns").value_or(0),
+                         {}};
+            if (c.contains("requests")) {
+              for (const auto& [req, rc] : c["requests"].items()) {
+                t.requests.emplace_back(req, rc.value("count", std::uint64_t{0}));
+              }
+            }
+            b.add_light(t);
+          }
+        }
+      }
+    }
+  }
+
+  const std::string& dir_;
+  const report::RunFacts& facts_;
+  std::string rel_;
+  std::deque<std::string> recorded_;                         // the paths as recorded
+  std::unordered_map<std::string_view, std::string> paths_;  // -> as the account keys them
+};
+
+}  // namespace
+
+RunRead read_run(const std::string& bundle_dir, const report::RunFacts& run) {
+  return Reader(bundle_dir, run).read();
+}
+
+}  // namespace jbench::attribution

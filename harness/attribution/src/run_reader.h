@@ -1,0 +1,22 @@
+// One run of a bundle read into its cost account: run.json, summary.json, the workers' results,
+// the bridge's raw files and the syscall records. Private to jbench::attribution.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "jbench/attribution/account.h"
+#include "jbench/report/overhead.h"
+
+namespace jbench::attribution {
+
+struct RunRead {
+  RunAccount account;
+  std::string error;  // "runs/<id>/raw/x.jsonl:12: why" when a file could not be read
+  std::uint64_t syscall_records = 0;
+  std::uint64_t bytes = 0;
+};
+
+RunRead read_run(const std::string& bundle_dir, const report::RunFacts& run);
+
+}  // namespace jbench::attribution

@@ -1,0 +1,145 @@
+// Scaling along `workers`: for cells that differ only in their worker count, the baseline
+// throughput with its interval, the parallel efficiency against the smallest count, and which
+// cost per operation grows with the count — the contention that explains the curve.
+#include "scaling.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+
+#include "jbench/common/random.h"
+#include "resample.h"
+#include "words.h"
+
+namespace jbench::attribution {
+namespace {
+
+std::optional<std::uint64_t> workers_of(
+    const std::vector<std::pair<std::string, std::string>>& values) {
+  for (const auto& [k, v] : values) {
+    if (k != "workers") continue;
+    std::uint64_t n = 0;
+    const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+    if (ec == std::errc() && end == v.data() + v.size() && n > 0) return n;
+  }
+  return std::nullopt;
+}
+
+std::string without_workers(const std::vector<std::pair<std::string, std::string>>& values) {
+  std::string s;
+  for (const auto& [k, v] : values) {
+    if (k != "workers") s += (s.empty() ? "" : ".") + v;
+  }
+  return s;
+}
+
+double median_of(std::vector<double> v) { return *report::median(std::move(v)); }
+
+}  // namespace
+
+std::vector<ScalingGroup> analyse_scaling(const std::vector<report::RunFacts>& runs,
+                                          const std::vector<CellAttribution>& cells) {
+  // group -> workers -> baseline throughputs
+  std::map<std::string, std::map<std::uint64_t, std::vector<double>>> groups;
+  for (const auto& r : runs) {
+    const auto w = workers_of(r.values);
+    if (!w || r.trace != "baseline" || r.status != "ok") continue;
+    groups[without_workers(r.values)][*w].push_back(r.throughput);
+  }
+  std::vector<ScalingGroup> out;
+  for (const auto& [group, by_workers] : groups) {
+    if (by_workers.size() < 2) continue;
+    ScalingGroup g;
+    g.group = group;
+    const auto& [w0, t0] = *by_workers.begin();
+    for (const auto& [w, t] : by_workers) {
+      ScalingPoint p;
+      p.workers = w;
+      p.runs = t.size();
+      p.throughput.value = median_of(t);
+      if (const auto ci = report::bootstrap_median_interval(t, kResamples, fnv1a64(group) ^ w)) {
+        p.throughput.low = ci->first;
+        p.throughput.high = ci->second;
+      }
+      // Efficiency: throughput per worker against the smallest count's, medians resampled.
+      Estimate e;
+      const double scale = static_cast<double>(w0) / static_cast<double>(w);
+      e.value = median_of(t) / median_of(t0) * scale;
+      if (w != w0) {
+        const auto a = resample_runs(t.size(), kResamples, fmt::format("{}/{}/a", group, w));
+        const auto b = resample_runs(t0.size(), kResamples, fmt::format("{}/{}/b", group, w));
+        if (!a.empty() && !b.empty()) {
+          std::vector<double> v;
+          for (std::size_t i = 0; i < kResamples; ++i) {
+            std::vector<double> x, y;
+            for (const auto k : a[i]) x.push_back(t[k]);
+            for (const auto k : b[i]) y.push_back(t0[k]);
+            v.push_back(median_of(x) / median_of(y) * scale);
+          }
+          const auto [lo, hi] = percentile_interval(v);
+          e.low = lo;
+          e.high = hi;
+        }
+      }
+      p.efficiency = e;
+      g.points.push_back(p);
+    }
+    // Per-operation costs at the smallest and largest count, from full detail where it ran.
+    for (const char* mode : {"full", "light"}) {
+      const CellAttribution* first = nullptr;
+      const CellAttribution* last = nullptr;
+      for (const auto& c : cells) {
+        if (c.mode != mode || without_workers(c.values) != group || c.repetitions == 0) continue;
+        const auto w = workers_of(c.values);
+        if (w == by_workers.begin()->first) first = &c;
+        if (w == by_workers.rbegin()->first) last = &c;
+      }
+      if (!first || !last || first == last) continue;
+      g.cost_mode = mode;
+      const auto before = ns_per_op_by_label(*first);
+      for (const auto& [label, ns] : ns_per_op_by_label(*last)) {
+        double old = 0;
+        for (const auto& [l, n] : before) {
+          if (l == label) old = n;
+        }
+        if (old > 0 && ns > old * 1.2 &&
+            ns > 0.01 * last->wall_ns_per_run / std::max(1.0, last->operations_per_run)) {
+          g.growing.push_back({label, old, ns, ns / old});
+        }
+      }
+      std::sort(g.growing.begin(), g.growing.end(), [](const GrowingCost& a, const GrowingCost& b) {
+        return a.ns_per_op_last - a.ns_per_op_first > b.ns_per_op_last - b.ns_per_op_first;
+      });
+      if (g.growing.size() > 5) g.growing.resize(5);
+      break;
+    }
+    const ScalingPoint& a = g.points.front();
+    const ScalingPoint& z = g.points.back();
+    std::string s = fmt::format(
+        "{}: baseline throughput {:.0f} ops/s at {} worker{} and {:.0f} at {} ({}), parallel "
+        "efficiency {}",
+        group, a.throughput.value, a.workers, a.workers == 1 ? "" : "s", z.throughput.value,
+        z.workers,
+        z.throughput.low ? fmt::format("[{:.0f}–{:.0f}]", *z.throughput.low, *z.throughput.high)
+                         : "no interval",
+        share_with_interval(*z.efficiency));
+    if (!g.growing.empty()) {
+      s += fmt::format("; per operation, {} grows ×{:.1f} ({} → {}, {} mode)",
+                       g.growing.front().label, g.growing.front().growth,
+                       duration(g.growing.front().ns_per_op_first),
+                       duration(g.growing.front().ns_per_op_last), g.cost_mode);
+    } else if (!g.cost_mode.empty()) {
+      s += fmt::format("; no traced cost per operation grows by more than 20% ({} mode)",
+                       g.cost_mode);
+    } else {
+      s += "; no traced runs at both ends, so no cost per operation can be compared";
+    }
+    g.sentence = s + ".";
+    out.push_back(std::move(g));
+  }
+  return out;
+}
+
+}  // namespace jbench::attribution
