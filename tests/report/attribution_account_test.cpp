@@ -1,0 +1,147 @@
+// The cost account on hand-made records: the parts of every phase sum to its time, calls that
+// cross a boundary are split, nested spans never add up to more than their parent, the bridge
+// writer is apart, and processes outside the cohort are never counted.
+#include <gtest/gtest.h>
+
+#include "jbench/attribution/account.h"
+
+namespace jbench::attribution {
+namespace {
+
+constexpr IncarnationId kWorker{100, 7};
+
+RunAccount one_worker(const std::string& detail) {
+  RunAccount run;
+  run.id = "w1.r1";
+  run.detail = detail;
+  Incarnation inc;
+  inc.pid = kWorker.pid;
+  inc.start_time_ticks = kWorker.start_time_ticks;
+  run.incarnations.push_back(inc);
+  return run;
+}
+
+// startup [0,100) warmup [100,200) measure [200,1200) teardown [1200,1300)
+PhaseWindows windows() {
+  PhaseWindows w;
+  w.begin = {0, 100, 200, 1200};
+  w.end = {100, 200, 1200, 1300};
+  return w;
+}
+
+CallRecord call(std::string_view name, std::uint64_t t, std::uint64_t d, std::int64_t tid = 100,
+                IncarnationId who = kWorker) {
+  CallRecord c;
+  c.who = who;
+  c.tid = tid;
+  c.call = name;
+  c.path = "db.sqlite-wal";
+  c.t_ns = t;
+  c.duration_ns = d;
+  return c;
+}
+
+void expect_parts_sum_to_the_phase(const RunAccount& a) {
+  for (const auto& inc : a.incarnations) {
+    for (const auto& p : inc.phases) {
+      EXPECT_EQ(p.syscall_ns() + p.gc_ns + p.rest_ns(), p.thread_ns());
+    }
+  }
+}
+
+TEST(AttributionAccount, a_call_crossing_a_boundary_counts_once_and_its_time_where_it_was) {
+  AccountBuilder b(one_worker("full"), {windows()});
+  b.seal_spans();
+  b.add_call(call("fdatasync", 1100, 200));  // 100 in measure, 100 in teardown
+  const RunAccount a = b.finish();
+  ASSERT_TRUE(a.problems.empty());
+  const auto& measure = a.incarnations[0].phases[2];
+  const auto& teardown = a.incarnations[0].phases[3];
+  const CallKey key{"fdatasync", "db.sqlite-wal", ""};
+  EXPECT_EQ(measure.calls.at(key).ns, 100u);
+  EXPECT_EQ(measure.calls.at(key).count, 1u);
+  EXPECT_EQ(teardown.calls.at(key).ns, 100u);
+  EXPECT_EQ(teardown.calls.at(key).count, 0u);
+  expect_parts_sum_to_the_phase(a);
+}
+
+TEST(AttributionAccount, nested_spans_self_times_add_up_to_the_parent_total) {
+  AccountBuilder b(one_worker("full"), {windows()});
+  b.add_span_begin(kWorker, 100, "a", "transaction:write", 300);
+  b.add_span_begin(kWorker, 100, "b", "statement:insert", 350);
+  b.add_span_end(kWorker, 100, "b", 450);
+  b.add_span_begin(kWorker, 100, "c", "statement:update", 500);
+  b.add_span_end(kWorker, 100, "c", 520);
+  b.add_span_end(kWorker, 100, "a", 700);
+  b.seal_spans();
+  b.add_call(call("pwrite64", 360, 40));   // inside the insert
+  b.add_call(call("fdatasync", 600, 50));  // in the transaction itself
+  const RunAccount a = b.finish();
+  const auto& spans = a.incarnations[0].phases[2].spans;
+  const auto& tx = spans.at("transaction:write");
+  const auto& ins = spans.at("statement:insert");
+  const auto& upd = spans.at("statement:update");
+  EXPECT_EQ(tx.total_ns, 400u);
+  EXPECT_EQ(ins.total_ns, 100u);
+  EXPECT_EQ(upd.total_ns, 20u);
+  EXPECT_EQ(tx.self_ns + ins.self_ns + upd.self_ns, tx.total_ns);
+  EXPECT_LE(ins.total_ns + upd.total_ns, tx.total_ns);
+  EXPECT_EQ(ins.syscall_ns, 40u);
+  EXPECT_EQ(tx.syscall_ns, 50u);
+  expect_parts_sum_to_the_phase(a);
+}
+
+TEST(AttributionAccount, the_bridge_writer_is_apart_and_strangers_are_not_counted) {
+  AccountBuilder b(one_worker("full"), {windows()});
+  b.seal_spans();
+  CallRecord writer = call("write", 300, 30, 101);
+  writer.bridge_writer = true;
+  b.add_call(writer);
+  b.add_call(call("fdatasync", 400, 900, 555, {555, 1}));  // same calls, unregistered process
+  const RunAccount a = b.finish();
+  const auto& measure = a.incarnations[0].phases[2];
+  EXPECT_TRUE(measure.calls.empty());
+  EXPECT_EQ(measure.writer_calls.ns, 30u);
+  EXPECT_EQ(measure.rest_ns(), measure.wall_ns);
+  ASSERT_EQ(a.notes.size(), 1u);
+  EXPECT_NE(a.notes[0].find("outside the run's cohort"), std::string::npos);
+}
+
+TEST(AttributionAccount, gc_pauses_exclude_the_traced_calls_inside_them) {
+  AccountBuilder b(one_worker("full"), {windows()});
+  b.add_gc(kWorker, 100, true, 300);
+  b.add_gc(kWorker, 100, false, 500);
+  b.seal_spans();
+  b.add_call(call("munmap", 350, 50));
+  const RunAccount a = b.finish();
+  const auto& measure = a.incarnations[0].phases[2];
+  EXPECT_EQ(measure.gc_ns, 150u);
+  EXPECT_EQ(measure.gc_pauses, 1u);
+  EXPECT_EQ(measure.syscall_ns(), 50u);
+  expect_parts_sum_to_the_phase(a);
+}
+
+TEST(AttributionAccount, light_excess_within_the_crossing_bound_is_taken_from_the_longest_call) {
+  AccountBuilder b(one_worker("light"), {windows()});
+  b.seal_spans();
+  b.add_light({kWorker, Phase::warmup, false, "read", 1, 150, 150, {}});  // warmup is 100 long
+  const RunAccount a = b.finish();
+  ASSERT_TRUE(a.problems.empty());
+  const auto& warmup = a.incarnations[0].phases[1];
+  EXPECT_EQ(warmup.clamped_ns, 50u);
+  EXPECT_EQ(warmup.syscall_ns(), 100u);
+  expect_parts_sum_to_the_phase(a);
+}
+
+TEST(AttributionAccount, parts_beyond_the_phase_time_refuse_the_account) {
+  AccountBuilder b(one_worker("full"), {windows()});
+  b.seal_spans();
+  b.add_call(call("read", 300, 800, 100));
+  b.add_call(call("read", 300, 800, 100));  // the same thread cannot be in two calls at once
+  const RunAccount a = b.finish();
+  ASSERT_EQ(a.problems.size(), 1u);
+  EXPECT_NE(a.problems[0].find("the inputs disagree"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace jbench::attribution

@@ -1,0 +1,218 @@
+// `jbench report` on real bundles: a writer with a planted fdatasync per transaction must have
+// that call named as its dominant cost, in agreement with the workers' own timing of it; the
+// same writer without the plant must have something else named. And the report fails closed:
+// foreign records change nothing, collectors that did not deliver are said, invalid bundles are
+// refused unless asked for, and then every line says so.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "run_support.h"
+
+namespace jbench::test {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+struct Bundle {
+  std::string path;
+  ProcessResult run;
+};
+
+class RunAttribution : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new TempDir();
+    tag_ = unique_tag();
+    for (const char* name : {"planted", "unplanted"}) {
+      RunInvocation inv;
+      inv.matrix = std::string("attribution-") + name + ".yaml";
+      inv.name = name;
+      inv.traced = true;
+      auto r = run_jbench_run(*dir_, inv, tag_);
+      (name == std::string("planted") ? planted_ : unplanted_) =
+          new Bundle{dir_->path() + "/out/" + name, std::move(r)};
+    }
+  }
+  static void TearDownTestSuite() {
+    delete planted_;
+    delete unplanted_;
+    delete dir_;
+  }
+  static json report_json(const std::string& bundle, std::vector<std::string> extra = {}) {
+    std::vector<std::string> args{JBENCH_BINARY, "report", bundle, "--json"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const auto r = run_process(args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return json::parse(r.out);
+  }
+  static const json* cell(const json& report, const std::string& mode) {
+    for (const auto& c : report["cells"]) {
+      if (c["mode"] == mode) return &c;
+    }
+    return nullptr;
+  }
+  static std::string copy_of(const std::string& bundle, const std::string& name) {
+    const std::string copy = dir_->path() + "/" + name;
+    fs::copy(bundle, copy, fs::copy_options::recursive);
+    return copy;
+  }
+  static std::string first_run(const std::string& bundle, const std::string& trace) {
+    for (const auto& e : read_json(bundle + "/manifest.json")["runs"]) {
+      if (e["trace"] == trace) return e["id"];
+    }
+    return "";
+  }
+  static TempDir* dir_;
+  static std::string tag_;
+  static Bundle* planted_;
+  static Bundle* unplanted_;
+};
+TempDir* RunAttribution::dir_ = nullptr;
+std::string RunAttribution::tag_;
+Bundle* RunAttribution::planted_ = nullptr;
+Bundle* RunAttribution::unplanted_ = nullptr;
+
+TEST_F(RunAttribution, both_matrices_run_to_valid_bundles_and_leave_nothing_running) {
+  for (const Bundle* b : {planted_, unplanted_}) {
+    ASSERT_FALSE(b->run.timed_out);
+    EXPECT_EQ(b->run.exit_code, 0) << b->run.err;
+  }
+  EXPECT_TRUE(processes_tagged(tag_).empty());
+}
+
+TEST_F(RunAttribution, the_planted_fdatasync_is_named_and_agrees_with_the_workers_own_timing) {
+  const json report = report_json(planted_->path);
+  const json* full = cell(report, "full");
+  ASSERT_NE(full, nullptr) << report.dump(2);
+  const json& top = (*full)["parts"][0];
+  EXPECT_EQ(top["label"], "fdatasync on plant.log") << (*full)["parts"].dump(2);
+  EXPECT_NE((*full)["sentence"].get<std::string>().find("fdatasync on plant.log"),
+            std::string::npos);
+  EXPECT_NE((*full)["sentence"].get<std::string>().find("full mode, whose own cost here is"),
+            std::string::npos);
+  // The independent measure: the workers timed every planted fdatasync themselves, over their
+  // own measure windows, which full detail uses as the incarnation's measure phase.
+  double planted_ns = 0;
+  double window_ns = 0;
+  for (const auto& e : read_json(planted_->path + "/manifest.json")["runs"]) {
+    if (e["trace"] != "full") continue;
+    const std::string run = planted_->path + "/runs/" + e["id"].get<std::string>();
+    const json result = read_json(run + "/raw/worker-0.result.json");
+    ASSERT_TRUE(result.contains("plant")) << result.dump();
+    planted_ns += std::stod(result["plant"]["fdatasync_ns"].get<std::string>());
+    for (const auto& w : read_json(run + "/run.json")["workers"]) {
+      window_ns += std::stod(w["measure_end_ns"].get<std::string>()) -
+                   std::stod(w["measure_start_ns"].get<std::string>());
+    }
+  }
+  ASSERT_GT(window_ns, 0);
+  const double own_share = planted_ns / window_ns;
+  // Within the interval, give or take the clock reads around each timed call (well under 0.5%
+  // of a call that waits for the disk).
+  const double slack = 0.005;
+  EXPECT_GE(own_share, top["share_low"].get<double>() - slack) << top.dump();
+  EXPECT_LE(own_share, top["share_high"].get<double>() + slack) << top.dump();
+  // The parts of a cell's measure phase are the whole of it.
+  double sum = 0;
+  for (const auto& p : (*full)["parts"]) {
+    EXPECT_GE(p["share"].get<double>(), 0.0);
+    sum += p["share"].get<double>();
+  }
+  EXPECT_NEAR(sum, 1.0, 1e-9);
+  // Spans: a child never has more than its parent; self time never exceeds total.
+  for (const auto& s : (*full)["spans"]) {
+    EXPECT_LE(s["self_share"].get<double>(), s["total_share"].get<double>() + 1e-12) << s.dump();
+    EXPECT_LE(s["syscall_share"].get<double>() + s["gc_share"].get<double>(),
+              s["total_share"].get<double>() + 1e-12)
+        << s.dump();
+  }
+}
+
+TEST_F(RunAttribution, without_the_plant_something_else_is_named) {
+  const json report = report_json(unplanted_->path);
+  const json* full = cell(report, "full");
+  ASSERT_NE(full, nullptr);
+  for (const auto& p : (*full)["parts"]) {
+    EXPECT_EQ(p["label"].get<std::string>().find("plant.log"), std::string::npos) << p.dump();
+  }
+  ASSERT_FALSE((*full)["top"].is_null()) << full->dump(2);
+  EXPECT_NE((*full)["top"]["label"], "fdatasync on plant.log");
+}
+
+TEST_F(RunAttribution, records_of_an_unregistered_process_change_nothing) {
+  const json before = report_json(planted_->path);
+  const std::string copy = copy_of(planted_->path, "foreign");
+  const std::string run = first_run(copy, "full");
+  // A same-name process's calls, as a collector that failed to filter would have written them.
+  std::ofstream out(copy + "/runs/" + run + "/raw/syscall.events.jsonl", std::ios::app);
+  for (int i = 0; i < 500; ++i) {
+    out << R"({"duration_ns":"50000000","fd":5,"kind":"record","path":"/tmp/plant.log","phase":"measure",)"
+        << R"("pid":999999,"result":0,"seq":")" << i
+        << R"(","start_time_ticks":"1","syscall":"fdatasync","t_ns":"1","tid":999999,"type":"syscall"})"
+        << "\n";
+  }
+  out.close();
+  const json after = report_json(copy, {"--allow-invalid"});
+  EXPECT_EQ(after["cells"][0]["parts"], before["cells"][0]["parts"]);
+}
+
+TEST_F(RunAttribution, an_invalid_bundle_is_refused_unless_allowed_and_then_every_line_says_so) {
+  const std::string copy = copy_of(planted_->path, "edited");
+  std::ofstream(copy + "/runs/" + first_run(copy, "full") + "/logs/worker-0.stderr", std::ios::app)
+      << "x";
+  const auto refused = run_process({JBENCH_BINARY, "report", copy});
+  EXPECT_EQ(refused.exit_code, 1);
+  EXPECT_NE(refused.err.find("invalid"), std::string::npos) << refused.err;
+  EXPECT_TRUE(refused.out.empty());
+  const auto allowed = run_process({JBENCH_BINARY, "report", copy, "--allow-invalid"});
+  EXPECT_EQ(allowed.exit_code, 0) << allowed.err;
+  std::istringstream lines(allowed.out);
+  std::size_t n = 0;
+  for (std::string line; std::getline(lines, line); ++n) {
+    EXPECT_TRUE(line.starts_with("[INVALID BUNDLE] ")) << line;
+  }
+  EXPECT_GT(n, 5u);
+  EXPECT_FALSE(report_json(copy, {"--allow-invalid"})["bundle_valid"].get<bool>());
+  const auto missing = run_process({JBENCH_BINARY, "report", copy + "/nowhere"});
+  EXPECT_EQ(missing.exit_code, 2);
+}
+
+TEST_F(RunAttribution, collectors_that_did_not_deliver_are_named_never_a_partial_total) {
+  // GC: the sqlite worker has no collector, so GC pauses are not attributed, and said so.
+  const json report = report_json(planted_->path);
+  bool gc_said = false;
+  for (const auto& n : (*cell(report, "full"))["not_attributed"]) {
+    gc_said |= n["collector"] == "gc" && n["status"] == "not_available" &&
+               !n["reason"].get<std::string>().empty();
+  }
+  EXPECT_TRUE(gc_said) << cell(report, "full")->dump(2);
+  // A syscall collector that failed: no dominant cost is named, and why is.
+  const std::string copy = copy_of(planted_->path, "failed");
+  for (const auto& e : read_json(copy + "/manifest.json")["runs"]) {
+    if (e["trace"] != "full") continue;
+    const std::string path = copy + "/runs/" + e["id"].get<std::string>() + "/run.json";
+    json run = read_json(path);
+    for (auto& c : run["trace_mode"]["collectors"]) {
+      if (c["name"] == "syscall") {
+        c["status"] = "collector_failed";
+        c["reason"] = "the test says it failed";
+      }
+    }
+    std::ofstream(path) << run.dump();
+  }
+  const json failed = report_json(copy, {"--allow-invalid"});
+  const json* full = cell(failed, "full");
+  ASSERT_NE(full, nullptr);
+  EXPECT_FALSE((*full)["syscalls_attributed"].get<bool>());
+  EXPECT_TRUE((*full)["top"].is_null());
+  const std::string sentence = (*full)["sentence"];
+  EXPECT_NE(sentence.find("no dominant cost can be named"), std::string::npos) << sentence;
+  EXPECT_NE(sentence.find("collector_failed: the test says it failed"), std::string::npos)
+      << sentence;
+}
+
+}  // namespace
+}  // namespace jbench::test
