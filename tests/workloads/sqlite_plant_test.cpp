@@ -1,13 +1,16 @@
 // The fsync plant (workloads/sqlite/include/jbench/sqlite_workload/plant.h): configure accepts
 // only a plain file name; a real worker on a real database appends exactly one 512-byte record
 // per write transaction that reached the plant and reports what it timed, and nothing at all
-// when the plant is off.
+// when the plant is off. Also: the attribution matrices differ only in the plant.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "jbench/matrix/load.h"
+#include "jbench/plan/plan.h"
+#include "jbench/plan/plan_output.h"
 #include "jbench/schema/json_schema.h"
 #include "jbench/sqlite_workload/config.h"
 #include "worker_fixture.h"
@@ -204,6 +207,39 @@ TEST(SqlitePlant, AFileThatCannotBeOpenedFailsConfigure) {
       << message;
   EXPECT_NE(message.find("Is a directory"), std::string::npos) << message;
   EXPECT_EQ(w.expect_exit().code, 2);
+}
+
+// ---- the attribution matrices ---------------------------------------------------------------
+
+// Both files as plans, with what may differ removed: the file, its hash, name and description,
+// and the plant. Everything else -- workload, phases, limits, axes, seeds, order -- must match,
+// so the control measures the same thing without the plant.
+json comparable_plan(const std::string& file) {
+  const auto loaded = load_matrix_file(std::string(JBENCH_SOURCE_DIR) + "/matrices/" + file);
+  if (!loaded.matrix) throw std::runtime_error(format_diagnostics(loaded.diagnostics));
+  json plan = json::parse(plan_to_json(make_plan(*loaded.matrix, {}, HostResources{2, 4096})));
+  json& m = plan["matrix"];
+  for (const char* key : {"file", "sha256", "name", "description"}) m.erase(key);
+  m["workload"]["params"].erase("plant_fsync_file");
+  json& defaulted = m["workload"]["defaulted"];
+  defaulted.erase(std::remove(defaulted.begin(), defaulted.end(), "plant_fsync_file"),
+                  defaulted.end());
+  return plan;
+}
+
+TEST(AttributionMatrices, DifferOnlyInThePlant) {
+  const json planted = comparable_plan("attribution.yaml");
+  const json control = comparable_plan("attribution-unplanted.yaml");
+  EXPECT_EQ(planted, control) << json::diff(planted, control).dump(1);
+
+  const auto loaded =
+      load_matrix_file(std::string(JBENCH_SOURCE_DIR) + "/matrices/attribution.yaml");
+  ASSERT_TRUE(loaded.matrix);
+  json params = json::parse(plan_to_json(
+      make_plan(*loaded.matrix, {}, HostResources{2, 4096})))["matrix"]["workload"]["params"];
+  EXPECT_EQ(params["plant_fsync_file"], "plant.log");
+  EXPECT_EQ(params["synchronous"], "normal");
+  EXPECT_EQ(params["ops_per_transaction"], 1);
 }
 
 }  // namespace
