@@ -49,6 +49,7 @@ json configure_message(const std::string& db, const WorkerOptions& o) {
               {"busy_timeout_ms", o.busy_timeout_ms},
               {"page_cache_kib", o.page_cache_kib}};
   if (o.read_ratio) params["read_ratio"] = *o.read_ratio;
+  if (o.plant_fsync_file) params["plant_fsync_file"] = *o.plant_fsync_file;
   return json{{"type", "configure"},
               {"worker_index", o.worker_index},
               {"seed", std::to_string(o.seed)},

@@ -47,6 +47,7 @@ struct WorkerOptions {
   std::uint32_t busy_timeout_ms = 1000;
   std::optional<double> read_ratio;  // only sent when set
   std::uint32_t page_cache_kib = 1024;
+  std::optional<std::string> plant_fsync_file;  // only sent when set
   json warmup = {{"operations", 8}};
   json measure = {{"operations", 40}};
 };

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "decode_parts.h"
+#include "jbench/common/file_name.h"
 #include "jbench/common/text.h"
 #include "jbench/matrix/workload_kinds.h"
 
@@ -43,6 +44,15 @@ void decode_params(Context& ctx, const yaml::Node* params, const WorkloadKind& k
           break;
         case ParamSpec::Type::choice:
           if (auto v = ctx.one_of(*n, path, spec.choices)) p.value = *v;
+          break;
+        case ParamSpec::Type::file_name:
+          if (auto v = ctx.string(*n, path)) {
+            if (auto why = plain_file_name_problem(*v)) {
+              ctx.error(*n, path, fmt::format("not a plain file name: {}", *why));
+            } else {
+              p.value = *v;
+            }
+          }
           break;
       }
     }

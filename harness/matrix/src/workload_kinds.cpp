@@ -7,7 +7,7 @@ namespace {
 
 constexpr std::array<std::string_view, 4> kSynchronousLevels = {"off", "normal", "full", "extra"};
 
-const std::array<ParamSpec, 4> kSqliteParams = {{
+const std::array<ParamSpec, 5> kSqliteParams = {{
     {"synchronous", ParamSpec::Type::choice, 0, 0, kSynchronousLevels, std::string("normal"),
      "PRAGMA synchronous of every connection"},
     {"ops_per_transaction",
@@ -31,6 +31,16 @@ const std::array<ParamSpec, 4> kSqliteParams = {{
      {},
      0.8,
      "fraction of transactions that read, in the mixed lane (strictly between 0 and 1)"},
+    // A known cost planted for checking an attribution report against ground truth
+    // (docs/worker-protocol.md, "The fsync plant"); absent, nothing is planted.
+    {"plant_fsync_file",
+     ParamSpec::Type::file_name,
+     0,
+     0,
+     {},
+     std::monostate{},
+     "a file beside the database: every write transaction appends 512 bytes to it and "
+     "fdatasyncs it before COMMIT"},
 }};
 
 // The Chez Scheme worker (docs/chez-worker.md). A "transaction" is a batch of operations under

@@ -57,7 +57,10 @@ Json matrix_json(const Matrix& m) {
   Json params = Json::object();
   Json defaulted = Json::array();
   for (const auto& p : m.workload.params) {
-    std::visit([&](const auto& v) { params[p.key] = v; }, p.value);
+    // A parameter whose default is none stays out of `params` when absent, as it stays out of
+    // the configure message; `defaulted` still names it, so every parameter of the kind is
+    // either in `params` or in `defaulted`.
+    with_value(p, [&](const auto& v) { params[p.key] = v; });
     if (p.defaulted) defaulted.push_back(p.key);
   }
   Json datasets = Json::array();

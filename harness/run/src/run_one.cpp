@@ -42,7 +42,8 @@ Json configure_message(const RunSpec& spec, std::size_t index, const std::string
   Json params = {{"page_cache_kib", d.page_cache_kib}};
   for (const auto& p : m.workload.params) {
     if (p.key == "read_ratio" && label(Axis::lane) != "mixed") continue;
-    std::visit([&](const auto& v) { params[p.key] = v; }, p.value);
+    // None (an absent optional parameter) is not sent: the worker's default is absence too.
+    with_value(p, [&](const auto& v) { params[p.key] = v; });
   }
   return {{"type", "configure"},
           {"worker_index", index},

@@ -6,6 +6,7 @@
 #include <array>
 #include <nlohmann/json.hpp>
 
+#include "jbench/common/file_name.h"
 #include "jbench/stats/decimal.h"
 
 namespace jbench::sqlite_workload {
@@ -126,10 +127,10 @@ ConfigParse parse_configure(const json& m) {
 
   const json& p = m["params"];
   const bool mixed = m["lane"] == "mixed";
-  if (c.keys(
-          p, "params",
-          {"synchronous", "ops_per_transaction", "busy_timeout_ms", "read_ratio", "page_cache_kib"},
-          {"synchronous", "ops_per_transaction", "busy_timeout_ms", "page_cache_kib"})) {
+  if (c.keys(p, "params",
+             {"synchronous", "ops_per_transaction", "busy_timeout_ms", "read_ratio",
+              "page_cache_kib", "plant_fsync_file"},
+             {"synchronous", "ops_per_transaction", "busy_timeout_ms", "page_cache_kib"})) {
     if (auto v = c.choice(p["synchronous"], "params.synchronous", kSyncs)) {
       cfg.params.synchronous = static_cast<Synchronous>(*v);
     }
@@ -142,6 +143,16 @@ ConfigParse parse_configure(const json& m) {
     }
     if (auto v = c.integer(p["page_cache_kib"], "params.page_cache_kib", 1, kMaxPageCacheKib)) {
       cfg.params.page_cache_kib = static_cast<std::uint32_t>(*v);
+    }
+    if (p.contains("plant_fsync_file")) {
+      const json& f = p["plant_fsync_file"];
+      if (!f.is_string()) {
+        c.fail("params.plant_fsync_file", "must be a string, a plain file name");
+      } else if (auto why = plain_file_name_problem(f.get_ref<const std::string&>())) {
+        c.fail("params.plant_fsync_file", fmt::format("not a plain file name: {}", *why));
+      } else {
+        cfg.params.plant_fsync_file = f.get<std::string>();
+      }
     }
     if (mixed) {
       const json& r = p.contains("read_ratio") ? p["read_ratio"] : json();

@@ -58,7 +58,17 @@ Workload::Setup Workload::set_up(const WorkerConfig& config) {
     out.error = error;
     return out;
   }
+  std::optional<FsyncPlant> plant;
+  if (config.params.plant_fsync_file) {
+    auto opened = FsyncPlant::open(plant_path(config.db, *config.params.plant_fsync_file));
+    if (!opened) {
+      out.error = opened.error().message;
+      return out;
+    }
+    plant.emplace(std::move(opened).value());
+  }
   out.workload.reset(new Workload(config, *shape.shape, std::move(*catalog)));
+  out.workload->plant_ = std::move(plant);
   if (config.connection == ConnectionMode::persistent) {
     out.workload->persistent_ = std::move(conn);
   } else {
@@ -92,6 +102,8 @@ PhaseStats Workload::run_phase(const PhaseSpec& spec) {
     if (const auto counted = run_transaction(plan, limit, deadline, s)) {
       remaining -= timed ? 0 : *counted;
       consecutive_failures = 0;
+    } else if (s.aborted) {
+      break;
     } else if (++consecutive_failures >= kMaxConsecutiveFailures) {
       s.aborted = fmt::format("{} transactions in a row failed", consecutive_failures);
       break;
@@ -140,7 +152,16 @@ std::optional<std::uint64_t> Workload::run_attempts(Connection& conn, const TxnP
   // One span for the transaction, retries included; attempt_transaction's statements nest in it.
   const trace::Span span(trace::transaction_span(plan.writes));
   for (std::uint32_t attempt = 0;; ++attempt) {
-    const Attempt a = attempt_transaction(conn, catalog_, plan, limit, deadline);
+    const Attempt a =
+        attempt_transaction(conn, catalog_, plan, limit, deadline, plant_ ? &*plant_ : nullptr);
+    if (a.plant) s.plant.add(*a.plant);
+    if (!a.plant_error.empty()) {
+      // The host refused the plant: every later transaction would measure something else.
+      s.aborted = a.plant_error;
+      if (a.rollback_code != SQLITE_OK) ++s.errors[result_code_name(a.rollback_code)];
+      ++s.transactions_failed;
+      return std::nullopt;
+    }
     if (a.status == Attempt::Status::committed) {
       std::uint64_t counted = 0;
       account(a, plan.writes, deadline, s, counted);

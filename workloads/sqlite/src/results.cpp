@@ -129,6 +129,14 @@ json result_json(const Workload& w, const PhaseStats& m, const std::string& runt
         {"groups", w.shape().groups}}},
       {"statements", statements_json(w.catalog())},
   });
+  // Only when planted, so a result without the key is a run without the cost.
+  if (const FsyncPlant* plant = w.plant()) {
+    r["plant"] = {{"kind", "fsync"},
+                  {"file", plant->path()},
+                  {"calls", m.plant.calls},
+                  {"fdatasync_ns", ns(m.plant.fdatasync_ns)},
+                  {"write_ns", ns(m.plant.write_ns)}};
+  }
   return r;
 }
 

@@ -57,12 +57,12 @@ Attempt::Status status_of(int code) {
 }  // namespace
 
 Attempt attempt_transaction(Connection& conn, const QueryCatalog& catalog, const TxnPlan& plan,
-                            std::size_t limit, std::uint64_t deadline) {
+                            std::size_t limit, std::uint64_t deadline, FsyncPlant* plant) {
   Attempt a;
   a.ops.reserve(limit);
   std::uint64_t ignored_rows = 0;
   const auto fail = [&](int code) {
-    a.status = status_of(code);
+    a.status = code == SQLITE_OK ? Attempt::Status::failed : status_of(code);
     a.code = code;
     // A failed BEGIN leaves no transaction open; otherwise undo whatever ran.
     if (!sqlite3_get_autocommit(conn.db().get())) {
@@ -92,6 +92,16 @@ Attempt attempt_transaction(Connection& conn, const QueryCatalog& catalog, const
     }
     a.ops.push_back(r);
     if (rc != SQLITE_OK) return fail(rc);
+  }
+  if (plant != nullptr && plan.writes && !a.ops.empty()) {
+    // Inside the transaction (and its span), holding the write lock: the planted cost is paid
+    // exactly where a real per-transaction side-file sync would be.
+    auto fired = plant->fire();
+    if (!fired) {
+      a.plant_error = fired.error().message;
+      return fail(SQLITE_OK);
+    }
+    a.plant = fired.value();
   }
   rc = run_to_done(conn.commit(), ignored_rows);
   if (rc != SQLITE_OK) return fail(rc);

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -103,12 +104,25 @@ struct MatrixOverride {
   std::string by;          // the option that set it, e.g. "--repetitions"
 };
 
-using ParamValue = std::variant<std::int64_t, double, std::string>;
+// std::monostate is "none": the value of an optional parameter whose default is absence (the
+// SQLite plant_fsync_file). Such a parameter is sent to no worker and shown in no `params`.
+using ParamValue = std::variant<std::int64_t, double, std::string, std::monostate>;
 struct Param {
   std::string key;
   ParamValue value;
   bool defaulted = false;  // filled from the workload kind's default, not written in the file
 };
+
+// Calls fn(value) for a parameter that has a value, and nothing for none: what the plan shows and
+// what a worker is sent (`with_value(p, [&](const auto& v) { params[p.key] = v; })`).
+template <typename Fn>
+void with_value(const Param& p, Fn&& fn) {
+  std::visit(
+      [&](const auto& v) {
+        if constexpr (!std::is_same_v<std::decay_t<decltype(v)>, std::monostate>) fn(v);
+      },
+      p.value);
+}
 
 struct Workload {
   std::string kind;

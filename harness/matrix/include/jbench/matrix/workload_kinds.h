@@ -13,12 +13,14 @@
 namespace jbench {
 
 struct ParamSpec {
-  enum class Type : std::uint8_t { integer, number, choice };
+  // file_name: a plain file name (jbench/common/file_name.h), created beside the run's files.
+  enum class Type : std::uint8_t { integer, number, choice, file_name };
   std::string_view key;
   Type type;
   double min = 0;  // integer and number
   double max = 0;
   std::span<const std::string_view> choices;  // choice
+  // std::monostate: the parameter is absent (none) unless the matrix gives it.
   ParamValue default_value;
   std::string_view meaning;
 };

@@ -36,6 +36,9 @@ struct WorkloadParams {
   // behaves as 0 and the reader lane as 1.
   double read_ratio = 0.0;
   std::uint32_t page_cache_kib = 0;
+  // A plain file name (jbench/common/file_name.h) beside `db`: every write transaction appends
+  // one record to it and fdatasyncs it (plant.h). Absent: nothing is planted.
+  std::optional<std::string> plant_fsync_file;
 };
 
 struct WorkerConfig {

@@ -11,6 +11,9 @@
 //   deadline is abandoned instead (counted, not an error).
 // - After kMaxConsecutiveFailures failed transactions in a row the phase stops and says so
 //   (`aborted`): an operation-count phase must not spin forever on a broken database.
+// - The fsync plant (plant.h) counts every fire of the phase, from t_start_ns to t_finished_ns:
+//   those of attempts later rolled back and of transactions straddling the deadline too, since
+//   their cost was paid inside the phase. A plant that fails stops the phase (`aborted`).
 #pragma once
 
 #include <array>
@@ -24,6 +27,7 @@
 #include "jbench/sqlite_workload/config.h"
 #include "jbench/sqlite_workload/connection.h"
 #include "jbench/sqlite_workload/op_stream.h"
+#include "jbench/sqlite_workload/plant.h"
 #include "jbench/sqlite_workload/transaction.h"
 #include "jbench/stats/histogram.h"
 
@@ -60,6 +64,7 @@ struct PhaseStats {
   std::uint64_t busy_wait_ns = 0;
   std::map<std::string, std::uint64_t> errors;  // by result-code name, plus "busy_exhausted"
   std::optional<std::string> aborted;           // why the phase stopped early
+  PlantTotals plant;                            // fires of the fsync plant, when it is on
 
   CpuTimes cpu;  // getrusage(RUSAGE_SELF) delta from phase start to t_finished_ns
 
@@ -75,7 +80,7 @@ class Workload {
  public:
   struct Setup;
   // Everything `configure` must do before `ready`: open (persistent) or probe (cold) a
-  // connection, check the dataset, classify the statements.
+  // connection, check the dataset, classify the statements, open the plant file if asked.
   static Setup set_up(const WorkerConfig& config);
 
   PhaseStats run_phase(const PhaseSpec& spec);
@@ -86,6 +91,8 @@ class Workload {
   const WorkerConfig& config() const { return config_; }
   const DatasetShape& shape() const { return shape_; }
   const QueryCatalog& catalog() const { return catalog_; }
+  // The fsync plant, or null when params.plant_fsync_file is absent.
+  const FsyncPlant* plant() const { return plant_ ? &*plant_ : nullptr; }
 
  private:
   Workload(WorkerConfig config, DatasetShape shape, QueryCatalog catalog);
@@ -105,6 +112,8 @@ class Workload {
   QueryCatalog catalog_;
   OpStream stream_;
   std::optional<Connection> persistent_;
+  // Once per worker, not per connection: a cold connection's open cost stays SQLite's own.
+  std::optional<FsyncPlant> plant_;
 };
 
 struct Workload::Setup {

@@ -1,13 +1,17 @@
-// One attempt at one transaction: BEGIN, the planned operations, COMMIT, each operation timed
-// on CLOCK_MONOTONIC. Retrying, counting and phase accounting belong to the caller (phase.h).
+// One attempt at one transaction: BEGIN, the planned operations, the fsync plant if it is on
+// (plant.h), COMMIT, each operation timed on CLOCK_MONOTONIC. Retrying, counting and phase
+// accounting belong to the caller (phase.h).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "jbench/sqlite_workload/connection.h"
 #include "jbench/sqlite_workload/op_stream.h"
+#include "jbench/sqlite_workload/plant.h"
 #include "jbench/sqlite_workload/queries.h"
 
 namespace jbench::sqlite_workload {
@@ -23,7 +27,7 @@ struct Attempt {
   enum class Status {
     committed,
     busy,    // SQLITE_BUSY or SQLITE_LOCKED (any extended form): rolled back, may be retried
-    failed,  // any other error: rolled back, not retried
+    failed,  // any other error, or the plant failed: rolled back, not retried
   };
   Status status = Status::committed;
   int code = 0;                // the extended result code of the failure
@@ -31,13 +35,21 @@ struct Attempt {
   std::uint64_t begin_ns = 0;  // before BEGIN
   std::uint64_t end_ns = 0;    // after COMMIT, or after the rollback of a failed attempt
   std::vector<OpRecord> ops;   // operations executed (all of them committed iff `committed`)
+  // The plant's cost if this attempt fired it, whatever became of the attempt afterwards (a
+  // COMMIT that failed still paid it).
+  std::optional<PlantTiming> plant;
+  std::string plant_error;  // set (status failed, code 0) if the plant's write or fdatasync failed
 };
 
 // Runs plan.ops[0, limit). Once CLOCK_MONOTONIC reaches `deadline` no further operation is
 // started and the transaction commits what already ran, so at most one operation straddles a
 // deadline and none starts after it. An operation's start time is the very clock reading that
 // was compared with the deadline.
+//
+// With `plant` (may be null: no plant), a write transaction that executed at least one statement
+// fires it once after its last statement and before COMMIT. A transaction that ran no statement
+// (its first would have started past the deadline) writes nothing, so it plants nothing.
 Attempt attempt_transaction(Connection& conn, const QueryCatalog& catalog, const TxnPlan& plan,
-                            std::size_t limit, std::uint64_t deadline);
+                            std::size_t limit, std::uint64_t deadline, FsyncPlant* plant);
 
 }  // namespace jbench::sqlite_workload
