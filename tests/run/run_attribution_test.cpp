@@ -60,7 +60,8 @@ class RunAttribution : public ::testing::Test {
     return copy;
   }
   static std::string first_run(const std::string& bundle, const std::string& trace) {
-    for (const auto& e : read_json(bundle + "/manifest.json")["runs"]) {
+    const json manifest = read_json(bundle + "/manifest.json");
+    for (const auto& e : manifest["runs"]) {
       if (e["trace"] == trace) return e["id"];
     }
     return "";
@@ -97,13 +98,15 @@ TEST_F(RunAttribution, the_planted_fdatasync_is_named_and_agrees_with_the_worker
   // own measure windows, which full detail uses as the incarnation's measure phase.
   double planted_ns = 0;
   double window_ns = 0;
-  for (const auto& e : read_json(planted_->path + "/manifest.json")["runs"]) {
+  const json manifest = read_json(planted_->path + "/manifest.json");
+  for (const auto& e : manifest["runs"]) {
     if (e["trace"] != "full") continue;
     const std::string run = planted_->path + "/runs/" + e["id"].get<std::string>();
     const json result = read_json(run + "/raw/worker-0.result.json");
     ASSERT_TRUE(result.contains("plant")) << result.dump();
     planted_ns += std::stod(result["plant"]["fdatasync_ns"].get<std::string>());
-    for (const auto& w : read_json(run + "/run.json")["workers"]) {
+    const json run_json = read_json(run + "/run.json");
+    for (const auto& w : run_json["workers"]) {
       window_ns += std::stod(w["measure_end_ns"].get<std::string>()) -
                    std::stod(w["measure_start_ns"].get<std::string>());
     }
@@ -191,7 +194,8 @@ TEST_F(RunAttribution, collectors_that_did_not_deliver_are_named_never_a_partial
   EXPECT_TRUE(gc_said) << cell(report, "full")->dump(2);
   // A syscall collector that failed: no dominant cost is named, and why is.
   const std::string copy = copy_of(planted_->path, "failed");
-  for (const auto& e : read_json(copy + "/manifest.json")["runs"]) {
+  const json manifest = read_json(copy + "/manifest.json");
+  for (const auto& e : manifest["runs"]) {
     if (e["trace"] != "full") continue;
     const std::string path = copy + "/runs/" + e["id"].get<std::string>() + "/run.json";
     json run = read_json(path);
