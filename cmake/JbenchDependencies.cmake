@@ -14,6 +14,8 @@ find_package(Boost 1.74 CONFIG REQUIRED COMPONENTS filesystem)
 find_package(valijson CONFIG REQUIRED PATHS "${JBENCH_DEPS_PREFIX}/usr/share/cmake" NO_DEFAULT_PATH)
 if(JBENCH_BUILD_TESTS)
   find_package(GTest 1.12 CONFIG REQUIRED)
+  # zlib (zlib1g-dev) inflates the browser test's screenshots (tests/report_html/png_pixels.cpp).
+  find_package(ZLIB REQUIRED)
   include(GoogleTest)
 endif()
 if(JBENCH_BUILD_BENCH)

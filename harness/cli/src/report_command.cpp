@@ -14,6 +14,7 @@
 #include "jbench/attribution/attribution_output.h"
 #include "jbench/attribution/bundle_accounts.h"
 #include "jbench/cli/cli.h"
+#include "jbench/report_html/attribution_html.h"
 #include "jbench/report/bundle_runs.h"
 #include "jbench/report/overhead.h"
 
@@ -79,7 +80,7 @@ int run_report(const ReportOptions& o) {
   const auto analysis = attribution::analyse(bundle);
   const auto json = attribution::attribution_to_json(analysis);
   if (!o.html.empty()) {
-    if (!write_file(o.html, json.dump())) {  // HTML_PENDING
+    if (!write_file(o.html, report_html::attribution_to_html(json))) {
       std::cerr << "jbench: error: cannot write " << o.html << '\n';
       return kExitUsage;
     }

@@ -1,0 +1,81 @@
+// The page assembly: <head> (policy, script, style), the title and the bundle's banners, then
+// the sections in the order docs/report.md gives, then the report's warnings.
+#include "jbench/report_html/attribution_html.h"
+
+#include <fmt/format.h>
+
+#include "format.h"
+#include "html_escape.h"
+#include "page_script.h"
+#include "page_style.h"
+#include "sections.h"
+
+namespace jbench::report_html {
+
+using nlohmann::json;
+
+namespace {
+
+std::string banners(const json& report) {
+  std::string out;
+  // Only an explicit `true` is a valid bundle: a missing or garbled flag is not evidence of one.
+  if (field(report, "bundle_valid") != true) {
+    out +=
+        "<p class=\"banner invalid\" id=\"invalid-bundle\">INVALID BUNDLE — every figure below "
+        "comes from a bundle that failed validation</p>\n";
+  }
+  if (auto note = text(field(report, "bundle_note")); !note.empty()) {
+    out += "<p class=\"banner note\">" + escape(note) + "</p>\n";
+  }
+  if (field(report, "schema") != "jbench.attribution_report") {
+    out +=
+        "<p class=\"banner note\">This document does not say it is a jbench.attribution_report "
+        "(schema: " +
+        escape(text(field(report, "schema")).empty() ? "none" : text(field(report, "schema"))) +
+        "); what could be read is shown.</p>\n";
+  }
+  return out;
+}
+
+// Warnings are sentences; one that is an object is shown by its message, or as its JSON.
+std::string warnings_section(const json& warnings) {
+  std::string out = "<section id=\"warnings\">\n<h2>Warnings</h2>\n";
+  if (array_or_empty(warnings).empty()) return out + "<p class=\"empty\">None.</p>\n</section>\n";
+  out += "<ul class=\"warnings\">\n";
+  for (const json& w : array_or_empty(warnings)) {
+    std::string line = text(w);
+    if (line.empty()) line = text(field(w, "message"));
+    if (line.empty()) line = w.dump(-1, ' ', false, json::error_handler_t::replace);
+    out += "<li>" + escape(line) + "</li>\n";
+  }
+  return out + "</ul>\n</section>\n";
+}
+
+}  // namespace
+
+std::string attribution_to_html(const json& report) {
+  const std::string bundle = text(field(report, "bundle"));
+  const std::string title = "jbench attribution report" + (bundle.empty() ? "" : " — " + bundle);
+  std::string out = fmt::format(
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+      "<meta http-equiv=\"Content-Security-Policy\" content=\"{}\">\n"
+      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+      "<title>{}</title>\n<script>{}</script>\n<style>{}</style>\n</head>\n<body>\n",
+      content_security_policy(), escape(title), error_recorder_script(), page_css());
+  out += "<header>\n<h1>jbench attribution report</h1>\n";
+  out +=
+      "<p class=\"bundle\">bundle: " + escape(bundle.empty() ? "(not named)" : bundle) + "</p>\n";
+  out += banners(report) + "</header>\n";
+
+  const json& cells = field(report, "cells");
+  out += dominant_cost_section(cells);
+  out += cost_bars_section(cells);
+  out += cell_tables_section(cells);
+  out += scaling_section(field(report, "scaling"));
+  out += overhead_section(field(report, "overhead"));
+  out += startup_section(field(report, "startup"));
+  out += warnings_section(field(report, "warnings"));
+  return out + "</body>\n</html>\n";
+}
+
+}  // namespace jbench::report_html

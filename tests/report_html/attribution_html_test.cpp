@@ -1,0 +1,127 @@
+// The attribution page as text, rendered from the checked-in reports: the sections in order,
+// the dominant-cost sentences where the browser test looks for them, what null and empty
+// fields become, the hostile strings escaped, and nothing that reaches for the network.
+#include "jbench/report_html/attribution_html.h"
+
+#include <gtest/gtest.h>
+
+#include <regex>
+
+#include "fixtures.h"
+#include "html_escape.h"
+
+namespace jbench::report_html {
+namespace {
+
+using nlohmann::json;
+using test::attribution_fixture;
+using test::kHostile;
+
+TEST(AttributionHtml, sections_come_in_the_documented_order) {
+  const std::string page = attribution_to_html(attribution_fixture("example.json"));
+  std::size_t at = 0;
+  for (const char* id :
+       {"dominant-costs", "cost-bars", "cells", "scaling", "overhead", "startup", "warnings"}) {
+    const std::size_t found = page.find(std::string("<section id=\"") + id + "\"");
+    ASSERT_NE(found, std::string::npos) << id;
+    EXPECT_GT(found, at) << id << " is out of order";
+    at = found;
+  }
+}
+
+TEST(AttributionHtml, dominant_cost_sentence_stands_in_its_cell_element) {
+  const json report = attribution_fixture("example.json");
+  const std::string page = attribution_to_html(report);
+  const json& cell = report["cells"][0];
+  const std::string element = "<p class=\"dominant-cost\" data-cell=\"" +
+                              escape(cell["cell"].get<std::string>()) + "\" data-mode=\"full\">" +
+                              escape(cell["sentence"].get<std::string>()) + "</p>";
+  EXPECT_NE(page.find(element), std::string::npos);
+}
+
+TEST(AttributionHtml, example_shows_each_plot_and_table) {
+  const std::string page = attribution_to_html(attribution_fixture("example.json"));
+  EXPECT_NE(page.find("fdatasync on plant.log — 58% [54–61]"), std::string::npos);  // legend
+  EXPECT_NE(page.find("<title>fdatasync on plant.log: 58% [54–61]</title>"), std::string::npos);
+  EXPECT_NE(page.find("url(#jb-hatch-0)"), std::string::npos);  // the rest, hatched
+  EXPECT_NE(page.find("2.9 ms [2.8 ms–3 ms]"), std::string::npos);
+  EXPECT_NE(page.find("not attributed: the gc collector is not_available — the sqlite worker"),
+            std::string::npos);
+  EXPECT_NE(page.find("class=\"band\""), std::string::npos);  // the scaling interval band
+  EXPECT_NE(page.find("eff 89% [84–95]"), std::string::npos);
+  EXPECT_NE(page.find("class=\"unity\""), std::string::npos);  // the forest plot's 1.0 line
+  EXPECT_NE(page.find("×1.07 [1.03–1.12], 5 pairs"), std::string::npos);
+  EXPECT_NE(page.find("bridge writer thread (observer)"), std::string::npos);
+  EXPECT_NE(page.find("4.88 µs"), std::string::npos);
+  EXPECT_NE(page.find("stays on top in 99.8% of 2000 resamples"), std::string::npos);
+  EXPECT_NE(page.find("4000 committed transactions per run"), std::string::npos);
+  EXPECT_EQ(page.find("INVALID BUNDLE"), std::string::npos);
+}
+
+TEST(AttributionHtml, missing_evidence_is_said_not_printed_as_null) {
+  const std::string page = attribution_to_html(attribution_fixture("sparse-hostile.json"));
+  EXPECT_NE(page.find("INVALID BUNDLE — every figure below comes from a bundle that failed "
+                      "validation"),
+            std::string::npos);
+  EXPECT_NE(page.find("no interval (1 repetition)"), std::string::npos);
+  EXPECT_NE(page.find("w2.cold.reader.big · full: not enough evidence for a dominant cost."),
+            std::string::npos);
+  EXPECT_NE(page.find("top cost: not enough evidence"), std::string::npos);
+  EXPECT_NE(page.find("observer cost: not measured"), std::string::npos);
+  EXPECT_NE(page.find("no second trace mode to compare rankings with"), std::string::npos);
+  EXPECT_NE(page.find("light mode DISAGREES"), std::string::npos);
+  EXPECT_NE(page.find("×0.98, no interval (1 pair)"), std::string::npos);
+  EXPECT_NE(page.find("no pairs: no ratio"), std::string::npos);
+  EXPECT_NE(page.find("the shares are of the 80% of the time that was attributed"),
+            std::string::npos);
+  EXPECT_NE(page.find("12 more calls are not listed"), std::string::npos);
+  EXPECT_NE(page.find("Not drawn: 2 workers: no throughput (0 runs)."), std::string::npos);
+  EXPECT_NE(page.find("×1.20 (no interval) over 1 pair</li>"), std::string::npos);
+  for (const char* absent : {"null", "NaN", "undefined"}) {
+    EXPECT_EQ(page.find(absent), std::string::npos) << absent;
+  }
+}
+
+TEST(AttributionHtml, hostile_strings_are_escaped_wherever_they_land) {
+  const std::string page = attribution_to_html(attribution_fixture("sparse-hostile.json"));
+  EXPECT_EQ(page.find(kHostile), std::string::npos);
+  EXPECT_EQ(page.find("<img"), std::string::npos);
+  // Exactly one <script>: the page's own, in <head>.
+  const std::size_t script = page.find("<script");
+  EXPECT_LT(script, page.find("</head>"));
+  EXPECT_EQ(page.find("<script", script + 1), std::string::npos);
+  EXPECT_NE(page.find(escape(kHostile)), std::string::npos);
+}
+
+TEST(AttributionHtml, page_names_no_url_and_forbids_every_fetch) {
+  for (const char* name : {"example.json", "sparse-hostile.json"}) {
+    const std::string page = attribution_to_html(attribution_fixture(name));
+    EXPECT_EQ(page.find("http://"), std::string::npos) << name;
+    EXPECT_EQ(page.find("https://"), std::string::npos) << name;
+    // No tag has a src or href attribute (the renderer double-quotes every attribute value, so
+    // "src=" inside one, as in an escaped hostile string, is not taken for an attribute).
+    const std::regex fetching_attribute(
+        R"re(<[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z:-]+(?:="[^"]*")?)*\s+(?:src|href)\s*=)re");
+    ASSERT_TRUE(std::regex_search("<img class=\"a\" src=\"x.png\">", fetching_attribute));
+    EXPECT_FALSE(std::regex_search(page, fetching_attribute)) << name;
+    EXPECT_NE(page.find("content=\"default-src 'none';"), std::string::npos) << name;
+  }
+}
+
+TEST(AttributionHtml, documents_of_another_shape_render_with_a_note) {
+  for (const json& doc : {json(), json::array(), json("text"), json::object(),
+                          json{{"cells", 3}, {"scaling", "x"}, {"overhead", json::array()}}}) {
+    const std::string page = attribution_to_html(doc);
+    EXPECT_NE(page.find("INVALID BUNDLE"), std::string::npos) << doc.dump();
+    EXPECT_NE(page.find("does not say it is a jbench.attribution_report"), std::string::npos);
+    EXPECT_NE(page.find("</html>"), std::string::npos);
+  }
+}
+
+TEST(AttributionHtml, same_report_gives_the_same_page) {
+  const json report = attribution_fixture("example.json");
+  EXPECT_EQ(attribution_to_html(report), attribution_to_html(report));
+}
+
+}  // namespace
+}  // namespace jbench::report_html
