@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "jbench/schema/json_schema.h"
 #include "run_support.h"
 
 namespace jbench::test {
@@ -131,6 +132,18 @@ TEST_F(RunAttribution, the_planted_fdatasync_is_named_and_agrees_with_the_worker
     EXPECT_LE(s["syscall_share"].get<double>() + s["gc_share"].get<double>(),
               s["total_share"].get<double>() + 1e-12)
         << s.dump();
+  }
+}
+
+TEST_F(RunAttribution, the_json_report_follows_its_schema) {
+  std::string error;
+  const auto schema = JsonSchema::builtin("attribution-report.schema.json", error);
+  ASSERT_NE(schema, nullptr) << error;
+  for (const Bundle* b : {planted_, unplanted_}) {
+    const json report = report_json(b->path);
+    for (const auto& v : schema->validate(report)) ADD_FAILURE() << v.pointer << ": " << v.message;
+    EXPECT_FALSE(report["startup"].empty());
+    EXPECT_FALSE(report["startup"][0]["steps"].empty()) << report["startup"][0].dump(2);
   }
 }
 

@@ -41,6 +41,9 @@ int run_cli(int argc, char** argv) {
   auto* report = app.add_subcommand(
       "report", "what each trace mode cost against its paired baseline, cell by cell");
   actions.emplace_back(report, cli::add_report_command(*report));
+  auto* exporter = app.add_subcommand(
+      "export", "a bundle's timelines for a viewer: Chrome trace JSON (Perfetto), folded stacks");
+  actions.emplace_back(exporter, cli::add_export_command(*exporter));
 
   try {
     app.parse(argc, argv);

@@ -1,0 +1,151 @@
+#include "bundle_input.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "jbench/stats/decimal.h"
+
+namespace jbench::exports {
+namespace {
+
+using Json = nlohmann::json;
+namespace fs = std::filesystem;
+
+std::optional<Json> read_object(const std::string& path, std::string& error) {
+  std::ifstream in(path);
+  if (!in) {
+    error = fmt::format("cannot read {}", path);
+    return std::nullopt;
+  }
+  Json j = Json::parse(in, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) {
+    error = fmt::format("{} is not a JSON object", path);
+    return std::nullopt;
+  }
+  return j;
+}
+
+std::optional<std::uint64_t> decimal(const Json& j) {
+  if (!j.is_string()) return std::nullopt;
+  return stats::parse_decimal_u64(j.get_ref<const std::string&>());
+}
+
+// Validity is proven, not assumed: a bundle whose validator report is missing or unreadable
+// cannot show that it passed, so it counts as invalid (--allow-invalid still reads it).
+void judge_validity(const std::string& dir, BundleInput& out) {
+  const std::string name = fs::path(dir).lexically_normal().filename().string().empty()
+                               ? fs::path(dir).lexically_normal().parent_path().filename().string()
+                               : fs::path(dir).lexically_normal().filename().string();
+  if (name.ends_with(".invalid")) {
+    out.invalid = true;
+    out.invalid_reason = fmt::format("the bundle's directory is named '{}'", name);
+    return;
+  }
+  std::string error;
+  const auto report = read_object(dir + "/validation.json", error);
+  if (!report) {
+    out.invalid = true;
+    out.invalid_reason = error;
+    return;
+  }
+  const auto valid = report->find("valid");
+  if (valid == report->end() || !valid->is_boolean() || !valid->get<bool>()) {
+    out.invalid = true;
+    out.invalid_reason = fmt::format("{}/validation.json says it is not valid ({} findings)", dir,
+                                     report->value("finding_count", 0));
+  }
+}
+
+std::optional<RunInput> read_run(const std::string& bundle, const std::string& id,
+                                 std::string& error) {
+  RunInput r;
+  r.id = id;
+  r.dir = bundle + "/runs/" + id;
+  const std::string path = r.dir + "/run.json";
+  const auto run = read_object(path, error);
+  if (!run) return std::nullopt;
+  const auto cohort = run->find("cohort");
+  if (cohort != run->end() && cohort->is_object() && cohort->contains("members")) {
+    for (const Json& m : (*cohort)["members"]) {
+      Incarnation inc;
+      inc.pid = m.value("pid", std::int64_t{0});
+      inc.start_time_ticks = decimal(m.value("start_time_ticks", Json())).value_or(0);
+      if (m.contains("worker") && m["worker"].is_number_unsigned()) {
+        inc.worker = m["worker"].get<std::size_t>();
+      }
+      r.cohort.push_back(inc);
+    }
+  }
+  const auto bounds = run->find("boundaries");
+  if (bounds != run->end() && bounds->is_object()) {
+    for (auto it = bounds->begin(); it != bounds->end(); ++it) {
+      const auto ns = decimal(it.value());
+      if (!ns) continue;  // a boundary the run never reached is not written as a time
+      std::string key = it.key();
+      if (key.ends_with("_ns")) key.resize(key.size() - 3);
+      r.boundaries.emplace_back(std::move(key), *ns);
+    }
+    std::sort(r.boundaries.begin(), r.boundaries.end(),
+              [](const auto& a, const auto& b) { return a.second < b.second; });
+  }
+  // The raw files are the collectors' entries' own `raw` (docs/events.md), never a guess from
+  // the directory: a file no entry names is not evidence of this run.
+  const auto mode = run->find("trace_mode");
+  if (mode != run->end() && mode->is_object() && mode->contains("collectors")) {
+    for (const Json& c : (*mode)["collectors"]) {
+      if (!c.is_object() || !c.contains("raw")) continue;
+      const std::string name = c.value("name", "");
+      const Json& raw = c["raw"];
+      if (name == "bridge" && raw.is_array()) {
+        for (const Json& f : raw) {
+          if (f.is_string()) r.bridge_files.push_back(r.dir + "/" + f.get<std::string>());
+        }
+      } else if (name == "syscall" && raw.is_string()) {
+        r.syscall_file = r.dir + "/" + raw.get<std::string>();
+      }
+    }
+  }
+  return r;
+}
+
+}  // namespace
+
+BundleInput read_bundle_input(const std::string& dir, const std::optional<std::string>& only_run) {
+  BundleInput out;
+  const auto manifest = read_object(dir + "/manifest.json", out.error);
+  if (!manifest) return out;
+  out.status = manifest->value("status", "");
+  const auto runs = manifest->find("runs");
+  if (runs == manifest->end() || !runs->is_array()) {
+    out.error = fmt::format("{}/manifest.json has no list of runs", dir);
+    return out;
+  }
+  judge_validity(dir, out);
+  std::vector<std::string> known;
+  for (const Json& entry : *runs) {
+    const std::string id = entry.value("id", "");
+    known.push_back(id);
+    if (only_run && id != *only_run) continue;
+    if (entry.value("status", "") == "not_run") {
+      if (only_run) {
+        out.error =
+            fmt::format("run '{}' did not run in {} (status not_run): nothing to export", id, dir);
+        return out;
+      }
+      continue;
+    }
+    auto run = read_run(dir, id, out.error);
+    if (!run) return out;
+    out.runs.push_back(std::move(*run));
+  }
+  if (only_run && out.runs.empty()) {
+    out.error = fmt::format("no run '{}' in {}/manifest.json; its runs are: {}", *only_run, dir,
+                            fmt::join(known, ", "));
+  }
+  return out;
+}
+
+}  // namespace jbench::exports

@@ -1,0 +1,42 @@
+// What an export reads from a bundle besides the raw records: its validity, its runs in the
+// manifest's order, and for each run the cohort, the phase boundaries and where its raw files
+// are (manifest.json, validation.json, runs/<id>/run.json; docs/bundle.md).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace jbench::exports {
+
+struct Incarnation {
+  std::int64_t pid = 0;
+  std::uint64_t start_time_ticks = 0;
+  std::optional<std::size_t> worker;  // null for a process a worker forked
+};
+
+struct RunInput {
+  std::string id;
+  std::string dir;  // <bundle>/runs/<id>
+  std::vector<Incarnation> cohort;
+  std::vector<std::pair<std::string, std::uint64_t>> boundaries;  // "measure_start", ns
+  std::vector<std::string> bridge_files;                          // absolute paths
+  std::optional<std::string> syscall_file;
+};
+
+struct BundleInput {
+  std::vector<RunInput> runs;
+  std::string status;          // manifest.json's status: complete, interrupted, ...
+  bool invalid = false;        // named `.invalid`, or validation.json does not say valid
+  std::string invalid_reason;  // why, when invalid
+  std::string error;           // why the bundle cannot be read; empty on success
+};
+
+// Reads every run the manifest lists that ran (not `not_run`), or only `only_run`: an id the
+// manifest does not list is an error that names the ids it does.
+BundleInput read_bundle_input(const std::string& bundle_dir,
+                              const std::optional<std::string>& only_run);
+
+}  // namespace jbench::exports

@@ -1,0 +1,172 @@
+#include "chrome_writer.h"
+
+#include <charconv>
+
+#include "jb_events_text.h"
+#include "micros.h"
+
+namespace jbench::exports {
+namespace {
+
+void append_int(std::string& out, std::int64_t v) {
+  char buf[24];
+  out.append(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
+}
+
+const char* note_text(EndNote note) {
+  switch (note) {
+    case EndNote::none:
+      return nullptr;
+    case EndNote::not_ended:
+      return "not ended in the bundle: closed at the run's last timestamp";
+    case EndNote::cut:
+      return "cut by --max-events: closed at the cut";
+    case EndNote::parent_ended:
+      return "an enclosing span ended first: closed with it";
+    case EndNote::ended_elsewhere:
+      return "ended on another thread: shown on the one it began on";
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+void ChromeWriter::string(std::string_view text) {
+  std::string& b = out_.buffer();
+  b.push_back('"');
+  // The escaper is the one every jbench.events writer uses; it reads NUL-terminated text.
+  scratch_.assign(text);
+  const char* rest = scratch_.c_str();
+  char chunk[256];
+  while (*rest) b.append(chunk, jb_events_json_escape(&rest, chunk, sizeof chunk));
+  b.push_back('"');
+}
+
+std::string& ChromeWriter::start_event(char phase, const TrackId* track, std::uint64_t ts_ns) {
+  std::string& b = out_.buffer();
+  b.append(first_ ? "\n{\"ph\":\"" : ",\n{\"ph\":\"");
+  first_ = false;
+  b.push_back(phase);
+  b.append("\",\"pid\":");
+  append_int(b, track ? processes_.out_pid(*track) : 0);
+  b.append(",\"tid\":");
+  append_int(b, track ? track->tid : 0);
+  b.append(",\"ts\":");
+  append_micros(b, ts_ns - origin_);
+  return b;
+}
+
+void ChromeWriter::finish_event() {
+  out_.buffer().push_back('}');
+  ++events_;
+  out_.maybe_flush();
+}
+
+void ChromeWriter::open(const std::vector<const RunInput*>& runs) {
+  for (const RunInput* r : runs) run_ids_.push_back(r->id);
+  std::string& b = out_.buffer();
+  b.append("{\"traceEvents\":[");
+  // Names first, so a viewer that streams the file has them before the first event.
+  std::int64_t sort_index = 0;
+  for (const auto& [key, p] : processes_.processes()) {
+    const TrackId process{std::get<0>(key), std::get<1>(key), std::get<2>(key), 0};
+    start_event('M', &process, origin_).append(",\"name\":\"process_name\",\"args\":{\"name\":");
+    string(p.name);
+    b.append("}}");
+    start_event('M', &process, origin_)
+        .append(",\"name\":\"process_sort_index\",\"args\":{\"sort_index\":");
+    append_int(b, sort_index++);
+    b.append("}}");
+    for (const auto& [tid, writer] : p.threads) {
+      const TrackId thread{process.run, process.pid, process.start_time_ticks, tid};
+      start_event('M', &thread, origin_).append(",\"name\":\"thread_name\",\"args\":{\"name\":");
+      string(ProcessMap::thread_name(process.pid, tid, writer));
+      b.append("}}");
+    }
+  }
+}
+
+void ChromeWriter::close(std::string_view other_data) {
+  std::string& b = out_.buffer();
+  b.append("\n],\n\"displayTimeUnit\":\"ns\",\n\"otherData\":");
+  b.append(other_data);
+  b.append("}\n");
+}
+
+void ChromeWriter::begin(const TrackId& track, std::uint64_t ts_ns, SliceKind kind,
+                         std::string_view name, std::string_view span_id) {
+  std::string& b = start_event('B', &track, ts_ns);
+  b.append(kind == SliceKind::gc ? ",\"cat\":\"gc\",\"name\":" : ",\"cat\":\"span\",\"name\":");
+  string(name);
+  if (kind == SliceKind::span) {
+    b.append(",\"args\":{\"span_id\":");
+    string(span_id);
+    b.push_back('}');
+  }
+  finish_event();
+}
+
+void ChromeWriter::end(const TrackId& track, std::uint64_t ts_ns, EndNote note) {
+  std::string& b = start_event('E', &track, ts_ns);
+  if (note == EndNote::cut) ++closed_at_cut_;
+  if (const char* text = note_text(note)) {
+    b.append(",\"args\":{\"end\":\"");
+    b.append(text);  // fixed text: nothing to escape
+    b.append("\"}");
+  }
+  finish_event();
+}
+
+void ChromeWriter::complete(const TrackId& track, const RawEvent& e) {
+  std::string& b = start_event('X', &track, e.t_ns);
+  b.append(",\"dur\":");
+  append_micros(b, e.duration_ns);
+  b.append(",\"cat\":\"syscall\",\"name\":");
+  string(e.name);
+  b.append(",\"args\":{\"fd\":");
+  if (e.fd) {
+    append_int(b, *e.fd);
+  } else {
+    b.append("null");
+  }
+  b.append(",\"path\":");
+  if (e.path) {
+    string(*e.path);
+  } else {
+    b.append("null");
+  }
+  b.append(",\"request\":");
+  if (e.request) {
+    string(*e.request);
+  } else {
+    b.append("null");
+  }
+  b.append(",\"result\":");
+  if (e.result) {
+    append_int(b, *e.result);
+  } else {
+    b.append("null");
+  }
+  if (e.error_name) {
+    b.append(",\"errno\":");
+    string(*e.error_name);
+  }
+  b.push_back('}');
+  finish_event();
+}
+
+void ChromeWriter::instant(std::size_t run, const std::optional<TrackId>& track,
+                           std::uint64_t ts_ns, std::string_view name) {
+  std::string& b = start_event('i', track ? &*track : nullptr, ts_ns);
+  if (track) {
+    b.append(",\"s\":\"p\",\"cat\":\"phase\",\"name\":");
+    string(name);
+  } else {
+    // A run's boundary is the harness's, for every incarnation of the run at once.
+    b.append(",\"s\":\"g\",\"cat\":\"boundary\",\"name\":");
+    string(std::string(name) + " (" + run_ids_.at(run) + ")");
+  }
+  finish_event();
+}
+
+}  // namespace jbench::exports

@@ -1,0 +1,230 @@
+// The export's passes over a bundle (docs/export.md):
+//   1. per run, everything admitted and counted: which runs have spans or calls, every track,
+//      the earliest timestamp (ts 0), how many events there are, and any malformed line —
+//      found before a byte is written;
+//   2. only when the events exceed --max-events (chrome-json): counting passes that find the
+//      cut time (admission.h);
+//   3. the pass that writes.
+// Reading a raw file again costs time, never memory; a bundle is only ever read.
+#include "jbench/export/export.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "admission.h"
+#include "bundle_input.h"
+#include "chrome_writer.h"
+#include "folded_writer.h"
+#include "micros.h"
+#include "output_file.h"
+#include "process_map.h"
+#include "raw_records.h"
+#include "timeline.h"
+
+namespace jbench::exports {
+namespace {
+
+using Json = nlohmann::json;
+
+struct RunFacts {
+  bool selected = false;
+  bool syscall_light = false;
+  std::uint64_t totals_records = 0;
+  std::uint64_t not_ended = 0;
+  std::uint64_t ends_without_begin = 0;
+};
+
+// One run through the builder: its records, then its boundaries, then what is left open.
+std::string replay_run(const BundleInput& bundle, std::size_t index, TimelineBuilder& builder,
+                       RunFacts* facts, bool* had_spans_or_calls) {
+  const RunInput& run = bundle.runs[index];
+  builder.start_run(index);
+  const auto read = read_run_records(run, [&](const RawEvent& e) { builder.record(e); });
+  if (!read.error.empty()) return read.error;
+  if (had_spans_or_calls) *had_spans_or_calls = builder.run_had_spans_or_calls();
+  for (const auto& [name, ns] : run.boundaries) builder.boundary(name, ns);
+  const std::uint64_t not_ended = builder.finish_run();
+  if (facts) {
+    facts->syscall_light = read.syscall_light;
+    facts->totals_records = read.totals_records;
+    facts->not_ended = not_ended;
+    facts->ends_without_begin = builder.ends_without_begin();
+  }
+  return {};
+}
+
+std::string replay(const BundleInput& bundle, const std::vector<RunFacts>& facts,
+                   TimelineSink& sink, Admission& admission) {
+  TimelineBuilder builder(sink, admission);
+  for (std::size_t i = 0; i < bundle.runs.size(); ++i) {
+    if (!facts[i].selected) continue;
+    if (auto error = replay_run(bundle, i, builder, nullptr, nullptr); !error.empty()) {
+      return error;
+    }
+  }
+  return {};
+}
+
+Json other_data(const ExportOptions& o, const BundleInput& bundle,
+                const std::vector<RunFacts>& facts, const ProcessMap& processes,
+                std::uint64_t origin_ns) {
+  Json runs = Json::array();
+  for (std::size_t i = 0; i < bundle.runs.size(); ++i) {
+    if (!facts[i].selected) continue;
+    const RunFacts& f = facts[i];
+    runs.push_back(
+        {{"id", bundle.runs[i].id},
+         {"syscalls", f.syscall_light ? "light mode: the bundle holds per-call totals only "
+                                        "(syscall_totals records); no per-call events are exported"
+                                      : (bundle.runs[i].syscall_file ? "one complete event per call"
+                                                                     : "no syscall records")},
+         {"spans_not_ended", f.not_ended},
+         {"span_ends_without_begin", f.ends_without_begin}});
+  }
+  Json j = {
+      {"generator", "jbench export"},
+      {"bundle", o.bundle},
+      {"bundle_status", bundle.status},
+      {"bundle_valid", !bundle.invalid},
+      {"runs", runs},
+      {"clock", "CLOCK_MONOTONIC"},
+      {"origin_ns", std::to_string(origin_ns)},
+      {"ts_unit",
+       "microseconds since origin_ns, written from integer nanoseconds with exactly three "
+       "fractional digits (no precision lost)"},
+      {"pids", processes.synthetic()
+                   ? "synthetic: two exported incarnations share an OS pid, so each "
+                     "(run, pid, start_time_ticks) has its own; process names give the OS pid"
+                   : "the OS's"},
+      {"max_events", o.max_events},
+  };
+  if (bundle.invalid) j["bundle_invalid"] = bundle.invalid_reason;
+  return j;
+}
+
+ExportOutcome failed(ExportFailure why, std::string message) {
+  ExportOutcome out;
+  out.failure = why;
+  out.message = std::move(message);
+  return out;
+}
+
+}  // namespace
+
+ExportOutcome export_bundle(const ExportOptions& o, std::ostream& stream) {
+  const BundleInput bundle = read_bundle_input(o.bundle, o.run);
+  if (!bundle.error.empty()) return failed(ExportFailure::bad_input, bundle.error);
+  ExportOutcome out;
+  if (bundle.invalid) {
+    if (!o.allow_invalid) {
+      return failed(ExportFailure::invalid_bundle,
+                    fmt::format("refusing to export '{}': it is invalid ({}). Pass "
+                                "--allow-invalid to export it anyway, as evidence.",
+                                o.bundle, bundle.invalid_reason));
+    }
+    out.notes.push_back(fmt::format("warning: exporting an invalid bundle (--allow-invalid): {}",
+                                    bundle.invalid_reason));
+  }
+  if (o.max_events == 0) return failed(ExportFailure::bad_input, "--max-events must be at least 1");
+
+  // Pass 1, per run, so that a run left out by default leaves nothing in the totals.
+  std::vector<RunFacts> facts(bundle.runs.size());
+  AdmitAll all;
+  ProcessMap processes;
+  for (std::size_t i = 0; i < bundle.runs.size(); ++i) {
+    AdmitAll run_all;
+    ProcessMap run_processes;
+    CatalogSink catalog(run_processes);
+    TimelineBuilder builder(catalog, run_all);
+    bool had = false;
+    if (auto error = replay_run(bundle, i, builder, &facts[i], &had); !error.empty()) {
+      return failed(ExportFailure::bad_input, error);
+    }
+    facts[i].selected = had || o.run.has_value();
+    if (!facts[i].selected) continue;
+    out.runs.push_back(bundle.runs[i].id);
+    all.weight += run_all.weight;
+    all.min_ns = std::min(all.min_ns, run_all.min_ns);
+    all.max_ns = std::max(all.max_ns, run_all.max_ns);
+    processes.merge(run_processes);
+    if (facts[i].syscall_light) {
+      out.notes.push_back(fmt::format(
+          "note: {} is a light-mode run: its syscalls are totals only, so no per-call events "
+          "are exported for it",
+          bundle.runs[i].id));
+    }
+  }
+  if (out.runs.empty()) {
+    return failed(ExportFailure::bad_input,
+                  fmt::format("nothing to export: no run of {} has span or syscall records "
+                              "(baseline runs record none; pass --run ID to export one anyway)",
+                              o.bundle));
+  }
+  std::vector<const RunInput*> runs;
+  for (const RunInput& r : bundle.runs) runs.push_back(&r);
+  processes.assign(runs);
+  const std::uint64_t origin = all.weight > 0 ? all.min_ns : 0;
+
+  OutputFile file(o.out, stream);
+  if (auto error = file.open(); !error.empty()) return failed(ExportFailure::bad_input, error);
+
+  if (o.format == ExportFormat::folded) {
+    FoldedWriter folded(runs);
+    AdmitAll everything;  // folded output is bounded by its distinct stacks, not by a cap
+    if (auto error = replay(bundle, facts, folded, everything); !error.empty()) {
+      return failed(ExportFailure::bad_input, error);
+    }
+    out.events_written = folded.write(file);
+    if (auto error = file.commit(); !error.empty()) return failed(ExportFailure::bad_input, error);
+    return out;
+  }
+
+  TimelineSink counter;
+  const auto cut =
+      find_cut(o.max_events, all, [&](Admission& a) { replay(bundle, facts, counter, a); });
+  AdmitUntil until(cut ? cut->cut_ns : 0, cut ? cut->room : 0);
+  AdmitAll everything;
+  Admission& admission = cut ? static_cast<Admission&>(until) : everything;
+
+  ChromeWriter writer(file, processes, origin);
+  writer.open(runs);
+  if (auto error = replay(bundle, facts, writer, admission); !error.empty()) {
+    return failed(ExportFailure::bad_input, error);
+  }
+  Json other = other_data(o, bundle, facts, processes, origin);
+  other["events_written"] = writer.events();
+  if (cut) {
+    const CutCounts& left = until.left_out();
+    Json by_kind = Json::object();
+    std::vector<std::string> words;
+    for (std::size_t k = 0; k < kEventKinds; ++k) {
+      if (left.by_kind[k] == 0) continue;
+      const char* name = event_kind_name(static_cast<EventKind>(k));
+      by_kind[name] = left.by_kind[k];
+      words.push_back(
+          fmt::format("{} {}", left.by_kind[k], event_kind_plural(static_cast<EventKind>(k))));
+    }
+    other["cut"] = {{"reason", fmt::format("--max-events {}", o.max_events)},
+                    {"at_ns", std::to_string(cut->cut_ns)},
+                    {"at_ts", micros(cut->cut_ns - origin)},
+                    {"events_left_out", left.events},
+                    {"left_out_by_kind", by_kind},
+                    {"slices_closed_at_cut", writer.closed_at_cut()}};
+    out.notes.push_back(fmt::format(
+        "warning: cut at --max-events {}: {} events left out ({}), everything starting after "
+        "ts {} us (CLOCK_MONOTONIC {} ns); {} open slices closed at the cut",
+        o.max_events, left.events, fmt::join(words, ", "), micros(cut->cut_ns - origin),
+        cut->cut_ns, writer.closed_at_cut()));
+  } else {
+    other["cut"] = nullptr;
+  }
+  writer.close(other.dump());
+  out.events_written = writer.events();
+  if (auto error = file.commit(); !error.empty()) return failed(ExportFailure::bad_input, error);
+  return out;
+}
+
+}  // namespace jbench::exports

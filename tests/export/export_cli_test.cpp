@@ -1,0 +1,298 @@
+// `jbench export` on a bundle the real `jbench run` left: a tiny matrix with two writers, trace
+// baseline and full (tests/fixtures/export/traced.yaml). Checked against the bundle's own raw
+// records.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "export_support.h"
+#include "temp_dir.h"
+
+namespace jbench::test {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+// Every record line of a raw file, parsed.
+std::vector<json> records(const std::string& path) {
+  std::vector<json> out;
+  std::istringstream in(slurp(path));
+  std::string line;
+  while (std::getline(in, line)) {
+    json j = json::parse(line);
+    if (j["kind"] == "record") out.push_back(std::move(j));
+  }
+  return out;
+}
+
+std::string micros_text(std::uint64_t ns) {
+  char frac[8];
+  std::snprintf(frac, sizeof frac, "%03u", static_cast<unsigned>(ns % 1000));
+  return std::to_string(ns / 1000) + "." + frac;
+}
+
+std::uint64_t text_ns(const std::string& micros) {  // "12.345" -> 12345
+  const auto dot = micros.find('.');
+  return std::stoull(micros.substr(0, dot)) * 1000 + std::stoull(micros.substr(dot + 1));
+}
+
+class ExportRealBundle : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new TempDir();
+    bundle_ = dir_->path() + "/out/b";
+    ProcessOptions options;
+    options.timeout = std::chrono::seconds(120);
+    const auto made = run_process({JBENCH_BINARY, "run", export_fixture("traced.yaml"), "--out",
+                                   dir_->path() + "/out", "--name", "b"},
+                                  options);
+    ASSERT_EQ(made.exit_code, 0) << made.err;
+    for (const auto& e : fs::directory_iterator(bundle_ + "/runs")) {
+      if (e.path().filename().string().find(".full.") != std::string::npos) {
+        full_run_ = e.path().filename().string();
+      }
+    }
+    const auto r = run_jbench({"export", bundle_, "--format", "chrome-json"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    text_ = new std::string(r.out);
+    trace_ = new json(json::parse(r.out));
+  }
+  static void TearDownTestSuite() {
+    delete trace_;
+    delete text_;
+    delete dir_;
+  }
+  static std::string raw(const std::string& name) {
+    return bundle_ + "/runs/" + full_run_ + "/raw/" + name;
+  }
+  static std::uint64_t origin() {
+    return std::stoull((*trace_)["otherData"]["origin_ns"].get<std::string>());
+  }
+  static std::map<std::int64_t, std::string> thread_names() {
+    std::map<std::int64_t, std::string> names;
+    for (const auto& e : (*trace_)["traceEvents"]) {
+      if (e["ph"] == "M" && e["name"] == "thread_name") names[e["tid"]] = e["args"]["name"];
+    }
+    return names;
+  }
+
+  static TempDir* dir_;
+  static std::string bundle_;
+  static std::string full_run_;
+  static std::string* text_;
+  static json* trace_;
+};
+TempDir* ExportRealBundle::dir_ = nullptr;
+std::string ExportRealBundle::bundle_;
+std::string ExportRealBundle::full_run_;
+std::string* ExportRealBundle::text_ = nullptr;
+json* ExportRealBundle::trace_ = nullptr;
+
+TEST_F(ExportRealBundle, exports_the_traced_run_only_with_a_process_per_worker) {
+  ASSERT_FALSE(full_run_.empty());
+  const auto& other = (*trace_)["otherData"];
+  EXPECT_EQ(other["bundle_valid"], true);
+  EXPECT_EQ((*trace_)["displayTimeUnit"], "ns");
+  ASSERT_EQ(other["runs"].size(), 1u) << other.dump();  // the baseline run has no records
+  EXPECT_EQ(other["runs"][0]["id"], full_run_);
+  std::set<std::string> names;
+  for (const auto& e : (*trace_)["traceEvents"]) {
+    if (e["ph"] == "M" && e["name"] == "process_name") names.insert(e["args"]["name"]);
+  }
+  const json run = json::parse(slurp(bundle_ + "/runs/" + full_run_ + "/run.json"));
+  for (const auto& m : run["cohort"]["members"]) {
+    const std::string want = "worker " + std::to_string(m["worker"].get<int>()) + " (pid " +
+                             std::to_string(m["pid"].get<int>()) + ", " + full_run_ + ")";
+    EXPECT_TRUE(names.contains(want)) << want;
+  }
+}
+
+TEST_F(ExportRealBundle, every_begin_has_its_end_on_its_own_track_properly_nested) {
+  EXPECT_EQ(unpaired_slices(*trace_), "");
+  std::size_t begins = 0;
+  for (const auto& e : (*trace_)["traceEvents"]) begins += e["ph"] == "B";
+  std::size_t spans = 0;
+  for (const char* w : {"bridge/worker-0.events.jsonl", "bridge/worker-1.events.jsonl"}) {
+    for (const auto& r : records(raw(w))) spans += r["type"] == "span_begin";
+  }
+  EXPECT_GT(spans, 0u);
+  EXPECT_EQ(begins, spans);
+}
+
+TEST_F(ExportRealBundle, every_call_is_a_complete_event_with_its_args) {
+  std::size_t calls = 0;
+  for (const auto& r : records(raw("syscall.events.jsonl"))) calls += r["type"] == "syscall";
+  std::size_t complete = 0;
+  for (const auto& e : (*trace_)["traceEvents"]) {
+    if (e["ph"] != "X") continue;
+    ++complete;
+    EXPECT_GE(e["dur"].get<double>(), 0.0);
+    for (const char* arg : {"fd", "path", "request", "result"}) {
+      EXPECT_TRUE(e["args"].contains(arg)) << e.dump();
+    }
+  }
+  EXPECT_GT(calls, 0u);
+  EXPECT_EQ(complete, calls);
+}
+
+TEST_F(ExportRealBundle, timestamps_are_exact_microseconds_that_give_back_the_raw_nanoseconds) {
+  const std::regex three(R"(\d+\.\d{3})");
+  for (const auto& t : time_texts(*text_)) EXPECT_TRUE(std::regex_match(t, three)) << t;
+  // Some calls, each found by its exact text, and spans' begins.
+  std::size_t checked = 0;
+  for (const auto& r : records(raw("syscall.events.jsonl"))) {
+    if (r["type"] != "syscall" || checked++ % 37 != 0) continue;
+    const std::uint64_t t = std::stoull(r["t_ns"].get<std::string>());
+    const std::string want =
+        "\"tid\":" + std::to_string(r["tid"].get<int>()) + ",\"ts\":" + micros_text(t - origin()) +
+        ",\"dur\":" + micros_text(std::stoull(r["duration_ns"].get<std::string>()));
+    EXPECT_NE(text_->find(want), std::string::npos) << want;
+    EXPECT_EQ(text_ns(micros_text(t - origin())) + origin(), t);
+  }
+  EXPECT_GT(checked, 10u);
+  for (const auto& r : records(raw("bridge/worker-1.events.jsonl"))) {
+    if (r["type"] != "span_begin") continue;
+    const std::uint64_t t = std::stoull(r["t_ns"].get<std::string>());
+    const std::string want = ",\"ts\":" + micros_text(t - origin()) +
+                             ",\"cat\":\"span\",\"name\":\"" + r["name"].get<std::string>();
+    EXPECT_NE(text_->find(want), std::string::npos) << want;
+  }
+}
+
+TEST_F(ExportRealBundle, the_bridge_writer_thread_has_a_track_of_its_own_named_the_observer) {
+  std::set<std::int64_t> writers;
+  for (const auto& r : records(raw("syscall.events.jsonl"))) {
+    if (r.value("thread_role", "") == "bridge_writer") writers.insert(r["tid"].get<std::int64_t>());
+  }
+  ASSERT_FALSE(writers.empty()) << "the compiled tracer tells the writer thread apart";
+  const auto names = thread_names();
+  for (const auto tid : writers) {
+    ASSERT_TRUE(names.contains(tid));
+    EXPECT_EQ(names.at(tid), "jbench-writer (observer)");
+  }
+  for (const auto& [tid, name] : names) {
+    if (!writers.contains(tid)) {
+      EXPECT_NE(name, "jbench-writer (observer)");
+    }
+  }
+}
+
+TEST_F(ExportRealBundle, max_events_cuts_in_time_order_says_so_and_still_pairs_every_slice) {
+  const std::string out = dir_->path() + "/cut.json";
+  const auto r = run_jbench(
+      {"export", bundle_, "--format", "chrome-json", "--max-events", "300", "--out", out});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("cut at --max-events 300"), std::string::npos) << r.err;
+  const json cut_trace = json::parse(slurp(out));
+  const auto& cut = cut_trace["otherData"]["cut"];
+  ASSERT_TRUE(cut.is_object()) << cut_trace["otherData"].dump();
+  EXPECT_GT(cut["events_left_out"].get<std::uint64_t>(), 0u);
+  EXPECT_GT(cut["left_out_by_kind"]["syscall"].get<std::uint64_t>(), 0u);
+  std::size_t events = 0;
+  std::size_t closed_at_cut = 0;
+  const std::uint64_t cut_ns = text_ns(cut["at_ts"]);
+  for (const auto& e : cut_trace["traceEvents"]) {
+    if (e["ph"] == "M") continue;
+    ++events;
+    if (e["ph"] == "E" && e.contains("args"))
+      closed_at_cut += e["args"]["end"] == "cut by --max-events: closed at the cut";
+    EXPECT_LE(std::llround(e["ts"].get<double>() * 1000), static_cast<long long>(cut_ns))
+        << e.dump();
+  }
+  EXPECT_EQ(events, 300u);
+  EXPECT_EQ(cut["events_left_out"].get<std::size_t>() + events,
+            (*trace_)["otherData"]["events_written"].get<std::size_t>());
+  EXPECT_EQ(closed_at_cut, cut["slices_closed_at_cut"].get<std::size_t>());
+  EXPECT_EQ(unpaired_slices(cut_trace), "");
+  // Written atomically: nothing but the file itself is left beside it.
+  std::size_t beside = 0;
+  for (const auto& e : fs::directory_iterator(dir_->path())) {
+    beside += e.path().filename().string().find(".tmp-") != std::string::npos;
+  }
+  EXPECT_EQ(beside, 0u);
+}
+
+TEST_F(ExportRealBundle, folded_self_times_add_up_to_the_root_spans_of_each_thread) {
+  const auto r = run_jbench({"export", bundle_, "--format", "folded"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::vector<std::string> bad;
+  const auto lines = folded_lines(r.out, bad);
+  EXPECT_TRUE(bad.empty()) << bad.front();
+  ASSERT_FALSE(lines.empty());
+  std::map<std::string, std::uint64_t> self_by_thread;  // "run;worker N pid P;tid T"
+  for (const auto& [stack, ns] : lines) {
+    std::size_t cut = 0;
+    for (int i = 0; i < 3; ++i) cut = stack.find(';', cut + 1);
+    self_by_thread[stack.substr(0, cut)] += ns;
+  }
+  std::map<std::string, std::uint64_t> roots_by_thread;
+  const json run = json::parse(slurp(bundle_ + "/runs/" + full_run_ + "/run.json"));
+  for (const auto& m : run["cohort"]["members"]) {
+    const int worker = m["worker"];
+    std::map<std::string, std::pair<std::uint64_t, std::int64_t>> roots;  // id -> begin, tid
+    std::map<std::string, std::uint64_t> ends;
+    for (const auto& rec :
+         records(raw("bridge/worker-" + std::to_string(worker) + ".events.jsonl"))) {
+      const std::uint64_t t = std::stoull(rec["t_ns"].get<std::string>());
+      if (rec["type"] == "span_begin" && rec["parent_id"].is_null()) {
+        roots[rec["span_id"]] = {t, rec["tid"].get<std::int64_t>()};
+      } else if (rec["type"] == "span_end") {
+        ends[rec["span_id"]] = t;
+      }
+    }
+    for (const auto& [id, begin] : roots) {
+      ASSERT_TRUE(ends.contains(id));
+      const std::string thread = full_run_ + ";worker " + std::to_string(worker) + " pid " +
+                                 std::to_string(m["pid"].get<int>()) + ";tid " +
+                                 std::to_string(begin.second);
+      roots_by_thread[thread] += ends[id] - begin.first;
+    }
+  }
+  EXPECT_EQ(self_by_thread, roots_by_thread);
+  // Sorted, for reproducible output.
+  std::vector<std::string> in_order;
+  std::istringstream in(r.out);
+  for (std::string line; std::getline(in, line);) in_order.push_back(line);
+  EXPECT_TRUE(std::is_sorted(in_order.begin(), in_order.end()));
+}
+
+TEST_F(ExportRealBundle, an_unknown_run_is_bad_usage_naming_the_runs_there_are) {
+  const auto r = run_jbench({"export", bundle_, "--format", "chrome-json", "--run", "nope.r9"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("no run 'nope.r9'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(full_run_), std::string::npos) << r.err;
+  EXPECT_TRUE(r.out.empty());
+}
+
+TEST_F(ExportRealBundle, one_run_is_exported_with_run_even_a_baseline_one) {
+  std::string baseline = full_run_;
+  baseline.replace(baseline.find(".full."), 6, ".baseline.");
+  const auto r = run_jbench({"export", bundle_, "--format", "chrome-json", "--run", baseline});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json t = json::parse(r.out);
+  ASSERT_EQ(t["otherData"]["runs"].size(), 1u);
+  EXPECT_EQ(t["otherData"]["runs"][0]["id"], baseline);
+  for (const auto& e : t["traceEvents"]) EXPECT_EQ(e["ph"], "i") << e.dump();  // boundaries only
+}
+
+TEST_F(ExportRealBundle, an_invalid_bundle_is_refused_with_1_unless_allow_invalid) {
+  const std::string copy = dir_->path() + "/b.invalid";
+  fs::copy(bundle_, copy, fs::copy_options::recursive);
+  const auto refused = run_jbench({"export", copy, "--format", "folded"});
+  EXPECT_EQ(refused.exit_code, 1);
+  EXPECT_NE(refused.err.find("--allow-invalid"), std::string::npos) << refused.err;
+  EXPECT_TRUE(refused.out.empty());
+  const auto allowed = run_jbench({"export", copy, "--format", "chrome-json", "--allow-invalid"});
+  ASSERT_EQ(allowed.exit_code, 0) << allowed.err;
+  EXPECT_NE(allowed.err.find("invalid"), std::string::npos);
+  const json t = json::parse(allowed.out);
+  EXPECT_EQ(t["otherData"]["bundle_valid"], false);
+  EXPECT_TRUE(t["otherData"]["bundle_invalid"].is_string());
+}
+
+}  // namespace
+}  // namespace jbench::test

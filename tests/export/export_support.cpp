@@ -1,0 +1,86 @@
+#include "export_support.h"
+
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+namespace jbench::test {
+
+std::string export_fixture(const std::string& name) {
+  return std::string(JBENCH_SOURCE_DIR) + "/tests/fixtures/export/" + name;
+}
+
+ProcessResult run_jbench(const std::vector<std::string>& args) {
+  std::vector<std::string> argv = {JBENCH_BINARY};
+  argv.insert(argv.end(), args.begin(), args.end());
+  ProcessOptions options;
+  options.timeout = std::chrono::seconds(60);
+  return run_process(argv, options);
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string unpaired_slices(const nlohmann::json& trace) {
+  // Pairing each E with the latest open B of its track, and requiring every B and E of a track
+  // to be no earlier than the one before it, is what proper nesting means: a slice begun inside
+  // another ends before it.
+  std::map<std::pair<std::int64_t, std::int64_t>, std::vector<double>> open;
+  std::map<std::pair<std::int64_t, std::int64_t>, double> cursor;
+  for (const auto& e : trace["traceEvents"]) {
+    const std::string ph = e["ph"];
+    if (ph != "B" && ph != "E") continue;
+    const auto track = std::make_pair(e["pid"].get<std::int64_t>(), e["tid"].get<std::int64_t>());
+    const double ts = e["ts"];
+    if (cursor.contains(track) && ts < cursor[track])
+      return "out of order on its track: " + e.dump();
+    cursor[track] = ts;
+    auto& stack = open[track];
+    if (ph == "B") {
+      stack.push_back(ts);
+      continue;
+    }
+    if (stack.empty()) return "an E without its B: " + e.dump();
+    stack.pop_back();
+  }
+  for (const auto& [track, stack] : open) {
+    if (!stack.empty()) {
+      return "a B without its E on pid " + std::to_string(track.first) + " tid " +
+             std::to_string(track.second);
+    }
+  }
+  return {};
+}
+
+std::vector<std::string> time_texts(const std::string& text) {
+  static const std::regex re(R"re("(ts|dur)":([^,}]*))re");
+  std::vector<std::string> out;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator();
+       ++it) {
+    out.push_back((*it)[2]);
+  }
+  return out;
+}
+
+std::map<std::string, std::uint64_t> folded_lines(const std::string& text,
+                                                  std::vector<std::string>& bad) {
+  static const std::regex line_re(R"(^(\S.*) (\d+)$)");
+  std::map<std::string, std::uint64_t> out;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::smatch m;
+    if (!std::regex_match(line, m, line_re) || out.contains(m[1])) {
+      bad.push_back(line);
+      continue;
+    }
+    out[m[1]] = std::stoull(m[2]);
+  }
+  return out;
+}
+
+}  // namespace jbench::test

@@ -1,0 +1,29 @@
+// Running `jbench export` for a test and checking what it wrote.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "run_process.h"
+
+namespace jbench::test {
+
+std::string export_fixture(const std::string& name);  // tests/fixtures/export/<name>
+ProcessResult run_jbench(const std::vector<std::string>& args);
+std::string slurp(const std::string& path);
+
+// Every B has its E on the same (pid, tid), later or at the same time, properly nested, in
+// file order; an empty string when so, else what is wrong.
+std::string unpaired_slices(const nlohmann::json& trace);
+
+// The raw text of every "ts" and "dur" value in a Chrome trace file.
+std::vector<std::string> time_texts(const std::string& text);
+
+// "a;b;c 123" lines: stack -> value; `bad` gets each line that is not of that form.
+std::map<std::string, std::uint64_t> folded_lines(const std::string& text,
+                                                  std::vector<std::string>& bad);
+
+}  // namespace jbench::test
