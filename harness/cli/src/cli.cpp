@@ -39,7 +39,7 @@ int run_cli(int argc, char** argv) {
       "probes", "list a binary's USDT probes and check them against the bridge's ABI contract");
   actions.emplace_back(probes, cli::add_probes_command(*probes));
   auto* report = app.add_subcommand(
-      "report", "what each trace mode cost against its paired baseline, cell by cell");
+      "report", "where each cell's time went, beside what each trace mode cost");
   actions.emplace_back(report, cli::add_report_command(*report));
   auto* exporter = app.add_subcommand(
       "export", "a bundle's timelines for a viewer: Chrome trace JSON (Perfetto), folded stacks");

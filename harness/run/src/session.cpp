@@ -276,7 +276,7 @@ void Session::print_closing_lines(const SessionOutcome& outcome) {
   // Where to look next, with the paths filled in.
   const std::string jbench_exe = run::self_exe();
   log_ << fmt::format(
-      "next: {0} report {1}          # what each trace mode cost\n"
+      "next: {0} report {1}          # where the time went, and what tracing cost\n"
       "      {0} validate {1}        # re-check the evidence, anywhere, later\n"
       "      (cd {1} && sha256sum -c SHA256SUMS)\n",
       jbench_exe.empty() ? std::string("jbench") : jbench_exe, outcome.bundle_path);
