@@ -38,8 +38,8 @@ int run_cli(int argc, char** argv) {
   auto* probes = app.add_subcommand(
       "probes", "list a binary's USDT probes and check them against the bridge's ABI contract");
   actions.emplace_back(probes, cli::add_probes_command(*probes));
-  auto* report = app.add_subcommand(
-      "report", "where each cell's time went, beside what each trace mode cost");
+  auto* report =
+      app.add_subcommand("report", "where each cell's time went, beside what each trace mode cost");
   actions.emplace_back(report, cli::add_report_command(*report));
   auto* exporter = app.add_subcommand(
       "export", "a bundle's timelines for a viewer: Chrome trace JSON (Perfetto), folded stacks");

@@ -14,9 +14,9 @@
 #include "jbench/attribution/attribution_output.h"
 #include "jbench/attribution/bundle_accounts.h"
 #include "jbench/cli/cli.h"
-#include "jbench/report_html/attribution_html.h"
 #include "jbench/report/bundle_runs.h"
 #include "jbench/report/overhead.h"
+#include "jbench/report_html/attribution_html.h"
 
 namespace jbench::cli {
 namespace {
