@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 
 #include "cells.h"
@@ -27,13 +28,41 @@ void compare_modes(CellAttribution& light, CellAttribution& full) {
   const bool agree = a == b;
   const std::string note = agree ? fmt::format("light and full both rank {} first", a)
                                  : fmt::format(
-                                       "light ranks {} first, full ranks {} first: the "
-                                       "observer changes what it measures here",
+                                       "light ranks {} first, full ranks {} first: light "
+                                       "totals are per harness phase and include the "
+                                       "protocol's waits at its edges, full detail times each "
+                                       "call inside the worker's own window; rank by full",
                                        a, b);
   light.other_mode = "full";
   full.other_mode = "light";
   light.modes_agree = full.modes_agree = agree;
   light.agreement_note = full.agreement_note = note;
+}
+
+// Digit runs compare as numbers, everything else byte by byte.
+bool natural_less(const std::string& a, const std::string& b) {
+  std::size_t i = 0;
+  std::size_t j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (std::isdigit(static_cast<unsigned char>(a[i])) &&
+        std::isdigit(static_cast<unsigned char>(b[j]))) {
+      std::size_t ie = i;
+      std::size_t je = j;
+      while (ie < a.size() && std::isdigit(static_cast<unsigned char>(a[ie]))) ++ie;
+      while (je < b.size() && std::isdigit(static_cast<unsigned char>(b[je]))) ++je;
+      const std::string_view x = std::string_view(a).substr(i, ie - i);
+      const std::string_view y = std::string_view(b).substr(j, je - j);
+      if (x.size() != y.size()) return x.size() < y.size();
+      if (x != y) return x < y;
+      i = ie;
+      j = je;
+      continue;
+    }
+    if (a[i] != b[j]) return a[i] < b[j];
+    ++i;
+    ++j;
+  }
+  return a.size() - i < b.size() - j;
 }
 
 }  // namespace
@@ -59,9 +88,11 @@ AttributionReport analyse(const BundleAccounts& bundle) {
     if (!groups.count(key)) order.push_back(key);
     groups[key].push_back(&a);
   }
-  // Full before light within a cell: full has files, so it reads first.
-  std::stable_sort(order.begin(), order.end(), [](const auto& x, const auto& y) {
-    return x.first != y.first ? false : x.second == "full" && y.second != "full";
+  // Cells in natural order (w1 before w2 before w10), full before light within a cell: full has
+  // files, so it reads first.
+  std::sort(order.begin(), order.end(), [](const auto& x, const auto& y) {
+    if (x.first != y.first) return natural_less(x.first, y.first);
+    return x.second == "full" && y.second != "full";
   });
   std::map<std::string, std::vector<double>> baselines;
   for (const auto& run : bundle.runs) {

@@ -30,6 +30,7 @@ struct RunMeasure {
   std::map<PartId, double> count;
   double writer_ns = 0;
   std::optional<double> cpu_ns = 0.0;
+  double cpu_window_ns = 0;
   std::map<std::string, SpanCost> spans;
   std::uint32_t threads = 1;
 };
@@ -53,6 +54,7 @@ RunMeasure pool(const RunAccount& run) {
     m.writer_ns += static_cast<double>(p.writer_calls.ns);
     if (m.cpu_ns && p.cpu_ns) {
       *m.cpu_ns += static_cast<double>(*p.cpu_ns);
+      m.cpu_window_ns += static_cast<double>(p.cpu_window_ns) * p.threads;
     } else {
       m.cpu_ns.reset();
     }
@@ -166,8 +168,10 @@ CellAttribution analyse_cell(const CellInputs& in) {
       sum_of(runs, all, [](const RunMeasure& m) { return m.writer_ns; }) / thread_ns;
   bool cpu_known = std::all_of(runs.begin(), runs.end(),
                                [](const RunMeasure& m) { return m.cpu_ns.has_value(); });
-  if (cpu_known)
-    c.cpu_share = sum_of(runs, all, [](const RunMeasure& m) { return *m.cpu_ns; }) / thread_ns;
+  const double cpu_window = sum_of(runs, all, [](const RunMeasure& m) { return m.cpu_window_ns; });
+  if (cpu_known && cpu_window > 0) {
+    c.cpu_share = sum_of(runs, all, [](const RunMeasure& m) { return *m.cpu_ns; }) / cpu_window;
+  }
 
   const auto estimate = [&](const std::function<double(const std::vector<std::size_t>&)>& f) {
     Estimate e{f(all), std::nullopt, std::nullopt};
@@ -291,9 +295,9 @@ CellAttribution analyse_cell(const CellInputs& in) {
 
 std::vector<std::pair<std::string, double>> ns_per_op_by_label(const CellAttribution& cell) {
   std::vector<std::pair<std::string, double>> out;
-  for (const auto& p : cell.parts) {
-    if (p.kind != "rest") out.emplace_back(p.label, p.ns_per_op.value);
-  }
+  // The rest too: contention that no tracer sees (a lock's busy handler sleeping, user code)
+  // grows there.
+  for (const auto& p : cell.parts) out.emplace_back(p.label, p.ns_per_op.value);
   return out;
 }
 

@@ -27,12 +27,14 @@ std::optional<std::uint64_t> workers_of(
   return std::nullopt;
 }
 
+// The group of cells that differ only in their worker count, in words ("writer lane,
+// persistent, dataset small").
 std::string without_workers(const std::vector<std::pair<std::string, std::string>>& values) {
-  std::string s;
-  for (const auto& [k, v] : values) {
-    if (k != "workers") s += (s.empty() ? "" : ".") + v;
+  std::vector<std::pair<std::string, std::string>> rest;
+  for (const auto& kv : values) {
+    if (kv.first != "workers") rest.push_back(kv);
   }
-  return s;
+  return describe_cell(rest);
 }
 
 double median_of(std::vector<double> v) { return *report::median(std::move(v)); }

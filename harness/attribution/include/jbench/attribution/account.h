@@ -73,6 +73,7 @@ struct PhaseAccount {
   std::uint64_t clamped_ns = 0;  // light: traced time past the window, within the bound
   std::map<std::string, SpanCost> spans;
   std::optional<std::uint64_t> cpu_ns;  // the process's on-CPU time (cpu collector), apart
+  std::uint64_t cpu_window_ns = 0;      // the harness phase it was read over
   std::uint64_t operations = 0;         // committed transactions (or batches) of the phase
   std::uint64_t statements = 0;
 
