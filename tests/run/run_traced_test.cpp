@@ -141,9 +141,13 @@ TEST_F(RunTraced, the_bridge_writer_threads_calls_are_kept_apart_from_the_worklo
 }
 
 TEST_F(RunTraced, the_report_pairs_each_mode_with_its_baseline) {
-  const auto r = run_process({JBENCH_BINARY, "report", bundle_, "--json"});
+  const auto r = run_process({JBENCH_BINARY, "report", bundle_, "--overhead-only", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto report = json::parse(r.out);
+  // The whole report carries the same table as its `overhead` member.
+  const auto whole = run_process({JBENCH_BINARY, "report", bundle_, "--json"});
+  ASSERT_EQ(whole.exit_code, 0) << whole.err;
+  EXPECT_EQ(json::parse(whole.out)["overhead"]["rows"], report["rows"]);
   ASSERT_EQ(report["rows"].size(), 3u) << r.out;
   std::set<std::string> modes;
   for (const auto& row : report["rows"]) {
