@@ -27,20 +27,21 @@ class RunAttribution : public ::testing::Test {
   static void SetUpTestSuite() {
     dir_ = new TempDir();
     tag_ = unique_tag();
-    for (const char* name : {"planted", "unplanted"}) {
-      RunInvocation inv;
-      inv.matrix = std::string("attribution-") + name + ".yaml";
-      inv.name = name;
-      inv.traced = true;
-      auto r = run_jbench_run(*dir_, inv, tag_);
-      (name == std::string("planted") ? planted_ : unplanted_) =
-          new Bundle{dir_->path() + "/out/" + name, std::move(r)};
-    }
+    planted_ = new Bundle(make_bundle("planted"));
   }
   static void TearDownTestSuite() {
     delete planted_;
-    delete unplanted_;
     delete dir_;
+  }
+  // Each test is its own process under ctest: the control bundle is made only by the tests
+  // that read it.
+  static Bundle make_bundle(const std::string& name) {
+    RunInvocation inv;
+    inv.matrix = "attribution-" + name + ".yaml";
+    inv.name = name;
+    inv.traced = true;
+    auto r = run_jbench_run(*dir_, inv, tag_);
+    return Bundle{dir_->path() + "/out/" + name, std::move(r)};
   }
   static json report_json(const std::string& bundle, std::vector<std::string> extra = {}) {
     std::vector<std::string> args{JBENCH_BINARY, "report", bundle, "--json"};
@@ -70,18 +71,14 @@ class RunAttribution : public ::testing::Test {
   static TempDir* dir_;
   static std::string tag_;
   static Bundle* planted_;
-  static Bundle* unplanted_;
 };
 TempDir* RunAttribution::dir_ = nullptr;
 std::string RunAttribution::tag_;
 Bundle* RunAttribution::planted_ = nullptr;
-Bundle* RunAttribution::unplanted_ = nullptr;
 
-TEST_F(RunAttribution, both_matrices_run_to_valid_bundles_and_leave_nothing_running) {
-  for (const Bundle* b : {planted_, unplanted_}) {
-    ASSERT_FALSE(b->run.timed_out);
-    EXPECT_EQ(b->run.exit_code, 0) << b->run.err;
-  }
+TEST_F(RunAttribution, the_planted_matrix_runs_to_a_valid_bundle_and_leaves_nothing_running) {
+  ASSERT_FALSE(planted_->run.timed_out);
+  EXPECT_EQ(planted_->run.exit_code, 0) << planted_->run.err;
   EXPECT_TRUE(processes_tagged(tag_).empty());
 }
 
@@ -98,6 +95,7 @@ TEST_F(RunAttribution, the_planted_fdatasync_is_named_and_agrees_with_the_worker
   // The independent measure: the workers timed every planted fdatasync themselves, over their
   // own measure windows, which full detail uses as the incarnation's measure phase.
   double planted_ns = 0;
+  double planted_calls = 0;
   double window_ns = 0;
   const json manifest = read_json(planted_->path + "/manifest.json");
   for (const auto& e : manifest["runs"]) {
@@ -106,6 +104,7 @@ TEST_F(RunAttribution, the_planted_fdatasync_is_named_and_agrees_with_the_worker
     const json result = read_json(run + "/raw/worker-0.result.json");
     ASSERT_TRUE(result.contains("plant")) << result.dump();
     planted_ns += std::stod(result["plant"]["fdatasync_ns"].get<std::string>());
+    planted_calls += result["plant"]["calls"].get<double>();
     const json run_json = read_json(run + "/run.json");
     for (const auto& w : run_json["workers"]) {
       window_ns += std::stod(w["measure_end_ns"].get<std::string>()) -
@@ -114,9 +113,10 @@ TEST_F(RunAttribution, the_planted_fdatasync_is_named_and_agrees_with_the_worker
   }
   ASSERT_GT(window_ns, 0);
   const double own_share = planted_ns / window_ns;
-  // Within the interval, give or take the clock reads around each timed call (well under 0.5%
-  // of a call that waits for the disk).
-  const double slack = 0.005;
+  // Within the interval, give or take what the worker's timing holds and the tracer's does not:
+  // its two clock reads and the syscall entry and exit around each call, the tracer's own probes
+  // included (well under 2 us a call), and the bootstrap's granularity.
+  const double slack = 0.005 + planted_calls * 2000.0 / window_ns;
   EXPECT_GE(own_share, top["share_low"].get<double>() - slack) << top.dump();
   EXPECT_LE(own_share, top["share_high"].get<double>() + slack) << top.dump();
   // The parts of a cell's measure phase are the whole of it.
@@ -139,16 +139,17 @@ TEST_F(RunAttribution, the_json_report_follows_its_schema) {
   std::string error;
   const auto schema = JsonSchema::builtin("attribution-report.schema.json", error);
   ASSERT_NE(schema, nullptr) << error;
-  for (const Bundle* b : {planted_, unplanted_}) {
-    const json report = report_json(b->path);
-    for (const auto& v : schema->validate(report)) ADD_FAILURE() << v.pointer << ": " << v.message;
-    EXPECT_FALSE(report["startup"].empty());
-    EXPECT_FALSE(report["startup"][0]["steps"].empty()) << report["startup"][0].dump(2);
-  }
+  const json report = report_json(planted_->path);
+  for (const auto& v : schema->validate(report)) ADD_FAILURE() << v.pointer << ": " << v.message;
+  EXPECT_FALSE(report["startup"].empty());
+  EXPECT_FALSE(report["startup"][0]["steps"].empty()) << report["startup"][0].dump(2);
 }
 
 TEST_F(RunAttribution, without_the_plant_something_else_is_named) {
-  const json report = report_json(unplanted_->path);
+  const Bundle unplanted = make_bundle("unplanted");
+  ASSERT_EQ(unplanted.run.exit_code, 0) << unplanted.run.err;
+  EXPECT_TRUE(processes_tagged(tag_).empty());
+  const json report = report_json(unplanted.path);
   const json* full = cell(report, "full");
   ASSERT_NE(full, nullptr);
   for (const auto& p : (*full)["parts"]) {
