@@ -100,7 +100,9 @@ CellAttribution analyse_cell(const CellInputs& in) {
   c.repetitions = in.runs.size();
   if (in.runs.empty()) return c;
   c.values = in.runs.front()->values;
+  c.operation_unit = in.runs.front()->operation_unit;
   c.incarnations = in.runs.front()->incarnations.size();
+  std::map<std::string, std::vector<std::string>> notes;  // note -> the runs it is about
   // What could not be attributed, once per (collector, status, reason).
   for (const RunAccount* r : in.runs) {
     for (const auto& n : r->not_attributed) {
@@ -110,12 +112,19 @@ CellAttribution analyse_cell(const CellInputs& in) {
           });
       if (!seen) c.not_attributed.push_back(n);
     }
-    for (const auto& note : r->notes) c.notes.push_back(r->id + ": " + note);
+    for (const auto& note : r->notes) notes[note].push_back(r->id);
     if (r->thread_roles == "mixed") {
-      c.notes.push_back(r->id +
-                        ": the syscall backend could not tell the bridge writer thread "
-                        "apart: the syscall parts include its calls");
+      notes
+          ["the syscall backend could not tell the bridge writer thread apart: the syscall "
+           "parts include its calls"]
+              .push_back(r->id);
     }
+  }
+  for (const auto& [note, ids] : notes) {
+    c.notes.push_back(ids.size() == in.runs.size() ? fmt::format("every run: {}", note)
+                      : ids.size() == 1
+                          ? fmt::format("{}: {}", ids.front(), note)
+                          : fmt::format("{} runs ({}, ...): {}", ids.size(), ids.front(), note));
   }
   c.syscalls_attributed = std::all_of(in.runs.begin(), in.runs.end(),
                                       [](const RunAccount* r) { return r->detail != "none"; });

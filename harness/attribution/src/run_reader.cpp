@@ -249,7 +249,9 @@ class Reader {
       const Json r = Json::parse(in, nullptr, false);
       if (!r.is_object()) continue;
       PhaseAccount& m = inc.phases[static_cast<std::size_t>(Phase::measure)];
-      m.operations = r.value("transactions", r.value("batches", std::uint64_t{0}));
+      m.operations = r.value("transactions", std::uint64_t{0});
+      // A Chez worker's "transactions" are its batches (docs/chez-worker.md).
+      if (r.value("worker", "") == "chez") a.operation_unit = "batch";
       m.statements = r.value("operations", std::uint64_t{0});
       inc.busy_waits = r.value("busy_waits", std::uint64_t{0});
       inc.retries = r.value("retries", std::uint64_t{0});

@@ -129,6 +129,7 @@ struct RunAccount {
   std::vector<std::pair<std::string, std::string>> values;
   double throughput = 0;
   std::vector<Incarnation> incarnations;
+  std::string operation_unit = "committed transaction";  // what PhaseAccount::operations counts
   std::vector<NotAttributed> not_attributed;
   std::vector<std::string> notes;     // what the reader should know (unended spans, ...)
   std::vector<std::string> problems;  // why the account is refused; empty when it stands
