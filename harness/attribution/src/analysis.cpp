@@ -70,6 +70,7 @@ bool natural_less(const std::string& a, const std::string& b) {
 AttributionReport analyse(const BundleAccounts& bundle) {
   AttributionReport r;
   r.bundle = bundle.name;
+  r.bundle_status = bundle.status;
   r.valid = bundle.valid;
   r.invalid_because = bundle.invalid_because;
   r.overhead = report::compute_overhead(bundle.runs);

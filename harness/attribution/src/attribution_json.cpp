@@ -152,6 +152,7 @@ Json attribution_to_json(const AttributionReport& r) {
   return {{"schema", "jbench.attribution_report"},
           {"schema_version", 1},
           {"bundle", r.bundle},
+          {"bundle_status", r.bundle_status},
           {"bundle_valid", r.valid},
           {"bundle_note",
            r.valid ? "" : fmt::format("INVALID BUNDLE: {}", fmt::join(r.invalid_because, "; "))},

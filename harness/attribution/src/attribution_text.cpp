@@ -76,6 +76,11 @@ std::string attribution_to_text(const AttributionReport& r) {
   if (!r.valid) {
     for (const auto& why : r.invalid_because) o << "the bundle is INVALID: " << why << "\n";
   }
+  if (r.bundle_status != "complete") {
+    o << fmt::format(
+        "note: the bundle's status is '{}': figures come from its successful runs only\n",
+        r.bundle_status);
+  }
   if (r.cells.empty()) o << "\nno light or full run succeeded: nothing can be attributed\n";
   for (const auto& c : r.cells) cell_text(o, c);
   if (!r.scaling.empty()) o << "\nScaling along workers (baseline runs)\n";

@@ -58,6 +58,7 @@ BundleAccounts read_bundle_accounts(const std::string& dir, const ReadOptions& o
     return out;
   }
   out.runs = std::move(runs.runs);
+  out.status = runs.bundle_status;
   check_validity(dir, options, out);
 
   std::vector<std::size_t> traced;

@@ -7,6 +7,16 @@
 #include "words.h"
 
 namespace jbench::attribution {
+namespace {
+
+// Light totals are per harness phase: the sentence says what that includes.
+std::string detail_words(const CellAttribution& c) {
+  return c.mode == "light"
+             ? " (totals per harness phase, the protocol's waits at its edges included)"
+             : "";
+}
+
+}  // namespace
 
 std::string dominant_sentence(const CellAttribution& c) {
   const std::string where = describe_cell(c.values);
@@ -25,7 +35,7 @@ std::string dominant_sentence(const CellAttribution& c) {
   }
   const std::string observer =
       c.observer.median_ratio
-          ? fmt::format("observed in {} mode, whose own cost here is {}", c.mode,
+          ? fmt::format("observed in {} mode{}, whose own cost here is {}", c.mode, detail_words(c),
                         ratio_with_interval(*c.observer.median_ratio, c.observer.ci_low,
                                             c.observer.ci_high))
           : fmt::format("observed in {} mode, whose own cost here is unknown (no paired baseline)",

@@ -51,6 +51,21 @@ std::optional<std::uint64_t> tracer_attach_ns(const Json& run) {
   return std::nullopt;
 }
 
+// A manifest written by another version, or edited, may hold a null or a value of another type
+// where a figure is expected: it reads as absent (empty, 0), never as an exception.
+std::string text_at(const Json& j, const char* key) {
+  const auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : "";
+}
+std::size_t count_at(const Json& j, const char* key) {
+  const auto it = j.find(key);
+  return it != j.end() && it->is_number_unsigned() ? it->get<std::size_t>() : 0;
+}
+double number_at(const Json& j, const char* key) {
+  const auto it = j.find(key);
+  return it != j.end() && it->is_number() ? it->get<double>() : 0.0;
+}
+
 }  // namespace
 
 BundleRuns read_bundle_runs(const std::string& dir) {
@@ -64,14 +79,18 @@ BundleRuns read_bundle_runs(const std::string& dir) {
     return out;
   }
   for (const auto& entry : *found) {
+    if (!entry.is_object()) {
+      out.error = fmt::format("{}/manifest.json: a run entry is not an object", dir);
+      return out;
+    }
     RunFacts r;
-    r.id = entry.value("id", "");
-    r.trace = entry.value("trace", "");
-    r.block = entry.value("block", std::size_t{0});
-    r.order = entry.value("order", std::size_t{0});
-    r.status = entry.value("status", "");
-    r.throughput = entry.value("throughput_ops_per_s", 0.0);
-    if (r.status == "not_run") continue;
+    r.id = text_at(entry, "id");
+    r.trace = text_at(entry, "trace");
+    r.status = text_at(entry, "status");
+    if (r.status == "not_run") continue;  // its figures are null: it never ran
+    r.block = count_at(entry, "block");
+    r.order = count_at(entry, "order");
+    r.throughput = number_at(entry, "throughput_ops_per_s");
     // The cell is the point's values without the trace mode, as run.json states them.
     std::string error;
     const auto run = read_json(fmt::format("{}/runs/{}/run.json", dir, r.id), error);

@@ -124,6 +124,7 @@ struct StartupTable {
 
 struct AttributionReport {
   std::string bundle;
+  std::string bundle_status;  // the manifest's: complete, interrupted, ...
   bool valid = true;
   std::vector<std::string> invalid_because;
   std::vector<CellAttribution> cells;

@@ -22,6 +22,7 @@ struct ReadOptions {
 
 struct BundleAccounts {
   std::string name;
+  std::string status;                  // the manifest's: complete, interrupted, ...
   std::vector<report::RunFacts> runs;  // every run of the manifest (for the overhead and spread)
   std::vector<RunAccount> accounts;    // light and full runs that succeeded
   std::vector<std::string> skipped;    // traced runs not accounted, each with why
