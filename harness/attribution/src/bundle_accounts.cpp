@@ -4,54 +4,19 @@
 
 #include <atomic>
 #include <filesystem>
-#include <fstream>
-#include <mutex>
-#include <nlohmann/json.hpp>
 #include <thread>
 
-#include "jbench/bundle/sha256sums.h"
+#include "jbench/bundle/bundle_validity.h"
 #include "jbench/report/bundle_runs.h"
 #include "run_reader.h"
 
 namespace jbench::attribution {
-namespace {
-
-using Json = nlohmann::json;
-
-void check_validity(const std::string& dir, const ReadOptions& options, BundleAccounts& out) {
-  const std::string name = std::filesystem::path(dir).filename().string();
-  if (name.ends_with(".invalid")) {
-    out.valid = false;
-    out.invalid_because.push_back(
-        "its directory is named *.invalid: the run that wrote it found it invalid");
-  }
-  std::ifstream in(dir + "/validation.json");
-  const Json v = in ? Json::parse(in, nullptr, false) : Json();
-  if (!v.is_object() || !v.contains("valid") || !v["valid"].is_boolean()) {
-    out.valid = false;
-    out.invalid_because.push_back("validation.json is missing or unreadable");
-  } else if (!v["valid"].get<bool>()) {
-    out.valid = false;
-    out.invalid_because.push_back(
-        fmt::format("validation.json records {} findings", v.value("finding_count", 0)));
-  }
-  if (options.check_sums) {
-    const auto problems = verify_sha256sums(dir);
-    if (!problems.empty()) {
-      out.valid = false;
-      out.invalid_because.push_back(fmt::format(
-          "SHA256SUMS: {} {}: {}{}", problems.front().code, problems.front().path,
-          problems.front().detail,
-          problems.size() > 1 ? fmt::format(" (and {} more)", problems.size() - 1) : ""));
-    }
-  }
-}
-
-}  // namespace
 
 BundleAccounts read_bundle_accounts(const std::string& dir, const ReadOptions& options) {
   BundleAccounts out;
-  out.name = std::filesystem::path(dir).filename().string();
+  const std::filesystem::path normal = std::filesystem::path(dir).lexically_normal();
+  out.name =
+      normal.has_filename() ? normal.filename().string() : normal.parent_path().filename().string();
   auto runs = report::read_bundle_runs(dir);
   if (!runs.error.empty()) {
     out.error = runs.error;
@@ -59,7 +24,9 @@ BundleAccounts read_bundle_accounts(const std::string& dir, const ReadOptions& o
   }
   out.runs = std::move(runs.runs);
   out.status = runs.bundle_status;
-  check_validity(dir, options, out);
+  const BundleValidity validity = judge_bundle(dir, options.check_sums);
+  out.valid = validity.valid;
+  out.invalid_because = validity.reasons;
 
   std::vector<std::size_t> traced;
   for (std::size_t i = 0; i < out.runs.size(); ++i) {
