@@ -60,6 +60,7 @@ Json cell_json(const CellAttribution& c) {
           {"threads_per_incarnation", c.threads},
           {"wall_ns_per_run", stats::to_decimal(static_cast<std::uint64_t>(c.wall_ns_per_run))},
           {"operations_per_run", c.operations_per_run},
+          {"statements_per_run", c.statements_per_run},
           {"operation_unit", c.operation_unit},
           {"syscalls_attributed", c.syscalls_attributed},
           {"not_attributed", not_attributed},

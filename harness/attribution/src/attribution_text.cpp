@@ -22,10 +22,11 @@ std::string interval(const Estimate& e, const std::function<std::string(double)>
 
 void cell_text(std::ostream& o, const CellAttribution& c) {
   o << fmt::format(
-      "\n{} · {} mode · {} repetition{} · {} incarnation{} · measure {} per run, {:.0f} {}\n",
+      "\n{} · {} mode · {} repetition{} · {} incarnation{} · measure {} per run, {:.0f} {}, "
+      "{:.0f} statements\n",
       c.cell, c.mode, c.repetitions, c.repetitions == 1 ? "" : "s", c.incarnations,
       c.incarnations == 1 ? "" : "s", duration(c.wall_ns_per_run), c.operations_per_run,
-      c.operation_unit == "batch" ? "batches" : c.operation_unit + "s");
+      c.operation_unit == "batch" ? "batches" : c.operation_unit + "s", c.statements_per_run);
   o << "  " << c.sentence << "\n";
   o << fmt::format("  {:<4} {:<52} {:>20} {:>24} {:>9}\n", "rank", "part", "share [95%]",
                    "per op [95%]", "calls/op");

@@ -26,6 +26,7 @@ struct RunMeasure {
   double thread_ns = 0;
   double wall_ns = 0;
   double ops = 0;
+  double statements = 0;
   std::map<PartId, double> ns;
   std::map<PartId, double> count;
   double writer_ns = 0;
@@ -42,6 +43,7 @@ RunMeasure pool(const RunAccount& run) {
     m.thread_ns += static_cast<double>(p.thread_ns());
     m.wall_ns = std::max(m.wall_ns, static_cast<double>(p.wall_ns));
     m.ops += static_cast<double>(p.operations);
+    m.statements += static_cast<double>(p.statements);
     m.threads = std::max(m.threads, p.threads);
     for (const auto& [key, cost] : p.calls) {
       m.ns[{false, key}] += static_cast<double>(cost.ns);
@@ -144,6 +146,8 @@ CellAttribution analyse_cell(const CellInputs& in) {
   c.wall_ns_per_run = sum_of(runs, all, [](const RunMeasure& m) { return m.wall_ns; }) /
                       static_cast<double>(runs.size());
   c.operations_per_run = operations / static_cast<double>(runs.size());
+  c.statements_per_run = sum_of(runs, all, [](const RunMeasure& m) { return m.statements; }) /
+                         static_cast<double>(runs.size());
   c.threads = runs.front().threads;
   if (thread_ns <= 0) {
     c.notes.push_back("the measure phase has no recorded time");

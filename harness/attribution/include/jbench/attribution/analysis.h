@@ -73,6 +73,7 @@ struct CellAttribution {
   std::uint32_t threads = 1;     // workload threads per incarnation
   double wall_ns_per_run = 0;
   double operations_per_run = 0;
+  double statements_per_run = 0;  // the statements (operations) those transactions ran
   std::string operation_unit = "committed transaction";
   bool syscalls_attributed = false;
   std::vector<NotAttributed> not_attributed;
