@@ -145,6 +145,25 @@ TEST_F(RunAttribution, the_json_report_follows_its_schema) {
   EXPECT_FALSE(report["startup"][0]["steps"].empty()) << report["startup"][0].dump(2);
 }
 
+TEST_F(RunAttribution, every_incarnations_phases_split_into_parts_that_sum_to_their_time) {
+  const json report = report_json(planted_->path);
+  ASSERT_FALSE(report["incarnations"].empty());
+  std::size_t phases = 0;
+  for (const auto& inc : report["incarnations"]) {
+    ASSERT_EQ(inc["phases"].size(), 4u) << inc.dump();
+    for (const auto& p : inc["phases"]) {
+      const auto ns = [&](const char* key) { return std::stoull(p[key].get<std::string>()); };
+      // Exactly, in integer nanoseconds: each part is measured inside the phase's window.
+      EXPECT_EQ(ns("syscall_ns") + ns("gc_ns") + ns("rest_ns"),
+                ns("wall_ns") * p["threads"].get<std::uint64_t>())
+          << inc["run"] << " " << p.dump();
+      EXPECT_GT(ns("wall_ns"), 0u) << inc["run"] << " " << p.dump();
+      ++phases;
+    }
+  }
+  EXPECT_EQ(phases % 4, 0u);
+}
+
 TEST_F(RunAttribution, without_the_plant_something_else_is_named) {
   const Bundle unplanted = make_bundle("unplanted");
   ASSERT_EQ(unplanted.run.exit_code, 0) << unplanted.run.err;

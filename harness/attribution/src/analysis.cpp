@@ -39,6 +39,30 @@ void compare_modes(CellAttribution& light, CellAttribution& full) {
   light.agreement_note = full.agreement_note = note;
 }
 
+IncarnationRow incarnation_row(const RunAccount& a, const Incarnation& inc) {
+  IncarnationRow row{a.id, a.trace, inc.worker, inc.pid, {}};
+  for (std::size_t p = 0; p < kPhases; ++p) {
+    const PhaseAccount& ph = inc.phases[p];
+    PhaseRow r;
+    r.phase = kPhaseNames[p];
+    r.wall_ns = ph.wall_ns;
+    r.threads = ph.threads;
+    r.syscall_ns = ph.syscall_ns();
+    r.gc_ns = ph.gc_ns;
+    r.rest_ns = ph.rest_ns();
+    r.writer_ns = ph.writer_calls.ns;
+    r.clamped_ns = ph.clamped_ns;
+    r.cpu_ns = ph.cpu_ns;
+    r.operations = ph.operations;
+    for (const auto& [key, cost] : ph.calls) r.top_calls.emplace_back(key.label(), cost.ns);
+    std::sort(r.top_calls.begin(), r.top_calls.end(),
+              [](const auto& x, const auto& y) { return x.second > y.second; });
+    if (r.top_calls.size() > kTopCallsPerPhase) r.top_calls.resize(kTopCallsPerPhase);
+    row.phases.push_back(std::move(r));
+  }
+  return row;
+}
+
 // Digit runs compare as numbers, everything else byte by byte.
 bool natural_less(const std::string& a, const std::string& b) {
   std::size_t i = 0;
@@ -115,6 +139,12 @@ AttributionReport analyse(const BundleAccounts& bundle) {
   }
   for (auto& c : r.cells) c.sentence = dominant_sentence(c);
   r.scaling = analyse_scaling(bundle.runs, r.cells);
+  for (const auto& key : order) {
+    for (const RunAccount* a : groups[key]) {
+      for (const Incarnation& inc : a->incarnations)
+        r.incarnations.push_back(incarnation_row(*a, inc));
+    }
+  }
 
   // Startup per incarnation, from the first full run of each cell (light where none ran full).
   std::map<std::string, const RunAccount*> first;

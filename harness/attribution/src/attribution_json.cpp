@@ -150,6 +150,31 @@ Json attribution_to_json(const AttributionReport& r) {
                        {"calls", calls},
                        {"calls_cut", t.calls_cut}});
   }
+  Json incarnations = Json::array();
+  for (const auto& inc : r.incarnations) {
+    Json phases = Json::array();
+    for (const auto& p : inc.phases) {
+      Json top = Json::array();
+      for (const auto& [label, ns] : p.top_calls)
+        top.push_back({{"label", label}, {"ns", stats::to_decimal(ns)}});
+      phases.push_back({{"phase", p.phase},
+                        {"wall_ns", stats::to_decimal(p.wall_ns)},
+                        {"threads", p.threads},
+                        {"syscall_ns", stats::to_decimal(p.syscall_ns)},
+                        {"gc_ns", stats::to_decimal(p.gc_ns)},
+                        {"rest_ns", stats::to_decimal(p.rest_ns)},
+                        {"writer_ns", stats::to_decimal(p.writer_ns)},
+                        {"clamped_ns", stats::to_decimal(p.clamped_ns)},
+                        {"cpu_ns", p.cpu_ns ? Json(stats::to_decimal(*p.cpu_ns)) : Json(nullptr)},
+                        {"operations", p.operations},
+                        {"top_calls", top}});
+    }
+    incarnations.push_back({{"run", inc.run},
+                            {"mode", inc.mode},
+                            {"worker", inc.worker},
+                            {"pid", inc.pid},
+                            {"phases", phases}});
+  }
   return {{"schema", "jbench.attribution_report"},
           {"schema_version", 1},
           {"bundle", r.bundle},
@@ -160,6 +185,7 @@ Json attribution_to_json(const AttributionReport& r) {
           {"cells", cells},
           {"scaling", scaling},
           {"startup", startup},
+          {"incarnations", incarnations},
           {"overhead", report::overhead_to_json(r.overhead)},
           {"syscall_records", r.syscall_records},
           {"warnings", r.warnings}};

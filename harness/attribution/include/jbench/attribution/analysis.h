@@ -123,6 +123,31 @@ struct StartupTable {
   std::uint64_t calls_cut = 0;
 };
 
+// One incarnation's phase as the account split it: the parts sum to thread_ns exactly.
+struct PhaseRow {
+  std::string phase;
+  std::uint64_t wall_ns = 0;
+  std::uint32_t threads = 1;
+  std::uint64_t syscall_ns = 0;
+  std::uint64_t gc_ns = 0;
+  std::uint64_t rest_ns = 0;
+  std::uint64_t writer_ns = 0;  // the bridge writer thread's traced calls, in no part
+  std::uint64_t clamped_ns = 0;
+  std::optional<std::uint64_t> cpu_ns;
+  std::uint64_t operations = 0;
+  std::vector<std::pair<std::string, std::uint64_t>> top_calls;  // the largest, by label
+};
+
+struct IncarnationRow {
+  std::string run;
+  std::string mode;
+  std::uint32_t worker = 0;
+  std::int64_t pid = 0;
+  std::vector<PhaseRow> phases;
+};
+
+inline constexpr std::size_t kTopCallsPerPhase = 5;
+
 struct AttributionReport {
   std::string bundle;
   std::string bundle_status;  // the manifest's: complete, interrupted, ...
@@ -131,6 +156,7 @@ struct AttributionReport {
   std::vector<CellAttribution> cells;
   std::vector<ScalingGroup> scaling;
   std::vector<StartupTable> startup;
+  std::vector<IncarnationRow> incarnations;  // every accounted run's incarnations
   report::OverheadReport overhead;
   std::vector<std::string> warnings;
   std::uint64_t syscall_records = 0;
