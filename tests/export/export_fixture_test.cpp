@@ -61,6 +61,21 @@ TEST(ExportFixture, a_malformed_line_fails_with_2_naming_its_file_and_line_and_w
   EXPECT_TRUE(fs::is_empty(dir.path()));
 }
 
+// One worker's bridge entry may name its file as a string, not a list (docs/events.md); its
+// spans are exported all the same.
+TEST(ExportFixture, a_bridge_entry_naming_one_file_as_a_string_is_read) {
+  TempDir dir;
+  const std::string copy = dir.path() + "/long-run";
+  fs::copy(export_fixture("long-run"), copy, fs::copy_options::recursive);
+  const std::string run_json = copy + "/runs/w1.persistent.writer.tiny.full.r1/run.json";
+  json run = json::parse(slurp(run_json));
+  run["trace_mode"]["collectors"][0]["raw"] = "raw/bridge/worker-0.events.jsonl";
+  std::ofstream(run_json) << run.dump();
+  const auto r = run_jbench({"export", copy, "--format", "chrome-json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find(R"("cat":"span","name":"transaction")"), std::string::npos) << r.out;
+}
+
 TEST(ExportFixture, a_bundle_its_validator_found_invalid_is_refused_with_1) {
   TempDir dir;
   const std::string copy = dir.path() + "/long-run";

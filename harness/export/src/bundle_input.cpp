@@ -99,8 +99,9 @@ std::optional<RunInput> read_run(const std::string& bundle, const std::string& i
       if (!c.is_object() || !c.contains("raw")) continue;
       const std::string name = c.value("name", "");
       const Json& raw = c["raw"];
-      if (name == "bridge" && raw.is_array()) {
-        for (const Json& f : raw) {
+      if (name == "bridge" && (raw.is_array() || raw.is_string())) {
+        // One file a worker: a list, or (one worker) the file itself, as the validator reads it.
+        for (const Json& f : raw.is_string() ? Json::array({raw}) : raw) {
           if (f.is_string()) r.bridge_files.push_back(r.dir + "/" + f.get<std::string>());
         }
       } else if (name == "syscall" && raw.is_string()) {
