@@ -61,6 +61,51 @@ TEST(ExportFixture, a_malformed_line_fails_with_2_naming_its_file_and_line_and_w
   EXPECT_TRUE(fs::is_empty(dir.path()));
 }
 
+// A file export takes ts 0 from run.json's earliest boundary in one pass (docs/export.md); a
+// record earlier than that must not get a negative (or wrapped) ts: the export is redone in two
+// passes, and ts 0 is that record.
+TEST(ExportFixture, a_record_before_the_runs_first_boundary_is_ts_0_never_a_negative_one) {
+  TempDir dir;
+  const std::string copy = dir.path() + "/long-run";
+  fs::copy(export_fixture("long-run"), copy, fs::copy_options::recursive);
+  {
+    const std::string raw =
+        copy + "/runs/w1.persistent.writer.tiny.full.r1/raw/bridge/worker-0.events.jsonl";
+    std::string text = slurp(raw);
+    text.insert(text.find("{\"kind\":\"trailer\""),
+                R"({"kind":"record","type":"phase","seq":"6","pid":4242,"start_time_ticks":"777",)"
+                R"("tid":4242,"t_ns":"999999999000","name":"early"})"
+                "\n");
+    std::ofstream(raw) << text;
+  }
+  const std::string out = dir.path() + "/t.json";
+  const auto r = run_jbench({"export", copy, "--format", "chrome-json", "--out", out});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string text = slurp(out);
+  EXPECT_EQ(json::parse(text)["otherData"]["origin_ns"], "999999999000");
+  EXPECT_NE(text.find(R"("ts":0.000,"s":"p","cat":"phase","name":"early")"), std::string::npos);
+  for (const std::string& t : time_texts(text)) {
+    // The run's last time is 3 700 000 001.901 us after this ts 0; a wrapped one has 17 digits.
+    EXPECT_LE(t.size(), std::string("3700000001.901").size()) << t;
+    EXPECT_NE(t[0], '-') << t;
+  }
+}
+
+// One worker's bridge entry may name its file as a string, not a list (docs/events.md); its
+// spans are exported all the same.
+TEST(ExportFixture, a_bridge_entry_naming_one_file_as_a_string_is_read) {
+  TempDir dir;
+  const std::string copy = dir.path() + "/long-run";
+  fs::copy(export_fixture("long-run"), copy, fs::copy_options::recursive);
+  const std::string run_json = copy + "/runs/w1.persistent.writer.tiny.full.r1/run.json";
+  json run = json::parse(slurp(run_json));
+  run["trace_mode"]["collectors"][0]["raw"] = "raw/bridge/worker-0.events.jsonl";
+  std::ofstream(run_json) << run.dump();
+  const auto r = run_jbench({"export", copy, "--format", "chrome-json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find(R"("cat":"span","name":"transaction")"), std::string::npos) << r.out;
+}
+
 TEST(ExportFixture, a_bundle_its_validator_found_invalid_is_refused_with_1) {
   TempDir dir;
   const std::string copy = dir.path() + "/long-run";

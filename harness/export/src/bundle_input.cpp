@@ -99,12 +99,19 @@ std::optional<RunInput> read_run(const std::string& bundle, const std::string& i
       if (!c.is_object() || !c.contains("raw")) continue;
       const std::string name = c.value("name", "");
       const Json& raw = c["raw"];
-      if (name == "bridge" && raw.is_array()) {
-        for (const Json& f : raw) {
+      std::optional<std::uint64_t> records;
+      if (const auto n = c.find("records"); n != c.end() && n->is_number_unsigned()) {
+        records = n->get<std::uint64_t>();
+      }
+      if (name == "bridge" && (raw.is_array() || raw.is_string())) {
+        // One file a worker: a list, or (one worker) the file itself, as the validator reads it.
+        for (const Json& f : raw.is_string() ? Json::array({raw}) : raw) {
           if (f.is_string()) r.bridge_files.push_back(r.dir + "/" + f.get<std::string>());
         }
+        r.bridge_records = records;
       } else if (name == "syscall" && raw.is_string()) {
         r.syscall_file = r.dir + "/" + raw.get<std::string>();
+        r.syscall_records = records;
       }
     }
   }

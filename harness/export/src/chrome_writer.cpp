@@ -1,5 +1,8 @@
 #include "chrome_writer.h"
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <charconv>
 
 #include "jb_events_text.h"
@@ -34,6 +37,17 @@ const char* note_text(EndNote note) {
 void ChromeWriter::string(std::string_view text) {
   std::string& b = out_.buffer();
   b.push_back('"');
+  // Nearly every name and path is printable ASCII without quotes or backslashes, which the
+  // escaper would copy unchanged: appended as it is, without the copy the escaper needs.
+  const bool plain = std::all_of(text.begin(), text.end(), [](char ch) {
+    const auto c = static_cast<unsigned char>(ch);
+    return c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
+  });
+  if (plain) {
+    b.append(text);
+    b.push_back('"');
+    return;
+  }
   // The escaper is the one every jbench.events writer uses; it reads NUL-terminated text.
   scratch_.assign(text);
   const char* rest = scratch_.c_str();
@@ -63,27 +77,61 @@ void ChromeWriter::finish_event() {
 }
 
 void ChromeWriter::open(const std::vector<const RunInput*>& runs) {
-  for (const RunInput* r : runs) run_ids_.push_back(r->id);
-  std::string& b = out_.buffer();
-  b.append("{\"traceEvents\":[");
+  runs_ = runs;
+  out_.buffer().append("{\"traceEvents\":[");
+  if (lazy_) return;
   // Names first, so a viewer that streams the file has them before the first event.
   std::int64_t sort_index = 0;
   for (const auto& [key, p] : processes_.processes()) {
     const TrackId process{std::get<0>(key), std::get<1>(key), std::get<2>(key), 0};
-    start_event('M', &process, origin_).append(",\"name\":\"process_name\",\"args\":{\"name\":");
-    string(p.name);
-    b.append("}}");
-    start_event('M', &process, origin_)
-        .append(",\"name\":\"process_sort_index\",\"args\":{\"sort_index\":");
-    append_int(b, sort_index++);
-    b.append("}}");
+    process_names(process, p.name, sort_index++);
     for (const auto& [tid, writer] : p.threads) {
-      const TrackId thread{process.run, process.pid, process.start_time_ticks, tid};
-      start_event('M', &thread, origin_).append(",\"name\":\"thread_name\",\"args\":{\"name\":");
-      string(ProcessMap::thread_name(process.pid, tid, writer));
-      b.append("}}");
+      thread_name({process.run, process.pid, process.start_time_ticks, tid}, writer);
     }
   }
+}
+
+void ChromeWriter::process_names(const TrackId& process, const std::string& name,
+                                 std::int64_t sort_index) {
+  std::string& b = out_.buffer();
+  start_event('M', &process, origin_).append(",\"name\":\"process_name\",\"args\":{\"name\":");
+  string(name);
+  b.append("}}");
+  start_event('M', &process, origin_)
+      .append(",\"name\":\"process_sort_index\",\"args\":{\"sort_index\":");
+  append_int(b, sort_index);
+  b.append("}}");
+  names_ += 2;
+}
+
+void ChromeWriter::thread_name(const TrackId& thread, bool bridge_writer) {
+  start_event('M', &thread, origin_).append(",\"name\":\"thread_name\",\"args\":{\"name\":");
+  string(ProcessMap::thread_name(thread.pid, thread.tid, bridge_writer));
+  out_.buffer().append("}}");
+  ++names_;
+}
+
+void ChromeWriter::thread_seen(const TrackId& track, bool bridge_writer) {
+  if (!lazy_ || lazy_->trip->tripped) return;
+  const auto [it, inserted] = named_.try_emplace(track, bridge_writer);
+  if (!inserted) {
+    if (bridge_writer && !it->second) {
+      lazy_->trip->trip(
+          fmt::format("thread {} was named before it showed it is the writer", track.tid));
+    }
+    return;
+  }
+  const TrackId process{track.run, track.pid, track.start_time_ticks, 0};
+  if (processes_.processes().count({track.run, track.pid, track.start_time_ticks}) == 0) {
+    const auto rank = lazy_->plan->sort_index.find({track.run, track.pid, track.start_time_ticks});
+    if (rank == lazy_->plan->sort_index.end()) {
+      lazy_->trip->trip(fmt::format("pid {} is not in its run's cohort", track.pid));
+      return;
+    }
+    process_names(process, processes_.add_named(track, *runs_.at(track.run)), rank->second);
+  }
+  processes_.add_thread(track, bridge_writer);
+  thread_name(track, bridge_writer);
 }
 
 void ChromeWriter::close(std::string_view other_data) {
@@ -164,7 +212,7 @@ void ChromeWriter::instant(std::size_t run, const std::optional<TrackId>& track,
   } else {
     // A run's boundary is the harness's, for every incarnation of the run at once.
     b.append(",\"s\":\"g\",\"cat\":\"boundary\",\"name\":");
-    string(std::string(name) + " (" + run_ids_.at(run) + ")");
+    string(std::string(name) + " (" + runs_.at(run)->id + ")");
   }
   finish_event();
 }

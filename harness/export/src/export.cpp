@@ -1,4 +1,6 @@
-// The export's passes over a bundle (docs/export.md):
+// The export's passes over a bundle (docs/export.md). chrome-json to a file first tries one
+// pass (one_pass.h), which takes from run.json what pass 1 would find and checks it while it
+// writes; when that does not hold, or for folded or stdout, the passes are:
 //   1. per run, everything admitted and counted: which runs have spans or calls, every track,
 //      the earliest timestamp (ts 0), how many events there are, and any malformed line —
 //      found before a byte is written;
@@ -19,6 +21,7 @@
 #include "chrome_writer.h"
 #include "folded_writer.h"
 #include "micros.h"
+#include "one_pass.h"
 #include "output_file.h"
 #include "process_map.h"
 #include "raw_records.h"
@@ -112,6 +115,74 @@ ExportOutcome failed(ExportFailure why, std::string message) {
   return out;
 }
 
+void light_note(ExportOutcome& out, const RunInput& run) {
+  out.notes.push_back(fmt::format(
+      "note: {} is a light-mode run: its syscalls are totals only, so no per-call events are "
+      "exported for it",
+      run.id));
+}
+
+// The one-pass export (one_pass.h) into `out`: true when written and committed or failed for
+// good (a malformed line); false when a guess did not hold, and nothing is left of it.
+bool export_one_pass(const ExportOptions& o, const BundleInput& bundle, const OnePassPlan& plan,
+                     std::ostream& stream, ExportOutcome& out) {
+  std::vector<RunFacts> facts(bundle.runs.size());
+  std::vector<const RunInput*> runs;
+  for (const RunInput& r : bundle.runs) runs.push_back(&r);
+  OutputFile file(o.out, stream);
+  if (auto error = file.open(); !error.empty()) {
+    out = failed(ExportFailure::bad_input, error);
+    return true;
+  }
+  OnePassTrip trip;
+  OnePassAdmission admission(plan.origin_ns, o.max_events, trip);
+  ProcessMap processes;
+  ChromeWriter writer(file, processes, plan.origin_ns, LazyNames{&plan, &trip});
+  writer.open(runs);
+  TimelineBuilder builder(writer, admission);
+  ExportOutcome done = out;
+  for (std::size_t i = 0; i < bundle.runs.size() && !trip.tripped; ++i) {
+    if (!plan.selected[i]) continue;
+    const RunInput& run = bundle.runs[i];
+    const std::uint64_t written = writer.events() + writer.names();
+    builder.start_run(i);
+    const auto read = read_run_records(
+        run, [&](const RawEvent& e) { builder.record(e); }, &trip.tripped);
+    if (!read.error.empty()) {
+      out = failed(ExportFailure::bad_input, read.error);
+      return true;
+    }
+    if (!builder.run_had_spans_or_calls() && !o.run) {
+      // Left out, as the two passes would: fine while nothing of it is written (a light run's
+      // totals are not); its phases or GC pauses would have been.
+      if (writer.events() + writer.names() != written) {
+        trip.trip(fmt::format("{} has no span or call", run.id));
+      }
+      builder.finish_run();
+      continue;
+    }
+    for (const auto& [name, ns] : run.boundaries) builder.boundary(name, ns);
+    facts[i].not_ended = builder.finish_run();
+    facts[i].ends_without_begin = builder.ends_without_begin();
+    facts[i].syscall_light = read.syscall_light;
+    facts[i].totals_records = read.totals_records;
+    facts[i].selected = true;
+    done.runs.push_back(bundle.runs[i].id);
+    if (facts[i].syscall_light) light_note(done, bundle.runs[i]);
+  }
+  if (trip.tripped) return false;       // `file` discards its temporary file
+  if (done.runs.empty()) return false;  // the two passes say there is nothing to export
+  Json other = other_data(o, bundle, facts, processes, plan.origin_ns);
+  other["events_written"] = writer.events();
+  other["cut"] = nullptr;
+  writer.close(other.dump());
+  done.events_written = writer.events();
+  done.one_pass = true;
+  if (auto error = file.commit(); !error.empty()) done = failed(ExportFailure::bad_input, error);
+  out = std::move(done);
+  return true;
+}
+
 }  // namespace
 
 ExportOutcome export_bundle(const ExportOptions& o, std::ostream& stream) {
@@ -129,6 +200,13 @@ ExportOutcome export_bundle(const ExportOptions& o, std::ostream& stream) {
                                     bundle.invalid_reason));
   }
   if (o.max_events == 0) return failed(ExportFailure::bad_input, "--max-events must be at least 1");
+
+  // To stdout nothing can be taken back, so a guess that fails there would leave half an export.
+  if (o.format == ExportFormat::chrome_json && !o.out.empty()) {
+    if (const auto plan = plan_one_pass(bundle, o.run, o.max_events)) {
+      if (export_one_pass(o, bundle, *plan, stream, out)) return out;
+    }
+  }
 
   // Pass 1, per run, so that a run left out by default leaves nothing in the totals.
   std::vector<RunFacts> facts(bundle.runs.size());
@@ -150,12 +228,7 @@ ExportOutcome export_bundle(const ExportOptions& o, std::ostream& stream) {
     all.min_ns = std::min(all.min_ns, run_all.min_ns);
     all.max_ns = std::max(all.max_ns, run_all.max_ns);
     processes.merge(run_processes);
-    if (facts[i].syscall_light) {
-      out.notes.push_back(fmt::format(
-          "note: {} is a light-mode run: its syscalls are totals only, so no per-call events "
-          "are exported for it",
-          bundle.runs[i].id));
-    }
+    if (facts[i].syscall_light) light_note(out, bundle.runs[i]);
   }
   if (out.runs.empty()) {
     return failed(ExportFailure::bad_input,

@@ -30,24 +30,35 @@ void ProcessMap::assign(const std::vector<const RunInput*>& runs) {
   for (auto& [key, p] : processes_) {
     const auto& [run, pid, ticks] = key;
     const RunInput& r = *runs.at(run);
-    std::optional<std::size_t> worker;
-    bool registered = false;
-    for (const Incarnation& inc : r.cohort) {
-      if (inc.pid == pid && inc.start_time_ticks == ticks) {
-        worker = inc.worker;
-        registered = true;
-      }
-    }
-    const std::string who = worker       ? fmt::format("worker {}", *worker)
-                            : registered ? std::string("forked process")
-                                         : std::string("unregistered process");
+    const std::string role = who(r, pid, ticks);
     p.out_pid = synthetic_ ? next++ : pid;
     p.name = synthetic_ ? fmt::format(
                               "{} (pid {}, {}; synthetic pid {}: pids repeat across the "
                               "exported incarnations)",
-                              who, pid, r.id, p.out_pid)
-                        : fmt::format("{} (pid {}, {})", who, pid, r.id);
+                              role, pid, r.id, p.out_pid)
+                        : fmt::format("{} (pid {}, {})", role, pid, r.id);
   }
+}
+
+std::string ProcessMap::who(const RunInput& r, std::int64_t pid, std::uint64_t ticks) {
+  std::optional<std::size_t> worker;
+  bool registered = false;
+  for (const Incarnation& inc : r.cohort) {
+    if (inc.pid == pid && inc.start_time_ticks == ticks) {
+      worker = inc.worker;
+      registered = true;
+    }
+  }
+  return worker       ? fmt::format("worker {}", *worker)
+         : registered ? std::string("forked process")
+                      : std::string("unregistered process");
+}
+
+const std::string& ProcessMap::add_named(const TrackId& id, const RunInput& r) {
+  ProcessTrack& p = processes_[{id.run, id.pid, id.start_time_ticks}];
+  p.out_pid = id.pid;
+  p.name = fmt::format("{} (pid {}, {})", who(r, id.pid, id.start_time_ticks), id.pid, r.id);
+  return p.name;
 }
 
 std::int64_t ProcessMap::out_pid(const TrackId& id) const {

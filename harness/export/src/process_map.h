@@ -38,9 +38,13 @@ class ProcessMap {
   bool synthetic() const { return synthetic_; }
   const std::map<IncarnationKey, ProcessTrack>& processes() const { return processes_; }
   std::int64_t out_pid(const TrackId& id) const;
+  // One incarnation named under its OS pid as it first appears (the one-pass export, whose
+  // plan has made sure no two exported incarnations share a pid); returns its name.
+  const std::string& add_named(const TrackId& id, const RunInput& run);
   static std::string thread_name(std::int64_t pid, std::int64_t tid, bool bridge_writer);
 
  private:
+  static std::string who(const RunInput& run, std::int64_t pid, std::uint64_t ticks);
   std::map<IncarnationKey, ProcessTrack> processes_;
   bool synthetic_ = false;
   mutable const ProcessTrack* cached_ = nullptr;

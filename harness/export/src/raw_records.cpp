@@ -185,8 +185,8 @@ const char* fill(const Fields& f, RecordType type, RawEvent& e) {
 class FileReader {
  public:
   FileReader(const std::string& path, RunRecordsRead& out,
-             const std::function<void(const RawEvent&)>& on_event)
-      : path_(path), out_(out), on_event_(on_event) {}
+             const std::function<void(const RawEvent&)>& on_event, const bool* stop)
+      : path_(path), out_(out), on_event_(on_event), stop_(stop) {}
 
   void read() {
     const auto r = events::for_each_line(
@@ -204,7 +204,7 @@ class FileReader {
   }
 
   bool line_(std::size_t number, std::string_view line) {
-    if (!out_.error.empty()) return false;
+    if (!out_.error.empty() || (stop_ && *stop_)) return false;
     if (line.empty()) {
       fail(number, "an empty line (a raw file is one JSON object a line)");
       return false;
@@ -254,6 +254,7 @@ class FileReader {
   const std::string& path_;
   RunRecordsRead& out_;
   const std::function<void(const RawEvent&)>& on_event_;
+  const bool* stop_;
   events::FlatRecord flat_;
   RawEvent event_;
 };
@@ -261,13 +262,14 @@ class FileReader {
 }  // namespace
 
 RunRecordsRead read_run_records(const RunInput& run,
-                                const std::function<void(const RawEvent&)>& on_event) {
+                                const std::function<void(const RawEvent&)>& on_event,
+                                const bool* stop) {
   RunRecordsRead out;
   for (const auto& path : run.bridge_files) {
-    FileReader(path, out, on_event).read();
-    if (!out.error.empty()) return out;
+    FileReader(path, out, on_event, stop).read();
+    if (!out.error.empty() || (stop && *stop)) return out;
   }
-  if (run.syscall_file) FileReader(*run.syscall_file, out, on_event).read();
+  if (run.syscall_file) FileReader(*run.syscall_file, out, on_event, stop).read();
   return out;
 }
 

@@ -46,8 +46,9 @@ struct RunRecordsRead {
 
 // Every record of the run's bridge files (worker order), then of its syscall file, in file
 // order. A line that is not JSON, or a shown type missing a field it needs, stops the reading
-// with the error.
+// with the error. `stop`, when given and set by the callback, stops the reading at the next line.
 RunRecordsRead read_run_records(const RunInput& run,
-                                const std::function<void(const RawEvent&)>& on_event);
+                                const std::function<void(const RawEvent&)>& on_event,
+                                const bool* stop = nullptr);
 
 }  // namespace jbench::exports

@@ -16,10 +16,10 @@ void TimelineBuilder::start_run(std::size_t run) {
   cached_track_ = nullptr;
 }
 
-TimelineBuilder::Track& TimelineBuilder::track_of(const TrackId& id) {
+TimelineBuilder::Track& TimelineBuilder::track_of(const TrackId& id, bool bridge_writer) {
   if (cached_id_ && *cached_id_ == id) return *cached_track_;
   auto [it, inserted] = tracks_.try_emplace(id);
-  if (inserted) sink_.thread_seen(id, false);
+  if (inserted) sink_.thread_seen(id, bridge_writer);
   cached_id_ = &it->first;  // std::map nodes do not move
   cached_track_ = &it->second;
   return it->second;
@@ -28,7 +28,7 @@ TimelineBuilder::Track& TimelineBuilder::track_of(const TrackId& id) {
 void TimelineBuilder::record(const RawEvent& e) {
   if (e.type == RecordType::syscall || e.type == RecordType::span_begin) ++spans_or_calls_;
   const TrackId id{run_, e.pid, e.start_time_ticks, e.tid};
-  Track& track = track_of(id);
+  Track& track = track_of(id, e.bridge_writer);
   last_ns_ = std::max(last_ns_, e.t_ns + (e.type == RecordType::syscall ? e.duration_ns : 0));
   track.progress_ns = std::max(track.progress_ns, e.t_ns);
   settle(id, track, e.t_ns);

@@ -97,7 +97,9 @@ class TimelineBuilder {
     std::uint64_t last_written_ns = 0;  // no end on this track may be written before it
   };
 
-  Track& track_of(const TrackId& id);
+  // A new track is announced with its first record's writer flag, so that a sink naming
+  // threads as they appear (chrome_writer.h, one pass) names the writer thread right.
+  Track& track_of(const TrackId& id, bool bridge_writer = false);
   void push(const TrackId& id, Track& track, Open open, EventKind kind);
   void end_span(const TrackId& from, const RawEvent& e);
   void close_top(const TrackId& id, Track& track, std::uint64_t end_ns, EndNote note);

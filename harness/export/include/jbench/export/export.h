@@ -44,6 +44,7 @@ struct ExportOutcome {
   std::vector<std::string> notes;    // what a reader must know (a cut, an invalid bundle, ...)
   std::uint64_t events_written = 0;  // chrome-json trace events; folded: lines
   std::vector<std::string> runs;     // the runs exported, in the manifest's order
+  bool one_pass = false;             // chrome-json read each raw file once (docs/export.md)
 };
 
 ExportOutcome export_bundle(const ExportOptions& options, std::ostream& stream);
