@@ -203,7 +203,10 @@ TEST_F(ExportRealBundle, max_events_cuts_in_time_order_says_so_and_still_pairs_e
     EXPECT_LE(std::llround(e["ts"].get<double>() * 1000), static_cast<long long>(cut_ns))
         << e.dump();
   }
-  EXPECT_EQ(events, 300u);
+  // A span counts as two events where it begins (its end is always written, at the cut if need
+  // be), so when the one event left at the cut is a span's begin the cap leaves one slot free.
+  EXPECT_LE(events, 300u);
+  EXPECT_GE(events, 299u);
   EXPECT_EQ(cut["events_left_out"].get<std::size_t>() + events,
             (*trace_)["otherData"]["events_written"].get<std::size_t>());
   EXPECT_EQ(closed_at_cut, cut["slices_closed_at_cut"].get<std::size_t>());
