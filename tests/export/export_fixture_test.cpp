@@ -78,6 +78,7 @@ TEST(ExportFixture, a_record_before_the_runs_first_boundary_is_ts_0_never_a_nega
                 "\n");
     std::ofstream(raw) << text;
   }
+  seal_bundle(copy);
   const std::string out = dir.path() + "/t.json";
   const auto r = run_jbench({"export", copy, "--format", "chrome-json", "--out", out});
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -101,6 +102,7 @@ TEST(ExportFixture, a_bridge_entry_naming_one_file_as_a_string_is_read) {
   json run = json::parse(slurp(run_json));
   run["trace_mode"]["collectors"][0]["raw"] = "raw/bridge/worker-0.events.jsonl";
   std::ofstream(run_json) << run.dump();
+  seal_bundle(copy);
   const auto r = run_jbench({"export", copy, "--format", "chrome-json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find(R"("cat":"span","name":"transaction")"), std::string::npos) << r.out;
@@ -111,11 +113,23 @@ TEST(ExportFixture, a_bundle_its_validator_found_invalid_is_refused_with_1) {
   const std::string copy = dir.path() + "/long-run";
   fs::copy(export_fixture("long-run"), copy, fs::copy_options::recursive);
   { std::ofstream(copy + "/validation.json") << R"({"valid": false, "finding_count": 2})"; }
+  seal_bundle(copy);  // sums intact: the validator's verdict alone refuses it
   const auto r = run_jbench({"export", copy, "--format", "chrome-json"});
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.err.find("says it is not valid (2 findings)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("validation.json records 2 findings"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("SHA256SUMS"), std::string::npos) << r.err;
   EXPECT_EQ(run_jbench({"export", copy, "--format", "chrome-json", "--allow-invalid"}).exit_code,
             0);
+}
+
+TEST(ExportFixture, an_edited_bundle_is_refused_with_1_naming_the_file) {
+  TempDir dir;
+  const std::string copy = dir.path() + "/long-run";
+  fs::copy(export_fixture("long-run"), copy, fs::copy_options::recursive);
+  { std::ofstream(copy + "/manifest.json", std::ios::app) << " "; }
+  const auto r = run_jbench({"export", copy, "--format", "chrome-json"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("SHA256SUMS: sums.mismatch manifest.json"), std::string::npos) << r.err;
 }
 
 TEST(ExportFixture, an_unreadable_bundle_is_bad_input) {

@@ -1,13 +1,42 @@
 #include "export_support.h"
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <regex>
 #include <sstream>
+#include <stdexcept>
+
+#include "jbench/bundle/sha256sums.h"
+#include "temp_dir.h"
 
 namespace jbench::test {
 
 std::string export_fixture(const std::string& name) {
-  return std::string(JBENCH_SOURCE_DIR) + "/tests/fixtures/export/" + name;
+  static TempDir copies;  // for the test process's life
+  const std::string copy = copies.path() + "/" + name;
+  if (!std::filesystem::exists(copy)) {
+    std::filesystem::copy(std::string(JBENCH_SOURCE_DIR) + "/tests/fixtures/export/" + name, copy,
+                          std::filesystem::copy_options::recursive);
+    seal_bundle(copy);
+  }
+  return copy;
+}
+
+void seal_bundle(const std::string& dir) {
+  std::vector<std::string> files;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(dir)) {
+    const std::string rel = std::filesystem::relative(e.path(), dir).string();
+    if (e.is_regular_file() && rel != kSha256SumsName) files.push_back(rel);
+  }
+  std::sort(files.begin(), files.end());
+  std::string sums;
+  for (const auto& rel : files) {
+    const auto digest = file_sha256(dir + "/" + rel);
+    if (!digest) throw std::runtime_error("cannot hash " + rel);
+    sums += sha256sums_line(*digest, rel);
+  }
+  std::ofstream(dir + "/" + kSha256SumsName, std::ios::trunc) << sums;
 }
 
 ProcessResult run_jbench(const std::vector<std::string>& args) {

@@ -11,7 +11,11 @@
 
 namespace jbench::test {
 
-std::string export_fixture(const std::string& name);  // tests/fixtures/export/<name>
+// A copy of tests/fixtures/export/<name>, sealed with SHA256SUMS as a finished bundle is (the
+// fixtures are hand-written and hand-edited, so their sums are made here, not checked in).
+std::string export_fixture(const std::string& name);
+// Writes `bundle_dir`'s SHA256SUMS anew, after a test edited a file of it on purpose.
+void seal_bundle(const std::string& bundle_dir);
 ProcessResult run_jbench(const std::vector<std::string>& args);
 std::string slurp(const std::string& path);
 

@@ -1,11 +1,13 @@
 #include "bundle_input.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "jbench/bundle/bundle_validity.h"
 #include "jbench/stats/decimal.h"
 
 namespace jbench::exports {
@@ -31,32 +33,6 @@ std::optional<Json> read_object(const std::string& path, std::string& error) {
 std::optional<std::uint64_t> decimal(const Json& j) {
   if (!j.is_string()) return std::nullopt;
   return stats::parse_decimal_u64(j.get_ref<const std::string&>());
-}
-
-// Validity is proven, not assumed: a bundle whose validator report is missing or unreadable
-// cannot show that it passed, so it counts as invalid (--allow-invalid still reads it).
-void judge_validity(const std::string& dir, BundleInput& out) {
-  const std::string name = fs::path(dir).lexically_normal().filename().string().empty()
-                               ? fs::path(dir).lexically_normal().parent_path().filename().string()
-                               : fs::path(dir).lexically_normal().filename().string();
-  if (name.ends_with(".invalid")) {
-    out.invalid = true;
-    out.invalid_reason = fmt::format("the bundle's directory is named '{}'", name);
-    return;
-  }
-  std::string error;
-  const auto report = read_object(dir + "/validation.json", error);
-  if (!report) {
-    out.invalid = true;
-    out.invalid_reason = error;
-    return;
-  }
-  const auto valid = report->find("valid");
-  if (valid == report->end() || !valid->is_boolean() || !valid->get<bool>()) {
-    out.invalid = true;
-    out.invalid_reason = fmt::format("{}/validation.json says it is not valid ({} findings)", dir,
-                                     report->value("finding_count", 0));
-  }
 }
 
 std::optional<RunInput> read_run(const std::string& bundle, const std::string& id,
@@ -130,7 +106,10 @@ BundleInput read_bundle_input(const std::string& dir, const std::optional<std::s
     out.error = fmt::format("{}/manifest.json has no list of runs", dir);
     return out;
   }
-  judge_validity(dir, out);
+  // Validity is proven, not assumed (jbench::bundle's one judgement, checksums included).
+  const BundleValidity validity = judge_bundle(dir, /*check_sums=*/true);
+  out.invalid = !validity.valid;
+  out.invalid_reason = fmt::format("{}", fmt::join(validity.reasons, "; "));
   std::vector<std::string> known;
   for (const Json& entry : *runs) {
     const std::string id = entry.value("id", "");

@@ -33,7 +33,7 @@ struct RunInput {
 struct BundleInput {
   std::vector<RunInput> runs;
   std::string status;          // manifest.json's status: complete, interrupted, ...
-  bool invalid = false;        // named `.invalid`, or validation.json does not say valid
+  bool invalid = false;        // named `.invalid`, validation.json not valid, or SHA256SUMS broken
   std::string invalid_reason;  // why, when invalid
   std::string error;           // why the bundle cannot be read; empty on success
 };
