@@ -1,11 +1,34 @@
 #include "jbench/events/flat_record.h"
 
+#include <array>
 #include <charconv>
 
 #include "jbench/stats/decimal.h"
 
 namespace jbench::events {
 namespace {
+
+// The characters that end a run of plain string content.
+constexpr auto kStops = [] {
+  std::array<bool, 256> stops{};
+  for (int c = 0; c < 0x20; ++c) stops[static_cast<std::size_t>(c)] = true;
+  stops['"'] = true;
+  stops['\\'] = true;
+  return stops;
+}();
+
+unsigned filter_bit(std::string_view key) {
+  const std::size_t n = key.size();
+  if (n == 0) return 0;
+  return (static_cast<unsigned>(n) * 7u + static_cast<unsigned char>(key[0]) * 3u +
+          static_cast<unsigned char>(key[n - 1])) %
+         64u;
+}
+
+bool key_less(std::string_view a, std::string_view b) {
+  if (!a.empty() && !b.empty() && a[0] != b[0]) return a[0] < b[0];
+  return a < b;
+}
 
 class Scanner {
  public:
@@ -33,18 +56,20 @@ class Scanner {
     skip_space();
     if (i_ >= s_.size() || s_[i_] != '"') return false;
     const std::size_t start = ++i_;
-    while (i_ < s_.size()) {
-      const char c = s_[i_];
-      if (c == '"') {
-        out = s_.substr(start, i_ - start);
-        ++i_;
-        return true;
-      }
-      if (static_cast<unsigned char>(c) < 0x20) return false;
-      if (c == '\\') return escaped(start, out);
+    // One table lookup per character finds the three that need a decision (the closing quote,
+    // an escape, a control character): strings are most of a record's bytes.
+    const char* const base = s_.data();
+    const std::size_t n = s_.size();
+    while (i_ < n && !kStops[static_cast<unsigned char>(base[i_])]) ++i_;
+    if (i_ >= n) return false;
+    const char c = base[i_];
+    if (c == '"') {
+      out = s_.substr(start, i_ - start);
       ++i_;
+      return true;
     }
-    return false;
+    if (c == '\\') return escaped(start, out);
+    return false;  // a control character
   }
 
   bool value(FlatField& f) {
@@ -142,19 +167,24 @@ bool FlatRecord::parse(std::string_view line) {
   Scanner in(line, unescaped_);
   if (!in.eat('{')) return false;
   if (in.eat('}')) return in.at_end();
-  // Duplicate keys are found through a 64-bit filter of (length, first and last character):
-  // only a key whose bit is already set is compared with the others, so a record of n distinct
-  // keys costs n, not n^2 / 2, comparisons.
+  // Duplicate keys: none can be while the keys ascend (one comparison each, usually decided by
+  // the first character); after that, a 64-bit filter of (length, first and last character)
+  // sends only a key whose bit is already set to be compared with the others.
   std::uint64_t seen = 0;
+  bool ascending = true;  // jbench's own writers sort their keys: then no key can repeat
   do {
     FlatField f;
     if (!in.string(f.key) || !in.eat(':') || !in.value(f)) return false;
-    const std::size_t n = f.key.size();
-    const unsigned bit =
-        n == 0 ? 0u
-               : (static_cast<unsigned>(n) * 7u + static_cast<unsigned char>(f.key[0]) * 3u +
-                  static_cast<unsigned char>(f.key[n - 1])) %
-                     64u;
+    if (ascending && (fields_.empty() || key_less(fields_.back().key, f.key))) {
+      fields_.push_back(f);
+      continue;
+    }
+    if (ascending) {
+      // From here on, the filter: every key so far goes into it first.
+      ascending = false;
+      for (const auto& g : fields_) seen |= std::uint64_t{1} << filter_bit(g.key);
+    }
+    const unsigned bit = filter_bit(f.key);
     if (seen & (std::uint64_t{1} << bit)) {
       for (const auto& other : fields_) {
         if (other.key == f.key) return false;

@@ -1,13 +1,11 @@
 #include "bundle_input.h"
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "jbench/bundle/bundle_validity.h"
 #include "jbench/stats/decimal.h"
 
 namespace jbench::exports {
@@ -106,10 +104,6 @@ BundleInput read_bundle_input(const std::string& dir, const std::optional<std::s
     out.error = fmt::format("{}/manifest.json has no list of runs", dir);
     return out;
   }
-  // Validity is proven, not assumed (jbench::bundle's one judgement, checksums included).
-  const BundleValidity validity = judge_bundle(dir, /*check_sums=*/true);
-  out.invalid = !validity.valid;
-  out.invalid_reason = fmt::format("{}", fmt::join(validity.reasons, "; "));
   std::vector<std::string> known;
   for (const Json& entry : *runs) {
     const std::string id = entry.value("id", "");

@@ -32,7 +32,8 @@ struct RunInput {
 
 struct BundleInput {
   std::vector<RunInput> runs;
-  std::string status;          // manifest.json's status: complete, interrupted, ...
+  std::string status;  // manifest.json's status: complete, interrupted, ...
+  // Set by the export from jbench::bundle's judgement (judge_bundle), not by the reading.
   bool invalid = false;        // named `.invalid`, validation.json not valid, or SHA256SUMS broken
   std::string invalid_reason;  // why, when invalid
   std::string error;           // why the bundle cannot be read; empty on success

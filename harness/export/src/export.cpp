@@ -13,13 +13,17 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <functional>
+#include <future>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <ostream>
 
 #include "admission.h"
 #include "bundle_input.h"
 #include "chrome_writer.h"
 #include "folded_writer.h"
+#include "jbench/bundle/bundle_validity.h"
 #include "micros.h"
 #include "one_pass.h"
 #include "output_file.h"
@@ -125,7 +129,8 @@ void light_note(ExportOutcome& out, const RunInput& run) {
 // The one-pass export (one_pass.h) into `out`: true when written and committed or failed for
 // good (a malformed line); false when a guess did not hold, and nothing is left of it.
 bool export_one_pass(const ExportOptions& o, const BundleInput& bundle, const OnePassPlan& plan,
-                     std::ostream& stream, ExportOutcome& out) {
+                     std::ostream& stream, ExportOutcome& out,
+                     const std::function<std::optional<ExportOutcome>()>& settle) {
   std::vector<RunFacts> facts(bundle.runs.size());
   std::vector<const RunInput*> runs;
   for (const RunInput& r : bundle.runs) runs.push_back(&r);
@@ -172,6 +177,15 @@ bool export_one_pass(const ExportOptions& o, const BundleInput& bundle, const On
   }
   if (trip.tripped) return false;       // `file` discards its temporary file
   if (done.runs.empty()) return false;  // the two passes say there is nothing to export
+  // The bundle's verdict, before anything is committed: a refused bundle leaves no file.
+  const std::size_t notes_before = out.notes.size();
+  if (auto refused = settle()) {
+    out = std::move(*refused);
+    return true;
+  }
+  // What the verdict added (the --allow-invalid warning) goes with the rest.
+  done.notes.insert(done.notes.end(), out.notes.begin() + static_cast<std::ptrdiff_t>(notes_before),
+                    out.notes.end());
   Json other = other_data(o, bundle, facts, processes, plan.origin_ns);
   other["events_written"] = writer.events();
   other["cut"] = nullptr;
@@ -186,27 +200,41 @@ bool export_one_pass(const ExportOptions& o, const BundleInput& bundle, const On
 }  // namespace
 
 ExportOutcome export_bundle(const ExportOptions& o, std::ostream& stream) {
-  const BundleInput bundle = read_bundle_input(o.bundle, o.run);
+  BundleInput bundle = read_bundle_input(o.bundle, o.run);
   if (!bundle.error.empty()) return failed(ExportFailure::bad_input, bundle.error);
-  ExportOutcome out;
-  if (bundle.invalid) {
-    if (!o.allow_invalid) {
-      return failed(ExportFailure::invalid_bundle,
-                    fmt::format("refusing to export '{}': it is invalid ({}). Pass "
-                                "--allow-invalid to export it anyway, as evidence.",
-                                o.bundle, bundle.invalid_reason));
-    }
-    out.notes.push_back(fmt::format("warning: exporting an invalid bundle (--allow-invalid): {}",
-                                    bundle.invalid_reason));
-  }
   if (o.max_events == 0) return failed(ExportFailure::bad_input, "--max-events must be at least 1");
+  ExportOutcome out;
+  // Validity is proven, not assumed (jbench::bundle's judgement, every checksum included). The
+  // checksums are read on another thread while a file export is written, since its verdict is
+  // needed only before the file is committed; to stdout it is needed before the first byte.
+  std::future<BundleValidity> verdict =
+      std::async(std::launch::async, [dir = o.bundle] { return judge_bundle(dir, true); });
+  std::optional<std::optional<ExportOutcome>> settled;
+  const auto settle = [&]() -> std::optional<ExportOutcome> {
+    if (settled) return *settled;
+    const BundleValidity v = verdict.get();
+    bundle.invalid = !v.valid;
+    bundle.invalid_reason = fmt::format("{}", fmt::join(v.reasons, "; "));
+    settled.emplace();
+    if (bundle.invalid && !o.allow_invalid) {
+      settled->emplace(failed(ExportFailure::invalid_bundle,
+                              fmt::format("refusing to export '{}': it is invalid ({}). Pass "
+                                          "--allow-invalid to export it anyway, as evidence.",
+                                          o.bundle, bundle.invalid_reason)));
+    } else if (bundle.invalid) {
+      out.notes.push_back(fmt::format("warning: exporting an invalid bundle (--allow-invalid): {}",
+                                      bundle.invalid_reason));
+    }
+    return *settled;
+  };
 
   // To stdout nothing can be taken back, so a guess that fails there would leave half an export.
   if (o.format == ExportFormat::chrome_json && !o.out.empty()) {
     if (const auto plan = plan_one_pass(bundle, o.run, o.max_events)) {
-      if (export_one_pass(o, bundle, *plan, stream, out)) return out;
+      if (export_one_pass(o, bundle, *plan, stream, out, settle)) return out;
     }
   }
+  if (auto refused = settle()) return *refused;
 
   // Pass 1, per run, so that a run left out by default leaves nothing in the totals.
   std::vector<RunFacts> facts(bundle.runs.size());
