@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <unordered_map>
 
+#include "jbench/bundle/json_file.h"
 #include "jbench/events/event_file.h"
 #include "jbench/events/flat_record.h"
 #include "jbench/events/line_reader.h"
@@ -38,12 +39,12 @@ std::string account_path(std::string_view path, std::int64_t fd, const std::stri
   return std::string(at == std::string_view::npos ? path : path.substr(at + mark.size()));
 }
 
+// A bundle document the account needs: its absence or garbling ends the run's reading.
 Json read_json(const std::string& dir, const std::string& rel) {
-  std::ifstream in(dir + "/" + rel);
-  if (!in) throw Failure{fmt::format("{}: cannot be read", rel)};
-  Json j = Json::parse(in, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) throw Failure{fmt::format("{}: not a JSON object", rel)};
-  return j;
+  std::string error;
+  auto j = read_json_object(dir + "/" + rel, error);
+  if (!j) throw Failure{fmt::format("{}: cannot be read as a JSON object", rel)};
+  return std::move(*j);
 }
 
 std::optional<std::uint64_t> decimal(const Json& j, const char* key) {

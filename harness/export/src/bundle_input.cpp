@@ -6,6 +6,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "jbench/bundle/json_file.h"
 #include "jbench/stats/decimal.h"
 
 namespace jbench::exports {
@@ -13,20 +14,6 @@ namespace {
 
 using Json = nlohmann::json;
 namespace fs = std::filesystem;
-
-std::optional<Json> read_object(const std::string& path, std::string& error) {
-  std::ifstream in(path);
-  if (!in) {
-    error = fmt::format("cannot read {}", path);
-    return std::nullopt;
-  }
-  Json j = Json::parse(in, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) {
-    error = fmt::format("{} is not a JSON object", path);
-    return std::nullopt;
-  }
-  return j;
-}
 
 std::optional<std::uint64_t> decimal(const Json& j) {
   if (!j.is_string()) return std::nullopt;
@@ -39,7 +26,7 @@ std::optional<RunInput> read_run(const std::string& bundle, const std::string& i
   r.id = id;
   r.dir = bundle + "/runs/" + id;
   const std::string path = r.dir + "/run.json";
-  const auto run = read_object(path, error);
+  const auto run = read_json_object(path, error);
   if (!run) return std::nullopt;
   const auto cohort = run->find("cohort");
   if (cohort != run->end() && cohort->is_object() && cohort->contains("members")) {
@@ -96,7 +83,7 @@ std::optional<RunInput> read_run(const std::string& bundle, const std::string& i
 
 BundleInput read_bundle_input(const std::string& dir, const std::optional<std::string>& only_run) {
   BundleInput out;
-  const auto manifest = read_object(dir + "/manifest.json", out.error);
+  const auto manifest = read_json_object(dir + "/manifest.json", out.error);
   if (!manifest) return out;
   out.status = manifest->value("status", "");
   const auto runs = manifest->find("runs");

@@ -6,26 +6,13 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "jbench/bundle/json_file.h"
 #include "jbench/stats/decimal.h"
 
 namespace jbench::report {
 namespace {
 
 using Json = nlohmann::json;
-
-std::optional<Json> read_json(const std::string& path, std::string& error) {
-  std::ifstream in(path);
-  if (!in) {
-    error = fmt::format("cannot read {}", path);
-    return std::nullopt;
-  }
-  Json j = Json::parse(in, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) {
-    error = fmt::format("{} is not a JSON object", path);
-    return std::nullopt;
-  }
-  return j;
-}
 
 std::optional<std::uint64_t> decimal_at(const Json& doc, const char* key) {
   const auto it = doc.find(key);
@@ -70,7 +57,7 @@ double number_at(const Json& j, const char* key) {
 
 BundleRuns read_bundle_runs(const std::string& dir) {
   BundleRuns out;
-  const auto manifest = read_json(dir + "/manifest.json", out.error);
+  const auto manifest = read_json_object(dir + "/manifest.json", out.error);
   if (!manifest) return out;
   out.bundle_status = manifest->value("status", "");
   const auto found = manifest->find("runs");
@@ -93,7 +80,7 @@ BundleRuns read_bundle_runs(const std::string& dir) {
     r.throughput = number_at(entry, "throughput_ops_per_s");
     // The cell is the point's values without the trace mode, as run.json states them.
     std::string error;
-    const auto run = read_json(fmt::format("{}/runs/{}/run.json", dir, r.id), error);
+    const auto run = read_json_object(fmt::format("{}/runs/{}/run.json", dir, r.id), error);
     if (!run) {
       out.error = error;
       return out;
