@@ -95,6 +95,17 @@ Json estimate_json(const Estimate& e, const char* name) {
   return {{name, e.value}, {"low", opt(e.low)}, {"high", opt(e.high)}};
 }
 
+// What a reader must know before any figure: the bundle is invalid, or incomplete.
+std::string bundle_note(const AttributionReport& r) {
+  std::string note;
+  if (!r.valid) note = fmt::format("INVALID BUNDLE: {}", fmt::join(r.invalid_because, "; "));
+  if (r.bundle_status != "complete") {
+    note += fmt::format("{}the bundle's status is '{}': figures come from its successful runs only",
+                        note.empty() ? "" : ". ", r.bundle_status);
+  }
+  return note;
+}
+
 }  // namespace
 
 Json attribution_to_json(const AttributionReport& r) {
@@ -180,8 +191,7 @@ Json attribution_to_json(const AttributionReport& r) {
           {"bundle", r.bundle},
           {"bundle_status", r.bundle_status},
           {"bundle_valid", r.valid},
-          {"bundle_note",
-           r.valid ? "" : fmt::format("INVALID BUNDLE: {}", fmt::join(r.invalid_because, "; "))},
+          {"bundle_note", bundle_note(r)},
           {"cells", cells},
           {"scaling", scaling},
           {"startup", startup},

@@ -82,7 +82,10 @@ std::string attribution_to_text(const AttributionReport& r) {
         "note: the bundle's status is '{}': figures come from its successful runs only\n",
         r.bundle_status);
   }
-  if (r.cells.empty()) o << "\nno light or full run succeeded: nothing can be attributed\n";
+  if (r.cells.empty()) {
+    o << "\nthe bundle has no successful light or full run, so nothing can be attributed "
+         "(baseline runs record no calls)\n";
+  }
   for (const auto& c : r.cells) cell_text(o, c);
   if (!r.scaling.empty()) o << "\nScaling along workers (baseline runs)\n";
   for (const auto& g : r.scaling) {
