@@ -133,6 +133,23 @@ TEST(AttributionAccount, light_excess_within_the_crossing_bound_is_taken_from_th
   expect_parts_sum_to_the_phase(a);
 }
 
+TEST(AttributionAccount, light_protocol_waits_outside_the_workers_window_are_taken_out_of_read) {
+  RunAccount run = one_worker("light");
+  run.incarnations[0].phases[2].own_window_ns = 600;  // the harness's measure phase is 1000 long
+  AccountBuilder b(std::move(run), {windows()});
+  b.seal_spans();
+  b.add_light({kWorker, Phase::measure, false, "read", 2, 500, 450, {}});
+  b.add_light({kWorker, Phase::measure, false, "pwrite64", 10, 300, 40, {}});
+  const RunAccount a = b.finish();
+  ASSERT_TRUE(a.problems.empty()) << a.problems.front();
+  const auto& measure = a.incarnations[0].phases[2];
+  EXPECT_EQ(measure.wall_ns, 600u);  // the worker's own window, as in full detail
+  EXPECT_EQ(measure.protocol_ns, 400u);
+  EXPECT_EQ(measure.calls.at(CallKey{"read", "", ""}).ns, 100u);
+  EXPECT_EQ(measure.calls.at(CallKey{"pwrite64", "", ""}).ns, 300u);
+  expect_parts_sum_to_the_phase(a);
+}
+
 TEST(AttributionAccount, parts_beyond_the_phase_time_refuse_the_account) {
   AccountBuilder b(one_worker("full"), {windows()});
   b.seal_spans();

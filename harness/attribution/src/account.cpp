@@ -234,6 +234,21 @@ void AccountBuilder::add_light(const LightTotal& t) {
   phase.crossing_bound_ns = std::max(phase.crossing_bound_ns, t.max_ns);
 }
 
+// docs/attribution.md, "The unit": light totals hold the protocol's waits at the harness
+// phase's edges; the worker's own window says how long they were.
+void AccountBuilder::take_protocol_waits(PhaseAccount& phase) {
+  if (phase.own_window_ns == 0 || phase.own_window_ns >= phase.wall_ns) return;
+  const std::uint64_t edges = phase.wall_ns - phase.own_window_ns;
+  for (auto& [key, cost] : phase.calls) {
+    if (key.call != "read") continue;
+    const std::uint64_t take = std::min(edges, cost.ns);
+    cost.ns -= take;
+    phase.protocol_ns = take;
+    break;
+  }
+  phase.wall_ns = phase.own_window_ns;
+}
+
 RunAccount AccountBuilder::finish() {
   if (outside_cohort_) {
     run_.notes.push_back(
@@ -247,6 +262,7 @@ RunAccount AccountBuilder::finish() {
     for (std::size_t p = 0; p < kPhases; ++p) {
       PhaseAccount& phase = inc.phases[p];
       phase.threads = std::max<std::uint32_t>(1, threads);
+      if (run_.detail == "light") take_protocol_waits(phase);
       const std::uint64_t in_gc = gc_calls_ns_[{who, p}];
       phase.gc_ns -= std::min(phase.gc_ns, in_gc);
       const std::uint64_t used = phase.syscall_ns() + phase.gc_ns;

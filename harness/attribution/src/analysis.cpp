@@ -29,9 +29,9 @@ void compare_modes(CellAttribution& light, CellAttribution& full) {
   const std::string note = agree ? fmt::format("light and full both rank {} first", a)
                                  : fmt::format(
                                        "light ranks {} first, full ranks {} first: light "
-                                       "totals are per harness phase and include the "
-                                       "protocol's waits at its edges, full detail times each "
-                                       "call inside the worker's own window; rank by full",
+                                       "totals are per harness phase and count a call wholly "
+                                       "where it entered, full detail times each call inside "
+                                       "the worker's own window; rank by full",
                                        a, b);
   light.other_mode = "full";
   full.other_mode = "light";
@@ -52,6 +52,7 @@ IncarnationRow incarnation_row(const RunAccount& a, const Incarnation& inc) {
     r.rest_ns = ph.rest_ns();
     r.writer_ns = ph.writer_calls.ns;
     r.clamped_ns = ph.clamped_ns;
+    r.protocol_ns = ph.protocol_ns;
     r.cpu_ns = ph.cpu_ns;
     r.operations = ph.operations;
     for (const auto& [key, cost] : ph.calls) r.top_calls.emplace_back(key.label(), cost.ns);

@@ -78,6 +78,7 @@ Json cell_json(const CellAttribution& c) {
             {"observer_share", opt(c.observer.observer_share)},
             {"writer_thread_share", c.observer.writer_thread_share}}},
           {"cpu_share", opt(c.cpu_share)},
+          {"protocol_wait_share", opt(c.protocol_wait_share)},
           {"min_detectable_effect",
            {{"fraction_of_wall", opt(c.detectable.fraction_of_wall)},
             {"baseline_runs", c.detectable.baseline_runs},
@@ -176,6 +177,7 @@ Json attribution_to_json(const AttributionReport& r) {
                         {"rest_ns", stats::to_decimal(p.rest_ns)},
                         {"writer_ns", stats::to_decimal(p.writer_ns)},
                         {"clamped_ns", stats::to_decimal(p.clamped_ns)},
+                        {"protocol_ns", stats::to_decimal(p.protocol_ns)},
                         {"cpu_ns", p.cpu_ns ? Json(stats::to_decimal(*p.cpu_ns)) : Json(nullptr)},
                         {"operations", p.operations},
                         {"top_calls", top}});

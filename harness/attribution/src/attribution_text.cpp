@@ -47,6 +47,12 @@ void cell_text(std::ostream& o, const CellAttribution& c) {
     beside += fmt::format("on-CPU (cpu collector, overlaps the parts) {}", percent(*c.cpu_share));
   beside += fmt::format("{}bridge writer thread (observer, in no part) {}",
                         beside.empty() ? "" : "; ", percent(c.observer.writer_thread_share));
+  if (c.protocol_wait_share) {
+    beside += fmt::format(
+        "; the protocol's waits outside the workers' windows, taken out of read "
+        "(light) {}",
+        percent(*c.protocol_wait_share));
+  }
   if (c.observer.observer_share)
     beside += fmt::format("; observer's own cost {}", percent(*c.observer.observer_share));
   o << "  beside: " << beside << "\n";

@@ -30,6 +30,7 @@ struct RunMeasure {
   std::map<PartId, double> ns;
   std::map<PartId, double> count;
   double writer_ns = 0;
+  double protocol_ns = 0;
   std::optional<double> cpu_ns = 0.0;
   double cpu_window_ns = 0;
   std::map<std::string, SpanCost> spans;
@@ -54,6 +55,7 @@ RunMeasure pool(const RunAccount& run) {
       m.count[{true, {}}] += static_cast<double>(p.gc_pauses);
     }
     m.writer_ns += static_cast<double>(p.writer_calls.ns);
+    m.protocol_ns += static_cast<double>(p.protocol_ns);
     if (m.cpu_ns && p.cpu_ns) {
       *m.cpu_ns += static_cast<double>(*p.cpu_ns);
       m.cpu_window_ns += static_cast<double>(p.cpu_window_ns) * p.threads;
@@ -179,6 +181,8 @@ CellAttribution analyse_cell(const CellInputs& in) {
   }
   c.observer.writer_thread_share =
       sum_of(runs, all, [](const RunMeasure& m) { return m.writer_ns; }) / thread_ns;
+  const double protocol = sum_of(runs, all, [](const RunMeasure& m) { return m.protocol_ns; });
+  if (protocol > 0) c.protocol_wait_share = protocol / thread_ns;
   bool cpu_known = std::all_of(runs.begin(), runs.end(),
                                [](const RunMeasure& m) { return m.cpu_ns.has_value(); });
   const double cpu_window = sum_of(runs, all, [](const RunMeasure& m) { return m.cpu_window_ns; });

@@ -183,11 +183,16 @@ class Reader {
         windows.push_back(facts_.trace == "full" && calls_ok ? own_windows(run, inc, run_windows)
                                                              : run_windows);
       }
-      if (facts_.trace == "light") {
+      if (facts_.trace == "light" && calls_ok) {
+        const std::size_t m = static_cast<std::size_t>(Phase::measure);
+        for (Incarnation& inc : a.incarnations) {
+          inc.phases[m].own_window_ns = own_windows(run, inc, run_windows).wall(Phase::measure);
+        }
         a.notes.push_back(
-            "light totals are per harness phase: a call counts wholly in the phase it entered, so "
-            "the protocol's waits between the phase's start and a worker's own measure window (a "
-            "blocking read on the control pipe) are in them; full detail separates them");
+            "light totals are per harness phase: the time a worker spent outside its own measure "
+            "window (the protocol's blocking read of its next command) is taken out of `read` and "
+            "shown apart; a call counts wholly in the phase it entered, so light ranks less "
+            "sharply than full");
       }
       AccountBuilder builder(std::move(a), std::move(windows));
       if (bridge && status_of(spans) == "ok") {

@@ -12,7 +12,8 @@ namespace {
 // Light totals are per harness phase: the sentence says what that includes.
 std::string detail_words(const CellAttribution& c) {
   return c.mode == "light"
-             ? " (totals per harness phase, the protocol's waits at its edges included)"
+             ? " (totals per harness phase, the protocol's waits outside the workers' windows "
+               "taken out)"
              : "";
 }
 

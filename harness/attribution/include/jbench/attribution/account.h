@@ -71,6 +71,12 @@ struct PhaseAccount {
   // neighbouring phase (the longest call of this phase, once per boundary).
   std::uint64_t crossing_bound_ns = 0;
   std::uint64_t clamped_ns = 0;  // light: traced time past the window, within the bound
+  // Light, measure: the worker's own measured window, when run.json gives it. The totals are
+  // per harness phase, whose edges hold the protocol's blocking read of the next command; that
+  // time (the phase less the worker's window) is taken out of `read` into protocol_ns, apart
+  // from every part, and the phase becomes the worker's window, as in full detail.
+  std::uint64_t own_window_ns = 0;
+  std::uint64_t protocol_ns = 0;
   std::map<std::string, SpanCost> spans;
   std::optional<std::uint64_t> cpu_ns;  // the process's on-CPU time (cpu collector), apart
   std::uint64_t cpu_window_ns = 0;      // the harness phase it was read over
@@ -188,6 +194,7 @@ class AccountBuilder {
 
  private:
   Incarnation* find(IncarnationId who);
+  static void take_protocol_waits(PhaseAccount& phase);
   CallCost& cost_of(PhaseAccount& phase, std::size_t incarnation, std::size_t p,
                     const CallRecord& c);
   RunAccount run_;

@@ -82,6 +82,8 @@ struct CellAttribution {
   std::optional<double> top_stays_on_top;  // fraction of resamples; unset with one repetition
   Observer observer;
   std::optional<double> cpu_share;  // the processes' on-CPU time, beside the parts (it overlaps)
+  // Light: the protocol's waits at the harness phase's edges, taken out of `read`, in no share.
+  std::optional<double> protocol_wait_share;
   DetectableEffect detectable;
   std::optional<std::string> other_mode;
   std::optional<bool> modes_agree;
@@ -133,6 +135,7 @@ struct PhaseRow {
   std::uint64_t rest_ns = 0;
   std::uint64_t writer_ns = 0;  // the bridge writer thread's traced calls, in no part
   std::uint64_t clamped_ns = 0;
+  std::uint64_t protocol_ns = 0;  // light: taken out of read, in no part
   std::optional<std::uint64_t> cpu_ns;
   std::uint64_t operations = 0;
   std::vector<std::pair<std::string, std::uint64_t>> top_calls;  // the largest, by label
