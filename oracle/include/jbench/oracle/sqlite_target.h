@@ -1,0 +1,51 @@
+// An in-process libsqlite3 database as a target or an oracle: the same engine can play both
+// sides with different settings (pragmas), or two builds can be compared later.
+//
+//   auto db = SqliteTarget::open(":memory:", {"foreign_keys=ON"});
+//   if (!db) return db.error();
+//   ResultSet r = db->run("SELECT ?1 + 1", {Value::integer(41)});   // one row: 42
+//
+// run() never throws and never aborts on bad SQL: a statement that fails to prepare, bind or
+// step comes back as a ResultSet with `error` set (SQLite's extended code and message), so an
+// error is a result to compare like any other. One statement per call: trailing SQL after the
+// first statement is refused (as SQLITE_MISUSE), because silently ignoring it would compare
+// less than the corpus says.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "jbench/common/result.h"
+#include "jbench/oracle/result_set.h"
+
+struct sqlite3;
+
+namespace jbench::oracle {
+
+class SqliteTarget {
+ public:
+  // Opens (creating if needed) `path`, ":memory:" for a private in-memory database, then runs
+  // "PRAGMA <p>" for each of `pragmas` in order. A pragma that fails is an error naming it.
+  static Result<SqliteTarget> open(const std::string& path,
+                                   const std::vector<std::string>& pragmas);
+
+  SqliteTarget(SqliteTarget&& other) noexcept;
+  SqliteTarget& operator=(SqliteTarget&& other) noexcept;
+  SqliteTarget(const SqliteTarget&) = delete;
+  SqliteTarget& operator=(const SqliteTarget&) = delete;
+  ~SqliteTarget();  // closes the connection (sqlite3_close_v2: statements are all finalized)
+
+  // Prepares `sql`, binds `params` to ?1..?N in order (the count must equal the statement's
+  // parameter count, or the result is an SQLITE_RANGE error), steps every row and finalizes.
+  ResultSet run(std::string_view sql, const std::vector<Value>& params);
+
+  const std::string& path() const { return path_; }
+
+ private:
+  SqliteTarget(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
+  sqlite3* db_ = nullptr;
+  std::string path_;
+};
+
+}  // namespace jbench::oracle

@@ -1,0 +1,162 @@
+#include "jbench/oracle/sqlite_target.h"
+
+#include <sqlite3.h>
+
+#include <cctype>
+#include <utility>
+
+namespace jbench::oracle {
+
+namespace {
+
+ResultSet failed(int code, std::string message, ResultSet partial = {}) {
+  partial.error = StatementError{code, std::move(message)};
+  return partial;
+}
+
+ResultSet failed_from(sqlite3* db, std::string context, ResultSet partial = {}) {
+  return failed(sqlite3_extended_errcode(db), context + sqlite3_errmsg(db), std::move(partial));
+}
+
+// Whether the SQL after a statement is only whitespace, semicolons and comments.
+bool only_trivia(std::string_view tail) {
+  std::size_t i = 0;
+  while (i < tail.size()) {
+    unsigned char c = static_cast<unsigned char>(tail[i]);
+    if (std::isspace(c) || c == ';') {
+      ++i;
+    } else if (tail.substr(i, 2) == "--") {
+      i = tail.find('\n', i);
+      if (i == std::string_view::npos) return true;
+    } else if (tail.substr(i, 2) == "/*") {
+      i = tail.find("*/", i + 2);
+      if (i == std::string_view::npos) return true;  // SQLite accepts an unterminated comment
+      i += 2;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+int bind(sqlite3_stmt* stmt, int index, const Value& v) {
+  switch (v.kind) {
+    case ValueKind::null:
+      return sqlite3_bind_null(stmt, index);
+    case ValueKind::integer:
+      return sqlite3_bind_int64(stmt, index, v.integer_value);
+    case ValueKind::real:
+      return sqlite3_bind_double(stmt, index, v.real_value);
+    case ValueKind::text:
+      return sqlite3_bind_text64(stmt, index, v.bytes.data(), v.bytes.size(), SQLITE_TRANSIENT,
+                                 SQLITE_UTF8);
+    case ValueKind::blob:
+      return sqlite3_bind_blob64(stmt, index, v.bytes.data(), v.bytes.size(), SQLITE_TRANSIENT);
+  }
+  return SQLITE_MISUSE;
+}
+
+Value column_value(sqlite3_stmt* stmt, int i) {
+  switch (sqlite3_column_type(stmt, i)) {
+    case SQLITE_INTEGER:
+      return Value::integer(sqlite3_column_int64(stmt, i));
+    case SQLITE_FLOAT:
+      return Value::real(sqlite3_column_double(stmt, i));
+    case SQLITE_TEXT: {
+      // Fetch the pointer before the size: that order avoids a conversion between the two.
+      const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt, i));
+      return Value::text(std::string(p, static_cast<std::size_t>(sqlite3_column_bytes(stmt, i))));
+    }
+    case SQLITE_BLOB: {
+      const auto* p = static_cast<const char*>(sqlite3_column_blob(stmt, i));
+      auto n = static_cast<std::size_t>(sqlite3_column_bytes(stmt, i));
+      return Value::blob(p ? std::string(p, n) : std::string());  // a zero-length blob is NULL p
+    }
+    default:
+      return Value::null();
+  }
+}
+
+// Finalizes on every path out of run().
+struct StatementGuard {
+  sqlite3_stmt* stmt = nullptr;
+  ~StatementGuard() { sqlite3_finalize(stmt); }
+};
+
+}  // namespace
+
+Result<SqliteTarget> SqliteTarget::open(const std::string& path,
+                                        const std::vector<std::string>& pragmas) {
+  sqlite3* db = nullptr;
+  int rc = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
+  SqliteTarget target(db, path);  // owns db from here, even when opening failed
+  if (rc != SQLITE_OK) {
+    return Error{"cannot open the SQLite database '" + path +
+                     "': " + (db ? sqlite3_errmsg(db) : sqlite3_errstr(rc)),
+                 0, ErrorKind::io};
+  }
+  sqlite3_extended_result_codes(db, 1);
+  for (const std::string& p : pragmas) {
+    ResultSet r = target.run("PRAGMA " + p, {});
+    if (!r.ok()) {
+      return Error{"PRAGMA " + p + " on '" + path + "' failed: " + r.error->message, 0,
+                   ErrorKind::input};
+    }
+  }
+  return target;
+}
+
+SqliteTarget::SqliteTarget(SqliteTarget&& other) noexcept
+    : db_(std::exchange(other.db_, nullptr)), path_(std::move(other.path_)) {}
+
+SqliteTarget& SqliteTarget::operator=(SqliteTarget&& other) noexcept {
+  if (this != &other) {
+    sqlite3_close_v2(db_);
+    db_ = std::exchange(other.db_, nullptr);
+    path_ = std::move(other.path_);
+  }
+  return *this;
+}
+
+SqliteTarget::~SqliteTarget() { sqlite3_close_v2(db_); }
+
+ResultSet SqliteTarget::run(std::string_view sql, const std::vector<Value>& params) {
+  StatementGuard guard;
+  const char* tail = nullptr;
+  if (sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &guard.stmt, &tail) !=
+      SQLITE_OK) {
+    return failed_from(db_, "");
+  }
+  if (guard.stmt == nullptr) return failed(SQLITE_MISUSE, "no SQL statement in the text");
+  if (!only_trivia(sql.substr(static_cast<std::size_t>(tail - sql.data())))) {
+    return failed(SQLITE_MISUSE, "more than one SQL statement in one run(); give one at a time");
+  }
+  int expected = sqlite3_bind_parameter_count(guard.stmt);
+  if (static_cast<std::size_t>(expected) != params.size()) {
+    return failed(SQLITE_RANGE, "the statement has " + std::to_string(expected) + " parameters, " +
+                                    std::to_string(params.size()) + " given");
+  }
+  for (std::size_t i = 0; i < params.size(); ++i) {
+    if (bind(guard.stmt, static_cast<int>(i + 1), params[i]) != SQLITE_OK) {
+      return failed_from(db_, "binding parameter " + std::to_string(i + 1) + ": ");
+    }
+  }
+  ResultSet result;
+  int columns = sqlite3_column_count(guard.stmt);
+  for (int i = 0; i < columns; ++i) {
+    const char* name = sqlite3_column_name(guard.stmt, i);
+    result.columns.emplace_back(name ? name : "");
+  }
+  for (;;) {
+    int rc = sqlite3_step(guard.stmt);
+    if (rc == SQLITE_DONE) break;
+    if (rc != SQLITE_ROW) return failed_from(db_, "", std::move(result));
+    Row row;
+    row.reserve(static_cast<std::size_t>(columns));
+    for (int i = 0; i < columns; ++i) row.push_back(column_value(guard.stmt, i));
+    result.rows.push_back(std::move(row));
+  }
+  return result;
+}
+
+}  // namespace jbench::oracle
