@@ -1,5 +1,5 @@
-// An in-process libsqlite3 database as a target or an oracle: the same engine can play both
-// sides with different settings (pragmas), or two builds can be compared later.
+// An in-process libsqlite3 database as a target or an oracle (a Target, target.h): the same engine
+// can play both sides with different settings (pragmas), or two builds can be compared later.
 //
 //   auto db = SqliteTarget::open(":memory:", {"foreign_keys=ON"});
 //   if (!db) return db.error();
@@ -18,12 +18,13 @@
 
 #include "jbench/common/result.h"
 #include "jbench/oracle/result_set.h"
+#include "jbench/oracle/target.h"
 
 struct sqlite3;
 
 namespace jbench::oracle {
 
-class SqliteTarget {
+class SqliteTarget : public Target {
  public:
   // Opens (creating if needed) `path`, ":memory:" for a private in-memory database, then runs
   // "PRAGMA <p>" for each of `pragmas` in order. A pragma that fails is an error naming it.
@@ -34,11 +35,14 @@ class SqliteTarget {
   SqliteTarget& operator=(SqliteTarget&& other) noexcept;
   SqliteTarget(const SqliteTarget&) = delete;
   SqliteTarget& operator=(const SqliteTarget&) = delete;
-  ~SqliteTarget();  // closes the connection (sqlite3_close_v2: statements are all finalized)
+  ~SqliteTarget()
+      override;  // closes the connection (sqlite3_close_v2: statements are all finalized)
 
   // Prepares `sql`, binds `params` to ?1..?N in order (the count must equal the statement's
   // parameter count, or the result is an SQLITE_RANGE error), steps every row and finalizes.
-  ResultSet run(std::string_view sql, const std::vector<Value>& params);
+  ResultSet run(std::string_view sql, const std::vector<Value>& params) override;
+  // "sqlite:" and the path, e.g. "sqlite::memory:".
+  std::string name() const override { return "sqlite:" + path_; }
 
   const std::string& path() const { return path_; }
 

@@ -1,0 +1,39 @@
+// The engine interface the runner plays statements against, so that a target and an oracle can
+// be any two engines (two SQLite configurations, an external process, a deliberately wrong
+// fixture) and the runner stays pure over it.
+//
+//   ResultSet r = target.run("SELECT ?1 + 1", {Value::integer(41)});
+//   std::cout << target.name();   // "sqlite::memory:"
+//
+// run() reports failures in the ResultSet (`error` set), never by throwing: an error is a result
+// to compare like any other.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "jbench/oracle/result_set.h"
+
+namespace jbench::oracle {
+
+class Target {
+ public:
+  virtual ~Target() = default;
+
+  // Runs one statement with `params` bound to ?1..?N in order.
+  virtual ResultSet run(std::string_view sql, const std::vector<Value>& params) = 0;
+  // Which engine this is, for reports ("sqlite::memory:").
+  virtual std::string name() const = 0;
+
+ protected:
+  // Protected so that a Target is never copied or moved through the base (slicing); derived
+  // classes keep their own copy and move rules.
+  Target() = default;
+  Target(const Target&) = default;
+  Target(Target&&) = default;
+  Target& operator=(const Target&) = default;
+  Target& operator=(Target&&) = default;
+};
+
+}  // namespace jbench::oracle

@@ -1,0 +1,137 @@
+#include "jbench/oracle/runner.h"
+
+#include <utility>
+
+#include "jbench/oracle/compare.h"
+#include "jbench/oracle/normalize.h"
+
+namespace jbench::oracle {
+
+namespace {
+
+std::string outcome_words(const ResultSet& r) { return r.ok() ? "ok" : "an error"; }
+
+Finding finding_of(FindingKind kind, const Record& r, const ResultSet& target,
+                   const ResultSet& oracle, std::string what) {
+  Finding f;
+  f.kind = kind;
+  f.where = r.where;
+  f.sql = r.sql;
+  f.params = r.params;
+  f.target_result = describe_result(target);
+  f.oracle_result = describe_result(oracle);
+  f.what = std::move(what);
+  return f;
+}
+
+// Records a finding within the bound, or counts it past it.
+void add(std::vector<Finding>& list, std::size_t& left_off, Finding f, std::size_t max) {
+  if (list.size() < max) {
+    list.push_back(std::move(f));
+  } else {
+    ++left_off;
+  }
+}
+
+// A statement record: only the outcome (ok or error) is compared, as the corpus says nothing of
+// its rows; the oracle's outcome is also checked against the header.
+void play_statement(const Record& r, const ResultSet& target, const ResultSet& oracle,
+                    RunReport& report, const RunOptions& options) {
+  if (target.ok() != oracle.ok()) {
+    add(report.divergences, report.divergences_left_off,
+        finding_of(FindingKind::divergence, r, target, oracle,
+                   "the statement is " + outcome_words(target) + " on the target but " +
+                       outcome_words(oracle) + " on the oracle"),
+        options.max_findings);
+  }
+  bool want_ok = r.kind == RecordKind::statement_ok;
+  if (oracle.ok() != want_ok) {
+    Finding f = finding_of(FindingKind::expectation_failure, r, target, oracle,
+                           "the corpus expects " + std::string(want_ok ? "ok" : "an error") +
+                               ", the oracle gave " + outcome_words(oracle));
+    f.expected = want_ok ? "ok" : "an error";
+    add(report.expectation_failures, report.expectation_failures_left_off, std::move(f),
+        options.max_findings);
+  }
+}
+
+void play_query(const Record& r, const ResultSet& target, const ResultSet& oracle,
+                RunReport& report, const RunOptions& options) {
+  Normalization n = normalization_of(r);
+  if (auto d = compare(target, oracle, n)) {
+    Finding f = finding_of(FindingKind::divergence, r, target, oracle, d->what);
+    f.normalization = to_json(n);
+    add(report.divergences, report.divergences_left_off, std::move(f), options.max_findings);
+  }
+  if (!r.has_expected) return;
+  ResultSet expected = expected_of(r);
+  // compare() words its message as target vs oracle; here its left side is the oracle's result
+  // and its right side the corpus's rows, which the message says before quoting it.
+  if (auto d = compare(oracle, expected, n)) {
+    Finding f = finding_of(
+        FindingKind::expectation_failure, r, target, oracle,
+        "the oracle's result differs from the corpus's expected rows (below, 'target' is the "
+        "oracle's result and 'oracle' the expected rows): " +
+            d->what);
+    f.expected = describe_result(expected);
+    f.normalization = to_json(n);
+    add(report.expectation_failures, report.expectation_failures_left_off, std::move(f),
+        options.max_findings);
+  }
+}
+
+}  // namespace
+
+RunReport run_corpus(const Corpus& corpus, Target& target, Target& oracle,
+                     const RunOptions& options) {
+  RunReport report;
+  report.target_name = target.name();
+  report.oracle_name = oracle.name();
+  for (const Record& r : corpus.records) {
+    // Both engines run every record, in corpus order, so their states stay in step.
+    ResultSet t = target.run(r.sql, r.params);
+    ResultSet o = oracle.run(r.sql, r.params);
+    ++report.records_played;
+    ++report.statements_compared;  // one statement per record (docs/oracle-corpus.md)
+    if (r.kind == RecordKind::query) {
+      play_query(r, t, o, report, options);
+    } else {
+      play_statement(r, t, o, report, options);
+    }
+    if (options.stop_at_first && !report.clean()) {
+      report.stopped_early = &r != &corpus.records.back();
+      break;
+    }
+  }
+  return report;
+}
+
+std::string describe_result(const ResultSet& r) {
+  std::string out;
+  if (r.error) out = "error " + std::to_string(r.error->code) + ": " + r.error->message;
+  // Rows produced before an error are part of the result too.
+  if (r.error && r.rows.empty()) return out;
+  if (r.error) out += ", after ";
+  out += std::to_string(r.rows.size()) + (r.rows.size() == 1 ? " row" : " rows");
+  for (std::size_t i = 0; i < r.rows.size(); ++i) {
+    out += i ? ", " : ": ";
+    out += to_sql_literal(r.rows[i]);
+  }
+  return out;
+}
+
+std::string describe(const Finding& f) {
+  std::string out = f.where.file + ":" + std::to_string(f.where.line) + ": " + to_string(f.kind) +
+                    ": " + f.what + "\n  sql: " + f.sql + "\n  params: ";
+  out += to_sql_literal(f.params);
+  out += "\n  target: " + f.target_result + "\n  oracle: " + f.oracle_result;
+  if (f.expected) out += "\n  expected: " + *f.expected;
+  if (!f.normalization.is_null()) out += "\n  normalization: " + f.normalization.dump();
+  return out + "\n";
+}
+
+const char* to_string(FindingKind kind) {
+  return kind == FindingKind::divergence ? "divergence" : "expectation failure";
+}
+
+}  // namespace jbench::oracle
