@@ -90,7 +90,7 @@ void AccountBuilder::add_span_begin(IncarnationId who, std::int64_t tid, std::st
                                     std::string_view name, std::uint64_t t_ns) {
   if (!find(who)) return;
   segments_[who].begin(tid, id, name, t_ns);
-  workload_threads_[{who, tid}] = true;
+  workload_threads_.insert({who, tid});
 }
 
 void AccountBuilder::add_span_end(IncarnationId who, std::int64_t tid, std::string_view id,
@@ -157,7 +157,7 @@ void AccountBuilder::add_call(const CallRecord& c) {
   const std::uint64_t end = c.t_ns + c.duration_ns;
   const auto* pause = c.bridge_writer ? nullptr : segs.pause_at(c.tid, c.t_ns);
   const auto* span = c.bridge_writer || pause ? nullptr : segs.innermost(c.tid, c.t_ns);
-  if (!c.bridge_writer) workload_threads_[{c.who, c.tid}] = true;
+  if (!c.bridge_writer) workload_threads_.insert({c.who, c.tid});
   const std::size_t incarnation = index_.at(c.who);
   const PhaseWindows& w = windows_[incarnation];
   for (std::size_t p = 0; p < kPhases; ++p) {
@@ -258,7 +258,7 @@ RunAccount AccountBuilder::finish() {
   for (Incarnation& inc : run_.incarnations) {
     const IncarnationId who{inc.pid, inc.start_time_ticks};
     std::uint32_t threads = 0;
-    for (const auto& [key, seen] : workload_threads_) threads += key.first == who ? 1 : 0;
+    for (const auto& [incarnation, tid] : workload_threads_) threads += incarnation == who ? 1 : 0;
     for (std::size_t p = 0; p < kPhases; ++p) {
       PhaseAccount& phase = inc.phases[p];
       phase.threads = std::max<std::uint32_t>(1, threads);

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <deque>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <unordered_map>
 
@@ -11,7 +10,6 @@
 #include "jbench/events/event_file.h"
 #include "jbench/events/flat_record.h"
 #include "jbench/events/line_reader.h"
-#include "jbench/stats/decimal.h"
 
 namespace jbench::attribution {
 namespace {
@@ -22,7 +20,25 @@ struct Failure {
   std::string message;
 };
 
-const Json kNone = Json::array();
+// A member of an object, or nullptr: bundles from elsewhere may lack any of them, and a const
+// operator[] on a missing key is not a lookup.
+const Json* member(const Json& j, const char* key) {
+  if (!j.is_object()) return nullptr;
+  const auto it = j.find(key);
+  return it == j.end() ? nullptr : &*it;
+}
+
+// run.json's entry of an incarnation's worker (`workers[]`, by index and pid), or nullptr.
+const Json* worker_entry(const Json& run, const Incarnation& inc) {
+  const Json* workers = member(run, "workers");
+  if (!workers || !workers->is_array()) return nullptr;
+  for (const Json& w : *workers) {
+    if (w.value("index", ~0u) == inc.worker && w.value("pid", std::int64_t{-1}) == inc.pid) {
+      return &w;
+    }
+  }
+  return nullptr;
+}
 
 // A file as the account keys it: the same file of every repetition under one name. The run's own
 // directories (its scratch copy of the dataset, its staging raw files) are dropped up to
@@ -47,25 +63,10 @@ Json read_json(const std::string& dir, const std::string& rel) {
   return std::move(*j);
 }
 
-std::optional<std::uint64_t> decimal(const Json& j, const char* key) {
-  const auto it = j.find(key);
-  if (it == j.end() || !it->is_string()) return std::nullopt;
-  return stats::parse_decimal_u64(it->get_ref<const std::string&>());
-}
-
 std::uint64_t need_decimal(const Json& j, const char* key, const std::string& where) {
-  const auto v = decimal(j, key);
+  const auto v = decimal_at(j, key);
   if (!v) throw Failure{fmt::format("{}: `{}` is missing or not a decimal string", where, key)};
   return *v;
-}
-
-const Json* collector(const Json& run, std::string_view name) {
-  const auto mode = run.find("trace_mode");
-  if (mode == run.end() || !mode->contains("collectors")) return nullptr;
-  for (const Json& c : (*mode)["collectors"]) {
-    if (c.is_object() && c.value("name", "") == name) return &c;
-  }
-  return nullptr;
 }
 
 // The phases are contiguous and cover the run (docs/attribution.md): each ends where the next
@@ -90,19 +91,16 @@ PhaseWindows windows_of(const Json& run, const std::string& where) {
 // (run.json workers[].measure_start_ns..measure_end_ns): the barrier wait before it goes to
 // warmup and the wait for the other workers after it to teardown, and the phases stay contiguous.
 PhaseWindows own_windows(const Json& run, const Incarnation& inc, PhaseWindows w) {
-  if (!run.contains("workers")) return w;
-  for (const Json& worker : run["workers"]) {
-    if (worker.value("index", ~0u) != inc.worker ||
-        worker.value("pid", std::int64_t{-1}) != inc.pid)
-      continue;
-    const auto begin = decimal(worker, "measure_start_ns");
-    const auto end = decimal(worker, "measure_end_ns");
-    const std::size_t m = static_cast<std::size_t>(Phase::measure);
-    if (!begin || !end || *begin < w.begin[m] || *end < *begin || *end > w.end[kPhases - 1])
-      return w;
-    w.end[m - 1] = w.begin[m] = *begin;
-    w.end[m] = w.begin[m + 1] = *end;
+  const Json* worker = worker_entry(run, inc);
+  if (!worker) return w;
+  const auto begin = decimal_at(*worker, "measure_start_ns");
+  const auto end = decimal_at(*worker, "measure_end_ns");
+  const std::size_t m = static_cast<std::size_t>(Phase::measure);
+  if (!begin || !end || *begin < w.begin[m] || *end < *begin || *end > w.end[kPhases - 1]) {
+    return w;
   }
+  w.end[m - 1] = w.begin[m] = *begin;
+  w.end[m] = w.begin[m + 1] = *end;
   return w;
 }
 
@@ -114,21 +112,22 @@ void add_step(Incarnation& inc, std::string step, std::optional<std::uint64_t> f
 // The startup steps the harness and the worker timed (run.json `startup_steps`, `workers`).
 void startup_steps(const Json& run, const Json* worker, Incarnation& inc) {
   const Json& s = run.contains("startup_steps") ? run["startup_steps"] : Json::object();
-  const auto start = decimal(run.at("boundaries"), "startup_start_ns");
+  const auto start = decimal_at(run.at("boundaries"), "startup_start_ns");
   const Json w = worker ? *worker : Json::object();
-  add_step(inc, "spawn (fork, exec)", start, decimal(s, "spawned_ns"));
+  add_step(inc, "spawn (fork, exec)", start, decimal_at(s, "spawned_ns"));
   add_step(inc, "process start, library loading, bridge initialisation (until hello; not traced)",
-           decimal(s, "spawned_ns"), decimal(w, "hello_t_ns"));
-  add_step(inc, "registration and collector attach", decimal(w, "hello_t_ns"),
-           decimal(s, "collectors_attached_ns"));
-  add_step(inc, "configure to ready (dataset, connection)", decimal(s, "collectors_attached_ns"),
-           decimal(w, "ready_t_ns"));
-  if (const auto open = decimal(w, "open_ns"))
+           decimal_at(s, "spawned_ns"), decimal_at(w, "hello_t_ns"));
+  add_step(inc, "registration and collector attach", decimal_at(w, "hello_t_ns"),
+           decimal_at(s, "collectors_attached_ns"));
+  add_step(inc, "configure to ready (dataset, connection)", decimal_at(s, "collectors_attached_ns"),
+           decimal_at(w, "ready_t_ns"));
+  if (const auto open = decimal_at(w, "open_ns"))
     inc.startup_steps.emplace_back("of which connection open", *open);
-  add_step(inc, "canary", decimal(w, "ready_t_ns"), decimal(w, "canary_t_ns"));
-  add_step(inc, "canaries verified", decimal(w, "canary_t_ns"), decimal(s, "canaries_verified_ns"));
-  add_step(inc, "until warmup starts (the other workers)", decimal(s, "canaries_verified_ns"),
-           decimal(run.at("boundaries"), "warmup_start_ns"));
+  add_step(inc, "canary", decimal_at(w, "ready_t_ns"), decimal_at(w, "canary_t_ns"));
+  add_step(inc, "canaries verified", decimal_at(w, "canary_t_ns"),
+           decimal_at(s, "canaries_verified_ns"));
+  add_step(inc, "until warmup starts (the other workers)", decimal_at(s, "canaries_verified_ns"),
+           decimal_at(run.at("boundaries"), "warmup_start_ns"));
 }
 
 std::string status_of(const Json* c) { return c ? c->value("status", "missing") : "missing"; }
@@ -159,20 +158,21 @@ class Reader {
       a.values = facts_.values;
       a.throughput = facts_.throughput;
       incarnations(run, summary, a);
-      const Json* syscall = collector(run, "syscall");
-      const Json* spans = collector(run, "spans");
-      const Json* bridge = collector(run, "bridge");
-      const Json* gc = collector(run, "gc");
+      const Json* syscall = collector_entry(run, "syscall");
+      const Json* spans = collector_entry(run, "spans");
+      const Json* bridge = collector_entry(run, "bridge");
+      const Json* gc = collector_entry(run, "gc");
       note_collector(a, syscall, "syscall", "traced syscalls");
       note_collector(a, gc, "gc", "GC pauses");
       note_collector(a, spans, "spans", "spans");
-      note_collector(a, collector(run, "cpu"), "cpu", "on-CPU time");
+      note_collector(a, collector_entry(run, "cpu"), "cpu", "on-CPU time");
       const bool calls_ok = status_of(syscall) == "ok";
       a.detail = calls_ok ? facts_.trace : "none";
       a.backend = syscall ? syscall->value("backend", "") : "";
-      const auto roles = summary["collectors"]["syscall"].find("thread_roles");
-      if (roles != summary["collectors"]["syscall"].end() && roles->is_string())
-        a.thread_roles = *roles;
+      const Json* collectors = member(summary, "collectors");
+      const Json* roles = collectors ? member(*collectors, "syscall") : nullptr;
+      roles = roles ? member(*roles, "thread_roles") : nullptr;
+      if (roles && roles->is_string()) a.thread_roles = *roles;
       results(a);
       const PhaseWindows run_windows = windows_of(run, rel_ + "/run.json");
       std::vector<PhaseWindows> windows;
@@ -216,30 +216,25 @@ class Reader {
  private:
   void incarnations(const Json& run, const Json& summary, RunAccount& a) {
     const Json& members = run.at("cohort").at("members");
-    const Json* cpu = nullptr;
-    if (summary.contains("collectors") && summary["collectors"].contains("cpu")) {
-      cpu = &summary["collectors"]["cpu"];
-    }
+    const Json* collectors = member(summary, "collectors");
+    const Json* cpu = collectors ? member(*collectors, "cpu") : nullptr;
     for (const Json& m : members) {
       Incarnation inc;
       inc.worker = m.value("worker", 0u);
       inc.pid = m.value("pid", std::int64_t{0});
-      inc.start_time_ticks = decimal(m, "start_time_ticks").value_or(0);
-      const Json* worker = nullptr;
-      for (const Json& w : run.contains("workers") ? run["workers"] : kNone) {
-        if (w.value("index", ~0u) == inc.worker && w.value("pid", std::int64_t{-1}) == inc.pid)
-          worker = &w;
-      }
-      startup_steps(run, worker, inc);
+      inc.start_time_ticks = decimal_at(m, "start_time_ticks").value_or(0);
+      startup_steps(run, worker_entry(run, inc), inc);
       if (cpu) {
         for (const Json& c : cpu->value("incarnations", Json::array())) {
           if (c.value("pid", std::int64_t{-1}) != inc.pid ||
-              decimal(c, "start_time_ticks") != inc.start_time_ticks) {
+              decimal_at(c, "start_time_ticks") != inc.start_time_ticks) {
             continue;
           }
-          for (std::size_t p = 0; p < kPhases; ++p) {
-            const auto ph = c["phases"].find(kPhaseNames[p]);
-            if (ph != c["phases"].end()) inc.phases[p].cpu_ns = decimal(*ph, "cpu_ns");
+          const Json* phases = member(c, "phases");
+          for (std::size_t p = 0; p < kPhases && phases; ++p) {
+            if (const Json* ph = member(*phases, kPhaseNames[p])) {
+              inc.phases[p].cpu_ns = decimal_at(*ph, "cpu_ns");
+            }
           }
         }
       }
@@ -250,17 +245,16 @@ class Reader {
   // The measure phase's operations from each worker's result.
   void results(RunAccount& a) {
     for (Incarnation& inc : a.incarnations) {
-      std::ifstream in(fmt::format("{}/{}/raw/worker-{}.result.json", dir_, rel_, inc.worker));
-      if (!in) continue;
-      const Json r = Json::parse(in, nullptr, false);
-      if (!r.is_object()) continue;
+      std::string unread;  // a worker that left no result counts no operations
+      const auto result = read_json_object(
+          fmt::format("{}/{}/raw/worker-{}.result.json", dir_, rel_, inc.worker), unread);
+      if (!result) continue;
+      const Json& r = *result;
       PhaseAccount& m = inc.phases[static_cast<std::size_t>(Phase::measure)];
       m.operations = r.value("transactions", std::uint64_t{0});
       // A Chez worker's "transactions" are its batches (docs/chez-worker.md).
       if (r.value("worker", "") == "chez") a.operation_unit = "batch";
       m.statements = r.value("operations", std::uint64_t{0});
-      inc.busy_waits = r.value("busy_waits", std::uint64_t{0});
-      inc.retries = r.value("retries", std::uint64_t{0});
     }
   }
 
@@ -375,7 +369,7 @@ class Reader {
     const Json& s = summary.at("collectors").at("syscall");
     for (const Json& inc : s.value("incarnations", Json::array())) {
       const IncarnationId id{inc.value("pid", std::int64_t{0}),
-                             decimal(inc, "start_time_ticks").value_or(0)};
+                             decimal_at(inc, "start_time_ticks").value_or(0)};
       for (const char* group : {"phases", "bridge_writer_phases"}) {
         if (!inc.contains(group)) continue;
         for (const auto& [phase_name, calls] : inc[group].items()) {
@@ -387,8 +381,8 @@ class Reader {
                          std::string_view(group) == "bridge_writer_phases",
                          call,
                          c.value("count", std::uint64_t{0}),
-                         decimal(c, "total_ns").value_or(0),
-                         decimal(c, "max_ns").value_or(0),
+                         decimal_at(c, "total_ns").value_or(0),
+                         decimal_at(c, "max_ns").value_or(0),
                          {}};
             if (c.contains("requests")) {
               for (const auto& [req, rc] : c["requests"].items()) {

@@ -23,7 +23,7 @@ void SpanSegments::begin(std::int64_t tid, std::string_view id, std::string_view
                          std::uint64_t t) {
   Thread& th = thread(tid);
   th.open[std::string(id)] = th.spans.size();
-  th.spans.push_back({t, t, name_index(name), false});
+  th.spans.push_back({t, t, name_index(name)});
 }
 
 void SpanSegments::end(std::int64_t tid, std::string_view id, std::uint64_t t) {
@@ -32,7 +32,6 @@ void SpanSegments::end(std::int64_t tid, std::string_view id, std::uint64_t t) {
   if (it == th.open.end()) return;  // the validator reports unpaired ends; nothing to count
   Span& s = th.spans[it->second];
   s.end = std::max(t, s.begin);
-  s.ended = true;
   th.open.erase(it);
 }
 

@@ -20,7 +20,6 @@ class SpanSegments {
     std::uint64_t begin = 0;
     std::uint64_t end = 0;
     std::uint32_t name = 0;  // index into names()
-    bool ended = true;
   };
   struct Segment {
     std::uint64_t begin = 0;

@@ -4,6 +4,8 @@
 
 #include <fstream>
 
+#include "jbench/stats/decimal.h"
+
 namespace jbench {
 
 std::optional<nlohmann::json> read_json_object(const std::string& path, std::string& error) {
@@ -18,6 +20,28 @@ std::optional<nlohmann::json> read_json_object(const std::string& path, std::str
     return std::nullopt;
   }
   return j;
+}
+
+std::optional<std::uint64_t> decimal_value(const nlohmann::json& value) {
+  if (!value.is_string()) return std::nullopt;
+  return stats::parse_decimal_u64(value.get_ref<const std::string&>());
+}
+
+std::optional<std::uint64_t> decimal_at(const nlohmann::json& object, const char* key) {
+  if (!object.is_object()) return std::nullopt;
+  const auto it = object.find(key);
+  return it == object.end() ? std::nullopt : decimal_value(*it);
+}
+
+const nlohmann::json* collector_entry(const nlohmann::json& run, std::string_view name) {
+  const auto mode = run.find("trace_mode");
+  if (mode == run.end() || !mode->is_object()) return nullptr;
+  const auto collectors = mode->find("collectors");
+  if (collectors == mode->end() || !collectors->is_array()) return nullptr;
+  for (const nlohmann::json& c : *collectors) {
+    if (c.is_object() && c.value("name", "") == name) return &c;
+  }
+  return nullptr;
 }
 
 }  // namespace jbench

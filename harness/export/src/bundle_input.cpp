@@ -7,18 +7,12 @@
 #include <nlohmann/json.hpp>
 
 #include "jbench/bundle/json_file.h"
-#include "jbench/stats/decimal.h"
 
 namespace jbench::exports {
 namespace {
 
 using Json = nlohmann::json;
 namespace fs = std::filesystem;
-
-std::optional<std::uint64_t> decimal(const Json& j) {
-  if (!j.is_string()) return std::nullopt;
-  return stats::parse_decimal_u64(j.get_ref<const std::string&>());
-}
 
 std::optional<RunInput> read_run(const std::string& bundle, const std::string& id,
                                  std::string& error) {
@@ -33,7 +27,7 @@ std::optional<RunInput> read_run(const std::string& bundle, const std::string& i
     for (const Json& m : (*cohort)["members"]) {
       Incarnation inc;
       inc.pid = m.value("pid", std::int64_t{0});
-      inc.start_time_ticks = decimal(m.value("start_time_ticks", Json())).value_or(0);
+      inc.start_time_ticks = decimal_at(m, "start_time_ticks").value_or(0);
       if (m.contains("worker") && m["worker"].is_number_unsigned()) {
         inc.worker = m["worker"].get<std::size_t>();
       }
@@ -43,7 +37,7 @@ std::optional<RunInput> read_run(const std::string& bundle, const std::string& i
   const auto bounds = run->find("boundaries");
   if (bounds != run->end() && bounds->is_object()) {
     for (auto it = bounds->begin(); it != bounds->end(); ++it) {
-      const auto ns = decimal(it.value());
+      const auto ns = decimal_value(it.value());
       if (!ns) continue;  // a boundary the run never reached is not written as a time
       std::string key = it.key();
       if (key.ends_with("_ns")) key.resize(key.size() - 3);

@@ -7,35 +7,22 @@
 #include <nlohmann/json.hpp>
 
 #include "jbench/bundle/json_file.h"
-#include "jbench/stats/decimal.h"
 
 namespace jbench::report {
 namespace {
 
 using Json = nlohmann::json;
 
-std::optional<std::uint64_t> decimal_at(const Json& doc, const char* key) {
-  const auto it = doc.find(key);
-  if (it == doc.end() || !it->is_string()) return std::nullopt;
-  return stats::parse_decimal_u64(it->get_ref<const std::string&>());
-}
-
 // run.json -> trace_mode.collectors[name == syscall].lifecycle: attached_ns - started_ns.
 std::optional<std::uint64_t> tracer_attach_ns(const Json& run) {
-  const auto mode = run.find("trace_mode");
-  if (mode == run.end() || !mode->is_object()) return std::nullopt;
-  const auto collectors = mode->find("collectors");
-  if (collectors == mode->end() || !collectors->is_array()) return std::nullopt;
-  for (const Json& c : *collectors) {
-    if (!c.is_object() || c.value("name", "") != "syscall") continue;
-    const auto life = c.find("lifecycle");
-    if (life == c.end() || !life->is_object()) return std::nullopt;
-    const auto started = decimal_at(*life, "started_ns");
-    const auto attached = decimal_at(*life, "attached_ns");
-    if (!started || !attached || *attached < *started || *started == 0) return std::nullopt;
-    return *attached - *started;
-  }
-  return std::nullopt;
+  const Json* c = collector_entry(run, "syscall");
+  if (!c) return std::nullopt;
+  const auto life = c->find("lifecycle");
+  if (life == c->end()) return std::nullopt;
+  const auto started = decimal_at(*life, "started_ns");
+  const auto attached = decimal_at(*life, "attached_ns");
+  if (!started || !attached || *attached < *started || *started == 0) return std::nullopt;
+  return *attached - *started;
 }
 
 // A manifest written by another version, or edited, may hold a null or a value of another type

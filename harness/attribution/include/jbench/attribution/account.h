@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <tuple>
 #include <unordered_map>
@@ -109,9 +110,6 @@ struct Incarnation {
   std::vector<StartupCall> startup_calls;  // full detail, first kMaxStartupCalls
   std::uint64_t startup_calls_cut = 0;
   std::vector<std::pair<std::string, std::uint64_t>> startup_steps;  // (step, ns)
-  // Bounds of the facts not in the phases: busy waits and retries over the measure phase.
-  std::uint64_t busy_waits = 0;
-  std::uint64_t retries = 0;
 };
 
 inline constexpr std::size_t kMaxStartupCalls = 400;
@@ -201,7 +199,7 @@ class AccountBuilder {
   std::vector<PhaseWindows> windows_;
   std::map<IncarnationId, std::size_t> index_;
   std::map<IncarnationId, SpanSegments> segments_;
-  std::map<std::pair<IncarnationId, std::int64_t>, bool> workload_threads_;
+  std::set<std::pair<IncarnationId, std::int64_t>> workload_threads_;  // (incarnation, tid)
   std::map<std::pair<IncarnationId, std::size_t>, std::uint64_t> gc_calls_ns_;  // inside pauses
   std::uint64_t outside_cohort_ = 0;
   // Millions of records name a handful of keys: find a key's cost by a hash of the record's
