@@ -196,7 +196,7 @@ CellAttribution analyse_cell(const CellInputs& in) {
       std::vector<double> v;
       v.reserve(samples.size());
       for (const auto& s : samples) v.push_back(f(s));
-      const auto [lo, hi] = percentile_interval(v);
+      const auto [lo, hi] = report::percentile_interval(v);
       e.low = lo;
       e.high = hi;
     }

@@ -1,7 +1,5 @@
 #include "resample.h"
 
-#include <algorithm>
-#include <cmath>
 
 #include "jbench/common/random.h"
 
@@ -17,15 +15,6 @@ std::vector<std::vector<std::size_t>> resample_runs(std::size_t n, std::size_t r
     for (auto& i : sample) i = static_cast<std::size_t>(rng.below(n));
   }
   return out;
-}
-
-std::pair<double, double> percentile_interval(std::vector<double>& values) {
-  std::sort(values.begin(), values.end());
-  const auto at = [&](double q) {
-    const auto i = static_cast<std::size_t>(std::floor(q * static_cast<double>(values.size() - 1)));
-    return values[std::min(i, values.size() - 1)];
-  };
-  return {at(0.025), at(0.975)};
 }
 
 }  // namespace jbench::attribution

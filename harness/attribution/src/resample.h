@@ -1,6 +1,6 @@
 // Resampling the repetitions of a cell, the one way every interval of the account is made:
 // runs drawn with replacement (SplitMix64 from a seed fixed per cell, so a bundle always gives
-// the same report), 2000 resamples, the 2.5% and 97.5% percentiles. Private to
+// the same report), 2000 resamples, read off with report::percentile_interval. Private to
 // jbench::attribution.
 #pragma once
 
@@ -16,8 +16,5 @@ namespace jbench::attribution {
 // Indices of `n` runs drawn with replacement, `resamples` times; empty when n < 2.
 std::vector<std::vector<std::size_t>> resample_runs(std::size_t n, std::size_t resamples,
                                                     std::string_view seed_text);
-
-// The 95% percentile interval of `values` (sorted in place).
-std::pair<double, double> percentile_interval(std::vector<double>& values);
 
 }  // namespace jbench::attribution

@@ -80,7 +80,7 @@ std::vector<ScalingGroup> analyse_scaling(const std::vector<report::RunFacts>& r
             for (const auto k : b[i]) y.push_back(t0[k]);
             v.push_back(median_of(x) / median_of(y) * scale);
           }
-          const auto [lo, hi] = percentile_interval(v);
+          const auto [lo, hi] = report::percentile_interval(v);
           e.low = lo;
           e.high = hi;
         }

@@ -48,12 +48,17 @@ std::optional<std::pair<double, double>> bootstrap_median_interval(
     for (auto& s : sample) s = values[rng.below(values.size())];
     medians.push_back(*median(sample));
   }
-  std::sort(medians.begin(), medians.end());
+  return percentile_interval(medians);
+}
+
+std::pair<double, double> percentile_interval(std::vector<double>& values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
   const auto at = [&](double q) {
-    const auto i = static_cast<std::size_t>(std::floor(q * static_cast<double>(resamples - 1)));
-    return medians[std::min(i, resamples - 1)];
+    const auto i = static_cast<std::size_t>(std::floor(q * static_cast<double>(n - 1)));
+    return values[std::min(i, n - 1)];
   };
-  return std::make_pair(at(0.025), at(0.975));
+  return {at(0.025), at(0.975)};
 }
 
 OverheadReport compute_overhead(const std::vector<RunFacts>& runs) {
