@@ -1,6 +1,5 @@
 #include "resample.h"
 
-
 #include "jbench/common/random.h"
 
 namespace jbench::attribution {
