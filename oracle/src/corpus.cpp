@@ -6,6 +6,7 @@
 #include <cctype>
 #include <charconv>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 namespace jbench::oracle {
@@ -154,8 +155,31 @@ std::optional<Failure> parse_header(const Line& line, Record& r) {
                  "unknown record '" + std::string(head) + "'; expected 'statement' or 'query'"};
 }
 
+// `prepared: <name>`: a name of letters, digits, '_' and '-'.
+std::optional<Failure> parse_prepared(const Line& line, Record& r) {
+  std::string_view t = line.text;
+  std::size_t start = 9;
+  while (start < t.size() && t[start] == ' ') ++start;
+  std::size_t end = t.size();
+  while (end > start && t[end - 1] == ' ') --end;
+  if (start == end) return Failure{line.number, start, "write 'prepared: <name>'"};
+  for (std::size_t i = start; i < end; ++i) {
+    unsigned char c = static_cast<unsigned char>(t[i]);
+    if (!std::isalnum(c) && c != '_' && c != '-') {
+      return Failure{line.number, i,
+                     "a prepared statement's name is letters, digits, '_' and '-' only"};
+    }
+  }
+  if (!r.prepared.empty()) {
+    return Failure{line.number, 0, "a record names at most one prepared statement"};
+  }
+  r.prepared = std::string(t.substr(start, end - start));
+  return std::nullopt;
+}
+
 std::optional<Failure> parse_meta(const Line& line, Record& r) {
   std::string_view t = line.text;
+  if (starts_with(t, "prepared:")) return parse_prepared(line, r);
   if (starts_with(t, "params:")) {
     std::vector<Value> values;
     if (auto f = parse_values(line, 7, values)) return f;
@@ -197,7 +221,8 @@ std::optional<Failure> parse_row(const Line& line, Record& r) {
 }
 
 bool is_meta(std::string_view t) {
-  return starts_with(t, "params:") || starts_with(t, "engine-rule:");
+  return starts_with(t, "params:") || starts_with(t, "engine-rule:") ||
+         starts_with(t, "prepared:");
 }
 
 std::optional<Failure> parse_record(const std::vector<Line>& lines, Record& r) {
@@ -208,7 +233,7 @@ std::optional<Failure> parse_record(const std::vector<Line>& lines, Record& r) {
   }
   if (i == lines.size()) {
     return Failure{lines.back().number + 1, 0,
-                   "params: and engine-rule: need a 'statement' or 'query' record"};
+                   "params:, prepared: and engine-rule: need a 'statement' or 'query' record"};
   }
   if (auto f = parse_header(lines[i], r)) return f;
   for (++i; i < lines.size() && is_meta(lines[i].text); ++i) {
@@ -217,7 +242,7 @@ std::optional<Failure> parse_record(const std::vector<Line>& lines, Record& r) {
   std::string sql;
   for (; i < lines.size() && lines[i].text != "----"; ++i) {
     if (is_meta(lines[i].text)) {
-      return Failure{lines[i].number, 0, "params: and engine-rule: lines go before the SQL"};
+      return Failure{lines[i].number, 0, "params:, prepared: and engine-rule: lines go before the SQL"};
     }
     if (!sql.empty()) sql += '\n';
     sql += lines[i].text;
@@ -276,6 +301,20 @@ ParsedCorpus parse_corpus(std::string_view text, const std::string& file) {
   if (auto f = flush()) {
     Diagnostic d{{file, f->line, static_cast<std::uint32_t>(f->column + 1)}, "", f->message};
     return {std::nullopt, d};
+  }
+  // A prepared statement is one SQL text: re-executing it with other SQL would be a new
+  // statement under an old name, which no engine does.
+  std::map<std::string, const Record*, std::less<>> first_use;
+  for (const Record& r : corpus.records) {
+    if (r.prepared.empty()) continue;
+    auto [it, fresh] = first_use.emplace(r.prepared, &r);
+    if (!fresh && it->second->sql != r.sql) {
+      Diagnostic d{r.where, "",
+                   "prepared statement '" + r.prepared + "' was given other SQL at line " +
+                       std::to_string(it->second->where.line) +
+                       "; a prepared statement is re-executed with its own SQL"};
+      return {std::nullopt, d};
+    }
   }
   return {std::move(corpus), std::nullopt};
 }

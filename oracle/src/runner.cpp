@@ -80,6 +80,25 @@ void play_query(const Record& r, const ResultSet& target, const ResultSet& oracl
   }
 }
 
+ResultSet play(Target& engine, const Record& r) {
+  return r.prepared.empty() ? engine.run(r.sql, r.params)
+                            : engine.run_prepared(r.prepared, r.sql, r.params);
+}
+
+// An engine that did not answer: a finding about it, and the end of the run, since its state
+// (and whether it still exists) is no longer known.
+bool engine_failed(const Record& r, const ResultSet& t, const ResultSet& o, RunReport& report) {
+  if (!t.engine_failure && !o.engine_failure) return false;
+  Finding f = finding_of(FindingKind::target_failure, r, t, o, "");
+  if (t.engine_failure) f.what = "the target did not answer: " + *t.engine_failure;
+  if (o.engine_failure) {
+    f.what += std::string(f.what.empty() ? "" : "; ") +
+              "the oracle did not answer: " + *o.engine_failure;
+  }
+  report.target_failures.push_back(std::move(f));
+  return true;
+}
+
 }  // namespace
 
 RunReport run_corpus(const Corpus& corpus, Target& target, Target& oracle,
@@ -87,11 +106,16 @@ RunReport run_corpus(const Corpus& corpus, Target& target, Target& oracle,
   RunReport report;
   report.target_name = target.name();
   report.oracle_name = oracle.name();
+  report.prepared_supported = target.supports_prepared() && oracle.supports_prepared();
   for (const Record& r : corpus.records) {
     // Both engines run every record, in corpus order, so their states stay in step.
-    ResultSet t = target.run(r.sql, r.params);
-    ResultSet o = oracle.run(r.sql, r.params);
+    ResultSet t = play(target, r);
+    ResultSet o = play(oracle, r);
     ++report.records_played;
+    if (engine_failed(r, t, o, report)) {
+      report.stopped_early = &r != &corpus.records.back();
+      break;
+    }
     ++report.statements_compared;  // one statement per record (docs/oracle-corpus.md)
     if (r.kind == RecordKind::query) {
       play_query(r, t, o, report, options);
@@ -107,6 +131,7 @@ RunReport run_corpus(const Corpus& corpus, Target& target, Target& oracle,
 }
 
 std::string describe_result(const ResultSet& r) {
+  if (r.engine_failure) return "no answer: " + *r.engine_failure;
   std::string out;
   if (r.error) out = "error " + std::to_string(r.error->code) + ": " + r.error->message;
   // Rows produced before an error are part of the result too.
@@ -131,7 +156,15 @@ std::string describe(const Finding& f) {
 }
 
 const char* to_string(FindingKind kind) {
-  return kind == FindingKind::divergence ? "divergence" : "expectation failure";
+  switch (kind) {
+    case FindingKind::divergence:
+      return "divergence";
+    case FindingKind::expectation_failure:
+      return "expectation failure";
+    case FindingKind::target_failure:
+      return "engine failure";
+  }
+  return "divergence";
 }
 
 }  // namespace jbench::oracle

@@ -5,6 +5,8 @@
 #include <cctype>
 #include <utility>
 
+#include "oracle_functions.h"
+
 namespace jbench::oracle {
 
 namespace {
@@ -96,6 +98,11 @@ Result<SqliteTarget> SqliteTarget::open(const std::string& path,
                  0, ErrorKind::io};
   }
   sqlite3_extended_result_codes(db, 1);
+  if (int f = jbench_oracle_register_functions(db); f != SQLITE_OK) {
+    return Error{"cannot register the oracle's SQL functions on '" + path +
+                     "': " + sqlite3_errstr(f),
+                 0, ErrorKind::host};
+  }
   for (const std::string& p : pragmas) {
     ResultSet r = target.run("PRAGMA " + p, {});
     if (!r.ok()) {
@@ -107,56 +114,105 @@ Result<SqliteTarget> SqliteTarget::open(const std::string& path,
 }
 
 SqliteTarget::SqliteTarget(SqliteTarget&& other) noexcept
-    : db_(std::exchange(other.db_, nullptr)), path_(std::move(other.path_)) {}
+    : db_(std::exchange(other.db_, nullptr)),
+      path_(std::move(other.path_)),
+      prepared_(std::move(other.prepared_)) {
+  other.prepared_.clear();
+}
 
 SqliteTarget& SqliteTarget::operator=(SqliteTarget&& other) noexcept {
   if (this != &other) {
+    finalize_all();
     sqlite3_close_v2(db_);
     db_ = std::exchange(other.db_, nullptr);
     path_ = std::move(other.path_);
+    prepared_ = std::move(other.prepared_);
+    other.prepared_.clear();
   }
   return *this;
 }
 
-SqliteTarget::~SqliteTarget() { sqlite3_close_v2(db_); }
+SqliteTarget::~SqliteTarget() {
+  finalize_all();
+  sqlite3_close_v2(db_);
+}
 
-ResultSet SqliteTarget::run(std::string_view sql, const std::vector<Value>& params) {
-  StatementGuard guard;
+// Prepares exactly one statement from `sql` into `out`; a failure is the ResultSet to return.
+std::optional<ResultSet> SqliteTarget::prepare(std::string_view sql, sqlite3_stmt*& out) {
   const char* tail = nullptr;
-  if (sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &guard.stmt, &tail) !=
+  if (sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &out, &tail) !=
       SQLITE_OK) {
     return failed_from(db_, "");
   }
-  if (guard.stmt == nullptr) return failed(SQLITE_MISUSE, "no SQL statement in the text");
+  if (out == nullptr) return failed(SQLITE_MISUSE, "no SQL statement in the text");
   if (!only_trivia(sql.substr(static_cast<std::size_t>(tail - sql.data())))) {
     return failed(SQLITE_MISUSE, "more than one SQL statement in one run(); give one at a time");
   }
-  int expected = sqlite3_bind_parameter_count(guard.stmt);
+  return std::nullopt;
+}
+
+// Binds and steps a prepared statement to its end; the caller resets or finalizes it.
+ResultSet SqliteTarget::execute(sqlite3_stmt* stmt, const std::vector<Value>& params) {
+  int expected = sqlite3_bind_parameter_count(stmt);
   if (static_cast<std::size_t>(expected) != params.size()) {
     return failed(SQLITE_RANGE, "the statement has " + std::to_string(expected) + " parameters, " +
                                     std::to_string(params.size()) + " given");
   }
   for (std::size_t i = 0; i < params.size(); ++i) {
-    if (bind(guard.stmt, static_cast<int>(i + 1), params[i]) != SQLITE_OK) {
+    if (bind(stmt, static_cast<int>(i + 1), params[i]) != SQLITE_OK) {
       return failed_from(db_, "binding parameter " + std::to_string(i + 1) + ": ");
     }
   }
   ResultSet result;
-  int columns = sqlite3_column_count(guard.stmt);
+  int columns = sqlite3_column_count(stmt);
   for (int i = 0; i < columns; ++i) {
-    const char* name = sqlite3_column_name(guard.stmt, i);
+    const char* name = sqlite3_column_name(stmt, i);
     result.columns.emplace_back(name ? name : "");
   }
   for (;;) {
-    int rc = sqlite3_step(guard.stmt);
+    int rc = sqlite3_step(stmt);
     if (rc == SQLITE_DONE) break;
     if (rc != SQLITE_ROW) return failed_from(db_, "", std::move(result));
     Row row;
     row.reserve(static_cast<std::size_t>(columns));
-    for (int i = 0; i < columns; ++i) row.push_back(column_value(guard.stmt, i));
+    for (int i = 0; i < columns; ++i) row.push_back(column_value(stmt, i));
     result.rows.push_back(std::move(row));
   }
   return result;
+}
+
+ResultSet SqliteTarget::run(std::string_view sql, const std::vector<Value>& params) {
+  StatementGuard guard;
+  if (auto failure = prepare(sql, guard.stmt)) return std::move(*failure);
+  return execute(guard.stmt, params);
+}
+
+ResultSet SqliteTarget::run_prepared(const std::string& statement, std::string_view sql,
+                                     const std::vector<Value>& params) {
+  auto it = prepared_.find(statement);
+  if (it == prepared_.end()) {
+    sqlite3_stmt* stmt = nullptr;
+    if (auto failure = prepare(sql, stmt)) {
+      sqlite3_finalize(stmt);
+      return std::move(*failure);
+    }
+    it = prepared_.emplace(statement, stmt).first;
+  } else {
+    // Re-execution: reset (its last outcome is reported by its own step, so the code it
+    // returns is not a new error) and forget the old bindings before binding the new ones.
+    sqlite3_reset(it->second);
+    sqlite3_clear_bindings(it->second);
+  }
+  ResultSet r = execute(it->second, params);
+  // Reset right away so that the statement holds no read transaction between executions, as
+  // an application that re-executes its statements would.
+  sqlite3_reset(it->second);
+  return r;
+}
+
+void SqliteTarget::finalize_all() {
+  for (auto& [name, stmt] : prepared_) sqlite3_finalize(stmt);
+  prepared_.clear();
 }
 
 }  // namespace jbench::oracle

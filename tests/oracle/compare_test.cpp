@@ -12,11 +12,11 @@ namespace {
 using V = Value;
 
 ResultSet rows_of(std::vector<Row> rows, std::vector<std::string> columns = {}) {
-  return ResultSet{std::move(columns), std::move(rows), std::nullopt};
+  return ResultSet{std::move(columns), std::move(rows), std::nullopt, std::nullopt};
 }
 
 ResultSet failure(int code, std::string message) {
-  return ResultSet{{}, {}, StatementError{code, std::move(message)}};
+  return ResultSet{{}, {}, StatementError{code, std::move(message)}, std::nullopt};
 }
 
 Row r(std::int64_t a, std::string b) { return {V::integer(a), V::text(std::move(b))}; }

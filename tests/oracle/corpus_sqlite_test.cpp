@@ -21,7 +21,8 @@ std::size_t run_and_check(const Corpus& corpus) {
   if (!db) return 0;
   std::size_t matched = 0;
   for (const Record& r : corpus.records) {
-    ResultSet result = (*db).run(r.sql, r.params);
+    ResultSet result = r.prepared.empty() ? (*db).run(r.sql, r.params)
+                                          : (*db).run_prepared(r.prepared, r.sql, r.params);
     switch (r.kind) {
       case RecordKind::statement_ok:
         EXPECT_TRUE(result.ok()) << where(r) << ": " << result.error->message;

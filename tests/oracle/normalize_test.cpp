@@ -13,7 +13,9 @@ namespace {
 
 using V = Value;
 
-ResultSet rows_of(std::vector<Row> rows) { return ResultSet{{}, std::move(rows), std::nullopt}; }
+ResultSet rows_of(std::vector<Row> rows) {
+  return ResultSet{{}, std::move(rows), std::nullopt, std::nullopt};
+}
 
 TEST(Normalization, integer_equals_the_real_that_is_exactly_it) {
   Normalization n;

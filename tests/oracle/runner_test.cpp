@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "jbench/oracle/sqlite_target.h"
-#include "param_blind_cache_target.h"
+#include "support/subquery_cache_target.h"
 #include "value_printer.h"
 
 namespace jbench::oracle {
@@ -55,6 +55,10 @@ class AlwaysFailingTarget : public Target {
     r.error = StatementError{1, "always fails"};
     return r;
   }
+  ResultSet run_prepared(const std::string&, std::string_view sql,
+                         const std::vector<Value>& params) override {
+    return run(sql, params);
+  }
   std::string name() const override { return "always-failing"; }
 };
 
@@ -74,7 +78,9 @@ TEST(Runner, sqlite_against_sqlite_on_the_corpus_has_no_findings) {
 
 TEST(Runner, a_cache_that_ignores_parameters_is_caught_on_the_corpus) {
   Corpus corpus = load(corpus_path);
-  ParamBlindCacheTarget target(memory_db());
+  // Connection-wide and keyed by the subquery's text alone.
+  testing::SubqueryCacheTarget target(
+      memory_db(), {testing::CacheScope::connection, false, false, false}, "param-blind");
   SqliteTarget oracle = memory_db();
   RunReport r = run_corpus(corpus, target, oracle);
   ASSERT_GE(r.divergences.size(), 1u);

@@ -35,6 +35,9 @@ struct Record {
   SourceLocation where;  // the record's first line
   std::string sql;       // its lines joined by '\n', without a trailing newline
   std::vector<Value> params;
+  // `prepared: <name>`: the record runs as that prepared statement — prepared at its first use,
+  // reset and re-bound at every later one (Target::run_prepared) — instead of afresh.
+  std::string prepared;
   std::vector<EngineRule> engine_rules;
   // Queries only.
   std::string column_types;  // one letter per column: I integer, R real, T text, B blob, A any

@@ -47,8 +47,11 @@ struct ResultSet {
   std::vector<std::string> columns;  // empty when the engine gives no names (corpus expectations)
   std::vector<Row> rows;             // rows produced before an error, if any, are kept
   std::optional<StatementError> error;
+  // The engine did not answer (crashed, timed out, spoke garbage): why, in words. Not a
+  // result: the runner reports it as a target failure and stops (target.h).
+  std::optional<std::string> engine_failure;
 
-  bool ok() const { return !error.has_value(); }
+  bool ok() const { return !error.has_value() && !engine_failure.has_value(); }
 };
 
 // A value as an SQL literal, for messages and reproductions: NULL, 42, 1.5, 'it''s', x'00ff'.

@@ -12,6 +12,8 @@
 // - an expectation failure: the oracle disagrees with the corpus itself (a `statement ok` that
 //   fails, a `statement error` that succeeds, a query whose rows are not the `----` rows) — the
 //   corpus or the oracle is wrong, and the divergences around it are suspect.
+// A third, an engine failure: one side did not answer at all (crashed, timed out, spoke
+// garbage: ResultSet::engine_failure). It names the statement and ends the run.
 // Pure over the Target interface: no I/O of its own.
 #pragma once
 
@@ -37,7 +39,7 @@ struct RunOptions {
   std::size_t max_findings = 100;
 };
 
-enum class FindingKind { divergence, expectation_failure };
+enum class FindingKind { divergence, expectation_failure, target_failure };
 
 struct Finding {
   FindingKind kind = FindingKind::divergence;
@@ -60,12 +62,18 @@ struct RunReport {
   std::size_t statements_compared = 0;  // of those, the ones whose outcomes were compared
   std::vector<Finding> divergences;
   std::vector<Finding> expectation_failures;
+  std::vector<Finding> target_failures;  // at most one: the run stops at it
+  // Both engines keep prepared statements across records (Target::supports_prepared); false:
+  // `prepared:` records ran afresh on at least one of them, and reset was not exercised there.
+  bool prepared_supported = true;
   // Findings past max_findings, counted but not recorded.
   std::size_t divergences_left_off = 0;
   std::size_t expectation_failures_left_off = 0;
   bool stopped_early = false;  // stop_at_first cut the run short
 
-  bool clean() const { return divergences.empty() && expectation_failures.empty(); }
+  bool clean() const {
+    return divergences.empty() && expectation_failures.empty() && target_failures.empty();
+  }
 };
 
 RunReport run_corpus(const Corpus& corpus, Target& target, Target& oracle,

@@ -12,6 +12,8 @@
 // less than the corpus says.
 #pragma once
 
+#include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,6 +23,7 @@
 #include "jbench/oracle/target.h"
 
 struct sqlite3;
+struct sqlite3_stmt;
 
 namespace jbench::oracle {
 
@@ -28,6 +31,8 @@ class SqliteTarget : public Target {
  public:
   // Opens (creating if needed) `path`, ":memory:" for a private in-memory database, then runs
   // "PRAGMA <p>" for each of `pragmas` in order. A pragma that fails is an error naming it.
+  // The oracle's SQL functions (jbench_seq, jbench_twice, jbench_fail: oracle_functions.c) are
+  // registered on the connection.
   static Result<SqliteTarget> open(const std::string& path,
                                    const std::vector<std::string>& pragmas);
 
@@ -41,15 +46,26 @@ class SqliteTarget : public Target {
   // Prepares `sql`, binds `params` to ?1..?N in order (the count must equal the statement's
   // parameter count, or the result is an SQLITE_RANGE error), steps every row and finalizes.
   ResultSet run(std::string_view sql, const std::vector<Value>& params) override;
+  // The statement is kept until the target closes: sqlite3_reset and sqlite3_clear_bindings
+  // before each re-execution, sqlite3_reset after each.
+  ResultSet run_prepared(const std::string& statement, std::string_view sql,
+                         const std::vector<Value>& params) override;
   // "sqlite:" and the path, e.g. "sqlite::memory:".
   std::string name() const override { return "sqlite:" + path_; }
 
   const std::string& path() const { return path_; }
+  // The connection, for wrappers that work beside it (a cache fixture evaluating subqueries).
+  sqlite3* handle() const { return db_; }
 
  private:
   SqliteTarget(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
+  std::optional<ResultSet> prepare(std::string_view sql, sqlite3_stmt*& out);
+  ResultSet execute(sqlite3_stmt* stmt, const std::vector<Value>& params);
+  void finalize_all();
+
   sqlite3* db_ = nullptr;
   std::string path_;
+  std::map<std::string, sqlite3_stmt*, std::less<>> prepared_;
 };
 
 }  // namespace jbench::oracle

@@ -6,7 +6,9 @@
 //   std::cout << target.name();   // "sqlite::memory:"
 //
 // run() reports failures in the ResultSet (`error` set), never by throwing: an error is a result
-// to compare like any other.
+// to compare like any other. An engine that cannot answer at all (it crashed, hung past its
+// deadline, or said something that is not a result) sets `engine_failure` instead: that is a
+// finding about the engine, never compared as a result.
 #pragma once
 
 #include <string>
@@ -23,6 +25,13 @@ class Target {
 
   // Runs one statement with `params` bound to ?1..?N in order.
   virtual ResultSet run(std::string_view sql, const std::vector<Value>& params) = 0;
+  // Runs the prepared statement called `statement`: prepared from `sql` at its first use, then
+  // reset, its bindings cleared, `params` bound and executed again at every later use — the
+  // path a result cache must survive ("reset and re-execution"). An engine without prepared
+  // statements runs it afresh and says so in supports_prepared().
+  virtual ResultSet run_prepared(const std::string& statement, std::string_view sql,
+                                 const std::vector<Value>& params) = 0;
+  virtual bool supports_prepared() const { return true; }
   // Which engine this is, for reports ("sqlite::memory:").
   virtual std::string name() const = 0;
 
