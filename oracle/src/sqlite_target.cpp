@@ -88,7 +88,8 @@ struct StatementGuard {
 }  // namespace
 
 Result<SqliteTarget> SqliteTarget::open(const std::string& path,
-                                        const std::vector<std::string>& pragmas) {
+                                        const std::vector<std::string>& pragmas,
+                                        bool optimizer_off) {
   sqlite3* db = nullptr;
   int rc = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
   SqliteTarget target(db, path);  // owns db from here, even when opening failed
@@ -103,6 +104,10 @@ Result<SqliteTarget> SqliteTarget::open(const std::string& path,
                      "': " + sqlite3_errstr(f),
                  0, ErrorKind::host};
   }
+  if (optimizer_off) {
+    sqlite3_test_control(SQLITE_TESTCTRL_OPTIMIZATIONS, db, 0xffffffffU);
+    target.optimizer_off_ = true;
+  }
   for (const std::string& p : pragmas) {
     ResultSet r = target.run("PRAGMA " + p, {});
     if (!r.ok()) {
@@ -116,7 +121,8 @@ Result<SqliteTarget> SqliteTarget::open(const std::string& path,
 SqliteTarget::SqliteTarget(SqliteTarget&& other) noexcept
     : db_(std::exchange(other.db_, nullptr)),
       path_(std::move(other.path_)),
-      prepared_(std::move(other.prepared_)) {
+      prepared_(std::move(other.prepared_)),
+      optimizer_off_(other.optimizer_off_) {
   other.prepared_.clear();
 }
 
@@ -127,6 +133,7 @@ SqliteTarget& SqliteTarget::operator=(SqliteTarget&& other) noexcept {
     db_ = std::exchange(other.db_, nullptr);
     path_ = std::move(other.path_);
     prepared_ = std::move(other.prepared_);
+    optimizer_off_ = other.optimizer_off_;
     other.prepared_.clear();
   }
   return *this;

@@ -39,6 +39,9 @@ struct Record {
   // reset and re-bound at every later one (Target::run_prepared) — instead of afresh.
   std::string prepared;
   std::vector<EngineRule> engine_rules;
+  // False for generated statements: their outcome (ok or an error) is compared between the
+  // engines but not held against the header. Corpus files always expect theirs.
+  bool outcome_expected = true;
   // Queries only.
   std::string column_types;  // one letter per column: I integer, R real, T text, B blob, A any
   RowOrder order = RowOrder::multiset;

@@ -33,8 +33,12 @@ class SqliteTarget : public Target {
   // "PRAGMA <p>" for each of `pragmas` in order. A pragma that fails is an error naming it.
   // The oracle's SQL functions (jbench_seq, jbench_twice, jbench_fail: oracle_functions.c) are
   // registered on the connection.
+  // With `optimizer_off`, every query-planner optimization SQLite can switch off is off
+  // (SQLITE_TESTCTRL_OPTIMIZATIONS): the same engine planning naively, a differential oracle
+  // for the optimized one.
   static Result<SqliteTarget> open(const std::string& path,
-                                   const std::vector<std::string>& pragmas);
+                                   const std::vector<std::string>& pragmas,
+                                   bool optimizer_off = false);
 
   SqliteTarget(SqliteTarget&& other) noexcept;
   SqliteTarget& operator=(SqliteTarget&& other) noexcept;
@@ -50,8 +54,10 @@ class SqliteTarget : public Target {
   // before each re-execution, sqlite3_reset after each.
   ResultSet run_prepared(const std::string& statement, std::string_view sql,
                          const std::vector<Value>& params) override;
-  // "sqlite:" and the path, e.g. "sqlite::memory:".
-  std::string name() const override { return "sqlite:" + path_; }
+  // "sqlite:" and the path, e.g. "sqlite::memory:"; " (optimizer off)" when it is.
+  std::string name() const override {
+    return "sqlite:" + path_ + (optimizer_off_ ? " (optimizer off)" : "");
+  }
 
   const std::string& path() const { return path_; }
   // The connection, for wrappers that work beside it (a cache fixture evaluating subqueries).
@@ -66,6 +72,7 @@ class SqliteTarget : public Target {
   sqlite3* db_ = nullptr;
   std::string path_;
   std::map<std::string, sqlite3_stmt*, std::less<>> prepared_;
+  bool optimizer_off_ = false;
 };
 
 }  // namespace jbench::oracle

@@ -1,0 +1,297 @@
+#include "jbench/oracle/generator.h"
+
+#include <array>
+#include <functional>
+
+#include "jbench/common/random.h"
+
+namespace jbench::oracle {
+
+namespace {
+
+// A query's shape for the record header: how many columns and how its rows compare.
+struct QueryShape {
+  std::string types;
+  RowOrder order = RowOrder::multiset;
+  std::vector<std::size_t> key;
+  bool limit_ties = false;
+};
+
+// A query compared as a multiset.
+QueryShape rows_of(std::string types) {
+  QueryShape s;
+  s.types = std::move(types);
+  return s;
+}
+
+// ORDER BY <key> LIMIT ...: ordered on `key`, ties cut by the LIMIT allowed.
+QueryShape top_rows_of(std::string types, std::size_t key) {
+  QueryShape s = rows_of(std::move(types));
+  s.order = RowOrder::ordered;
+  s.key = {key};
+  s.limit_ties = true;
+  return s;
+}
+
+class Stream {
+ public:
+  Stream(const GeneratorOptions& o) : o_(o), rng_(mix64(o.seed ^ 0x6f7261636c65ULL)) {
+    corpus_.file = generated_file_name(o.seed);
+  }
+
+  Corpus take() { return std::move(corpus_); }
+
+  void schema() {
+    statement("CREATE TABLE groups(grp INTEGER PRIMARY KEY, weight INTEGER NOT NULL)");
+    statement(
+        "CREATE TABLE items(id INTEGER PRIMARY KEY, grp INTEGER NOT NULL, val INTEGER NOT NULL, "
+        "payload BLOB NOT NULL)");
+    statement("CREATE INDEX items_grp ON items(grp)");
+    for (std::size_t g = 1; g <= o_.groups; ++g) {
+      statement("INSERT INTO groups VALUES (?1, ?2)", {int_value(g), int_value(rng_.below(100))});
+    }
+    for (std::size_t i = 0; i < o_.items; ++i) insert_item();
+  }
+
+  void one() {
+    std::uint64_t roll = rng_.below(100);
+    if (roll < 8) {
+      transaction_control();
+    } else if (roll < 26) {
+      write();
+    } else {
+      query();
+    }
+  }
+
+ private:
+  static Value int_value(std::uint64_t v) { return Value::integer(static_cast<std::int64_t>(v)); }
+  Value grp() { return int_value(1 + rng_.below(o_.groups + 2)); }  // two groups with no row
+  Value item_id() { return int_value(1 + rng_.below(next_id_ + 4)); }
+  Value val() { return Value::integer(static_cast<std::int64_t>(rng_.below(200)) - 50); }
+
+  Record& add(RecordKind kind, std::string sql, std::vector<Value> params) {
+    Record r;
+    r.kind = kind;
+    r.where = {corpus_.file, static_cast<std::uint32_t>(corpus_.records.size() + 1), 1};
+    r.sql = std::move(sql);
+    r.params = std::move(params);
+    corpus_.records.push_back(std::move(r));
+    return corpus_.records.back();
+  }
+
+  // Its outcome is compared between engines, not asserted: a generated write may fail on both
+  // (a NOT NULL column set from an empty subquery, COMMIT with no transaction open).
+  void statement(std::string sql, std::vector<Value> params = {}) {
+    add(RecordKind::statement_ok, std::move(sql), std::move(params)).outcome_expected = false;
+  }
+
+  void insert_item() {
+    std::string payload(1 + rng_.below(8), '\0');
+    for (char& c : payload) c = static_cast<char>(rng_.below(256));
+    statement("INSERT INTO items(grp, val, payload) VALUES (?1, ?2, ?3)",
+              {grp(), val(), Value::blob(payload)});
+    ++next_id_;
+  }
+
+  void transaction_control() {
+    std::uint64_t roll = rng_.below(6);
+    if (!in_transaction_) {
+      statement(roll < 4 ? "BEGIN" : "BEGIN IMMEDIATE");
+      in_transaction_ = true;
+    } else if (roll == 0 && savepoints_ < 3) {
+      statement("SAVEPOINT sp" + std::to_string(++savepoints_));
+    } else if (roll == 1 && savepoints_ > 0) {
+      // ROLLBACK TO keeps the savepoint open; RELEASE ends it.
+      statement("ROLLBACK TO sp" + std::to_string(savepoints_));
+    } else if (roll == 2 && savepoints_ > 0) {
+      statement("RELEASE sp" + std::to_string(savepoints_--));
+    } else {
+      statement(roll % 2 ? "COMMIT" : "ROLLBACK");
+      in_transaction_ = false;
+      savepoints_ = 0;
+    }
+  }
+
+  void write() {
+    switch (rng_.below(6)) {
+      case 0:
+      case 1:
+        insert_item();
+        break;
+      case 2:
+        // The first row at or after a random id: a delete that nearly always deletes, so the
+        // table stays near its first size instead of growing with the inserts.
+        statement("DELETE FROM items WHERE id = (SELECT min(id) FROM items WHERE id >= ?1)",
+                  {item_id()});
+        break;
+      case 3:
+        statement("UPDATE items SET val = val + ?1 WHERE grp = ?2", {val(), grp()});
+        break;
+      case 4:
+        statement("UPDATE groups SET weight = ?1 WHERE grp = ?2", {int_value(rng_.below(100)), grp()});
+        break;
+      default:
+        // Moves items between groups through a scalar subquery: a write that reads.
+        statement("UPDATE items SET grp = (SELECT min(grp) FROM groups WHERE weight > ?1) WHERE id = ?2",
+                  {int_value(rng_.below(100)), item_id()});
+        break;
+    }
+  }
+
+  void query_record(const std::string& name, const QueryShape& shape, std::string sql,
+                    std::vector<Value> params) {
+    Record& r = add(RecordKind::query, std::move(sql), std::move(params));
+    r.column_types = shape.types;
+    r.order = shape.order;
+    r.order_key = shape.key;
+    r.limit_ties = shape.limit_ties;
+    // Half of the executions go through the template's prepared statement, so re-execution with
+    // new parameters after writes happens all the time.
+    if (rng_.below(2) == 0) r.prepared = name;
+  }
+
+  void query() {
+    static const std::array<const char*, 4> aggregates = {"count", "sum", "max", "min"};
+    std::size_t pick = rng_.below(16);
+    const QueryShape one_int = rows_of("I");
+    switch (pick) {
+      case 0: {
+        std::string agg = aggregates[rng_.below(aggregates.size())];
+        query_record("agg_" + agg, one_int,
+                     "SELECT (SELECT " + agg + "(val) FROM items WHERE grp = ?1)", {grp()});
+        break;
+      }
+      case 1:
+        query_record("weight_by_id_range", rows_of("II"),
+                     "SELECT id, (SELECT weight FROM groups g WHERE g.grp = items.grp) FROM items "
+                     "WHERE id BETWEEN ?1 AND ?2",
+                     {item_id(), item_id()});
+        break;
+      case 2:
+        query_record("count_above_mean_weight", one_int,
+                     "SELECT count(*) FROM items WHERE grp = ?1 AND val > (SELECT avg(weight) FROM "
+                     "groups)",
+                     {grp()});
+        break;
+      case 3:
+        // Several rows: the first under a unique order.
+        query_record("top_of_group", one_int,
+                     "SELECT (SELECT id FROM items WHERE grp = ?1 ORDER BY val DESC, id)", {grp()});
+        break;
+      case 4:
+        // Zero rows or one: NULL or the value, told apart by coalesce.
+        query_record("val_or_default", one_int,
+                     "SELECT coalesce((SELECT val FROM items WHERE id = ?1), ?2)",
+                     {item_id(), Value::integer(-1000)});
+        break;
+      case 5:
+        query_record("nested_cte", rows_of("II"),
+                     "WITH per AS (SELECT grp, sum(val) AS s FROM items GROUP BY grp), "
+                     "big AS (SELECT * FROM per WHERE s > ?1) "
+                     "SELECT count(*), (SELECT max(s) FROM big) FROM big",
+                     {val()});
+        break;
+      case 6:
+        query_record("recursive_cte", rows_of("II"),
+                     "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < ?1) "
+                     "SELECT count(*), sum(n + (SELECT count(*) FROM groups)) FROM r",
+                     {int_value(1 + rng_.below(40))});
+        break;
+      case 7:
+        query_record("changes", rows_of("II"), "SELECT changes(), (SELECT changes())", {});
+        break;
+      case 8:
+        query_record("udf_twice", one_int,
+                     "SELECT jbench_twice((SELECT max(val) FROM items WHERE grp = ?1))", {grp()});
+        break;
+      case 9:
+        // One call per selected row on any plan: only the counter's values are selected.
+        query_record("udf_seq", one_int, "SELECT jbench_seq() FROM groups WHERE grp <= ?1",
+                     {grp()});
+        break;
+      case 10:
+        query_record("random_rows", one_int,
+                     "SELECT count(*) FROM items WHERE grp = ?1 AND random() IS NOT NULL", {grp()});
+        break;
+      case 11:
+        query_record("top_vals", top_rows_of("II", 1),
+                     "SELECT id, val FROM items ORDER BY val DESC LIMIT ?1",
+                     {int_value(1 + rng_.below(10))});
+        break;
+      case 12:
+        query_record("per_group", rows_of("II"), "SELECT grp, count(*) FROM items GROUP BY grp", {});
+        break;
+      case 13:
+        query_record("exists_above", one_int,
+                     "SELECT count(*) FROM groups g WHERE EXISTS (SELECT 1 FROM items i WHERE "
+                     "i.grp = g.grp AND i.val > ?1)",
+                     {val()});
+        break;
+      case 14:
+        // An error on every engine: a scalar subquery of two columns.
+        add(RecordKind::statement_error, "SELECT (SELECT id, val FROM items WHERE grp = ?1)",
+            {grp()});
+        break;
+      default:
+        query_record("outer_join_nulls", rows_of("IIR"),
+                     "SELECT g.grp, count(i.id), avg(i.val) FROM groups g LEFT JOIN items i ON "
+                     "i.grp = g.grp AND i.val > ?1 GROUP BY g.grp",
+                     {val()});
+        break;
+    }
+  }
+
+  const GeneratorOptions& o_;
+  SplitMix64 rng_;
+  Corpus corpus_;
+  std::uint64_t next_id_ = 0;
+  bool in_transaction_ = false;
+  std::size_t savepoints_ = 0;
+};
+
+}  // namespace
+
+std::string generated_file_name(std::uint64_t seed) {
+  return "generated:seed=" + std::to_string(seed);
+}
+
+Corpus generate_stream(const GeneratorOptions& options) {
+  Stream s(options);
+  s.schema();
+  for (std::size_t i = 0; i < options.statements; ++i) s.one();
+  return s.take();
+}
+
+std::vector<TlpCase> generate_predicate_cases(std::uint64_t seed, std::size_t count) {
+  SplitMix64 rng(mix64(seed ^ 0x7072656469636174ULL));
+  // Row sources with NULLs: a LEFT JOIN leaves the right side NULL where nothing matches.
+  // Every source names items i and groups g, and leaves one side NULL on some rows.
+  static const std::array<const char*, 3> sources = {
+      "SELECT i.id, i.grp, i.val, g.weight FROM items i LEFT JOIN groups g ON g.grp = i.grp",
+      "SELECT g.grp, g.weight, i.val FROM groups g LEFT JOIN items i ON i.grp = g.grp AND "
+      "i.val > 100",
+      "SELECT i.id, g.weight, i.val FROM items i LEFT JOIN groups g ON g.grp = i.grp + 1"};
+  static const std::array<const char*, 10> predicates = {
+      "i.val > ?1",
+      "g.weight < ?1 + 50",
+      "i.val BETWEEN ?1 AND ?1 + 40",
+      "i.val > (SELECT avg(weight) FROM groups) - ?1",
+      "g.weight IN (SELECT val - ?1 FROM items)",
+      "(i.val > ?1) = (g.weight % 2 = 0)",
+      "coalesce(g.weight, ?1) < 10",
+      "i.val + ?1 > (SELECT max(val) FROM items WHERE grp = 1)",
+      "NOT (g.weight < ?1 OR i.val IS NULL)",
+      "g.weight + i.val > ?1"};
+  std::vector<TlpCase> out;
+  for (std::size_t k = 0; k < count; ++k) {
+    TlpCase c;
+    c.select_from = sources[rng.below(sources.size())];
+    c.predicate = predicates[rng.below(predicates.size())];
+    c.params = {Value::integer(static_cast<std::int64_t>(rng.below(200)) - 50)};
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+}  // namespace jbench::oracle
