@@ -7,7 +7,7 @@
 #include <cctype>
 #include <cmath>
 
-#include "sql_lexer.h"
+#include "jbench/oracle/sql_lexer.h"
 
 namespace jbench::oracle::testing {
 
@@ -17,9 +17,9 @@ namespace {
 // their value is wrong (SQLite's own list of non-deterministic built-ins, and the oracle's
 // jbench_seq).
 constexpr std::array<std::string_view, 17> kNondeterministic = {
-    "random",       "randomblob",   "changes",      "total_changes", "last_insert_rowid",
-    "jbench_seq",   "date",         "time",         "datetime",      "julianday",
-    "strftime",     "unixepoch",    "current_date", "current_time",  "current_timestamp",
+    "random",        "randomblob",    "changes",      "total_changes", "last_insert_rowid",
+    "jbench_seq",    "date",          "time",         "datetime",      "julianday",
+    "strftime",      "unixepoch",     "current_date", "current_time",  "current_timestamp",
     "sqlite_offset", "load_extension"};
 
 struct StmtGuard {
@@ -127,8 +127,8 @@ std::vector<Subquery> subqueries(std::string_view sql, const std::vector<SqlToke
     if (first == tokens.size() || !is_word(sql, tokens[first], "select")) continue;
     std::size_t before = k;
     while (before > 0 && tokens[before - 1].kind == TokenKind::space) --before;
-    if (before > 0 && (is_word(sql, tokens[before - 1], "in") ||
-                       is_word(sql, tokens[before - 1], "exists"))) {
+    if (before > 0 &&
+        (is_word(sql, tokens[before - 1], "in") || is_word(sql, tokens[before - 1], "exists"))) {
       continue;
     }
     int depth = 0;
@@ -190,8 +190,8 @@ std::optional<std::string> SubqueryCacheTarget::substitute(std::string_view subq
   }
   StmtGuard guard;
   const char* tail = nullptr;
-  if (sqlite3_prepare_v2(real_.handle(), inner.data(), static_cast<int>(inner.size()),
-                         &guard.stmt, &tail) != SQLITE_OK ||
+  if (sqlite3_prepare_v2(real_.handle(), inner.data(), static_cast<int>(inner.size()), &guard.stmt,
+                         &tail) != SQLITE_OK ||
       guard.stmt == nullptr || sqlite3_column_count(guard.stmt) != 1) {
     return std::nullopt;  // correlated, or names a CTE of the outer statement, or not scalar
   }
@@ -209,7 +209,8 @@ std::optional<std::string> SubqueryCacheTarget::substitute(std::string_view subq
     if (bind_value(guard.stmt, i, params[static_cast<std::size_t>(i - 1)]) != SQLITE_OK) {
       return std::nullopt;
     }
-    if (policy_.key_includes_params) key += "\x1f" + to_sql_literal(params[static_cast<std::size_t>(i - 1)]);
+    if (policy_.key_includes_params)
+      key += "\x1f" + to_sql_literal(params[static_cast<std::size_t>(i - 1)]);
   }
   auto it = cache.find(key);
   if (it != cache.end()) {
@@ -218,7 +219,8 @@ std::optional<std::string> SubqueryCacheTarget::substitute(std::string_view subq
     Entry e;
     e.affinity = affinity_of(declared);
     int rc = SQLITE_ROW;
-    while ((rc = sqlite3_step(guard.stmt)) == SQLITE_ROW) e.rows.push_back(column_value(guard.stmt, 0));
+    while ((rc = sqlite3_step(guard.stmt)) == SQLITE_ROW)
+      e.rows.push_back(column_value(guard.stmt, 0));
     // A failing subquery is left to the statement: SQLite may never evaluate it (CASE, AND).
     if (rc != SQLITE_DONE) return std::nullopt;
     ++fills_;
@@ -257,7 +259,9 @@ ResultSet SubqueryCacheTarget::execute(const std::string* statement, std::string
   rewritten.append(sql.substr(copied));
   // Parameters used only inside a replaced subquery are gone from the statement.
   std::size_t keep = std::min(params.size(), highest_parameter(rewritten));
-  return real_.run(rewritten, std::vector<Value>(params.begin(), params.begin() + static_cast<std::ptrdiff_t>(keep)));
+  return real_.run(
+      rewritten,
+      std::vector<Value>(params.begin(), params.begin() + static_cast<std::ptrdiff_t>(keep)));
 }
 
 ResultSet SubqueryCacheTarget::run(std::string_view sql, const std::vector<Value>& params) {

@@ -1,8 +1,8 @@
-#include "sql_lexer.h"
+#include "jbench/oracle/sql_lexer.h"
 
 #include <cctype>
 
-namespace jbench::oracle::testing {
+namespace jbench::oracle {
 
 namespace {
 
@@ -52,8 +52,8 @@ std::vector<SqlToken> lex_sql(std::string_view s) {
       t.kind = TokenKind::parameter;
       ++i;
       std::size_t digits = i;
-      while (i < s.size() && (c == '?' ? std::isdigit(static_cast<unsigned char>(s[i]))
-                                       : name_char(s[i]))) {
+      while (i < s.size() &&
+             (c == '?' ? std::isdigit(static_cast<unsigned char>(s[i])) : name_char(s[i]))) {
         ++i;
       }
       if (c == '?' && i > digits) {
@@ -62,10 +62,12 @@ std::vector<SqlToken> lex_sql(std::string_view s) {
         }
       }
     } else if (std::isdigit(static_cast<unsigned char>(c)) ||
-               (c == '.' && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1])))) {
+               (c == '.' && i + 1 < s.size() &&
+                std::isdigit(static_cast<unsigned char>(s[i + 1])))) {
       t.kind = TokenKind::number;
-      while (i < s.size() && (name_char(s[i]) || s[i] == '.' ||
-                              ((s[i] == '+' || s[i] == '-') && (s[i - 1] == 'e' || s[i - 1] == 'E')))) {
+      while (i < s.size() &&
+             (name_char(s[i]) || s[i] == '.' ||
+              ((s[i] == '+' || s[i] == '-') && (s[i - 1] == 'e' || s[i - 1] == 'E')))) {
         ++i;
       }
     } else if (name_char(c)) {
@@ -98,4 +100,20 @@ bool is_word(std::string_view sql, const SqlToken& token, std::string_view word)
   return true;
 }
 
-}  // namespace jbench::oracle::testing
+std::optional<std::string> inline_parameters(std::string_view sql,
+                                             const std::vector<Value>& params) {
+  std::string out;
+  std::size_t copied = 0;
+  for (const SqlToken& t : lex_sql(sql)) {
+    if (t.kind != TokenKind::parameter) continue;
+    if (t.parameter_index == 0 || t.parameter_index > params.size()) return std::nullopt;
+    out.append(sql.substr(copied, t.begin - copied));
+    // Parenthesised: -5 after a minus sign, or a literal before COLLATE, stays one operand.
+    out += "(" + to_sql_literal(params[t.parameter_index - 1]) + ")";
+    copied = t.end;
+  }
+  out.append(sql.substr(copied));
+  return out;
+}
+
+}  // namespace jbench::oracle

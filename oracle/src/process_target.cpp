@@ -1,0 +1,187 @@
+#include "jbench/oracle/process_target.h"
+
+#include <poll.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <utility>
+
+#include "jbench/common/path_search.h"
+#include "jbench/oracle/protocol.h"
+#include "jbench/proc/child_process.h"
+
+namespace jbench::oracle {
+
+namespace {
+
+constexpr std::size_t kMaxLine = 64u << 20;  // one answer; a longer line is a protocol error
+
+std::uint64_t now_ms() {
+  return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                        std::chrono::steady_clock::now().time_since_epoch())
+                                        .count());
+}
+
+// A fresh file for the engine's stderr, so a failure can quote its end.
+std::string make_stderr_file() {
+  std::string dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+  std::string path = dir + "/jbench-engine-stderr-XXXXXX";
+  int fd = mkstemp(path.data());
+  if (fd < 0) return "";
+  close(fd);
+  return path;
+}
+
+}  // namespace
+
+Result<ProcessTarget> ProcessTarget::start(const EngineCommand& command) {
+  if (command.argv.empty()) return Error{"the engine command is empty", 0, ErrorKind::input};
+  proc::SpawnSpec spec;
+  spec.executable = command.argv[0];
+  if (spec.executable.find('/') == std::string::npos) {
+    spec.executable = find_on_path(command.argv[0]);
+    if (spec.executable.empty()) {
+      return Error{"the engine '" + command.argv[0] + "' is not on PATH", 0, ErrorKind::input};
+    }
+  }
+  spec.args.assign(command.argv.begin() + 1, command.argv.end());
+  spec.working_dir = command.working_dir;
+  ProcessTarget t;
+  t.statement_timeout_ms_ = command.statement_timeout_ms;
+  t.stderr_path_ = make_stderr_file();
+  spec.stderr_path = t.stderr_path_;
+  proc::Spawned spawned = proc::ChildProcess::spawn(spec);
+  if (!spawned.process) {
+    return Error{"cannot start the engine '" + spec.executable + "': " + spawned.error, 0,
+                 ErrorKind::input};
+  }
+  t.child_ = std::move(spawned.process);
+  std::string why;
+  std::optional<std::string> hello = t.next_line(command.start_timeout_ms, why);
+  if (!hello) {
+    return Error{"the engine '" + spec.executable + "' said no hello: " + t.fail(why), 0,
+                 ErrorKind::input};
+  }
+  Decoded<Hello> h = decode_hello(*hello);
+  if (!h.value) {
+    return Error{
+        "the engine '" + spec.executable + "' does not speak the protocol: " + t.fail(h.error), 0,
+        ErrorKind::input};
+  }
+  t.engine_ = h.value->engine.empty() ? spec.executable : h.value->engine;
+  t.prepared_ = h.value->prepared;
+  return t;
+}
+
+ProcessTarget::ProcessTarget(ProcessTarget&&) noexcept = default;
+ProcessTarget& ProcessTarget::operator=(ProcessTarget&&) noexcept = default;
+
+ProcessTarget::~ProcessTarget() {
+  if (child_ && !child_->reaped()) {
+    std::string error;
+    if (child_->write_line(encode_quit(), 200, error)) {
+      child_->close_stdin();
+      std::uint64_t deadline = now_ms() + 1000;
+      while (!child_->try_reap() && now_ms() < deadline) usleep(2000);
+    }
+    if (!child_->reaped()) child_->kill_and_reap();
+  }
+  if (!stderr_path_.empty()) unlink(stderr_path_.c_str());
+}
+
+std::optional<std::string> ProcessTarget::next_line(std::uint32_t timeout_ms, std::string& why) {
+  std::uint64_t deadline = now_ms() + timeout_ms;
+  for (;;) {
+    if (!pending_.empty()) {
+      std::string line = std::move(pending_.front());
+      pending_.erase(pending_.begin());
+      return line;
+    }
+    bool overlong = false;
+    bool open = child_->read_lines(pending_, overlong, kMaxLine);
+    if (overlong) {
+      why = "it wrote a line longer than " + std::to_string(kMaxLine >> 20) + " MiB";
+      return std::nullopt;
+    }
+    if (!pending_.empty()) continue;
+    if (!open) {
+      why = "it closed its output (exited?)";
+      return std::nullopt;
+    }
+    std::uint64_t now = now_ms();
+    if (now >= deadline) {
+      why = "no answer within " + std::to_string(timeout_ms) + " ms";
+      return std::nullopt;
+    }
+    pollfd p{child_->stdout_fd(), POLLIN, 0};
+    poll(&p, 1, static_cast<int>(deadline - now));
+  }
+}
+
+std::string ProcessTarget::stderr_tail() const {
+  if (stderr_path_.empty()) return "";
+  std::ifstream in(stderr_path_, std::ios::binary | std::ios::ate);
+  if (!in) return "";
+  std::streamoff size = in.tellg();
+  std::streamoff from = size > 600 ? size - 600 : 0;
+  in.seekg(from);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+  return text;
+}
+
+std::string ProcessTarget::fail(const std::string& why) {
+  std::string out = why;
+  if (child_) {
+    // Give an engine that is exiting a moment to be reaped with its own status.
+    std::uint64_t deadline = now_ms() + 200;
+    while (!child_->try_reap() && now_ms() < deadline) usleep(2000);
+    bool killed = !child_->reaped();
+    proc::ExitStatus status = child_->kill_and_reap();
+    out += killed ? "; jbench killed it" : "; it ended with " + status.describe();
+  }
+  std::string tail = stderr_tail();
+  if (!tail.empty()) out += "; its stderr ends: " + tail;
+  gone_ = out;
+  return out;
+}
+
+ResultSet ProcessTarget::request(const std::string& statement, std::string_view sql,
+                                 const std::vector<Value>& params) {
+  ResultSet r;
+  if (gone_) {
+    r.engine_failure = "the engine is gone: " + *gone_;
+    return r;
+  }
+  RunRequest req{next_id_++, std::string(sql), params, statement};
+  std::string error;
+  if (!child_->write_line(encode_request(req), static_cast<int>(statement_timeout_ms_), error)) {
+    r.engine_failure = fail("it does not take requests: " + error);
+    return r;
+  }
+  std::string why;
+  std::optional<std::string> line = next_line(statement_timeout_ms_, why);
+  if (!line) {
+    r.engine_failure = fail(why);
+    return r;
+  }
+  Decoded<ResultSet> d = decode_response(*line, req.id);
+  if (!d.value) {
+    r.engine_failure = fail("its answer breaks the protocol: " + d.error);
+    return r;
+  }
+  return std::move(*d.value);
+}
+
+ResultSet ProcessTarget::run(std::string_view sql, const std::vector<Value>& params) {
+  return request("", sql, params);
+}
+
+ResultSet ProcessTarget::run_prepared(const std::string& statement, std::string_view sql,
+                                      const std::vector<Value>& params) {
+  return request(prepared_ ? statement : "", sql, params);
+}
+
+}  // namespace jbench::oracle

@@ -1,0 +1,31 @@
+#include "jbench/oracle/serve.h"
+
+#include <istream>
+#include <ostream>
+
+#include "jbench/oracle/protocol.h"
+
+namespace jbench::oracle {
+
+int serve_protocol(Target& engine, std::istream& in, std::ostream& out, std::ostream& err,
+                   const std::string& engine_name) {
+  out << encode_hello({engine_name, engine.supports_prepared()}) << std::endl;
+  std::string line;
+  while (std::getline(in, line)) {
+    bool quit = false;
+    Decoded<RunRequest> d = decode_request(line, quit);
+    if (quit) return 0;
+    if (!d.value) {
+      err << "jbench-oracle: a request breaks the protocol: " << d.error << "\n";
+      return 2;
+    }
+    const RunRequest& r = *d.value;
+    ResultSet result = r.statement.empty() ? engine.run(r.sql, r.params)
+                                           : engine.run_prepared(r.statement, r.sql, r.params);
+    // Flushed per answer: jbench waits for each one before it sends the next request.
+    out << encode_response(r.id, result) << std::endl;
+  }
+  return 0;
+}
+
+}  // namespace jbench::oracle

@@ -1,0 +1,226 @@
+#include "jbench/oracle/sqlite_shell_target.h"
+
+#include <poll.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <limits>
+
+#include "jbench/common/path_search.h"
+#include "jbench/oracle/corpus.h"
+#include "jbench/oracle/sql_lexer.h"
+#include "jbench/proc/child_process.h"
+
+namespace jbench::oracle {
+
+namespace {
+
+std::uint64_t now_ms() {
+  return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                        std::chrono::steady_clock::now().time_since_epoch())
+                                        .count());
+}
+
+bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+// "Runtime error near line 3: UNIQUE constraint failed: t.a (19)" -> 19 and the message.
+StatementError error_of(std::string_view line) {
+  std::string_view message = line;
+  if (std::size_t colon = line.find(": "); colon != std::string_view::npos) {
+    message = line.substr(colon + 2);
+  }
+  if (starts_with(line, "Error: ")) message = line.substr(7);
+  int code = 1;  // SQLITE_ERROR: the shell gives no code for a parse error
+  if (message.size() > 3 && message.back() == ')') {
+    std::size_t open = message.rfind(" (");
+    if (open != std::string_view::npos) {
+      std::string digits(message.substr(open + 2, message.size() - open - 3));
+      if (!digits.empty() && digits.find_first_not_of("0123456789") == std::string::npos) {
+        code = std::stoi(digits);
+        message = message.substr(0, open);
+      }
+    }
+  }
+  return {code, std::string(message)};
+}
+
+bool error_line(std::string_view line) {
+  return starts_with(line, "Parse error") || starts_with(line, "Runtime error") ||
+         starts_with(line, "Error: ");
+}
+
+}  // namespace
+
+ResultSet parse_quote_output(const std::vector<std::string>& lines) {
+  ResultSet r;
+  std::string text;  // the output so far of the row being read, lines joined by '\n'
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (text.empty() && error_line(lines[i])) {
+      r.error = error_of(lines[i]);  // the lines after it are the shell's context for the error
+      return r;
+    }
+    text += text.empty() ? lines[i] : "\n" + lines[i];
+    Row row;
+    std::size_t pos = 0;
+    bool complete = true;
+    std::string problem;
+    for (;;) {
+      std::string_view rest = std::string_view(text).substr(pos);
+      if (starts_with(rest, "Inf") || starts_with(rest, "-Inf")) {
+        bool negative = rest[0] == '-';
+        row.push_back(Value::real(negative ? -std::numeric_limits<double>::infinity()
+                                           : std::numeric_limits<double>::infinity()));
+        pos += negative ? 4 : 3;
+      } else {
+        LiteralParse p = parse_literal(rest);
+        if (!p.value) {
+          // An unterminated text value continues on the next line.
+          if (!rest.empty() && rest[0] == '\'' && i + 1 < lines.size()) {
+            complete = false;
+          } else {
+            problem = "the shell printed what is not a value: " + std::string(rest.substr(0, 80));
+          }
+          break;
+        }
+        row.push_back(std::move(*p.value));
+        pos += p.consumed;
+      }
+      if (pos == text.size()) break;
+      if (text[pos] != ',') {
+        problem = "the shell printed what is not a row: " + text.substr(0, 80);
+        break;
+      }
+      ++pos;
+    }
+    if (!complete) continue;
+    if (!problem.empty()) {
+      r.engine_failure = problem;
+      return r;
+    }
+    r.rows.push_back(std::move(row));
+    text.clear();
+  }
+  if (!text.empty()) r.engine_failure = "the shell's output ends inside a value";
+  return r;
+}
+
+Result<SqliteShellTarget> SqliteShellTarget::start(const ShellOptions& options) {
+  std::string shell = options.sqlite3.empty() ? find_on_path("sqlite3") : options.sqlite3;
+  if (shell.empty()) {
+    return Error{"the sqlite3 shell is not on PATH (Debian: apt-get install sqlite3)", 0,
+                 ErrorKind::host};
+  }
+  proc::SpawnSpec spec;
+  // Through sh only to merge the shell's stderr into its stdout, so errors arrive in order.
+  spec.executable = "/bin/sh";
+  spec.args = {"-c", "exec \"$0\" -batch \"$1\" 2>&1", shell, options.database};
+  proc::Spawned spawned = proc::ChildProcess::spawn(spec);
+  if (!spawned.process) {
+    return Error{"cannot start the sqlite3 shell: " + spawned.error, 0, ErrorKind::host};
+  }
+  SqliteShellTarget t;
+  t.child_ = std::move(spawned.process);
+  t.timeout_ms_ = options.statement_timeout_ms;
+  t.marker_base_ = "@@jbench-" + std::to_string(getpid()) + "-" + std::to_string(now_ms()) + "-";
+  std::string error;
+  std::string setup = ".mode quote\n.headers off\n.bail off\n.print " + t.marker_base_ + "0\n";
+  if (!options.functions_module.empty()) {
+    setup = ".load " + options.functions_module + " jbench_oracle_functions_init\n" + setup;
+  }
+  setup += "SELECT 'sqlite3 ' || sqlite_version() || ' (shell)';\n.print " + t.marker_base_ + "1";
+  if (!t.child_->write_line(setup, 2000, error)) {
+    return Error{"the sqlite3 shell does not take input: " + error, 0, ErrorKind::host};
+  }
+  std::string why;
+  auto setup_out = t.until_marker(t.marker_base_ + "0", why);
+  if (!setup_out || !setup_out->empty()) {
+    std::string said = setup_out && !setup_out->empty() ? (*setup_out)[0] : why;
+    return Error{"the sqlite3 shell refused its setup: " + said, 0, ErrorKind::host};
+  }
+  auto version = t.until_marker(t.marker_base_ + "1", why);
+  ResultSet v = version ? parse_quote_output(*version) : ResultSet{};
+  if (!version || v.rows.size() != 1 || v.rows[0][0].kind != ValueKind::text) {
+    return Error{"the sqlite3 shell did not say its version: " + why, 0, ErrorKind::host};
+  }
+  t.version_ = v.rows[0][0].bytes;
+  t.sequence_ = 2;
+  return t;
+}
+
+SqliteShellTarget::SqliteShellTarget(SqliteShellTarget&&) noexcept = default;
+SqliteShellTarget& SqliteShellTarget::operator=(SqliteShellTarget&&) noexcept = default;
+
+SqliteShellTarget::~SqliteShellTarget() {
+  if (child_ && !child_->reaped()) {
+    child_->close_stdin();  // the shell exits at the end of its input
+    std::uint64_t deadline = now_ms() + 1000;
+    while (!child_->try_reap() && now_ms() < deadline) usleep(2000);
+    if (!child_->reaped()) child_->kill_and_reap();
+  }
+}
+
+std::optional<std::vector<std::string>> SqliteShellTarget::until_marker(const std::string& marker,
+                                                                        std::string& why) {
+  std::vector<std::string> out;
+  std::uint64_t deadline = now_ms() + timeout_ms_;
+  for (;;) {
+    while (!pending_.empty()) {
+      std::string line = std::move(pending_.front());
+      pending_.erase(pending_.begin());
+      // A text value cannot end the output early: in quote mode it is quoted, the marker not.
+      if (line == marker) return out;
+      out.push_back(std::move(line));
+    }
+    bool overlong = false;
+    bool open = child_->read_lines(pending_, overlong, 64u << 20);
+    if (!pending_.empty()) continue;
+    if (!open || overlong) {
+      why = overlong ? "the shell wrote an overlong line" : "the shell exited";
+      return std::nullopt;
+    }
+    std::uint64_t now = now_ms();
+    if (now >= deadline) {
+      why = "the shell gave no answer within " + std::to_string(timeout_ms_) + " ms";
+      return std::nullopt;
+    }
+    pollfd p{child_->stdout_fd(), POLLIN, 0};
+    poll(&p, 1, static_cast<int>(deadline - now));
+  }
+}
+
+ResultSet SqliteShellTarget::run(std::string_view sql, const std::vector<Value>& params) {
+  ResultSet r;
+  if (gone_) {
+    r.engine_failure = "the shell is gone: " + *gone_;
+    return r;
+  }
+  // Parameters go into the text as literals: the shell's own `.param set` is a write to
+  // temp.sqlite_parameters, which would change what changes() says next.
+  std::optional<std::string> text = inline_parameters(sql, params);
+  if (!text) {
+    r.error = StatementError{25, "the shell takes ?N parameters only, each one given"};  // RANGE
+    return r;
+  }
+  std::string input;
+  // The newline before ';' ends a trailing -- comment; an extra ';' is an empty statement.
+  std::string marker = marker_base_ + std::to_string(sequence_++);
+  input += *text + "\n;\n.print " + marker;
+  std::string error;
+  if (!child_->write_line(input, static_cast<int>(timeout_ms_), error)) {
+    gone_ = "it does not take input: " + error;
+    r.engine_failure = *gone_;
+    return r;
+  }
+  std::string why;
+  auto lines = until_marker(marker, why);
+  if (!lines) {
+    child_->kill_and_reap();
+    gone_ = why;
+    r.engine_failure = why;
+    return r;
+  }
+  return parse_quote_output(*lines);
+}
+
+}  // namespace jbench::oracle

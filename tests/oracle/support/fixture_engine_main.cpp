@@ -1,0 +1,92 @@
+// jbench-oracle-fixture-engine: an engine process for the oracle's tests, speaking the line
+// protocol over a real in-memory SQLite — plain, behind a scalar-subquery cache (right or
+// wrong), or misbehaving at its N-th request in one of the ways a real engine can.
+//
+//   jbench-oracle-fixture-engine [--cache POLICY] [--fault MODE --at N]
+//
+// POLICY: a name from cache_policy_names(). MODE: crash (SIGABRT), hang (sleeps an hour),
+// exit (exits 0 without answering), garbage (a line that is not JSON), wrong-id, bad-literal
+// (a value that is not an SQL literal), ragged-row (rows of different widths), no-hello (says
+// nothing and hangs at start), bad-hello (another protocol at start).
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "jbench/oracle/protocol.h"
+#include "jbench/oracle/serve.h"
+#include "jbench/oracle/sqlite_target.h"
+#include "subquery_cache_target.h"
+
+using namespace jbench::oracle;
+
+int main(int argc, char** argv) {
+  std::string cache, fault;
+  std::uint64_t at = 1;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    std::string a = argv[i];
+    if (a == "--cache") cache = argv[i + 1];
+    if (a == "--fault") fault = argv[i + 1];
+    if (a == "--at") at = std::stoull(argv[i + 1]);
+  }
+  auto db = SqliteTarget::open(":memory:", {});
+  if (!db) {
+    std::cerr << db.error().message << "\n";
+    return 3;
+  }
+  std::unique_ptr<Target> engine;
+  if (cache.empty()) {
+    engine = std::make_unique<SqliteTarget>(std::move(*db));
+  } else {
+    auto policy = testing::cache_policy_named(cache);
+    if (!policy) {
+      std::cerr << "unknown cache policy " << cache << "\n";
+      return 2;
+    }
+    engine = std::make_unique<testing::SubqueryCacheTarget>(std::move(*db), *policy, cache);
+  }
+  std::string name = "fixture " + (cache.empty() ? std::string("sqlite") : "cache " + cache);
+  if (fault.empty()) return serve_protocol(*engine, std::cin, std::cout, std::cerr, name);
+
+  if (fault == "no-hello") {
+    std::cerr << "fixture: never says hello\n";
+    sleep(3600);
+    return 0;
+  }
+  if (fault == "bad-hello") {
+    std::cout << R"({"protocol":"some-other/9","engine":"x"})" << std::endl;
+    return 0;
+  }
+  std::cout << encode_hello({name, true}) << std::endl;
+  std::string line;
+  for (std::uint64_t n = 1; std::getline(std::cin, line); ++n) {
+    bool quit = false;
+    Decoded<RunRequest> d = decode_request(line, quit);
+    if (quit || !d.value) return quit ? 0 : 2;
+    if (n == at) {
+      std::cerr << "fixture: fault " << fault << " at request " << n << "\n";
+      if (fault == "crash") std::abort();
+      if (fault == "hang") sleep(3600);
+      if (fault == "exit") return 0;
+      if (fault == "garbage") std::cout << "I am not JSON" << std::endl;
+      if (fault == "wrong-id") std::cout << R"({"id":999999,"ok":true,"rows":[]})" << std::endl;
+      if (fault == "bad-literal") {
+        std::cout << R"({"id":)" << d.value->id << R"(,"ok":true,"rows":[["forty-two"]]})"
+                  << std::endl;
+      }
+      if (fault == "ragged-row") {
+        std::cout << R"({"id":)" << d.value->id << R"(,"ok":true,"rows":[["1","2"],["3"]]})"
+                  << std::endl;
+      }
+      continue;
+    }
+    const RunRequest& r = *d.value;
+    ResultSet result = r.statement.empty() ? engine->run(r.sql, r.params)
+                                           : engine->run_prepared(r.statement, r.sql, r.params);
+    std::cout << encode_response(r.id, result) << std::endl;
+  }
+  return 0;
+}
