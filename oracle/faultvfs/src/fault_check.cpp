@@ -41,8 +41,8 @@ StateCheck check_state(const std::vector<std::string>& prefix_states, const RunO
   if (it == prefix_states.end()) {
     out.finding = FindingKind::partial_visible;
     out.transaction = seen.acknowledged + 1;
-    out.detail = "the content equals the state after no prefix of the set (" + acked +
-                 " acknowledged)";
+    out.detail =
+        "the content equals the state after no prefix of the set (" + acked + " acknowledged)";
     return out;
   }
   const auto prefix = static_cast<std::size_t>(it - prefix_states.begin());

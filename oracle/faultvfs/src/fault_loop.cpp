@@ -123,11 +123,10 @@ Result<bool> run_point(const ModeContext& ctx, FaultKind kind, std::uint64_t poi
   if (!run) return run.error();
   const SetRun& set_run = run->set_run;
   if (!run->fired) {
-    findings.push_back(finding_at(ctx, kind, point, FindingKind::point_not_reached, 0,
-                                  set_run.acknowledged,
-                                  "the run made " + std::to_string(run->trace.size()) +
-                                      " I/O points, the fault-free run " +
-                                      std::to_string(ctx.fault_free_trace.size())));
+    findings.push_back(finding_at(
+        ctx, kind, point, FindingKind::point_not_reached, 0, set_run.acknowledged,
+        "the run made " + std::to_string(run->trace.size()) + " I/O points, the fault-free run " +
+            std::to_string(ctx.fault_free_trace.size())));
     return false;
   }
   const auto before = static_cast<std::ptrdiff_t>(point - 1);
@@ -159,11 +158,13 @@ Result<FaultModeResult> run_mode(const FaultLoopConfig& config, const std::strin
     return Error{"cannot create '" + dir.string() + "': " + ec.message(), ec.value(),
                  ErrorKind::host};
   }
-  ModeContext ctx{config, synchronous, set,
-                  {(dir / "start.db").string(), (dir / "reference.db").string(),
-                   (dir / "run.db").string()},
-                  {},
-                  {}};
+  ModeContext ctx{
+      config,
+      synchronous,
+      set,
+      {(dir / "start.db").string(), (dir / "reference.db").string(), (dir / "run.db").string()},
+      {},
+      {}};
   const std::string journal = mode == FaultJournalMode::wal ? "WAL" : "DELETE";
   if (Status s = fault_detail::create_start_database(ctx.files.start, journal, set); !s) {
     return s.error();
@@ -199,8 +200,7 @@ Result<FaultModeResult> run_mode(const FaultLoopConfig& config, const std::strin
   result.faultable_points = points.size();
   if (points.size() > config.max_points) {
     return Error{std::string(to_string(mode)) + " mode has " + std::to_string(points.size()) +
-                     " faultable I/O points, above max_points " +
-                     std::to_string(config.max_points),
+                     " faultable I/O points, above max_points " + std::to_string(config.max_points),
                  0, ErrorKind::input};
   }
   for (FaultKind kind : config.kinds) {
@@ -210,9 +210,8 @@ Result<FaultModeResult> run_mode(const FaultLoopConfig& config, const std::strin
       if (*fired) ++result.visited[static_cast<std::size_t>(kind)];
     }
   }
-  result.elapsed_ms = std::chrono::duration<double, std::milli>(
-                          std::chrono::steady_clock::now() - started)
-                          .count();
+  result.elapsed_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
   return result;
 }
 

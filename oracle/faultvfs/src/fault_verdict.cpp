@@ -1,6 +1,6 @@
-#include "jbench/oracle/fault_loop.h"
-
 #include <nlohmann/json.hpp>
+
+#include "jbench/oracle/fault_loop.h"
 
 namespace jbench::oracle {
 
@@ -24,14 +24,10 @@ bool complete(const FaultModeResult& mode, const FaultLoopConfig& config) {
 }
 
 nlohmann::json finding_json(const FaultFinding& f) {
-  return {{"kind", to_string(f.kind)},
-          {"point", f.point},
-          {"op", to_string(f.op)},
-          {"finding", to_string(f.what)},
-          {"transaction", f.transaction},
-          {"transaction_name", f.transaction_name},
-          {"acknowledged", f.acknowledged},
-          {"detail", f.detail}};
+  return {{"kind", to_string(f.kind)},      {"point", f.point},
+          {"op", to_string(f.op)},          {"finding", to_string(f.what)},
+          {"transaction", f.transaction},   {"transaction_name", f.transaction_name},
+          {"acknowledged", f.acknowledged}, {"detail", f.detail}};
 }
 
 }  // namespace
@@ -57,7 +53,8 @@ nlohmann::json FaultLoopVerdict::to_json() const {
   for (const FaultModeResult& mode : modes) {
     nlohmann::json points, visited, findings = nlohmann::json::array();
     for (IoOp op : kAllIoOps) points[std::string(to_string(op))] = mode.fault_free_counts.of(op);
-    for (FaultKind kind : config.kinds) visited[std::string(to_string(kind))] = mode.visited_of(kind);
+    for (FaultKind kind : config.kinds)
+      visited[std::string(to_string(kind))] = mode.visited_of(kind);
     for (const FaultFinding& f : mode.findings) findings.push_back(finding_json(f));
     out_modes.push_back({{"journal_mode", to_string(mode.mode)},
                          {"transactions", mode.transactions},

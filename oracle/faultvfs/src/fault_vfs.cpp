@@ -137,8 +137,8 @@ struct FaultVfs::Impl {
     trace.push_back(op);
     if (power_off) return io_error_code(op);
     if (fault && !fired) {
-      const bool hit = fault->op ? (*fault->op == op && nth_of_op == fault->nth)
-                                 : (trace.size() == fault->nth);
+      const bool hit =
+          fault->op ? (*fault->op == op && nth_of_op == fault->nth) : (trace.size() == fault->nth);
       if (hit) {
         fired = true;
         fired_op = op;
@@ -514,8 +514,7 @@ Status FaultVfs::write_back_unsynced() {
     const std::string& image = state.image;
     std::size_t done = 0;
     while (done < image.size()) {
-      ssize_t n = ::pwrite(fd, image.data() + done, image.size() - done,
-                           static_cast<off_t>(done));
+      ssize_t n = ::pwrite(fd, image.data() + done, image.size() - done, static_cast<off_t>(done));
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) {
         int err = errno;

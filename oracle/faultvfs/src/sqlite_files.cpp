@@ -135,8 +135,8 @@ Status create_start_database(const std::string& db_path, const std::string& jour
                              const TransactionSet& set) {
   remove_database_files(db_path);
   sqlite3* db = nullptr;
-  int rc = sqlite3_open_v2(db_path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
-                           nullptr);
+  int rc =
+      sqlite3_open_v2(db_path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
   std::string message;
   auto fail = [&](std::string what) {
     sqlite3_close_v2(db);

@@ -23,8 +23,8 @@ std::string describe(const FaultModeResult& mode) {
   std::string out;
   for (const FaultFinding& f : mode.findings) {
     out += std::string(to_string(mode.mode)) + " " + std::string(to_string(f.kind)) + " @" +
-           std::to_string(f.point) + " (" + std::string(to_string(f.op)) + "): " +
-           std::string(to_string(f.what)) + " " + f.detail + "\n";
+           std::to_string(f.point) + " (" + std::string(to_string(f.op)) +
+           "): " + std::string(to_string(f.what)) + " " + f.detail + "\n";
   }
   return out;
 }
@@ -63,9 +63,8 @@ TEST(FaultLoop, reports_synchronous_off_under_power_loss_as_committed_lost) {
   FaultLoopVerdict verdict = run(config);
   EXPECT_FALSE(verdict.passed());
   for (const FaultModeResult& mode : verdict.modes) {
-    auto lost = std::find_if(mode.findings.begin(), mode.findings.end(), [](const auto& f) {
-      return f.what == FindingKind::committed_lost;
-    });
+    auto lost = std::find_if(mode.findings.begin(), mode.findings.end(),
+                             [](const auto& f) { return f.what == FindingKind::committed_lost; });
     ASSERT_NE(lost, mode.findings.end()) << to_string(mode.mode) << "\n" << describe(mode);
     EXPECT_GE(lost->point, 1u);
     EXPECT_LE(lost->point, mode.faultable_points);

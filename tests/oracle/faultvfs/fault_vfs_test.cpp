@@ -74,7 +74,8 @@ TEST(FaultVfs, counts_agree_with_the_trace) {
   IoCounts counts = vfs->counts();
   EXPECT_EQ(counts.total(), trace.size());
   for (IoOp op : kAllIoOps) {
-    EXPECT_EQ(counts.of(op), static_cast<std::uint64_t>(std::count(trace.begin(), trace.end(), op)));
+    EXPECT_EQ(counts.of(op),
+              static_cast<std::uint64_t>(std::count(trace.begin(), trace.end(), op)));
   }
 }
 

@@ -25,7 +25,7 @@ namespace jbench::oracle {
 // How the set's transactions are journaled: a write-ahead log, or a rollback journal
 // (journal_mode=DELETE).
 enum class FaultJournalMode { wal, rollback };
-std::string_view to_string(FaultJournalMode mode);                        // "wal", "rollback"
+std::string_view to_string(FaultJournalMode mode);  // "wal", "rollback"
 std::optional<FaultJournalMode> fault_journal_mode_from_string(std::string_view name);
 
 struct FaultLoopConfig {
@@ -36,8 +36,8 @@ struct FaultLoopConfig {
   std::vector<FaultKind> kinds = {kAllFaultKinds.begin(), kAllFaultKinds.end()};
   // Which I/O points are faulted (all kinds are counted). unlock is left out by default: a
   // failed unlock leaves SQLite's lock state behind, which says nothing about durability.
-  std::vector<IoOp> ops = {IoOp::read, IoOp::write, IoOp::sync,
-                           IoOp::truncate, IoOp::lock, IoOp::remove};
+  std::vector<IoOp> ops = {IoOp::read,     IoOp::write, IoOp::sync,
+                           IoOp::truncate, IoOp::lock,  IoOp::remove};
   // A bound on the fault-free run's faultable points per mode; above it the loop refuses to run.
   std::uint64_t max_points = 2000;
 };
@@ -57,16 +57,14 @@ struct FaultFinding {
 struct FaultModeResult {
   FaultJournalMode mode = FaultJournalMode::wal;
   std::size_t transactions = 0;
-  IoCounts fault_free_counts;       // every I/O point of the fault-free run, per op
+  IoCounts fault_free_counts;          // every I/O point of the fault-free run, per op
   std::uint64_t faultable_points = 0;  // those whose op is in the config's ops
   // Per kind (indexed like kAllFaultKinds): points whose fault actually fired in its run.
   std::array<std::uint64_t, kAllFaultKinds.size()> visited{};
   std::vector<FaultFinding> findings;
   double elapsed_ms = 0;
 
-  std::uint64_t visited_of(FaultKind kind) const {
-    return visited[static_cast<std::size_t>(kind)];
-  }
+  std::uint64_t visited_of(FaultKind kind) const { return visited[static_cast<std::size_t>(kind)]; }
 };
 
 struct FaultLoopVerdict {

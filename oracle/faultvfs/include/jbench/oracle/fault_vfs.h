@@ -39,9 +39,8 @@ namespace jbench::oracle {
 // The operations the shim counts: each call of one is an I/O point. xCheckReservedLock,
 // xFileSize, xFileControl, xOpen and xShm* are not points (they pass through uncounted).
 enum class IoOp { read, write, sync, truncate, lock, unlock, remove };
-inline constexpr std::array<IoOp, 7> kAllIoOps = {IoOp::read,     IoOp::write, IoOp::sync,
-                                                  IoOp::truncate, IoOp::lock,  IoOp::unlock,
-                                                  IoOp::remove};
+inline constexpr std::array<IoOp, 7> kAllIoOps = {
+    IoOp::read, IoOp::write, IoOp::sync, IoOp::truncate, IoOp::lock, IoOp::unlock, IoOp::remove};
 std::string_view to_string(IoOp op);
 std::optional<IoOp> io_op_from_string(std::string_view name);
 // The extended result code a failed `op` returns, as os_unix.c does for a failed system call:
