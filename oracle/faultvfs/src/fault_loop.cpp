@@ -8,6 +8,7 @@
 #include <chrono>
 #include <filesystem>
 
+#include "jbench/common/random.h"
 #include "sqlite_files.h"
 #include "transaction_set.h"
 
@@ -47,9 +48,6 @@ Status fresh_copy(const ModeFiles& files) {
   return fault_detail::copy_file(files.start, files.run);
 }
 
-// The shim the set's runs use: no real fsync, because the power loss here is the shim's own.
-Result<std::unique_ptr<FaultVfs>> make_vfs() { return FaultVfs::create({.real_fsync = false}); }
-
 Result<std::vector<std::string>> reference_states(const ModeContext& ctx) {
   fault_detail::remove_database_files(ctx.files.reference);
   if (Status s = fault_detail::copy_file(ctx.files.start, ctx.files.reference); !s) {
@@ -84,7 +82,13 @@ struct ShimRun {
 
 Result<ShimRun> run_through_shim(const ModeContext& ctx, const std::optional<FaultSpec>& fault) {
   if (Status s = fresh_copy(ctx.files); !s) return s.error();
-  auto vfs = make_vfs();
+  // No real fsync: the power loss here is the shim's own, and the page cache survives it.
+  FaultVfsOptions options{.real_fsync = false};
+  if (fault && fault->kind == FaultKind::power_loss) {
+    options.unsynced_sector_survival = ctx.config.unsynced_sector_survival;
+    options.survival_seed = combine64(ctx.config.seed, fault->nth);
+  }
+  auto vfs = FaultVfs::create(options);
   if (!vfs) return vfs.error();
   if (fault) (*vfs)->arm(*fault);
   ShimRun out;
@@ -223,6 +227,9 @@ Result<FaultLoopVerdict> run_fault_loop(const FaultLoopConfig& config,
   if (!synchronous) {
     return Error{"synchronous '" + config.synchronous + "' is not OFF, NORMAL, FULL or EXTRA", 0,
                  ErrorKind::input};
+  }
+  if (!(config.unsynced_sector_survival >= 0 && config.unsynced_sector_survival <= 1)) {
+    return Error{"unsynced_sector_survival must be in [0, 1]", 0, ErrorKind::input};
   }
   if (config.journal_modes.empty() || config.kinds.empty() || config.ops.empty()) {
     return Error{"the fault loop needs at least one journal mode, fault kind and op", 0,

@@ -48,6 +48,7 @@ nlohmann::json FaultLoopVerdict::to_json() const {
   for (FaultKind k : config.kinds) cfg["kinds"].push_back(to_string(k));
   for (IoOp op : config.ops) cfg["ops"].push_back(to_string(op));
   cfg["max_points"] = config.max_points;
+  cfg["unsynced_sector_survival"] = config.unsynced_sector_survival;
 
   nlohmann::json out_modes = nlohmann::json::array();
   for (const FaultModeResult& mode : modes) {

@@ -8,11 +8,14 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <map>
 #include <mutex>
+
+#include "jbench/common/random.h"
 
 namespace jbench::oracle {
 
@@ -123,6 +126,41 @@ struct FaultVfs::Impl {
   std::optional<IoOp> persistent_op;
   bool power_off = false;
 
+  // What the disk had written back of its cache when the power went (FaultVfsOptions). Errors
+  // are ignored: a power loss has no one to report to, and the check reads what is there.
+  void persist_surviving_sectors() {
+    const double p = options.unsynced_sector_survival;
+    if (!(p > 0)) return;
+    constexpr std::uint64_t kScale = 1'000'000;
+    const auto threshold = static_cast<std::uint64_t>(std::min(p, 1.0) * kScale);
+    SplitMix64 rng(options.survival_seed);
+    for (auto& [path, state] : paths) {  // a std::map: the same order, so the same draws
+      if (!state.dirty) continue;
+      int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
+      if (fd < 0) continue;
+      std::string disk(state.image.size(), '\0');
+      const ssize_t got = ::pread(fd, disk.data(), disk.size(), 0);
+      const std::size_t on_disk = got > 0 ? static_cast<std::size_t>(got) : 0;
+      constexpr std::size_t kSector = 512;
+      for (std::size_t at = 0; at < state.image.size(); at += kSector) {
+        const std::size_t n = std::min(kSector, state.image.size() - at);
+        const bool unsynced =
+            at + n > on_disk || std::memcmp(disk.data() + at, state.image.data() + at, n) != 0;
+        if (unsynced && rng.below(kScale) < threshold) {
+          [[maybe_unused]] ssize_t w =
+              ::pwrite(fd, state.image.data() + at, n, static_cast<off_t>(at));
+        }
+      }
+      ::close(fd);
+    }
+  }
+
+  void cut() {
+    power_off = true;
+    persist_surviving_sectors();
+    drop_unsynced();
+  }
+
   void drop_unsynced() {
     for (auto& [path, state] : paths) {
       state.dirty = false;
@@ -143,10 +181,7 @@ struct FaultVfs::Impl {
         fired = true;
         fired_op = op;
         if (fault->kind == FaultKind::persistent_error) persistent_op = op;
-        if (fault->kind == FaultKind::power_loss) {
-          power_off = true;
-          drop_unsynced();
-        }
+        if (fault->kind == FaultKind::power_loss) cut();
         return io_error_code(op);
       }
     }
@@ -497,8 +532,7 @@ void FaultVfs::arm(const FaultSpec& fault) {
 
 void FaultVfs::cut_power() {
   std::lock_guard lock(impl_->mutex);
-  impl_->power_off = true;
-  impl_->drop_unsynced();
+  impl_->cut();
 }
 
 Status FaultVfs::write_back_unsynced() {

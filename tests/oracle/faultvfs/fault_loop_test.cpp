@@ -94,6 +94,29 @@ TEST(FaultLoop, persistent_write_failures_never_corrupt_in_either_journal_mode) 
   EXPECT_TRUE(verdict.passed()) << describe(verdict.modes[0]) << describe(verdict.modes[1]);
 }
 
+TEST(FaultLoop, synchronous_full_survives_power_loss_with_any_unsynced_sectors_written_back) {
+  FaultLoopConfig config;
+  config.kinds = {FaultKind::power_loss};
+  config.unsynced_sector_survival = 0.5;
+  FaultLoopVerdict verdict = run(config);
+  ASSERT_EQ(verdict.modes.size(), 2u);
+  EXPECT_TRUE(verdict.passed()) << describe(verdict.modes[0]) << describe(verdict.modes[1]);
+}
+
+TEST(FaultLoop, reports_synchronous_off_with_partial_write_back_as_corruption) {
+  FaultLoopConfig config;
+  config.journal_modes = {FaultJournalMode::rollback};
+  config.synchronous = "OFF";
+  config.kinds = {FaultKind::power_loss};
+  config.unsynced_sector_survival = 0.5;
+  FaultLoopVerdict verdict = run(config);
+  ASSERT_EQ(verdict.modes.size(), 1u);
+  const auto& findings = verdict.modes[0].findings;
+  EXPECT_TRUE(std::any_of(findings.begin(), findings.end(), [](const auto& f) {
+    return f.what == FindingKind::integrity;
+  })) << describe(verdict.modes[0]);
+}
+
 TEST(FaultLoop, the_fault_free_count_depends_only_on_the_config) {
   FaultLoopConfig config;
   config.kinds = {FaultKind::transient_error};
@@ -107,6 +130,15 @@ TEST(FaultLoop, the_fault_free_count_depends_only_on_the_config) {
 TEST(FaultLoop, refuses_a_synchronous_value_that_is_not_a_setting) {
   FaultLoopConfig config;
   config.synchronous = "FULL; DROP TABLE t";
+  jbench::test::TempDir dir;
+  auto verdict = run_fault_loop(config, dir.path());
+  ASSERT_FALSE(verdict.ok());
+  EXPECT_EQ(verdict.error().kind, ErrorKind::input);
+}
+
+TEST(FaultLoop, refuses_a_sector_survival_chance_outside_zero_to_one) {
+  FaultLoopConfig config;
+  config.unsynced_sector_survival = 1.5;
   jbench::test::TempDir dir;
   auto verdict = run_fault_loop(config, dir.path());
   ASSERT_FALSE(verdict.ok());

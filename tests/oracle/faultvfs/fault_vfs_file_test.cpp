@@ -107,6 +107,45 @@ TEST(FaultVfsFile, power_loss_leaves_exactly_the_synced_bytes) {
   EXPECT_EQ(disk_content(path), "synced-part");
 }
 
+// 64 sectors synced as 'o', then all overwritten with 'n' and not synced; a cut with the given
+// survival chance. Returns the disk content.
+std::string cut_after_overwriting_64_sectors(double survival, std::uint64_t seed) {
+  jbench::test::TempDir dir;
+  const std::string path = dir.path() + "/f";
+  auto vfs = FaultVfs::create(
+      {.real_fsync = false, .unsynced_sector_survival = survival, .survival_seed = seed});
+  if (!vfs) {
+    ADD_FAILURE() << vfs.error().message;
+    return {};
+  }
+  {
+    ShimFileHandle f(**vfs, path);
+    EXPECT_EQ(f.write(std::string(64 * 512, 'o'), 0), SQLITE_OK);
+    EXPECT_EQ(f.sync(), SQLITE_OK);
+    EXPECT_EQ(f.write(std::string(64 * 512, 'n'), 0), SQLITE_OK);
+    (*vfs)->cut_power();
+  }
+  return disk_content(path);
+}
+
+TEST(FaultVfsFile, power_loss_with_sector_survival_keeps_whole_sectors_old_or_new) {
+  std::string disk = cut_after_overwriting_64_sectors(0.5, 7);
+  ASSERT_EQ(disk.size(), 64u * 512);
+  std::size_t survived = 0;
+  for (std::size_t at = 0; at < disk.size(); at += 512) {
+    const std::string sector = disk.substr(at, 512);
+    const bool old_sector = sector == std::string(512, 'o');
+    const bool new_sector = sector == std::string(512, 'n');
+    EXPECT_TRUE(old_sector || new_sector) << "sector " << at / 512 << " is torn";
+    survived += new_sector ? 1 : 0;
+  }
+  EXPECT_GT(survived, 0u);
+  EXPECT_LT(survived, 64u);
+  EXPECT_EQ(cut_after_overwriting_64_sectors(0.5, 7), disk) << "the same seed, the same sectors";
+  EXPECT_EQ(cut_after_overwriting_64_sectors(0, 7), std::string(64 * 512, 'o'));
+  EXPECT_EQ(cut_after_overwriting_64_sectors(1, 7), std::string(64 * 512, 'n'));
+}
+
 TEST(FaultVfsFile, a_truncate_is_durable_only_after_a_sync) {
   jbench::test::TempDir dir;
   const std::string path = dir.path() + "/f";

@@ -38,6 +38,9 @@ struct FaultLoopConfig {
   // failed unlock leaves SQLite's lock state behind, which says nothing about durability.
   std::vector<IoOp> ops = {IoOp::read,     IoOp::write, IoOp::sync,
                            IoOp::truncate, IoOp::lock,  IoOp::remove};
+  // For power_loss runs: the chance that each unsynced sector reaches the disk anyway
+  // (FaultVfsOptions::unsynced_sector_survival), seeded from `seed` and the point. 0: none does.
+  double unsynced_sector_survival = 0;
   // A bound on the fault-free run's faultable points per mode; above it the loop refuses to run.
   std::uint64_t max_points = 2000;
 };

@@ -13,13 +13,14 @@
 // database, its rollback journal, its WAL) keeps the data written since its last xSync in this
 // process's memory: xWrite and xTruncate change that in-memory image, xRead and xFileSize see it,
 // and xSync writes the image through to the real file. A power cut drops every image, so the disk
-// holds exactly what was synced; from then on every counted operation (and xOpen, xDelete) fails.
+// holds exactly what was synced (or, if asked, that plus a seeded subset of the unsynced
+// sectors); from then on every counted operation (and xOpen, xDelete) fails.
 // Because unsynced data lives only in memory, a SIGKILL of a process using the shim is a power
 // loss too. A clean end (no power loss) is write_back_unsynced(): what the OS would write anyway.
 //
 // Limits: one process, and every connection to a file must use the same FaultVfs (another VFS
 // would not see the images). Creating and deleting files is durable at once (directory entries
-// are not modelled), a sync is atomic and whole-file (no torn writes or sector granularity),
+// are not modelled), a sync is atomic and whole-file, a sector never tears,
 // xShm* (the WAL index) passes through, xFetch never maps (so every read sees the image), and
 // nameless temporary files are counted and faulted but not buffered.
 #pragma once
@@ -74,6 +75,12 @@ struct FaultVfsOptions {
   // Whether xSync also fsyncs the real file. The power loss this shim models does not need it
   // (the page cache survives the process); turn it on to be durable against a real crash too.
   bool real_fsync = true;
+  // At a power cut, the chance in [0, 1] that each unsynced 512-byte sector (one whose image
+  // differs from the real file) reaches the disk anyway, drawn from `survival_seed`: a disk that
+  // writes back part of its cache, in any order. 0, the default: nothing unsynced survives.
+  // Unsynced truncations never survive; nor do sectors in part (no torn sectors).
+  double unsynced_sector_survival = 0;
+  std::uint64_t survival_seed = 0;
 };
 
 class FaultVfs {
