@@ -19,65 +19,6 @@
 
 namespace jbench::oracle {
 
-std::string_view to_string(IoOp op) {
-  switch (op) {
-    case IoOp::read:
-      return "read";
-    case IoOp::write:
-      return "write";
-    case IoOp::sync:
-      return "sync";
-    case IoOp::truncate:
-      return "truncate";
-    case IoOp::lock:
-      return "lock";
-    case IoOp::unlock:
-      return "unlock";
-    case IoOp::remove:
-      return "remove";
-  }
-  return "?";
-}
-
-std::optional<IoOp> io_op_from_string(std::string_view name) {
-  for (IoOp op : kAllIoOps) {
-    if (to_string(op) == name) return op;
-  }
-  return std::nullopt;
-}
-
-int io_error_code(IoOp op) {
-  switch (op) {
-    case IoOp::read:
-      return SQLITE_IOERR_READ;
-    case IoOp::write:
-      return SQLITE_IOERR_WRITE;
-    case IoOp::sync:
-      return SQLITE_IOERR_FSYNC;
-    case IoOp::truncate:
-      return SQLITE_IOERR_TRUNCATE;
-    case IoOp::lock:
-      return SQLITE_IOERR_LOCK;
-    case IoOp::unlock:
-      return SQLITE_IOERR_UNLOCK;
-    case IoOp::remove:
-      return SQLITE_IOERR_DELETE;
-  }
-  return SQLITE_IOERR;
-}
-
-std::string_view to_string(FaultKind kind) {
-  switch (kind) {
-    case FaultKind::transient_error:
-      return "transient_error";
-    case FaultKind::persistent_error:
-      return "persistent_error";
-    case FaultKind::power_loss:
-      return "power_loss";
-  }
-  return "?";
-}
-
 std::uint64_t IoCounts::total() const {
   std::uint64_t sum = 0;
   for (std::uint64_t n : per_op) sum += n;
@@ -99,7 +40,6 @@ struct ShimFile {
   sqlite3_file base;  // first, so SQLite's sqlite3_file* is a ShimFile*
   FaultVfs::Impl* owner;
   PathState* state;  // null for nameless temporary files: they are not buffered
-  std::string* path;
   sqlite3_file* real;
 };
 constexpr std::size_t kRealFileOffset = (sizeof(ShimFile) + 15) / 16 * 16;
@@ -224,11 +164,9 @@ int write_through(ShimFile* f) {
 }
 
 int shim_close(sqlite3_file* file) {
+  // The path's state stays: unsynced data outlives the handle, as in an OS page cache.
   ShimFile* f = shim(file);
-  int rc = f->real->pMethods ? f->real->pMethods->xClose(f->real) : SQLITE_OK;
-  delete f->path;
-  f->path = nullptr;
-  return rc;
+  return f->real->pMethods ? f->real->pMethods->xClose(f->real) : SQLITE_OK;
 }
 
 int shim_read(sqlite3_file* file, void* out, int amount, sqlite3_int64 offset) {
@@ -390,7 +328,6 @@ int vfs_open(sqlite3_vfs* vfs, sqlite3_filename name, sqlite3_file* file, int fl
   f->base.pMethods = nullptr;  // until the real open succeeded: SQLite then skips xClose
   f->owner = owner;
   f->state = nullptr;
-  f->path = nullptr;
   f->real = reinterpret_cast<sqlite3_file*>(reinterpret_cast<char*>(file) + kRealFileOffset);
   if (owner->is_powered_off()) return SQLITE_CANTOPEN;
   // The original pointer, not a copy: SQLite finds URI parameters behind its terminator.
@@ -401,8 +338,7 @@ int vfs_open(sqlite3_vfs* vfs, sqlite3_filename name, sqlite3_file* file, int fl
   }
   if (name) {
     std::lock_guard lock(owner->mutex);
-    f->path = new std::string(name);
-    f->state = &owner->paths[*f->path];
+    f->state = &owner->paths[name];
   }
   f->base.pMethods = &kShimMethods;
   return SQLITE_OK;

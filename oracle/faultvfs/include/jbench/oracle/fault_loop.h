@@ -9,6 +9,7 @@
 //   return verdict->passed() ? 0 : 1;
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
