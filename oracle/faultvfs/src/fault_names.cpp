@@ -64,4 +64,11 @@ std::string_view to_string(FaultKind kind) {
   return "?";
 }
 
+std::optional<FaultKind> fault_kind_from_string(std::string_view name) {
+  for (FaultKind kind : kAllFaultKinds) {
+    if (to_string(kind) == name) return kind;
+  }
+  return std::nullopt;
+}
+
 }  // namespace jbench::oracle

@@ -56,6 +56,7 @@ enum class FaultKind {
 inline constexpr std::array<FaultKind, 3> kAllFaultKinds = {
     FaultKind::transient_error, FaultKind::persistent_error, FaultKind::power_loss};
 std::string_view to_string(FaultKind kind);
+std::optional<FaultKind> fault_kind_from_string(std::string_view name);
 
 // Which point a fault hits: the `nth` (1-based) operation of kind `op`, or, without `op`, the
 // nth I/O point of any kind (the numbering of trace()).
