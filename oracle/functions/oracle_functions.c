@@ -63,8 +63,8 @@ int jbench_oracle_register_functions(sqlite3* db) {
   sqlite3_int64* counter = (sqlite3_int64*)sqlite3_malloc64(sizeof(sqlite3_int64));
   if (counter == NULL) return SQLITE_NOMEM;
   *counter = 0;
-  int rc = sqlite3_create_function_v2(db, "jbench_seq", 0, SQLITE_UTF8, counter, seq_fn, NULL,
-                                      NULL, sqlite3_free);
+  int rc = sqlite3_create_function_v2(db, "jbench_seq", 0, SQLITE_UTF8, counter, seq_fn, NULL, NULL,
+                                      sqlite3_free);
   if (rc != SQLITE_OK) return rc;
   rc = sqlite3_create_function_v2(db, "jbench_twice", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
                                   twice_fn, NULL, NULL, NULL);

@@ -221,8 +221,7 @@ std::optional<Failure> parse_row(const Line& line, Record& r) {
 }
 
 bool is_meta(std::string_view t) {
-  return starts_with(t, "params:") || starts_with(t, "engine-rule:") ||
-         starts_with(t, "prepared:");
+  return starts_with(t, "params:") || starts_with(t, "engine-rule:") || starts_with(t, "prepared:");
 }
 
 std::optional<Failure> parse_record(const std::vector<Line>& lines, Record& r) {
@@ -242,7 +241,8 @@ std::optional<Failure> parse_record(const std::vector<Line>& lines, Record& r) {
   std::string sql;
   for (; i < lines.size() && lines[i].text != "----"; ++i) {
     if (is_meta(lines[i].text)) {
-      return Failure{lines[i].number, 0, "params:, prepared: and engine-rule: lines go before the SQL"};
+      return Failure{lines[i].number, 0,
+                     "params:, prepared: and engine-rule: lines go before the SQL"};
     }
     if (!sql.empty()) sql += '\n';
     sql += lines[i].text;

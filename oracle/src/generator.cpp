@@ -129,12 +129,14 @@ class Stream {
         statement("UPDATE items SET val = val + ?1 WHERE grp = ?2", {val(), grp()});
         break;
       case 4:
-        statement("UPDATE groups SET weight = ?1 WHERE grp = ?2", {int_value(rng_.below(100)), grp()});
+        statement("UPDATE groups SET weight = ?1 WHERE grp = ?2",
+                  {int_value(rng_.below(100)), grp()});
         break;
       default:
         // Moves items between groups through a scalar subquery: a write that reads.
-        statement("UPDATE items SET grp = (SELECT min(grp) FROM groups WHERE weight > ?1) WHERE id = ?2",
-                  {int_value(rng_.below(100)), item_id()});
+        statement(
+            "UPDATE items SET grp = (SELECT min(grp) FROM groups WHERE weight > ?1) WHERE id = ?2",
+            {int_value(rng_.below(100)), item_id()});
         break;
     }
   }
@@ -220,7 +222,8 @@ class Stream {
                      {int_value(1 + rng_.below(10))});
         break;
       case 12:
-        query_record("per_group", rows_of("II"), "SELECT grp, count(*) FROM items GROUP BY grp", {});
+        query_record("per_group", rows_of("II"), "SELECT grp, count(*) FROM items GROUP BY grp",
+                     {});
         break;
       case 13:
         query_record("exists_above", one_int,

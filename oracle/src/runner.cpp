@@ -92,8 +92,8 @@ bool engine_failed(const Record& r, const ResultSet& t, const ResultSet& o, RunR
   Finding f = finding_of(FindingKind::target_failure, r, t, o, "");
   if (t.engine_failure) f.what = "the target did not answer: " + *t.engine_failure;
   if (o.engine_failure) {
-    f.what += std::string(f.what.empty() ? "" : "; ") +
-              "the oracle did not answer: " + *o.engine_failure;
+    f.what +=
+        std::string(f.what.empty() ? "" : "; ") + "the oracle did not answer: " + *o.engine_failure;
   }
   report.target_failures.push_back(std::move(f));
   return true;

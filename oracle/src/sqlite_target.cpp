@@ -100,9 +100,9 @@ Result<SqliteTarget> SqliteTarget::open(const std::string& path,
   }
   sqlite3_extended_result_codes(db, 1);
   if (int f = jbench_oracle_register_functions(db); f != SQLITE_OK) {
-    return Error{"cannot register the oracle's SQL functions on '" + path +
-                     "': " + sqlite3_errstr(f),
-                 0, ErrorKind::host};
+    return Error{
+        "cannot register the oracle's SQL functions on '" + path + "': " + sqlite3_errstr(f), 0,
+        ErrorKind::host};
   }
   if (optimizer_off) {
     sqlite3_test_control(SQLITE_TESTCTRL_OPTIMIZATIONS, db, 0xffffffffU);
@@ -147,8 +147,7 @@ SqliteTarget::~SqliteTarget() {
 // Prepares exactly one statement from `sql` into `out`; a failure is the ResultSet to return.
 std::optional<ResultSet> SqliteTarget::prepare(std::string_view sql, sqlite3_stmt*& out) {
   const char* tail = nullptr;
-  if (sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &out, &tail) !=
-      SQLITE_OK) {
+  if (sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &out, &tail) != SQLITE_OK) {
     return failed_from(db_, "");
   }
   if (out == nullptr) return failed(SQLITE_MISUSE, "no SQL statement in the text");

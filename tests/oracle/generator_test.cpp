@@ -55,8 +55,8 @@ TEST(Generator, covers_prepared_re_execution_writes_transactions_and_every_query
       ++prepared;
       templates.insert(r.prepared);
     }
-    writes += r.sql.starts_with("INSERT") || r.sql.starts_with("UPDATE") ||
-              r.sql.starts_with("DELETE");
+    writes +=
+        r.sql.starts_with("INSERT") || r.sql.starts_with("UPDATE") || r.sql.starts_with("DELETE");
     savepoints += r.sql.starts_with("SAVEPOINT");
     rollbacks += r.sql.starts_with("ROLLBACK");
     errors += r.kind == RecordKind::statement_error;

@@ -60,16 +60,16 @@ std::optional<Caught> first_divergence(const CachePolicy& policy) {
 
 // The script through the real sqlite3 shell, in quote mode, with the oracle's functions loaded.
 proc::ToolRun run_in_shell(const std::string& script) {
-  auto dir = std::filesystem::temp_directory_path() /
-             ("jbench-repro-" + std::to_string(::getpid()));
+  auto dir =
+      std::filesystem::temp_directory_path() / ("jbench-repro-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   std::ofstream(dir / "repro.sql") << script;
-  proc::ToolRun run = proc::run_to_completion(
-      {"/bin/sh", "-c",
-       "exec sqlite3 -batch -cmd '.load " JBENCH_ORACLE_FUNCTIONS_MODULE
-       " jbench_oracle_functions_init' -cmd '.mode quote' :memory: < " +
-           (dir / "repro.sql").string()},
-      std::nullopt, 20000, 1 << 20);
+  proc::ToolRun run =
+      proc::run_to_completion({"/bin/sh", "-c",
+                               "exec sqlite3 -batch -cmd '.load " JBENCH_ORACLE_FUNCTIONS_MODULE
+                               " jbench_oracle_functions_init' -cmd '.mode quote' :memory: < " +
+                                   (dir / "repro.sql").string()},
+                              std::nullopt, 20000, 1 << 20);
   std::filesystem::remove_all(dir);
   return run;
 }
@@ -101,8 +101,8 @@ TEST_P(WrongCache, is_caught_and_reduced_to_a_short_script_the_shell_runs) {
     SubqueryCacheTarget t(memory_db(), *policy);
     SqliteTarget o = memory_db();
     RunReport again = run_corpus(fewer, t, o);
-    bool same = !again.divergences.empty() &&
-                again.divergences[0].where.line == caught->first.where.line;
+    bool same =
+        !again.divergences.empty() && again.divergences[0].where.line == caught->first.where.line;
     EXPECT_FALSE(same) << "record " << i << " could go:\n" << to_sql_script(red);
   }
 
@@ -113,7 +113,8 @@ TEST_P(WrongCache, is_caught_and_reduced_to_a_short_script_the_shell_runs) {
   EXPECT_EQ(shell.exit_code, 0) << shell.err;
   std::string out = shell.out;
   while (!out.empty() && out.back() == '\n') out.pop_back();
-  std::string last_line = out.substr(out.rfind('\n') == std::string::npos ? 0 : out.rfind('\n') + 1);
+  std::string last_line =
+      out.substr(out.rfind('\n') == std::string::npos ? 0 : out.rfind('\n') + 1);
   std::string oracle = red.finding.oracle_result;  // "1 row: (50)"
   std::string row = oracle.substr(oracle.find('(') + 1, oracle.rfind(')') - oracle.find('(') - 1);
   std::string shell_row;
@@ -156,7 +157,8 @@ TEST(CorrectCache, each_wrong_policy_differs_from_it_in_one_rule) {
   CachePolicy right = CachePolicy::correct();
   for (const std::string& name : testing::cache_policy_names()) {
     CachePolicy p = *testing::cache_policy_named(name);
-    int differences = (p.scope != right.scope) + (p.key_includes_params != right.key_includes_params) +
+    int differences = (p.scope != right.scope) +
+                      (p.key_includes_params != right.key_includes_params) +
                       (p.caches_nondeterministic != right.caches_nondeterministic) +
                       (p.multi_row_takes_last != right.multi_row_takes_last);
     if (name == "correct") {

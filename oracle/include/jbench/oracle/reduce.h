@@ -32,8 +32,8 @@ struct ReduceOptions {
 };
 
 struct Reduction {
-  bool reproduced = false;        // replaying up to the divergence on fresh engines diverged again
-  std::vector<Record> records;    // the reduced stream; the diverging record last
+  bool reproduced = false;      // replaying up to the divergence on fresh engines diverged again
+  std::vector<Record> records;  // the reduced stream; the diverging record last
   std::size_t original_records = 0;  // the stream up to and including the diverging record
   std::size_t trials = 0;            // replays run
   bool budget_exhausted = false;     // stopped at max_trials: small, but maybe not 1-minimal

@@ -36,8 +36,7 @@ class SqliteTarget : public Target {
   // With `optimizer_off`, every query-planner optimization SQLite can switch off is off
   // (SQLITE_TESTCTRL_OPTIMIZATIONS): the same engine planning naively, a differential oracle
   // for the optimized one.
-  static Result<SqliteTarget> open(const std::string& path,
-                                   const std::vector<std::string>& pragmas,
+  static Result<SqliteTarget> open(const std::string& path, const std::vector<std::string>& pragmas,
                                    bool optimizer_off = false);
 
   SqliteTarget(SqliteTarget&& other) noexcept;
