@@ -136,7 +136,8 @@ Result<bool> run_point(const ModeContext& ctx, FaultKind kind, std::uint64_t poi
   const auto before = static_cast<std::ptrdiff_t>(point - 1);
   if (!std::equal(ctx.fault_free_trace.begin(), ctx.fault_free_trace.begin() + before,
                   run->trace.begin())) {
-    findings.push_back(finding_at(ctx, kind, point, FaultFindingKind::diverged, 0, set_run.acknowledged,
+    findings.push_back(finding_at(ctx, kind, point, FaultFindingKind::diverged, 0,
+                                  set_run.acknowledged,
                                   "the I/O before the point differs from the fault-free run's"));
   }
   RunObservation seen = fault_detail::observe(ctx.files.run);

@@ -46,7 +46,8 @@ TEST(FaultCheck, reports_a_transaction_whose_commit_never_ran_as_uncommitted_vis
   StateCheck c = check_state(kStates, seen(1, "s2"));  // no COMMIT of transaction 2 was in flight
   ASSERT_EQ(c.finding, FaultFindingKind::uncommitted_visible);
   EXPECT_EQ(c.transaction, 2u);
-  EXPECT_EQ(check_state(kStates, seen(1, "s3", true)).finding, FaultFindingKind::uncommitted_visible);
+  EXPECT_EQ(check_state(kStates, seen(1, "s3", true)).finding,
+            FaultFindingKind::uncommitted_visible);
 }
 
 TEST(FaultCheck, integrity_and_reopen_failures_come_before_the_content) {

@@ -63,8 +63,9 @@ TEST(FaultLoop, reports_synchronous_off_under_power_loss_as_committed_lost) {
   FaultLoopVerdict verdict = run(config);
   EXPECT_FALSE(verdict.passed());
   for (const FaultModeResult& mode : verdict.modes) {
-    auto lost = std::find_if(mode.findings.begin(), mode.findings.end(),
-                             [](const auto& f) { return f.what == FaultFindingKind::committed_lost; });
+    auto lost = std::find_if(mode.findings.begin(), mode.findings.end(), [](const auto& f) {
+      return f.what == FaultFindingKind::committed_lost;
+    });
     ASSERT_NE(lost, mode.findings.end()) << to_string(mode.mode) << "\n" << describe(mode);
     EXPECT_GE(lost->point, 1u);
     EXPECT_LE(lost->point, mode.faultable_points);
