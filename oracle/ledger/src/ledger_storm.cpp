@@ -185,10 +185,10 @@ class Storm {
   // delay more (so it lands at a random point of whatever a writer is doing: mid-transaction,
   // in COMMIT, between COMMIT and the ledger append, or starting up).
   std::vector<std::uint64_t> kill_thresholds() {
-    // Each transaction appends about one line; start lines come on top. Keep the last tenth
+    // Each transaction appends about one line; start lines come on top. Keep the last quarter
     // of the run free of thresholds, so the kills are done before the writers are.
     const std::uint64_t span =
-        std::max<std::uint64_t>(1, config_.writers * config_.transactions_per_writer * 9 / 10);
+        std::max<std::uint64_t>(1, config_.writers * config_.transactions_per_writer * 3 / 4);
     std::vector<std::uint64_t> thresholds;
     for (std::size_t k = 0; k < config_.kills; ++k) thresholds.push_back(kill_rng_.below(span));
     std::sort(thresholds.begin(), thresholds.end());
@@ -216,10 +216,16 @@ class Storm {
                            " ms");
         return;
       }
-      if (!kill_armed && storm_.kills_done < thresholds.size() &&
-          progress.lines() >= thresholds[storm_.kills_done]) {
-        kill_armed = true;
-        kill_at_ns = now + next_kill_gap_ns();
+      const std::size_t k = storm_.kills_done;
+      if (!kill_armed && k < thresholds.size()) {
+        const std::uint64_t lines = progress.lines();
+        if (lines >= thresholds[k]) {
+          // Behind schedule (the next threshold is passed too): a short delay, so the kills
+          // keep up with writers that commit faster than a kill and a restart take.
+          const bool behind = k + 1 < thresholds.size() && lines >= thresholds[k + 1];
+          kill_armed = true;
+          kill_at_ns = now + (behind ? kill_rng_.below(1000000) : next_kill_gap_ns());
+        }
       }
       if (kill_armed && now >= kill_at_ns) {
         kill_one();

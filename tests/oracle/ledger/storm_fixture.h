@@ -17,7 +17,7 @@ namespace jbench::oracle::testing {
 
 inline std::string explain(const LedgerVerdict& v) { return v.to_json().dump(2); }
 
-class StormTest : public ::testing::Test {
+class LedgerStorm : public ::testing::Test {
  protected:
   void SetUp() override {
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();

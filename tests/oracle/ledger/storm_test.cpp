@@ -15,7 +15,7 @@ LedgerConfig storm_config(JournalMode journal, LedgerVariant variant) {
   c.variant = variant;
   c.writers = 3;
   c.readers = 1;
-  c.transactions_per_writer = 300;
+  c.transactions_per_writer = 500;
   c.kills = 60;
   c.seed = 7;
   c.timeout_ms = 45000;
@@ -47,17 +47,17 @@ void expect_sound_storm(const LedgerConfig& c, const LedgerVerdict& v) {
   EXPECT_EQ(v.invariant_violations, 0u);
 }
 
-TEST_F(StormTest, wal_keyed_storm_loses_nothing_and_exposes_nothing) {
+TEST_F(LedgerStorm, wal_keyed_storm_loses_nothing_and_exposes_nothing) {
   const auto c = storm_config(JournalMode::wal, LedgerVariant::keyed);
   expect_sound_storm(c, storm(c));
 }
 
-TEST_F(StormTest, rollback_journal_keyed_storm_loses_nothing_and_exposes_nothing) {
+TEST_F(LedgerStorm, rollback_journal_keyed_storm_loses_nothing_and_exposes_nothing) {
   const auto c = storm_config(JournalMode::rollback, LedgerVariant::keyed);
   expect_sound_storm(c, storm(c));
 }
 
-TEST_F(StormTest, wal_bank_storm_readers_always_see_the_fixed_total) {
+TEST_F(LedgerStorm, wal_bank_storm_readers_always_see_the_fixed_total) {
   auto c = storm_config(JournalMode::wal, LedgerVariant::bank);
   c.readers = 2;
   const auto v = storm(c);
@@ -65,7 +65,7 @@ TEST_F(StormTest, wal_bank_storm_readers_always_see_the_fixed_total) {
   EXPECT_EQ(v.balance_total, v.expected_balance_total);
 }
 
-TEST_F(StormTest, rollback_journal_bank_storm_readers_always_see_the_fixed_total) {
+TEST_F(LedgerStorm, rollback_journal_bank_storm_readers_always_see_the_fixed_total) {
   auto c = storm_config(JournalMode::rollback, LedgerVariant::bank);
   c.readers = 2;
   const auto v = storm(c);
@@ -73,7 +73,7 @@ TEST_F(StormTest, rollback_journal_bank_storm_readers_always_see_the_fixed_total
   EXPECT_EQ(v.balance_total, v.expected_balance_total);
 }
 
-TEST_F(StormTest, writer_that_ledgers_before_commit_is_caught_as_committed_lost) {
+TEST_F(LedgerStorm, writer_that_ledgers_before_commit_is_caught_as_committed_lost) {
   auto c = storm_config(JournalMode::wal, LedgerVariant::keyed);
   c.broken = BrokenWriter::ledger_before_commit;
   c.transactions_per_writer = 150;
@@ -86,7 +86,7 @@ TEST_F(StormTest, writer_that_ledgers_before_commit_is_caught_as_committed_lost)
   EXPECT_TRUE(named) << explain(v);
 }
 
-TEST_F(StormTest, writer_that_releases_a_rolled_back_savepoint_is_caught) {
+TEST_F(LedgerStorm, writer_that_releases_a_rolled_back_savepoint_is_caught) {
   auto c = storm_config(JournalMode::rollback, LedgerVariant::bank);
   c.broken = BrokenWriter::savepoint_leak;
   c.transactions_per_writer = 60;

@@ -17,7 +17,7 @@ namespace jbench::oracle {
 namespace {
 
 // Builds a database and ledgers the way correct writers would, with switches to break them.
-class LedgerFixture : public ::testing::Test {
+class LedgerVerify : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = std::filesystem::temp_directory_path() /
@@ -141,7 +141,7 @@ class LedgerFixture : public ::testing::Test {
   sqlite3* db_ = nullptr;
 };
 
-TEST_F(LedgerFixture, clean_ledgers_pass) {
+TEST_F(LedgerVerify, clean_ledgers_pass) {
   make(LedgerVariant::keyed);
   clean_writer(0);
   clean_writer(1);
@@ -153,7 +153,7 @@ TEST_F(LedgerFixture, clean_ledgers_pass) {
   EXPECT_FALSE(v.storm_ran);
 }
 
-TEST_F(LedgerFixture, ledgered_transaction_missing_from_the_database_is_lost) {
+TEST_F(LedgerVerify, ledgered_transaction_missing_from_the_database_is_lost) {
   make(LedgerVariant::keyed);
   clean_writer(0);
   start(1, 0, 1);
@@ -168,7 +168,7 @@ TEST_F(LedgerFixture, ledgered_transaction_missing_from_the_database_is_lost) {
   EXPECT_GT(v.state_mismatches, 0u);
 }
 
-TEST_F(LedgerFixture, one_unledgered_commit_right_after_a_killed_incarnation_is_allowed) {
+TEST_F(LedgerVerify, one_unledgered_commit_right_after_a_killed_incarnation_is_allowed) {
   make(LedgerVariant::keyed);
   clean_writer(0);
   start(1, 0, 1);
@@ -184,7 +184,7 @@ TEST_F(LedgerFixture, one_unledgered_commit_right_after_a_killed_incarnation_is_
   EXPECT_EQ(v.ledgered, 5u);
 }
 
-TEST_F(LedgerFixture, unledgered_commit_that_is_not_the_next_seq_is_visible_uncommitted) {
+TEST_F(LedgerVerify, unledgered_commit_that_is_not_the_next_seq_is_visible_uncommitted) {
   make(LedgerVariant::keyed);
   clean_writer(0);
   start(1, 0, 1);
@@ -201,7 +201,7 @@ TEST_F(LedgerFixture, unledgered_commit_that_is_not_the_next_seq_is_visible_unco
       << v.to_json().dump(2);
 }
 
-TEST_F(LedgerFixture, unledgered_commit_of_an_incarnation_that_ended_is_visible_uncommitted) {
+TEST_F(LedgerVerify, unledgered_commit_of_an_incarnation_that_ended_is_visible_uncommitted) {
   make(LedgerVariant::keyed, 1);
   start(0, 0, 1);
   commit(0, 0, 1, keyed_body(0, 1));
@@ -213,7 +213,7 @@ TEST_F(LedgerFixture, unledgered_commit_of_an_incarnation_that_ended_is_visible_
   EXPECT_EQ(v.unledgered_after_kill, 0u);
 }
 
-TEST_F(LedgerFixture, bad_checksum_in_a_ledger_line_is_caught) {
+TEST_F(LedgerVerify, bad_checksum_in_a_ledger_line_is_caught) {
   make(LedgerVariant::keyed, 1);
   start(0, 0, 1);
   commit(0, 0, 1, keyed_body(0, 1));
@@ -233,7 +233,7 @@ TEST_F(LedgerFixture, bad_checksum_in_a_ledger_line_is_caught) {
       << v.to_json().dump(2);
 }
 
-TEST_F(LedgerFixture, bad_checksum_in_a_txns_row_is_caught) {
+TEST_F(LedgerVerify, bad_checksum_in_a_txns_row_is_caught) {
   make(LedgerVariant::keyed, 1);
   clean_writer(0);
   sql("UPDATE txns SET checksum = '0000000000000000' WHERE seq = 2");
@@ -242,7 +242,7 @@ TEST_F(LedgerFixture, bad_checksum_in_a_txns_row_is_caught) {
   EXPECT_TRUE(names(v, "writer 0 seq 2: the txns row's checksum is wrong"));
 }
 
-TEST_F(LedgerFixture, torn_final_line_of_a_killed_incarnation_is_tolerated) {
+TEST_F(LedgerVerify, torn_final_line_of_a_killed_incarnation_is_tolerated) {
   make(LedgerVariant::keyed, 1);
   start(0, 0, 1);
   commit(0, 0, 1, keyed_body(0, 1));
@@ -264,7 +264,7 @@ TEST_F(LedgerFixture, torn_final_line_of_a_killed_incarnation_is_tolerated) {
   EXPECT_EQ(v.torn_final_lines, 1u);
 }
 
-TEST_F(LedgerFixture, torn_line_in_the_middle_of_an_incarnation_is_an_error) {
+TEST_F(LedgerVerify, torn_line_in_the_middle_of_an_incarnation_is_an_error) {
   make(LedgerVariant::keyed, 1);
   start(0, 0, 1);
   commit(0, 0, 1, keyed_body(0, 1));
@@ -277,7 +277,7 @@ TEST_F(LedgerFixture, torn_line_in_the_middle_of_an_incarnation_is_an_error) {
   EXPECT_TRUE(names(v, "torn line 3 in the middle of an incarnation")) << v.to_json().dump(2);
 }
 
-TEST_F(LedgerFixture, rolled_back_work_that_stayed_visible_is_caught) {
+TEST_F(LedgerVerify, rolled_back_work_that_stayed_visible_is_caught) {
   make(LedgerVariant::keyed, 1);
   clean_writer(0);
   sql("INSERT INTO rolled_back_probe VALUES(0, 2, 0, 'savepoint')");
@@ -287,7 +287,7 @@ TEST_F(LedgerFixture, rolled_back_work_that_stayed_visible_is_caught) {
   EXPECT_TRUE(names(v, "writer 0 seq 2 (incarnation 0): rolled-back work is visible"));
 }
 
-TEST_F(LedgerFixture, key_value_that_differs_from_the_replay_is_a_state_mismatch) {
+TEST_F(LedgerVerify, key_value_that_differs_from_the_replay_is_a_state_mismatch) {
   make(LedgerVariant::keyed, 1);
   clean_writer(0);
   sql("UPDATE kv SET value = -5 WHERE key = 1");  // seq 1 wrote key 1
@@ -297,7 +297,7 @@ TEST_F(LedgerFixture, key_value_that_differs_from_the_replay_is_a_state_mismatch
   EXPECT_TRUE(names(v, "key 1 = -5 (seq 1), the ledgers say 1 (seq 1)")) << v.to_json().dump(2);
 }
 
-TEST_F(LedgerFixture, later_ledgered_write_of_a_key_wins_the_replay) {
+TEST_F(LedgerVerify, later_ledgered_write_of_a_key_wins_the_replay) {
   make(LedgerVariant::keyed, 1);
   start(0, 0, 1);
   commit(0, 0, 1, format_keyed_body({{2, 10}}));
@@ -307,7 +307,7 @@ TEST_F(LedgerFixture, later_ledgered_write_of_a_key_wins_the_replay) {
   EXPECT_TRUE(v.passed()) << v.to_json().dump(2);
 }
 
-TEST_F(LedgerFixture, bank_balances_are_replayed_and_a_broken_total_is_caught) {
+TEST_F(LedgerVerify, bank_balances_are_replayed_and_a_broken_total_is_caught) {
   make(LedgerVariant::bank, 2);
   start(0, 0, 1);
   commit(0, 0, 1, format_bank_body({{0, 1, 30}, {2, 0, 5}}));
@@ -328,7 +328,7 @@ TEST_F(LedgerFixture, bank_balances_are_replayed_and_a_broken_total_is_caught) {
   EXPECT_TRUE(names(v, "the balances sum to 1000300, not 300"));
 }
 
-TEST_F(LedgerFixture, ledger_line_of_another_writer_or_out_of_order_is_an_error) {
+TEST_F(LedgerVerify, ledger_line_of_another_writer_or_out_of_order_is_an_error) {
   make(LedgerVariant::keyed, 2);
   clean_writer(0);
   start(1, 0, 1);
@@ -341,7 +341,7 @@ TEST_F(LedgerFixture, ledger_line_of_another_writer_or_out_of_order_is_an_error)
   EXPECT_EQ(v.ledger_errors, 2u) << v.to_json().dump(2);
 }
 
-TEST_F(LedgerFixture, verdict_json_carries_the_counts_and_findings) {
+TEST_F(LedgerVerify, verdict_json_carries_the_counts_and_findings) {
   make(LedgerVariant::keyed, 1);
   clean_writer(0);
   append(0, txn_line(0, 0, 4, keyed_body(0, 4)));

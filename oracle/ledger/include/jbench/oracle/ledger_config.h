@@ -61,7 +61,8 @@ struct LedgerConfig {
   BrokenWriter broken = BrokenWriter::none;
   std::uint32_t timeout_ms = 60000;  // the whole storm; every worker also stops by itself then
   // Kill j is armed when the ledgers have grown past a seeded threshold (spread over the first
-  // nine tenths of the run) and lands a seeded uniform time in [0, max_kill_gap_ms] later.
+  // three quarters of the run) and lands a seeded uniform time in [0, max_kill_gap_ms] later
+  // (within 1 ms when the storm is behind its schedule).
   std::uint32_t max_kill_gap_ms = 10;
   std::size_t keys_per_writer = 32;
   std::size_t accounts = 16;
