@@ -99,5 +99,36 @@ TEST_F(LedgerStorm, writer_that_releases_a_rolled_back_savepoint_is_caught) {
   EXPECT_GT(v.invariant_violations, 0u);
 }
 
+TEST_F(LedgerStorm, storm_that_overruns_its_timeout_ends_in_time_and_fails) {
+  auto c = storm_config(JournalMode::wal, LedgerVariant::keyed);
+  c.transactions_per_writer = 1000000;  // far more than fits in the timeout
+  c.kills = 3;
+  c.timeout_ms = 800;
+  const auto v = storm(c);  // also checks that no incarnation is left running
+  EXPECT_TRUE(v.timed_out);
+  EXPECT_FALSE(v.passed());
+  EXPECT_LT(v.storm_ms, 5000u);
+  EXPECT_LT(v.writers_finished, c.writers);
+  // What did commit before the end is still checked, and is sound.
+  EXPECT_GT(v.committed, 0u);
+  EXPECT_EQ(v.lost, 0u);
+  EXPECT_EQ(v.visible_uncommitted, 0u);
+  bool named = false;
+  for (const auto& f : v.findings) named = named || f.find("did not end within 800 ms") != f.npos;
+  EXPECT_TRUE(named) << explain(v);
+}
+
+TEST_F(LedgerStorm, storm_refuses_a_work_directory_that_holds_an_earlier_storm) {
+  auto c = storm_config(JournalMode::wal, LedgerVariant::keyed);
+  c.transactions_per_writer = 5;
+  c.kills = 0;
+  c.readers = 0;
+  EXPECT_TRUE(storm(c).passed());
+  std::ostringstream log;
+  const auto again = run_ledger_storm(c, dir_.string(), JBENCH_LEDGER_WORKER_PATH, log);
+  ASSERT_FALSE(again.ok());
+  EXPECT_EQ(again.error().kind, ErrorKind::input);
+}
+
 }  // namespace
 }  // namespace jbench::oracle::testing
