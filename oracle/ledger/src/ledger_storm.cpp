@@ -1,6 +1,8 @@
 #include "jbench/oracle/ledger_storm.h"
 
+#include <fcntl.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
@@ -10,6 +12,7 @@
 #include "jbench/common/clock.h"
 #include "jbench/common/random.h"
 #include "jbench/oracle/ledger_database.h"
+#include "jbench/oracle/ledger_phase.h"
 #include "jbench/oracle/ledger_verify.h"
 #include "ledger_progress.h"
 #include "worker_registration.h"
@@ -109,6 +112,7 @@ class Storm {
         spec.args.push_back(arg);
       }
     }
+    if (role == "writer") reset_phase(index);
     LedgerIncarnation record;
     record.role = role;
     record.index = index;
@@ -118,6 +122,16 @@ class Storm {
       return Error{role + " " + std::to_string(index) + " reuses a runtime id"};
     }
     return worker;
+  }
+
+  // A new incarnation starts as "starting", whatever its predecessor's last phase was.
+  void reset_phase(std::size_t writer) const {
+    const std::string path = phase_path_for(ledger_path_for(dir_, writer));
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) return;
+    const auto byte = static_cast<std::uint8_t>(WriterPhase::starting);
+    (void)!::write(fd, &byte, 1);
+    ::close(fd);
   }
 
   // Records how an incarnation ended, killing it first if it still runs.
@@ -166,6 +180,8 @@ class Storm {
     const std::size_t w = live[kill_rng_.below(live.size())];
     WriterSlot& slot = writers_[w];
     slot.worker->process->kill_and_reap();
+    const auto phase = read_writer_phase(phase_path_for(ledger_path_for(dir_, w)));
+    ++storm_.kill_points[phase ? std::string(to_string(*phase)) : "unknown"];
     end(*slot.worker, "killed by the storm");
     slot.worker.reset();
     ++storm_.kills_done;
@@ -280,6 +296,7 @@ class Storm {
     v.storm_ran = true;
     v.kills_requested = config_.kills;
     v.kills_done = storm_.kills_done;
+    v.kill_points = storm_.kill_points;
     v.writers = config_.writers;
     v.writers_finished = storm_.writers_finished;
     v.reader_snapshots = storm_.reader_snapshots;

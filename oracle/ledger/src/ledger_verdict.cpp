@@ -59,6 +59,7 @@ nlohmann::json LedgerVerdict::to_json() const {
        {{"ran", storm_ran},
         {"kills_requested", kills_requested},
         {"kills_done", kills_done},
+        {"kill_points", kill_points},
         {"writers", writers},
         {"writers_finished", writers_finished},
         {"reader_snapshots", reader_snapshots},

@@ -11,6 +11,7 @@
 #include "jbench/oracle/ledger_file.h"
 #include "jbench/oracle/ledger_plan.h"
 #include "ledger_appender.h"
+#include "phase_marker.h"
 #include "registration.h"
 #include "worker_db.h"
 
@@ -31,12 +32,15 @@ class Writer {
       : o_(o), deadline_ns_(monotonic_ns() + o.deadline_ms * 1000000) {}
 
   int run() {
+    if (!phase_.open(phase_path_for(o_.ledger_path), error_)) return fail();
+    phase_.set(WriterPhase::starting);
     if (!db_.get() && !open_worker_db(o_, db_, error_)) return fail();
     if (!prepare_statements()) return fail();
     std::uint64_t next = 0;
     if (!resume(next)) return fail();
     std::uint64_t committed = 0;
     for (std::uint64_t seq = next; seq <= o_.transactions; ++seq) {
+      phase_.set(WriterPhase::between);
       const TxnPlan plan = plan_transaction(o_.layout, o_.seed, o_.index, seq);
       LedgerLine line;
       line.writer = o_.index;
@@ -58,10 +62,12 @@ class Writer {
           !ledger_.append_line(format_ledger_line(line), error_)) {
         return fail();
       }
+      phase_.set(WriterPhase::between);
       ++committed;
     }
     const LedgerLine end = marker(LedgerLineKind::end, o_.transactions);
     if (!ledger_.append_line(format_ledger_line(end), error_)) return fail();
+    phase_.set(WriterPhase::finished);
     emit_line(nlohmann::json{{"role", "writer"},
                              {"writer", o_.index},
                              {"incarnation", o_.incarnation},
@@ -240,12 +246,17 @@ class Writer {
   int run_attempt(const TxnPlan& plan, const LedgerLine& line, AttemptKind kind) {
     // IMMEDIATE: take the write lock up front, so a deferred read lock never has to be
     // upgraded (an upgrade that meets another writer fails at once, whatever the busy timeout).
+    phase_.set(WriterPhase::in_transaction);
     int rc = db_.exec("BEGIN IMMEDIATE");
     if (rc != SQLITE_OK) return rc;
     rc = run_steps(plan, line.seq, kind);
     if (rc == SQLITE_OK && kind == AttemptKind::abort) {
       rc = probe(line.seq, "rollback");
-      if (rc == SQLITE_OK) return db_.exec("ROLLBACK");
+      if (rc == SQLITE_OK) {
+        rc = db_.exec("ROLLBACK");
+        phase_.set(WriterPhase::between);
+        return rc;
+      }
     }
     if (rc == SQLITE_OK) {
       txn_.bind(1, static_cast<std::int64_t>(o_.index));
@@ -266,8 +277,13 @@ class Writer {
     }
     // A COMMIT that meets SQLITE_BUSY leaves the transaction open: retry the COMMIT itself.
     for (unsigned attempt = 0;; ++attempt) {
+      phase_.set(WriterPhase::committing);
       rc = db_.exec("COMMIT");
-      if (rc == SQLITE_OK) return SQLITE_OK;
+      if (rc == SQLITE_OK) {
+        // The window the kill-after-COMMIT allowance is about, until the ledger is durable.
+        phase_.set(WriterPhase::ledgering);
+        return SQLITE_OK;
+      }
       if (sqlite3_get_autocommit(db_.get())) return rc;  // SQLite rolled it back itself
       if (!is_busy(rc) || past_deadline()) break;
       ++busy_retries_;
@@ -286,6 +302,7 @@ class Writer {
   std::string error_;
   ledger_sql::Db db_;
   LedgerAppender ledger_;
+  PhaseMarker phase_;
   ledger_sql::Stmt upsert_, debit_, credit_, probe_, txn_, max_seq_;
   std::uint64_t busy_retries_ = 0;
 };

@@ -44,7 +44,9 @@ class LedgerStorm : public ::testing::Test {
               << v.rolled_back_visible << ", savepoints rolled back " << v.savepoints_rolled_back
               << ", aborts " << v.aborted_attempts << ", snapshots " << v.reader_snapshots
               << ", violations " << v.invariant_violations << ", busy " << v.busy_retries
-              << ", torn " << v.torn_final_lines << ", " << v.storm_ms << " ms\n";
+              << ", torn " << v.torn_final_lines << ", " << v.storm_ms << " ms; kill points";
+    for (const auto& [point, count] : v.kill_points) std::cout << " " << point << "=" << count;
+    std::cout << "\n";
     return v;
   }
 

@@ -45,6 +45,12 @@ void expect_sound_storm(const LedgerConfig& c, const LedgerVerdict& v) {
   EXPECT_GT(v.aborted_attempts, 0u);
   EXPECT_GT(v.reader_snapshots, 0u);
   EXPECT_EQ(v.invariant_violations, 0u);
+  // The kills landed inside transactions, not only between them, and every one is accounted.
+  std::size_t accounted = 0;
+  for (const auto& [point, count] : v.kill_points) accounted += count;
+  EXPECT_EQ(accounted, v.kills_done);
+  EXPECT_GT(v.kill_points.count("in_transaction") + v.kill_points.count("in_commit"), 0u)
+      << explain(v);
 }
 
 TEST_F(LedgerStorm, wal_keyed_storm_loses_nothing_and_exposes_nothing) {

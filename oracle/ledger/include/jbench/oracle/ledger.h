@@ -4,6 +4,7 @@
 
 #include "jbench/oracle/ledger_config.h"
 #include "jbench/oracle/ledger_database.h"
+#include "jbench/oracle/ledger_phase.h"
 #include "jbench/oracle/ledger_storm.h"
 #include "jbench/oracle/ledger_verdict.h"
 #include "jbench/oracle/ledger_verify.h"

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -61,6 +62,9 @@ struct LedgerVerdict {
   bool storm_ran = false;
   std::size_t kills_requested = 0;
   std::size_t kills_done = 0;
+  // Where each killed writer was when it died (ledger_phase.h names): "in_transaction",
+  // "in_commit", "after_commit_before_ledger", "between_transactions", "starting".
+  std::map<std::string, std::size_t> kill_points;
   std::size_t writers_finished = 0;  // writers whose last incarnation ended all transactions
   std::size_t writers = 0;
   std::size_t reader_snapshots = 0;
