@@ -92,6 +92,10 @@ void check_ledger(std::uint64_t writer, const LedgerFile& file, WriterLedger& ou
           v.add_finding(who(writer, line.seq) + ": ledgered by incarnation " +
                         std::to_string(line.incarnation) + ", which has no start line before it");
         } else {
+          if (current->ended) {
+            ++v.ledger_errors;
+            v.add_finding(who(writer, line.seq) + ": ledgered after its incarnation's end line");
+          }
           if (line.seq < current->next) {
             ++v.ledger_errors;
             v.add_finding(who(writer, line.seq) + ": below its incarnation's start seq " +

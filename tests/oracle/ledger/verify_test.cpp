@@ -341,6 +341,16 @@ TEST_F(LedgerVerify, ledger_line_of_another_writer_or_out_of_order_is_an_error) 
   EXPECT_EQ(v.ledger_errors, 2u) << v.to_json().dump(2);
 }
 
+TEST_F(LedgerVerify, transaction_ledgered_after_its_incarnations_end_is_an_error) {
+  make(LedgerVariant::keyed, 1);
+  clean_writer(0);
+  commit(0, 0, 4, keyed_body(0, 4));
+  const auto v = verify();
+  EXPECT_FALSE(v.passed());
+  EXPECT_EQ(v.ledger_errors, 1u);
+  EXPECT_TRUE(names(v, "writer 0 seq 4: ledgered after its incarnation's end line"));
+}
+
 TEST_F(LedgerVerify, verdict_json_carries_the_counts_and_findings) {
   make(LedgerVariant::keyed, 1);
   clean_writer(0);
