@@ -14,6 +14,7 @@
 #include "jbench/oracle/ledger_database.h"
 #include "jbench/oracle/ledger_phase.h"
 #include "jbench/oracle/ledger_verify.h"
+#include "jbench/proc/proc_stat.h"
 #include "ledger_progress.h"
 #include "worker_registration.h"
 
@@ -306,6 +307,7 @@ class Storm {
     v.timed_out = storm_.timed_out;
     v.storm_ms = storm_.storm_ms;
     v.incarnations = storm_.incarnations;
+    v.boot_id = proc::read_boot_id();
     std::vector<std::string> findings = storm_.findings;
     findings.insert(findings.end(), v.findings.begin(), v.findings.end());
     v.findings_dropped += storm_.findings_dropped;

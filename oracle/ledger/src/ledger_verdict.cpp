@@ -69,6 +69,7 @@ nlohmann::json LedgerVerdict::to_json() const {
         {"timed_out", timed_out},
         {"storm_ms", storm_ms},
         {"verify_ms", verify_ms}}},
+      {"boot_id", boot_id},
       {"incarnations", incs},
       {"findings", findings},
       {"findings_dropped", findings_dropped},

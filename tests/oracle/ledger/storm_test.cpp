@@ -36,6 +36,7 @@ void expect_sound_storm(const LedgerConfig& c, const LedgerVerdict& v) {
   EXPECT_EQ(v.writers_finished, c.writers);
   // One incarnation per writer, one more per kill, one per reader; all distinct.
   EXPECT_EQ(v.incarnations.size(), c.writers + c.kills + c.readers);
+  EXPECT_EQ(v.boot_id.size(), 36u) << "the incarnations' boot id";
   std::set<std::string> ids;
   for (const auto& inc : v.incarnations) ids.insert(inc.runtime_id);
   EXPECT_EQ(ids.size(), v.incarnations.size());

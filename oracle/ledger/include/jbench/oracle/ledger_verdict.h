@@ -74,6 +74,7 @@ struct LedgerVerdict {
   bool timed_out = false;
   std::uint64_t storm_ms = 0;
   std::uint64_t verify_ms = 0;
+  std::string boot_id;  // with (pid, start_time_ticks), what makes an incarnation unique
   std::vector<LedgerIncarnation> incarnations;
 
   // Human sentences naming the writer, incarnation and seq; capped at kMaxFindings (the counts
