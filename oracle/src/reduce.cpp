@@ -1,6 +1,7 @@
 #include "jbench/oracle/reduce.h"
 
 #include <algorithm>
+#include <chrono>
 
 namespace jbench::oracle {
 
@@ -78,6 +79,12 @@ Reduction reduce(const Corpus& corpus, const Finding& divergence, const TargetFa
   red.original_records = prefix.size() + 1;
 
   Replayer replay(diverging, target, oracle);
+  const auto started = std::chrono::steady_clock::now();
+  auto out_of_budget = [&] {
+    return replay.trials >= options.max_trials ||
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() >
+               options.max_seconds;
+  };
   Finding found;
   red.reproduced = replay.diverges(prefix, &found);
   if (!red.reproduced) {
@@ -88,15 +95,14 @@ Reduction reduce(const Corpus& corpus, const Finding& divergence, const TargetFa
   // still diverges; when none can go, split finer, until chunks are single records.
   std::size_t n = 2;
   while (!prefix.empty()) {
-    if (replay.trials >= options.max_trials) {
+    if (out_of_budget()) {
       red.budget_exhausted = true;
       break;
     }
     n = std::min(n, prefix.size());
     std::size_t chunk = (prefix.size() + n - 1) / n;
     bool smaller = false;
-    for (std::size_t begin = 0; begin < prefix.size() && replay.trials < options.max_trials;
-         begin += chunk) {
+    for (std::size_t begin = 0; begin < prefix.size() && !out_of_budget(); begin += chunk) {
       std::vector<Record> candidate =
           without_chunk(prefix, begin, std::min(begin + chunk, prefix.size()));
       if (replay.diverges(candidate, &found)) {
@@ -107,7 +113,7 @@ Reduction reduce(const Corpus& corpus, const Finding& divergence, const TargetFa
       }
     }
     if (smaller) continue;
-    if (replay.trials >= options.max_trials) {
+    if (out_of_budget()) {
       red.budget_exhausted = true;
       break;
     }

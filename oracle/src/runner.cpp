@@ -167,4 +167,39 @@ const char* to_string(FindingKind kind) {
   return "divergence";
 }
 
+nlohmann::json to_json(const Finding& f) {
+  nlohmann::json params = nlohmann::json::array();
+  for (const Value& v : f.params) params.push_back(to_sql_literal(v));
+  nlohmann::json j = {{"kind", to_string(f.kind)},
+                      {"where", f.where.file + ":" + std::to_string(f.where.line)},
+                      {"sql", f.sql},
+                      {"params", params},
+                      {"target", f.target_result},
+                      {"oracle", f.oracle_result},
+                      {"what", f.what}};
+  if (f.expected) j["expected"] = *f.expected;
+  if (!f.normalization.is_null()) j["normalization"] = f.normalization;
+  return j;
+}
+
+nlohmann::json to_json(const RunReport& r) {
+  auto list = [](const std::vector<Finding>& findings) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const Finding& f : findings) out.push_back(to_json(f));
+    return out;
+  };
+  return {{"target", r.target_name},
+          {"oracle", r.oracle_name},
+          {"records_played", r.records_played},
+          {"statements_compared", r.statements_compared},
+          {"prepared_supported", r.prepared_supported},
+          {"stopped_early", r.stopped_early},
+          {"divergences", list(r.divergences)},
+          {"expectation_failures", list(r.expectation_failures)},
+          {"engine_failures", list(r.target_failures)},
+          {"left_off",
+           {{"divergences", r.divergences_left_off},
+            {"expectation_failures", r.expectation_failures_left_off}}}};
+}
+
 }  // namespace jbench::oracle

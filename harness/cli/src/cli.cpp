@@ -44,6 +44,9 @@ int run_cli(int argc, char** argv) {
   auto* exporter = app.add_subcommand(
       "export", "a bundle's timelines for a viewer: Chrome trace JSON (Perfetto), folded stacks");
   actions.emplace_back(exporter, cli::add_export_command(*exporter));
+  auto* oracle = app.add_subcommand(
+      "oracle", "the correctness pass: corpus, generator, ledgers under kill storms, I/O faults");
+  actions.emplace_back(oracle, cli::add_oracle_command(*oracle));
 
   try {
     app.parse(argc, argv);

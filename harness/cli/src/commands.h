@@ -17,5 +17,6 @@ Action add_doctor_command(CLI::App& app);
 Action add_probes_command(CLI::App& app);
 Action add_report_command(CLI::App& app);
 Action add_export_command(CLI::App& app);
+Action add_oracle_command(CLI::App& app);
 
 }  // namespace jbench::cli

@@ -32,7 +32,8 @@ int run_validate(const ValidateOptions& o) {
     std::cerr << "jbench: error: " << report.findings.front().message << '\n';
     return kExitUsage;
   }
-  return report.valid() ? kExitOk : kExitCheckFailed;
+  // Unproven is a check that failed too: the matrix asked for correctness evidence.
+  return report.valid() && report.proven() ? kExitOk : kExitCheckFailed;
 }
 
 }  // namespace

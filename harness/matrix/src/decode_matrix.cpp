@@ -13,9 +13,9 @@
 namespace jbench::decode {
 namespace {
 
-constexpr std::array<std::string_view, 12> kTopKeys = {
-    "version", "name",   "description", "seed",    "repetitions", "workload",
-    "phases",  "limits", "axes",        "exclude", "order",       "collectors"};
+constexpr std::array<std::string_view, 13> kTopKeys = {
+    "version", "name", "description", "seed",  "repetitions", "workload", "phases",
+    "limits",  "axes", "exclude",     "order", "collectors",  "oracle"};
 
 void decode_params(Context& ctx, const yaml::Node* params, const WorkloadKind& kind,
                    Workload& out) {
@@ -249,6 +249,16 @@ void decode_matrix(Context& ctx, const yaml::Node& root, Matrix& m) {
   if (const auto* n = fields.required("limits")) decode_limits(ctx, *n, m);
   if (const auto* n = fields.optional("order")) decode_order(ctx, *n, m);
   if (const auto* n = fields.optional("collectors")) decode_collectors(ctx, *n, m);
+  // oracle: <oracle matrix file>, relative to this one: the correctness pass the runs stand on.
+  if (const auto* n = fields.optional("oracle")) {
+    if (auto v = ctx.string(*n, "oracle")) {
+      if (v->empty()) {
+        ctx.error(*n, "oracle", "name the oracle matrix file, e.g. oracle: oracle.yaml");
+      } else {
+        m.oracle = *v;
+      }
+    }
+  }
 
   const std::size_t errors_before_axes = ctx.error_count();
   if (const auto* n = fields.required("axes")) decode_axes(ctx, *n, m);

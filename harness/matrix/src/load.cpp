@@ -14,31 +14,60 @@
 #include "jbench/matrix/yaml_tree.h"
 
 namespace jbench {
-namespace {
-
-LoadedMatrix fail(const std::string& file, std::uint32_t line, std::uint32_t column,
-                  std::string message) {
-  LoadedMatrix out;
-  out.diagnostics.push_back(Diagnostic{{file, line, column}, "", std::move(message)});
-  return out;
-}
-
-}  // namespace
-
-LoadedMatrix parse_matrix(std::string_view text, const std::string& file) {
+std::optional<Diagnostic> check_matrix_text(std::string_view text, const std::string& file) {
+  auto at = [&](std::size_t offset, std::string message) {
+    const auto lc = line_column_at(text, offset);
+    return Diagnostic{
+        {file, static_cast<std::uint32_t>(lc.line), static_cast<std::uint32_t>(lc.column)},
+        "",
+        std::move(message)};
+  };
   if (auto bad = first_invalid_utf8(text)) {
-    const auto lc = line_column_at(text, *bad);
-    return fail(file, static_cast<std::uint32_t>(lc.line), static_cast<std::uint32_t>(lc.column),
-                fmt::format("the file is not valid UTF-8 (byte 0x{:02x} at offset {})",
-                            static_cast<unsigned char>(text[*bad]), *bad));
+    return at(*bad, fmt::format("the file is not valid UTF-8 (byte 0x{:02x} at offset {})",
+                                static_cast<unsigned char>(text[*bad]), *bad));
   }
   if (text.find('\0') != std::string_view::npos) {
-    const auto lc = line_column_at(text, text.find('\0'));
-    return fail(file, static_cast<std::uint32_t>(lc.line), static_cast<std::uint32_t>(lc.column),
-                "the file contains a NUL byte; a matrix is text");
+    return at(text.find('\0'), "the file contains a NUL byte; a matrix is text");
+  }
+  return std::nullopt;
+}
+
+std::optional<Diagnostic> read_matrix_text(const std::string& path, std::string& text) {
+  auto fail_with = [&](std::string message) {
+    return Diagnostic{{path, 0, 0}, "", std::move(message)};
+  };
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    const int err = errno;
+    return fail_with(err == ENOENT ? std::string("no such file")
+                                   : fmt::format("cannot read: {}", std::strerror(err)));
+  }
+  if (S_ISDIR(st.st_mode)) return fail_with("is a directory, not a matrix file");
+  if (!S_ISREG(st.st_mode)) return fail_with("is not a regular file");
+  if (static_cast<std::uint64_t>(st.st_size) > kMaxMatrixFileBytes) {
+    return fail_with(fmt::format("the file is {} bytes; matrix files are limited to {} bytes",
+                                 st.st_size, kMaxMatrixFileBytes));
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return fail_with(fmt::format("cannot open: {}", std::strerror(errno)));
+  // Read at most one byte past the cap: the file may have grown since stat().
+  text.assign(kMaxMatrixFileBytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  if (in.bad()) return fail_with("read error");
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  if (text.size() > kMaxMatrixFileBytes) {
+    return fail_with(fmt::format("the file is over the limit of {} bytes", kMaxMatrixFileBytes));
+  }
+  return std::nullopt;
+}
+
+LoadedMatrix parse_matrix(std::string_view text, const std::string& file) {
+  LoadedMatrix out;
+  if (auto bad = check_matrix_text(text, file)) {
+    out.diagnostics.push_back(std::move(*bad));
+    return out;
   }
   auto tree = yaml::load_yaml_tree(text, file);
-  LoadedMatrix out;
   if (!tree.ok()) {
     out.diagnostics = std::move(tree.diagnostics);
     return out;
@@ -54,30 +83,11 @@ LoadedMatrix parse_matrix(std::string_view text, const std::string& file) {
 }
 
 LoadedMatrix load_matrix_file(const std::string& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) {
-    const int err = errno;
-    return fail(path, 0, 0,
-                err == ENOENT ? std::string("no such file")
-                              : fmt::format("cannot read: {}", std::strerror(err)));
-  }
-  if (S_ISDIR(st.st_mode)) return fail(path, 0, 0, "is a directory, not a matrix file");
-  if (!S_ISREG(st.st_mode)) return fail(path, 0, 0, "is not a regular file");
-  if (static_cast<std::uint64_t>(st.st_size) > kMaxMatrixFileBytes) {
-    return fail(path, 0, 0,
-                fmt::format("the file is {} bytes; matrix files are limited to {} bytes",
-                            st.st_size, kMaxMatrixFileBytes));
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return fail(path, 0, 0, fmt::format("cannot open: {}", std::strerror(errno)));
-  // Read at most one byte past the cap: the file may have grown since stat().
-  std::string text(kMaxMatrixFileBytes + 1, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  if (in.bad()) return fail(path, 0, 0, "read error");
-  text.resize(static_cast<std::size_t>(in.gcount()));
-  if (text.size() > kMaxMatrixFileBytes) {
-    return fail(path, 0, 0,
-                fmt::format("the file is over the limit of {} bytes", kMaxMatrixFileBytes));
+  std::string text;
+  if (auto bad = read_matrix_text(path, text)) {
+    LoadedMatrix out;
+    out.diagnostics.push_back(std::move(*bad));
+    return out;
   }
   return parse_matrix(text, path);
 }

@@ -4,34 +4,14 @@
 
 #include "jbench/common/clock.h"
 #include "jbench/proc/proc_stat.h"
+#include "jbench/proc/worker_hello.h"
 
 namespace jbench::run {
-namespace {
-
-bool is_runtime_id(const nlohmann::json& v) {
-  if (!v.is_string()) return false;
-  const auto& s = v.get_ref<const std::string&>();
-  return s.size() == 32 && s.find_first_not_of("0123456789abcdef") == std::string::npos &&
-         s != std::string(32, '0');
-}
-
-}  // namespace
 
 std::optional<std::string> Cohort::register_worker(std::size_t index, pid_t spawned,
                                                    const nlohmann::json& hello) {
-  if (!hello.contains("protocol") || hello["protocol"] != 1) {
-    return fmt::format("worker {} speaks protocol {}, this jbench speaks 1", index,
-                       hello.contains("protocol") ? hello["protocol"].dump() : "(none)");
-  }
-  if (!hello.contains("pid") || !hello["pid"].is_number_integer() || hello["pid"] != spawned) {
-    return fmt::format(
-        "worker {} says it is pid {}, but pid {} was started; a wrapper that "
-        "runs the worker as a child cannot be attributed",
-        index, hello.contains("pid") ? hello["pid"].dump() : "(none)", spawned);
-  }
-  if (!hello.contains("runtime_id") || !is_runtime_id(hello["runtime_id"])) {
-    return fmt::format("worker {} sent no valid runtime_id (32 lowercase hex digits, not all 0)",
-                       index);
+  if (auto refused = proc::check_worker_hello(hello, spawned, fmt::format("worker {}", index))) {
+    return refused;
   }
   const auto stat = proc::read_proc_stat(spawned);
   if (!stat) return fmt::format("worker {} (pid {}) is gone before registration", index, spawned);

@@ -213,6 +213,17 @@ bool safe_relative(const std::string& path) {
   return true;
 }
 
+std::optional<Json> load_plain_json(const std::string& root, const std::string& file,
+                                    Findings& findings) {
+  return load_json(root, file, findings);
+}
+
+std::optional<Json> load_schema_checked(const std::string& root, const std::string& file,
+                                        const std::string& kind, Findings& findings) {
+  SchemaCache schemas;
+  return load_checked(root, file, kind, schemas, findings);
+}
+
 BundleView load_bundle(const std::string& root, bool staged, Findings& findings) {
   SchemaCache schemas;
   BundleView b;

@@ -52,6 +52,15 @@ struct BundleView {
 // `staged`: the bundle is still being written (no validation.json yet).
 BundleView load_bundle(const std::string& root, bool staged, Findings& findings);
 
+// One document read and held to manifests/<kind>.schema.json (document.* and schema.<kind>
+// findings); nullopt when it could not be read or parsed.
+std::optional<Json> load_schema_checked(const std::string& root, const std::string& file,
+                                        const std::string& kind, Findings& findings);
+
+// One JSON document read and parsed, with no schema (document.* findings).
+std::optional<Json> load_plain_json(const std::string& root, const std::string& file,
+                                    Findings& findings);
+
 // A document's bytes, with the same refusals as every document (document.missing, .too_large,
 // .unreadable); nullopt when one was reported.
 std::optional<std::string> read_document(const std::string& root, const std::string& file,

@@ -29,6 +29,18 @@ ValidationReport validate_bundle(const std::string& dir, BundleStage stage) {
   // expect, the bundle is not declared valid on that account.
   try {
     const bool staged = stage == BundleStage::staged;
+    if (validate::is_oracle_bundle(dir)) {
+      // A bundle of `jbench oracle`: its marks, its sums, and its record.
+      validate::BundleView bundle;
+      bundle.root = dir;
+      if (!staged) {
+        bundle.validation = validate::load_plain_json(dir, "validation.json", findings);
+        validate::check_bundle_marks(bundle, findings);
+        validate::check_sums(bundle, findings);
+      }
+      validate::check_oracle_record(dir, "", findings);
+      return report;
+    }
     const validate::BundleView bundle = validate::load_bundle(dir, staged, findings);
     if (!staged) {
       validate::check_bundle_marks(bundle, findings);
@@ -41,6 +53,7 @@ ValidationReport validate_bundle(const std::string& dir, BundleStage stage) {
     validate::check_transcripts(bundle, findings);
     validate::check_summaries(bundle, findings);
     validate::check_provenance(bundle, findings);
+    validate::check_oracle_requirement(bundle, report.unproven, findings);
   } catch (const std::exception& e) {
     findings.add("validate.check_aborted", "", "",
                  fmt::format("a check stopped on unexpected content: {}", e.what()));

@@ -7,16 +7,10 @@
 
 #include "jbench/common/clock.h"
 #include "jbench/proc/proc_stat.h"
+#include "jbench/proc/worker_hello.h"
 
 namespace jbench::oracle {
 namespace {
-
-bool is_runtime_id(const nlohmann::json& v) {
-  if (!v.is_string()) return false;
-  const auto& s = v.get_ref<const std::string&>();
-  return s.size() == 32 && s.find_first_not_of("0123456789abcdef") == std::string::npos &&
-         s != std::string(32, '0');
-}
 
 std::string name_of(const LedgerIncarnation& r) {
   return r.role + " " + std::to_string(r.index) + " incarnation " + std::to_string(r.incarnation);
@@ -50,16 +44,7 @@ Result<RegisteredWorker> spawn_registered(const proc::SpawnSpec& spec, LedgerInc
   const auto hello = nlohmann::json::parse(worker.lines.front(), nullptr, false);
   worker.lines.erase(worker.lines.begin());
   const pid_t pid = worker.process->pid();
-  if (!hello.is_object() || hello.value("protocol", 0) != 1) {
-    return Error{name + " sent no protocol-1 hello"};
-  }
-  if (!hello.contains("pid") || hello["pid"] != pid) {
-    return Error{name + " says it is pid " + hello.value("pid", nlohmann::json()).dump() +
-                 ", but pid " + std::to_string(pid) + " was started"};
-  }
-  if (!hello.contains("runtime_id") || !is_runtime_id(hello["runtime_id"])) {
-    return Error{name + " sent no valid runtime_id (32 lowercase hex digits, not all 0)"};
-  }
+  if (auto refused = proc::check_worker_hello(hello, pid, name)) return Error{*refused};
   // Read while the worker is blocked waiting for "go": it cannot have exited, so this is its
   // incarnation and not a later process that reused the pid.
   const auto stat = proc::read_proc_stat(pid);

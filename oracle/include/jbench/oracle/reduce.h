@@ -29,6 +29,7 @@ using TargetFactory = std::function<std::unique_ptr<Target>()>;
 
 struct ReduceOptions {
   std::size_t max_trials = 2000;
+  double max_seconds = 120;  // a long stream's replays add up: stop, and say so, past this
 };
 
 struct Reduction {
@@ -36,7 +37,7 @@ struct Reduction {
   std::vector<Record> records;  // the reduced stream; the diverging record last
   std::size_t original_records = 0;  // the stream up to and including the diverging record
   std::size_t trials = 0;            // replays run
-  bool budget_exhausted = false;     // stopped at max_trials: small, but maybe not 1-minimal
+  bool budget_exhausted = false;     // stopped at a budget: small, but maybe not 1-minimal
   Finding finding;                   // the divergence as the reduced stream shows it
 };
 

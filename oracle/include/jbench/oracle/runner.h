@@ -85,5 +85,12 @@ std::string describe_result(const ResultSet& r);
 // normalization.
 std::string describe(const Finding& f);
 const char* to_string(FindingKind kind);
+// {"kind", "where": "file:line", "sql", "params": [literals], "target", "oracle", "expected"?,
+//  "normalization"?, "what"} — how a finding is recorded in an oracle bundle.
+nlohmann::json to_json(const Finding& f);
+// The counts and every recorded finding: {"target", "oracle", "records_played",
+// "statements_compared", "prepared_supported", "stopped_early", "divergences": [...],
+// "expectation_failures": [...], "engine_failures": [...], "left_off": {...}}.
+nlohmann::json to_json(const RunReport& r);
 
 }  // namespace jbench::oracle

@@ -32,4 +32,9 @@ LoadedMatrix parse_matrix(std::string_view text, const std::string& file);
 // over kMaxMatrixFileBytes, each with one diagnostic; then parse_matrix().
 LoadedMatrix load_matrix_file(const std::string& path);
 
+// What every matrix file (run or oracle) goes through before it is parsed: valid UTF-8 and no
+// NUL (a located diagnostic otherwise), and reading with the refusals above.
+std::optional<Diagnostic> check_matrix_text(std::string_view text, const std::string& file);
+std::optional<Diagnostic> read_matrix_text(const std::string& path, std::string& text);
+
 }  // namespace jbench

@@ -147,6 +147,10 @@ struct Matrix {
   std::vector<Dataset> datasets;       // the dataset axis's cells, same order
   std::vector<TraceMode> trace_modes;  // the trace axis's modes, same order
   std::vector<ExcludeRule> excludes;
+  // `oracle:`: an oracle matrix (oracle_matrix.h), as written, relative to this file; `jbench
+  // run` runs that correctness pass first and records it in the bundle, and a bundle without a
+  // passing record is unproven (docs/oracle.md).
+  std::optional<std::string> oracle;
   Ordering ordering;
   CollectorSettings collectors;
   std::vector<MatrixOverride> overrides;  // empty: everything as the file says

@@ -27,7 +27,12 @@ struct ValidationReport {
   std::string bundle;       // the directory as given
   bool unreadable = false;  // the directory could not be opened: nothing else was checked
   std::vector<Finding> findings;
+  // A valid bundle whose matrix asks for correctness evidence (`oracle:`) that is missing or
+  // failing: its numbers stand on nothing (code "oracle.unproven"). Apart from findings, since
+  // the bundle itself is sound.
+  std::vector<Finding> unproven;
   bool valid() const { return !unreadable && findings.empty(); }
+  bool proven() const { return unproven.empty(); }
 };
 
 // Which bundle is checked: a finished one (anyone, later, on a copy), or the staging directory
@@ -40,7 +45,8 @@ enum class BundleStage { final, staged };
 ValidationReport validate_bundle(const std::string& dir, BundleStage stage = BundleStage::final);
 
 // The report as JSON: {"schema":"jbench.validate_report","schema_version":1,"bundle","valid",
-// "unreadable","finding_count","findings":[{"code","file","pointer","message"}]}.
+// "unreadable","finding_count","findings":[{"code","file","pointer","message"}],"proven",
+// "unproven":[...]}.
 nlohmann::json report_to_json(const ValidationReport& report);
 
 // The report for a terminal: one line per finding ("code  file#pointer: message"), then one

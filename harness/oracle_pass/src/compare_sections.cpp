@@ -1,0 +1,134 @@
+// The sections that compare the target with the oracle: the corpus files and the generated
+// stream, each first divergence reduced to a script.
+#include <chrono>
+#include <filesystem>
+#include <ostream>
+
+#include "jbench/oracle/generator.h"
+#include "sections.h"
+
+namespace jbench::oracle_pass {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+oracle::TargetFactory target_factory(const EngineFactory& make) {
+  return [make] { return make(nullptr); };
+}
+
+}  // namespace
+
+Result<std::vector<oracle::Corpus>> load_corpus(const OracleMatrix& m, const std::string& base) {
+  std::vector<std::string> paths;
+  for (const std::string& entry : m.corpus) {
+    fs::path p = fs::path(entry).is_absolute() ? fs::path(entry) : fs::path(base) / entry;
+    std::error_code ec;
+    if (fs::is_directory(p, ec)) {
+      std::vector<std::string> found;
+      for (const auto& f : fs::directory_iterator(p, ec)) {
+        if (f.path().extension() == ".test") found.push_back(f.path().lexically_normal().string());
+      }
+      if (found.empty()) {
+        return Error{m.file + ": corpus: " + p.string() + " holds no *.test file", 0,
+                     ErrorKind::input};
+      }
+      std::sort(found.begin(), found.end());
+      paths.insert(paths.end(), found.begin(), found.end());
+    } else {
+      paths.push_back(p.lexically_normal().string());
+    }
+  }
+  std::vector<oracle::Corpus> out;
+  for (const std::string& path : paths) {
+    oracle::ParsedCorpus parsed = oracle::read_corpus_file(path);
+    if (parsed.error) return Error{format_diagnostic(*parsed.error), 0, ErrorKind::input};
+    if (parsed.corpus->records.empty()) {
+      return Error{path + ": the corpus file has no records", 0, ErrorKind::input};
+    }
+    out.push_back(std::move(*parsed.corpus));
+  }
+  return out;
+}
+
+nlohmann::json compare_stream(const oracle::Corpus& stream, const std::string& name,
+                              const Engines& e, const oracle::ReduceOptions& budget, Files& files) {
+  std::string why_target, why_oracle;
+  std::unique_ptr<oracle::Target> target = e.target(&why_target);
+  std::unique_ptr<oracle::Target> oracle_engine = e.oracle(&why_oracle);
+  if (!target || !oracle_engine) {
+    // An engine that does not start is the check's result, not a reason to skip it.
+    return {{"status", kFailed},
+            {"engine_failures",
+             {{{"kind", "engine failure"},
+               {"where", stream.file},
+               {"what", !target ? "the target did not start: " + why_target
+                                : "the oracle did not start: " + why_oracle}}}}};
+  }
+  auto started = std::chrono::steady_clock::now();
+  oracle::RunReport report = oracle::run_corpus(stream, *target, *oracle_engine);
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  nlohmann::json j = to_json(report);
+  j["status"] = report.clean() ? kPassed : kFailed;
+  j["elapsed_s"] = seconds;
+  j["reduction"] = nullptr;
+  if (!report.divergences.empty()) {
+    // Free the engines first: a reduction starts fresh ones for every replay.
+    target.reset();
+    oracle_engine.reset();
+    oracle::Reduction red = oracle::reduce(stream, report.divergences[0], target_factory(e.target),
+                                           target_factory(e.oracle), budget);
+    nlohmann::json r = to_json(red);
+    std::string file = "reductions/" + name + ".sql";
+    if (red.reproduced) {
+      files.emplace_back(file, oracle::to_sql_script(red));
+      r["file"] = file;
+    }
+    r.erase("script");  // kept as its own file
+    j["reduction"] = std::move(r);
+  }
+  return j;
+}
+
+nlohmann::json corpus_section(const std::vector<oracle::Corpus>& corpus, const Engines& e,
+                              Files& files, std::ostream* log) {
+  nlohmann::json list = nlohmann::json::array();
+  bool passed = true;
+  std::size_t compared = 0;
+  for (const oracle::Corpus& c : corpus) {
+    std::string stem = fs::path(c.file).stem().string();
+    nlohmann::json one = compare_stream(c, "corpus-" + stem, e, {}, files);
+    one["file"] = c.file;
+    passed = passed && one["status"] == kPassed;
+    compared += one.value("statements_compared", std::size_t{0});
+    if (log) {
+      *log << "oracle: corpus " << c.file << ": " << one.value("statements_compared", 0)
+           << " statements compared, " << one["status"].get<std::string>() << "\n";
+    }
+    list.push_back(std::move(one));
+  }
+  return {{"status", passed ? kPassed : kFailed},
+          {"statements_compared", compared},
+          {"files", std::move(list)}};
+}
+
+nlohmann::json generator_section(const OracleGeneratorSpec& spec, const Engines& e, Files& files,
+                                 std::ostream* log) {
+  oracle::Corpus stream = oracle::generate_stream({spec.seed, spec.statements});
+  oracle::ReduceOptions budget;
+  budget.max_trials = 400;
+  budget.max_seconds = 60;
+  nlohmann::json j = compare_stream(stream, "generator", e, budget, files);
+  j["seed"] = std::to_string(spec.seed);
+  j["statements_generated"] = spec.statements;
+  double s = j.value("elapsed_s", 0.0);
+  if (s > 0) j["statements_per_s"] = j.value("statements_compared", 0.0) / s;
+  if (log) {
+    *log << "oracle: generator seed " << spec.seed << ": " << j.value("statements_compared", 0)
+         << " statements compared, " << j["status"].get<std::string>() << "\n";
+  }
+  return j;
+}
+
+}  // namespace jbench::oracle_pass

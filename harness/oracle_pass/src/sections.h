@@ -1,0 +1,46 @@
+// The pass's checks, one function each; each returns its section of oracle.json and adds the
+// files it wants kept (reductions) to `files`. Private to jbench::oracle_pass.
+#pragma once
+
+#include <iosfwd>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "jbench/common/result.h"
+#include "jbench/matrix/oracle_matrix.h"
+#include "jbench/oracle/corpus.h"
+#include "jbench/oracle/reduce.h"
+#include "jbench/oracle/runner.h"
+#include "jbench/oracle_pass/engines.h"
+#include "jbench/oracle_pass/oracle_pass.h"
+
+namespace jbench::oracle_pass {
+
+using Files = std::vector<std::pair<std::string, std::string>>;
+
+struct Engines {
+  EngineFactory target;
+  EngineFactory oracle;  // empty when the matrix names none
+};
+
+// Every corpus file the matrix names, parsed; the first syntax error refuses them all.
+Result<std::vector<oracle::Corpus>> load_corpus(const OracleMatrix& m, const std::string& base);
+
+nlohmann::json corpus_section(const std::vector<oracle::Corpus>& corpus, const Engines& e,
+                              Files& files, std::ostream* log);
+nlohmann::json generator_section(const OracleGeneratorSpec& spec, const Engines& e, Files& files,
+                                 std::ostream* log);
+nlohmann::json metamorphic_section(std::uint64_t cases, std::uint64_t seed, const Engines& e,
+                                   std::ostream* log);
+nlohmann::json ledger_section(const std::vector<OracleLedgerSpec>& specs, std::uint64_t seed,
+                              const PassOptions& o);
+nlohmann::json fault_section(const OracleFaultSpec& spec, std::uint64_t seed, const PassOptions& o);
+
+// Plays `stream` on fresh engines; a first divergence is reduced and its script kept as
+// reductions/<name>.sql. The section's body: the run's counts and findings, the reduction.
+nlohmann::json compare_stream(const oracle::Corpus& stream, const std::string& name,
+                              const Engines& e, const oracle::ReduceOptions& budget, Files& files);
+
+}  // namespace jbench::oracle_pass
