@@ -42,16 +42,19 @@ void print_summary(const nlohmann::json& d, std::ostream& out) {
       what = fmt::format("{} TLP and NoREC cases", s.value("cases", 0));
     } else if (name == "ledgers") {
       std::size_t kills = 0;
-      for (const auto& storm : s.value("storms", nlohmann::json::array())) {
-        if (storm.contains("storm")) kills += storm["storm"].value("kills_done", 0);
+      if (s.contains("storms")) {
+        for (const auto& storm : s["storms"]) {
+          if (storm.contains("storm")) kills += storm["storm"].value("kills_done", 0);
+        }
       }
       what = fmt::format("{} storms, {} SIGKILLs", s.contains("storms") ? s["storms"].size() : 0,
                          kills);
     } else if (name == "faults") {
       std::size_t runs = 0;
-      for (const auto& mode : s.value("modes", nlohmann::json::array())) {
-        for (const auto& [kind, n] : mode.value("visited", nlohmann::json::object()).items()) {
-          runs += n.get<std::size_t>();
+      if (s.contains("modes")) {
+        for (const auto& mode : s["modes"]) {
+          if (!mode.contains("visited")) continue;
+          for (const auto& [kind, n] : mode["visited"].items()) runs += n.get<std::size_t>();
         }
       }
       what = fmt::format("{} faulted runs, every I/O point", runs);

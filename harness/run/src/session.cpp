@@ -19,6 +19,9 @@
 #include "jbench/collectors/modes/summaries.h"
 #include "jbench/common/clock.h"
 #include "jbench/doctor/capabilities.h"
+#include "jbench/matrix/oracle_matrix.h"
+#include "jbench/oracle_pass/oracle_bundle.h"
+#include "jbench/oracle_pass/oracle_pass.h"
 #include "jbench/plan/plan_output.h"
 #include "jbench/proc/interrupt.h"
 #include "jbench/provenance/host_fingerprint.h"
@@ -99,6 +102,7 @@ class Session {
         progress_(log, setup_.options.terminal, run_kinds(plan)) {}
 
   void stage_documents();
+  void run_oracle(const OracleMatrix& oracle);
   void run(std::size_t index);
   void write_manifest();
   SessionOutcome finalize();
@@ -216,6 +220,33 @@ void Session::add_to_cell_table(const Run& r, run::RunStatus status, const RunFi
   line.add_run(status == run::RunStatus::ok, figures);
 }
 
+// Correctness before speed: the pass the matrix's `oracle:` names runs before any timing, and its
+// record goes into the bundle under oracle/. A pass that fails (or cannot run) does not stop the
+// runs — they are evidence too — but validate calls the bundle unproven (docs/oracle.md).
+void Session::run_oracle(const OracleMatrix& oracle) {
+  log_ << fmt::format("oracle: running {} first: the correctness pass this matrix stands on\n",
+                      oracle.file);
+  oracle_pass::PassOptions o;
+  o.work_dir = (fs::path(setup_.scratch) / "oracle").string();
+  o.ledger_worker = (fs::path(setup_.worker).parent_path() / "jbench-ledger-worker").string();
+  o.log = &log_;
+  std::error_code ec;
+  fs::create_directories(o.work_dir, ec);
+  auto record = oracle_pass::run_oracle_pass(oracle, o);
+  fs::remove_all(o.work_dir, ec);
+  if (!record) {
+    write_.log("the oracle pass could not run: " + record.error().message);
+    log_ << fmt::format("oracle: could not run ({}); the bundle will be unproven\n",
+                        record.error().message);
+    return;
+  }
+  write_.log(std::string("oracle pass: ") + (record->passed() ? "passed" : "FAILED"));
+  Status written = oracle_pass::write_oracle_record(bundle_, "oracle/", *record, oracle);
+  if (!written.ok()) write_.log("oracle record not written: " + written.error().message);
+  log_ << (record->passed() ? "oracle: passed\n"
+                            : "oracle: FAILED; the runs go on, and the bundle will be unproven\n");
+}
+
 // The manifest, then the same validator anyone runs later, less the checksums that come after.
 void Session::write_manifest() {
   progress_.done();
@@ -286,12 +317,25 @@ void Session::print_closing_lines(const SessionOutcome& outcome) {
 
 Result<SessionOutcome> run_session(const Plan& plan, const SessionOptions& options,
                                    std::ostream& log) {
+  // An oracle matrix that cannot be read is bad input: refused before anything is written.
+  std::optional<OracleMatrix> oracle;
+  if (plan.matrix->oracle) {
+    const fs::path base = fs::path(plan.matrix->file).parent_path();
+    const std::string file = (base / *plan.matrix->oracle).string();
+    LoadedOracleMatrix loaded = load_oracle_matrix_file(file);
+    if (!loaded.matrix) {
+      return Error{"the matrix's oracle: " + format_diagnostics(loaded.diagnostics), 0,
+                   ErrorKind::input};
+    }
+    oracle = std::move(loaded.matrix);
+  }
   Result<run::SessionSetup> setup = run::resolve_session(plan, options);
   if (!setup) return setup.error();
   Result<StagingBundle> bundle = run::open_bundle(*setup);
   if (!bundle) return bundle.error();
   Session session(plan, std::move(setup).value(), std::move(bundle).value(), log);
   session.stage_documents();
+  if (oracle) session.run_oracle(*oracle);
   for (std::size_t i = 0; i < plan.runs.size(); ++i) session.run(i);
   session.write_manifest();
   return session.finalize();

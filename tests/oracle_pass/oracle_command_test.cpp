@@ -1,0 +1,255 @@
+// `jbench oracle` end to end, as a user runs it: a pass with every section leaves a bundle that
+// validates and exits 0; a wrong result cache behind the line protocol exits 1 with its
+// divergence reduced to a script; a broken ledger writer exits 1; bad input exits 2 with the
+// place named; an edited record no longer validates; and a performance bundle whose matrix
+// asks for an oracle record is proven by a passing one and unproven by a failing one.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+
+#include "run_process.h"
+#include "temp_dir.h"
+
+namespace jbench {
+namespace {
+
+namespace fs = std::filesystem;
+using test::run_process;
+
+const std::string kFixtures = JBENCH_SOURCE_DIR "/tests/fixtures/oracle";
+
+std::string read(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at)) {
+    text.replace(at, from.size(), to);
+    at += to.size();
+  }
+  return text;
+}
+
+// A fixture copied into `dir` with its placeholders (and the corpus path) made absolute.
+std::string fixture_copy(const test::TempDir& dir, const std::string& name,
+                         const std::vector<std::pair<std::string, std::string>>& fill) {
+  std::string text = replaced(read(kFixtures + "/" + name), "../../../oracle/corpus",
+                              JBENCH_SOURCE_DIR "/oracle/corpus");
+  for (const auto& [from, to] : fill) text = replaced(text, from, to);
+  return dir.write(name, text);
+}
+
+test::ProcessResult jbench(const std::vector<std::string>& args, int timeout_s = 120) {
+  std::vector<std::string> argv = {JBENCH_BINARY};
+  argv.insert(argv.end(), args.begin(), args.end());
+  test::ProcessOptions options;
+  options.timeout = std::chrono::seconds(timeout_s);
+  return run_process(argv, options);
+}
+
+// The bundle the run names on its "bundle: " line (`jbench oracle` prints it on stdout, `jbench
+// run` with its log on stderr).
+std::string bundle_of(const test::ProcessResult& r) {
+  std::smatch m;
+  std::regex line("bundle: (\\S+)");
+  std::string both = r.out + r.err;
+  EXPECT_TRUE(std::regex_search(both, m, line)) << r.out << r.err;
+  return m.size() > 1 ? m[1].str() : "";
+}
+
+nlohmann::json oracle_json(const std::string& bundle, const std::string& prefix = "") {
+  return nlohmann::json::parse(read(bundle + "/" + prefix + "oracle.json"));
+}
+
+TEST(OracleCommand, a_pass_with_every_section_leaves_a_valid_bundle_and_exits_0) {
+  test::TempDir out;
+  auto r = jbench({"oracle", kFixtures + "/small.yaml", "--out", out.path()});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("oracle small-oracle: passed"), std::string::npos) << r.out;
+  std::string bundle = bundle_of(r);
+  auto v = jbench({"validate", bundle});
+  EXPECT_EQ(v.exit_code, 0) << v.out;
+  nlohmann::json d = oracle_json(bundle);
+  EXPECT_TRUE(d["passed"].get<bool>());
+  for (const char* s : {"corpus", "generator", "metamorphic", "ledgers", "faults"}) {
+    EXPECT_EQ(d["sections"][s]["status"], "passed") << s;
+  }
+  EXPECT_GE(d["sections"]["generator"]["statements_compared"].get<int>(), 3000);
+  EXPECT_EQ(d["sections"]["ledgers"]["storms"].size(), 2u);
+  for (const auto& storm : d["sections"]["ledgers"]["storms"]) {
+    EXPECT_EQ(storm["storm"]["kills_done"], 10);
+  }
+  EXPECT_EQ(d["target"], "sqlite (in process)");
+  EXPECT_EQ(d["oracle"], "sqlite (in process, optimizer off)");
+  EXPECT_EQ(read(bundle + "/matrix.yaml"), read(kFixtures + "/small.yaml"));
+  // Nothing of the pass's scratch is left beside the bundle.
+  for (const auto& e : fs::directory_iterator(out.path())) {
+    EXPECT_EQ(e.path().filename().string().rfind(".scratch", 0), std::string::npos) << e.path();
+  }
+}
+
+TEST(OracleCommand, a_wrong_cache_behind_the_protocol_exits_1_with_a_reduced_script) {
+  test::TempDir dir;
+  std::string matrix = fixture_copy(
+      dir, "engine-template.yaml",
+      {{"@ENGINE@", JBENCH_ORACLE_FIXTURE_ENGINE}, {"@ARGS@", "--cache, survives-reset"}});
+  auto r = jbench({"oracle", matrix, "--out", dir.path() + "/bundles"});
+  ASSERT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("FAILED"), std::string::npos);
+  std::string bundle = bundle_of(r);
+  EXPECT_EQ(jbench({"validate", bundle}).exit_code, 0);  // a failed check, recorded soundly
+  nlohmann::json d = oracle_json(bundle);
+  EXPECT_FALSE(d["passed"].get<bool>());
+  const auto& files = d["sections"]["corpus"]["files"];
+  const nlohmann::json* caught = nullptr;
+  for (const auto& f : files) {
+    if (f["status"] == "failed") caught = &f;
+  }
+  ASSERT_NE(caught, nullptr);
+  const auto& div = (*caught)["divergences"][0];
+  EXPECT_EQ(div["kind"], "divergence");
+  EXPECT_NE(div["where"].get<std::string>().find("result_cache.test:"), std::string::npos);
+  const auto& red = (*caught)["reduction"];
+  ASSERT_TRUE(red["reproduced"].get<bool>());
+  EXPECT_LE(red["statements"].get<int>(), 10);
+  std::string script = read(bundle + "/" + red["file"].get<std::string>());
+  EXPECT_NE(script.find("reduced reproduction"), std::string::npos) << script;
+  // The script runs in the real sqlite3 shell.
+  auto shell =
+      run_process({"/bin/sh", "-c",
+                   "sqlite3 -batch :memory: < " + bundle + "/" + red["file"].get<std::string>()});
+  EXPECT_EQ(shell.exit_code, 0) << shell.err;
+}
+
+TEST(OracleCommand, an_engine_that_crashes_is_a_finding_naming_the_statement) {
+  test::TempDir dir;
+  std::string matrix = fixture_copy(
+      dir, "engine-template.yaml",
+      {{"@ENGINE@", JBENCH_ORACLE_FIXTURE_ENGINE}, {"@ARGS@", "--fault, crash, --at, 4"}});
+  auto r = jbench({"oracle", matrix, "--out", dir.path() + "/bundles"});
+  ASSERT_EQ(r.exit_code, 1) << r.out << r.err;
+  nlohmann::json d = oracle_json(bundle_of(r));
+  const auto& first = d["sections"]["corpus"]["files"][0];
+  ASSERT_EQ(first["engine_failures"].size(), 1u);
+  EXPECT_NE(first["engine_failures"][0]["what"].get<std::string>().find("signal 6"),
+            std::string::npos);
+  EXPECT_FALSE(first["engine_failures"][0]["sql"].get<std::string>().empty());
+}
+
+TEST(OracleCommand, a_writer_that_ledgers_before_commit_exits_1) {
+  test::TempDir out;
+  auto r = jbench({"oracle", kFixtures + "/broken-ledger.yaml", "--out", out.path()});
+  ASSERT_EQ(r.exit_code, 1) << r.out << r.err;
+  nlohmann::json d = oracle_json(bundle_of(r));
+  const auto& storm = d["sections"]["ledgers"]["storms"][0];
+  EXPECT_EQ(storm["status"], "failed");
+  EXPECT_GT(storm["database"]["lost"].get<int>(), 0);
+}
+
+TEST(OracleCommand, bad_input_exits_2_naming_the_place) {
+  test::TempDir dir;
+  auto corpus = jbench({"oracle", kFixtures + "/bad-corpus.yaml", "--out", dir.path()});
+  EXPECT_EQ(corpus.exit_code, 2);
+  EXPECT_NE(corpus.err.find("broken.test:6:8: error: unknown column type 'X'"), std::string::npos)
+      << corpus.err;
+  std::string typo = dir.write("typo.yaml",
+                               "version: 1\nname: t\nseed: 1\ntarget: {engine: sqlite}\n"
+                               "metamorphc: {cases: 3}\n");
+  auto t = jbench({"oracle", typo, "--out", dir.path()});
+  EXPECT_EQ(t.exit_code, 2);
+  EXPECT_NE(t.err.find("typo.yaml:5:1"), std::string::npos) << t.err;
+  EXPECT_NE(t.err.find("metamorphic"), std::string::npos) << t.err;  // the suggestion
+  std::string nothing =
+      dir.write("nothing.yaml", "version: 1\nname: t\nseed: 1\ntarget: {engine: sqlite}\n");
+  auto n = jbench({"oracle", nothing, "--out", dir.path()});
+  EXPECT_EQ(n.exit_code, 2);
+  EXPECT_NE(n.err.find("checks nothing"), std::string::npos) << n.err;
+  std::string missing = fixture_copy(dir, "engine-template.yaml",
+                                     {{"@ENGINE@", "/nonexistent/engine"}, {"@ARGS@", "x"}});
+  auto m = jbench({"oracle", missing, "--out", dir.path()});
+  EXPECT_EQ(m.exit_code, 2);
+  EXPECT_NE(m.err.find("/nonexistent/engine' is not an executable file"), std::string::npos)
+      << m.err;
+  // Nothing was written for any of them.
+  for (const auto& e : fs::directory_iterator(dir.path())) {
+    EXPECT_TRUE(e.is_regular_file()) << e.path();
+  }
+}
+
+TEST(OracleCommand, an_edited_record_no_longer_validates) {
+  test::TempDir dir;
+  std::string matrix = fixture_copy(
+      dir, "engine-template.yaml",
+      {{"@ENGINE@", JBENCH_ORACLE_FIXTURE_ENGINE}, {"@ARGS@", "--cache, ignores-parameters"}});
+  auto r = jbench({"oracle", matrix, "--out", dir.path() + "/bundles"});
+  ASSERT_EQ(r.exit_code, 1) << r.out << r.err;
+  std::string bundle = bundle_of(r);
+  // Claim a pass the sections deny.
+  nlohmann::json d = oracle_json(bundle);
+  d["passed"] = true;
+  std::ofstream(bundle + "/oracle.json") << d.dump(2) << "\n";
+  auto v = jbench({"validate", bundle});
+  EXPECT_EQ(v.exit_code, 1);
+  EXPECT_NE(v.out.find("sums.mismatch"), std::string::npos) << v.out;
+  EXPECT_NE(v.out.find("oracle.verdict_mismatch"), std::string::npos) << v.out;
+  // Claim a section passed whose divergences say otherwise.
+  for (auto& f : d["sections"]["corpus"]["files"]) f["status"] = "passed";
+  d["sections"]["corpus"]["status"] = "passed";
+  std::ofstream(bundle + "/oracle.json") << d.dump(2) << "\n";
+  auto s = jbench({"validate", bundle});
+  EXPECT_EQ(s.exit_code, 1);
+  EXPECT_NE(s.out.find("oracle.section_mismatch"), std::string::npos) << s.out;
+}
+
+TEST(OracleCommand,
+     a_performance_bundle_is_proven_by_a_passing_record_and_unproven_by_a_failing_one) {
+  test::TempDir dir;
+  // Passing: the corpus-only pass.
+  std::string good =
+      fixture_copy(dir, "run-with-oracle.yaml", {{"@ORACLE@", kFixtures + "/corpus-only.yaml"}});
+  auto r = jbench({"run", good, "--out", dir.path() + "/good"}, 300);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.err.find("oracle: passed"), std::string::npos) << r.err;
+  std::string bundle = bundle_of(r);
+  EXPECT_TRUE(fs::is_regular_file(bundle + "/oracle/oracle.json"));
+  auto v = jbench({"validate", bundle, "--json"});
+  EXPECT_EQ(v.exit_code, 0) << v.out;
+  EXPECT_TRUE(nlohmann::json::parse(v.out)["proven"].get<bool>());
+
+  // Failing: a wrong cache as the target of the pass the matrix names.
+  std::string bad_oracle = fixture_copy(
+      dir, "engine-template.yaml",
+      {{"@ENGINE@", JBENCH_ORACLE_FIXTURE_ENGINE}, {"@ARGS@", "--cache, multi-row-last"}});
+  std::string bad =
+      dir.write("run-bad.yaml", replaced(read(good), kFixtures + "/corpus-only.yaml", bad_oracle));
+  auto b = jbench({"run", bad, "--out", dir.path() + "/bad"}, 300);
+  EXPECT_NE(b.err.find("oracle: FAILED"), std::string::npos) << b.err;
+  std::string bad_bundle = bundle_of(b);
+  auto bv = jbench({"validate", bad_bundle});
+  EXPECT_EQ(bv.exit_code, 1) << bv.out;
+  EXPECT_NE(bv.out.find("oracle.unproven"), std::string::npos) << bv.out;
+  EXPECT_NE(bv.out.find("UNPROVEN: "), std::string::npos) << bv.out;
+  EXPECT_EQ(bv.out.find("INVALID"), std::string::npos) << bv.out;  // sound, but unproven
+
+  // Missing: the record taken out (and out of SHA256SUMS, so only its absence is found).
+  fs::remove_all(bundle + "/oracle");
+  std::string sums = read(bundle + "/SHA256SUMS"), kept;
+  std::istringstream lines(sums);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find("  oracle/") == std::string::npos) kept += line + "\n";
+  }
+  std::ofstream(bundle + "/SHA256SUMS") << kept;
+  auto mv = jbench({"validate", bundle});
+  EXPECT_EQ(mv.exit_code, 1) << mv.out;
+  EXPECT_NE(mv.out.find("has none"), std::string::npos) << mv.out;
+}
+
+}  // namespace
+}  // namespace jbench
