@@ -1,6 +1,7 @@
 #include "jbench/oracle/process_target.h"
 
 #include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -38,6 +39,9 @@ std::string make_stderr_file() {
 
 Result<ProcessTarget> ProcessTarget::start(const EngineCommand& command) {
   if (command.argv.empty()) return Error{"the engine command is empty", 0, ErrorKind::input};
+  // An engine may die between two requests: writing the next one must then fail with EPIPE,
+  // which becomes a finding, instead of raising SIGPIPE, which would kill jbench.
+  ::signal(SIGPIPE, SIG_IGN);
   proc::SpawnSpec spec;
   spec.executable = command.argv[0];
   if (spec.executable.find('/') == std::string::npos) {

@@ -138,7 +138,7 @@ std::string to_sql_script(const Reduction& r) {
     const Record& rec = r.records[i];
     bool last = i + 1 == r.records.size();
     out += "\n-- " + rec.where.file + ":" + std::to_string(rec.where.line);
-    if (!rec.prepared.empty()) out += " (prepared statement '" + rec.prepared + "', re-executed)";
+    if (!rec.prepared.empty()) out += " (prepared statement '" + rec.prepared + "')";
     if (rec.kind == RecordKind::statement_error) out += " (expected to fail)";
     out += "\n";
     if (!rec.params.empty()) {

@@ -1,6 +1,7 @@
 #include "jbench/oracle/sqlite_shell_target.h"
 
 #include <poll.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -111,6 +112,8 @@ Result<SqliteShellTarget> SqliteShellTarget::start(const ShellOptions& options) 
     return Error{"the sqlite3 shell is not on PATH (Debian: apt-get install sqlite3)", 0,
                  ErrorKind::host};
   }
+  // The shell may die between two statements: the next write must fail with EPIPE, not kill us.
+  ::signal(SIGPIPE, SIG_IGN);
   proc::SpawnSpec spec;
   // Through sh only to merge the shell's stderr into its stdout, so errors arrive in order.
   spec.executable = "/bin/sh";

@@ -5,6 +5,7 @@
 #include <cctype>
 #include <utility>
 
+#include "jbench/oracle/sqlite_values.h"
 #include "oracle_functions.h"
 
 namespace jbench::oracle {
@@ -41,7 +42,15 @@ bool only_trivia(std::string_view tail) {
   return true;
 }
 
-int bind(sqlite3_stmt* stmt, int index, const Value& v) {
+// Finalizes on every path out of run().
+struct StatementGuard {
+  sqlite3_stmt* stmt = nullptr;
+  ~StatementGuard() { sqlite3_finalize(stmt); }
+};
+
+}  // namespace
+
+int bind_value(sqlite3_stmt* stmt, int index, const Value& v) {
   switch (v.kind) {
     case ValueKind::null:
       return sqlite3_bind_null(stmt, index);
@@ -78,14 +87,6 @@ Value column_value(sqlite3_stmt* stmt, int i) {
       return Value::null();
   }
 }
-
-// Finalizes on every path out of run().
-struct StatementGuard {
-  sqlite3_stmt* stmt = nullptr;
-  ~StatementGuard() { sqlite3_finalize(stmt); }
-};
-
-}  // namespace
 
 Result<SqliteTarget> SqliteTarget::open(const std::string& path,
                                         const std::vector<std::string>& pragmas,
@@ -165,7 +166,7 @@ ResultSet SqliteTarget::execute(sqlite3_stmt* stmt, const std::vector<Value>& pa
                                     std::to_string(params.size()) + " given");
   }
   for (std::size_t i = 0; i < params.size(); ++i) {
-    if (bind(stmt, static_cast<int>(i + 1), params[i]) != SQLITE_OK) {
+    if (bind_value(stmt, static_cast<int>(i + 1), params[i]) != SQLITE_OK) {
       return failed_from(db_, "binding parameter " + std::to_string(i + 1) + ": ");
     }
   }

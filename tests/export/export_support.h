@@ -11,8 +11,9 @@
 
 namespace jbench::test {
 
-// A copy of tests/fixtures/export/<name>, sealed with SHA256SUMS as a finished bundle is (the
-// fixtures are hand-written and hand-edited, so their sums are made here, not checked in).
+// A copy of tests/fixtures/export/<name>: a bundle directory is sealed with SHA256SUMS as a
+// finished bundle is (the fixtures are hand-written and hand-edited, so their sums are made here,
+// not checked in); a file (a matrix) is copied as it is.
 std::string export_fixture(const std::string& name);
 // Writes `bundle_dir`'s SHA256SUMS anew, after a test edited a file of it on purpose.
 void seal_bundle(const std::string& bundle_dir);

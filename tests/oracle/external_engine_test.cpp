@@ -5,6 +5,7 @@
 // names the statement, within its deadline, with the engine reaped — never a hang of jbench.
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
@@ -128,6 +129,17 @@ INSTANTIATE_TEST_SUITE_P(
       std::replace(n.begin(), n.end(), '-', '_');
       return n;
     });
+
+TEST(ExternalEngine, an_engine_that_dies_between_statements_is_a_finding_not_a_sigpipe) {
+  ProcessTarget target =
+      start({JBENCH_ORACLE_FIXTURE_ENGINE, "--fault", "answer-then-exit", "--at", "1"});
+  EXPECT_TRUE(target.run("SELECT 1", {}).ok());
+  ::usleep(100'000);  // the engine is gone before the next request is written
+  ResultSet r = target.run("SELECT 2", {});
+  ASSERT_TRUE(r.engine_failure);  // and this test process is still alive to see it
+  EXPECT_NE(r.engine_failure->find("fixture: exiting after request 1"), std::string::npos)
+      << *r.engine_failure;
+}
 
 TEST(ExternalEngine, the_engines_stderr_is_quoted_when_it_fails) {
   ProcessTarget target = start({JBENCH_ORACLE_FIXTURE_ENGINE, "--fault", "crash", "--at", "1"});

@@ -221,15 +221,8 @@ void decode_oracle_matrix(Context& ctx, const yaml::Node& root, OracleMatrix& m)
 
 LoadedOracleMatrix parse_oracle_matrix(std::string_view text, const std::string& file) {
   LoadedOracleMatrix out;
-  if (auto bad = check_matrix_text(text, file)) {
-    out.diagnostics.push_back(std::move(*bad));
-    return out;
-  }
-  auto tree = yaml::load_yaml_tree(text, file);
-  if (!tree.ok()) {
-    out.diagnostics = std::move(tree.diagnostics);
-    return out;
-  }
+  yaml::Tree tree;
+  if (!decode::load_matrix_tree(text, file, tree, out.diagnostics)) return out;
   OracleMatrix m;
   m.file = file;
   m.sha256 = sha256_hex(text);

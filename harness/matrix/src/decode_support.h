@@ -64,6 +64,11 @@ class Fields {
   bool valid_;
 };
 
+// A matrix file's text (run or oracle) checked (check_matrix_text) and loaded as a tree; false
+// with the diagnostics in `out` when it is not acceptable.
+bool load_matrix_tree(std::string_view text, const std::string& file, yaml::Tree& tree,
+                      std::vector<Diagnostic>& out);
+
 std::string join_path(std::string_view parent, std::string_view key);
 std::string index_path(std::string_view parent, std::size_t index);
 

@@ -61,17 +61,24 @@ std::optional<Diagnostic> read_matrix_text(const std::string& path, std::string&
   return std::nullopt;
 }
 
+bool decode::load_matrix_tree(std::string_view text, const std::string& file, yaml::Tree& tree,
+                              std::vector<Diagnostic>& out) {
+  if (auto bad = check_matrix_text(text, file)) {
+    out.push_back(std::move(*bad));
+    return false;
+  }
+  tree = yaml::load_yaml_tree(text, file);
+  if (!tree.ok()) {
+    out = std::move(tree.diagnostics);
+    return false;
+  }
+  return true;
+}
+
 LoadedMatrix parse_matrix(std::string_view text, const std::string& file) {
   LoadedMatrix out;
-  if (auto bad = check_matrix_text(text, file)) {
-    out.diagnostics.push_back(std::move(*bad));
-    return out;
-  }
-  auto tree = yaml::load_yaml_tree(text, file);
-  if (!tree.ok()) {
-    out.diagnostics = std::move(tree.diagnostics);
-    return out;
-  }
+  yaml::Tree tree;
+  if (!decode::load_matrix_tree(text, file, tree, out.diagnostics)) return out;
   Matrix m;
   m.file = file;
   m.sha256 = sha256_hex(text);

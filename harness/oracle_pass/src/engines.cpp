@@ -32,7 +32,7 @@ Result<EngineFactory> engine_factory(const OracleEngineSpec& spec, const std::st
     }
     program = found;
   } else if (!std::filesystem::path(program).is_absolute()) {
-    program = (std::filesystem::path(base_dir) / program).lexically_normal().string();
+    program = (std::filesystem::absolute(base_dir) / program).lexically_normal().string();
   }
   if (::access(program.c_str(), X_OK) != 0) {
     return Error{spec.where.file + ":" + std::to_string(spec.where.line) + ": the engine '" +

@@ -5,9 +5,10 @@
 //   jbench-oracle-fixture-engine [--cache POLICY] [--fault MODE --at N]
 //
 // POLICY: a name from cache_policy_names(). MODE: crash (SIGABRT), hang (sleeps an hour),
-// exit (exits 0 without answering), garbage (a line that is not JSON), wrong-id, bad-literal
-// (a value that is not an SQL literal), ragged-row (rows of different widths), no-hello (says
-// nothing and hangs at start), bad-hello (another protocol at start).
+// exit (exits 0 without answering), answer-then-exit (answers, then exits), garbage (a line that is
+// not JSON), wrong-id, bad-literal (a value that is not an SQL literal), ragged-row (rows of
+// different widths), no-hello (says nothing and hangs at start), bad-hello (another protocol at
+// start).
 #include <unistd.h>
 
 #include <csignal>
@@ -66,6 +67,13 @@ int main(int argc, char** argv) {
     bool quit = false;
     Decoded<RunRequest> d = decode_request(line, quit);
     if (quit || !d.value) return quit ? 0 : 2;
+    if (n == at && fault == "answer-then-exit") {
+      // Answers, then dies before the next request: jbench's next write meets a closed pipe.
+      std::cout << encode_response(d.value->id, engine->run(d.value->sql, d.value->params))
+                << std::endl;
+      std::cerr << "fixture: exiting after request " << n << "\n";
+      return 0;
+    }
     if (n == at) {
       std::cerr << "fixture: fault " << fault << " at request " << n << "\n";
       if (fault == "crash") std::abort();

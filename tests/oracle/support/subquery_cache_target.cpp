@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "jbench/oracle/sql_lexer.h"
+#include "jbench/oracle/sqlite_values.h"
 
 namespace jbench::oracle::testing {
 
@@ -26,43 +27,6 @@ struct StmtGuard {
   sqlite3_stmt* stmt = nullptr;
   ~StmtGuard() { sqlite3_finalize(stmt); }
 };
-
-Value column_value(sqlite3_stmt* stmt, int i) {
-  switch (sqlite3_column_type(stmt, i)) {
-    case SQLITE_INTEGER:
-      return Value::integer(sqlite3_column_int64(stmt, i));
-    case SQLITE_FLOAT:
-      return Value::real(sqlite3_column_double(stmt, i));
-    case SQLITE_TEXT: {
-      const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt, i));
-      return Value::text(std::string(p, static_cast<std::size_t>(sqlite3_column_bytes(stmt, i))));
-    }
-    case SQLITE_BLOB: {
-      const auto* p = static_cast<const char*>(sqlite3_column_blob(stmt, i));
-      auto n = static_cast<std::size_t>(sqlite3_column_bytes(stmt, i));
-      return Value::blob(p ? std::string(p, n) : std::string());
-    }
-    default:
-      return Value::null();
-  }
-}
-
-int bind_value(sqlite3_stmt* stmt, int index, const Value& v) {
-  switch (v.kind) {
-    case ValueKind::null:
-      return sqlite3_bind_null(stmt, index);
-    case ValueKind::integer:
-      return sqlite3_bind_int64(stmt, index, v.integer_value);
-    case ValueKind::real:
-      return sqlite3_bind_double(stmt, index, v.real_value);
-    case ValueKind::text:
-      return sqlite3_bind_text64(stmt, index, v.bytes.data(), v.bytes.size(), SQLITE_TRANSIENT,
-                                 SQLITE_UTF8);
-    case ValueKind::blob:
-      return sqlite3_bind_blob64(stmt, index, v.bytes.data(), v.bytes.size(), SQLITE_TRANSIENT);
-  }
-  return SQLITE_MISUSE;
-}
 
 // SQLite's affinity rules for a declared type (datatype3.html, 3.1), folded to what matters for
 // a comparison: text, numeric (INTEGER, REAL and NUMERIC compare alike), or none.

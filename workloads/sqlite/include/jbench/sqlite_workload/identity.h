@@ -17,11 +17,9 @@
 
 namespace jbench::sqlite_workload {
 
-// nullopt if getrandom(2) fails (it blocks, but only until the kernel's pool is initialised).
-std::optional<std::string> make_runtime_id();
-
 // The id the worker announces in hello: the bridge's while it is on (call after
-// jb_init_from_env), else make_runtime_id(). nullopt only if getrandom(2) fails.
+// jb_init_from_env), else jbench::make_runtime_id() (common/runtime_id.h). nullopt only if
+// getrandom(2) fails.
 std::optional<std::string> worker_runtime_id();
 
 std::string canary_path(const std::string& runtime_id);
