@@ -45,4 +45,10 @@ BundleValidity judge_bundle(const std::string& dir, bool check_sums) {
   return out;
 }
 
+bool is_oracle_bundle(const std::string& bundle_dir) {
+  std::error_code ec;
+  return std::filesystem::is_regular_file(bundle_dir + "/oracle.json", ec) &&
+         !std::filesystem::exists(bundle_dir + "/manifest.json", ec);
+}
+
 }  // namespace jbench

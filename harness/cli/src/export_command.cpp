@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "commands.h"
+#include "jbench/bundle/bundle_validity.h"
 #include "jbench/cli/cli.h"
 #include "jbench/export/export.h"
 
@@ -17,6 +18,12 @@ struct ExportCommandOptions {
 };
 
 int run_export(ExportCommandOptions o) {
+  if (is_oracle_bundle(o.options.bundle)) {
+    std::cerr << "jbench: error: " << o.options.bundle
+              << " is an oracle bundle (oracle.json): it holds correctness checks, not timings; "
+                 "`jbench validate` checks it and its findings are in its oracle.json\n";
+    return kExitUsage;
+  }
   if (!o.run.empty()) o.options.run = o.run;
   o.options.format =
       o.format == "folded" ? exports::ExportFormat::folded : exports::ExportFormat::chrome_json;

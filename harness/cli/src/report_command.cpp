@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "commands.h"
+#include "jbench/bundle/bundle_validity.h"
 #include "jbench/attribution/analysis.h"
 #include "jbench/attribution/attribution_output.h"
 #include "jbench/attribution/bundle_accounts.h"
@@ -64,10 +65,18 @@ bool write_file(const std::string& path, const std::string& text) {
 }
 
 int run_report(const ReportOptions& o) {
+  if (is_oracle_bundle(o.bundle)) {
+    std::cerr << "jbench: error: " << o.bundle
+              << " is an oracle bundle (oracle.json): it holds correctness checks, not timings; "
+                 "`jbench validate` checks it and its findings are in its oracle.json\n";
+    return kExitUsage;
+  }
   if (o.overhead_only) return overhead_only(o);
   const auto bundle = attribution::read_bundle_accounts(o.bundle, {});
   if (!bundle.error.empty()) {
-    std::cerr << "jbench: error: " << o.bundle << "/" << bundle.error << '\n';
+    // A run's error names its file inside the bundle; the manifest's names the bundle already.
+    const bool named = bundle.error.find(o.bundle) != std::string::npos;
+    std::cerr << "jbench: error: " << (named ? "" : o.bundle + "/") << bundle.error << '\n';
     return kExitUsage;
   }
   if (!bundle.valid && !o.allow_invalid) {

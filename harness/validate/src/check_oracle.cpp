@@ -197,12 +197,6 @@ std::optional<Json> check_oracle_record(const std::string& root, const std::stri
   return doc;
 }
 
-bool is_oracle_bundle(const std::string& root) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  return fs::is_regular_file(root + "/oracle.json", ec) && !fs::exists(root + "/manifest.json", ec);
-}
-
 void check_oracle_requirement(const BundleView& bundle, std::vector<Finding>& unproven,
                               Findings& findings) {
   // The run matrix is in the bundle verbatim; whether it asks for an oracle record is its

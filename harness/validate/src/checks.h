@@ -36,8 +36,6 @@ void check_provenance(const BundleView& bundle, Findings& findings);
 // counts (codes "oracle.*"). Returns the document when it could be read.
 std::optional<Json> check_oracle_record(const std::string& root, const std::string& prefix,
                                         Findings& findings);
-// oracle.json at the top and no manifest.json: a bundle `jbench oracle` wrote.
-bool is_oracle_bundle(const std::string& root);
 // A performance bundle whose matrix has `oracle:` must hold a passing oracle/ record; what is
 // missing or failing goes to `unproven`, what is broken in the record to `findings`.
 void check_oracle_requirement(const BundleView& bundle, std::vector<Finding>& unproven,

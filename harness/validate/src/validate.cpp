@@ -9,6 +9,7 @@
 #include <exception>
 
 #include "checks.h"
+#include "jbench/bundle/bundle_validity.h"
 
 namespace jbench {
 
@@ -29,7 +30,7 @@ ValidationReport validate_bundle(const std::string& dir, BundleStage stage) {
   // expect, the bundle is not declared valid on that account.
   try {
     const bool staged = stage == BundleStage::staged;
-    if (validate::is_oracle_bundle(dir)) {
+    if (is_oracle_bundle(dir)) {
       // A bundle of `jbench oracle`: its marks, its sums, and its record.
       validate::BundleView bundle;
       bundle.root = dir;

@@ -21,4 +21,8 @@ struct BundleValidity {
 
 BundleValidity judge_bundle(const std::string& bundle_dir, bool check_sums);
 
+// A bundle `jbench oracle` wrote: oracle.json at the top and no manifest.json (docs/oracle.md).
+// The readers of performance bundles refuse it by name rather than as an unreadable one.
+bool is_oracle_bundle(const std::string& bundle_dir);
+
 }  // namespace jbench
