@@ -93,9 +93,8 @@ TEST(OracleCommand, a_pass_with_every_section_leaves_a_valid_bundle_and_exits_0)
   EXPECT_EQ(read(bundle + "/matrix.yaml"), read(kFixtures + "/small.yaml"));
   // The readers of timings refuse it by what it is.
   for (const char* reader : {"report", "export"}) {
-    auto refused = reader == std::string("report")
-                       ? jbench({reader, bundle})
-                       : jbench({reader, bundle, "--format", "folded"});
+    auto refused = reader == std::string("report") ? jbench({reader, bundle})
+                                                   : jbench({reader, bundle, "--format", "folded"});
     EXPECT_EQ(refused.exit_code, 2) << reader;
     EXPECT_NE(refused.err.find("is an oracle bundle"), std::string::npos) << refused.err;
   }

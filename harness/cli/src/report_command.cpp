@@ -10,10 +10,10 @@
 #include <memory>
 
 #include "commands.h"
-#include "jbench/bundle/bundle_validity.h"
 #include "jbench/attribution/analysis.h"
 #include "jbench/attribution/attribution_output.h"
 #include "jbench/attribution/bundle_accounts.h"
+#include "jbench/bundle/bundle_validity.h"
 #include "jbench/cli/cli.h"
 #include "jbench/report/bundle_runs.h"
 #include "jbench/report/overhead.h"
