@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <utility>
 
@@ -18,6 +19,9 @@ namespace jbench::oracle {
 namespace {
 
 constexpr std::size_t kMaxLine = 64u << 20;  // one answer; a longer line is a protocol error
+// What an engine may write to stderr over its life: past it, it is stopped before it fills the
+// disk jbench writes its bundle to.
+constexpr std::uintmax_t kMaxStderrBytes = 64u << 20;
 
 std::uint64_t now_ms() {
   return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -174,6 +178,13 @@ ResultSet ProcessTarget::request(const std::string& statement, std::string_view 
   Decoded<ResultSet> d = decode_response(*line, req.id);
   if (!d.value) {
     r.engine_failure = fail("its answer breaks the protocol: " + d.error);
+    return r;
+  }
+  std::error_code ec;
+  if (!stderr_path_.empty() && std::filesystem::file_size(stderr_path_, ec) > kMaxStderrBytes &&
+      !ec) {
+    r.engine_failure =
+        fail("it wrote more than " + std::to_string(kMaxStderrBytes >> 20) + " MiB to stderr");
     return r;
   }
   return std::move(*d.value);

@@ -108,6 +108,10 @@ RunReport run_corpus(const Corpus& corpus, Target& target, Target& oracle,
   report.oracle_name = oracle.name();
   report.prepared_supported = target.supports_prepared() && oracle.supports_prepared();
   for (const Record& r : corpus.records) {
+    if (options.should_stop && options.should_stop()) {
+      report.stopped_early = report.interrupted = true;
+      break;
+    }
     // Both engines run every record, in corpus order, so their states stay in step.
     ResultSet t = play(target, r);
     ResultSet o = play(oracle, r);
@@ -194,6 +198,7 @@ nlohmann::json to_json(const RunReport& r) {
           {"statements_compared", r.statements_compared},
           {"prepared_supported", r.prepared_supported},
           {"stopped_early", r.stopped_early},
+          {"interrupted", r.interrupted},
           {"divergences", list(r.divergences)},
           {"expectation_failures", list(r.expectation_failures)},
           {"engine_failures", list(r.target_failures)},

@@ -5,6 +5,7 @@
 // asks for an oracle record is proven by a passing one and unproven by a failing one.
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -150,6 +151,33 @@ TEST(OracleCommand, an_engine_that_crashes_is_a_finding_naming_the_statement) {
   EXPECT_NE(first["engine_failures"][0]["what"].get<std::string>().find("signal 6"),
             std::string::npos);
   EXPECT_FALSE(first["engine_failures"][0]["sql"].get<std::string>().empty());
+}
+
+TEST(OracleCommand, ctrl_c_leaves_an_interrupted_bundle_that_says_what_ran) {
+  test::TempDir dir;
+  // A stream long enough to be cut: the signal comes a second in.
+  std::string matrix = dir.write("long.yaml",
+                                 "version: 1\nname: long\nseed: 1\ntarget: {engine: sqlite}\n"
+                                 "oracle: {engine: sqlite}\ngenerator: {statements: 3000000}\n"
+                                 "metamorphic: {cases: 10}\n");
+  test::ProcessOptions options;
+  options.timeout = std::chrono::seconds(60);
+  options.signal_after = std::chrono::milliseconds(1500);
+  options.signal = SIGINT;
+  auto r = run_process({JBENCH_BINARY, "oracle", matrix, "--out", dir.path() + "/out"}, options);
+  ASSERT_FALSE(r.signaled) << r.err;
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("INTERRUPTED"), std::string::npos) << r.out;
+  std::string bundle = bundle_of(r);
+  EXPECT_TRUE(bundle.ends_with(".interrupted")) << bundle;
+  EXPECT_EQ(jbench({"validate", bundle}).exit_code, 0);
+  nlohmann::json d = oracle_json(bundle);
+  EXPECT_TRUE(d["interrupted"].get<bool>());
+  EXPECT_FALSE(d["passed"].get<bool>());
+  EXPECT_EQ(d["sections"]["generator"]["status"], "interrupted");
+  // Cut short: fewer compared than generated (how many depends on when the signal came).
+  EXPECT_LT(d["sections"]["generator"]["statements_compared"].get<int>(), 3000000);
+  EXPECT_EQ(d["sections"]["metamorphic"]["status"], "interrupted");  // never begun
 }
 
 TEST(OracleCommand, a_writer_that_ledgers_before_commit_exits_1) {

@@ -12,6 +12,7 @@
 #include "jbench/matrix/oracle_matrix.h"
 #include "jbench/oracle_pass/oracle_bundle.h"
 #include "jbench/oracle_pass/oracle_pass.h"
+#include "jbench/proc/interrupt.h"
 
 namespace jbench::cli {
 namespace {
@@ -88,6 +89,10 @@ int run_oracle(const OracleOptions& o) {
     return kExitUsage;
   }
   pass.log = &std::cerr;
+  // Ctrl-C or SIGTERM stops the pass between statements and checks; what ran is kept, in a
+  // bundle named .interrupted.
+  proc::InterruptWatch interrupt;
+  pass.should_stop = [&interrupt] { return interrupt.interrupted(); };
   auto record = oracle_pass::run_oracle_pass(m, pass);
   fs::remove_all(pass.work_dir, ec);
   if (!record) {
@@ -100,7 +105,10 @@ int run_oracle(const OracleOptions& o) {
               << written.error().message << "\n";
     return kExitInternal;
   }
-  std::cout << fmt::format("oracle {}: {}\n", m.name, record->passed() ? "passed" : "FAILED");
+  std::cout << fmt::format("oracle {}: {}\n", m.name,
+                           record->passed()        ? "passed"
+                           : record->interrupted() ? "INTERRUPTED (what ran is in the bundle)"
+                                                   : "FAILED");
   print_summary(record->document, std::cout);
   std::cout << fmt::format("bundle: {}{}\n", written->path,
                            written->valid ? "" : " (INVALID: see validation.json)");
@@ -126,7 +134,8 @@ Action add_oracle_command(CLI::App& app) {
       "Runs the corpus, the generated stream, the metamorphic checks, the ledgers under SIGKILL "
       "storms and the I/O-fault loop the matrix asks for, and leaves a validated bundle.\nExit "
       "codes: 0 every check passed, 1 a divergence, a lost or visible uncommitted transaction, a "
-      "broken fault promise or an engine that failed, 2 bad input (a matrix or corpus error, "
+      "broken fault promise, an engine that failed, or an interrupted pass, 2 bad input (a matrix "
+      "or corpus error, "
       "file:line:col named; an engine that is not there), 3 the bundle could not be written.");
   return [o] { return run_oracle(*o); };
 }

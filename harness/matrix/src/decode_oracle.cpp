@@ -169,7 +169,8 @@ void decode_oracle_matrix(Context& ctx, const yaml::Node& root, OracleMatrix& m)
       OracleGeneratorSpec spec;
       spec.seed = m.seed;
       if (const auto* x = g.required("statements")) {
-        if (auto v = ctx.integer(*x, "generator.statements", 1, 100'000'000)) spec.statements = *v;
+        // The stream is held in memory (some 200 bytes a statement): ten million at most.
+        if (auto v = ctx.integer(*x, "generator.statements", 1, 10'000'000)) spec.statements = *v;
       }
       if (const auto* x = g.optional("seed")) {
         if (auto v =

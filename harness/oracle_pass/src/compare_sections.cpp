@@ -52,7 +52,8 @@ Result<std::vector<oracle::Corpus>> load_corpus(const OracleMatrix& m, const std
 }
 
 nlohmann::json compare_stream(const oracle::Corpus& stream, const std::string& name,
-                              const Engines& e, const oracle::ReduceOptions& budget, Files& files) {
+                              const Engines& e, const oracle::ReduceOptions& budget, Files& files,
+                              const std::function<bool()>& should_stop) {
   std::string why_target, why_oracle;
   std::unique_ptr<oracle::Target> target = e.target(&why_target);
   std::unique_ptr<oracle::Target> oracle_engine = e.oracle(&why_oracle);
@@ -66,14 +67,16 @@ nlohmann::json compare_stream(const oracle::Corpus& stream, const std::string& n
                                 : "the oracle did not start: " + why_oracle}}}}};
   }
   auto started = std::chrono::steady_clock::now();
-  oracle::RunReport report = oracle::run_corpus(stream, *target, *oracle_engine);
+  oracle::RunOptions run;
+  run.should_stop = should_stop;
+  oracle::RunReport report = oracle::run_corpus(stream, *target, *oracle_engine, run);
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   nlohmann::json j = to_json(report);
-  j["status"] = report.clean() ? kPassed : kFailed;
+  j["status"] = !report.clean() ? kFailed : report.interrupted ? kInterrupted : kPassed;
   j["elapsed_s"] = seconds;
   j["reduction"] = nullptr;
-  if (!report.divergences.empty()) {
+  if (!report.divergences.empty() && !report.interrupted) {
     // Free the engines first: a reduction starts fresh ones for every replay.
     target.reset();
     oracle_engine.reset();
@@ -92,34 +95,40 @@ nlohmann::json compare_stream(const oracle::Corpus& stream, const std::string& n
 }
 
 nlohmann::json corpus_section(const std::vector<oracle::Corpus>& corpus, const Engines& e,
-                              Files& files, std::ostream* log) {
+                              Files& files, const PassOptions& o) {
+  std::ostream* log = o.log;
   nlohmann::json list = nlohmann::json::array();
-  bool passed = true;
+  bool passed = true, interrupted = false;
   std::size_t compared = 0;
   for (const oracle::Corpus& c : corpus) {
     std::string stem = fs::path(c.file).stem().string();
-    nlohmann::json one = compare_stream(c, "corpus-" + stem, e, {}, files);
+    nlohmann::json one = compare_stream(c, "corpus-" + stem, e, {}, files, o.should_stop);
     one["file"] = c.file;
-    passed = passed && one["status"] == kPassed;
+    passed = passed && one["status"] != kFailed;
+    interrupted = interrupted || one["status"] == kInterrupted;
     compared += one.value("statements_compared", std::size_t{0});
     if (log) {
       *log << "oracle: corpus " << c.file << ": " << one.value("statements_compared", 0)
            << " statements compared, " << one["status"].get<std::string>() << "\n";
     }
     list.push_back(std::move(one));
+    if (interrupted) break;  // the files after it were never begun
   }
-  return {{"status", passed ? kPassed : kFailed},
+  return {{"status", !passed       ? kFailed
+                     : interrupted ? kInterrupted
+                                   : kPassed},
           {"statements_compared", compared},
           {"files", std::move(list)}};
 }
 
 nlohmann::json generator_section(const OracleGeneratorSpec& spec, const Engines& e, Files& files,
-                                 std::ostream* log) {
+                                 const PassOptions& o) {
+  std::ostream* log = o.log;
   oracle::Corpus stream = oracle::generate_stream({spec.seed, spec.statements});
   oracle::ReduceOptions budget;
   budget.max_trials = 400;
   budget.max_seconds = 60;
-  nlohmann::json j = compare_stream(stream, "generator", e, budget, files);
+  nlohmann::json j = compare_stream(stream, "generator", e, budget, files, o.should_stop);
   j["seed"] = std::to_string(spec.seed);
   j["statements_generated"] = spec.statements;
   double s = j.value("elapsed_s", 0.0);

@@ -40,7 +40,9 @@ Result<WrittenBundle> write_oracle_bundle(const OracleRecord& record, const Orac
       written.ok() ? nlohmann::json::array() : nlohmann::json::array({written.error().message});
   Status v = b.write_json("validation.json", validation);
   if (!v.ok()) out.valid = false;
-  auto final_path = b.finalize(out.valid ? Outcome::complete : Outcome::invalid);
+  auto final_path = b.finalize(!out.valid             ? Outcome::invalid
+                               : record.interrupted() ? Outcome::interrupted
+                                                      : Outcome::complete);
   if (!final_path) return final_path.error();
   out.path = *final_path;
   return out;

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <functional>
 
 #include "jbench/common/clock.h"
 #include "jbench/oracle/normalize.h"
@@ -32,16 +33,29 @@ Result<OracleRecord> run_oracle_pass(const OracleMatrix& m, const PassOptions& o
 
   OracleRecord record;
   const auto started = std::chrono::steady_clock::now();
+  // Each check in turn; once a signal has come, the checks not yet begun are recorded as
+  // interrupted, never as passed or left out.
+  bool stopped = false;
+  auto section = [&](bool requested, const std::function<nlohmann::json()>& check) {
+    if (!requested) return not_requested();
+    stopped = stopped || (o.should_stop && o.should_stop());
+    nlohmann::json s = stopped ? nlohmann::json{{"status", kInterrupted}} : check();
+    stopped = stopped || s["status"] == kInterrupted;
+    return s;
+  };
   nlohmann::json sections;
   sections["corpus"] =
-      m.corpus.empty() ? not_requested() : corpus_section(*corpus, engines, record.files, o.log);
-  sections["generator"] =
-      m.generator ? generator_section(*m.generator, engines, record.files, o.log) : not_requested();
-  sections["metamorphic"] = m.metamorphic_cases
-                                ? metamorphic_section(*m.metamorphic_cases, m.seed, engines, o.log)
-                                : not_requested();
-  sections["ledgers"] = m.ledgers.empty() ? not_requested() : ledger_section(m.ledgers, m.seed, o);
-  sections["faults"] = m.faults ? fault_section(*m.faults, m.seed, o) : not_requested();
+      section(!m.corpus.empty(), [&] { return corpus_section(*corpus, engines, record.files, o); });
+  sections["generator"] = section(m.generator.has_value(), [&] {
+    return generator_section(*m.generator, engines, record.files, o);
+  });
+  sections["metamorphic"] = section(m.metamorphic_cases.has_value(), [&] {
+    return metamorphic_section(*m.metamorphic_cases, m.seed, engines, o.log);
+  });
+  sections["ledgers"] =
+      section(!m.ledgers.empty(), [&] { return ledger_section(m.ledgers, m.seed, o); });
+  sections["faults"] =
+      section(m.faults.has_value(), [&] { return fault_section(*m.faults, m.seed, o); });
 
   bool passed = true;
   std::size_t ran = 0;
@@ -51,6 +65,7 @@ Result<OracleRecord> run_oracle_pass(const OracleMatrix& m, const PassOptions& o
     passed = passed && s["status"] == kPassed;
   }
   nlohmann::json& d = record.document;
+  d["interrupted"] = stopped;
   d["schema"] = "jbench.oracle";
   d["schema_version"] = 1;
   d["name"] = m.name;

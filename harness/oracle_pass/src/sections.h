@@ -29,9 +29,9 @@ struct Engines {
 Result<std::vector<oracle::Corpus>> load_corpus(const OracleMatrix& m, const std::string& base);
 
 nlohmann::json corpus_section(const std::vector<oracle::Corpus>& corpus, const Engines& e,
-                              Files& files, std::ostream* log);
+                              Files& files, const PassOptions& o);
 nlohmann::json generator_section(const OracleGeneratorSpec& spec, const Engines& e, Files& files,
-                                 std::ostream* log);
+                                 const PassOptions& o);
 nlohmann::json metamorphic_section(std::uint64_t cases, std::uint64_t seed, const Engines& e,
                                    std::ostream* log);
 nlohmann::json ledger_section(const std::vector<OracleLedgerSpec>& specs, std::uint64_t seed,
@@ -41,6 +41,7 @@ nlohmann::json fault_section(const OracleFaultSpec& spec, std::uint64_t seed, co
 // Plays `stream` on fresh engines; a first divergence is reduced and its script kept as
 // reductions/<name>.sql. The section's body: the run's counts and findings, the reduction.
 nlohmann::json compare_stream(const oracle::Corpus& stream, const std::string& name,
-                              const Engines& e, const oracle::ReduceOptions& budget, Files& files);
+                              const Engines& e, const oracle::ReduceOptions& budget, Files& files,
+                              const std::function<bool()>& should_stop);
 
 }  // namespace jbench::oracle_pass

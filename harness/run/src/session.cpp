@@ -230,6 +230,7 @@ void Session::run_oracle(const OracleMatrix& oracle) {
   o.work_dir = (fs::path(setup_.scratch) / "oracle").string();
   o.ledger_worker = (fs::path(setup_.worker).parent_path() / "jbench-ledger-worker").string();
   o.log = &log_;
+  o.should_stop = [this] { return interrupt_.interrupted(); };
   std::error_code ec;
   fs::create_directories(o.work_dir, ec);
   auto record = oracle_pass::run_oracle_pass(oracle, o);

@@ -38,15 +38,23 @@ class RecordCheck {
     std::size_t found =
         count(s, "divergences") + count(s, "expectation_failures") + count(s, "engine_failures") +
         (left ? count(*left, "divergences") + count(*left, "expectation_failures") : 0);
-    bool clean = found == 0 && count(s, "statements_compared") > 0;
+    const Json* cut = member(s, "interrupted");
+    const bool interrupted = cut && cut->is_boolean() && cut->get<bool>();
+    bool complete = count(s, "statements_compared") > 0;
     if (const Json* gen = member(s, "statements_generated")) {
-      clean = clean && gen->is_number_unsigned() &&
-              count(s, "statements_compared") >= gen->get<std::size_t>();
+      complete = complete && gen->is_number_unsigned() &&
+                 count(s, "statements_compared") >= gen->get<std::size_t>();
     }
-    if ((status_of(s) == "passed") != clean) {
+    // Findings fail it; else a signal cut it; else it passed only if it compared all it meant to.
+    const std::string expected = found > 0     ? "failed"
+                                 : interrupted ? "interrupted"
+                                 : complete    ? "passed"
+                                               : "failed";
+    if (status_of(s) != expected) {
       mismatch(pointer, fmt::format("the status is '{}' but it compared {} statements with {} "
-                                    "findings",
-                                    status_of(s), count(s, "statements_compared"), found));
+                                    "findings{}",
+                                    status_of(s), count(s, "statements_compared"), found,
+                                    interrupted ? ", interrupted" : ""));
     }
     const Json* red = member(s, "reduction");
     if (red && red->is_object()) {
@@ -63,14 +71,16 @@ class RecordCheck {
   void corpus(const Json& c) {
     const Json* files = member(c, "files");
     if (!files || !files->is_array()) return;
-    bool all = true;
+    bool failed = false, interrupted = false;
     std::size_t compared = 0;
     for (std::size_t i = 0; i < files->size(); ++i) {
       stream((*files)[i], fmt::format("/sections/corpus/files/{}", i));
-      all = all && status_of((*files)[i]) == "passed";
+      failed = failed || status_of((*files)[i]) == "failed";
+      interrupted = interrupted || status_of((*files)[i]) == "interrupted";
       compared += count((*files)[i], "statements_compared");
     }
-    if ((status_of(c) == "passed") != all) {
+    const char* expected = failed ? "failed" : interrupted ? "interrupted" : "passed";
+    if (status_of(c) != expected) {
       mismatch("/sections/corpus/status", "the corpus's status does not follow its files'");
     }
     if (compared != count(c, "statements_compared")) {
@@ -144,12 +154,19 @@ class RecordCheck {
   void verdict(const Json& doc) {
     const Json* sections = member(doc, "sections");
     if (!sections || !sections->is_object()) return;
-    bool all = true;
+    bool all = true, cut = false;
     std::size_t ran = 0;
     for (const auto& [name, s] : sections->items()) {
       if (status_of(s) == "not_requested") continue;
       ++ran;
       all = all && status_of(s) == "passed";
+      cut = cut || status_of(s) == "interrupted";
+    }
+    const Json* interrupted = member(doc, "interrupted");
+    if (interrupted && interrupted->is_boolean() && interrupted->get<bool>() != cut) {
+      f_.add("oracle.verdict_mismatch", file_, "/interrupted",
+             fmt::format("the record says interrupted: {}, its sections say {}",
+                         interrupted->get<bool>(), cut));
     }
     const Json* passed = member(doc, "passed");
     if (passed && passed->is_boolean() && passed->get<bool>() != (all && ran > 0)) {

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -37,6 +38,8 @@ struct RunOptions {
   // At most this many findings of each kind are recorded; the rest are only counted, so a badly
   // broken target cannot make the report unbounded.
   std::size_t max_findings = 100;
+  // Asked before each record; true stops the run there (Ctrl-C), and the report says so.
+  std::function<bool()> should_stop;
 };
 
 enum class FindingKind { divergence, expectation_failure, target_failure };
@@ -69,7 +72,8 @@ struct RunReport {
   // Findings past max_findings, counted but not recorded.
   std::size_t divergences_left_off = 0;
   std::size_t expectation_failures_left_off = 0;
-  bool stopped_early = false;  // stop_at_first cut the run short
+  bool stopped_early = false;  // stop_at_first, an engine failure or should_stop cut it short
+  bool interrupted = false;    // should_stop did
 
   bool clean() const {
     return divergences.empty() && expectation_failures.empty() && target_failures.empty();

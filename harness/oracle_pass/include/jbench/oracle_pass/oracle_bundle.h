@@ -25,12 +25,14 @@ Status write_oracle_record(StagingBundle& bundle, const std::string& prefix,
                            const OracleRecord& record, const OracleMatrix& matrix);
 
 struct WrittenBundle {
-  std::string path;  // the final directory (".invalid" appended when it failed its own checks)
+  std::string path;  // the final directory (".invalid" appended when it failed its own checks,
+                     // ".interrupted" when a signal stopped the pass)
   bool valid = false;
 };
 
 // A bundle of its own: staged, validated as `jbench validate` would (less the checksums), then
-// SHA256SUMS and the atomic rename. `name` empty: <matrix name>-<UTC time>.
+// SHA256SUMS and the atomic rename; an interrupted pass's bundle is named <name>.interrupted.
+// `name` empty: <matrix name>-<UTC time>.
 Result<WrittenBundle> write_oracle_bundle(const OracleRecord& record, const OracleMatrix& matrix,
                                           const std::string& out_dir, std::string name = "");
 

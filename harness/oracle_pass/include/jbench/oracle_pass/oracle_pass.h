@@ -14,6 +14,7 @@
 // checking at all, and they are refused before anything runs where they can be.
 #pragma once
 
+#include <functional>
 #include <iosfwd>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -29,6 +30,9 @@ struct PassOptions {
   std::string work_dir;         // scratch for the ledgers' and the fault loop's databases
   std::string ledger_worker;    // jbench-ledger-worker, absolute
   std::ostream* log = nullptr;  // one line per check as it starts and ends
+  // Asked between statements and between checks: true (Ctrl-C, SIGTERM) stops the pass, and
+  // the record says which checks it cut ("interrupted") and which it never began.
+  std::function<bool()> should_stop;
 };
 
 struct OracleRecord {
@@ -37,6 +41,7 @@ struct OracleRecord {
   // Other files of the record, relative to it: reductions/<check>.sql.
   std::vector<std::pair<std::string, std::string>> files;
   bool passed() const { return document.value("passed", false); }
+  bool interrupted() const { return document.value("interrupted", false); }
 };
 
 Result<OracleRecord> run_oracle_pass(const OracleMatrix& matrix, const PassOptions& options);
@@ -45,5 +50,6 @@ Result<OracleRecord> run_oracle_pass(const OracleMatrix& matrix, const PassOptio
 inline constexpr const char* kPassed = "passed";
 inline constexpr const char* kFailed = "failed";
 inline constexpr const char* kNotRequested = "not_requested";
+inline constexpr const char* kInterrupted = "interrupted";  // stopped by a signal, or never begun
 
 }  // namespace jbench::oracle_pass
