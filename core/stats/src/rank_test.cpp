@@ -100,7 +100,8 @@ RankTest mann_whitney_u(std::span<const double> a, std::span<const double> b, Ra
   pooled.insert(pooled.end(), b.begin(), b.end());
   double tie_term = 0;
   std::vector<double> ranks = pooled_ranks(pooled, tie_term);
-  const double r1 = std::accumulate(ranks.begin(), ranks.begin() + static_cast<std::ptrdiff_t>(n1), 0.0);
+  const double r1 =
+      std::accumulate(ranks.begin(), ranks.begin() + static_cast<std::ptrdiff_t>(n1), 0.0);
   const double m = static_cast<double>(n1), n = static_cast<double>(n2);
   t.u = r1 - m * (m + 1) / 2;
   const bool ties = tie_term > 0;

@@ -47,6 +47,9 @@ int run_cli(int argc, char** argv) {
   auto* oracle = app.add_subcommand(
       "oracle", "the correctness pass: corpus, generator, ledgers under kill storms, I/O faults");
   actions.emplace_back(oracle, cli::add_oracle_command(*oracle));
+  auto* compare = app.add_subcommand(
+      "compare", "two bundles cell by cell: regressed, improved, same, or not enough evidence");
+  actions.emplace_back(compare, cli::add_compare_command(*compare));
 
   try {
     app.parse(argc, argv);

@@ -1,0 +1,61 @@
+// `jbench compare BASE CANDIDATE [--json] [--fdr Q] [--threshold X] [--allow-different-build]`:
+// is the candidate faster, slower, the same — or is there not enough evidence (docs/compare.md).
+#include <iostream>
+#include <memory>
+
+#include "commands.h"
+#include "jbench/cli/cli.h"
+#include "jbench/compare/compare.h"
+
+namespace jbench::cli {
+namespace {
+
+struct CompareCommandOptions {
+  std::string base, candidate;
+  bool json = false;
+  compare::CompareOptions options;
+};
+
+int run_compare(const CompareCommandOptions& o) {
+  compare::Comparison c = compare::compare_bundles(
+      compare::read_compare_side(o.base), compare::read_compare_side(o.candidate), o.options);
+  if (o.json) {
+    std::cout << compare::comparison_to_json(c).dump(2) << '\n';
+  } else {
+    std::cout << compare::comparison_to_text(c);
+  }
+  return compare::exit_code_of(c.outcome);
+}
+
+}  // namespace
+
+Action add_compare_command(CLI::App& app) {
+  auto o = std::make_shared<CompareCommandOptions>();
+  app.add_option("BASE", o->base, "the bundle compared against")->required();
+  app.add_option("CANDIDATE", o->candidate, "the bundle compared")->required();
+  app.add_flag("--json", o->json, "print the jbench.compare_report document");
+  app.add_option("--fdr", o->options.fdr, "the false discovery rate across all cells × metrics")
+      ->default_val(o->options.fdr)
+      ->check(CLI::Range(1e-6, 0.5));
+  app.add_option("--threshold", o->options.threshold,
+                 "a relative change smaller than this is 'the same'")
+      ->default_val(o->options.threshold)
+      ->check(CLI::Range(1e-4, 0.5));
+  app.add_flag("--allow-different-build", o->options.allow_different_build,
+               "compare bundles whose workload binaries differ (a proposal); their provenance "
+               "diff is printed");
+  app.add_flag("--allow-different-settings", o->options.allow_different_settings,
+               "compare bundles whose workload parameters differ (two settings of a workload); "
+               "the differences are printed");
+  app.footer(
+      "Per cell and metric: the ratio of medians with a bootstrap interval, the Mann-Whitney "
+      "test, Benjamini-Hochberg across the matrix, and a verdict: regressed, improved, same or "
+      "unknown (not enough evidence, with the repetitions that would settle it). See "
+      "docs/compare.md.\nExit codes: 0 no regression among the measured cells, 1 a regression, "
+      "2 bad usage or bundles that cannot be compared (the differing keys named), 4 no verdict: "
+      "nothing comparable was measured (no common cell, every cell unknown, or a bundle "
+      "invalid).");
+  return [o] { return run_compare(*o); };
+}
+
+}  // namespace jbench::cli

@@ -1,0 +1,88 @@
+// `jbench compare`: is the candidate bundle faster, slower, the same as the base — or is there
+// not enough evidence to say? Pure over two CompareSides (compare_side.h reads them).
+//
+//   Comparison c = compare_bundles(read_compare_side(base), read_compare_side(cand), {});
+//   exit(exit_code_of(c.outcome));   // 0 no regression, 1 a regression, 4 no verdict, 2 refused
+//
+// Per cell (a point of the matrix, trace mode included) and metric (throughput, p50, p99):
+// the ratio of the candidate's median to the base's with a 2000-resample bootstrap interval
+// (both sides resampled, seeded per cell), the Mann–Whitney rank test, the base's coefficient
+// of variation (the noise floor) and the smallest change these repetitions can see. The
+// p-values of every cell × metric are adjusted together (Benjamini–Hochberg), then each gets
+// one verdict:
+// - regressed / improved: the adjusted p is at most `fdr` and the interval excludes 1;
+// - same: the interval lies within ±`threshold` and the smallest detectable change is within it
+//   too — evidence of no change that matters, not the absence of evidence;
+// - unknown: neither; the row says how many repetitions would settle it.
+// What cannot be compared is refused, with the keys that differ: a different workload or phase
+// or dataset definition, another class of host, another workload binary or other workload
+// parameters unless allowed.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "jbench/compare/compare_side.h"
+
+namespace jbench::compare {
+
+enum class Verdict { regressed, improved, same, unknown };
+const char* to_string(Verdict v);
+
+struct CompareOptions {
+  double fdr = 0.05;        // the false discovery rate across all cells × metrics
+  double threshold = 0.03;  // a change smaller than this (relative) is "the same"
+  bool allow_different_build = false;
+  // Workload parameters may differ (two settings of one workload, as a proposal compares); the
+  // differences are listed. Phases and datasets must still be the same.
+  bool allow_different_settings = false;
+  std::size_t resamples = 2000;
+};
+
+struct MetricRow {
+  std::string cell;    // "w1.persistent.writer.small.baseline"
+  std::string metric;  // "throughput_ops_per_s", "p50_ns", "p99_ns"
+  bool higher_is_better = true;
+  std::size_t n_base = 0, n_candidate = 0;
+  double base_median = 0, candidate_median = 0;
+  std::optional<double> ratio;  // candidate median / base median
+  std::optional<double> ci_low, ci_high;
+  double u = 0;
+  double p = 1;  // the rank test's two-sided p
+  double q = 1;  // adjusted across the comparison
+  bool exact = false;
+  double base_cv = 0;                // the noise floor: the base's spread
+  std::optional<double> detectable;  // the smallest relative change these runs can see
+  Verdict verdict = Verdict::unknown;
+  std::string reason;                             // why unknown, in words
+  std::optional<std::size_t> repetitions_needed;  // per side, to see `threshold`
+};
+
+enum class CompareOutcome { no_regression, regression, no_verdict, refused };
+const char* to_string(CompareOutcome o);
+int exit_code_of(CompareOutcome o);  // 0, 1, 4, 2
+
+struct Comparison {
+  std::string base, candidate;
+  CompareOptions options;
+  std::vector<std::string> refusals;      // why nothing was compared (keys named)
+  std::vector<std::string> invalid;       // per side, why it is not evidence
+  std::vector<std::string> only_in_base;  // cells one side has and the other not
+  std::vector<std::string> only_in_candidate;
+  std::vector<std::string> build_differences;    // the workload binaries' provenance diff
+  std::vector<std::string> setting_differences;  // workload parameters, when allowed
+  std::vector<MetricRow> rows;                   // by cell, then metric
+  CompareOutcome outcome = CompareOutcome::no_verdict;
+  std::string summary;  // one sentence
+};
+
+Comparison compare_bundles(const CompareSide& base, const CompareSide& candidate,
+                           const CompareOptions& options);
+
+std::string comparison_to_text(const Comparison& c);
+nlohmann::json comparison_to_json(const Comparison& c);
+
+}  // namespace jbench::compare

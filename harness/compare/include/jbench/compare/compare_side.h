@@ -1,0 +1,39 @@
+// One side of a comparison, read from its bundle: whether it is valid evidence (the validator's
+// findings when not), what defines its cells (the matrix), where it ran (the host), what ran
+// (the workload binaries, the jbench revision), and each cell's samples — one value per
+// successful run and metric. Bundle I/O only; compare.h is pure over it.
+#pragma once
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "jbench/matrix/matrix.h"
+
+namespace jbench::compare {
+
+struct SideCell {
+  std::size_t runs = 0;  // planned runs of the cell that ran (ok or not)
+  std::size_t ok = 0;
+  std::map<std::string, std::vector<double>> metrics;  // metric -> one value per ok run
+};
+
+struct CompareSide {
+  std::string dir;
+  bool readable = true;  // false: the directory could not be read as a bundle (`error`)
+  std::string error;
+  bool valid = false;
+  std::vector<std::string> findings;  // the validator's, when not valid
+  std::optional<Matrix> matrix;
+  nlohmann::json host;                      // manifest.json /host
+  std::set<std::string> workload_binaries;  // "sha256 path" of every workload executable
+  std::string jbench_revision;
+  std::map<std::string, SideCell> cells;  // by cell ("<point>.<trace>")
+};
+
+CompareSide read_compare_side(const std::string& dir);
+
+}  // namespace jbench::compare

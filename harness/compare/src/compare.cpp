@@ -1,0 +1,278 @@
+#include "jbench/compare/compare.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "compatibility.h"
+#include "jbench/common/random.h"
+#include "jbench/report/overhead.h"
+#include "jbench/stats/fdr.h"
+#include "jbench/stats/power.h"
+#include "jbench/stats/rank_test.h"
+
+namespace jbench::compare {
+
+namespace {
+
+struct MetricInfo {
+  const char* name;
+  bool higher_is_better;
+};
+constexpr MetricInfo kMetrics[] = {
+    {"throughput_ops_per_s", true}, {"p50_ns", false}, {"p99_ns", false}};
+
+constexpr std::size_t kMinRepetitions = 3;  // fewer per side: no verdict, only a count
+
+// The 95% percentile-bootstrap interval of median(candidate) / median(base), both resampled.
+std::pair<double, double> ratio_interval(const std::vector<double>& base,
+                                         const std::vector<double>& cand, std::size_t resamples,
+                                         std::uint64_t seed) {
+  SplitMix64 rng(seed);
+  std::vector<double> ratios;
+  ratios.reserve(resamples);
+  std::vector<double> b(base.size()), c(cand.size());
+  for (std::size_t r = 0; r < resamples; ++r) {
+    for (double& x : b) x = base[rng.below(base.size())];
+    for (double& x : c) x = cand[rng.below(cand.size())];
+    const double mb = *report::median(b);
+    if (mb != 0) ratios.push_back(*report::median(c) / mb);
+  }
+  if (ratios.empty()) return {0, 0};
+  return report::percentile_interval(ratios);
+}
+
+MetricRow compare_metric(const std::string& cell, const MetricInfo& m,
+                         const std::vector<double>& base, const std::vector<double>& cand,
+                         const CompareOptions& o) {
+  MetricRow row;
+  row.cell = cell;
+  row.metric = m.name;
+  row.higher_is_better = m.higher_is_better;
+  row.n_base = base.size();
+  row.n_candidate = cand.size();
+  if (base.empty() || cand.empty()) {
+    row.reason =
+        base.empty() ? "no successful run in the base" : "no successful run in the candidate";
+    return row;
+  }
+  row.base_median = *report::median(base);
+  row.candidate_median = *report::median(cand);
+  if (row.base_median != 0) row.ratio = row.candidate_median / row.base_median;
+  row.base_cv = stats::coefficient_of_variation(base.data(), base.size());
+  const double cand_cv = stats::coefficient_of_variation(cand.data(), cand.size());
+  const double cv = std::max(row.base_cv, cand_cv);
+  stats::RankTest t = stats::mann_whitney_u(base, cand);
+  row.u = t.u;
+  row.p = t.p_two_sided;
+  row.exact = t.exact;
+  if (base.size() >= 2 && cand.size() >= 2) {
+    auto [lo, hi] = ratio_interval(base, cand, o.resamples, fnv1a64(cell + "/" + m.name));
+    row.ci_low = lo;
+    row.ci_high = hi;
+    row.detectable = stats::minimum_detectable_change(cv, base.size(), cand.size());
+  }
+  row.repetitions_needed = stats::repetitions_needed(cv, o.threshold);
+  return row;
+}
+
+// The verdict once q is known (see compare.h).
+void decide(MetricRow& row, const CompareOptions& o) {
+  if (row.n_base < kMinRepetitions || row.n_candidate < kMinRepetitions || !row.ci_low) {
+    if (row.reason.empty()) {
+      row.reason = fmt::format("{} + {} successful runs; a verdict needs at least {} per side",
+                               row.n_base, row.n_candidate, kMinRepetitions);
+    }
+    row.verdict = Verdict::unknown;
+    return;
+  }
+  const bool above = *row.ci_low > 1.0, below = *row.ci_high < 1.0;
+  if (row.q <= o.fdr && (above || below)) {
+    const bool better = above == row.higher_is_better;
+    row.verdict = better ? Verdict::improved : Verdict::regressed;
+    return;
+  }
+  if (*row.ci_low >= 1.0 - o.threshold && *row.ci_high <= 1.0 + o.threshold && row.detectable &&
+      *row.detectable <= o.threshold) {
+    row.verdict = Verdict::same;
+    return;
+  }
+  row.verdict = Verdict::unknown;
+  row.reason = fmt::format(
+      "not enough evidence: the interval [{:.3f}, {:.3f}] is neither clear of 1 at FDR {} nor "
+      "within ±{:.0f}%; run more repetitions ({} per side would see a {:.0f}% change)",
+      *row.ci_low, *row.ci_high, o.fdr, o.threshold * 100, *row.repetitions_needed,
+      o.threshold * 100);
+}
+
+}  // namespace
+
+const char* to_string(Verdict v) {
+  switch (v) {
+    case Verdict::regressed:
+      return "regressed";
+    case Verdict::improved:
+      return "improved";
+    case Verdict::same:
+      return "same";
+    case Verdict::unknown:
+      return "unknown";
+  }
+  return "unknown";
+}
+
+const char* to_string(CompareOutcome o) {
+  switch (o) {
+    case CompareOutcome::no_regression:
+      return "no_regression";
+    case CompareOutcome::regression:
+      return "regression";
+    case CompareOutcome::no_verdict:
+      return "no_verdict";
+    case CompareOutcome::refused:
+      return "refused";
+  }
+  return "no_verdict";
+}
+
+int exit_code_of(CompareOutcome o) {
+  switch (o) {
+    case CompareOutcome::no_regression:
+      return 0;
+    case CompareOutcome::regression:
+      return 1;
+    case CompareOutcome::refused:
+      return 2;
+    case CompareOutcome::no_verdict:
+      return 4;
+  }
+  return 4;
+}
+
+Comparison compare_bundles(const CompareSide& base, const CompareSide& cand,
+                           const CompareOptions& o) {
+  Comparison c;
+  c.base = base.dir;
+  c.candidate = cand.dir;
+  c.options = o;
+  // Evidence first: an invalid side gives no verdict, and says why.
+  for (const CompareSide* s : {&base, &cand}) {
+    const char* which = s == &base ? "base" : "candidate";
+    if (!s->readable) {
+      c.invalid.push_back(fmt::format("the {} {} cannot be read: {}", which, s->dir, s->error));
+    } else if (!s->valid) {
+      std::string first = s->findings.empty() ? "" : ": " + s->findings.front();
+      c.invalid.push_back(fmt::format("the {} {} is invalid ({} findings){}", which, s->dir,
+                                      s->findings.size(), first));
+    } else if (!s->matrix) {
+      c.invalid.push_back(fmt::format("the {} {} has no readable matrix.yaml", which, s->dir));
+    }
+  }
+  if (!c.invalid.empty()) {
+    c.outcome = CompareOutcome::no_verdict;
+    c.summary = "no verdict: a bundle is not valid evidence";
+    return c;
+  }
+  // What defines the cells, where they ran, and what ran must agree.
+  auto defs_b = cell_definition(*base.matrix), defs_c = cell_definition(*cand.matrix);
+  std::map<std::string, std::string> data_b, data_c;
+  for (auto* pair : {&defs_b, &defs_c}) {
+    auto& data = pair == &defs_b ? data_b : data_c;
+    for (auto it = pair->begin(); it != pair->end();) {
+      if (it->first.starts_with("datasets.")) {
+        data.insert(*it);
+        it = pair->erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+  for (auto& d : differing(defs_b, defs_c)) {
+    if (o.allow_different_settings && d.starts_with("workload.params.")) {
+      c.setting_differences.push_back(d);
+    } else {
+      c.refusals.push_back("matrix: " + d);
+    }
+  }
+  for (auto& d : differing(data_b, data_c, true)) c.refusals.push_back("matrix: " + d);
+  for (auto& d : differing(host_class(base.host), host_class(cand.host))) {
+    c.refusals.push_back("host: " + d);
+  }
+  if (auto m = memory_difference(base.host, cand.host)) c.refusals.push_back("host: " + *m);
+  if (base.workload_binaries != cand.workload_binaries) {
+    for (const auto& b : base.workload_binaries) {
+      if (!cand.workload_binaries.count(b)) c.build_differences.push_back("base:      " + b);
+    }
+    for (const auto& b : cand.workload_binaries) {
+      if (!base.workload_binaries.count(b)) c.build_differences.push_back("candidate: " + b);
+    }
+    if (base.jbench_revision != cand.jbench_revision) {
+      c.build_differences.push_back("jbench revision: " + base.jbench_revision + " -> " +
+                                    cand.jbench_revision);
+    }
+    if (!o.allow_different_build) {
+      c.refusals.push_back(
+          "build: the workload binaries differ (below); --allow-different-build compares them "
+          "anyway, which is what a proposal does");
+    }
+  }
+  if (!c.refusals.empty()) {
+    c.outcome = CompareOutcome::refused;
+    c.summary = "refused: the bundles do not measure the same thing";
+    return c;
+  }
+  for (const auto& [cell, s] : base.cells) {
+    if (!cand.cells.count(cell)) c.only_in_base.push_back(cell);
+  }
+  for (const auto& [cell, s] : cand.cells) {
+    if (!base.cells.count(cell)) c.only_in_candidate.push_back(cell);
+  }
+  for (const auto& [cell, b] : base.cells) {
+    auto it = cand.cells.find(cell);
+    if (it == cand.cells.end()) continue;
+    for (const MetricInfo& m : kMetrics) {
+      auto bv = b.metrics.find(m.name), cv = it->second.metrics.find(m.name);
+      // A metric neither side reports (a workload without latency) is no row at all; one side
+      // without it is a row that says so.
+      if (bv == b.metrics.end() && cv == it->second.metrics.end() && b.ok + it->second.ok > 0) {
+        continue;
+      }
+      static const std::vector<double> none;
+      c.rows.push_back(compare_metric(cell, m, bv == b.metrics.end() ? none : bv->second,
+                                      cv == it->second.metrics.end() ? none : cv->second, o));
+    }
+  }
+  // One family: every cell × metric with samples on both sides (a row without any has no test
+  // and keeps q = 1).
+  std::vector<double> p;
+  std::vector<std::size_t> tested;
+  for (std::size_t i = 0; i < c.rows.size(); ++i) {
+    if (c.rows[i].n_base == 0 || c.rows[i].n_candidate == 0) continue;
+    tested.push_back(i);
+    p.push_back(c.rows[i].p);
+  }
+  std::vector<double> q = stats::bh_adjust(p);
+  for (std::size_t k = 0; k < tested.size(); ++k) c.rows[tested[k]].q = q[k];
+  for (MetricRow& r : c.rows) decide(r, o);
+  std::size_t regressed = 0, known = 0;
+  for (const MetricRow& r : c.rows) {
+    regressed += r.verdict == Verdict::regressed;
+    known += r.verdict != Verdict::unknown;
+  }
+  if (regressed > 0) {
+    c.outcome = CompareOutcome::regression;
+    c.summary =
+        fmt::format("regression: {} of {} cell metrics regressed", regressed, c.rows.size());
+  } else if (known == 0) {
+    c.outcome = CompareOutcome::no_verdict;
+    c.summary = c.rows.empty() ? "no verdict: the bundles have no cell in common"
+                               : "no verdict: every cell is unknown (not enough evidence)";
+  } else {
+    c.outcome = CompareOutcome::no_regression;
+    c.summary = fmt::format("no regression among {} measured cell metrics ({} unknown)", known,
+                            c.rows.size() - known);
+  }
+  return c;
+}
+
+}  // namespace jbench::compare

@@ -1,0 +1,108 @@
+// The comparison for people (a table) and for programs (JSON,
+// manifests/compare-report.schema.json).
+#include <fmt/format.h>
+
+#include "jbench/compare/compare.h"
+
+namespace jbench::compare {
+
+namespace {
+
+std::string value_text(const std::string& metric, double v) {
+  if (metric == "throughput_ops_per_s") return fmt::format("{:.0f} ops/s", v);
+  if (v >= 1e6) return fmt::format("{:.2f} ms", v / 1e6);
+  if (v >= 1e3) return fmt::format("{:.1f} us", v / 1e3);
+  return fmt::format("{:.0f} ns", v);
+}
+
+nlohmann::json optional_number(const std::optional<double>& v) {
+  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+
+}  // namespace
+
+std::string comparison_to_text(const Comparison& c) {
+  std::string out = fmt::format("compare {} -> {}\n", c.base, c.candidate);
+  for (const auto& s : c.invalid) out += "  " + s + "\n";
+  for (const auto& s : c.refusals) out += "  refused: " + s + "\n";
+  if (!c.build_differences.empty()) {
+    out += "  the workload binaries (sha256 path):\n";
+    for (const auto& s : c.build_differences) out += "    " + s + "\n";
+  }
+  for (const auto& s : c.setting_differences) out += "  compared across settings: " + s + "\n";
+  for (const auto& s : c.only_in_base) out += "  only in the base (not compared): " + s + "\n";
+  for (const auto& s : c.only_in_candidate) {
+    out += "  only in the candidate (not compared): " + s + "\n";
+  }
+  if (!c.rows.empty()) {
+    out += fmt::format("\n{:<44} {:<21} {:>7} {:>14} {:>14} {:>24} {:>8} {:>8}  {}\n", "cell",
+                       "metric", "n", "base", "candidate", "ratio [95%]", "p", "q", "verdict");
+    for (const MetricRow& r : c.rows) {
+      std::string ratio = r.ratio ? fmt::format("{:.3f}", *r.ratio) : "-";
+      if (r.ci_low) ratio += fmt::format(" [{:.3f}-{:.3f}]", *r.ci_low, *r.ci_high);
+      out += fmt::format("{:<44} {:<21} {:>3}+{:<3} {:>14} {:>14} {:>24} {:>8.4f} {:>8.4f}  {}\n",
+                         r.cell, r.metric, r.n_base, r.n_candidate,
+                         r.n_base ? value_text(r.metric, r.base_median) : "-",
+                         r.n_candidate ? value_text(r.metric, r.candidate_median) : "-", ratio, r.p,
+                         r.q, to_string(r.verdict));
+    }
+    for (const MetricRow& r : c.rows) {
+      if (r.verdict == Verdict::unknown && !r.reason.empty()) {
+        out += fmt::format("  unknown: {} {}: {}\n", r.cell, r.metric, r.reason);
+      }
+    }
+    out += fmt::format(
+        "\nratio = candidate median / base median; p: Mann-Whitney, q: Benjamini-Hochberg over "
+        "all {} rows; same = the interval within +-{:.0f}%.\n",
+        c.rows.size(), c.options.threshold * 100);
+  }
+  out += c.summary + "\n";
+  return out;
+}
+
+nlohmann::json comparison_to_json(const Comparison& c) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const MetricRow& r : c.rows) {
+    rows.push_back(
+        {{"cell", r.cell},
+         {"metric", r.metric},
+         {"higher_is_better", r.higher_is_better},
+         {"n_base", r.n_base},
+         {"n_candidate", r.n_candidate},
+         {"base_median", r.base_median},
+         {"candidate_median", r.candidate_median},
+         {"ratio", optional_number(r.ratio)},
+         {"ci_low", optional_number(r.ci_low)},
+         {"ci_high", optional_number(r.ci_high)},
+         {"u", r.u},
+         {"p", r.p},
+         {"q", r.q},
+         {"exact", r.exact},
+         {"base_cv", r.base_cv},
+         {"detectable_change", optional_number(r.detectable)},
+         {"verdict", to_string(r.verdict)},
+         {"reason", r.reason},
+         {"repetitions_needed",
+          r.repetitions_needed ? nlohmann::json(*r.repetitions_needed) : nlohmann::json(nullptr)}});
+  }
+  return {{"schema", "jbench.compare_report"},
+          {"schema_version", 1},
+          {"base", c.base},
+          {"candidate", c.candidate},
+          {"fdr", c.options.fdr},
+          {"threshold", c.options.threshold},
+          {"allow_different_build", c.options.allow_different_build},
+          {"allow_different_settings", c.options.allow_different_settings},
+          {"outcome", to_string(c.outcome)},
+          {"exit_code", exit_code_of(c.outcome)},
+          {"summary", c.summary},
+          {"invalid", c.invalid},
+          {"refusals", c.refusals},
+          {"build_differences", c.build_differences},
+          {"setting_differences", c.setting_differences},
+          {"only_in_base", c.only_in_base},
+          {"only_in_candidate", c.only_in_candidate},
+          {"rows", rows}};
+}
+
+}  // namespace jbench::compare

@@ -1,0 +1,112 @@
+#include "jbench/compare/compare_side.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "jbench/bundle/json_file.h"
+#include "jbench/matrix/load.h"
+#include "jbench/report/bundle_runs.h"
+#include "jbench/validate/validate.h"
+
+namespace jbench::compare {
+
+namespace {
+
+using Json = nlohmann::json;
+
+std::optional<double> number(const Json& j) {
+  if (j.is_number()) return j.get<double>();
+  if (auto d = decimal_value(j)) return static_cast<double>(*d);
+  return std::nullopt;
+}
+
+// Every executable of the workload the bundle's provenance index names (role "exe").
+std::set<std::string> workload_binaries(const std::string& dir) {
+  std::set<std::string> out;
+  std::string error;
+  auto index = read_json_object(dir + "/provenance/index.json", error);
+  if (!index) return out;
+  auto sets = index->find("binary_sets");
+  if (sets == index->end() || !sets->is_array()) return out;
+  for (const Json& set : *sets) {
+    auto binaries = set.find("binaries");
+    if (binaries == set.end() || !binaries->is_array()) continue;
+    for (const Json& b : *binaries) {
+      if (b.value("role", "") != "exe") continue;
+      out.insert(b.value("sha256", "?") + " " + b.value("path", "?"));
+    }
+  }
+  return out;
+}
+
+void add_summary_metrics(const Json& summary, SideCell& cell) {
+  if (auto t = summary.find("throughput_ops_per_s"); t != summary.end()) {
+    if (auto v = number(*t)) cell.metrics["throughput_ops_per_s"].push_back(*v);
+  }
+  const Json* all = nullptr;
+  if (auto l = summary.find("latency"); l != summary.end() && l->is_object()) {
+    if (auto a = l->find("all_operations"); a != l->end() && a->is_object()) all = &*a;
+  }
+  if (!all) return;
+  for (const char* key : {"p50_ns", "p99_ns"}) {
+    if (auto v = all->find(key); v != all->end()) {
+      if (auto n = number(*v)) cell.metrics[key].push_back(*n);
+    }
+  }
+}
+
+}  // namespace
+
+CompareSide read_compare_side(const std::string& dir) {
+  CompareSide side;
+  side.dir = dir;
+  ValidationReport report = validate_bundle(dir);
+  if (report.unreadable) {
+    side.readable = false;
+    side.error = report.findings.empty() ? "cannot read " + dir : report.findings[0].message;
+    return side;
+  }
+  side.valid = report.valid();
+  for (const Finding& f : report.findings) {
+    side.findings.push_back(f.code + "  " + (f.file.empty() ? "(bundle)" : f.file) + ": " +
+                            f.message);
+  }
+  std::string error;
+  auto manifest = read_json_object(dir + "/manifest.json", error);
+  if (!manifest) {
+    side.readable = false;
+    side.error = error;
+    return side;
+  }
+  if (auto h = manifest->find("host"); h != manifest->end()) side.host = *h;
+  if (auto j = manifest->find("jbench"); j != manifest->end() && j->is_object()) {
+    if (auto s = j->find("source"); s != j->end() && s->is_object()) {
+      side.jbench_revision = s->value("revision", "");
+    }
+  }
+  std::ifstream in(dir + "/matrix.yaml", std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  LoadedMatrix loaded = parse_matrix(text.str(), "matrix.yaml");
+  if (loaded.matrix) side.matrix = std::move(loaded.matrix);
+  side.workload_binaries = workload_binaries(dir);
+
+  report::BundleRuns runs = report::read_bundle_runs(dir);
+  if (!runs.error.empty()) {
+    side.readable = false;
+    side.error = runs.error;
+    return side;
+  }
+  for (const report::RunFacts& r : runs.runs) {
+    SideCell& cell = side.cells[r.cell + "." + r.trace];
+    ++cell.runs;
+    if (r.status != "ok") continue;
+    auto summary = read_json_object(dir + "/runs/" + r.id + "/summary.json", error);
+    if (!summary) continue;
+    ++cell.ok;
+    add_summary_metrics(*summary, cell);
+  }
+  return side;
+}
+
+}  // namespace jbench::compare

@@ -1,0 +1,114 @@
+// `jbench compare` on checked-in bundles from real runs (tests/fixtures/compare/bundles, made
+// with the matrices beside them): a planted regression is found; the same build twice finds
+// none; disjoint cells give no verdict (exit 4); an invalid bundle gives no verdict with the
+// validator's findings; a different matrix is refused with the differing key named (exit 2).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "run_process.h"
+#include "temp_dir.h"
+
+namespace jbench {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kBundles = JBENCH_SOURCE_DIR "/tests/fixtures/compare/bundles";
+
+test::ProcessResult compare(std::vector<std::string> args) {
+  std::vector<std::string> argv = {JBENCH_BINARY, "compare"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return test::run_process(argv);
+}
+
+nlohmann::json compare_json(std::vector<std::string> args) {
+  args.push_back("--json");
+  auto r = compare(args);
+  return nlohmann::json::parse(r.out);
+}
+
+TEST(CompareCli, a_planted_regression_is_found_and_named) {
+  auto r =
+      compare({kBundles + "/writer-a", kBundles + "/writer-planted", "--allow-different-settings"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("compared across settings: workload.params.plant_fsync_file: none -> "
+                       "plant.log"),
+            std::string::npos)
+      << r.out;
+  nlohmann::json j = compare_json(
+      {kBundles + "/writer-a", kBundles + "/writer-planted", "--allow-different-settings"});
+  EXPECT_EQ(j["outcome"], "regression");
+  EXPECT_EQ(j["exit_code"], 1);
+  bool throughput = false;
+  for (const auto& row : j["rows"]) {
+    if (row["metric"] != "throughput_ops_per_s") continue;
+    throughput = true;
+    EXPECT_EQ(row["cell"], "w1.persistent.writer.small.baseline");
+    EXPECT_EQ(row["verdict"], "regressed");
+    EXPECT_LT(row["ci_high"].get<double>(), 1.0);
+    EXPECT_LE(row["q"].get<double>(), 0.05);
+  }
+  EXPECT_TRUE(throughput);
+}
+
+TEST(CompareCli, the_same_build_twice_finds_no_regression) {
+  for (const auto& pair : {std::pair{"writer-a", "writer-b"}, std::pair{"writer-b", "writer-a"},
+                           std::pair{"writer-a", "writer-a"}}) {
+    nlohmann::json j = compare_json({kBundles + "/" + pair.first, kBundles + "/" + pair.second});
+    EXPECT_NE(j["outcome"], "regression") << j.dump(2);
+    for (const auto& row : j["rows"]) {
+      EXPECT_NE(row["verdict"], "regressed") << row.dump();
+      EXPECT_NE(row["verdict"], "improved") << row.dump();
+    }
+    // Nothing measured is never a pass: all unknown is exit 4, not 0.
+    bool any_known = false;
+    for (const auto& row : j["rows"]) any_known = any_known || row["verdict"] != "unknown";
+    EXPECT_EQ(j["exit_code"], any_known ? 0 : 4);
+  }
+}
+
+TEST(CompareCli, disjoint_cells_give_no_verdict_and_are_listed) {
+  auto r = compare({kBundles + "/writer-a", kBundles + "/reader"});
+  EXPECT_EQ(r.exit_code, 4) << r.out;
+  EXPECT_NE(r.out.find("only in the base (not compared): w1.persistent.writer.small.baseline"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("only in the candidate (not compared): w1.persistent.reader.small.baseline"),
+            std::string::npos);
+  EXPECT_NE(r.out.find("no cell in common"), std::string::npos);
+}
+
+TEST(CompareCli, an_invalid_bundle_gives_no_verdict_with_the_validators_findings) {
+  test::TempDir dir;
+  fs::copy(kBundles + "/writer-b", dir.path() + "/b", fs::copy_options::recursive);
+  // A changed throughput: the checksum and the recomputed summary both disagree now.
+  std::string summary;
+  for (const auto& e : fs::directory_iterator(dir.path() + "/b/runs")) {
+    summary = e.path().string() + "/summary.json";
+    break;
+  }
+  nlohmann::json s = nlohmann::json::parse(std::ifstream(summary));
+  s["throughput_ops_per_s"] = s["throughput_ops_per_s"].get<double>() * 10;
+  std::ofstream(summary) << s.dump(2) << "\n";
+  auto r = compare({kBundles + "/writer-a", dir.path() + "/b"});
+  EXPECT_EQ(r.exit_code, 4) << r.out;
+  EXPECT_NE(r.out.find("is invalid"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("sums.mismatch"), std::string::npos) << r.out;
+  auto missing = compare({kBundles + "/writer-a", dir.path() + "/nothing-here"});
+  EXPECT_EQ(missing.exit_code, 4);
+  EXPECT_NE(missing.out.find("cannot be read"), std::string::npos) << missing.out;
+}
+
+TEST(CompareCli, a_different_matrix_is_refused_with_the_key_named) {
+  auto r = compare({kBundles + "/writer-a", kBundles + "/writer-planted"});
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_NE(r.out.find("refused: matrix: workload.params.plant_fsync_file: none -> plant.log"),
+            std::string::npos)
+      << r.out;
+}
+
+}  // namespace
+}  // namespace jbench

@@ -1,0 +1,129 @@
+// The comparison's rules on hand-made sides: verdicts from the evidence (regressed, improved,
+// same, unknown with the repetitions that would settle it), refusals naming what differs (a
+// host, a build unless allowed), and the outcome's exit codes.
+#include <gtest/gtest.h>
+
+#include "jbench/compare/compare.h"
+#include "jbench/matrix/load.h"
+
+namespace jbench::compare {
+namespace {
+
+const char* kMatrix =
+    "version: 1\nname: m\nseed: 1\nworkload: {kind: sqlite}\n"
+    "phases: {warmup: {operations: 10}, measure: {operations: 100}}\n"
+    "limits: {max_workers: 1, run_timeout_s: 10, output_mib: 1}\n"
+    "axes:\n  workers: [1]\n  connection: [persistent]\n  lane: [writer]\n  dataset:\n"
+    "    - {name: d, rows: 10, row_bytes: 8, page_cache_kib: 64}\n";
+
+CompareSide side(const std::string& dir, std::vector<double> throughput) {
+  CompareSide s;
+  s.dir = dir;
+  s.valid = true;
+  LoadedMatrix m = parse_matrix(kMatrix, "m.yaml");
+  EXPECT_TRUE(m.matrix) << format_diagnostics(m.diagnostics);
+  s.matrix = std::move(m.matrix);
+  s.host = {{"cpu_model", "X"}, {"cpus_usable", 2}, {"memory_total_mib", 1000}};
+  s.workload_binaries = {"abc /bin/worker"};
+  SideCell& c = s.cells["w1.d.baseline"];
+  c.runs = c.ok = throughput.size();
+  c.metrics["throughput_ops_per_s"] = std::move(throughput);
+  return s;
+}
+
+const MetricRow& throughput_row(const Comparison& c) {
+  for (const MetricRow& r : c.rows) {
+    if (r.metric == "throughput_ops_per_s") return r;
+  }
+  static const MetricRow none;
+  ADD_FAILURE() << "no throughput row";
+  return none;
+}
+
+TEST(CompareRules, a_clear_drop_is_a_regression_and_a_clear_rise_an_improvement) {
+  auto base = side("a", {100, 101, 99, 100.5, 99.5, 100.2});
+  auto slow = side("b", {90, 91, 89, 90.5, 89.5, 90.2});
+  Comparison c = compare_bundles(base, slow, {});
+  EXPECT_EQ(throughput_row(c).verdict, Verdict::regressed);
+  EXPECT_EQ(c.outcome, CompareOutcome::regression);
+  EXPECT_EQ(exit_code_of(c.outcome), 1);
+  Comparison up = compare_bundles(slow, base, {});
+  EXPECT_EQ(throughput_row(up).verdict, Verdict::improved);
+  EXPECT_EQ(exit_code_of(up.outcome), 0);
+}
+
+TEST(CompareRules, tight_equal_samples_are_the_same_and_noisy_ones_unknown) {
+  auto a = side("a", {100, 100.2, 99.8, 100.1, 99.9, 100, 100.05, 99.95});
+  auto b = side("b", {100.1, 99.9, 100, 100.2, 99.8, 100.05, 99.95, 100});
+  Comparison same = compare_bundles(a, b, {});
+  EXPECT_EQ(throughput_row(same).verdict, Verdict::same);
+  EXPECT_EQ(exit_code_of(same.outcome), 0);
+
+  auto noisy_a = side("a", {100, 130, 80, 110, 95});
+  auto noisy_b = side("b", {105, 70, 120, 90, 115});
+  Comparison unknown = compare_bundles(noisy_a, noisy_b, {});
+  const MetricRow& r = throughput_row(unknown);
+  EXPECT_EQ(r.verdict, Verdict::unknown);
+  ASSERT_TRUE(r.repetitions_needed);
+  EXPECT_GT(*r.repetitions_needed, 5u);
+  EXPECT_NE(r.reason.find("run more repetitions"), std::string::npos) << r.reason;
+  EXPECT_EQ(unknown.outcome, CompareOutcome::no_verdict);
+  EXPECT_EQ(exit_code_of(unknown.outcome), 4);
+}
+
+TEST(CompareRules, two_repetitions_are_too_few_for_a_verdict) {
+  Comparison c = compare_bundles(side("a", {100, 101}), side("b", {50, 51}), {});
+  EXPECT_EQ(throughput_row(c).verdict, Verdict::unknown);
+  EXPECT_NE(throughput_row(c).reason.find("at least 3"), std::string::npos);
+}
+
+TEST(CompareRules, another_host_or_build_is_refused_unless_the_build_is_allowed) {
+  auto a = side("a", {100, 101, 99});
+  auto other_host = side("b", {100, 101, 99});
+  other_host.host["cpu_model"] = "Y";
+  other_host.host["memory_total_mib"] = 2000;
+  Comparison host = compare_bundles(a, other_host, {});
+  EXPECT_EQ(host.outcome, CompareOutcome::refused);
+  EXPECT_EQ(exit_code_of(host.outcome), 2);
+  ASSERT_EQ(host.refusals.size(), 2u);
+  EXPECT_EQ(host.refusals[0], "host: host.cpu_model: X -> Y");
+  EXPECT_NE(host.refusals[1].find("host.memory_total_mib"), std::string::npos);
+
+  auto other_build = side("b", {100, 101, 99});
+  other_build.workload_binaries = {"def /bin/worker"};
+  Comparison build = compare_bundles(a, other_build, {});
+  EXPECT_EQ(build.outcome, CompareOutcome::refused);
+  EXPECT_EQ(build.build_differences.size(), 2u);
+  CompareOptions allow;
+  allow.allow_different_build = true;
+  Comparison allowed = compare_bundles(a, other_build, allow);
+  EXPECT_NE(allowed.outcome, CompareOutcome::refused);
+  EXPECT_EQ(allowed.build_differences.size(), 2u);  // still shown
+}
+
+TEST(CompareRules, the_fdr_is_controlled_across_cells) {
+  // 40 cells with no change at all and 2 with a real one: only the 2 are flagged.
+  auto base = side("a", {});
+  auto cand = side("b", {});
+  base.cells.clear();
+  cand.cells.clear();
+  for (int i = 0; i < 42; ++i) {
+    std::string cell = "c" + std::to_string(i);
+    std::vector<double> b = {100, 101, 99, 100.5, 99.5, 100.2};
+    std::vector<double> c = b;
+    if (i < 2) {
+      for (double& x : c) x *= 0.8;
+    } else {
+      std::rotate(c.begin(), c.begin() + i % 6, c.end());  // same values, another order
+    }
+    base.cells[cell].metrics["throughput_ops_per_s"] = b;
+    cand.cells[cell].metrics["throughput_ops_per_s"] = c;
+  }
+  Comparison c = compare_bundles(base, cand, {});
+  std::size_t regressed = 0;
+  for (const MetricRow& r : c.rows) regressed += r.verdict == Verdict::regressed;
+  EXPECT_EQ(regressed, 2u);
+}
+
+}  // namespace
+}  // namespace jbench::compare
