@@ -50,6 +50,9 @@ int run_cli(int argc, char** argv) {
   auto* compare = app.add_subcommand(
       "compare", "two bundles cell by cell: regressed, improved, same, or not enough evidence");
   actions.emplace_back(compare, cli::add_compare_command(*compare));
+  auto* history =
+      app.add_subcommand("history", "a folder of nightly bundles: series per cell, change points");
+  actions.emplace_back(history, cli::add_history_command(*history));
 
   try {
     app.parse(argc, argv);

@@ -19,5 +19,6 @@ Action add_report_command(CLI::App& app);
 Action add_export_command(CLI::App& app);
 Action add_oracle_command(CLI::App& app);
 Action add_compare_command(CLI::App& app);
+Action add_history_command(CLI::App& app);
 
 }  // namespace jbench::cli

@@ -3,6 +3,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "jbench/bundle/bundle_validity.h"
 #include "jbench/bundle/json_file.h"
 #include "jbench/matrix/load.h"
 #include "jbench/report/bundle_runs.h"
@@ -60,16 +61,23 @@ void add_summary_metrics(const Json& summary, SideCell& cell) {
 CompareSide read_compare_side(const std::string& dir) {
   CompareSide side;
   side.dir = dir;
-  ValidationReport report = validate_bundle(dir);
-  if (report.unreadable) {
-    side.readable = false;
-    side.error = report.findings.empty() ? "cannot read " + dir : report.findings[0].message;
-    return side;
-  }
-  side.valid = report.valid();
-  for (const Finding& f : report.findings) {
-    side.findings.push_back(f.code + "  " + (f.file.empty() ? "(bundle)" : f.file) + ": " +
-                            f.message);
+  // The bundle's own verdict and its checksums are proof enough that it is the evidence that
+  // was validated when it was written; only a bundle that fails them is validated in full, to
+  // say why.
+  BundleValidity judged = judge_bundle(dir, /*check_sums=*/true);
+  side.valid = judged.valid;
+  if (!judged.valid) {
+    ValidationReport report = validate_bundle(dir);
+    if (report.unreadable) {
+      side.readable = false;
+      side.error = report.findings.empty() ? "cannot read " + dir : report.findings[0].message;
+      return side;
+    }
+    for (const Finding& f : report.findings) {
+      side.findings.push_back(f.code + "  " + (f.file.empty() ? "(bundle)" : f.file) + ": " +
+                              f.message);
+    }
+    if (side.findings.empty()) side.findings = judged.reasons;
   }
   std::string error;
   auto manifest = read_json_object(dir + "/manifest.json", error);
@@ -79,6 +87,7 @@ CompareSide read_compare_side(const std::string& dir) {
     return side;
   }
   if (auto h = manifest->find("host"); h != manifest->end()) side.host = *h;
+  side.started_utc = manifest->value("started_utc", "");
   if (auto j = manifest->find("jbench"); j != manifest->end() && j->is_object()) {
     if (auto s = j->find("source"); s != j->end() && s->is_object()) {
       side.jbench_revision = s->value("revision", "");

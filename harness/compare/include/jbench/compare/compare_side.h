@@ -31,6 +31,7 @@ struct CompareSide {
   nlohmann::json host;                      // manifest.json /host
   std::set<std::string> workload_binaries;  // "sha256 path" of every workload executable
   std::string jbench_revision;
+  std::string started_utc;                // manifest.json /started_utc
   std::map<std::string, SideCell> cells;  // by cell ("<point>.<trace>")
 };
 

@@ -1,0 +1,165 @@
+#include "jbench/compare/history.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+
+#include "jbench/report/overhead.h"
+
+namespace jbench::compare {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+bool higher_is_better(const std::string& metric) { return metric == "throughput_ops_per_s"; }
+
+}  // namespace
+
+History read_history(const std::string& dir, const stats::ChangePointOptions& options) {
+  History h;
+  h.dir = dir;
+  std::vector<CompareSide> sides;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    if (!e.is_directory(ec)) continue;
+    const std::string name = e.path().filename().string();
+    if (name.starts_with(".")) continue;  // staging and scratch directories
+    if (!fs::is_regular_file(e.path() / "manifest.json", ec)) continue;
+    sides.push_back(read_compare_side(e.path().string()));
+  }
+  std::sort(sides.begin(), sides.end(), [](const CompareSide& a, const CompareSide& b) {
+    return std::tie(a.started_utc, a.jbench_revision, a.dir) <
+           std::tie(b.started_utc, b.jbench_revision, b.dir);
+  });
+  std::map<std::pair<std::string, std::string>, HistorySeries> series;
+  for (std::size_t i = 0; i < sides.size(); ++i) {
+    const CompareSide& s = sides[i];
+    HistoryBundle b{s.dir, s.started_utc, s.jbench_revision, false, ""};
+    if (!s.readable) {
+      b.gap_reason = "unreadable: " + s.error;
+    } else if (!s.valid) {
+      b.gap_reason = "invalid: " +
+                     (s.findings.empty() ? std::string("see jbench validate") : s.findings.front());
+    } else {
+      std::size_t ok = 0;
+      for (const auto& [cell, c] : s.cells) ok += c.ok;
+      if (ok == 0) {
+        b.gap_reason = "measured nothing: no run succeeded";
+      } else {
+        b.usable = true;
+      }
+    }
+    if (b.usable) {
+      for (const auto& [cell, c] : s.cells) {
+        for (const auto& [metric, values] : c.metrics) {
+          if (values.empty()) continue;  // a cell that measured nothing here: a gap in it
+          HistorySeries& hs = series[{cell, metric}];
+          hs.cell = cell;
+          hs.metric = metric;
+          hs.higher_is_better = higher_is_better(metric);
+          hs.bundles.push_back(i);
+          hs.values.push_back(*report::median(values));
+        }
+      }
+    }
+    h.bundles.push_back(std::move(b));
+  }
+  std::size_t searched = 0, worse = 0, changes = 0;
+  for (auto& [key, hs] : series) {
+    if (hs.values.size() >= 2 * options.min_segment) ++searched;
+    for (const stats::ChangePoint& cp : stats::find_change_points(hs.values, options)) {
+      HistoryChange c;
+      c.bundle = hs.bundles[cp.index];
+      c.from_revision = h.bundles[hs.bundles[cp.index - 1]].revision;
+      c.to_revision = h.bundles[c.bundle].revision;
+      c.before = cp.before_median;
+      c.after = cp.after_median;
+      c.ratio = cp.before_median != 0 ? cp.after_median / cp.before_median : 0;
+      c.p = cp.p;
+      c.worse = hs.higher_is_better ? c.ratio < 1 : c.ratio > 1;
+      worse += c.worse;
+      ++changes;
+      hs.changes.push_back(c);
+    }
+    h.series.push_back(std::move(hs));
+  }
+  if (searched == 0) {
+    h.outcome = CompareOutcome::no_verdict;
+    h.summary = fmt::format("no verdict: no series has the {} usable bundles a change point needs",
+                            2 * options.min_segment);
+  } else if (worse > 0) {
+    h.outcome = CompareOutcome::regression;
+    h.summary = fmt::format("{} change points for the worse ({} in all) over {} series", worse,
+                            changes, searched);
+  } else {
+    h.outcome = CompareOutcome::no_regression;
+    h.summary = fmt::format("no change for the worse over {} series ({} change points in all)",
+                            searched, changes);
+  }
+  return h;
+}
+
+std::string history_to_text(const History& h) {
+  std::string out = fmt::format("history of {}: {} bundles\n", h.dir, h.bundles.size());
+  for (const HistoryBundle& b : h.bundles) {
+    if (!b.usable) out += fmt::format("  gap: {} ({})\n", b.dir, b.gap_reason);
+  }
+  for (const HistorySeries& s : h.series) {
+    out += fmt::format("{} {}: {} points", s.cell, s.metric, s.values.size());
+    if (s.changes.empty()) {
+      out += ", no change point\n";
+      continue;
+    }
+    out += "\n";
+    for (const HistoryChange& c : s.changes) {
+      out +=
+          fmt::format("  change at {} (revisions {}..{}): {:.4g} -> {:.4g} (x{:.3f}, p {:.2g}){}\n",
+                      h.bundles[c.bundle].dir, c.from_revision, c.to_revision, c.before, c.after,
+                      c.ratio, c.p, c.worse ? ", worse" : ", better");
+    }
+  }
+  return out + h.summary + "\n";
+}
+
+nlohmann::json history_to_json(const History& h) {
+  nlohmann::json bundles = nlohmann::json::array(), series = nlohmann::json::array();
+  for (const HistoryBundle& b : h.bundles) {
+    bundles.push_back({{"dir", b.dir},
+                       {"started_utc", b.started_utc},
+                       {"revision", b.revision},
+                       {"usable", b.usable},
+                       {"gap_reason", b.gap_reason}});
+  }
+  for (const HistorySeries& s : h.series) {
+    nlohmann::json changes = nlohmann::json::array();
+    for (const HistoryChange& c : s.changes) {
+      changes.push_back({{"bundle", c.bundle},
+                         {"from_revision", c.from_revision},
+                         {"to_revision", c.to_revision},
+                         {"before", c.before},
+                         {"after", c.after},
+                         {"ratio", c.ratio},
+                         {"p", c.p},
+                         {"worse", c.worse}});
+    }
+    series.push_back({{"cell", s.cell},
+                      {"metric", s.metric},
+                      {"higher_is_better", s.higher_is_better},
+                      {"bundles", s.bundles},
+                      {"values", s.values},
+                      {"changes", changes}});
+  }
+  return {{"schema", "jbench.history"},
+          {"schema_version", 1},
+          {"dir", h.dir},
+          {"outcome", to_string(h.outcome)},
+          {"exit_code", exit_code_of(h.outcome)},
+          {"summary", h.summary},
+          {"bundles", bundles},
+          {"series", series}};
+}
+
+}  // namespace jbench::compare

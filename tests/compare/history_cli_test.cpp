@@ -1,0 +1,86 @@
+// `jbench history` over a folder of real bundles (copies of the checked-in ones): a level shift
+// — eight nights of the writer, then eight with the planted cost — is one change point for the
+// worse at the first planted night, exit 1 (at the default alpha of 0.001 a shift needs about
+// seven nights on each side: fewer cannot reach it even when every night agrees); an invalid bundle
+// is a gap, never a point; too few nights give no verdict (exit 4).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "run_process.h"
+#include "temp_dir.h"
+
+namespace jbench {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kBundles = JBENCH_SOURCE_DIR "/tests/fixtures/compare/bundles";
+
+nlohmann::json history(const std::string& dir, int& exit_code) {
+  auto r = test::run_process({JBENCH_BINARY, "history", dir, "--json"});
+  exit_code = r.exit_code;
+  return nlohmann::json::parse(r.out);
+}
+
+void copy_bundle(const std::string& from, const std::string& to) {
+  fs::copy(kBundles + "/" + from, to, fs::copy_options::recursive);
+}
+
+TEST(HistoryCli, a_level_shift_is_one_change_for_the_worse_at_its_first_night) {
+  test::TempDir dir;
+  // The planted bundle started after the other two, so its copies sort after theirs.
+  for (int i = 0; i < 8; ++i) {
+    copy_bundle(i % 2 ? "writer-b" : "writer-a", dir.path() + "/n0" + std::to_string(i));
+  }
+  for (int i = 0; i < 8; ++i) copy_bundle("writer-planted", dir.path() + "/p0" + std::to_string(i));
+  // An invalid night: one of the copies with a summary changed after it was sealed.
+  copy_bundle("writer-b", dir.path() + "/x-edited");
+  for (const auto& e : fs::directory_iterator(dir.path() + "/x-edited/runs")) {
+    std::ofstream(e.path() / "summary.json", std::ios::app) << " ";
+    break;
+  }
+  int code = -1;
+  nlohmann::json h = history(dir.path(), code);
+  EXPECT_EQ(code, 1) << h.dump(2);
+  EXPECT_EQ(h["bundles"].size(), 17u);
+  std::size_t gaps = 0;
+  for (const auto& b : h["bundles"]) {
+    if (!b["usable"].get<bool>()) {
+      ++gaps;
+      EXPECT_NE(b["dir"].get<std::string>().find("x-edited"), std::string::npos);
+      EXPECT_NE(b["gap_reason"].get<std::string>().find("invalid"), std::string::npos);
+    }
+  }
+  EXPECT_EQ(gaps, 1u);
+  bool found = false;
+  for (const auto& s : h["series"]) {
+    if (s["metric"] != "throughput_ops_per_s") continue;
+    EXPECT_EQ(s["values"].size(), 16u);  // the gap is not a point
+    ASSERT_EQ(s["changes"].size(), 1u) << s.dump();
+    const auto& c = s["changes"][0];
+    EXPECT_TRUE(c["worse"].get<bool>());
+    EXPECT_LT(c["ratio"].get<double>(), 0.5);
+    const std::string first = h["bundles"][c["bundle"].get<std::size_t>()]["dir"];
+    EXPECT_NE(first.find("/p0"), std::string::npos) << first;
+    found = true;
+  }
+  EXPECT_TRUE(found);
+}
+
+TEST(HistoryCli, a_few_nights_give_no_verdict) {
+  test::TempDir dir;
+  copy_bundle("writer-a", dir.path() + "/a");
+  copy_bundle("writer-b", dir.path() + "/b");
+  int code = -1;
+  nlohmann::json h = history(dir.path(), code);
+  EXPECT_EQ(code, 4);
+  EXPECT_EQ(h["outcome"], "no_verdict");
+  EXPECT_NE(h["summary"].get<std::string>().find("no series has the 10 usable bundles"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace jbench
