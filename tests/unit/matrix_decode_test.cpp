@@ -33,7 +33,7 @@ TEST(MatrixDecode, decodes_a_valid_matrix_with_defaults_filled) {
   EXPECT_EQ(m.trace_modes.size(), 4u);
   EXPECT_EQ(m.measure.kind, Phase::Kind::operations);
   EXPECT_EQ(m.sha256.size(), 64u);
-  ASSERT_EQ(m.workload.params.size(), 5u);  // plant_fsync_file too, with no value
+  ASSERT_EQ(m.workload.params.size(), 6u);  // plant_fsync_file (no value) and plant_delay_ns (0)
   for (const auto& p : m.workload.params) EXPECT_TRUE(p.defaulted) << p.key;
 }
 

@@ -7,7 +7,7 @@ namespace {
 
 constexpr std::array<std::string_view, 4> kSynchronousLevels = {"off", "normal", "full", "extra"};
 
-const std::array<ParamSpec, 5> kSqliteParams = {{
+const std::array<ParamSpec, 6> kSqliteParams = {{
     {"synchronous", ParamSpec::Type::choice, 0, 0, kSynchronousLevels, std::string("normal"),
      "PRAGMA synchronous of every connection"},
     {"ops_per_transaction",
@@ -41,6 +41,15 @@ const std::array<ParamSpec, 5> kSqliteParams = {{
      std::monostate{},
      "a file beside the database: every write transaction appends 512 bytes to it and "
      "fdatasyncs it before COMMIT"},
+    // A known delay per operation (a busy wait inside its latency), for checking that a
+    // comparison sees a slowdown of known size (docs/compare.md); 0 plants nothing.
+    {"plant_delay_ns",
+     ParamSpec::Type::integer,
+     0,
+     10'000'000,
+     {},
+     std::int64_t{0},
+     "nanoseconds of busy waiting added to every operation, inside its latency (0: none)"},
 }};
 
 // The Chez Scheme worker (docs/chez-worker.md). A "transaction" is a batch of operations under

@@ -129,7 +129,7 @@ ConfigParse parse_configure(const json& m) {
   const bool mixed = m["lane"] == "mixed";
   if (c.keys(p, "params",
              {"synchronous", "ops_per_transaction", "busy_timeout_ms", "read_ratio",
-              "page_cache_kib", "plant_fsync_file"},
+              "page_cache_kib", "plant_fsync_file", "plant_delay_ns"},
              {"synchronous", "ops_per_transaction", "busy_timeout_ms", "page_cache_kib"})) {
     if (auto v = c.choice(p["synchronous"], "params.synchronous", kSyncs)) {
       cfg.params.synchronous = static_cast<Synchronous>(*v);
@@ -143,6 +143,11 @@ ConfigParse parse_configure(const json& m) {
     }
     if (auto v = c.integer(p["page_cache_kib"], "params.page_cache_kib", 1, kMaxPageCacheKib)) {
       cfg.params.page_cache_kib = static_cast<std::uint32_t>(*v);
+    }
+    if (p.contains("plant_delay_ns")) {
+      if (auto v = c.integer(p["plant_delay_ns"], "params.plant_delay_ns", 0, 10'000'000)) {
+        cfg.params.plant_delay_ns = static_cast<std::uint64_t>(*v);
+      }
     }
     if (p.contains("plant_fsync_file")) {
       const json& f = p["plant_fsync_file"];

@@ -153,7 +153,8 @@ std::optional<std::uint64_t> Workload::run_attempts(Connection& conn, const TxnP
   const trace::Span span(trace::transaction_span(plan.writes));
   for (std::uint32_t attempt = 0;; ++attempt) {
     const Attempt a =
-        attempt_transaction(conn, catalog_, plan, limit, deadline, plant_ ? &*plant_ : nullptr);
+        attempt_transaction(conn, catalog_, plan, limit, deadline, plant_ ? &*plant_ : nullptr,
+                            config_.params.plant_delay_ns);
     if (a.plant) s.plant.add(*a.plant);
     if (!a.plant_error.empty()) {
       // The host refused the plant: every later transaction would measure something else.

@@ -57,7 +57,8 @@ Attempt::Status status_of(int code) {
 }  // namespace
 
 Attempt attempt_transaction(Connection& conn, const QueryCatalog& catalog, const TxnPlan& plan,
-                            std::size_t limit, std::uint64_t deadline, FsyncPlant* plant) {
+                            std::size_t limit, std::uint64_t deadline, FsyncPlant* plant,
+                            std::uint64_t delay_ns) {
   Attempt a;
   a.ops.reserve(limit);
   std::uint64_t ignored_rows = 0;
@@ -88,6 +89,13 @@ Attempt attempt_transaction(Connection& conn, const QueryCatalog& catalog, const
       // that never ran has no span; with the bridge on, its begin is inside the latency.
       const trace::Span span(trace::statement_span(r.type));
       rc = run_to_done(stmt, r.rows);
+      // The delay plant: a busy wait (not a sleep, whose wake-up would add more than asked),
+      // inside the operation's latency, so throughput and latency both carry it.
+      if (delay_ns > 0) {
+        const std::uint64_t until = monotonic_ns() + delay_ns;
+        while (monotonic_ns() < until) {
+        }
+      }
       r.end_ns = monotonic_ns();
     }
     a.ops.push_back(r);

@@ -39,6 +39,9 @@ struct WorkloadParams {
   // A plain file name (jbench/common/file_name.h) beside `db`: every write transaction appends
   // one record to it and fdatasyncs it (plant.h). Absent: nothing is planted.
   std::optional<std::string> plant_fsync_file;
+  // Nanoseconds of busy waiting added to every operation, inside its latency: a slowdown of
+  // known size for checking comparisons (transaction.cpp). 0: none.
+  std::uint64_t plant_delay_ns = 0;
 };
 
 struct WorkerConfig {

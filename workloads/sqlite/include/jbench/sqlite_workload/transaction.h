@@ -49,7 +49,9 @@ struct Attempt {
 // With `plant` (may be null: no plant), a write transaction that executed at least one statement
 // fires it once after its last statement and before COMMIT. A transaction that ran no statement
 // (its first would have started past the deadline) writes nothing, so it plants nothing.
+// `delay_ns` (params.plant_delay_ns) is busy-waited after every statement, inside its latency.
 Attempt attempt_transaction(Connection& conn, const QueryCatalog& catalog, const TxnPlan& plan,
-                            std::size_t limit, std::uint64_t deadline, FsyncPlant* plant);
+                            std::size_t limit, std::uint64_t deadline, FsyncPlant* plant,
+                            std::uint64_t delay_ns = 0);
 
 }  // namespace jbench::sqlite_workload

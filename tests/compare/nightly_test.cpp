@@ -1,0 +1,77 @@
+// ci/nightly.sh end to end on a cut-down matrix, three nights in one results folder: the first
+// has nothing to compare with (exit 4, said so); the second compares with the first and writes
+// its summary; the third plants a known delay per operation and must exit 1 naming the
+// regressed cell. Every bundle is kept, and the history is written each night.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <thread>
+
+#include "run_process.h"
+#include "temp_dir.h"
+
+namespace jbench {
+namespace {
+
+namespace fs = std::filesystem;
+
+test::ProcessResult night(const std::string& results, const std::vector<std::string>& extra) {
+  std::vector<std::string> argv = {
+      "/bin/bash", JBENCH_SOURCE_DIR "/ci/nightly.sh",
+      "--results", results,
+      "--matrix",  JBENCH_SOURCE_DIR "/tests/fixtures/compare/nightly-tiny.yaml"};
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  test::ProcessOptions o;
+  o.timeout = std::chrono::seconds(240);
+  o.env = {{"JBENCH_NIGHTLY_NO_BUILD", "1"}, {"BUILD_DIR", JBENCH_BUILD_DIR}};
+  return test::run_process(argv, o);
+}
+
+std::size_t bundles_in(const std::string& dir) {
+  std::size_t n = 0;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    n += e.is_directory() && e.path().filename().string().starts_with("nightly-");
+  }
+  return n;
+}
+
+TEST(Nightly, three_nights_first_without_a_verdict_then_compared_then_a_planted_regression) {
+  test::TempDir dir;
+  const std::string results = dir.path() + "/results";
+  auto first = night(results, {});
+  ASSERT_FALSE(first.timed_out);
+  EXPECT_EQ(first.exit_code, 4) << first.out << first.err;
+  EXPECT_NE(first.out.find("no earlier valid nightly"), std::string::npos) << first.out;
+  EXPECT_NE(first.out.find("- validation: valid"), std::string::npos) << first.out;
+
+  // The names are to the second; the next night must not collide with this one.
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+  auto second = night(results, {});
+  // The same build twice: whatever the noise allows (a verdict, or none); not asserted, since a
+  // false alarm at the FDR level is possible by design. The summary says what was compared.
+  EXPECT_FALSE(second.timed_out);
+  EXPECT_NE(second.exit_code, 2) << second.out << second.err;
+  EXPECT_NE(second.out.find("- comparison with"), std::string::npos) << second.out;
+  EXPECT_NE(second.out.find("- cells compared: w1.persistent.writer.small.baseline"),
+            std::string::npos)
+      << second.out;
+
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+  auto planted = night(results, {"--plant-delay-ns", "100000"});
+  EXPECT_EQ(planted.exit_code, 1) << planted.out << planted.err;
+  EXPECT_NE(planted.out.find("with plant_delay_ns: 100000"), std::string::npos) << planted.out;
+  EXPECT_NE(
+      planted.out.find("- regressed: w1.persistent.writer.small.baseline throughput_ops_per_s"),
+      std::string::npos)
+      << planted.out;
+  EXPECT_EQ(bundles_in(results), 3u);  // every night kept
+  EXPECT_TRUE(fs::is_regular_file(results + "/history.txt"));
+  // The planted matrix copy is not left beside the fixture.
+  EXPECT_FALSE(fs::exists(JBENCH_SOURCE_DIR "/tests/fixtures/compare/.planted-nightly-tiny.yaml"));
+}
+
+}  // namespace
+}  // namespace jbench
