@@ -87,7 +87,7 @@ else
   echo "- comparison with \`$last\`: **$line** (exit $verdict)" >> "$summary"
   measured=$(grep -E '^w[0-9]' "$results/$name.compare.txt" | awk '{print $1}' | sort -u | tr '\n' ' ' || true)
   echo "- cells compared: ${measured:-none}" >> "$summary"
-  regressed=$(grep -E ' regressed$' "$results/$name.compare.txt" | awk '{print $1 " " $2}' | tr '\n' ';' || true)
+  regressed=$(grep -E '^w[0-9].* regressed$' "$results/$name.compare.txt" | awk '{print $1 " " $2}' | tr '\n' ';' || true)
   [ -n "$regressed" ] && echo "- regressed: $regressed" >> "$summary"
 fi
 set +e
