@@ -8,6 +8,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "jbench/schema/json_schema.h"
 #include "run_process.h"
 #include "temp_dir.h"
 
@@ -24,10 +25,18 @@ test::ProcessResult compare(std::vector<std::string> args) {
   return test::run_process(argv);
 }
 
+// The --json document, held to its schema (manifests/compare-report.schema.json) every time.
 nlohmann::json compare_json(std::vector<std::string> args) {
   args.push_back("--json");
   auto r = compare(args);
-  return nlohmann::json::parse(r.out);
+  nlohmann::json doc = nlohmann::json::parse(r.out);
+  std::string error;
+  auto schema = JsonSchema::builtin("compare-report.schema.json", error);
+  EXPECT_TRUE(schema) << error;
+  if (schema) {
+    for (const auto& v : schema->validate(doc)) ADD_FAILURE() << v.pointer << ": " << v.message;
+  }
+  return doc;
 }
 
 TEST(CompareCli, a_planted_regression_is_found_and_named) {

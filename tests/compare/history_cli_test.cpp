@@ -9,6 +9,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "jbench/schema/json_schema.h"
 #include "run_process.h"
 #include "temp_dir.h"
 
@@ -22,7 +23,14 @@ const std::string kBundles = JBENCH_SOURCE_DIR "/tests/fixtures/compare/bundles"
 nlohmann::json history(const std::string& dir, int& exit_code) {
   auto r = test::run_process({JBENCH_BINARY, "history", dir, "--json"});
   exit_code = r.exit_code;
-  return nlohmann::json::parse(r.out);
+  nlohmann::json doc = nlohmann::json::parse(r.out);
+  std::string error;
+  auto schema = JsonSchema::builtin("history.schema.json", error);
+  EXPECT_TRUE(schema) << error;
+  if (schema) {
+    for (const auto& v : schema->validate(doc)) ADD_FAILURE() << v.pointer << ": " << v.message;
+  }
+  return doc;
 }
 
 void copy_bundle(const std::string& from, const std::string& to) {
