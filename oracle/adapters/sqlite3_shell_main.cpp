@@ -14,16 +14,17 @@
 #include <iostream>
 #include <string>
 
+#include "jbench/common/path_search.h"
 #include "jbench/oracle/serve.h"
 #include "jbench/oracle/sqlite_shell_target.h"
 
 namespace {
 
 std::string beside_me(const std::string& file) {
+  const std::string me = jbench::self_executable();
+  if (me.empty()) return "";
   std::error_code ec;
-  std::filesystem::path me = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (ec) return "";
-  std::filesystem::path p = me.parent_path() / file;
+  std::filesystem::path p = std::filesystem::path(me).parent_path() / file;
   return std::filesystem::exists(p, ec) ? p.string() : "";
 }
 

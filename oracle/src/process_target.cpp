@@ -1,15 +1,14 @@
 #include "jbench/oracle/process_target.h"
 
-#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <utility>
 
+#include "jbench/common/clock.h"
 #include "jbench/common/path_search.h"
 #include "jbench/oracle/protocol.h"
 #include "jbench/proc/child_process.h"
@@ -22,12 +21,6 @@ constexpr std::size_t kMaxLine = 64u << 20;  // one answer; a longer line is a p
 // What an engine may write to stderr over its life: past it, it is stopped before it fills the
 // disk jbench writes its bundle to.
 constexpr std::uintmax_t kMaxStderrBytes = 64u << 20;
-
-std::uint64_t now_ms() {
-  return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                        std::chrono::steady_clock::now().time_since_epoch())
-                                        .count());
-}
 
 // A fresh file for the engine's stderr, so a failure can quote its end.
 std::string make_stderr_file() {
@@ -91,8 +84,7 @@ ProcessTarget::~ProcessTarget() {
     std::string error;
     if (child_->write_line(encode_quit(), 200, error)) {
       child_->close_stdin();
-      std::uint64_t deadline = now_ms() + 1000;
-      while (!child_->try_reap() && now_ms() < deadline) usleep(2000);
+      child_->reap_within(1000);
     }
     if (!child_->reaped()) child_->kill_and_reap();
   }
@@ -100,32 +92,22 @@ ProcessTarget::~ProcessTarget() {
 }
 
 std::optional<std::string> ProcessTarget::next_line(std::uint32_t timeout_ms, std::string& why) {
-  std::uint64_t deadline = now_ms() + timeout_ms;
-  for (;;) {
-    if (!pending_.empty()) {
-      std::string line = std::move(pending_.front());
-      pending_.erase(pending_.begin());
+  std::string line;
+  const std::uint64_t deadline = monotonic_ns() + std::uint64_t{timeout_ms} * 1'000'000;
+  switch (child_->next_line(line, deadline, kMaxLine)) {
+    case proc::ChildProcess::LineWait::line:
       return line;
-    }
-    bool overlong = false;
-    bool open = child_->read_lines(pending_, overlong, kMaxLine);
-    if (overlong) {
+    case proc::ChildProcess::LineWait::overlong:
       why = "it wrote a line longer than " + std::to_string(kMaxLine >> 20) + " MiB";
-      return std::nullopt;
-    }
-    if (!pending_.empty()) continue;
-    if (!open) {
+      break;
+    case proc::ChildProcess::LineWait::closed:
       why = "it closed its output (exited?)";
-      return std::nullopt;
-    }
-    std::uint64_t now = now_ms();
-    if (now >= deadline) {
+      break;
+    case proc::ChildProcess::LineWait::timed_out:
       why = "no answer within " + std::to_string(timeout_ms) + " ms";
-      return std::nullopt;
-    }
-    pollfd p{child_->stdout_fd(), POLLIN, 0};
-    poll(&p, 1, static_cast<int>(deadline - now));
+      break;
   }
+  return std::nullopt;
 }
 
 std::string ProcessTarget::stderr_tail() const {
@@ -144,9 +126,7 @@ std::string ProcessTarget::fail(const std::string& why) {
   std::string out = why;
   if (child_) {
     // Give an engine that is exiting a moment to be reaped with its own status.
-    std::uint64_t deadline = now_ms() + 200;
-    while (!child_->try_reap() && now_ms() < deadline) usleep(2000);
-    bool killed = !child_->reaped();
+    bool killed = !child_->reap_within(200);
     proc::ExitStatus status = child_->kill_and_reap();
     out += killed ? "; jbench killed it" : "; it ended with " + status.describe();
   }

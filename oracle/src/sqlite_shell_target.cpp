@@ -1,13 +1,12 @@
 #include "jbench/oracle/sqlite_shell_target.h"
 
-#include <poll.h>
 #include <signal.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <cmath>
 #include <limits>
 
+#include "jbench/common/clock.h"
 #include "jbench/common/path_search.h"
 #include "jbench/oracle/corpus.h"
 #include "jbench/oracle/sql_lexer.h"
@@ -16,12 +15,6 @@
 namespace jbench::oracle {
 
 namespace {
-
-std::uint64_t now_ms() {
-  return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                        std::chrono::steady_clock::now().time_since_epoch())
-                                        .count());
-}
 
 bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
@@ -125,7 +118,8 @@ Result<SqliteShellTarget> SqliteShellTarget::start(const ShellOptions& options) 
   SqliteShellTarget t;
   t.child_ = std::move(spawned.process);
   t.timeout_ms_ = options.statement_timeout_ms;
-  t.marker_base_ = "@@jbench-" + std::to_string(getpid()) + "-" + std::to_string(now_ms()) + "-";
+  t.marker_base_ =
+      "@@jbench-" + std::to_string(getpid()) + "-" + std::to_string(monotonic_ns()) + "-";
   std::string error;
   std::string setup = ".mode quote\n.headers off\n.bail off\n.print " + t.marker_base_ + "0\n";
   if (!options.functions_module.empty()) {
@@ -157,38 +151,32 @@ SqliteShellTarget& SqliteShellTarget::operator=(SqliteShellTarget&&) noexcept = 
 SqliteShellTarget::~SqliteShellTarget() {
   if (child_ && !child_->reaped()) {
     child_->close_stdin();  // the shell exits at the end of its input
-    std::uint64_t deadline = now_ms() + 1000;
-    while (!child_->try_reap() && now_ms() < deadline) usleep(2000);
-    if (!child_->reaped()) child_->kill_and_reap();
+    if (!child_->reap_within(1000)) child_->kill_and_reap();
   }
 }
 
 std::optional<std::vector<std::string>> SqliteShellTarget::until_marker(const std::string& marker,
                                                                         std::string& why) {
   std::vector<std::string> out;
-  std::uint64_t deadline = now_ms() + timeout_ms_;
+  const std::uint64_t deadline = monotonic_ns() + std::uint64_t{timeout_ms_} * 1'000'000;
   for (;;) {
-    while (!pending_.empty()) {
-      std::string line = std::move(pending_.front());
-      pending_.erase(pending_.begin());
-      // A text value cannot end the output early: in quote mode it is quoted, the marker not.
-      if (line == marker) return out;
-      out.push_back(std::move(line));
+    std::string line;
+    switch (child_->next_line(line, deadline, 64u << 20)) {
+      case proc::ChildProcess::LineWait::line:
+        // A text value cannot end the output early: in quote mode it is quoted, the marker not.
+        if (line == marker) return out;
+        out.push_back(std::move(line));
+        continue;
+      case proc::ChildProcess::LineWait::overlong:
+        why = "the shell wrote an overlong line";
+        return std::nullopt;
+      case proc::ChildProcess::LineWait::closed:
+        why = "the shell exited";
+        return std::nullopt;
+      case proc::ChildProcess::LineWait::timed_out:
+        why = "the shell gave no answer within " + std::to_string(timeout_ms_) + " ms";
+        return std::nullopt;
     }
-    bool overlong = false;
-    bool open = child_->read_lines(pending_, overlong, 64u << 20);
-    if (!pending_.empty()) continue;
-    if (!open || overlong) {
-      why = overlong ? "the shell wrote an overlong line" : "the shell exited";
-      return std::nullopt;
-    }
-    std::uint64_t now = now_ms();
-    if (now >= deadline) {
-      why = "the shell gave no answer within " + std::to_string(timeout_ms_) + " ms";
-      return std::nullopt;
-    }
-    pollfd p{child_->stdout_fd(), POLLIN, 0};
-    poll(&p, 1, static_cast<int>(deadline - now));
   }
 }
 

@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <filesystem>
 
+#include "jbench/common/path_search.h"
 #include "jbench/host_caps/privilege.h"
 #include "jbench/host_caps/remediation.h"
 #include "syscall_table.h"
@@ -43,7 +44,7 @@ CompiledTracerFacts read_compiled_tracer_facts(const std::string& root) {
   }
   struct utsname u {};
   if (uname(&u) == 0) f.kernel_release = u.release;
-  f.executable = std::filesystem::read_symlink("/proc/self/exe", ec).string();
+  f.executable = self_executable();
   return f;
 }
 

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
 
 namespace jbench {
 
@@ -37,6 +38,12 @@ std::string find_on_path(std::string_view tool) {
   const char* path = std::getenv("PATH");
   return find_in_path(tool, path ? path : "/usr/local/bin:/usr/bin:/bin",
                       RelativePathEntries::skip);
+}
+
+std::string self_executable() {
+  std::error_code ec;
+  auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string() : exe.string();
 }
 
 }  // namespace jbench

@@ -30,6 +30,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "jbench/common/clock.h"
 #include "jbench/proc/child_process.h"
 
 namespace jbench::proc {
@@ -217,7 +218,40 @@ std::optional<ExitStatus> ChildProcess::reap(int options) {
   return status_;
 }
 
+ChildProcess::LineWait ChildProcess::next_line(std::string& line, std::uint64_t deadline_ns,
+                                               std::size_t max_line) {
+  for (;;) {
+    if (!ready_.empty()) {
+      line = std::move(ready_.front());
+      ready_.pop_front();
+      return LineWait::line;
+    }
+    std::vector<std::string> lines;
+    bool overlong = false;
+    const bool open = read_lines(lines, overlong, max_line);
+    if (overlong) return LineWait::overlong;
+    for (std::string& l : lines) ready_.push_back(std::move(l));
+    if (!ready_.empty()) continue;
+    if (!open) return LineWait::closed;
+    const std::uint64_t now = monotonic_ns();
+    if (now >= deadline_ns) return LineWait::timed_out;
+    // Rounded up, so a wait of less than a millisecond is not a busy spin.
+    pollfd p{stdout_fd_, POLLIN, 0};
+    poll(&p, 1, static_cast<int>((deadline_ns - now + 999'999) / 1'000'000));
+  }
+}
+
 std::optional<ExitStatus> ChildProcess::try_reap() { return reap(WNOHANG); }
+
+std::optional<ExitStatus> ChildProcess::reap_within(int timeout_ms) {
+  const std::uint64_t deadline =
+      monotonic_ns() + static_cast<std::uint64_t>(timeout_ms) * 1'000'000;
+  for (;;) {
+    if (auto s = try_reap()) return s;
+    if (monotonic_ns() >= deadline) return std::nullopt;
+    usleep(2000);
+  }
+}
 
 ExitStatus ChildProcess::kill_and_reap() {
   if (status_) return *status_;

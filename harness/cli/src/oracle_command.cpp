@@ -9,6 +9,7 @@
 
 #include "commands.h"
 #include "jbench/cli/cli.h"
+#include "jbench/common/path_search.h"
 #include "jbench/matrix/oracle_matrix.h"
 #include "jbench/oracle_pass/oracle_bundle.h"
 #include "jbench/oracle_pass/oracle_pass.h"
@@ -26,9 +27,8 @@ struct OracleOptions {
 };
 
 std::string beside_jbench(const std::string& file) {
-  std::error_code ec;
-  fs::path me = fs::read_symlink("/proc/self/exe", ec);
-  return ec ? file : (me.parent_path() / file).string();
+  const std::string me = self_executable();
+  return me.empty() ? file : (fs::path(me).parent_path() / file).string();
 }
 
 // One line per section that ran: what it checked and how it ended.

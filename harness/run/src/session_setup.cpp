@@ -10,6 +10,7 @@
 #include <filesystem>
 
 #include "jbench/common/clock.h"
+#include "jbench/common/path_search.h"
 #include "probe_check.h"
 
 namespace jbench::run {
@@ -45,11 +46,7 @@ Status prepare_scratch(const std::string& dir) {
 
 }  // namespace
 
-std::string self_exe() {
-  std::error_code ec;
-  auto exe = fs::read_symlink("/proc/self/exe", ec);
-  return ec ? std::string() : exe.string();
-}
+std::string self_exe() { return self_executable(); }
 
 Result<SessionSetup> resolve_session(const Plan& plan, const SessionOptions& given) {
   const Matrix& m = *plan.matrix;

@@ -72,7 +72,6 @@ class ProcessTarget : public Target {
   std::uint32_t statement_timeout_ms_ = 10'000;
   std::uint64_t next_id_ = 1;
   std::optional<std::string> gone_;
-  std::vector<std::string> pending_;  // lines read past the one asked for
   std::string stderr_path_;
 };
 

@@ -65,7 +65,6 @@ class SqliteShellTarget : public Target {
   std::uint64_t sequence_ = 0;
   std::string marker_base_;
   std::optional<std::string> gone_;
-  std::vector<std::string> pending_;
 };
 
 // Quote-mode output lines parsed into rows (pure; exposed for tests): a row per line outside

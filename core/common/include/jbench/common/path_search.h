@@ -22,4 +22,8 @@ std::string find_in_path(std::string_view tool, std::string_view path_env,
 // "/usr/local/bin:/usr/bin:/bin" is searched.
 std::string find_on_path(std::string_view tool);
 
+// This process's executable (readlink of /proc/self/exe), absolute; "" when it cannot be read.
+// What jbench and its helpers run beside it (workers, adapters) is found from here.
+std::string self_executable();
+
 }  // namespace jbench

@@ -18,6 +18,7 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -83,8 +84,16 @@ class ChildProcess {
   bool read_lines(std::vector<std::string>& lines, bool& overlong, std::size_t max_line = 1 << 20);
   std::uint64_t bytes_read() const { return bytes_read_; }
 
+  // The next complete line of stdout, waiting for it until `deadline_ns` (CLOCK_MONOTONIC);
+  // lines read past it are kept for the next call. Not to be mixed with read_lines().
+  enum class LineWait { line, closed, timed_out, overlong };
+  LineWait next_line(std::string& line, std::uint64_t deadline_ns, std::size_t max_line = 1 << 20);
+
   // wait4(WNOHANG): the status once the child has exited.
   std::optional<ExitStatus> try_reap();
+  // Waits up to `timeout_ms` for the child to exit by itself (after a quit request, or once it
+  // closed its output); its status, or nullopt if it is still running.
+  std::optional<ExitStatus> reap_within(int timeout_ms);
   // SIGKILL (if still running), then wait4 until reaped.
   ExitStatus kill_and_reap();
   bool reaped() const { return status_.has_value(); }
@@ -99,6 +108,7 @@ class ChildProcess {
   int stdin_fd_;
   int stdout_fd_;
   std::string partial_;
+  std::deque<std::string> ready_;  // complete lines next_line() has read but not returned
   std::uint64_t bytes_read_ = 0;
   std::optional<ExitStatus> status_;
 };
