@@ -2,9 +2,9 @@
 
 #include <sqlite3.h>
 
-#include <cctype>
 #include <utility>
 
+#include "jbench/oracle/sql_lexer.h"
 #include "jbench/oracle/sqlite_values.h"
 #include "oracle_functions.h"
 
@@ -21,23 +21,13 @@ ResultSet failed_from(sqlite3* db, std::string context, ResultSet partial = {}) 
   return failed(sqlite3_extended_errcode(db), context + sqlite3_errmsg(db), std::move(partial));
 }
 
-// Whether the SQL after a statement is only whitespace, semicolons and comments.
+// Whether the SQL after a statement is only whitespace, semicolons and comments (an unterminated
+// comment included, which SQLite accepts).
 bool only_trivia(std::string_view tail) {
-  std::size_t i = 0;
-  while (i < tail.size()) {
-    unsigned char c = static_cast<unsigned char>(tail[i]);
-    if (std::isspace(c) || c == ';') {
-      ++i;
-    } else if (tail.substr(i, 2) == "--") {
-      i = tail.find('\n', i);
-      if (i == std::string_view::npos) return true;
-    } else if (tail.substr(i, 2) == "/*") {
-      i = tail.find("*/", i + 2);
-      if (i == std::string_view::npos) return true;  // SQLite accepts an unterminated comment
-      i += 2;
-    } else {
-      return false;
-    }
+  for (const SqlToken& t : lex_sql(tail)) {
+    if (t.kind == TokenKind::space) continue;
+    if (t.kind == TokenKind::punct && tail[t.begin] == ';') continue;
+    return false;
   }
   return true;
 }

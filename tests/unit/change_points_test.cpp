@@ -8,19 +8,16 @@
 #include <cmath>
 
 #include "jbench/common/random.h"
+#include "normal_draw.h"
 
 namespace jbench::stats {
 namespace {
 
-// Normal noise from SplitMix64 (Box–Muller), so the series are the same on every platform.
+// Normal noise around 100, the same on every platform.
 std::vector<double> noise(std::uint64_t seed, std::size_t n, double sd = 1.0) {
   SplitMix64 rng(seed);
   std::vector<double> out(n);
-  for (double& x : out) {
-    const double u1 = (static_cast<double>(rng.below(1u << 30)) + 0.5) / (1u << 30);
-    const double u2 = (static_cast<double>(rng.below(1u << 30)) + 0.5) / (1u << 30);
-    x = 100 + sd * std::sqrt(-2 * std::log(u1)) * std::cos(2 * M_PI * u2);
-  }
+  for (double& x : out) x = 100 + sd * test::normal_draw(rng);
   return out;
 }
 

@@ -12,6 +12,7 @@
 #include "jbench/stats/fdr.h"
 #include "jbench/stats/power.h"
 #include "jbench/stats/rank_test.h"
+#include "normal_draw.h"
 
 namespace jbench::stats {
 namespace {
@@ -119,11 +120,7 @@ TEST(Power, the_formula_holds_up_in_simulation) {
   // Normal samples with cv 5% and a true 8% change, 8 + 8 repetitions: the rank test at 5%
   // detects it about as often as the formula says (its predicted power for this change).
   SplitMix64 rng(3);
-  auto gauss = [&] {
-    double u1 = (static_cast<double>(rng.below(1u << 30)) + 0.5) / (1u << 30);
-    double u2 = (static_cast<double>(rng.below(1u << 30)) + 0.5) / (1u << 30);
-    return std::sqrt(-2 * std::log(u1)) * std::cos(2 * M_PI * u2);
-  };
+  auto gauss = [&] { return test::normal_draw(rng); };
   const std::size_t n = 8, trials = 2000;
   std::size_t seen = 0;
   for (std::size_t t = 0; t < trials; ++t) {
