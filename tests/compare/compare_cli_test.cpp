@@ -111,6 +111,30 @@ TEST(CompareCli, an_invalid_bundle_gives_no_verdict_with_the_validators_findings
   EXPECT_NE(missing.out.find("cannot be read"), std::string::npos) << missing.out;
 }
 
+TEST(CompareCli, an_archive_compares_as_its_bundle_and_a_refused_one_gives_no_verdict) {
+  test::TempDir dir;
+  const std::string archive = dir.path() + "/writer-b.tar.zst";
+  auto made = test::run_process({JBENCH_BINARY, "archive", kBundles + "/writer-b", "-o", archive});
+  ASSERT_EQ(made.exit_code, 0) << made.out << made.err;
+  nlohmann::json from_dir = compare_json({kBundles + "/writer-a", kBundles + "/writer-b"});
+  nlohmann::json from_archive = compare_json({kBundles + "/writer-a", archive});
+  EXPECT_EQ(from_archive["candidate"], archive);
+  EXPECT_EQ(from_archive["outcome"], from_dir["outcome"]);
+  EXPECT_EQ(from_archive["rows"], from_dir["rows"]);  // the same runs, the same seeded figures
+  // The extracted copy is removed afterwards.
+  for (const auto& e : fs::directory_iterator(fs::temp_directory_path())) {
+    EXPECT_FALSE(e.path().filename().string().starts_with("jbench-archive-") &&
+                 fs::is_directory(e.path() / "writer-b"))
+        << e.path();
+  }
+
+  const std::string junk = dir.path() + "/junk.tar.zst";
+  std::ofstream(junk) << "not an archive at all\n";
+  auto r = compare({kBundles + "/writer-a", junk});
+  EXPECT_EQ(r.exit_code, 4) << r.out;
+  EXPECT_NE(r.out.find("cannot be read"), std::string::npos) << r.out;
+}
+
 TEST(CompareCli, a_different_matrix_is_refused_with_the_key_named) {
   auto r = compare({kBundles + "/writer-a", kBundles + "/writer-planted"});
   EXPECT_EQ(r.exit_code, 2) << r.out;

@@ -71,6 +71,56 @@ TEST(CompareRules, tight_equal_samples_are_the_same_and_noisy_ones_unknown) {
   EXPECT_EQ(exit_code_of(unknown.outcome), 4);
 }
 
+TEST(CompareRules, a_real_shift_smaller_than_the_threshold_is_no_verdict_and_says_so) {
+  // 2% slower, tightly measured: the test sees it, but the comparison was asked about ±3%.
+  std::vector<double> a, b;
+  for (int i = 0; i < 30; ++i) {
+    a.push_back(100 + (i % 5) * 0.4);
+    b.push_back(97.2 + (i % 5) * 0.4 + (i % 2) * 0.1);
+  }
+  Comparison c = compare_bundles(side("a", a), side("b", b), {});
+  const MetricRow& r = throughput_row(c);
+  EXPECT_LT(r.q, 0.05);
+  EXPECT_EQ(r.verdict, Verdict::unknown) << r.reason;
+  EXPECT_NE(r.reason.find("smaller than"), std::string::npos) << r.reason;
+  // Asked about ±1%, the same runs are a regression.
+  CompareOptions strict;
+  strict.threshold = 0.01;
+  EXPECT_EQ(throughput_row(compare_bundles(side("a", a), side("b", b), strict)).verdict,
+            Verdict::regressed);
+}
+
+const MetricRow* row_of(const Comparison& c, const std::string& metric) {
+  for (const MetricRow& r : c.rows) {
+    if (r.metric == metric) return &r;
+  }
+  return nullptr;
+}
+
+TEST(CompareRules, a_counter_that_never_moved_is_the_same_and_one_from_zero_has_no_ratio) {
+  auto a = side("a", {100, 101, 99, 100, 100});
+  auto b = side("b", {100, 100, 101, 99, 100});
+  a.cells["w1.d.baseline"].metrics["fsyncs_per_op"] = {0, 0, 0, 0, 0};
+  b.cells["w1.d.baseline"].metrics["fsyncs_per_op"] = {0, 0, 0, 0, 0};
+  Comparison still = compare_bundles(a, b, {});
+  const MetricRow* r = row_of(still, "fsyncs_per_op");
+  ASSERT_NE(r, nullptr);
+  EXPECT_TRUE(r->none_observed);
+  EXPECT_EQ(r->verdict, Verdict::same);
+  EXPECT_NE(r->reason.find("no event observed"), std::string::npos);
+
+  b.cells["w1.d.baseline"].metrics["fsyncs_per_op"] = {1, 1.01, 0.99, 1, 1};
+  Comparison from_zero = compare_bundles(a, b, {});
+  r = row_of(from_zero, "fsyncs_per_op");
+  ASSERT_NE(r, nullptr);
+  EXPECT_FALSE(r->ratio);
+  EXPECT_FALSE(r->ci_low);
+  // Five runs a side at most reach p = 0.008: with the throughput row in the family it is a
+  // discovery at FDR 0.05, in the bad direction for a lower-is-better counter.
+  EXPECT_EQ(r->verdict, Verdict::regressed) << r->reason;
+  EXPECT_NE(r->reason.find("rank test alone"), std::string::npos);
+}
+
 TEST(CompareRules, two_repetitions_are_too_few_for_a_verdict) {
   Comparison c = compare_bundles(side("a", {100, 101}), side("b", {50, 51}), {});
   EXPECT_EQ(throughput_row(c).verdict, Verdict::unknown);

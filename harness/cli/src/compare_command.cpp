@@ -1,8 +1,11 @@
 // `jbench compare BASE CANDIDATE [--json] [--fdr Q] [--threshold X] [--allow-different-build]`:
 // is the candidate faster, slower, the same — or is there not enough evidence (docs/compare.md).
+#include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
 
+#include "archive_input.h"
 #include "commands.h"
 #include "jbench/cli/cli.h"
 #include "jbench/compare/compare.h"
@@ -16,9 +19,31 @@ struct CompareCommandOptions {
   compare::CompareOptions options;
 };
 
+// A side given as a file is an archive: read from its safely extracted copy, named by the file.
+// A refused archive is not evidence: the comparison gives no verdict and says why.
+compare::CompareSide read_side(const std::string& path, std::optional<ArchiveInput>& archive) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return compare::read_compare_side(path);
+  archive.emplace(path);
+  compare::CompareSide side;
+  if (!archive->bundle_dir().empty()) side = compare::read_compare_side(archive->bundle_dir());
+  side.dir = path;
+  if (!archive->error().empty()) {
+    side.readable = false;
+    side.error = archive->error();
+  } else if (!archive->findings().empty()) {
+    const auto& f = archive->findings().front();
+    side.readable = false;
+    side.error = "the archive is refused (" + std::to_string(archive->findings().size()) +
+                 " findings, see jbench validate): " + f.code + " " + f.entry + ": " + f.message;
+  }
+  return side;
+}
+
 int run_compare(const CompareCommandOptions& o) {
+  std::optional<ArchiveInput> base_archive, candidate_archive;
   compare::Comparison c = compare::compare_bundles(
-      compare::read_compare_side(o.base), compare::read_compare_side(o.candidate), o.options);
+      read_side(o.base, base_archive), read_side(o.candidate, candidate_archive), o.options);
   if (o.json) {
     std::cout << compare::comparison_to_json(c).dump(2) << '\n';
   } else {
@@ -31,8 +56,11 @@ int run_compare(const CompareCommandOptions& o) {
 
 Action add_compare_command(CLI::App& app) {
   auto o = std::make_shared<CompareCommandOptions>();
-  app.add_option("BASE", o->base, "the bundle compared against")->required();
-  app.add_option("CANDIDATE", o->candidate, "the bundle compared")->required();
+  app.add_option("BASE", o->base,
+                 "the bundle compared against (a directory, or its archive from jbench archive)")
+      ->required();
+  app.add_option("CANDIDATE", o->candidate, "the bundle compared (a directory or an archive)")
+      ->required();
   app.add_flag("--json", o->json, "print the jbench.compare_report document");
   app.add_option("--fdr", o->options.fdr, "the false discovery rate across all cells × metrics")
       ->default_val(o->options.fdr)

@@ -6,6 +6,7 @@
 
 #include "compatibility.h"
 #include "jbench/common/random.h"
+#include "jbench/compare/metrics.h"
 #include "jbench/report/overhead.h"
 #include "jbench/stats/fdr.h"
 #include "jbench/stats/power.h"
@@ -14,13 +15,6 @@
 namespace jbench::compare {
 
 namespace {
-
-struct MetricInfo {
-  const char* name;
-  bool higher_is_better;
-};
-constexpr MetricInfo kMetrics[] = {
-    {"throughput_ops_per_s", true}, {"p50_ns", false}, {"p99_ns", false}};
 
 constexpr std::size_t kMinRepetitions = 3;  // fewer per side: no verdict, only a count
 
@@ -47,15 +41,19 @@ MetricRow compare_metric(const std::string& cell, const MetricInfo& m,
                          const CompareOptions& o) {
   MetricRow row;
   row.cell = cell;
-  row.metric = m.name;
+  row.metric = std::string(m.name);
   row.higher_is_better = m.higher_is_better;
   row.n_base = base.size();
   row.n_candidate = cand.size();
   if (base.empty() || cand.empty()) {
-    row.reason =
-        base.empty() ? "no successful run in the base" : "no successful run in the candidate";
+    row.reason = fmt::format(
+        "no run of the {} has this metric (none succeeded, or its collector did not run cleanly)",
+        base.empty() ? "base" : "candidate");
     return row;
   }
+  auto zero = [](double v) { return v == 0; };
+  row.none_observed =
+      std::all_of(base.begin(), base.end(), zero) && std::all_of(cand.begin(), cand.end(), zero);
   row.base_median = *report::median(base);
   row.candidate_median = *report::median(cand);
   if (row.base_median != 0) row.ratio = row.candidate_median / row.base_median;
@@ -66,8 +64,8 @@ MetricRow compare_metric(const std::string& cell, const MetricInfo& m,
   row.u = t.u;
   row.p = t.p_two_sided;
   row.exact = t.exact;
-  if (base.size() >= 2 && cand.size() >= 2) {
-    auto [lo, hi] = ratio_interval(base, cand, o.resamples, fnv1a64(cell + "/" + m.name));
+  if (base.size() >= 2 && cand.size() >= 2 && row.ratio) {
+    auto [lo, hi] = ratio_interval(base, cand, o.resamples, fnv1a64(cell + "/" + row.metric));
     row.ci_low = lo;
     row.ci_high = hi;
     row.detectable = stats::minimum_detectable_change(cv, base.size(), cand.size());
@@ -78,18 +76,32 @@ MetricRow compare_metric(const std::string& cell, const MetricInfo& m,
 
 // The verdict once q is known (see compare.h).
 void decide(MetricRow& row, const CompareOptions& o) {
-  if (row.n_base < kMinRepetitions || row.n_candidate < kMinRepetitions || !row.ci_low) {
+  if (row.n_base < kMinRepetitions || row.n_candidate < kMinRepetitions ||
+      (row.ratio && !row.ci_low)) {
     if (row.reason.empty()) {
-      row.reason = fmt::format("{} + {} successful runs; a verdict needs at least {} per side",
-                               row.n_base, row.n_candidate, kMinRepetitions);
+      row.reason =
+          fmt::format("{} + {} runs with this metric; a verdict needs at least {} per side",
+                      row.n_base, row.n_candidate, kMinRepetitions);
     }
     row.verdict = Verdict::unknown;
     return;
   }
-  const bool above = *row.ci_low > 1.0, below = *row.ci_high < 1.0;
-  if (row.q <= o.fdr && (above || below)) {
-    const bool better = above == row.higher_is_better;
-    row.verdict = better ? Verdict::improved : Verdict::regressed;
+  // A counter that no run of either side saw move (fsyncs of a reader): measured, and the same.
+  if (row.none_observed) {
+    row.verdict = Verdict::same;
+    row.reason = "no event observed in any run of either side";
+    return;
+  }
+  if (!row.ratio) {
+    // The base's median is 0 and the candidate's is not: no ratio, only the rank test.
+    const bool rose = row.candidate_median > row.base_median;
+    if (row.q <= o.fdr) {
+      row.verdict = rose == row.higher_is_better ? Verdict::improved : Verdict::regressed;
+      row.reason = "the base's median is 0: judged by the rank test alone";
+    } else {
+      row.verdict = Verdict::unknown;
+      row.reason = "the base's median is 0 (no ratio) and the rank test does not settle it";
+    }
     return;
   }
   if (*row.ci_low >= 1.0 - o.threshold && *row.ci_high <= 1.0 + o.threshold && row.detectable &&
@@ -97,7 +109,25 @@ void decide(MetricRow& row, const CompareOptions& o) {
     row.verdict = Verdict::same;
     return;
   }
+  const bool above = *row.ci_low > 1.0, below = *row.ci_high < 1.0;
+  const bool large = std::fabs(*row.ratio - 1.0) >= o.threshold;
+  if (row.q <= o.fdr && (above || below) && large) {
+    const bool better = above == row.higher_is_better;
+    row.verdict = better ? Verdict::improved : Verdict::regressed;
+    return;
+  }
   row.verdict = Verdict::unknown;
+  if (row.q <= o.fdr && (above || below)) {
+    // Real, by the test, but smaller than what the comparison was asked to care about — and not
+    // shown to stay within it either.
+    row.reason = fmt::format(
+        "a change of {:+.1f}% [{:+.1f}%, {:+.1f}%] is significant (q = {:.3g}) but smaller than "
+        "±{:.0f}%, and the interval is not within ±{:.0f}% either; {} runs per side would settle "
+        "it",
+        (*row.ratio - 1) * 100, (*row.ci_low - 1) * 100, (*row.ci_high - 1) * 100, row.q,
+        o.threshold * 100, o.threshold * 100, *row.repetitions_needed);
+    return;
+  }
   row.reason = fmt::format(
       "not enough evidence: the interval [{:.3f}, {:.3f}] is neither clear of 1 at FDR {} nor "
       "within ±{:.0f}%; run more repetitions ({} per side would see a {:.0f}% change)",
@@ -230,8 +260,9 @@ Comparison compare_bundles(const CompareSide& base, const CompareSide& cand,
   for (const auto& [cell, b] : base.cells) {
     auto it = cand.cells.find(cell);
     if (it == cand.cells.end()) continue;
-    for (const MetricInfo& m : kMetrics) {
-      auto bv = b.metrics.find(m.name), cv = it->second.metrics.find(m.name);
+    for (const MetricInfo& m : all_metrics()) {
+      auto bv = b.metrics.find(std::string(m.name)),
+           cv = it->second.metrics.find(std::string(m.name));
       // A metric neither side reports (a workload without latency) is no row at all; one side
       // without it is a row that says so.
       if (bv == b.metrics.end() && cv == it->second.metrics.end() && b.ok + it->second.ok > 0) {

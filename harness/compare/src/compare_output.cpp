@@ -10,9 +10,13 @@ namespace {
 
 std::string value_text(const std::string& metric, double v) {
   if (metric == "throughput_ops_per_s") return fmt::format("{:.0f} ops/s", v);
-  if (v >= 1e6) return fmt::format("{:.2f} ms", v / 1e6);
-  if (v >= 1e3) return fmt::format("{:.1f} us", v / 1e3);
-  return fmt::format("{:.0f} ns", v);
+  if (metric.ends_with("_per_op") && !metric.ends_with("_ns_per_op")) {
+    return fmt::format("{:.4g}/op", v);
+  }
+  const char* per = metric.ends_with("_per_op") ? "/op" : "";
+  if (v >= 1e6) return fmt::format("{:.2f} ms{}", v / 1e6, per);
+  if (v >= 1e3) return fmt::format("{:.1f} us{}", v / 1e3, per);
+  return fmt::format("{:.0f} ns{}", v, per);
 }
 
 nlohmann::json optional_number(const std::optional<double>& v) {
@@ -35,12 +39,12 @@ std::string comparison_to_text(const Comparison& c) {
     out += "  only in the candidate (not compared): " + s + "\n";
   }
   if (!c.rows.empty()) {
-    out += fmt::format("\n{:<44} {:<21} {:>7} {:>14} {:>14} {:>24} {:>8} {:>8}  {}\n", "cell",
+    out += fmt::format("\n{:<44} {:<23} {:>7} {:>14} {:>14} {:>24} {:>8} {:>8}  {}\n", "cell",
                        "metric", "n", "base", "candidate", "ratio [95%]", "p", "q", "verdict");
     for (const MetricRow& r : c.rows) {
       std::string ratio = r.ratio ? fmt::format("{:.3f}", *r.ratio) : "-";
       if (r.ci_low) ratio += fmt::format(" [{:.3f}-{:.3f}]", *r.ci_low, *r.ci_high);
-      out += fmt::format("{:<44} {:<21} {:>3}+{:<3} {:>14} {:>14} {:>24} {:>8.4f} {:>8.4f}  {}\n",
+      out += fmt::format("{:<44} {:<23} {:>3}+{:<3} {:>14} {:>14} {:>24} {:>8.4f} {:>8.4f}  {}\n",
                          r.cell, r.metric, r.n_base, r.n_candidate,
                          r.n_base ? value_text(r.metric, r.base_median) : "-",
                          r.n_candidate ? value_text(r.metric, r.candidate_median) : "-", ratio, r.p,
@@ -80,6 +84,7 @@ nlohmann::json comparison_to_json(const Comparison& c) {
          {"exact", r.exact},
          {"base_cv", r.base_cv},
          {"detectable_change", optional_number(r.detectable)},
+         {"none_observed", r.none_observed},
          {"verdict", to_string(r.verdict)},
          {"reason", r.reason},
          {"repetitions_needed",

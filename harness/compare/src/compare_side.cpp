@@ -5,6 +5,7 @@
 
 #include "jbench/bundle/bundle_validity.h"
 #include "jbench/bundle/json_file.h"
+#include "jbench/compare/metrics.h"
 #include "jbench/matrix/load.h"
 #include "jbench/report/bundle_runs.h"
 #include "jbench/validate/validate.h"
@@ -14,12 +15,6 @@ namespace jbench::compare {
 namespace {
 
 using Json = nlohmann::json;
-
-std::optional<double> number(const Json& j) {
-  if (j.is_number()) return j.get<double>();
-  if (auto d = decimal_value(j)) return static_cast<double>(*d);
-  return std::nullopt;
-}
 
 // Every executable of the workload the bundle's provenance index names (role "exe").
 std::set<std::string> workload_binaries(const std::string& dir) {
@@ -38,22 +33,6 @@ std::set<std::string> workload_binaries(const std::string& dir) {
     }
   }
   return out;
-}
-
-void add_summary_metrics(const Json& summary, SideCell& cell) {
-  if (auto t = summary.find("throughput_ops_per_s"); t != summary.end()) {
-    if (auto v = number(*t)) cell.metrics["throughput_ops_per_s"].push_back(*v);
-  }
-  const Json* all = nullptr;
-  if (auto l = summary.find("latency"); l != summary.end() && l->is_object()) {
-    if (auto a = l->find("all_operations"); a != l->end() && a->is_object()) all = &*a;
-  }
-  if (!all) return;
-  for (const char* key : {"p50_ns", "p99_ns"}) {
-    if (auto v = all->find(key); v != all->end()) {
-      if (auto n = number(*v)) cell.metrics[key].push_back(*n);
-    }
-  }
 }
 
 }  // namespace
@@ -113,7 +92,10 @@ CompareSide read_compare_side(const std::string& dir) {
     auto summary = read_json_object(dir + "/runs/" + r.id + "/summary.json", error);
     if (!summary) continue;
     ++cell.ok;
-    add_summary_metrics(*summary, cell);
+    auto run = read_json_object(dir + "/runs/" + r.id + "/run.json", error);
+    for (auto& [metric, value] : run_metrics(*summary, run ? *run : Json::object())) {
+      cell.metrics[metric].push_back(value);
+    }
   }
   return side;
 }

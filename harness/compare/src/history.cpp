@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <map>
 
+#include "jbench/compare/metrics.h"
 #include "jbench/report/overhead.h"
 
 namespace jbench::compare {
@@ -13,8 +14,6 @@ namespace jbench::compare {
 namespace {
 
 namespace fs = std::filesystem;
-
-bool higher_is_better(const std::string& metric) { return metric == "throughput_ops_per_s"; }
 
 }  // namespace
 

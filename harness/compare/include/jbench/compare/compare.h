@@ -4,16 +4,20 @@
 //   Comparison c = compare_bundles(read_compare_side(base), read_compare_side(cand), {});
 //   exit(exit_code_of(c.outcome));   // 0 no regression, 1 a regression, 4 no verdict, 2 refused
 //
-// Per cell (a point of the matrix, trace mode included) and metric (throughput, p50, p99):
+// Per cell (a point of the matrix, trace mode included) and metric (throughput, p50, p99, and the
+// attribution account's counters per operation where a collector recorded them: metrics.h):
 // the ratio of the candidate's median to the base's with a 2000-resample bootstrap interval
 // (both sides resampled, seeded per cell), the Mann–Whitney rank test, the base's coefficient
 // of variation (the noise floor) and the smallest change these repetitions can see. The
 // p-values of every cell × metric are adjusted together (Benjamini–Hochberg), then each gets
 // one verdict:
-// - regressed / improved: the adjusted p is at most `fdr` and the interval excludes 1;
+// - regressed / improved: the adjusted p is at most `fdr`, the interval excludes 1, and the
+//   change is at least `threshold` (a real but smaller shift is no verdict: it says so);
 // - same: the interval lies within ±`threshold` and the smallest detectable change is within it
 //   too — evidence of no change that matters, not the absence of evidence;
 // - unknown: neither; the row says how many repetitions would settle it.
+// A counter at 0 in every run of both sides is `same` ("no event observed"); one whose base
+// median is 0 has no ratio and is judged by the rank test alone.
 // What cannot be compared is refused, with the keys that differ: a different workload or phase
 // or dataset definition, another class of host, another workload binary or other workload
 // parameters unless allowed.
@@ -44,7 +48,7 @@ struct CompareOptions {
 
 struct MetricRow {
   std::string cell;    // "w1.persistent.writer.small.baseline"
-  std::string metric;  // "throughput_ops_per_s", "p50_ns", "p99_ns"
+  std::string metric;  // "throughput_ops_per_s", "p50_ns", … (metrics.h)
   bool higher_is_better = true;
   std::size_t n_base = 0, n_candidate = 0;
   double base_median = 0, candidate_median = 0;
@@ -54,6 +58,7 @@ struct MetricRow {
   double p = 1;  // the rank test's two-sided p
   double q = 1;  // adjusted across the comparison
   bool exact = false;
+  bool none_observed = false;        // a counter at 0 in every run of both sides
   double base_cv = 0;                // the noise floor: the base's spread
   std::optional<double> detectable;  // the smallest relative change these runs can see
   Verdict verdict = Verdict::unknown;

@@ -1,0 +1,36 @@
+// What `jbench compare` and `jbench history` compare: one value per successful run and metric.
+//
+// The run's figures (throughput, latency percentiles) come from every run. The counters of the
+// attribution account come per measured operation, from the collectors that recorded them, and
+// only from a run in which that collector ran cleanly (status "ok", nothing dropped): a run whose
+// collector was not requested, not available, failed or lost records gives no value, so that
+// "not measured" never reads as zero, while a clean collector that saw no event gives a real 0.
+#pragma once
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace jbench::compare {
+
+struct MetricInfo {
+  std::string_view name;
+  bool higher_is_better;
+  std::string_view unit;    // "ops/s", "ns", "ns/op", "calls/op"
+  std::string_view source;  // the collector a counter needs; "" for the run's own figures
+};
+
+// Every metric, in the order rows are written.
+std::span<const MetricInfo> all_metrics();
+// Known metric names have their direction; an unknown one (a newer bundle) is lower-is-better
+// only if it ends in _ns or _per_op.
+bool higher_is_better(std::string_view metric);
+
+// metric -> value, for one run: its summary.json and run.json. Values the run does not support
+// (see above) are absent.
+std::map<std::string, double> run_metrics(const nlohmann::json& summary, const nlohmann::json& run);
+
+}  // namespace jbench::compare

@@ -1,0 +1,117 @@
+// The metrics of a run, read from its summary (the validator recomputes it from the raw files,
+// so it is the run's evidence) and its run.json (which says how each collector fared).
+#include "jbench/compare/metrics.h"
+
+#include <array>
+
+#include "jbench/bundle/json_file.h"
+
+namespace jbench::compare {
+
+namespace {
+
+using Json = nlohmann::json;
+
+constexpr std::array<MetricInfo, 8> kMetrics = {{
+    {"throughput_ops_per_s", true, "ops/s", ""},
+    {"p50_ns", false, "ns", ""},
+    {"p99_ns", false, "ns", ""},
+    {"cpu_ns_per_op", false, "ns/op", "cpu"},
+    {"traced_syscalls_per_op", false, "calls/op", "syscall"},
+    {"fsyncs_per_op", false, "calls/op", "syscall"},
+    {"gc_collections_per_op", false, "collections/op", "gc"},
+    {"gc_pause_ns_per_op", false, "ns/op", "gc"},
+}};
+
+std::optional<double> number(const Json& j) {
+  if (j.is_number()) return j.get<double>();
+  if (auto d = decimal_value(j)) return static_cast<double>(*d);
+  return std::nullopt;
+}
+
+const Json& member(const Json& j, const char* key) {
+  static const Json none;
+  if (!j.is_object()) return none;
+  auto it = j.find(key);
+  return it == j.end() ? none : *it;
+}
+
+// A collector that ran cleanly in this run: recorded, and lost nothing.
+bool clean(const Json& run, std::string_view name) {
+  for (const Json& c : member(member(run, "trace_mode"), "collectors")) {
+    if (!c.is_object() || c.value("name", "") != name) continue;
+    return c.value("status", "") == "ok" && number(member(c, "dropped")).value_or(1) == 0;
+  }
+  return false;
+}
+
+// The sum over the run's incarnations of one measure-phase figure, or nothing when none has it.
+template <typename Read>
+std::optional<double> over_incarnations(const Json& incarnations, Read read) {
+  std::optional<double> sum;
+  for (const Json& inc : incarnations) {
+    if (auto v = read(member(member(inc, "phases"), "measure"))) sum = sum.value_or(0) + *v;
+  }
+  return sum;
+}
+
+}  // namespace
+
+std::span<const MetricInfo> all_metrics() { return kMetrics; }
+
+bool higher_is_better(std::string_view metric) {
+  for (const MetricInfo& m : kMetrics) {
+    if (m.name == metric) return m.higher_is_better;
+  }
+  return !(metric.ends_with("_ns") || metric.ends_with("_per_op"));
+}
+
+std::map<std::string, double> run_metrics(const Json& summary, const Json& run) {
+  std::map<std::string, double> out;
+  if (auto v = number(member(summary, "throughput_ops_per_s"))) out["throughput_ops_per_s"] = *v;
+  const Json& all = member(member(summary, "latency"), "all_operations");
+  for (const char* key : {"p50_ns", "p99_ns"}) {
+    if (auto v = number(member(all, key))) out[key] = *v;
+  }
+  const auto ops = number(member(member(summary, "measure"), "operations"));
+  if (!ops || *ops <= 0) return out;  // nothing to divide by: no per-operation counter
+  const Json& collectors = member(summary, "collectors");
+  auto per_op = [&](const char* metric, std::optional<double> total) {
+    if (total) out[metric] = *total / *ops;
+  };
+  if (clean(run, "cpu")) {
+    per_op("cpu_ns_per_op",
+           over_incarnations(member(member(collectors, "cpu"), "incarnations"),
+                             [](const Json& m) { return number(member(m, "cpu_ns")); }));
+  }
+  if (clean(run, "syscall")) {
+    const Json& incarnations = member(member(collectors, "syscall"), "incarnations");
+    // A clean collector that saw no call still read every phase: its zero is measured.
+    per_op("traced_syscalls_per_op", over_incarnations(incarnations, [](const Json& m) {
+             double n = 0;
+             if (m.is_object()) {
+               for (const auto& [call, figures] : m.items())
+                 n += number(member(figures, "count")).value_or(0);
+             }
+             return std::optional<double>(n);
+           }));
+    per_op(
+        "fsyncs_per_op", over_incarnations(incarnations, [](const Json& m) {
+          return std::optional<double>(number(member(member(m, "fsync"), "count")).value_or(0) +
+                                       number(member(member(m, "fdatasync"), "count")).value_or(0));
+        }));
+  }
+  if (clean(run, "gc")) {
+    double collections = 0, pause = 0;
+    for (const Json& cell : member(member(collectors, "gc"), "cells")) {
+      if (member(cell, "phase") != "measure") continue;
+      collections += number(member(cell, "collections")).value_or(0);
+      pause += number(member(cell, "pause_total_ns")).value_or(0);
+    }
+    per_op("gc_collections_per_op", collections);
+    per_op("gc_pause_ns_per_op", pause);
+  }
+  return out;
+}
+
+}  // namespace jbench::compare
