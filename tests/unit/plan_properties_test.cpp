@@ -4,6 +4,7 @@
 
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "jbench/common/random.h"
 #include "jbench/plan/plan.h"
@@ -26,7 +27,7 @@ Matrix random_matrix(std::uint64_t seed) {
   m.limits = {1024, 60, 8, std::nullopt, std::nullopt};
   m.warmup = {Phase::Kind::duration, 10};
   m.measure = {Phase::Kind::operations, 10};
-  m.ordering = {rng.below(2) == 0, rng.below(2) == 0, rng.next()};
+  m.ordering = {rng.below(2) == 0, static_cast<ModeOrder>(rng.below(3)), rng.next()};
   auto& workers = m.axis(Axis::workers);
   workers.declared = true;
   for (std::uint32_t w = 1; w <= 128; w *= 2) {
@@ -201,12 +202,65 @@ TEST(PlanProperties, the_order_seed_moves_runs_but_not_workload_seeds) {
 TEST(PlanProperties, declared_order_follows_the_matrix) {
   Matrix m = test::must_parse(test::matrix_yaml());
   m.ordering.shuffle_blocks = false;
-  m.ordering.shuffle_modes = false;
+  m.ordering.modes = ModeOrder::declared;
   const Plan plan = make_plan(m, {}, kHost);
   EXPECT_EQ(run_id(plan, plan.runs[0]), "w1.cold.writer.small.baseline.r1");
   EXPECT_EQ(run_id(plan, plan.runs[1]), "w1.cold.writer.small.no-consumer.r1");
   EXPECT_EQ(run_id(plan, plan.runs[4]), "w1.cold.writer.small.baseline.r2");
   EXPECT_EQ(run_id(plan, plan.runs.back()), "w4.persistent.mixed.large.full.r2");
+}
+
+// Balanced (the default): over each group of k repetitions of a point, every one of its k modes
+// runs in every position of the block exactly once; a short last group is as balanced as its size
+// allows (no position twice for one mode). Shuffled blocks give no such guarantee.
+TEST(PlanProperties, balanced_modes_take_every_position_once_per_group_of_repetitions) {
+  for (const int repetitions : {4, 8, 7}) {
+    Matrix m = test::must_parse(test::matrix_yaml("", "", repetitions));
+    ASSERT_EQ(m.ordering.modes, ModeOrder::balanced);
+    const Plan plan = make_plan(m, {}, kHost);
+    // (point, group, mode, position) -> times
+    std::map<std::tuple<std::string, std::uint32_t, TraceMode, std::uint32_t>, int> seen;
+    std::set<std::string> orders;
+    for (const Block& b : plan.blocks) {
+      const std::uint32_t k = b.run_count;
+      std::string point, order;
+      for (auto v : b.point) point += std::to_string(v) + ",";
+      for (std::uint32_t pos = 0; pos < k; ++pos) {
+        const jbench::Run& r = plan.runs[b.first_run + pos];
+        ++seen[{point, b.repetition / k, r.trace, pos}];
+        order += std::to_string(static_cast<int>(r.trace));
+      }
+      orders.insert(point + order);
+    }
+    for (const auto& [key, times] : seen) {
+      EXPECT_EQ(times, 1) << "repetitions " << repetitions << ": a mode twice in one position";
+    }
+    // Complete groups cover every (mode, position): k × k entries each.
+    const std::uint32_t k = plan.blocks.front().run_count;
+    std::map<std::pair<std::string, std::uint32_t>, int> per_group;
+    for (const auto& [key, times] : seen) ++per_group[{std::get<0>(key), std::get<1>(key)}];
+    for (const auto& [group, entries] : per_group) {
+      if (group.second < static_cast<std::uint32_t>(repetitions) / k) {
+        EXPECT_EQ(entries, static_cast<int>(k * k));
+      }
+    }
+    EXPECT_GT(orders.size(), plan.blocks.size() / 4) << "the orders are not random";
+  }
+  // The same matrix, shuffled: blocks are ordered independently, so some mode repeats a position
+  // within a group somewhere in a matrix this size.
+  Matrix shuffled = test::must_parse(test::matrix_yaml("", "", 4));
+  shuffled.ordering.modes = ModeOrder::shuffled;
+  const Plan plan = make_plan(shuffled, {}, kHost);
+  std::map<std::tuple<std::string, TraceMode, std::uint32_t>, int> seen;
+  int repeats = 0;
+  for (const Block& b : plan.blocks) {
+    std::string point;
+    for (auto v : b.point) point += std::to_string(v) + ",";
+    for (std::uint32_t pos = 0; pos < b.run_count; ++pos) {
+      repeats += ++seen[{point, plan.runs[b.first_run + pos].trace, pos}] > 1;
+    }
+  }
+  EXPECT_GT(repeats, 0);
 }
 
 TEST(PlanProperties, run_ids_are_unique) {

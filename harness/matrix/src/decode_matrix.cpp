@@ -143,6 +143,7 @@ void decode_limits(Context& ctx, const yaml::Node& node, Matrix& m) {
 void decode_order(Context& ctx, const yaml::Node& node, Matrix& m) {
   constexpr std::array<std::string_view, 3> kKeys = {"blocks", "modes", "seed"};
   constexpr std::array<std::string_view, 2> kOrders = {"shuffled", "declared"};
+  constexpr std::array<std::string_view, 3> kModeOrders = {"balanced", "shuffled", "declared"};
   Fields fields(ctx, node, "order", kKeys);
   if (const auto* n = fields.optional("blocks")) {
     if (auto v = ctx.one_of(*n, fields.path("blocks"), kOrders)) {
@@ -150,8 +151,10 @@ void decode_order(Context& ctx, const yaml::Node& node, Matrix& m) {
     }
   }
   if (const auto* n = fields.optional("modes")) {
-    if (auto v = ctx.one_of(*n, fields.path("modes"), kOrders)) {
-      m.ordering.shuffle_modes = (*v == "shuffled");
+    if (auto v = ctx.one_of(*n, fields.path("modes"), kModeOrders)) {
+      m.ordering.modes = *v == "balanced"   ? ModeOrder::balanced
+                         : *v == "shuffled" ? ModeOrder::shuffled
+                                            : ModeOrder::declared;
     }
   }
   if (const auto* n = fields.optional("seed")) {

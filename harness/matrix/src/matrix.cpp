@@ -15,4 +15,16 @@ std::optional<Axis> axis_from_name(std::string_view name) {
   return std::nullopt;
 }
 
+const char* to_string(ModeOrder order) {
+  switch (order) {
+    case ModeOrder::balanced:
+      return "balanced";
+    case ModeOrder::shuffled:
+      return "shuffled";
+    case ModeOrder::declared:
+      return "declared";
+  }
+  return "balanced";
+}
+
 }  // namespace jbench

@@ -16,6 +16,25 @@ constexpr std::size_t kTrace = static_cast<std::size_t>(Axis::trace);
 constexpr std::uint64_t kBlockOrderSalt = 0x626c6f636b73ULL;  // "blocks"
 constexpr std::uint64_t kModeOrderSalt = 0x6d6f646573ULL;     // "modes"
 
+// The balanced order of one block (matrix.h, ModeOrder): repetitions are taken in groups of k
+// (the block's modes); a group draws one seeded order of the modes and a seeded permutation of
+// the k rotations of it, and its j-th repetition runs the j-th rotation. Across a group every
+// mode is in every position once; which order, and which rotation falls on which repetition, stay
+// random. Pure in (repetition, seed): a block's order never depends on other blocks.
+void balance_modes(std::span<std::pair<TraceMode, std::uint32_t>> modes, std::uint32_t repetition,
+                   std::uint64_t point_seed) {
+  const std::size_t k = modes.size();
+  if (k < 2) return;
+  SplitMix64 rng(combine64(point_seed, repetition / k));
+  std::vector<std::size_t> order(k), rotations(k);
+  for (std::size_t i = 0; i < k; ++i) order[i] = rotations[i] = i;
+  stable_shuffle(std::span(order), rng);
+  stable_shuffle(std::span(rotations), rng);
+  const std::size_t shift = rotations[repetition % k];
+  std::vector<std::pair<TraceMode, std::uint32_t>> declared(modes.begin(), modes.end());
+  for (std::size_t pos = 0; pos < k; ++pos) modes[pos] = declared[order[(pos + shift) % k]];
+}
+
 // Which values of each axis --only selects (all, without a filter).
 std::array<std::vector<bool>, kAxisCount> selected_values(const Matrix& m,
                                                           std::span<const OnlyFilter> filters) {
@@ -133,6 +152,7 @@ Plan make_plan(const Matrix& m, std::span<const OnlyFilter> filters, const HostR
   struct PendingBlock {
     Block block;
     std::uint32_t modes_begin;  // into block_modes
+    std::uint64_t point_hash;   // the same for every repetition of the point
   };
   std::vector<PendingBlock> pending;
   std::vector<std::pair<TraceMode, std::uint32_t>> block_modes;  // (mode, cell or kNoCell)
@@ -186,6 +206,7 @@ Plan make_plan(const Matrix& m, std::span<const OnlyFilter> filters, const HostR
         pb.block.point = point;
         pb.block.repetition = r;
         pb.block.seed = combine64(point_hash, r);
+        pb.point_hash = point_hash;
         pb.modes_begin = static_cast<std::uint32_t>(block_modes.size());
         if (implicit_baseline) block_modes.emplace_back(TraceMode::baseline, kNoCell);
         for (std::size_t i = 0; i < modes.size(); ++i)
@@ -209,7 +230,7 @@ Plan make_plan(const Matrix& m, std::span<const OnlyFilter> filters, const HostR
   }
   plan.counts.cells = plan.cells.size();
 
-  // The execution order: blocks shuffled as wholes, then modes shuffled inside each block.
+  // The execution order: blocks shuffled as wholes, then the modes ordered inside each block.
   if (m.ordering.shuffle_blocks) {
     SplitMix64 rng(combine64(m.ordering.seed, kBlockOrderSalt));
     stable_shuffle(std::span(pending), rng);
@@ -219,9 +240,12 @@ Plan make_plan(const Matrix& m, std::span<const OnlyFilter> filters, const HostR
   for (auto& pb : pending) {
     auto first = block_modes.begin() + pb.modes_begin;
     std::span<std::pair<TraceMode, std::uint32_t>> these(first, first + pb.block.run_count);
-    if (m.ordering.shuffle_modes) {
+    if (m.ordering.modes == ModeOrder::shuffled) {
       SplitMix64 rng(combine64(combine64(m.ordering.seed, kModeOrderSalt), pb.block.seed));
       stable_shuffle(these, rng);
+    } else if (m.ordering.modes == ModeOrder::balanced) {
+      balance_modes(these, pb.block.repetition,
+                    combine64(combine64(m.ordering.seed, kModeOrderSalt), pb.point_hash));
     }
     pb.block.first_run = static_cast<std::uint32_t>(plan.runs.size());
     const auto block_index = static_cast<std::uint32_t>(plan.blocks.size());

@@ -103,7 +103,7 @@ Json matrix_json(const Matrix& m) {
           {"limits", limits},
           {"order",
            {{"blocks", m.ordering.shuffle_blocks ? "shuffled" : "declared"},
-            {"modes", m.ordering.shuffle_modes ? "shuffled" : "declared"},
+            {"modes", to_string(m.ordering.modes)},
             {"seed", std::to_string(m.ordering.seed)}}},
           {"datasets", datasets},
           {"exclude", excludes},

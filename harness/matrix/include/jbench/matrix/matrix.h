@@ -81,11 +81,21 @@ struct ExcludeRule {
   bool names(Axis axis) const { return !values[static_cast<std::size_t>(axis)].empty(); }
 };
 
+// How the trace modes of a block are ordered. `balanced` (the default) is a seeded order in which,
+// over each run of k repetitions of a point (k its modes), every mode takes every position once:
+// whatever the position in a block does to a run (the previous block's writeback, a warming
+// cache) then falls on every mode alike, where independent shuffles leave some mode first in
+// most blocks of a short matrix. `shuffled` shuffles each block on its own; `declared` keeps the
+// matrix's order.
+enum class ModeOrder : std::uint8_t { balanced, shuffled, declared };
+
 struct Ordering {
   bool shuffle_blocks = true;  // blocks in a seeded random order, else in declared order
-  bool shuffle_modes = true;   // trace modes inside a block in a seeded order, else declared
-  std::uint64_t seed = 0;      // defaults to the matrix seed
+  ModeOrder modes = ModeOrder::balanced;
+  std::uint64_t seed = 0;  // defaults to the matrix seed
 };
+
+const char* to_string(ModeOrder order);
 
 // Collector settings a matrix may change (`collectors:`); unset means the trace mode's default
 // (docs/trace-modes.md).
