@@ -13,10 +13,11 @@
 #                        repetitions on a noisy 2-core host can tell apart; docs/compare.md)
 #
 # JBENCH_NIGHTLY_NO_BUILD=1 skips the build (a caller that has just built, like the tests).
-# Writes into DIR: the new bundle, <bundle>.compare.txt/.json, history.txt/.json, and
-# <bundle>.summary.md (also printed). Exit codes, as `jbench compare`: 0 no regression among the
-# measured cells, 1 a regression (or the run or its bundle failed), 4 no verdict (the first
-# night, or nothing comparable), 2 bad usage.
+# Writes into DIR: the new bundle, <bundle>.compare.txt/.json/.html, history.txt/.json/.html
+# (the .html ones are self-contained pages to open in a browser), and <bundle>.summary.md (also
+# printed). Exit codes, as `jbench compare`: 0 no regression among the measured cells, 1 a
+# regression (or the run or its bundle failed), 4 no verdict (the first night, or nothing
+# comparable), 2 bad usage.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 results=results/nightly
@@ -81,7 +82,8 @@ else
   set +e
   "$jbench" compare "$last" "$bundle" "${allow[@]}" > "$results/$name.compare.txt"
   verdict=$?
-  "$jbench" compare "$last" "$bundle" "${allow[@]}" --json > "$results/$name.compare.json"
+  "$jbench" compare "$last" "$bundle" "${allow[@]}" --json --html "$results/$name.compare.html" \
+    > "$results/$name.compare.json"
   set -e
   line=$(tail -1 "$results/$name.compare.txt")
   echo "- comparison with \`$last\`: **$line** (exit $verdict)" >> "$summary"
@@ -92,10 +94,14 @@ else
 fi
 set +e
 "$jbench" history "$results" > "$results/history.txt"
-"$jbench" history "$results" --json > "$results/history.json"
+"$jbench" history "$results" --json --html "$results/history.html" > "$results/history.json"
 set -e
 echo "- history over \`$results\`: $(tail -1 "$results/history.txt")" >> "$summary"
-echo "- details: \`$results/$name.compare.txt\`, \`$results/history.txt\`" >> "$summary"
+details="\`$results/$name.compare.txt\`"
+[ -f "$results/$name.compare.html" ] && details="$details, \`$results/$name.compare.html\`"
+details="$details, \`$results/history.txt\`"
+[ -f "$results/history.html" ] && details="$details, \`$results/history.html\`"
+echo "- details: $details" >> "$summary"
 cat "$summary"
 if [ "$run_status" -ne 0 ] && [ "$verdict" -eq 0 ]; then verdict=1; fi
 exit "$verdict"

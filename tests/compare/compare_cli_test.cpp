@@ -143,5 +143,43 @@ TEST(CompareCli, a_different_matrix_is_refused_with_the_key_named) {
       << r.out;
 }
 
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+TEST(CompareCli, html_writes_the_page_and_keeps_stdout_and_the_exit_code) {
+  test::TempDir dir;
+  const std::string page = dir.path() + "/compare.html";
+  auto r = compare({kBundles + "/writer-a", kBundles + "/writer-planted",
+                    "--allow-different-settings", "--json", "--html", page});
+  EXPECT_EQ(r.exit_code, 1) << r.err;  // the comparison's, as without --html
+  const nlohmann::json doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc["outcome"], "regression");
+  EXPECT_EQ(r.err, "compare page: " + page + "\n");
+  const std::string html = read_text(page);
+  EXPECT_TRUE(html.starts_with("<!DOCTYPE html>")) << html.substr(0, 200);
+  std::size_t regressed = 0;
+  for (std::size_t at = 0; (at = html.find("data-verdict=\"regressed\"", at)) != std::string::npos;
+       ++at) {
+    ++regressed;
+  }
+  std::size_t regressed_rows = 0;
+  for (const auto& row : doc["rows"]) regressed_rows += row["verdict"] == "regressed";
+  EXPECT_GE(regressed_rows, 3u);
+  EXPECT_EQ(regressed, regressed_rows);
+  EXPECT_FALSE(fs::exists(page + ".tmp"));
+}
+
+TEST(CompareCli, html_to_a_path_that_cannot_be_written_exits_3_with_one_message) {
+  test::TempDir dir;
+  const std::string page = dir.path() + "/no-such-dir/compare.html";
+  auto r = compare({kBundles + "/writer-a", kBundles + "/writer-b", "--html", page});
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_EQ(r.err, "jbench: error: cannot write " + page + ": No such file or directory\n");
+  EXPECT_EQ(r.out, "");
+  EXPECT_FALSE(fs::exists(dir.path() + "/no-such-dir"));
+}
+
 }  // namespace
 }  // namespace jbench

@@ -90,5 +90,25 @@ TEST(HistoryCli, a_few_nights_give_no_verdict) {
             std::string::npos);
 }
 
+TEST(HistoryCli, html_writes_the_page_with_every_bundle_and_a_bad_path_exits_3) {
+  test::TempDir dir;
+  copy_bundle("writer-a", dir.path() + "/a");
+  copy_bundle("writer-b", dir.path() + "/b");
+  const std::string page = dir.path() + "/history.html";
+  auto r = test::run_process({JBENCH_BINARY, "history", dir.path(), "--html", page});
+  EXPECT_EQ(r.exit_code, 4) << r.err;  // the history's, as without --html
+  EXPECT_NE(r.out.find("no series has the 10 usable bundles"), std::string::npos) << r.out;
+  std::ifstream in(page);
+  const std::string html((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_NE(html.find("class=\"banner outcome no_verdict\""), std::string::npos);
+  EXPECT_NE(html.find("data-bundle=\"1\" data-usable=\"true\""), std::string::npos);
+
+  const std::string bad = dir.path() + "/a/manifest.json/history.html";  // under a file
+  auto refused = test::run_process({JBENCH_BINARY, "history", dir.path(), "--html", bad});
+  EXPECT_EQ(refused.exit_code, 3);
+  EXPECT_EQ(refused.err, "jbench: error: cannot write " + bad + ": Not a directory\n");
+  EXPECT_EQ(refused.out, "");
+}
+
 }  // namespace
 }  // namespace jbench

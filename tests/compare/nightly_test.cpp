@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
 #include <thread>
@@ -30,6 +31,25 @@ test::ProcessResult night(const std::string& results, const std::vector<std::str
   return test::run_process(argv, o);
 }
 
+// The files in `dir` whose names end with `suffix`.
+std::size_t files_ending(const std::string& dir, const std::string& suffix) {
+  std::size_t n = 0;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    n += e.is_regular_file() && e.path().filename().string().ends_with(suffix);
+  }
+  return n;
+}
+
+// The page exists, is a whole HTML document, and its outcome banner is the one given.
+void expect_page(const std::string& path, const std::string& outcome) {
+  std::ifstream in(path);
+  ASSERT_TRUE(in) << path << " was not written";
+  const std::string html((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_TRUE(html.starts_with("<!DOCTYPE html>")) << path;
+  EXPECT_TRUE(html.ends_with("</html>\n")) << path;
+  EXPECT_NE(html.find("data-outcome=\"" + outcome + "\""), std::string::npos) << path;
+}
+
 std::size_t bundles_in(const std::string& dir) {
   std::size_t n = 0;
   for (const auto& e : fs::directory_iterator(dir)) {
@@ -46,6 +66,10 @@ TEST(Nightly, three_nights_first_without_a_verdict_then_compared_then_a_planted_
   EXPECT_EQ(first.exit_code, 4) << first.out << first.err;
   EXPECT_NE(first.out.find("no earlier valid nightly"), std::string::npos) << first.out;
   EXPECT_NE(first.out.find("- validation: valid"), std::string::npos) << first.out;
+  // Nothing compared, no comparison page; the history page every night.
+  EXPECT_EQ(files_ending(results, ".compare.html"), 0u);
+  expect_page(results + "/history.html", "no_verdict");
+  EXPECT_NE(first.out.find(results + "/history.html`"), std::string::npos) << first.out;
 
   // The names are to the second; the next night must not collide with this one.
   std::this_thread::sleep_for(std::chrono::milliseconds(1100));
@@ -58,6 +82,14 @@ TEST(Nightly, three_nights_first_without_a_verdict_then_compared_then_a_planted_
   EXPECT_NE(second.out.find("- cells compared: w1.persistent.writer.small.baseline"),
             std::string::npos)
       << second.out;
+  EXPECT_EQ(files_ending(results, ".compare.html"), 1u);
+  // The page the summary names shows the outcome its JSON twin states.
+  std::smatch named;
+  ASSERT_TRUE(std::regex_search(second.out, named, std::regex("`([^`]*)\\.compare\\.html`")))
+      << second.out;
+  std::ifstream twin(named[1].str() + ".compare.json");
+  ASSERT_TRUE(twin) << named[1];
+  expect_page(named[1].str() + ".compare.html", nlohmann::json::parse(twin)["outcome"]);
 
   std::this_thread::sleep_for(std::chrono::milliseconds(1100));
   auto planted = night(results, {"--plant-delay-ns", "100000"});
@@ -69,6 +101,8 @@ TEST(Nightly, three_nights_first_without_a_verdict_then_compared_then_a_planted_
       << planted.out;
   EXPECT_EQ(bundles_in(results), 3u);  // every night kept
   EXPECT_TRUE(fs::is_regular_file(results + "/history.txt"));
+  EXPECT_EQ(files_ending(results, ".compare.html"), 2u);
+  expect_page(results + "/history.html", "no_verdict");  // three nights: too few for a verdict
   // The planted matrix copy is not left beside the fixture.
   EXPECT_FALSE(fs::exists(JBENCH_SOURCE_DIR "/tests/fixtures/compare/.planted-nightly-tiny.yaml"));
 }

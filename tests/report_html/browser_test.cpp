@@ -5,102 +5,23 @@
 // only when no chromium is installed.
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <regex>
-#include <sstream>
 #include <unordered_map>
 
 #include "fixtures.h"
-#include "headless_chromium.h"
 #include "jbench/report_html/attribution_html.h"
+#include "page_in_browser.h"
 #include "png_pixels.h"
-#include "temp_dir.h"
 
 namespace jbench::test {
 namespace {
 
-// How Chromium serializes a text node: &, <, > and the no-break space escaped, nothing else.
-std::string serialized_text(const std::string& s) {
-  std::string out;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '&') {
-      out += "&amp;";
-    } else if (s[i] == '<') {
-      out += "&lt;";
-    } else if (s[i] == '>') {
-      out += "&gt;";
-    } else if (s.compare(i, 2, "\xC2\xA0") == 0) {
-      out += "&nbsp;";
-      ++i;
-    } else {
-      out += s[i];
-    }
-  }
-  return out;
-}
-
-// The value of the page's error recorder on <html> (page_script.h): "0" when nothing went wrong,
-// "" when the recorder never ran (its hash did not match the page's policy, say).
-std::string recorded_errors(const std::string& dom) {
-  std::smatch m;
-  if (!std::regex_search(dom, m, std::regex(R"re(<html[^>]*\sdata-js-errors="(\d+)")re")))
-    return "";
-  return m[1];
-}
-
-std::string recorded_error_log(const std::string& dom) {
-  std::smatch m;
-  if (!std::regex_search(dom, m, std::regex(R"re(<html[^>]*\sdata-js-error-log="([^"]*)")re"))) {
-    return "";
-  }
-  return m[1];
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-std::string joined(const std::vector<std::string>& lines) {
-  std::string out;
-  for (const std::string& l : lines) out += l + "\n";
-  return out;
-}
-
-class AttributionPageInBrowser : public ::testing::Test {
+class AttributionPageInBrowser : public PageInBrowser {
  protected:
-  void SetUp() override {
-    chromium_ = find_chromium();
-    if (!chromium_) {
-      GTEST_SKIP() << "no chromium: neither $JBENCH_CHROMIUM nor /usr/bin/chromium is an "
-                      "executable (bash ci/install-deps.sh installs Debian's chromium)";
-    }
-  }
-
-  std::string write_page(const std::string& name, const std::string& html) {
-    return tmp_.write(name, html);
-  }
-
   std::string render(const std::string& fixture) {
     return write_page(fixture + ".html",
                       report_html::attribution_to_html(attribution_fixture(fixture)));
   }
-
-  // One launch; fails the test (non-fatally) if the browser failed or left a process behind.
-  BrowserRun open(const std::string& page, const std::vector<std::string>& extra) {
-    BrowserRun run = run_headless(*chromium_, page, extra, tmp_.path());
-    EXPECT_TRUE(run.ok) << run.what << "\n" << run.err;
-    EXPECT_EQ(run.leftovers, 0) << "chromium processes outlived the launch (killed now)";
-    RecordProperty("chromium_ms", static_cast<int>(run.seconds * 1000));
-    return run;
-  }
-
-  BrowserRun dump_dom(const std::string& page) { return open(page, {"--dump-dom"}); }
-
-  std::optional<std::string> chromium_;
-  TempDir tmp_;
 };
 
 TEST_F(AttributionPageInBrowser, shows_the_dominant_cost_sentence_without_errors) {

@@ -1,5 +1,6 @@
-// `jbench compare BASE CANDIDATE [--json] [--fdr Q] [--threshold X] [--allow-different-build]`:
-// is the candidate faster, slower, the same — or is there not enough evidence (docs/compare.md).
+// `jbench compare BASE CANDIDATE [--json] [--html FILE] [--fdr Q] [--threshold X]
+// [--allow-different-build] [--allow-different-settings]`: is the candidate faster, slower, the
+// same — or is there not enough evidence (docs/compare.md).
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -9,6 +10,8 @@
 #include "commands.h"
 #include "jbench/cli/cli.h"
 #include "jbench/compare/compare.h"
+#include "jbench/report_html/compare_html.h"
+#include "page_file.h"
 
 namespace jbench::cli {
 namespace {
@@ -16,6 +19,7 @@ namespace {
 struct CompareCommandOptions {
   std::string base, candidate;
   bool json = false;
+  std::string html;
   compare::CompareOptions options;
 };
 
@@ -44,8 +48,13 @@ int run_compare(const CompareCommandOptions& o) {
   std::optional<ArchiveInput> base_archive, candidate_archive;
   compare::Comparison c = compare::compare_bundles(
       read_side(o.base, base_archive), read_side(o.candidate, candidate_archive), o.options);
+  const nlohmann::json report = compare::comparison_to_json(c);
+  if (!o.html.empty() &&
+      !write_page(o.html, report_html::comparison_to_html(report), "compare page")) {
+    return kExitInternal;
+  }
   if (o.json) {
-    std::cout << compare::comparison_to_json(c).dump(2) << '\n';
+    std::cout << report.dump(2) << '\n';
   } else {
     std::cout << compare::comparison_to_text(c);
   }
@@ -62,6 +71,8 @@ Action add_compare_command(CLI::App& app) {
   app.add_option("CANDIDATE", o->candidate, "the bundle compared (a directory or an archive)")
       ->required();
   app.add_flag("--json", o->json, "print the jbench.compare_report document");
+  app.add_option("--html", o->html,
+                 "also write the comparison as one self-contained HTML page (stdout unchanged)");
   app.add_option("--fdr", o->options.fdr, "the false discovery rate across all cells × metrics")
       ->default_val(o->options.fdr)
       ->check(CLI::Range(1e-6, 0.5));
@@ -80,9 +91,9 @@ Action add_compare_command(CLI::App& app) {
       "test, Benjamini-Hochberg across the matrix, and a verdict: regressed, improved, same or "
       "unknown (not enough evidence, with the repetitions that would settle it). See "
       "docs/compare.md.\nExit codes: 0 no regression among the measured cells, 1 a regression, "
-      "2 bad usage or bundles that cannot be compared (the differing keys named), 4 no verdict: "
-      "nothing comparable was measured (no common cell, every cell unknown, or a bundle "
-      "invalid).");
+      "2 bad usage or bundles that cannot be compared (the differing keys named), 3 the --html "
+      "page cannot be written, 4 no verdict: nothing comparable was measured (no common cell, "
+      "every cell unknown, or a bundle invalid).");
   return [o] { return run_compare(*o); };
 }
 

@@ -1,11 +1,13 @@
-// `jbench history DIR [--json] [--alpha A] [--min-segment N]`: a folder of nightly bundles as
-// series per cell and metric, with their change points (docs/compare.md, "History").
+// `jbench history DIR [--json] [--html FILE] [--alpha A] [--min-segment N]`: a folder of nightly
+// bundles as series per cell and metric, with their change points (docs/compare.md, "History").
 #include <iostream>
 #include <memory>
 
 #include "commands.h"
 #include "jbench/cli/cli.h"
 #include "jbench/compare/history.h"
+#include "jbench/report_html/history_html.h"
+#include "page_file.h"
 
 namespace jbench::cli {
 namespace {
@@ -13,13 +15,18 @@ namespace {
 struct HistoryOptions {
   std::string dir;
   bool json = false;
+  std::string html;
   stats::ChangePointOptions options;
 };
 
 int run_history(const HistoryOptions& o) {
   compare::History h = compare::read_history(o.dir, o.options);
+  const nlohmann::json doc = compare::history_to_json(h);
+  if (!o.html.empty() && !write_page(o.html, report_html::history_to_html(doc), "history page")) {
+    return kExitInternal;
+  }
   if (o.json) {
-    std::cout << compare::history_to_json(h).dump(2) << '\n';
+    std::cout << doc.dump(2) << '\n';
   } else {
     std::cout << compare::history_to_text(h);
   }
@@ -34,6 +41,8 @@ Action add_history_command(CLI::App& app) {
       ->required()
       ->check(CLI::ExistingDirectory);
   app.add_flag("--json", o->json, "print the jbench.history document");
+  app.add_option("--html", o->html,
+                 "also write the history as one self-contained HTML page (stdout unchanged)");
   app.add_option("--alpha", o->options.alpha, "the rank test's level for a change point")
       ->default_val(o->options.alpha)
       ->check(CLI::Range(1e-9, 0.1));
@@ -45,7 +54,8 @@ Action add_history_command(CLI::App& app) {
       "Each bundle's median per cell and metric, in the order the bundles started; invalid "
       "bundles and cells that measured nothing are gaps. Change points: E-divisive means with a "
       "rank-test significance. See docs/compare.md.\nExit codes: 0 no change for the worse, 1 a "
-      "change for the worse, 2 bad usage, 4 no verdict (no series long enough).");
+      "change for the worse, 2 bad usage, 3 the --html page cannot be written, 4 no verdict (no "
+      "series long enough).");
   return [o] { return run_history(*o); };
 }
 

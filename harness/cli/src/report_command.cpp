@@ -3,9 +3,6 @@
 // (docs/attribution.md, docs/report.md). It reads the bundle only.
 #include <fmt/format.h>
 
-#include <chrono>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 
@@ -18,6 +15,7 @@
 #include "jbench/report/bundle_runs.h"
 #include "jbench/report/overhead.h"
 #include "jbench/report_html/attribution_html.h"
+#include "page_file.h"
 
 namespace jbench::cli {
 namespace {
@@ -51,19 +49,6 @@ int overhead_only(const ReportOptions& o) {
   return kExitOk;
 }
 
-// Written beside its final name and renamed, so a reader never sees half a page.
-bool write_file(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << text;
-    if (!out.flush()) return false;
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  return !ec;
-}
-
 int run_report(const ReportOptions& o) {
   if (is_oracle_bundle(o.bundle)) {
     std::cerr << "jbench: error: " << o.bundle
@@ -89,11 +74,7 @@ int run_report(const ReportOptions& o) {
   const auto analysis = attribution::analyse(bundle);
   const auto json = attribution::attribution_to_json(analysis);
   if (!o.html.empty()) {
-    if (!write_file(o.html, report_html::attribution_to_html(json))) {
-      std::cerr << "jbench: error: cannot write " << o.html << '\n';
-      return kExitUsage;
-    }
-    std::cerr << "report: " << o.html << '\n';
+    if (!write_page(o.html, report_html::attribution_to_html(json), "report")) return kExitUsage;
   }
   if (o.json) {
     std::cout << json.dump(2) << '\n';

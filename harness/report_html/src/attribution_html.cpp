@@ -2,12 +2,9 @@
 // the sections in the order docs/report.md gives, then the report's warnings.
 #include "jbench/report_html/attribution_html.h"
 
-#include <fmt/format.h>
-
 #include "format.h"
 #include "html_escape.h"
-#include "page_script.h"
-#include "page_style.h"
+#include "page_frame.h"
 #include "sections.h"
 
 namespace jbench::report_html {
@@ -27,26 +24,15 @@ std::string banners(const json& report) {
   if (auto note = text(field(report, "bundle_note")); !note.empty()) {
     out += "<p class=\"banner note\">" + escape(note) + "</p>\n";
   }
-  if (field(report, "schema") != "jbench.attribution_report") {
-    out +=
-        "<p class=\"banner note\">This document does not say it is a jbench.attribution_report "
-        "(schema: " +
-        escape(text(field(report, "schema")).empty() ? "none" : text(field(report, "schema"))) +
-        "); what could be read is shown.</p>\n";
-  }
-  return out;
+  return out + schema_note(report, "jbench.attribution_report");
 }
 
-// Warnings are sentences; one that is an object is shown by its message, or as its JSON.
 std::string warnings_section(const json& warnings) {
   std::string out = "<section id=\"warnings\">\n<h2>Warnings</h2>\n";
   if (array_or_empty(warnings).empty()) return out + "<p class=\"empty\">None.</p>\n</section>\n";
   out += "<ul class=\"warnings\">\n";
   for (const json& w : array_or_empty(warnings)) {
-    std::string line = text(w);
-    if (line.empty()) line = text(field(w, "message"));
-    if (line.empty()) line = w.dump(-1, ' ', false, json::error_handler_t::replace);
-    out += "<li>" + escape(line) + "</li>\n";
+    out += "<li>" + escape(sentence(w)) + "</li>\n";
   }
   return out + "</ul>\n</section>\n";
 }
@@ -56,12 +42,7 @@ std::string warnings_section(const json& warnings) {
 std::string attribution_to_html(const json& report) {
   const std::string bundle = text(field(report, "bundle"));
   const std::string title = "jbench attribution report" + (bundle.empty() ? "" : " — " + bundle);
-  std::string out = fmt::format(
-      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-      "<meta http-equiv=\"Content-Security-Policy\" content=\"{}\">\n"
-      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-      "<title>{}</title>\n<script>{}</script>\n<style>{}</style>\n</head>\n<body>\n",
-      content_security_policy(), escape(title), error_recorder_script(), page_css());
+  std::string out = page_head(title);
   out += "<header>\n<h1>jbench attribution report</h1>\n";
   out +=
       "<p class=\"bundle\">bundle: " + escape(bundle.empty() ? "(not named)" : bundle) + "</p>\n";

@@ -43,6 +43,14 @@ std::string text(const nlohmann::json& value) {
   return {};
 }
 
+std::string sentence(const nlohmann::json& value) {
+  std::string line = text(value);
+  if (line.empty()) line = text(field(value, "message"));
+  if (!line.empty()) return line;
+  if (value.is_null() || value == "") return "(an empty entry)";
+  return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 namespace {
 
 // Digits after the point for a percentage of this size: about two significant digits.

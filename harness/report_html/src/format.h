@@ -20,6 +20,9 @@ const nlohmann::json& array_or_empty(const nlohmann::json& value);
 std::optional<double> number(const nlohmann::json& value);
 // A string as is, a number or boolean as JSON writes it; "" for null, objects and arrays.
 std::string text(const nlohmann::json& value);
+// An entry of a list of sentences (warnings, findings, refusals): its text; an object by its
+// "message", else as its JSON — something the reader can see rather than nothing.
+std::string sentence(const nlohmann::json& value);
 
 // 0.58 → "58%", 0.062 → "6.2%", 0.004 → "0.40%": more digits as the share gets smaller.
 std::string percent(double fraction);

@@ -42,7 +42,8 @@ std::string overhead_section(const json& overhead) {
   }
   out += rows.empty() ? "<p class=\"empty\">No overhead rows: no traced run had a usable "
                         "baseline pair.</p>\n"
-                      : forest_plot(rows, "overhead forest plot");
+                      : forest_plot(rows, "overhead forest plot",
+                                    "×1.00: the traced run as fast as its baseline");
   return out + "</section>\n";
 }
 

@@ -37,6 +37,26 @@ td.not-attributable { color: #8a4b00; }
 .path { font-family: ui-monospace, monospace; font-size: 12px; color: #666; word-break: break-all; }
 .evidence li { margin: 2px 0; }
 .warnings li { color: #8a4b00; }
+.banner.outcome { font-size: 16px; border: 2px solid #888; background: #f3f3f3; }
+.banner.outcome.regression { background: #fde2e1; border-color: #c0392b; color: #7b1d14; }
+.banner.outcome.no_regression { background: #e3f4e1; border-color: #3b8a2f; color: #1d4d16; }
+.banner.outcome.no_verdict { background: #fff6d6; border-color: #d8b74a; color: #5c4800; }
+.banner.outcome.refused { background: #ece4f5; border-color: #7a5aa6; color: #3d2460; }
+.exit-code { font-family: ui-monospace, monospace; font-weight: normal; margin-left: 8px; }
+td.verdict { font-weight: 600; }
+td.verdict.regressed, svg .point.regressed, li.change.worse { color: #b0281a; fill: #c0392b; }
+td.verdict.improved, svg .point.improved { color: #2e7d32; fill: #3b8a2f; }
+td.verdict.unknown, svg .point.unknown { color: #8a6d00; fill: #b08a00; }
+td.verdict.unstated, svg .point.unstated { color: #777; fill: #999; }
+table.compare-rows, table.bundles { font-size: 12.5px; }
+table.compare-rows td.note { min-width: 14em; }
+.table-scroll { overflow-x: auto; }
+tr.bundle-row.gap td { color: #8a4b00; background: #fff8ec; }
+td.revision { font-family: ui-monospace, monospace; font-size: 12px; }
+td.time { white-space: nowrap; }
+svg .gap { fill: #f1e4d0; }
+svg .change { stroke: #4e79a7; stroke-width: 2; stroke-dasharray: 5 3; }
+svg .change.worse { stroke: #c0392b; stroke-width: 3; }
 )css";
 }
 

@@ -155,7 +155,8 @@ std::string scaling_curve(std::vector<CurvePoint> points, std::string_view x_lab
   return svg.str();
 }
 
-std::string forest_plot(const std::vector<ForestRow>& rows, std::string_view label) {
+std::string forest_plot(const std::vector<ForestRow>& rows, std::string_view label,
+                        std::string_view unity_title) {
   constexpr double kWidth = 1000, kLabelW = 330, kNoteW = 250, kRow = 24, kTop = 30;
   const double plot_w = kWidth - kLabelW - kNoteW;
   const double height = kTop + kRow * static_cast<double>(rows.size()) + 10;
@@ -179,8 +180,7 @@ std::string forest_plot(const std::vector<ForestRow>& rows, std::string_view lab
     svg.text(sx(v), 14, ratio(v), {{"class", "tick"}, {"text-anchor", "middle"}});
     svg.line(sx(v), 18, sx(v), kTop - 4, {{"class", "axis"}});
   }
-  svg.line(sx(1.0), kTop - 4, sx(1.0), bottom, {{"class", "unity"}},
-           "×1.00: the traced run as fast as its baseline");
+  svg.line(sx(1.0), kTop - 4, sx(1.0), bottom, {{"class", "unity"}}, unity_title);
 
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const ForestRow& r = rows[i];
@@ -193,10 +193,90 @@ std::string forest_plot(const std::vector<ForestRow>& rows, std::string_view lab
       }
     }
     if (r.point) {
-      svg.rect(sx(*r.point) - 4, y - 4, 8, 8, {{"class", "point"}}, r.label + ": " + r.note);
+      const std::string point_class = r.kind.empty() ? "point" : "point " + r.kind;
+      svg.rect(sx(*r.point) - 4, y - 4, 8, 8, {{"class", point_class}}, r.label + ": " + r.note);
     }
     svg.text(kLabelW + plot_w + 10, y + 4, r.note, {{"class", "row-note"}});
   }
+  return svg.str();
+}
+
+std::string series_plot(const std::vector<SeriesPoint>& points, std::size_t slots,
+                        const std::vector<SeriesGap>& gaps,
+                        const std::vector<SeriesMarker>& markers, std::string_view y_label,
+                        std::string_view label) {
+  constexpr double kWidth = 960, kHeight = 230, kLeft = 80, kRight = 20, kTop = 14, kBottom = 36;
+  const double plot_w = kWidth - kLeft - kRight, plot_h = kHeight - kTop - kBottom;
+  Svg svg(kWidth, kHeight, label);
+  for (const SeriesPoint& p : points) slots = std::max(slots, p.slot + 1);
+  // One bundle alone is drawn in the middle; a slot is `step` wide, centred on its point.
+  const double step = slots > 1 ? plot_w / static_cast<double>(slots - 1) : plot_w;
+  auto sx = [&](double slot) { return kLeft + (slots > 1 ? slot * step : plot_w / 2); };
+
+  // y spans the values with a little room; one value (or all equal) gets a band around it.
+  double lo = 0, hi = 1;
+  if (!points.empty()) {
+    lo = hi = points.front().value;
+    for (const SeriesPoint& p : points) lo = std::min(lo, p.value), hi = std::max(hi, p.value);
+  }
+  const double pad = hi > lo ? (hi - lo) * 0.08 : std::max(std::fabs(hi) * 0.05, 1.0);
+  lo -= pad;
+  hi += pad;
+  auto sy = [&](double v) { return kTop + plot_h - (v - lo) / (hi - lo) * plot_h; };
+
+  for (const SeriesGap& g : gaps) {
+    const double x0 = std::max(kLeft, sx(static_cast<double>(g.first)) - step / 2);
+    const double x1 = std::min(kLeft + plot_w, sx(static_cast<double>(g.last)) + step / 2);
+    svg.rect(x0, kTop, x1 - x0, plot_h, {{"class", "gap"}}, g.title);
+  }
+  svg.line(kLeft, kTop, kLeft, kTop + plot_h, {{"class", "axis"}});
+  svg.line(kLeft, kTop + plot_h, kLeft + plot_w, kTop + plot_h, {{"class", "axis"}});
+  for (const double v : {lo + pad, (lo + hi) / 2, hi - pad}) {
+    svg.line(kLeft - 4, sy(v), kLeft, sy(v), {{"class", "axis"}});
+    svg.text(kLeft - 6, sy(v) + 4, plain(v), {{"class", "tick"}, {"text-anchor", "end"}});
+  }
+  // About eight bundle numbers along x, the first and the last always among them.
+  const std::size_t every = std::max<std::size_t>(1, (slots + 7) / 8);
+  auto tick = [&](std::size_t i) {
+    const double x = sx(static_cast<double>(i));
+    svg.line(x, kTop + plot_h, x, kTop + plot_h + 4, {{"class", "axis"}});
+    svg.text(x, kTop + plot_h + 16, fmt::format("#{}", i + 1),
+             {{"class", "tick"}, {"text-anchor", "middle"}});
+  };
+  for (std::size_t i = 0; i < slots; i += every) tick(i);
+  // The last bundle is numbered too, unless that would crowd the tick before it.
+  if (slots > 0 && (slots - 1) % every >= (every + 1) / 2) tick(slots - 1);
+  svg.text(kLeft + plot_w / 2, kHeight - 4, "bundle, in the order they started",
+           {{"class", "axis-label"}, {"text-anchor", "middle"}});
+  svg.text(14, kTop + plot_h / 2, y_label,
+           {{"class", "axis-label"},
+            {"text-anchor", "middle"},
+            {"transform", fmt::format("rotate(-90 14 {})", coord(kTop + plot_h / 2))}});
+
+  for (const SeriesMarker& m : markers) {
+    const double x = sx(static_cast<double>(m.slot)) - step / 2;
+    svg.line(x, kTop, x, kTop + plot_h, {{"class", m.worse ? "change worse" : "change"}}, m.title);
+  }
+
+  std::vector<const SeriesPoint*> sorted;
+  for (const SeriesPoint& p : points) sorted.push_back(&p);
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const SeriesPoint* a, const SeriesPoint* b) { return a->slot < b->slot; });
+  // The line: one polyline per run of points in adjacent slots.
+  std::vector<Point> run;
+  for (std::size_t i = 0; i < sorted.size(); ++i) {
+    run.push_back({sx(static_cast<double>(sorted[i]->slot)), sy(sorted[i]->value)});
+    const bool breaks = i + 1 == sorted.size() || sorted[i + 1]->slot != sorted[i]->slot + 1;
+    if (!breaks) continue;
+    if (run.size() > 1) svg.polyline(run, {{"class", "curve"}});
+    run.clear();
+  }
+  // The points share their class through a group: one per value, so every byte counts.
+  svg.raw("<g class=\"point\">");
+  for (const SeriesPoint* p : sorted) {
+    svg.circle(sx(static_cast<double>(p->slot)), sy(p->value), 2.5, {}, p->title);
+  }
+  svg.raw("</g>");
   return svg.str();
 }
 
