@@ -121,6 +121,29 @@ TEST(CompareRules, a_counter_that_never_moved_is_the_same_and_one_from_zero_has_
   EXPECT_NE(r->reason.find("rank test alone"), std::string::npos);
 }
 
+TEST(CompareRules, every_cell_moving_the_same_way_is_noted_as_possibly_the_host) {
+  std::vector<double> base, slow;
+  for (int i = 0; i < 12; ++i) {
+    base.push_back(100 + (i % 4));
+    slow.push_back(88 + (i % 4));
+  }
+  auto a = side("a", base);
+  auto b = side("b", slow);
+  for (const char* cell : {"w1.e.baseline", "w1.f.baseline"}) {
+    a.cells[cell] = a.cells["w1.d.baseline"];
+    b.cells[cell] = b.cells["w1.d.baseline"];
+  }
+  Comparison all = compare_bundles(a, b, {});
+  EXPECT_EQ(all.outcome, CompareOutcome::regression);  // the verdicts stand
+  EXPECT_NE(all.common_shift.find("every one of the 3 cells moved the same way"), std::string::npos)
+      << all.common_shift;
+  // One cell unchanged: a change of some cells, not of everything; no note.
+  b.cells["w1.f.baseline"] = a.cells["w1.f.baseline"];
+  Comparison some = compare_bundles(a, b, {});
+  EXPECT_EQ(some.outcome, CompareOutcome::regression);
+  EXPECT_TRUE(some.common_shift.empty()) << some.common_shift;
+}
+
 TEST(CompareRules, two_repetitions_are_too_few_for_a_verdict) {
   Comparison c = compare_bundles(side("a", {100, 101}), side("b", {50, 51}), {});
   EXPECT_EQ(throughput_row(c).verdict, Verdict::unknown);

@@ -7,7 +7,10 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
 
 #include "jbench/schema/json_schema.h"
 #include "run_process.h"
@@ -76,6 +79,46 @@ TEST(HistoryCli, a_level_shift_is_one_change_for_the_worse_at_its_first_night) {
     found = true;
   }
   EXPECT_TRUE(found);
+}
+
+// Real runs of the tiny nightly matrix, then of the same matrix with a shorter measure phase:
+// another measurement, so a series of its own (one definition per series), never points on the
+// first one's line.
+TEST(HistoryCli, a_night_with_another_measure_phase_starts_a_new_series) {
+  test::TempDir dir;
+  const std::string fixtures = JBENCH_SOURCE_DIR "/tests/fixtures";
+  std::ifstream in(fixtures + "/compare/nightly-tiny.yaml");
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string yaml = text.str();
+  for (auto [from, to] : {std::pair<std::string, std::string>{"measure: {operations: 600}",
+                                                              "measure: {operations: 500}"},
+                          {"oracle: ../oracle/corpus-only.yaml",
+                           "oracle: " + fixtures + "/oracle/corpus-only.yaml"}}) {
+    const auto at = yaml.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    yaml.replace(at, from.size(), to);
+  }
+  std::ofstream(dir.path() + "/shorter.yaml") << yaml;
+  const std::string results = dir.path() + "/results";
+  for (const auto& [matrix, name] :
+       {std::pair<std::string, std::string>{fixtures + "/compare/nightly-tiny.yaml", "night-1"},
+        {dir.path() + "/shorter.yaml", "night-2"}}) {
+    auto r = test::run_process({JBENCH_BINARY, "run", matrix, "--out", results, "--name", name},
+                               {.timeout = std::chrono::seconds(120)});
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  }
+  int code = -1;
+  nlohmann::json h = history(results, code);
+  std::map<std::string, std::set<std::string>> definitions;  // metric -> definitions
+  for (const auto& s : h["series"]) {
+    EXPECT_EQ(s["values"].size(), 1u) << s.dump();  // one night each, never joined
+    definitions[s["metric"]].insert(s["definition"].get<std::string>());
+  }
+  ASSERT_TRUE(definitions.count("throughput_ops_per_s")) << h.dump(2);
+  EXPECT_EQ(definitions["throughput_ops_per_s"].size(), 2u);
+  auto text_run = test::run_process({JBENCH_BINARY, "history", results});
+  EXPECT_NE(text_run.out.find("(definition "), std::string::npos) << text_run.out;
 }
 
 TEST(HistoryCli, a_few_nights_give_no_verdict) {

@@ -1,7 +1,8 @@
-// ci/nightly.sh end to end on a cut-down matrix, three nights in one results folder: the first
+// ci/nightly.sh end to end on a cut-down matrix, four nights in one results folder: the first
 // has nothing to compare with (exit 4, said so); the second compares with the first and writes
 // its summary; the third plants a known delay per operation and must exit 1 naming the
-// regressed cell. Every bundle is kept, and the history is written each night.
+// regressed cell, its bundle kept apart; the fourth compares with the second, not the planted
+// one. Every bundle is kept, and the history is written each night.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -53,12 +54,13 @@ void expect_page(const std::string& path, const std::string& outcome) {
 std::size_t bundles_in(const std::string& dir) {
   std::size_t n = 0;
   for (const auto& e : fs::directory_iterator(dir)) {
-    n += e.is_directory() && e.path().filename().string().starts_with("nightly-");
+    const std::string name = e.path().filename().string();
+    n += e.is_directory() && (name.starts_with("nightly-") || name.starts_with("planted-"));
   }
   return n;
 }
 
-TEST(Nightly, three_nights_first_without_a_verdict_then_compared_then_a_planted_regression) {
+TEST(Nightly, first_no_verdict_then_compared_then_a_planted_regression_kept_apart) {
   test::TempDir dir;
   const std::string results = dir.path() + "/results";
   auto first = night(results, {});
@@ -99,10 +101,25 @@ TEST(Nightly, three_nights_first_without_a_verdict_then_compared_then_a_planted_
       planted.out.find("- regressed: w1.persistent.writer.small.baseline throughput_ops_per_s"),
       std::string::npos)
       << planted.out;
-  EXPECT_EQ(bundles_in(results), 3u);  // every night kept
+  // Kept apart: a planted bundle measured another setting.
+  EXPECT_EQ(bundles_in(results), 2u);
+  EXPECT_EQ(bundles_in(results + "/planted"), 1u);
+  EXPECT_NE(planted.out.find("- planted: kept in"), std::string::npos) << planted.out;
   EXPECT_TRUE(fs::is_regular_file(results + "/history.txt"));
-  EXPECT_EQ(files_ending(results, ".compare.html"), 2u);
-  expect_page(results + "/history.html", "no_verdict");  // three nights: too few for a verdict
+  EXPECT_EQ(files_ending(results, ".compare.html"), 1u);
+  EXPECT_EQ(files_ending(results + "/planted", ".compare.html"), 1u);
+  expect_page(results + "/history.html", "no_verdict");  // two nights: too few for a verdict
+
+  // The night after compares with the last unplanted night, never with the planted one.
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+  auto fourth = night(results, {});
+  EXPECT_NE(fourth.exit_code, 2) << fourth.out << fourth.err;
+  std::smatch base;
+  ASSERT_TRUE(std::regex_search(fourth.out, base, std::regex("- comparison with `([^`]*)`")))
+      << fourth.out;
+  EXPECT_NE(base[1].str().find("/nightly-"), std::string::npos) << base[1];
+  EXPECT_EQ(base[1].str().find("planted"), std::string::npos) << base[1];
+  EXPECT_EQ(bundles_in(results), 3u);  // every night kept
   // The planted matrix copy is not left beside the fixture.
   EXPECT_FALSE(fs::exists(JBENCH_SOURCE_DIR "/tests/fixtures/compare/.planted-nightly-tiny.yaml"));
 }

@@ -125,6 +125,18 @@ TEST(CompareHtml, a_metric_it_does_not_know_is_shown_by_its_name_with_a_unit_fro
             std::string::npos);  // no unit suffix: the number as it is
 }
 
+TEST(CompareHtml, a_shift_of_every_cell_is_a_note_under_the_outcome_and_only_then) {
+  json doc = comparison_document("writer-a", "writer-planted", true);
+  EXPECT_EQ(comparison_to_html(doc).find("id=\"common-shift\""), std::string::npos);
+  doc["common_shift"] = "every one of the 3 cells moved the same way <b>";
+  const std::string page = comparison_to_html(doc);
+  EXPECT_NE(page.find("<p class=\"banner note\" id=\"common-shift\">Note: every one of the 3 "
+                      "cells moved the same way &lt;b&gt;</p>"),
+            std::string::npos);
+  doc["common_shift"] = 7;  // a foreign document: shown as text, never a crash
+  EXPECT_NO_THROW(comparison_to_html(doc));
+}
+
 TEST(CompareHtml, a_row_without_a_ratio_says_why) {
   json doc = comparison_document("writer-a", "writer-planted", true);
   for (json& row : doc["rows"]) row["ratio"] = row["ci_low"] = row["ci_high"] = nullptr;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 
 #include "compatibility.h"
 #include "jbench/common/random.h"
@@ -44,6 +45,8 @@ MetricRow compare_metric(const std::string& cell, const MetricInfo& m,
   row.metric = std::string(m.name);
   row.higher_is_better = m.higher_is_better;
   row.n_base = base.size();
+  row.base_values = base;
+  row.candidate_values = cand;
   row.n_candidate = cand.size();
   if (base.empty() || cand.empty()) {
     row.reason = fmt::format(
@@ -133,6 +136,39 @@ void decide(MetricRow& row, const CompareOptions& o) {
       "within ±{:.0f}%; run more repetitions ({} per side would see a {:.0f}% change)",
       *row.ci_low, *row.ci_high, o.fdr, o.threshold * 100, *row.repetitions_needed,
       o.threshold * 100);
+}
+
+// See Comparison::common_shift.
+std::string common_shift(const std::vector<MetricRow>& rows) {
+  std::map<std::string, std::pair<std::size_t, std::size_t>> cells;  // cell -> (worse, better)
+  std::size_t flagged = 0, tested = 0;
+  std::vector<double> ratios;
+  for (const MetricRow& r : rows) {
+    if (r.n_base == 0 || r.n_candidate == 0) continue;
+    ++tested;
+    auto& [worse, better] = cells[r.cell];
+    if (r.verdict == Verdict::regressed) ++worse;
+    if (r.verdict == Verdict::improved) ++better;
+    if (r.verdict == Verdict::regressed || r.verdict == Verdict::improved) {
+      ++flagged;
+      // As a change of speed: a time that grew and a throughput that fell both read below 1.
+      if (r.ratio && *r.ratio > 0) ratios.push_back(r.higher_is_better ? *r.ratio : 1 / *r.ratio);
+    }
+  }
+  if (cells.size() < 3 || flagged * 2 <= tested || ratios.empty()) return "";
+  std::size_t worse_cells = 0, better_cells = 0;
+  for (const auto& [cell, counts] : cells) {
+    if (counts.first > 0 && counts.second == 0) ++worse_cells;
+    if (counts.second > 0 && counts.first == 0) ++better_cells;
+  }
+  if (worse_cells != cells.size() && better_cells != cells.size()) return "";
+  std::sort(ratios.begin(), ratios.end());
+  return fmt::format(
+      "every one of the {} cells moved the same way ({} of {} rows {}; speed ×{:.2f} to ×{:.2f}): "
+      "a change common to every cell, of the code or of the host between the two sessions; a "
+      "same-session baseline tells them apart",
+      cells.size(), flagged, tested, worse_cells == cells.size() ? "worse" : "better",
+      ratios.front(), ratios.back());
 }
 
 }  // namespace
@@ -285,6 +321,7 @@ Comparison compare_bundles(const CompareSide& base, const CompareSide& cand,
   std::vector<double> q = stats::bh_adjust(p);
   for (std::size_t k = 0; k < tested.size(); ++k) c.rows[tested[k]].q = q[k];
   for (MetricRow& r : c.rows) decide(r, o);
+  c.common_shift = common_shift(c.rows);
   std::size_t regressed = 0, known = 0;
   for (const MetricRow& r : c.rows) {
     regressed += r.verdict == Verdict::regressed;

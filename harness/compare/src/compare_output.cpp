@@ -60,6 +60,7 @@ std::string comparison_to_text(const Comparison& c) {
         "all {} rows; same = the interval within +-{:.0f}%.\n",
         c.rows.size(), c.options.threshold * 100);
   }
+  if (!c.common_shift.empty()) out += "note: " + c.common_shift + "\n";
   out += c.summary + "\n";
   return out;
 }
@@ -85,6 +86,8 @@ nlohmann::json comparison_to_json(const Comparison& c) {
          {"base_cv", r.base_cv},
          {"detectable_change", optional_number(r.detectable)},
          {"none_observed", r.none_observed},
+         {"base_values", r.base_values},
+         {"candidate_values", r.candidate_values},
          {"verdict", to_string(r.verdict)},
          {"reason", r.reason},
          {"repetitions_needed",
@@ -101,6 +104,7 @@ nlohmann::json comparison_to_json(const Comparison& c) {
           {"outcome", to_string(c.outcome)},
           {"exit_code", exit_code_of(c.outcome)},
           {"summary", c.summary},
+          {"common_shift", c.common_shift},
           {"invalid", c.invalid},
           {"refusals", c.refusals},
           {"build_differences", c.build_differences},

@@ -5,7 +5,11 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <set>
+#include <tuple>
 
+#include "compatibility.h"
+#include "jbench/common/random.h"
 #include "jbench/compare/metrics.h"
 #include "jbench/report/overhead.h"
 
@@ -33,7 +37,7 @@ History read_history(const std::string& dir, const stats::ChangePointOptions& op
     return std::tie(a.started_utc, a.jbench_revision, a.dir) <
            std::tie(b.started_utc, b.jbench_revision, b.dir);
   });
-  std::map<std::pair<std::string, std::string>, HistorySeries> series;
+  std::map<std::tuple<std::string, std::string, std::string>, HistorySeries> series;
   for (std::size_t i = 0; i < sides.size(); ++i) {
     const CompareSide& s = sides[i];
     HistoryBundle b{s.dir, s.started_utc, s.jbench_revision, false, ""};
@@ -52,11 +56,22 @@ History read_history(const std::string& dir, const stats::ChangePointOptions& op
       }
     }
     if (b.usable) {
+      std::string facts;
+      if (s.matrix) {
+        for (const auto& [k, v] : cell_definition(*s.matrix)) {
+          // A changed setting is shown as a change, as a change of code is; another phase,
+          // dataset or workload is another measurement.
+          if (!k.starts_with("workload.params.")) facts += k + "=" + v + "\n";
+        }
+      }
+      for (const auto& [k, v] : host_class(s.host)) facts += k + "=" + v + "\n";
+      const std::string definition = fmt::format("{:012x}", fnv1a64(facts) >> 16);
       for (const auto& [cell, c] : s.cells) {
         for (const auto& [metric, values] : c.metrics) {
           if (values.empty()) continue;  // a cell that measured nothing here: a gap in it
-          HistorySeries& hs = series[{cell, metric}];
+          HistorySeries& hs = series[{cell, metric, definition}];
           hs.cell = cell;
+          hs.definition = definition;
           hs.metric = metric;
           hs.higher_is_better = higher_is_better(metric);
           hs.bundles.push_back(i);
@@ -106,8 +121,16 @@ std::string history_to_text(const History& h) {
   for (const HistoryBundle& b : h.bundles) {
     if (!b.usable) out += fmt::format("  gap: {} ({})\n", b.dir, b.gap_reason);
   }
+  // A cell and metric whose definition changed over the nights has one series per definition.
+  std::set<std::pair<std::string, std::string>> seen, redefined;
   for (const HistorySeries& s : h.series) {
-    out += fmt::format("{} {}: {} points", s.cell, s.metric, s.values.size());
+    if (!seen.insert({s.cell, s.metric}).second) redefined.insert({s.cell, s.metric});
+  }
+  for (const HistorySeries& s : h.series) {
+    out +=
+        fmt::format("{} {}{}: {} points", s.cell, s.metric,
+                    redefined.count({s.cell, s.metric}) ? " (definition " + s.definition + ")" : "",
+                    s.values.size());
     if (s.changes.empty()) {
       out += ", no change point\n";
       continue;
@@ -146,6 +169,7 @@ nlohmann::json history_to_json(const History& h) {
     }
     series.push_back({{"cell", s.cell},
                       {"metric", s.metric},
+                      {"definition", s.definition},
                       {"higher_is_better", s.higher_is_better},
                       {"bundles", s.bundles},
                       {"values", s.values},

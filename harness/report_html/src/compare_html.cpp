@@ -64,8 +64,11 @@ std::string comparison_to_html(const json& report) {
                               (candidate.empty() ? "?" : candidate));
   out += "<header>\n<h1>jbench compare</h1>\n";
   out += side_line("base", base) + side_line("candidate", candidate);
-  out += outcome_banner(report) + schema_note(report, "jbench.compare_report") + "</header>\n";
-  out += not_compared_section(report);
+  out += outcome_banner(report) + schema_note(report, "jbench.compare_report");
+  if (const std::string shift = text(field(report, "common_shift")); !shift.empty()) {
+    out += "<p class=\"banner note\" id=\"common-shift\">Note: " + escape(shift) + "</p>\n";
+  }
+  out += "</header>\n" + not_compared_section(report);
   out += ratio_plots_section(field(report, "rows"));
   out += rows_table_section(report);
   return out + "</body>\n</html>\n";

@@ -51,6 +51,9 @@ struct MetricRow {
   std::string metric;  // "throughput_ops_per_s", "p50_ns", … (metrics.h)
   bool higher_is_better = true;
   std::size_t n_base = 0, n_candidate = 0;
+  // The samples themselves, one per run with the metric, in the bundle's run order: the row's
+  // evidence, so that a reader (or a later simulation) need not reopen the bundles.
+  std::vector<double> base_values, candidate_values;
   double base_median = 0, candidate_median = 0;
   std::optional<double> ratio;  // candidate median / base median
   std::optional<double> ci_low, ci_high;
@@ -82,6 +85,11 @@ struct Comparison {
   std::vector<MetricRow> rows;                   // by cell, then metric
   CompareOutcome outcome = CompareOutcome::no_verdict;
   std::string summary;  // one sentence
+  // Set when every cell moved the same way: most rows of at least three cells have a verdict and
+  // all of those say the same thing (all worse, or all better), unplanted lanes included. A
+  // change of code can do that, but so can the host between two sessions (docs/nightly.md,
+  // "Calibration"): the note says so, and the verdicts stand.
+  std::string common_shift;
 };
 
 Comparison compare_bundles(const CompareSide& base, const CompareSide& candidate,

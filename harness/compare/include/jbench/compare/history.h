@@ -2,6 +2,7 @@
 // bundle's median), sorted by when each bundle started (then its source revision), with the
 // change points of each series (stats/change_points.h) and the revision range each falls in.
 // Bundles that are invalid, or in which a cell measured nothing, are gaps: listed, never points.
+// Points of one series share what defines the cell (HistorySeries::definition).
 //
 //   History h = read_history("results/", {});
 //   exit(exit_code_of(h.outcome));   // 0 no change for the worse, 1 one, 4 no verdict
@@ -35,6 +36,11 @@ struct HistoryChange {
 
 struct HistorySeries {
   std::string cell, metric;
+  // What defined the cell's runs (the matrix's workload kind, phases and datasets, and the host's
+  // class, as compare checks them), as a short hash: a night that changed any of them starts a
+  // new series of the same cell and metric, never a point on the old one. Workload parameters
+  // are left out: a changed setting is shown as a change point, as a change of code is.
+  std::string definition;
   bool higher_is_better = true;
   std::vector<std::size_t> bundles;  // the points' bundles, in order
   std::vector<double> values;        // each bundle's median
