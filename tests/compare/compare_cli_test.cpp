@@ -135,6 +135,38 @@ TEST(CompareCli, an_archive_compares_as_its_bundle_and_a_refused_one_gives_no_ve
   EXPECT_NE(r.out.find("cannot be read"), std::string::npos) << r.out;
 }
 
+// A folder of bundles of one matrix and build is one side, its runs pooled (sessions interleaved
+// with another build's); a folder mixing matrices is not evidence of one thing.
+TEST(CompareCli, a_folder_of_bundles_is_one_side_with_its_runs_pooled) {
+  test::TempDir dir;
+  fs::create_directories(dir.path() + "/pooled");
+  fs::copy(kBundles + "/writer-a", dir.path() + "/pooled/s1", fs::copy_options::recursive);
+  fs::copy(kBundles + "/writer-b", dir.path() + "/pooled/s2", fs::copy_options::recursive);
+  nlohmann::json j = compare_json({dir.path() + "/pooled", kBundles + "/writer-a"});
+  EXPECT_EQ(j["base_bundles"].size(), 2u) << j.dump(2);
+  ASSERT_FALSE(j["rows"].empty()) << j.dump(2);
+  for (const auto& row : j["rows"]) {
+    if (row["metric"] == "throughput_ops_per_s") {
+      EXPECT_EQ(row["n_base"], 12);  // 6 + 6 runs
+      EXPECT_EQ(row["n_candidate"], 6);
+    }
+  }
+  auto text = compare({dir.path() + "/pooled", kBundles + "/writer-a"});
+  EXPECT_NE(text.out.find("the base pools 2 bundles"), std::string::npos) << text.out;
+
+  fs::copy(kBundles + "/writer-planted", dir.path() + "/pooled/s3", fs::copy_options::recursive);
+  auto mixed = compare({dir.path() + "/pooled", kBundles + "/writer-a"});
+  EXPECT_EQ(mixed.exit_code, 4) << mixed.out;
+  EXPECT_NE(mixed.out.find("measured another matrix"), std::string::npos) << mixed.out;
+  EXPECT_NE(mixed.out.find("plant_fsync_file"), std::string::npos) << mixed.out;
+
+  // An empty folder is neither a bundle nor bundles: no verdict, and why.
+  fs::create_directories(dir.path() + "/empty");
+  auto empty = compare({dir.path() + "/empty", kBundles + "/writer-a"});
+  EXPECT_EQ(empty.exit_code, 4) << empty.out;
+  EXPECT_NE(empty.out.find("cannot be read"), std::string::npos) << empty.out;
+}
+
 TEST(CompareCli, a_different_matrix_is_refused_with_the_key_named) {
   auto r = compare({kBundles + "/writer-a", kBundles + "/writer-planted"});
   EXPECT_EQ(r.exit_code, 2) << r.out;

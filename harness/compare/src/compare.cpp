@@ -220,6 +220,8 @@ Comparison compare_bundles(const CompareSide& base, const CompareSide& cand,
   Comparison c;
   c.base = base.dir;
   c.candidate = cand.dir;
+  c.base_bundles = base.bundles;
+  c.candidate_bundles = cand.bundles;
   c.options = o;
   // Evidence first: an invalid side gives no verdict, and says why.
   for (const CompareSide* s : {&base, &cand}) {

@@ -27,6 +27,13 @@ nlohmann::json optional_number(const std::optional<double>& v) {
 
 std::string comparison_to_text(const Comparison& c) {
   std::string out = fmt::format("compare {} -> {}\n", c.base, c.candidate);
+  for (const auto* side : {&c.base_bundles, &c.candidate_bundles}) {
+    if (side->empty()) continue;
+    out += fmt::format("  the {} pools {} bundles:", side == &c.base_bundles ? "base" : "candidate",
+                       side->size());
+    for (const auto& b : *side) out += " " + b;
+    out += "\n";
+  }
   for (const auto& s : c.invalid) out += "  " + s + "\n";
   for (const auto& s : c.refusals) out += "  refused: " + s + "\n";
   if (!c.build_differences.empty()) {
@@ -97,6 +104,8 @@ nlohmann::json comparison_to_json(const Comparison& c) {
           {"schema_version", 1},
           {"base", c.base},
           {"candidate", c.candidate},
+          {"base_bundles", c.base_bundles},
+          {"candidate_bundles", c.candidate_bundles},
           {"fdr", c.options.fdr},
           {"threshold", c.options.threshold},
           {"allow_different_build", c.options.allow_different_build},

@@ -75,6 +75,7 @@ int exit_code_of(CompareOutcome o);  // 0, 1, 4, 2
 
 struct Comparison {
   std::string base, candidate;
+  std::vector<std::string> base_bundles, candidate_bundles;  // pooled sides' members
   CompareOptions options;
   std::vector<std::string> refusals;      // why nothing was compared (keys named)
   std::vector<std::string> invalid;       // per side, why it is not evidence

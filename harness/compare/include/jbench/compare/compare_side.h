@@ -23,6 +23,10 @@ struct SideCell {
 
 struct CompareSide {
   std::string dir;
+  // A side may be a folder of bundles of one matrix, run by one build on one class of host —
+  // sessions interleaved with another build's, say. Their runs are pooled: `bundles` names them
+  // (empty for a single bundle). A folder whose bundles differ in any of that is not one side.
+  std::vector<std::string> bundles;
   bool readable = true;  // false: the directory could not be read as a bundle (`error`)
   std::string error;
   bool valid = false;
@@ -35,6 +39,7 @@ struct CompareSide {
   std::map<std::string, SideCell> cells;  // by cell ("<point>.<trace>")
 };
 
+// A bundle directory, or a folder of bundle directories (each with a manifest.json) to pool.
 CompareSide read_compare_side(const std::string& dir);
 
 }  // namespace jbench::compare
