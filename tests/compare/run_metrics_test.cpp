@@ -1,10 +1,12 @@
-// A run's metrics from its summary and run.json: a counter comes only from a collector that ran
-// cleanly, so "not requested", "failed" and "lost records" give no value while a clean collector
-// that saw nothing gives a measured 0. Hand-made documents: the failure paths real runs rarely
-// take (the real traced runs are in compare_counters_test.cpp).
+// A run's metrics from its summary and the collectors its run.json says ran cleanly
+// (report::clean_collectors): a counter comes only from a collector that ran cleanly, so "not
+// requested", "failed" and "lost records" give no value while a clean collector that saw nothing
+// gives a measured 0. Hand-made documents: the failure paths real runs rarely take (the real traced
+// runs are in compare_counters_test.cpp).
 #include <gtest/gtest.h>
 
 #include "jbench/compare/metrics.h"
+#include "jbench/report/bundle_runs.h"
 
 namespace jbench::compare {
 namespace {
@@ -33,7 +35,7 @@ Json run_with(const std::string& syscall_status, int dropped) {
 }
 
 TEST(RunMetrics, clean_collectors_give_counters_per_measured_operation) {
-  auto m = run_metrics(summary(), run_with("ok", 0));
+  auto m = run_metrics(summary(), report::clean_collectors(run_with("ok", 0)));
   EXPECT_DOUBLE_EQ(m.at("throughput_ops_per_s"), 1000);
   EXPECT_DOUBLE_EQ(m.at("p50_ns"), 900);          // exact nanoseconds kept as a decimal string
   EXPECT_DOUBLE_EQ(m.at("cpu_ns_per_op"), 2000);  // both incarnations, measure phase only
@@ -46,13 +48,13 @@ TEST(RunMetrics, clean_collectors_give_counters_per_measured_operation) {
 TEST(RunMetrics, a_collector_not_requested_failed_or_lossy_gives_no_value_not_zero) {
   for (auto [status, dropped] : {std::pair{"not_requested", 0}, std::pair{"failed", 0},
                                  std::pair{"not_available", 0}, std::pair{"ok", 3}}) {
-    auto m = run_metrics(summary(), run_with(status, dropped));
+    auto m = run_metrics(summary(), report::clean_collectors(run_with(status, dropped)));
     EXPECT_FALSE(m.count("fsyncs_per_op")) << status << " dropped " << dropped;
     EXPECT_FALSE(m.count("traced_syscalls_per_op")) << status;
     EXPECT_TRUE(m.count("cpu_ns_per_op")) << status;
   }
   // No run.json at all: no collector is known to have run.
-  auto m = run_metrics(summary(), Json::object());
+  auto m = run_metrics(summary(), report::clean_collectors(Json::object()));
   EXPECT_FALSE(m.count("cpu_ns_per_op"));
   EXPECT_TRUE(m.count("throughput_ops_per_s"));
 }
@@ -61,7 +63,7 @@ TEST(RunMetrics, a_clean_collector_that_saw_nothing_gives_a_measured_zero) {
   Json s = summary();
   s["collectors"]["syscall"]["incarnations"][0]["phases"]["measure"] = Json::object();
   s["collectors"]["gc"]["cells"] = Json::array();
-  auto m = run_metrics(s, run_with("ok", 0));
+  auto m = run_metrics(s, report::clean_collectors(run_with("ok", 0)));
   ASSERT_TRUE(m.count("fsyncs_per_op"));
   EXPECT_EQ(m.at("fsyncs_per_op"), 0);
   ASSERT_TRUE(m.count("gc_collections_per_op"));
@@ -71,12 +73,13 @@ TEST(RunMetrics, a_clean_collector_that_saw_nothing_gives_a_measured_zero) {
 TEST(RunMetrics, no_measured_operation_gives_no_per_operation_counter) {
   Json s = summary();
   s["measure"]["operations"] = 0;
-  auto m = run_metrics(s, run_with("ok", 0));
+  auto m = run_metrics(s, report::clean_collectors(run_with("ok", 0)));
   EXPECT_FALSE(m.count("cpu_ns_per_op"));
   EXPECT_FALSE(m.count("fsyncs_per_op"));
   // Garbage in the documents reads as absent, never as an exception.
-  EXPECT_NO_THROW(run_metrics(Json::parse(R"({"measure": "x", "collectors": [1]})"),
-                              Json::parse(R"({"trace_mode": {"collectors": 7}})")));
+  EXPECT_NO_THROW(
+      run_metrics(Json::parse(R"({"measure": "x", "collectors": [1]})"),
+                  report::clean_collectors(Json::parse(R"({"trace_mode": {"collectors": 7}})"))));
 }
 
 TEST(RunMetrics, every_metric_has_a_direction_and_unknown_ones_are_guessed_from_their_unit) {

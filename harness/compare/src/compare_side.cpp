@@ -40,91 +40,6 @@ std::set<std::string> workload_binaries(const std::string& dir) {
   return out;
 }
 
-}  // namespace
-
-namespace {
-CompareSide read_one_bundle(const std::string& dir);
-CompareSide read_pooled(const std::string& dir, const std::vector<std::string>& members);
-}  // namespace
-
-CompareSide read_compare_side(const std::string& dir) {
-  std::error_code ec;
-  if (fs::is_regular_file(dir + "/manifest.json", ec) || !fs::is_directory(dir, ec)) {
-    return read_one_bundle(dir);
-  }
-  std::vector<std::string> members;
-  for (const auto& e : fs::directory_iterator(dir, ec)) {
-    const std::string name = e.path().filename().string();
-    if (name.starts_with(".")) continue;  // staging and scratch directories
-    if (fs::is_regular_file(e.path() / "manifest.json", ec)) members.push_back(e.path().string());
-  }
-  if (members.empty()) return read_one_bundle(dir);  // says why it is not a bundle
-  std::sort(members.begin(), members.end());
-  return read_pooled(dir, members);
-}
-
-namespace {
-
-// Pooled: every member must be valid evidence of the same thing; then their cells' samples are
-// joined in member order.
-CompareSide read_pooled(const std::string& dir, const std::vector<std::string>& members) {
-  CompareSide side;
-  side.dir = dir;
-  side.bundles = members;
-  side.valid = true;
-  std::map<std::string, std::string> definition, host;
-  for (std::size_t i = 0; i < members.size(); ++i) {
-    CompareSide one = read_one_bundle(members[i]);
-    if (!one.readable) {
-      side.readable = false;
-      side.error = members[i] + ": " + one.error;
-      return side;
-    }
-    if (!one.valid || !one.matrix) {
-      side.valid = false;
-      side.findings.push_back(members[i] + " is not valid evidence" +
-                              (one.findings.empty() ? "" : ": " + one.findings.front()));
-      continue;
-    }
-    auto d = cell_definition(*one.matrix);
-    auto h = host_class(one.host);
-    if (i == 0 || !side.matrix) {
-      side.matrix = one.matrix;
-      side.host = one.host;
-      side.workload_binaries = one.workload_binaries;
-      side.jbench_revision = one.jbench_revision;
-      side.started_utc = one.started_utc;
-      definition = d;
-      host = h;
-    } else {
-      for (const auto& diff : differing(definition, d)) {
-        side.valid = false;
-        side.findings.push_back(members[i] + " measured another matrix than " + members[0] + ": " +
-                                diff);
-      }
-      for (const auto& diff : differing(host, h)) {
-        side.valid = false;
-        side.findings.push_back(members[i] + " ran on another host: " + diff);
-      }
-      if (one.workload_binaries != side.workload_binaries) {
-        side.valid = false;
-        side.findings.push_back(members[i] + " ran another workload build than " + members[0]);
-      }
-      side.started_utc = std::min(side.started_utc, one.started_utc);
-    }
-    for (auto& [cell, c] : one.cells) {
-      SideCell& pooled = side.cells[cell];
-      pooled.runs += c.runs;
-      pooled.ok += c.ok;
-      for (auto& [metric, values] : c.metrics) {
-        auto& to = pooled.metrics[metric];
-        to.insert(to.end(), values.begin(), values.end());
-      }
-    }
-  }
-  return side;
-}
-
 CompareSide read_one_bundle(const std::string& dir) {
   CompareSide side;
   side.dir = dir;
@@ -180,14 +95,96 @@ CompareSide read_one_bundle(const std::string& dir) {
     auto summary = read_json_object(dir + "/runs/" + r.id + "/summary.json", error);
     if (!summary) continue;
     ++cell.ok;
-    auto run = read_json_object(dir + "/runs/" + r.id + "/run.json", error);
-    for (auto& [metric, value] : run_metrics(*summary, run ? *run : Json::object())) {
+    for (auto& [metric, value] : run_metrics(*summary, r.clean_collectors)) {
       cell.metrics[metric].push_back(value);
     }
   }
   return side;
 }
 
+// Pooled: every member must be valid evidence of the same thing; then their cells' samples are
+// joined in member order.
+CompareSide read_pooled(const std::string& dir, const std::vector<std::string>& members) {
+  CompareSide side;
+  side.dir = dir;
+  side.bundles = members;
+  side.valid = true;
+  std::string reference;  // the first valid member: what the others are held to
+  std::map<std::string, std::string> definition, host;  // the reference's
+  for (std::size_t i = 0; i < members.size(); ++i) {
+    CompareSide one = read_one_bundle(members[i]);
+    if (!one.readable) {
+      side.readable = false;
+      side.error = members[i] + ": " + one.error;
+      return side;
+    }
+    if (!one.valid || !one.matrix) {
+      side.valid = false;
+      side.findings.push_back(members[i] + " is not valid evidence" +
+                              (one.findings.empty() ? "" : ": " + one.findings.front()));
+      continue;
+    }
+    auto d = cell_definition(*one.matrix);
+    auto h = host_class(one.host);
+    if (reference.empty()) {
+      reference = members[i];
+      side.matrix = one.matrix;
+      side.host = one.host;
+      side.workload_binaries = one.workload_binaries;
+      side.jbench_revision = one.jbench_revision;
+      side.started_utc = one.started_utc;
+      definition = d;
+      host = h;
+    } else {
+      for (const auto& diff : differing(definition, d)) {
+        side.valid = false;
+        side.findings.push_back(members[i] + " measured another matrix than " + reference + ": " +
+                                diff);
+      }
+      for (const auto& diff : differing(host, h)) {
+        side.valid = false;
+        side.findings.push_back(members[i] + " ran on another host: " + diff);
+      }
+      if (one.workload_binaries != side.workload_binaries) {
+        side.valid = false;
+        side.findings.push_back(members[i] + " ran another workload build than " + reference);
+      }
+      side.started_utc = std::min(side.started_utc, one.started_utc);
+    }
+    for (auto& [cell, c] : one.cells) {
+      SideCell& pooled = side.cells[cell];
+      pooled.runs += c.runs;
+      pooled.ok += c.ok;
+      for (auto& [metric, values] : c.metrics) {
+        auto& to = pooled.metrics[metric];
+        to.insert(to.end(), values.begin(), values.end());
+      }
+    }
+  }
+  return side;
+}
+
 }  // namespace
+
+std::vector<std::string> bundles_in(const std::string& dir) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    if (e.path().filename().string().starts_with(".")) continue;  // staging and scratch
+    if (fs::is_regular_file(e.path() / "manifest.json", ec)) out.push_back(e.path().string());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+CompareSide read_compare_side(const std::string& dir) {
+  std::error_code ec;
+  if (fs::is_regular_file(dir + "/manifest.json", ec) || !fs::is_directory(dir, ec)) {
+    return read_one_bundle(dir);
+  }
+  const std::vector<std::string> members = bundles_in(dir);
+  if (members.empty()) return read_one_bundle(dir);  // says why it is not a bundle
+  return read_pooled(dir, members);
+}
 
 }  // namespace jbench::compare

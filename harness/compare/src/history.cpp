@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <map>
 #include <set>
 #include <tuple>
@@ -15,24 +14,11 @@
 
 namespace jbench::compare {
 
-namespace {
-
-namespace fs = std::filesystem;
-
-}  // namespace
-
 History read_history(const std::string& dir, const stats::ChangePointOptions& options) {
   History h;
   h.dir = dir;
   std::vector<CompareSide> sides;
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(dir, ec)) {
-    if (!e.is_directory(ec)) continue;
-    const std::string name = e.path().filename().string();
-    if (name.starts_with(".")) continue;  // staging and scratch directories
-    if (!fs::is_regular_file(e.path() / "manifest.json", ec)) continue;
-    sides.push_back(read_compare_side(e.path().string()));
-  }
+  for (const std::string& bundle : bundles_in(dir)) sides.push_back(read_compare_side(bundle));
   std::sort(sides.begin(), sides.end(), [](const CompareSide& a, const CompareSide& b) {
     return std::tie(a.started_utc, a.jbench_revision, a.dir) <
            std::tie(b.started_utc, b.jbench_revision, b.dir);

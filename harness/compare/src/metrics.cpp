@@ -1,5 +1,5 @@
 // The metrics of a run, read from its summary (the validator recomputes it from the raw files,
-// so it is the run's evidence) and its run.json (which says how each collector fared).
+// so it is the run's evidence), counters only from the collectors that ran cleanly.
 #include "jbench/compare/metrics.h"
 
 #include <array>
@@ -36,15 +36,6 @@ const Json& member(const Json& j, const char* key) {
   return it == j.end() ? none : *it;
 }
 
-// A collector that ran cleanly in this run: recorded, and lost nothing.
-bool clean(const Json& run, std::string_view name) {
-  for (const Json& c : member(member(run, "trace_mode"), "collectors")) {
-    if (!c.is_object() || c.value("name", "") != name) continue;
-    return c.value("status", "") == "ok" && number(member(c, "dropped")).value_or(1) == 0;
-  }
-  return false;
-}
-
 // The sum over the run's incarnations of one measure-phase figure, or nothing when none has it.
 template <typename Read>
 std::optional<double> over_incarnations(const Json& incarnations, Read read) {
@@ -66,7 +57,7 @@ bool higher_is_better(std::string_view metric) {
   return !(metric.ends_with("_ns") || metric.ends_with("_per_op"));
 }
 
-std::map<std::string, double> run_metrics(const Json& summary, const Json& run) {
+std::map<std::string, double> run_metrics(const Json& summary, const std::set<std::string>& clean) {
   std::map<std::string, double> out;
   if (auto v = number(member(summary, "throughput_ops_per_s"))) out["throughput_ops_per_s"] = *v;
   const Json& all = member(member(summary, "latency"), "all_operations");
@@ -79,12 +70,12 @@ std::map<std::string, double> run_metrics(const Json& summary, const Json& run) 
   auto per_op = [&](const char* metric, std::optional<double> total) {
     if (total) out[metric] = *total / *ops;
   };
-  if (clean(run, "cpu")) {
+  if (clean.count("cpu")) {
     per_op("cpu_ns_per_op",
            over_incarnations(member(member(collectors, "cpu"), "incarnations"),
                              [](const Json& m) { return number(member(m, "cpu_ns")); }));
   }
-  if (clean(run, "syscall")) {
+  if (clean.count("syscall")) {
     const Json& incarnations = member(member(collectors, "syscall"), "incarnations");
     // A clean collector that saw no call still read every phase: its zero is measured.
     per_op("traced_syscalls_per_op", over_incarnations(incarnations, [](const Json& m) {
@@ -101,7 +92,7 @@ std::map<std::string, double> run_metrics(const Json& summary, const Json& run) 
                                        number(member(member(m, "fdatasync"), "count")).value_or(0));
         }));
   }
-  if (clean(run, "gc")) {
+  if (clean.count("gc")) {
     double collections = 0, pause = 0;
     for (const Json& cell : member(member(collectors, "gc"), "cells")) {
       if (member(cell, "phase") != "measure") continue;

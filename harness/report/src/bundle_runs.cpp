@@ -42,6 +42,23 @@ double number_at(const Json& j, const char* key) {
 
 }  // namespace
 
+std::set<std::string> clean_collectors(const Json& run) {
+  std::set<std::string> out;
+  const auto mode = run.find("trace_mode");
+  if (mode == run.end() || !mode->is_object()) return out;
+  const auto list = mode->find("collectors");
+  if (list == mode->end() || !list->is_array()) return out;
+  for (const Json& c : *list) {
+    if (!c.is_object() || text_at(c, "status") != "ok") continue;
+    const auto dropped = c.find("dropped");
+    if (dropped == c.end()) continue;
+    if ((dropped->is_number() && dropped->get<double>() == 0) || decimal_value(*dropped) == 0u) {
+      out.insert(text_at(c, "name"));
+    }
+  }
+  return out;
+}
+
 BundleRuns read_bundle_runs(const std::string& dir) {
   BundleRuns out;
   const auto manifest = read_json_object(dir + "/manifest.json", out.error);
@@ -80,6 +97,7 @@ BundleRuns read_bundle_runs(const std::string& dir) {
       }
     }
     r.tracer_attach_ns = tracer_attach_ns(*run);
+    r.clean_collectors = clean_collectors(*run);
     // The run id names the point in the plan's own axis order: drop ".<trace>.r<n>".
     const auto rep = r.id.rfind(".r");
     const std::string point = rep == std::string::npos ? r.id : r.id.substr(0, rep);

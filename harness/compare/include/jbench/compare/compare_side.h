@@ -42,4 +42,8 @@ struct CompareSide {
 // A bundle directory, or a folder of bundle directories (each with a manifest.json) to pool.
 CompareSide read_compare_side(const std::string& dir);
 
+// The bundles directly inside `dir` (directories with a manifest.json, names starting with "."
+// — staging and scratch — left out), sorted by path.
+std::vector<std::string> bundles_in(const std::string& dir);
+
 }  // namespace jbench::compare

@@ -9,6 +9,7 @@
 
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <span>
 #include <string>
 #include <string_view>
@@ -29,8 +30,10 @@ std::span<const MetricInfo> all_metrics();
 // only if it ends in _ns or _per_op.
 bool higher_is_better(std::string_view metric);
 
-// metric -> value, for one run: its summary.json and run.json. Values the run does not support
-// (see above) are absent.
-std::map<std::string, double> run_metrics(const nlohmann::json& summary, const nlohmann::json& run);
+// metric -> value, for one run: its summary.json and the collectors that ran cleanly in it
+// (report::clean_collectors of its run.json). Values the run does not support (see above) are
+// absent.
+std::map<std::string, double> run_metrics(const nlohmann::json& summary,
+                                          const std::set<std::string>& clean_collectors);
 
 }  // namespace jbench::compare

@@ -2,6 +2,8 @@
 // status and throughput (manifest.json and runs/<id>/run.json).
 #pragma once
 
+#include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -16,5 +18,10 @@ struct BundleRuns {
 };
 
 BundleRuns read_bundle_runs(const std::string& bundle_dir);
+
+// The names of run.json's collectors that ran cleanly: status "ok" and a `dropped` of 0 — what
+// recorded every event it saw. Anything else (not requested, not available, failed, lossy, or an
+// entry of another shape) is left out.
+std::set<std::string> clean_collectors(const nlohmann::json& run);
 
 }  // namespace jbench::report

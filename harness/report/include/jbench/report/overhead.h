@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,8 @@ struct RunFacts {
   // How long the kernel-side tracer (the syscall collector) took from start to attached, outside
   // the run's phases; unset where no tracer attached.
   std::optional<std::uint64_t> tracer_attach_ns;
+  // The collectors that ran cleanly: status "ok" and nothing dropped (bundle_runs.h).
+  std::set<std::string> clean_collectors;
 };
 
 struct ModeOverhead {
