@@ -20,8 +20,6 @@ namespace jbench::compare {
 struct MetricInfo {
   std::string_view name;
   bool higher_is_better;
-  std::string_view unit;    // "ops/s", "ns", "ns/op", "calls/op"
-  std::string_view source;  // the collector a counter needs; "" for the run's own figures
 };
 
 // Every metric, in the order rows are written.
