@@ -1,111 +1,231 @@
 #!/usr/bin/env bash
-# The nightly regression job: run the nightly matrix, validate the bundle, compare it with the
-# last valid nightly in the results folder, look for change points over every nightly there,
-# and write a short markdown summary — keeping every bundle, failed and invalid ones too.
+# The nightly regression job. On a shared host two sessions minutes apart differ by 10-20% in
+# every cell (docs/nightly.md, "Calibration"), so a night never compares with last night's runs:
+# it runs this build and the build of the last valid night side by side, in interleaved sessions
+# (ABBA), validates them, compares the two pooled sides, looks for change points over every
+# night, and writes a short markdown summary — keeping every bundle, failed and invalid ones too.
 #
-#   bash ci/nightly.sh [--results DIR] [--matrix FILE] [--plant-delay-ns N]
+#   bash ci/nightly.sh [--results DIR] [--matrix FILE] [--sessions S] [--threshold X]
+#                      [--plant-delay-ns N]
 #
-#   --results DIR        where the nightly bundles live (default: results/nightly)
+#   --results DIR        where the nights live (default: results/nightly)
 #   --matrix FILE        the matrix (default: matrices/nightly.yaml)
-#   --plant-delay-ns N   plant a known delay per operation in this run (a check that the job sees
-#                        a slowdown: the comparison then runs across that one setting and says
-#                        so). The planted bundle goes to DIR/planted/: it is compared with the
-#                        last nightly but is never the base of a later night nor a point of the
-#                        history, since it measured another setting.
-#   --threshold X        a relative change smaller than X is not a regression (default 0.03, as
-#                        `jbench compare`; ci/calibrate.sh measures what this host can tell apart)
+#   --sessions S         sessions per build, each of 1/S of the matrix's repetitions (default 4)
+#   --threshold X        a relative change smaller than X is neither a regression nor shown to be
+#                        the same (default 0.10: what 32 interleaved runs per side can tell apart
+#                        on the 2-core host calibrated in docs/nightly.md; ci/calibrate.sh
+#                        measures yours)
+#   --plant-delay-ns N   plant a known delay per operation in this build's sessions (a check that
+#                        the job sees a slowdown: the comparison then runs across that one setting
+#                        and says so). The planted night goes to DIR/planted/: it is compared with
+#                        the last night's build but is never the base of a later night nor a point
+#                        of the history, since it measured another setting.
+#
+# A night is the folder DIR/nightly-<UTC time>: night.json (what ran), s1..sS (this build's
+# sessions: the night's point in the history) and base/s1..sS (the last valid night's build,
+# run tonight between them). This build's workload binary is kept in DIR/builds/<sha256 prefix>
+# for the nights after; builds no night among the newest seven ran are removed.
 #
 # JBENCH_NIGHTLY_NO_BUILD=1 skips the build (a caller that has just built, like the tests).
-# Writes into DIR (DIR/planted for a planted night): the new bundle,
-# <bundle>.compare.txt/.json/.html; into DIR: history.txt/.json/.html
-# (the .html ones are self-contained pages to open in a browser), and <bundle>.summary.md (also
-# printed). Exit codes, as `jbench compare`: 0 no regression among the measured cells, 1 a
-# regression (or the run or its bundle failed), 4 no verdict (the first night, or nothing
-# comparable), 2 bad usage.
+# Writes beside the night: <night>.summary.md (also printed), <night>.validate.txt,
+# <night>.compare.txt/.json/.html; into DIR: history.txt/.json/.html (the .html ones are
+# self-contained pages to open in a browser). Exit codes, as `jbench compare`: 0 no regression
+# among the measured cells, 1 a regression (or a session or its bundle failed), 4 no verdict (the
+# first night, or nothing comparable), 2 bad usage.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 results=results/nightly
 matrix=matrices/nightly.yaml
 plant=0
-threshold=0.03
+threshold=0.10
+sessions=4
 while [ $# -gt 0 ]; do
   case "$1" in
     --results) results="$2"; shift 2 ;;
     --matrix) matrix="$2"; shift 2 ;;
     --plant-delay-ns) plant="$2"; shift 2 ;;
     --threshold) threshold="$2"; shift 2 ;;
+    --sessions) sessions="$2"; shift 2 ;;
     *) echo "nightly: unknown option $1 (see the head of ci/nightly.sh)" >&2; exit 2 ;;
   esac
 done
-jbench="${BUILD_DIR:-build}/bin/jbench"
+die() { echo "nightly: $1" >&2; exit 2; }
+case "$sessions" in '' | *[!0-9]* | 0) die "--sessions wants a whole number above 0, not '$sessions'" ;; esac
+build_dir="${BUILD_DIR:-build}"
+jbench="$build_dir/bin/jbench"
 if [ "${JBENCH_NIGHTLY_NO_BUILD:-0}" != 1 ]; then
   bash ci/build.sh jbench jbench-sqlite-worker jbench_bridge_shared jbench_alloc_preload \
     jbench-ledger-worker >&2
 fi
-mkdir -p "$results"
+plan=$("$jbench" plan "$matrix" --json) || die "cannot plan $matrix (above: why)"
+kind=$(grep -m1 -o '"kind": *"[^"]*"' <<< "$plan" | cut -d'"' -f4)
+reps=$(grep -m1 -o '"repetitions": *[0-9]*' <<< "$plan" | grep -o '[0-9]*$')
+per_session=$(( (reps + sessions - 1) / sessions ))
+
+# This build's workload binary, kept under its content's hash so a later night can run it again.
+worker="$build_dir/bin/jbench-$kind-worker"
+[ -x "$worker" ] || die "no workload binary $worker (build it: bash ci/build.sh)"
+[ "$(head -c 4 "$worker" | tr -d '\0' | tail -c 3)" = ELF ] ||
+  die "$worker is a script into the source tree, not a binary that can be kept for the nights after"
+mkdir -p "$results/builds"
+build=$(sha256sum "$worker" | cut -c1-16)
+if [ ! -d "$results/builds/$build" ]; then
+  staging="$results/builds/.staging-$build"
+  rm -rf "$staging"
+  mkdir -p "$staging/bin" "$staging/lib"
+  cp "$worker" "$staging/bin/"
+  # Traced modes read the bridge's library beside the worker's folder (lib/ beside bin/).
+  { cp -P "$build_dir"/lib/libjbench_bridge.so* "$staging/lib/" 2>/dev/null || true; }
+  printf '{"worker": "jbench-%s-worker", "sha256": "%s", "revision": "%s", "kept_utc": "%s"}\n' \
+    "$kind" "$(sha256sum "$worker" | cut -d' ' -f1)" "$(git rev-parse HEAD 2>/dev/null || echo unknown)" \
+    "$(date -u +%Y-%m-%dT%H:%M:%SZ)" > "$staging/build.json"
+  mv "$staging" "$results/builds/$build"
+fi
+
+# night_build NIGHT: the build a night ran (from its night.json), or nothing.
+night_build() { { grep -o '"build": *"[0-9a-f]*"' "$1/night.json" 2>/dev/null || true; } | head -1 | cut -d'"' -f4; }
+
+# The last valid night: the newest whose sessions all pass `jbench validate`, with its build kept.
+last=""
+last_build=""
+for n in $({ ls -1d "$results"/nightly-* 2>/dev/null || true; } | sort -r); do
+  case "$(basename "$n")" in *.*) continue ;; esac  # the summaries and comparisons beside it
+  [ -f "$n/night.json" ] || continue
+  ok=0
+  for s in "$n"/s[0-9]*; do
+    case "$s" in *.log) continue ;; esac
+    [ -d "$s" ] || { ok=0; break; }
+    if "$jbench" validate "$s" > /dev/null 2>&1; then ok=1; else ok=0; break; fi
+  done
+  [ "$ok" = 1 ] || continue
+  last="$n"
+  last_build=$(night_build "$n")
+  break
+done
+base_reason=""
+if [ -z "$last" ]; then
+  base_reason="no earlier valid nightly in \`$results\`"
+elif [ -z "$last_build" ] || [ ! -x "$results/builds/$last_build/bin/jbench-$kind-worker" ]; then
+  base_reason="the build of \`$last\` (${last_build:-not recorded}) is not kept in \`$results/builds\`"
+fi
+
 stamp="$(date -u +%Y%m%dT%H%M%SZ)"
 name="nightly-$stamp"
 out="$results"
 run_matrix="$matrix"
+cleanup() { :; }
 if [ "$plant" != 0 ]; then
   name="planted-$stamp"
   out="$results/planted"
-  mkdir -p "$out"
   # The same matrix with one setting changed, beside it so its relative paths still hold.
   run_matrix="$(dirname "$matrix")/.planted-$(basename "$matrix")"
   sed "s/plant_delay_ns: 0/plant_delay_ns: $plant/" "$matrix" > "$run_matrix"
+  cleanup() { rm -f "$run_matrix"; }
   grep -q "plant_delay_ns: $plant" "$run_matrix" ||
-    { echo "nightly: $matrix has no 'plant_delay_ns: 0' to plant into" >&2; rm -f "$run_matrix"; exit 2; }
+    { cleanup; die "$matrix has no 'plant_delay_ns: 0' to plant into"; }
 fi
-# The last valid nightly before this one: the newest bundle `jbench validate` accepts.
-last=""
-for b in $(ls -1d "$results"/nightly-* 2>/dev/null | sort -r); do
-  case "$(basename "$b")" in *.*) continue ;; esac  # .invalid, .interrupted, the summaries
-  [ -d "$b" ] || continue
-  if "$jbench" validate "$b" > /dev/null 2>&1; then last="$b"; break; fi
+trap cleanup EXIT
+night="$out/$name"
+mkdir -p "$night"
+printf '{"schema": "jbench.night", "matrix": "%s", "plant_delay_ns": %s, "build": "%s", "revision": "%s", "sessions": %s, "repetitions_per_session": %s, "base_night": "%s", "base_build": "%s"}\n' \
+  "$matrix" "$plant" "$build" "$(git rev-parse HEAD 2>/dev/null || echo unknown)" "$sessions" \
+  "$per_session" "$([ -z "$base_reason" ] && echo "$last")" \
+  "$([ -z "$base_reason" ] && echo "$last_build")" > "$night/night.json"
+
+# The sessions, ABBA: this build (A) and the base build (B) alternate, each starting every other
+# session, so a drift of the host over the night falls on both sides alike.
+total=$sessions
+[ -z "$base_reason" ] && total=$((sessions * 2))
+started=$(date +%s)
+done_sessions=0
+run_status=0
+session() {  # session SIDE K: one session of SIDE (this | base)
+  local side="$1" k="$2" m="$run_matrix" dir="$night" bin="$results/builds/$build/bin" eta=""
+  if [ "$side" = base ]; then m="$matrix"; dir="$night/base"; bin="$results/builds/$last_build/bin"; fi
+  if [ "$done_sessions" -gt 0 ]; then
+    eta=", about $(( ($(date +%s) - started) * (total - done_sessions) / done_sessions / 60 + 1 )) min left"
+  fi
+  echo "nightly: session $((done_sessions + 1))/$total: $([ "$side" = base ] && echo "the base build $last_build" || echo "this build $build"), $per_session repetitions$eta" >&2
+  mkdir -p "$dir"
+  local status=0
+  "$jbench" run "$m" --repetitions "$per_session" --worker-dir "$bin" --out "$dir" --name "s$k" \
+    > "$dir/s$k.log" 2>&1 || status=$?
+  if [ "$side" = this ] && [ "$status" -ne 0 ]; then run_status=$status; fi
+  done_sessions=$((done_sessions + 1))
+}
+echo "nightly: $total sessions of $run_matrix into $night" >&2
+for k in $(seq 1 "$sessions"); do
+  if [ -n "$base_reason" ]; then
+    session this "$k"
+  elif [ $((k % 2)) -eq 1 ]; then
+    session this "$k"; session base "$k"
+  else
+    session base "$k"; session this "$k"
+  fi
 done
 
-echo "nightly: running $run_matrix into $out/$name" >&2
-set +e
-"$jbench" run "$run_matrix" --out "$out" --name "$name"
-run_status=$?
-set -e
-if [ "$plant" != 0 ]; then rm -f "$run_matrix"; fi
-bundle=$({ ls -1d "$out/$name" "$out/$name".* 2>/dev/null || true; } | head -1)
 summary="$out/$name.summary.md"
 {
   echo "# Nightly $name"
   echo
   echo "- matrix: \`$matrix\`$([ "$plant" != 0 ] && echo " with plant_delay_ns: $plant")"
-  echo "- bundle: \`$bundle\` (\`jbench run\` exit $run_status)"
+  echo "- this build: worker $build, $sessions sessions of $per_session repetitions in \`$night\`"
+  if [ -z "$base_reason" ]; then
+    echo "- base: the build of \`$last\` (worker $last_build), run tonight between them in \`$night/base\`"
+  fi
   if [ "$plant" != 0 ]; then
     echo "- planted: kept in \`$out\`; never the base of a later night nor a point of the history"
   fi
 } > "$summary"
 verdict=4
-if [ -z "$bundle" ] || ! "$jbench" validate "$bundle" > "$out/$name.validate.txt" 2>&1; then
+valid=1
+: > "$out/$name.validate.txt"
+for k in $(seq 1 "$sessions"); do
+  s=$({ ls -1d "$night/s$k" "$night/s$k".* 2>/dev/null || true; } | { grep -v '\.log$' || true; } | head -1)
+  if [ -z "$s" ]; then
+    echo "$night/s$k: no bundle (see $night/s$k.log)" >> "$out/$name.validate.txt"
+    valid=0
+  elif ! "$jbench" validate "$s" >> "$out/$name.validate.txt" 2>&1; then
+    valid=0
+  fi
+done
+if [ "$valid" = 0 ]; then
   echo "- validation: FAILED, see \`$out/$name.validate.txt\`; nothing is compared" >> "$summary"
   verdict=1
-elif [ -z "$last" ]; then
-  echo "- validation: valid" >> "$summary"
-  echo "- comparison: no earlier valid nightly in \`$results\`: no verdict" >> "$summary"
+elif [ -n "$base_reason" ]; then
+  echo "- validation: valid ($sessions sessions)" >> "$summary"
+  echo "- comparison: $base_reason: no verdict" >> "$summary"
 else
-  echo "- validation: valid" >> "$summary"
+  echo "- validation: valid ($sessions sessions)" >> "$summary"
   allow=(--threshold "$threshold")
   [ "$plant" != 0 ] && allow+=(--allow-different-settings)
+  [ "$build" != "$last_build" ] && allow+=(--allow-different-build)
   set +e
-  "$jbench" compare "$last" "$bundle" "${allow[@]}" > "$out/$name.compare.txt"
+  "$jbench" compare "$night/base" "$night" "${allow[@]}" > "$out/$name.compare.txt" 2>&1
   verdict=$?
-  "$jbench" compare "$last" "$bundle" "${allow[@]}" --json --html "$out/$name.compare.html" \
-    > "$out/$name.compare.json"
+  "$jbench" compare "$night/base" "$night" "${allow[@]}" --json --html "$out/$name.compare.html" \
+    > "$out/$name.compare.json" 2> /dev/null
   set -e
   line=$(tail -1 "$out/$name.compare.txt")
-  echo "- comparison with \`$last\`: **$line** (exit $verdict)" >> "$summary"
+  echo "- comparison with the build of \`$last\`, threshold $threshold: **$line** (exit $verdict)" >> "$summary"
   note=$({ grep '^note: ' "$out/$name.compare.txt" || true; } | sed 's/^note: //')
   [ -n "$note" ] && echo "- note: $note" >> "$summary"
-  measured=$(grep -E '^w[0-9]' "$out/$name.compare.txt" | awk '{print $1}' | sort -u | tr '\n' ' ' || true)
-  echo "- cells compared: ${measured:-none}" >> "$summary"
-  regressed=$(grep -E '^w[0-9].* regressed$' "$out/$name.compare.txt" | awk '{print $1 " " $2}' | tr '\n' ';' || true)
+  # Per cell, which metrics had which verdict: what was measured, and what was not settled.
+  cells=$({ grep -E '^w[0-9]' "$out/$name.compare.txt" || true; } | awk '
+    { cell = $1; v = $NF; if (!(cell in seen)) { seen[cell] = 1; order[++n] = cell }
+      key = cell SUBSEP v; if (key in list) list[key] = list[key] ", " $2; else list[key] = $2 }
+    END { for (i = 1; i <= n; i++) { c = order[i]; line = ""
+            split("regressed improved same unknown", vs, " ")
+            for (j = 1; j <= 4; j++) if ((c SUBSEP vs[j]) in list)
+              line = line (line == "" ? "" : "; ") vs[j] ": " list[c SUBSEP vs[j]]
+            print "  - " c ": " line } }')
+  if [ -n "$cells" ]; then
+    echo "- cells compared:" >> "$summary"
+    echo "$cells" >> "$summary"
+  else
+    echo "- cells compared: none" >> "$summary"
+  fi
+  regressed=$({ grep -E '^w[0-9].* regressed$' "$out/$name.compare.txt" || true; } | awk '{print $1 " " $2}' | tr '\n' ';')
   [ -n "$regressed" ] && echo "- regressed: $regressed" >> "$summary"
 fi
 set +e
@@ -120,6 +240,17 @@ done
 details="$details\`$results/history.txt\`"
 [ -f "$results/history.html" ] && details="$details, \`$results/history.html\`"
 echo "- details: $details" >> "$summary"
+
+# Keep the builds the newest seven nights ran (and this one); the others can no longer be a base.
+keep=" $build "
+for n in $({ ls -1d "$results"/nightly-* 2>/dev/null || true; } | sort -r | head -7); do
+  keep="$keep$(night_build "$n") "
+done
+for b in "$results"/builds/*; do
+  [ -d "$b" ] || continue
+  case "$keep" in *" $(basename "$b") "*) ;; *) rm -rf "$b" ;; esac
+done
+
 cat "$summary"
 if [ "$run_status" -ne 0 ] && [ "$verdict" -eq 0 ]; then verdict=1; fi
 exit "$verdict"

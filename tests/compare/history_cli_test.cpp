@@ -5,6 +5,7 @@
 // is a gap, never a point; too few nights give no verdict (exit 4).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -119,6 +120,67 @@ TEST(HistoryCli, a_night_with_another_measure_phase_starts_a_new_series) {
   EXPECT_EQ(definitions["throughput_ops_per_s"].size(), 2u);
   auto text_run = test::run_process({JBENCH_BINARY, "history", results});
   EXPECT_NE(text_run.out.find("(definition "), std::string::npos) << text_run.out;
+}
+
+// The throughput of every run of the fixture bundles named, in the order given.
+std::vector<double> throughputs(const std::vector<std::string>& bundles) {
+  std::vector<double> out;
+  for (const std::string& b : bundles) {
+    for (const auto& e : fs::directory_iterator(kBundles + "/" + b + "/runs")) {
+      std::ifstream in(e.path() / "summary.json");
+      out.push_back(nlohmann::json::parse(in)["throughput_ops_per_s"].get<double>());
+    }
+  }
+  return out;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+// A night of interleaved sessions is a folder of bundles: one point, its sessions' runs pooled.
+// What sits deeper (the night's replay of the previous build in base/) is not read, a folder
+// without bundles is not a night, and a night whose sessions measured different settings is a
+// gap, never a point.
+TEST(HistoryCli, a_folder_of_sessions_is_one_pooled_night) {
+  test::TempDir dir;
+  fs::create_directories(dir.path() + "/n1/base");
+  copy_bundle("writer-a", dir.path() + "/n1/s1");
+  copy_bundle("writer-b", dir.path() + "/n1/s2");
+  copy_bundle("writer-planted", dir.path() + "/n1/base/s1");
+  copy_bundle("writer-b", dir.path() + "/n2");
+  fs::create_directories(dir.path() + "/n3-mixed");
+  copy_bundle("writer-a", dir.path() + "/n3-mixed/s1");
+  copy_bundle("writer-planted", dir.path() + "/n3-mixed/s2");
+  fs::create_directories(dir.path() + "/builds/0123456789abcdef/bin");
+  std::ofstream(dir.path() + "/builds/0123456789abcdef/build.json") << "{}";
+  int code = -1;
+  nlohmann::json h = history(dir.path(), code);
+  ASSERT_EQ(h["bundles"].size(), 3u) << h.dump(2);
+  std::map<std::string, nlohmann::json> by_dir;
+  for (const auto& b : h["bundles"]) by_dir[fs::path(b["dir"].get<std::string>()).filename()] = b;
+  ASSERT_TRUE(by_dir.count("n1") && by_dir.count("n2") && by_dir.count("n3-mixed")) << h.dump(2);
+  EXPECT_TRUE(by_dir["n1"]["usable"].get<bool>());
+  EXPECT_FALSE(by_dir["n3-mixed"]["usable"].get<bool>());
+  EXPECT_NE(by_dir["n3-mixed"]["gap_reason"].get<std::string>().find("another matrix"),
+            std::string::npos)
+      << by_dir["n3-mixed"].dump();
+  bool found = false;
+  for (const auto& s : h["series"]) {
+    if (s["metric"] != "throughput_ops_per_s") continue;
+    ASSERT_EQ(s["values"].size(), 2u) << s.dump();  // n1 and n2; the mixed night is a gap
+    for (std::size_t i = 0; i < 2; ++i) {
+      const std::string night =
+          fs::path(h["bundles"][s["bundles"][i].get<std::size_t>()]["dir"].get<std::string>())
+              .filename();
+      const double expected = night == "n1" ? median(throughputs({"writer-a", "writer-b"}))
+                                            : median(throughputs({"writer-b"}));
+      EXPECT_DOUBLE_EQ(s["values"][i].get<double>(), expected) << night;
+    }
+    found = true;
+  }
+  EXPECT_TRUE(found) << h.dump(2);
 }
 
 TEST(HistoryCli, a_few_nights_give_no_verdict) {

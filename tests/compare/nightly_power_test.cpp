@@ -3,13 +3,14 @@
 // time per operation, per cell, from one quiet night of matrices/nightly.yaml on a 2-core VM;
 // make-nightly-recorded.sh rebuilds it). Each trial resamples both sides from the recorded runs at
 // the repetition count matrices/nightly.yaml declares — so lowering it fails here — and compares
-// them as ci/nightly.sh does (threshold 0.03, FDR 0.05, all cells × metrics in one family).
+// them as ci/nightly.sh does (its threshold, read from the script; FDR 0.05; all cells × metrics
+// in one family). The nightly's two sides run interleaved in one night, so resampling one
+// session models them; ci/calibrate.sh checks that with real nights.
 // - A/A: at most 5% of cells flagged.
 // - A planted 5% slowdown of the 1-worker writer (the busy wait per operation ci/calibrate.sh
 //   plants: d = t × 0.05 / 0.95 after every statement of every lane — it slows the readers too —
 //   so throughput falls by t / (t + d) per worker and latency and CPU per operation rise by d) is
 //   found in a writer cell in at least 90% of trials.
-// Resampling one night shows no drift between nights; ci/calibrate.sh measures that with real runs.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -36,6 +37,17 @@ Recorded recorded() {
     }
   }
   return out;
+}
+
+// The threshold ci/nightly.sh compares at: its `threshold=X` default.
+double nightly_threshold() {
+  std::ifstream in(JBENCH_SOURCE_DIR "/ci/nightly.sh");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.starts_with("threshold=")) return std::stod(line.substr(10));
+  }
+  ADD_FAILURE() << "ci/nightly.sh has no threshold= line";
+  return 0.03;
 }
 
 Matrix nightly_matrix() {
@@ -105,7 +117,8 @@ Trial trial(const Recorded& r, std::size_t reps, double d, SplitMix64& rng) {
       }
     }
   }
-  CompareOptions o;  // the nightly's: threshold 0.03, FDR 0.05
+  CompareOptions o;  // the nightly's: its threshold, FDR 0.05
+  o.threshold = nightly_threshold();
   o.resamples = 300;
   Comparison cmp = compare_bundles(base, cand, o);
   Trial t;

@@ -1,8 +1,9 @@
-// ci/nightly.sh end to end on a cut-down matrix, four nights in one results folder: the first
-// has nothing to compare with (exit 4, said so); the second compares with the first and writes
-// its summary; the third plants a known delay per operation and must exit 1 naming the
-// regressed cell, its bundle kept apart; the fourth compares with the second, not the planted
-// one. Every bundle is kept, and the history is written each night.
+// ci/nightly.sh end to end on a cut-down matrix, in one results folder: the first night has
+// nothing to compare with (exit 4, said so); the second runs its build and the first night's,
+// kept, in alternating sessions (ABBA) and compares them; the third plants a known delay per
+// operation and must exit 1 naming the regressed cell, its night kept apart; the fourth
+// compares with the second's build, not the planted one; a night whose base build is no longer
+// kept says so and gives no verdict. Every night is kept, and the history is written each night.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -22,9 +23,10 @@ namespace fs = std::filesystem;
 
 test::ProcessResult night(const std::string& results, const std::vector<std::string>& extra) {
   std::vector<std::string> argv = {
-      "/bin/bash", JBENCH_SOURCE_DIR "/ci/nightly.sh",
-      "--results", results,
-      "--matrix",  JBENCH_SOURCE_DIR "/tests/fixtures/compare/nightly-tiny.yaml"};
+      "/bin/bash",  JBENCH_SOURCE_DIR "/ci/nightly.sh",
+      "--results",  results,
+      "--matrix",   JBENCH_SOURCE_DIR "/tests/fixtures/compare/nightly-tiny.yaml",
+      "--sessions", "2"};
   argv.insert(argv.end(), extra.begin(), extra.end());
   test::ProcessOptions o;
   o.timeout = std::chrono::seconds(240);
@@ -49,6 +51,13 @@ void expect_page(const std::string& path, const std::string& outcome) {
   EXPECT_TRUE(html.starts_with("<!DOCTYPE html>")) << path;
   EXPECT_TRUE(html.ends_with("</html>\n")) << path;
   EXPECT_NE(html.find("data-outcome=\"" + outcome + "\""), std::string::npos) << path;
+}
+
+// When the session bundle started (manifest.json /started_utc, to the second) and its name, so
+// that two sessions started within one second still sort in the order they ran.
+std::string started(const std::string& bundle) {
+  std::ifstream in(bundle + "/manifest.json");
+  return nlohmann::json::parse(in)["started_utc"].get<std::string>();
 }
 
 std::size_t bundles_in(const std::string& dir) {
@@ -80,10 +89,28 @@ TEST(Nightly, first_no_verdict_then_compared_then_a_planted_regression_kept_apar
   // false alarm at the FDR level is possible by design. The summary says what was compared.
   EXPECT_FALSE(second.timed_out);
   EXPECT_NE(second.exit_code, 2) << second.out << second.err;
-  EXPECT_NE(second.out.find("- comparison with"), std::string::npos) << second.out;
-  EXPECT_NE(second.out.find("- cells compared: w1.persistent.writer.small.baseline"),
+  EXPECT_NE(second.out.find("- comparison with the build of `" + results + "/nightly-"),
             std::string::npos)
       << second.out;
+  EXPECT_NE(second.out.find("- cells compared:\n  - w1.persistent.writer.small.baseline: "),
+            std::string::npos)
+      << second.out;
+  // The first night's build, kept, ran tonight between this build's sessions: ABBA.
+  std::smatch night2;
+  ASSERT_TRUE(std::regex_search(second.out, night2, std::regex("in `([^`]*/nightly-[^`/]*)`")))
+      << second.out;
+  const std::string n2 = night2[1];
+  for (const char* s : {"/s1", "/s2", "/base/s1", "/base/s2", "/night.json"}) {
+    EXPECT_TRUE(fs::exists(n2 + s)) << n2 + s;
+  }
+  EXPECT_LE(started(n2 + "/s1"), started(n2 + "/base/s1"));
+  EXPECT_LE(started(n2 + "/base/s1"), started(n2 + "/base/s2"));
+  EXPECT_LE(started(n2 + "/base/s2"), started(n2 + "/s2"));
+  std::size_t builds = 0;
+  for (const auto& e : fs::directory_iterator(results + "/builds")) {
+    builds += e.is_directory() && fs::is_regular_file(e.path() / "bin/jbench-sqlite-worker");
+  }
+  EXPECT_EQ(builds, 1u);  // the same build both nights: kept once
   EXPECT_EQ(files_ending(results, ".compare.html"), 1u);
   // The page the summary names shows the outcome its JSON twin states.
   std::smatch named;
@@ -115,13 +142,35 @@ TEST(Nightly, first_no_verdict_then_compared_then_a_planted_regression_kept_apar
   auto fourth = night(results, {});
   EXPECT_NE(fourth.exit_code, 2) << fourth.out << fourth.err;
   std::smatch base;
-  ASSERT_TRUE(std::regex_search(fourth.out, base, std::regex("- comparison with `([^`]*)`")))
+  ASSERT_TRUE(
+      std::regex_search(fourth.out, base, std::regex("- comparison with the build of `([^`]*)`")))
       << fourth.out;
   EXPECT_NE(base[1].str().find("/nightly-"), std::string::npos) << base[1];
   EXPECT_EQ(base[1].str().find("planted"), std::string::npos) << base[1];
   EXPECT_EQ(bundles_in(results), 3u);  // every night kept
   // The planted matrix copy is not left beside the fixture.
   EXPECT_FALSE(fs::exists(JBENCH_SOURCE_DIR "/tests/fixtures/compare/.planted-nightly-tiny.yaml"));
+
+  // Without the last night's build there is nothing to run beside this one: no verdict, said so,
+  // never a comparison with last night's runs from another session. (The last night's record
+  // names a build that is no longer kept, as one removed by hand would be.)
+  std::smatch fourth_night;
+  ASSERT_TRUE(
+      std::regex_search(fourth.out, fourth_night, std::regex("in `([^`]*/nightly-[^`/]*)`")))
+      << fourth.out;
+  const std::string record = fourth_night[1].str() + "/night.json";
+  std::ifstream in(record);
+  nlohmann::json night_record = nlohmann::json::parse(in);
+  in.close();
+  night_record["build"] = "00000000deadbeef";
+  std::ofstream(record) << night_record.dump() << "\n";
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+  auto orphan = night(results, {});
+  EXPECT_EQ(orphan.exit_code, 4) << orphan.out << orphan.err;
+  EXPECT_NE(orphan.out.find("(00000000deadbeef) is not kept in `" + results + "/builds`"),
+            std::string::npos)
+      << orphan.out;
+  EXPECT_EQ(bundles_in(results), 4u);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <set>
 #include <tuple>
@@ -14,11 +15,33 @@
 
 namespace jbench::compare {
 
+namespace {
+
+namespace fs = std::filesystem;
+
+// The nights in `dir`: each bundle directly in it, and each folder directly in it that holds
+// bundles — the interleaved sessions of one night, pooled as `jbench compare` pools a folder
+// (compare_side.h). Deeper folders are not read: a night's base/ replay of the previous build,
+// or the planted/ nights, sit one level down and are never points.
+std::vector<std::string> nights_in(const std::string& dir) {
+  std::vector<std::string> out = bundles_in(dir);
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    if (e.path().filename().string().starts_with(".") || !e.is_directory(ec)) continue;
+    if (fs::exists(e.path() / "manifest.json", ec)) continue;  // a bundle: listed already
+    if (!bundles_in(e.path().string()).empty()) out.push_back(e.path().string());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace
+
 History read_history(const std::string& dir, const stats::ChangePointOptions& options) {
   History h;
   h.dir = dir;
   std::vector<CompareSide> sides;
-  for (const std::string& bundle : bundles_in(dir)) sides.push_back(read_compare_side(bundle));
+  for (const std::string& bundle : nights_in(dir)) sides.push_back(read_compare_side(bundle));
   std::sort(sides.begin(), sides.end(), [](const CompareSide& a, const CompareSide& b) {
     return std::tie(a.started_utc, a.jbench_revision, a.dir) <
            std::tie(b.started_utc, b.jbench_revision, b.dir);

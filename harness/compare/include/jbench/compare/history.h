@@ -2,7 +2,9 @@
 // bundle's median), sorted by when each bundle started (then its source revision), with the
 // change points of each series (stats/change_points.h) and the revision range each falls in.
 // Bundles that are invalid, or in which a cell measured nothing, are gaps: listed, never points.
-// Points of one series share what defines the cell (HistorySeries::definition).
+// Points of one series share what defines the cell (HistorySeries::definition). A night may also
+// be a folder of bundles directly in DIR — interleaved sessions of one build — whose runs are
+// pooled into one point, as `jbench compare` pools a folder; folders deeper down are not read.
 //
 //   History h = read_history("results/", {});
 //   exit(exit_code_of(h.outcome));   // 0 no change for the worse, 1 one, 4 no verdict
