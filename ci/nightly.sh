@@ -23,8 +23,9 @@
 #
 # A night is the folder DIR/nightly-<UTC time>: night.json (what ran), s1..sS (this build's
 # sessions: the night's point in the history) and base/s1..sS (the last valid night's build,
-# run tonight between them). This build's workload binary is kept in DIR/builds/<sha256 prefix>
-# for the nights after; builds no night among the newest seven ran are removed.
+# run tonight between them). This build's binaries (the workload's worker and the ledger worker)
+# are kept in DIR/builds/<hash prefix> for the nights after; builds no night among the newest
+# seven ran are removed.
 #
 # JBENCH_NIGHTLY_NO_BUILD=1 skips the build (a caller that has just built, like the tests).
 # Writes beside the night: <night>.summary.md (also printed), <night>.validate.txt,
@@ -33,24 +34,34 @@
 # among the measured cells, 1 a regression (or a session or its bundle failed), 4 no verdict (the
 # first night, or nothing comparable), 2 bad usage.
 set -euo pipefail
+here="$PWD"
 cd "$(dirname "$0")/.."
 results=results/nightly
 matrix=matrices/nightly.yaml
 plant=0
 threshold=0.10
 sessions=4
+die() { echo "nightly: $1" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
-    --results) results="$2"; shift 2 ;;
-    --matrix) matrix="$2"; shift 2 ;;
+    --results | --matrix | --plant-delay-ns | --threshold | --sessions)
+      [ $# -ge 2 ] || die "$1 wants a value (see the head of ci/nightly.sh)" ;;
+    *) die "unknown option $1 (see the head of ci/nightly.sh)" ;;
+  esac
+  case "$1" in
+    # Paths given are the caller's, relative to where the job was started.
+    --results) results="$(cd "$here" && realpath -m "$2")"; shift 2 ;;
+    --matrix) matrix="$(cd "$here" && realpath -m "$2")"; shift 2 ;;
     --plant-delay-ns) plant="$2"; shift 2 ;;
     --threshold) threshold="$2"; shift 2 ;;
     --sessions) sessions="$2"; shift 2 ;;
-    *) echo "nightly: unknown option $1 (see the head of ci/nightly.sh)" >&2; exit 2 ;;
   esac
 done
-die() { echo "nightly: $1" >&2; exit 2; }
+# Checked before anything runs: a bad value found after the sessions would waste the night.
 case "$sessions" in '' | *[!0-9]* | 0) die "--sessions wants a whole number above 0, not '$sessions'" ;; esac
+case "$plant" in '' | *[!0-9]*) die "--plant-delay-ns wants a whole number of ns, not '$plant'" ;; esac
+awk -v t="$threshold" 'BEGIN { exit !(t ~ /^[0-9]*\.?[0-9]+$/ && t > 0 && t < 1) }' ||
+  die "--threshold wants a fraction between 0 and 1, not '$threshold'"
 build_dir="${BUILD_DIR:-build}"
 jbench="$build_dir/bin/jbench"
 if [ "${JBENCH_NIGHTLY_NO_BUILD:-0}" != 1 ]; then
@@ -62,42 +73,55 @@ kind=$(grep -m1 -o '"kind": *"[^"]*"' <<< "$plan" | cut -d'"' -f4)
 reps=$(grep -m1 -o '"repetitions": *[0-9]*' <<< "$plan" | grep -o '[0-9]*$')
 per_session=$(( (reps + sessions - 1) / sessions ))
 
-# This build's workload binary, kept under its content's hash so a later night can run it again.
+# This build's binaries, kept under a hash of their content so a later night can run them again:
+# the workload's worker, and the ledger worker its correctness pass starts beside it.
 worker="$build_dir/bin/jbench-$kind-worker"
 [ -x "$worker" ] || die "no workload binary $worker (build it: bash ci/build.sh)"
-[ "$(head -c 4 "$worker" | tr -d '\0' | tail -c 3)" = ELF ] ||
+[ "$(head -c 4 "$worker" | tail -c 3)" = ELF ] ||
   die "$worker is a script into the source tree, not a binary that can be kept for the nights after"
+kept=("$worker")
+[ -x "$build_dir/bin/jbench-ledger-worker" ] && kept+=("$build_dir/bin/jbench-ledger-worker")
 mkdir -p "$results/builds"
-build=$(sha256sum "$worker" | cut -c1-16)
+build=$(for f in "${kept[@]}"; do echo "$(sha256sum < "$f" | cut -d' ' -f1) $(basename "$f")"; done |
+  sha256sum | cut -c1-16)
 if [ ! -d "$results/builds/$build" ]; then
   staging="$results/builds/.staging-$build"
   rm -rf "$staging"
   mkdir -p "$staging/bin" "$staging/lib"
-  cp "$worker" "$staging/bin/"
+  cp "${kept[@]}" "$staging/bin/"
   # Traced modes read the bridge's library beside the worker's folder (lib/ beside bin/).
   { cp -P "$build_dir"/lib/libjbench_bridge.so* "$staging/lib/" 2>/dev/null || true; }
-  printf '{"worker": "jbench-%s-worker", "sha256": "%s", "revision": "%s", "kept_utc": "%s"}\n' \
-    "$kind" "$(sha256sum "$worker" | cut -d' ' -f1)" "$(git rev-parse HEAD 2>/dev/null || echo unknown)" \
-    "$(date -u +%Y-%m-%dT%H:%M:%SZ)" > "$staging/build.json"
+  {
+    printf '{"revision": "%s", "kept_utc": "%s", "binaries": {' \
+      "$(git rev-parse HEAD 2>/dev/null || echo unknown)" "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+    sep=""
+    for f in "${kept[@]}"; do
+      printf '%s"%s": "%s"' "$sep" "$(basename "$f")" "$(sha256sum < "$f" | cut -d' ' -f1)"
+      sep=", "
+    done
+    printf '}}\n'
+  } > "$staging/build.json"
   mv "$staging" "$results/builds/$build"
 fi
 
 # night_build NIGHT: the build a night ran (from its night.json), or nothing.
 night_build() { { grep -o '"build": *"[0-9a-f]*"' "$1/night.json" 2>/dev/null || true; } | head -1 | cut -d'"' -f4; }
 
-# The last valid night: the newest whose sessions all pass `jbench validate`, with its build kept.
+# The last valid night: the newest whose sessions all ran and pass `jbench validate`, with its
+# build kept. A night cut short (fewer sessions than its night.json names) is not valid.
 last=""
 last_build=""
 for n in $({ ls -1d "$results"/nightly-* 2>/dev/null || true; } | sort -r); do
   case "$(basename "$n")" in *.*) continue ;; esac  # the summaries and comparisons beside it
   [ -f "$n/night.json" ] || continue
-  ok=0
+  planned=$({ grep -o '"sessions": *[0-9]*' "$n/night.json" || true; } | grep -o '[0-9]*$' || true)
+  valid_sessions=0
   for s in "$n"/s[0-9]*; do
     case "$s" in *.log) continue ;; esac
-    [ -d "$s" ] || { ok=0; break; }
-    if "$jbench" validate "$s" > /dev/null 2>&1; then ok=1; else ok=0; break; fi
+    [ -d "$s" ] && "$jbench" validate "$s" > /dev/null 2>&1 || { valid_sessions=-1; break; }
+    valid_sessions=$((valid_sessions + 1))
   done
-  [ "$ok" = 1 ] || continue
+  [ -n "$planned" ] && [ "$valid_sessions" = "$planned" ] || continue
   last="$n"
   last_build=$(night_build "$n")
   break
@@ -124,9 +148,25 @@ if [ "$plant" != 0 ]; then
   grep -q "plant_delay_ns: $plant" "$run_matrix" ||
     { cleanup; die "$matrix has no 'plant_delay_ns: 0' to plant into"; }
 fi
-trap cleanup EXIT
 night="$out/$name"
+summary="$out/$name.summary.md"
 mkdir -p "$night"
+# A night stopped by a signal still says so beside its sessions: kept, never a base.
+interrupted() {
+  {
+    echo "# Nightly $name"
+    echo
+    echo "- interrupted by $1 after $done_sessions of $total sessions: nothing is compared"
+    echo "- sessions so far: \`$night\`"
+  } > "$summary"
+  cat "$summary"
+  exit 1
+}
+done_sessions=0
+total=$sessions
+trap cleanup EXIT
+trap 'interrupted SIGINT' INT
+trap 'interrupted SIGTERM' TERM
 printf '{"schema": "jbench.night", "matrix": "%s", "plant_delay_ns": %s, "build": "%s", "revision": "%s", "sessions": %s, "repetitions_per_session": %s, "base_night": "%s", "base_build": "%s"}\n' \
   "$matrix" "$plant" "$build" "$(git rev-parse HEAD 2>/dev/null || echo unknown)" "$sessions" \
   "$per_session" "$([ -z "$base_reason" ] && echo "$last")" \
@@ -164,7 +204,7 @@ for k in $(seq 1 "$sessions"); do
   fi
 done
 
-summary="$out/$name.summary.md"
+trap - INT TERM
 {
   echo "# Nightly $name"
   echo

@@ -94,8 +94,8 @@ TEST(HistoryCli, a_night_with_another_measure_phase_starts_a_new_series) {
   std::string yaml = text.str();
   for (auto [from, to] : {std::pair<std::string, std::string>{"measure: {operations: 600}",
                                                               "measure: {operations: 500}"},
-                          {"oracle: ../oracle/corpus-only.yaml",
-                           "oracle: " + fixtures + "/oracle/corpus-only.yaml"}}) {
+                          {"oracle: ../oracle/corpus-and-ledger.yaml",
+                           "oracle: " + fixtures + "/oracle/corpus-and-ledger.yaml"}}) {
     const auto at = yaml.find(from);
     ASSERT_NE(at, std::string::npos) << from;
     yaml.replace(at, from.size(), to);

@@ -6,6 +6,8 @@
 // kept says so and gives no verdict. Every night is kept, and the history is written each night.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -21,7 +23,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-test::ProcessResult night(const std::string& results, const std::vector<std::string>& extra) {
+test::ProcessResult night(const std::string& results, const std::vector<std::string>& extra,
+                          std::chrono::milliseconds sigterm_after = {}) {
   std::vector<std::string> argv = {
       "/bin/bash",  JBENCH_SOURCE_DIR "/ci/nightly.sh",
       "--results",  results,
@@ -31,6 +34,10 @@ test::ProcessResult night(const std::string& results, const std::vector<std::str
   test::ProcessOptions o;
   o.timeout = std::chrono::seconds(240);
   o.env = {{"JBENCH_NIGHTLY_NO_BUILD", "1"}, {"BUILD_DIR", JBENCH_BUILD_DIR}};
+  if (sigterm_after.count() > 0) {
+    o.signal_after = sigterm_after;
+    o.signal = SIGTERM;
+  }
   return test::run_process(argv, o);
 }
 
@@ -103,6 +110,12 @@ TEST(Nightly, first_no_verdict_then_compared_then_a_planted_regression_kept_apar
   for (const char* s : {"/s1", "/s2", "/base/s1", "/base/s2", "/night.json"}) {
     EXPECT_TRUE(fs::exists(n2 + s)) << n2 + s;
   }
+  // The kept build is whole: its sessions' correctness pass (which starts the ledger worker
+  // beside the workload's) passed, so they are proven evidence.
+  for (const char* s : {"/base/s1", "/base/s2"}) {
+    auto v = test::run_process({JBENCH_BUILD_DIR "/bin/jbench", "validate", n2 + s});
+    EXPECT_EQ(v.exit_code, 0) << n2 + s << ": " << v.out << v.err;
+  }
   EXPECT_LE(started(n2 + "/s1"), started(n2 + "/base/s1"));
   EXPECT_LE(started(n2 + "/base/s1"), started(n2 + "/base/s2"));
   EXPECT_LE(started(n2 + "/base/s2"), started(n2 + "/s2"));
@@ -171,6 +184,52 @@ TEST(Nightly, first_no_verdict_then_compared_then_a_planted_regression_kept_apar
             std::string::npos)
       << orphan.out;
   EXPECT_EQ(bundles_in(results), 4u);
+}
+
+// Bad usage is refused before anything runs or is written: exit 2, one line saying why.
+TEST(Nightly, bad_usage_exits_2_before_anything_runs) {
+  test::TempDir dir;
+  const std::string results = dir.path() + "/results";
+  for (const std::vector<std::string>& bad : {std::vector<std::string>{"--threshold", "1.5"},
+                                              {"--threshold", "abc"},
+                                              {"--sessions", "0"},
+                                              {"--plant-delay-ns", "some"},
+                                              {"--no-such-option"},
+                                              {"--sessions"}}) {
+    auto r = night(results, bad);
+    EXPECT_EQ(r.exit_code, 2) << bad[0] << ": " << r.out << r.err;
+    EXPECT_TRUE(r.err.starts_with("nightly: ")) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+  EXPECT_FALSE(fs::exists(results));
+}
+
+// A night stopped by SIGTERM says so beside its sessions, exits 1, and is never the base of the
+// night after: that one runs beside the last night that ran all its sessions.
+TEST(Nightly, an_interrupted_night_says_so_and_is_never_a_base) {
+  test::TempDir dir;
+  const std::string results = dir.path() + "/results";
+  auto first = night(results, {});
+  ASSERT_EQ(first.exit_code, 4) << first.out << first.err;
+  std::smatch whole;
+  ASSERT_TRUE(std::regex_search(first.out, whole, std::regex("in `([^`]*/nightly-[^`/]*)`")))
+      << first.out;
+  const std::string complete = whole[1];
+
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+  // Four sessions of over a second each: the signal lands while one of the first two runs.
+  auto cut = night(results, {}, std::chrono::milliseconds(2500));
+  EXPECT_EQ(cut.exit_code, 1) << cut.out << cut.err;
+  EXPECT_NE(cut.out.find("- interrupted by SIGTERM after "), std::string::npos) << cut.out;
+  EXPECT_NE(cut.out.find(" of 4 sessions: nothing is compared"), std::string::npos) << cut.out;
+  EXPECT_EQ(files_ending(results, ".summary.md"), 2u);  // the cut night's summary is written
+
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+  auto after = night(results, {});
+  EXPECT_NE(after.exit_code, 2) << after.out << after.err;
+  EXPECT_NE(after.out.find("- comparison with the build of `" + complete + "`"), std::string::npos)
+      << after.out;
+  EXPECT_EQ(bundles_in(results), 3u);  // the cut night is kept
 }
 
 }  // namespace
