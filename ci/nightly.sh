@@ -10,7 +10,7 @@
 #
 #   --results DIR        where the nights live (default: results/nightly)
 #   --matrix FILE        the matrix (default: matrices/nightly.yaml)
-#   --sessions S         sessions per build, each of 1/S of the matrix's repetitions (default 4)
+#   --sessions S         sessions per build, each of 1/S of the matrix's repetitions (default 8)
 #   --threshold X        a relative change smaller than X is neither a regression nor shown to be
 #                        the same (default 0.10: what 32 interleaved runs per side can tell apart
 #                        on the 2-core host calibrated in docs/nightly.md; ci/calibrate.sh
@@ -40,7 +40,7 @@ results=results/nightly
 matrix=matrices/nightly.yaml
 plant=0
 threshold=0.10
-sessions=4
+sessions=8
 die() { echo "nightly: $1" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -209,9 +209,9 @@ trap - INT TERM
   echo "# Nightly $name"
   echo
   echo "- matrix: \`$matrix\`$([ "$plant" != 0 ] && echo " with plant_delay_ns: $plant")"
-  echo "- this build: worker $build, $sessions sessions of $per_session repetitions in \`$night\`"
+  echo "- this build: $build, $sessions sessions of $per_session repetitions in \`$night\`"
   if [ -z "$base_reason" ]; then
-    echo "- base: the build of \`$last\` (worker $last_build), run tonight between them in \`$night/base\`"
+    echo "- base: the build of \`$last\` ($last_build), run tonight between them in \`$night/base\`"
   fi
   if [ "$plant" != 0 ]; then
     echo "- planted: kept in \`$out\`; never the base of a later night nor a point of the history"

@@ -144,6 +144,67 @@ TEST(CompareRules, every_cell_moving_the_same_way_is_noted_as_possibly_the_host)
   EXPECT_TRUE(some.common_shift.empty()) << some.common_shift;
 }
 
+// A side of `sessions` sessions of `runs` each: every run of session k is `level + offsets[k]`
+// plus a small spread, as runs of one session share its state of the host.
+CompareSide sessions_side(const std::string& dir, double level, const std::vector<double>& offsets,
+                          std::size_t runs) {
+  std::vector<double> values;
+  std::vector<std::size_t> ids;
+  for (std::size_t k = 0; k < offsets.size(); ++k) {
+    for (std::size_t r = 0; r < runs; ++r) {
+      values.push_back(level + offsets[k] + 0.1 * static_cast<double>(r));
+      ids.push_back(k);
+    }
+  }
+  CompareSide s = side(dir, values);
+  for (std::size_t k = 0; k < offsets.size(); ++k)
+    s.bundles.push_back(dir + "/s" + std::to_string(k));
+  s.cells["w1.d.baseline"].sessions["throughput_ops_per_s"] = ids;
+  return s;
+}
+
+// Pooled sessions are compared session by session. Two sides of the same level whose sessions
+// each sit apart by a few percent — the host's state, shared by a session's runs — are no
+// evidence of a change, though run by run they would be; a shift every session shows is.
+TEST(CompareRules, pooled_sessions_are_the_unit_so_a_session_shift_is_not_evidence) {
+  // The base's sessions happen to sit lower than the candidate's, mostly: the same ±6 spread.
+  auto base = sessions_side("a", 100, {-6, 2, -4, -2}, 8);
+  auto cand = sessions_side("b", 100, {4, -2, 6, 2}, 8);
+  Comparison pooled = compare_bundles(base, cand, {});
+  const MetricRow& row = throughput_row(pooled);
+  EXPECT_TRUE(row.by_session);
+  EXPECT_EQ(row.units_base, 4u);
+  EXPECT_EQ(row.n_base, 32u);
+  EXPECT_GT(row.p,
+            0.05);  // the session medians interleave: 94, 96, 98, 102 against 98, 102, 104, 106
+  EXPECT_NE(row.verdict, Verdict::improved);
+
+  // The same values as single bundles, every run counted as independent: called a change.
+  Comparison runs =
+      compare_bundles(side("a", base.cells["w1.d.baseline"].metrics.begin()->second),
+                      side("b", cand.cells["w1.d.baseline"].metrics.begin()->second), {});
+  EXPECT_FALSE(throughput_row(runs).by_session);
+  EXPECT_LT(throughput_row(runs).p, 1e-6);
+  EXPECT_EQ(throughput_row(runs).verdict, Verdict::improved);
+
+  // A drop of a fifth in each of eight sessions a side is a regression, session by session.
+  auto eight = sessions_side("a", 100, {-2, 1, 0, 2, -1, 1, -2, 0}, 4);
+  auto slower = sessions_side("b", 80, {-2, 1, 0, 2, -1, 1, -2, 0}, 4);
+  const Comparison dropped = compare_bundles(eight, slower, {});
+  const MetricRow& drop = throughput_row(dropped);
+  EXPECT_TRUE(drop.by_session);
+  EXPECT_EQ(drop.verdict, Verdict::regressed) << drop.reason;
+  EXPECT_LT(*drop.ci_high, 0.9);
+
+  // Two sessions a side are too few for a verdict, however many runs they hold.
+  auto two = sessions_side("a", 100, {0, 1}, 20);
+  auto two_slow = sessions_side("b", 50, {0, 1}, 20);
+  const Comparison too_few = compare_bundles(two, two_slow, {});
+  const MetricRow& few = throughput_row(too_few);
+  EXPECT_EQ(few.verdict, Verdict::unknown);
+  EXPECT_NE(few.reason.find("2 + 2 sessions with this metric"), std::string::npos) << few.reason;
+}
+
 TEST(CompareRules, two_repetitions_are_too_few_for_a_verdict) {
   Comparison c = compare_bundles(side("a", {100, 101}), side("b", {50, 51}), {});
   EXPECT_EQ(throughput_row(c).verdict, Verdict::unknown);

@@ -3,9 +3,10 @@
 // time per operation, per cell, from one quiet night of matrices/nightly.yaml on a 2-core VM;
 // make-nightly-recorded.sh rebuilds it). Each trial resamples both sides from the recorded runs at
 // the repetition count matrices/nightly.yaml declares — so lowering it fails here — and compares
-// them as ci/nightly.sh does (its threshold, read from the script; FDR 0.05; all cells × metrics
-// in one family). The nightly's two sides run interleaved in one night, so resampling one
-// session models them; ci/calibrate.sh checks that with real nights.
+// them as ci/nightly.sh does: split into its sessions, at its threshold (both read from the
+// script), FDR 0.05, all cells × metrics in one family. The nightly's two sides run interleaved
+// in one night, so resampling one session models them — without any spread between sessions,
+// which only real nights have; ci/calibrate.sh checks them.
 // - A/A: at most 5% of cells flagged.
 // - A planted 5% slowdown of the 1-worker writer (the busy wait per operation ci/calibrate.sh
 //   plants: d = t × 0.05 / 0.95 after every statement of every lane — it slows the readers too —
@@ -39,15 +40,15 @@ Recorded recorded() {
   return out;
 }
 
-// The threshold ci/nightly.sh compares at: its `threshold=X` default.
-double nightly_threshold() {
+// A default of ci/nightly.sh: its `NAME=X` line (threshold, sessions).
+double nightly_default(const std::string& name) {
   std::ifstream in(JBENCH_SOURCE_DIR "/ci/nightly.sh");
   std::string line;
   while (std::getline(in, line)) {
-    if (line.starts_with("threshold=")) return std::stod(line.substr(10));
+    if (line.starts_with(name + "=")) return std::stod(line.substr(name.size() + 1));
   }
-  ADD_FAILURE() << "ci/nightly.sh has no threshold= line";
-  return 0.03;
+  ADD_FAILURE() << "ci/nightly.sh has no " << name << "= line";
+  return 0;
 }
 
 Matrix nightly_matrix() {
@@ -104,21 +105,31 @@ Trial trial(const Recorded& r, std::size_t reps, double d, SplitMix64& rng) {
   base.matrix = cand.matrix = nightly_matrix();
   base.host = cand.host = {{"cpu_model", "recorded"}, {"cpus_usable", 2}};
   base.workload_binaries = cand.workload_binaries = {"recorded jbench-sqlite-worker"};
+  // Each side is the nightly's sessions, each of its share of the repetitions, as the nightly
+  // runs them; compare then takes each session's median as one observation.
+  const auto sessions = static_cast<std::size_t>(nightly_default("sessions"));
+  const std::size_t per_session = (reps + sessions - 1) / sessions;
+  for (std::size_t k = 0; k < sessions; ++k) {
+    base.bundles.push_back("base/s" + std::to_string(k + 1));
+    cand.bundles.push_back("candidate/s" + std::to_string(k + 1));
+  }
   for (const auto& [cell, metrics] : r) {
     SideCell& b = base.cells[cell];
     SideCell& c = cand.cells[cell];
-    b.runs = b.ok = c.runs = c.ok = reps;
+    b.runs = b.ok = c.runs = c.ok = per_session * sessions;
     const double throughput = median(metrics.at("throughput_ops_per_s"));
     for (const auto& [metric, values] : metrics) {
-      for (std::size_t i = 0; i < reps; ++i) {
+      for (std::size_t i = 0; i < per_session * sessions; ++i) {
         b.metrics[metric].push_back(values[rng.below(values.size())]);
         c.metrics[metric].push_back(
             planted(cell, metric, values[rng.below(values.size())], d, throughput));
+        b.sessions[metric].push_back(i / per_session);
+        c.sessions[metric].push_back(i / per_session);
       }
     }
   }
   CompareOptions o;  // the nightly's: its threshold, FDR 0.05
-  o.threshold = nightly_threshold();
+  o.threshold = nightly_default("threshold");
   o.resamples = 300;
   Comparison cmp = compare_bundles(base, cand, o);
   Trial t;

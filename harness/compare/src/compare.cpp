@@ -37,8 +37,56 @@ std::pair<double, double> ratio_interval(const std::vector<double>& base,
   return report::percentile_interval(ratios);
 }
 
+// A side's values grouped by session (SideCell::sessions; none given: one session).
+std::vector<std::vector<double>> by_session(const std::vector<double>& values,
+                                            const std::vector<std::size_t>& sessions) {
+  std::map<std::size_t, std::vector<double>> groups;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    groups[i < sessions.size() ? sessions[i] : 0].push_back(values[i]);
+  }
+  std::vector<std::vector<double>> out;
+  for (auto& [session, v] : groups) out.push_back(std::move(v));
+  return out;
+}
+
+std::vector<double> session_medians(const std::vector<std::vector<double>>& groups) {
+  std::vector<double> out;
+  for (const auto& g : groups) out.push_back(*report::median(g));
+  return out;
+}
+
+// The same interval for sessions: each resample draws the side's sessions with replacement, then
+// runs within each drawn session, and takes the median of the runs drawn — so the spread between
+// sessions is in the interval, as it is in the data.
+std::pair<double, double> session_ratio_interval(const std::vector<std::vector<double>>& base,
+                                                 const std::vector<std::vector<double>>& cand,
+                                                 std::size_t resamples, std::uint64_t seed) {
+  SplitMix64 rng(seed);
+  std::vector<double> ratios;
+  ratios.reserve(resamples);
+  auto draw = [&rng](const std::vector<std::vector<double>>& side, std::vector<double>& into) {
+    into.clear();
+    for (std::size_t s = 0; s < side.size(); ++s) {
+      const auto& session = side[rng.below(side.size())];
+      for (std::size_t r = 0; r < session.size(); ++r) {
+        into.push_back(session[rng.below(session.size())]);
+      }
+    }
+  };
+  std::vector<double> b, c;
+  for (std::size_t r = 0; r < resamples; ++r) {
+    draw(base, b);
+    draw(cand, c);
+    const double mb = *report::median(b);
+    if (mb != 0) ratios.push_back(*report::median(c) / mb);
+  }
+  if (ratios.empty()) return {0, 0};
+  return report::percentile_interval(ratios);
+}
+
 MetricRow compare_metric(const std::string& cell, const MetricInfo& m,
-                         const std::vector<double>& base, const std::vector<double>& cand,
+                         const std::vector<double>& base, const std::vector<std::size_t>& base_ids,
+                         const std::vector<double>& cand, const std::vector<std::size_t>& cand_ids,
                          const CompareOptions& o) {
   MetricRow row;
   row.cell = cell;
@@ -60,18 +108,28 @@ MetricRow compare_metric(const std::string& cell, const MetricInfo& m,
   row.base_median = *report::median(base);
   row.candidate_median = *report::median(cand);
   if (row.base_median != 0) row.ratio = row.candidate_median / row.base_median;
-  row.base_cv = stats::coefficient_of_variation(base.data(), base.size());
-  const double cand_cv = stats::coefficient_of_variation(cand.data(), cand.size());
+  const auto base_groups = by_session(base, base_ids), cand_groups = by_session(cand, cand_ids);
+  row.by_session = base_groups.size() > 1 || cand_groups.size() > 1;
+  // The test's observations: every run, or each session's median (see MetricRow::by_session).
+  const std::vector<double> tb = row.by_session ? session_medians(base_groups) : base;
+  const std::vector<double> tc = row.by_session ? session_medians(cand_groups) : cand;
+  row.units_base = tb.size();
+  row.units_candidate = tc.size();
+  row.base_cv = stats::coefficient_of_variation(tb.data(), tb.size());
+  const double cand_cv = stats::coefficient_of_variation(tc.data(), tc.size());
   const double cv = std::max(row.base_cv, cand_cv);
-  stats::RankTest t = stats::mann_whitney_u(base, cand);
+  stats::RankTest t = stats::mann_whitney_u(tb, tc);
   row.u = t.u;
   row.p = t.p_two_sided;
   row.exact = t.exact;
-  if (base.size() >= 2 && cand.size() >= 2 && row.ratio) {
-    auto [lo, hi] = ratio_interval(base, cand, o.resamples, fnv1a64(cell + "/" + row.metric));
+  if (tb.size() >= 2 && tc.size() >= 2 && row.ratio) {
+    const std::uint64_t seed = fnv1a64(cell + "/" + row.metric);
+    auto [lo, hi] = row.by_session
+                        ? session_ratio_interval(base_groups, cand_groups, o.resamples, seed)
+                        : ratio_interval(base, cand, o.resamples, seed);
     row.ci_low = lo;
     row.ci_high = hi;
-    row.detectable = stats::minimum_detectable_change(cv, base.size(), cand.size());
+    row.detectable = stats::minimum_detectable_change(cv, tb.size(), tc.size());
   }
   row.repetitions_needed = stats::repetitions_needed(cv, o.threshold);
   return row;
@@ -79,12 +137,12 @@ MetricRow compare_metric(const std::string& cell, const MetricInfo& m,
 
 // The verdict once q is known (see compare.h).
 void decide(MetricRow& row, const CompareOptions& o) {
-  if (row.n_base < kMinRepetitions || row.n_candidate < kMinRepetitions ||
+  const char* units = row.by_session ? "sessions" : "runs";
+  if (row.units_base < kMinRepetitions || row.units_candidate < kMinRepetitions ||
       (row.ratio && !row.ci_low)) {
     if (row.reason.empty()) {
-      row.reason =
-          fmt::format("{} + {} runs with this metric; a verdict needs at least {} per side",
-                      row.n_base, row.n_candidate, kMinRepetitions);
+      row.reason = fmt::format("{} + {} {} with this metric; a verdict needs at least {} per side",
+                               row.units_base, row.units_candidate, units, kMinRepetitions);
     }
     row.verdict = Verdict::unknown;
     return;
@@ -125,17 +183,17 @@ void decide(MetricRow& row, const CompareOptions& o) {
     // shown to stay within it either.
     row.reason = fmt::format(
         "a change of {:+.1f}% [{:+.1f}%, {:+.1f}%] is significant (q = {:.3g}) but smaller than "
-        "±{:.0f}%, and the interval is not within ±{:.0f}% either; {} runs per side would settle "
+        "±{:.0f}%, and the interval is not within ±{:.0f}% either; {} {} per side would settle "
         "it",
         (*row.ratio - 1) * 100, (*row.ci_low - 1) * 100, (*row.ci_high - 1) * 100, row.q,
-        o.threshold * 100, o.threshold * 100, *row.repetitions_needed);
+        o.threshold * 100, o.threshold * 100, *row.repetitions_needed, units);
     return;
   }
   row.reason = fmt::format(
       "not enough evidence: the interval [{:.3f}, {:.3f}] is neither clear of 1 at FDR {} nor "
-      "within ±{:.0f}%; run more repetitions ({} per side would see a {:.0f}% change)",
-      *row.ci_low, *row.ci_high, o.fdr, o.threshold * 100, *row.repetitions_needed,
-      o.threshold * 100);
+      "within ±{:.0f}%; run more {} ({} per side would see a {:.0f}% change)",
+      *row.ci_low, *row.ci_high, o.fdr, o.threshold * 100,
+      row.by_session ? "sessions" : "repetitions", *row.repetitions_needed, o.threshold * 100);
 }
 
 // See Comparison::common_shift.
@@ -307,8 +365,14 @@ Comparison compare_bundles(const CompareSide& base, const CompareSide& cand,
         continue;
       }
       static const std::vector<double> none;
-      c.rows.push_back(compare_metric(cell, m, bv == b.metrics.end() ? none : bv->second,
-                                      cv == it->second.metrics.end() ? none : cv->second, o));
+      static const std::vector<std::size_t> one_session;
+      auto ids = [&m](const SideCell& side) -> const std::vector<std::size_t>& {
+        auto found = side.sessions.find(std::string(m.name));
+        return found == side.sessions.end() ? one_session : found->second;
+      };
+      c.rows.push_back(compare_metric(cell, m, bv == b.metrics.end() ? none : bv->second, ids(b),
+                                      cv == it->second.metrics.end() ? none : cv->second,
+                                      ids(it->second), o));
     }
   }
   // One family: every cell × metric with samples on both sides (a row without any has no test

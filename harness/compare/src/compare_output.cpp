@@ -2,6 +2,8 @@
 // manifests/compare-report.schema.json).
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "jbench/compare/compare.h"
 
 namespace jbench::compare {
@@ -62,9 +64,16 @@ std::string comparison_to_text(const Comparison& c) {
         out += fmt::format("  unknown: {} {}: {}\n", r.cell, r.metric, r.reason);
       }
     }
+    const bool sessions =
+        std::any_of(c.rows.begin(), c.rows.end(), [](const MetricRow& r) { return r.by_session; });
     out += fmt::format(
-        "\nratio = candidate median / base median; p: Mann-Whitney, q: Benjamini-Hochberg over "
+        "\nratio = candidate median / base median; p: Mann-Whitney{}, q: Benjamini-Hochberg over "
         "all {} rows; same = the interval within +-{:.0f}%.\n",
+        sessions ? fmt::format(" over each session's median ({}+{} sessions: a pooled side is "
+                               "compared session by session, its interval resamples sessions)",
+                               c.base_bundles.empty() ? 1 : c.base_bundles.size(),
+                               c.candidate_bundles.empty() ? 1 : c.candidate_bundles.size())
+                 : std::string(),
         c.rows.size(), c.options.threshold * 100);
   }
   if (!c.common_shift.empty()) out += "note: " + c.common_shift + "\n";
@@ -81,6 +90,9 @@ nlohmann::json comparison_to_json(const Comparison& c) {
          {"higher_is_better", r.higher_is_better},
          {"n_base", r.n_base},
          {"n_candidate", r.n_candidate},
+         {"by_session", r.by_session},
+         {"units_base", r.units_base},
+         {"units_candidate", r.units_candidate},
          {"base_median", r.base_median},
          {"candidate_median", r.candidate_median},
          {"ratio", optional_number(r.ratio)},

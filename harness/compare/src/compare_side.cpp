@@ -158,6 +158,7 @@ CompareSide read_pooled(const std::string& dir, const std::vector<std::string>& 
       for (auto& [metric, values] : c.metrics) {
         auto& to = pooled.metrics[metric];
         to.insert(to.end(), values.begin(), values.end());
+        pooled.sessions[metric].insert(pooled.sessions[metric].end(), values.size(), i);
       }
     }
   }

@@ -138,11 +138,17 @@ std::string rows_table_section(const json& report) {
   }
   const auto fdr = number(field(report, "fdr"));
   const auto threshold = number(field(report, "threshold"));
+  bool sessions = false;
+  for (const json& row : array_or_empty(rows)) sessions |= field(row, "by_session") == true;
   out += fmt::format(
       "<p class=\"explain\">ratio = candidate median / base median, with its 95% bootstrap "
-      "interval; p: the Mann–Whitney rank test; q: Benjamini–Hochberg over all {} rows{}. A "
+      "interval; p: the Mann–Whitney rank test{}; q: Benjamini–Hochberg over all {} rows{}. A "
       "verdict of same needs the interval within ±{}; unknown means these runs cannot tell. The "
       "noise floor is the base's coefficient of variation.</p>\n",
+      sessions ? " over each session's median (a side pools sessions: runs of one session share "
+                 "its state of the host, so the session is the unit, and the interval resamples "
+                 "sessions, then runs within them)"
+               : "",
       array_or_empty(rows).size(), fdr ? " (at a false discovery rate of " + plain(*fdr) + ")" : "",
       threshold ? percent(*threshold) : "the threshold");
   out +=
@@ -151,7 +157,7 @@ std::string rows_table_section(const json& report) {
       "<th>n (base + candidate)</th><th>base median</th><th>candidate median</th>"
       "<th>ratio [95%]</th><th>p</th><th>q</th><th>detectable change</th>"
       "<th>noise floor (cv)</th><th>verdict</th><th>why</th>"
-      "<th>repetitions per side to settle it</th></tr></thead>\n<tbody>\n";
+      "<th>per side to settle it (runs, or sessions when pooled)</th></tr></thead>\n<tbody>\n";
   for (const json& row : array_or_empty(rows)) {
     const std::string metric = text(field(row, "metric"));
     const std::string_view css = verdict_class(row);

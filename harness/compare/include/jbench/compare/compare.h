@@ -50,7 +50,14 @@ struct MetricRow {
   std::string cell;    // "w1.persistent.writer.small.baseline"
   std::string metric;  // "throughput_ops_per_s", "p50_ns", … (metrics.h)
   bool higher_is_better = true;
-  std::size_t n_base = 0, n_candidate = 0;
+  std::size_t n_base = 0, n_candidate = 0;  // runs with the metric
+  // What one observation of the test is. A side that pools sessions (compare_side.h) is compared
+  // session by session — each session's median is one observation, and the interval resamples
+  // sessions, then runs within them — because runs of one session share its state of the host:
+  // counted as independent, they would make a session's shift look like evidence. Otherwise
+  // each run is one. `units_*` count them.
+  bool by_session = false;
+  std::size_t units_base = 0, units_candidate = 0;
   // The samples themselves, one per run with the metric, in the bundle's run order: the row's
   // evidence, so that a reader (or a later simulation) need not reopen the bundles.
   std::vector<double> base_values, candidate_values;
@@ -66,7 +73,7 @@ struct MetricRow {
   std::optional<double> detectable;  // the smallest relative change these runs can see
   Verdict verdict = Verdict::unknown;
   std::string reason;                             // why unknown, in words
-  std::optional<std::size_t> repetitions_needed;  // per side, to see `threshold`
+  std::optional<std::size_t> repetitions_needed;  // units per side, to see `threshold`
 };
 
 enum class CompareOutcome { no_regression, regression, no_verdict, refused };

@@ -19,6 +19,9 @@ struct SideCell {
   std::size_t runs = 0;  // planned runs of the cell that ran (ok or not)
   std::size_t ok = 0;
   std::map<std::string, std::vector<double>> metrics;  // metric -> one value per ok run
+  // metric -> which session (index into CompareSide::bundles) each value came from, parallel to
+  // `metrics`; empty for a single bundle: one session.
+  std::map<std::string, std::vector<std::size_t>> sessions;
 };
 
 struct CompareSide {
