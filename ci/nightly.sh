@@ -10,7 +10,8 @@
 #
 #   --results DIR        where the nights live (default: results/nightly)
 #   --matrix FILE        the matrix (default: matrices/nightly.yaml)
-#   --sessions S         sessions per build, each of 1/S of the matrix's repetitions (default 8)
+#   --sessions S         sessions per build, each of 1/S of the matrix's repetitions (default 32:
+#                        one repetition each)
 #   --threshold X        a relative change smaller than X is neither a regression nor shown to be
 #                        the same (default 0.10: what 32 interleaved runs per side can tell apart
 #                        on the 2-core host calibrated in docs/nightly.md; ci/calibrate.sh
@@ -40,7 +41,7 @@ results=results/nightly
 matrix=matrices/nightly.yaml
 plant=0
 threshold=0.10
-sessions=8
+sessions=32
 die() { echo "nightly: $1" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
