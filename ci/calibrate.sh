@@ -14,9 +14,9 @@
 #                        [--threshold X] [--sessions S]
 #
 # Defaults: K = 3, slowdown 0.05, and the nightly's own matrix, threshold and sessions; a fresh
-# folder under /tmp. One night takes what the nightly takes (about seven minutes for the nightly
-# matrix on 2 cores, the first night half of that), so the default calibration takes about
-# three quarters of an hour. Run it on a host doing nothing else: it measures the host as much as
+# folder under /tmp. One night takes what the nightly takes (about ten minutes for the nightly
+# matrix on 2 cores, the first night half of that), so the default calibration takes about an
+# hour. Run it on a host doing nothing else: it measures the host as much as
 # the tool. JBENCH_CALIBRATE_NO_BUILD=1 skips the build. Exit 0 when the A/A false-alarm share
 # is at most 5% of cells and every planted night was found, 1 otherwise, 2 bad usage.
 set -euo pipefail

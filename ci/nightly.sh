@@ -186,7 +186,7 @@ session() {  # session SIDE K: one session of SIDE (this | base)
   if [ "$done_sessions" -gt 0 ]; then
     eta=", about $(( ($(date +%s) - started) * (total - done_sessions) / done_sessions / 60 + 1 )) min left"
   fi
-  echo "nightly: session $((done_sessions + 1))/$total: $([ "$side" = base ] && echo "the base build $last_build" || echo "this build $build"), $per_session repetitions$eta" >&2
+  echo "nightly: session $((done_sessions + 1))/$total: $([ "$side" = base ] && echo "the base build $last_build" || echo "this build $build")$eta" >&2
   mkdir -p "$dir"
   local status=0
   "$jbench" run "$m" --repetitions "$per_session" --worker-dir "$bin" --out "$dir" --name "s$k" \
@@ -210,7 +210,7 @@ trap - INT TERM
   echo "# Nightly $name"
   echo
   echo "- matrix: \`$matrix\`$([ "$plant" != 0 ] && echo " with plant_delay_ns: $plant")"
-  echo "- this build: $build, $sessions sessions of $per_session repetitions in \`$night\`"
+  echo "- this build: $build, $sessions sessions of $per_session repetition$([ "$per_session" = 1 ] || echo s) in \`$night\`"
   if [ -z "$base_reason" ]; then
     echo "- base: the build of \`$last\` ($last_build), run tonight between them in \`$night/base\`"
   fi
