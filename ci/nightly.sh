@@ -163,8 +163,10 @@ interrupted() {
   cat "$summary"
   exit 1
 }
-done_sessions=0
+# Sessions in all (this build's, and the base build's when there is one), and those done so far.
 total=$sessions
+[ -z "$base_reason" ] && total=$((sessions * 2))
+done_sessions=0
 trap cleanup EXIT
 trap 'interrupted SIGINT' INT
 trap 'interrupted SIGTERM' TERM
@@ -175,10 +177,7 @@ printf '{"schema": "jbench.night", "matrix": "%s", "plant_delay_ns": %s, "build"
 
 # The sessions, ABBA: this build (A) and the base build (B) alternate, each starting every other
 # session, so a drift of the host over the night falls on both sides alike.
-total=$sessions
-[ -z "$base_reason" ] && total=$((sessions * 2))
 started=$(date +%s)
-done_sessions=0
 run_status=0
 session() {  # session SIDE K: one session of SIDE (this | base)
   local side="$1" k="$2" m="$run_matrix" dir="$night" bin="$results/builds/$build/bin" eta=""
