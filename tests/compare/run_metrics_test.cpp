@@ -87,7 +87,20 @@ TEST(RunMetrics, every_metric_has_a_direction_and_unknown_ones_are_guessed_from_
   EXPECT_FALSE(higher_is_better("fsyncs_per_op"));
   EXPECT_FALSE(higher_is_better("some_future_ns"));
   EXPECT_TRUE(higher_is_better("some_future_rate"));
-  EXPECT_EQ(all_metrics().size(), 8u);
+  EXPECT_FALSE(higher_is_better("vm_steps_per_op"));
+  EXPECT_EQ(all_metrics().size(), 9u);
+}
+
+TEST(RunMetrics, the_workers_own_vm_step_count_needs_no_collector) {
+  Json s = summary();
+  s["measure"]["vm_steps"] = 50000;
+  // Even with no collector known to have run (a baseline's syscalls are not requested): the count
+  // is the workload's, reported in its result.
+  auto m = run_metrics(s, report::clean_collectors(Json::object()));
+  ASSERT_TRUE(m.count("vm_steps_per_op"));
+  EXPECT_DOUBLE_EQ(m.at("vm_steps_per_op"), 250);
+  // A worker that does not count them (the Chez worker) gives no value, not a zero.
+  EXPECT_FALSE(run_metrics(summary(), {}).count("vm_steps_per_op"));
 }
 
 }  // namespace

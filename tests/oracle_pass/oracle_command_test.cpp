@@ -118,9 +118,10 @@ TEST(OracleCommand, a_wrong_cache_behind_the_protocol_exits_1_with_a_reduced_scr
   nlohmann::json d = oracle_json(bundle);
   EXPECT_FALSE(d["passed"].get<bool>());
   const auto& files = d["sections"]["corpus"]["files"];
+  // The first file that caught it (workload_subquery.test, later in the corpus, does too).
   const nlohmann::json* caught = nullptr;
   for (const auto& f : files) {
-    if (f["status"] == "failed") caught = &f;
+    if (f["status"] == "failed" && caught == nullptr) caught = &f;
   }
   ASSERT_NE(caught, nullptr);
   const auto& div = (*caught)["divergences"][0];

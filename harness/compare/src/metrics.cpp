@@ -12,11 +12,13 @@ namespace {
 
 using Json = nlohmann::json;
 
-// The run's own figures, then the counters (cpu, syscall and gc collectors).
-constexpr std::array<MetricInfo, 8> kMetrics = {{
+// The run's own figures, the workload's own count of its engine's work, then the counters of
+// the cpu, syscall and gc collectors.
+constexpr std::array<MetricInfo, 9> kMetrics = {{
     {"throughput_ops_per_s", true},
     {"p50_ns", false},
     {"p99_ns", false},
+    {"vm_steps_per_op", false},
     {"cpu_ns_per_op", false},
     {"traced_syscalls_per_op", false},
     {"fsyncs_per_op", false},
@@ -71,6 +73,9 @@ std::map<std::string, double> run_metrics(const Json& summary, const std::set<st
   auto per_op = [&](const char* metric, std::optional<double> total) {
     if (total) out[metric] = *total / *ops;
   };
+  // The SQLite worker counts its statements' virtual-machine steps itself (docs/worker-protocol.md,
+  // `vm_steps`): the engine's own accounting, in every trace mode, no collector involved.
+  per_op("vm_steps_per_op", number(member(member(summary, "measure"), "vm_steps")));
   if (clean.count("cpu")) {
     per_op("cpu_ns_per_op",
            over_incarnations(member(member(collectors, "cpu"), "incarnations"),

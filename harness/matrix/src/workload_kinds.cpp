@@ -6,8 +6,10 @@ namespace jbench {
 namespace {
 
 constexpr std::array<std::string_view, 4> kSynchronousLevels = {"off", "normal", "full", "extra"};
+constexpr std::array<std::string_view, 3> kSubqueryCachePolicies = {"off", "transaction",
+                                                                    "connection"};
 
-const std::array<ParamSpec, 6> kSqliteParams = {{
+const std::array<ParamSpec, 7> kSqliteParams = {{
     {"synchronous", ParamSpec::Type::choice, 0, 0, kSynchronousLevels, std::string("normal"),
      "PRAGMA synchronous of every connection"},
     {"ops_per_transaction",
@@ -50,6 +52,11 @@ const std::array<ParamSpec, 6> kSqliteParams = {{
      {},
      std::int64_t{0},
      "nanoseconds of busy waiting added to every operation, inside its latency (0: none)"},
+    // An optimization candidate (docs/worker-protocol.md, params.subquery_cache); `connection`
+    // is deliberately wrong, for showing that the oracle pass catches it.
+    {"subquery_cache", ParamSpec::Type::choice, 0, 0, kSubqueryCachePolicies, std::string("off"),
+     "reuse of count_above_mean_weight's scalar subquery value: off, transaction (inside the "
+     "explicit transaction that computed it) or connection (never invalidated: wrong)"},
 }};
 
 // The Chez Scheme worker (docs/chez-worker.md). A "transaction" is a batch of operations under

@@ -19,7 +19,10 @@ using nlohmann::json;
 constexpr std::string_view kUsage =
     "usage: jbench-sqlite-worker build-dataset --db PATH --rows N --row-bytes B --seed S\n"
     "       jbench-sqlite-worker serve    (protocol v1 on stdin/stdout; see "
-    "docs/worker-protocol.md)\n";
+    "docs/worker-protocol.md)\n"
+    "       jbench-sqlite-worker oracle-engine [--subquery-cache off|transaction|connection]\n"
+    "                                     (the oracle's line protocol; see "
+    "docs/oracle-protocol.md)\n";
 
 int report_error(int out_fd, const std::string& message) {
   fmt::print(stderr, "jbench-sqlite-worker: {}\n", message);
@@ -82,6 +85,7 @@ int run_worker(int argc, char** argv) {
   const std::string_view mode = argc >= 2 ? argv[1] : "";
   if (mode == "serve" && argc == 2) return serve(STDIN_FILENO, STDOUT_FILENO);
   if (mode == "build-dataset") return build_dataset_command(argc - 1, argv + 1, STDOUT_FILENO);
+  if (mode == "oracle-engine") return oracle_engine_command(argc - 1, argv + 1);
   if (mode == "--help" || mode == "-h") {
     fmt::print("{}", kUsage);
     return kExitOk;

@@ -17,6 +17,7 @@ using nlohmann::json;
 constexpr std::array<std::string_view, 3> kLanes = {"writer", "reader", "mixed"};
 constexpr std::array<std::string_view, 2> kModes = {"cold", "persistent"};
 constexpr std::array<std::string_view, 4> kSyncs = {"off", "normal", "full", "extra"};
+constexpr std::array<std::string_view, 3> kCachePolicies = {"off", "transaction", "connection"};
 
 // Collects problems with their key paths instead of stopping at the first.
 class Checker {
@@ -94,6 +95,16 @@ class Checker {
 std::string_view to_string(Lane lane) { return kLanes[static_cast<std::size_t>(lane)]; }
 std::string_view to_string(ConnectionMode mode) { return kModes[static_cast<std::size_t>(mode)]; }
 std::string_view to_string(Synchronous sync) { return kSyncs[static_cast<std::size_t>(sync)]; }
+std::string_view to_string(SubqueryCachePolicy policy) {
+  return kCachePolicies[static_cast<std::size_t>(policy)];
+}
+
+std::optional<SubqueryCachePolicy> subquery_cache_policy_named(std::string_view name) {
+  for (std::size_t i = 0; i < kCachePolicies.size(); ++i) {
+    if (kCachePolicies[i] == name) return static_cast<SubqueryCachePolicy>(i);
+  }
+  return std::nullopt;
+}
 
 ConfigParse parse_configure(const json& m) {
   Checker c;
@@ -129,7 +140,7 @@ ConfigParse parse_configure(const json& m) {
   const bool mixed = m["lane"] == "mixed";
   if (c.keys(p, "params",
              {"synchronous", "ops_per_transaction", "busy_timeout_ms", "read_ratio",
-              "page_cache_kib", "plant_fsync_file", "plant_delay_ns"},
+              "page_cache_kib", "plant_fsync_file", "plant_delay_ns", "subquery_cache"},
              {"synchronous", "ops_per_transaction", "busy_timeout_ms", "page_cache_kib"})) {
     if (auto v = c.choice(p["synchronous"], "params.synchronous", kSyncs)) {
       cfg.params.synchronous = static_cast<Synchronous>(*v);
@@ -147,6 +158,11 @@ ConfigParse parse_configure(const json& m) {
     if (p.contains("plant_delay_ns")) {
       if (auto v = c.integer(p["plant_delay_ns"], "params.plant_delay_ns", 0, 10'000'000)) {
         cfg.params.plant_delay_ns = static_cast<std::uint64_t>(*v);
+      }
+    }
+    if (p.contains("subquery_cache")) {
+      if (auto v = c.choice(p["subquery_cache"], "params.subquery_cache", kCachePolicies)) {
+        cfg.params.subquery_cache = static_cast<SubqueryCachePolicy>(*v);
       }
     }
     if (p.contains("plant_fsync_file")) {

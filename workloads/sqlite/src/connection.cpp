@@ -34,6 +34,15 @@ int Connection::open(const WorkerConfig& config, Connection& out, std::string& e
     if (rc != SQLITE_OK)
       return fail(rc, fmt::format("prepare {}", query_info(static_cast<Query>(i)).name));
   }
+  if (config.params.subquery_cache != SubqueryCachePolicy::off) {
+    c.cache_ = std::make_unique<SubqueryCache>(c.db_.get(), config.params.subquery_cache);
+    std::string why;
+    rc = c.cache_->prepare(why);
+    if (rc != SQLITE_OK) {
+      error = fmt::format("prepare the subquery cache: {} ({})", why, result_code_name(rc));
+      return rc;
+    }
+  }
   // IMMEDIATE takes the write lock up front: a deferred transaction that upgrades later can fail
   // with SQLITE_BUSY_SNAPSHOT without ever waiting in the busy handler.
   const std::pair<Statement*, const char*> control[] = {{&c.begin_read_, "BEGIN"},
@@ -49,6 +58,7 @@ int Connection::open(const WorkerConfig& config, Connection& out, std::string& e
 }
 
 int Connection::close() {
+  cache_.reset();
   for (auto& q : queries_) q = Statement();
   begin_read_ = Statement();
   begin_write_ = Statement();

@@ -202,6 +202,9 @@ void Workload::account(const Attempt& a, bool writes, std::uint64_t deadline, Ph
     ++s.operations[i];
     s.latency[i].record(r.end_ns - r.start_ns);
     s.rows_returned += r.rows;
+    s.vm_steps += r.vm_steps;
+    if (r.cache_lookup == SubqueryCache::Lookup::hit) ++s.subquery_cache_hits;
+    if (r.cache_lookup == SubqueryCache::Lookup::fill) ++s.subquery_cache_fills;
     if (!s.first_op_start_ns) s.first_op_start_ns = r.start_ns;
     s.last_op_end_ns = r.end_ns;
     ++counted;
@@ -211,6 +214,7 @@ void Workload::account(const Attempt& a, bool writes, std::uint64_t deadline, Ph
     return;
   }
   ++s.transactions;
+  s.vm_steps += a.control_vm_steps;
   ++(writes ? s.write_transactions : s.read_transactions);
   s.transaction_latency.record(a.end_ns - a.begin_ns);
 }

@@ -129,6 +129,14 @@ json result_json(const Workload& w, const PhaseStats& m, const std::string& runt
         {"groups", w.shape().groups}}},
       {"statements", statements_json(w.catalog())},
   });
+  // Beside `operations`: vm_steps / operations is the engine's own work per operation.
+  r["vm_steps"] = m.vm_steps;
+  // Only with the cache on, so a result without the key is a run without it.
+  if (cfg.params.subquery_cache != SubqueryCachePolicy::off) {
+    r["subquery_cache"] = {{"policy", to_string(cfg.params.subquery_cache)},
+                           {"hits", m.subquery_cache_hits},
+                           {"fills", m.subquery_cache_fills}};
+  }
   // Only when planted, so a result without the key is a run without the cost.
   if (const FsyncPlant* plant = w.plant()) {
     r["plant"] = {{"kind", "fsync"},

@@ -7,8 +7,11 @@ namespace jbench::sqlite_workload {
 namespace {
 
 // Steps `stmt` to completion, reading every column of every row as a client would, then resets
-// it. Returns SQLITE_OK or the extended code of the failure.
-int run_to_done(sqlite3_stmt* stmt, std::uint64_t& rows) {
+// it and shows it to the connection's subquery cache. Adds its VM steps to `vm_steps`, read and
+// reset here so that each execution counts its own. Returns SQLITE_OK or the extended code of
+// the failure.
+int run_to_done(const Connection& conn, sqlite3_stmt* stmt, std::uint64_t& rows,
+                std::uint64_t& vm_steps) {
   int rc;
   while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
     ++rows;
@@ -25,7 +28,24 @@ int run_to_done(sqlite3_stmt* stmt, std::uint64_t& rows) {
   const int code =
       rc == SQLITE_DONE ? SQLITE_OK : sqlite3_extended_errcode(sqlite3_db_handle(stmt));
   sqlite3_reset(stmt);
+  vm_steps += static_cast<std::uint64_t>(sqlite3_stmt_status(stmt, SQLITE_STMTSTATUS_VM_STEP, 1));
+  conn.after_statement(stmt);
   return code;
+}
+
+// count_above_mean_weight through the subquery cache: the kept value (or a fill) bound as ?2 of
+// the hoisted statement, the operation's own parameter as ?1. Inside the operation's latency,
+// since looking the value up or computing it is what the operation now costs.
+int run_cached(const Connection& conn, SubqueryCache& cache, const Op& op, OpRecord& r) {
+  sqlite3_stmt* hoisted = nullptr;
+  SubqueryCache::Lookup lookup{};
+  std::uint64_t fill_steps = 0;
+  const int rc = cache.bind_execution(hoisted, lookup, fill_steps);
+  r.vm_steps += fill_steps;
+  if (rc != SQLITE_OK) return rc;
+  r.cache_lookup = lookup;
+  sqlite3_bind_int64(hoisted, 1, op.a);
+  return run_to_done(conn, hoisted, r.rows, r.vm_steps);
 }
 
 void bind(sqlite3_stmt* stmt, const Op& op) {
@@ -62,24 +82,29 @@ Attempt attempt_transaction(Connection& conn, const QueryCatalog& catalog, const
   Attempt a;
   a.ops.reserve(limit);
   std::uint64_t ignored_rows = 0;
+  std::uint64_t ignored_steps = 0;
   const auto fail = [&](int code) {
     a.status = code == SQLITE_OK ? Attempt::Status::failed : status_of(code);
     a.code = code;
     // A failed BEGIN leaves no transaction open; otherwise undo whatever ran.
     if (!sqlite3_get_autocommit(conn.db().get())) {
-      a.rollback_code = run_to_done(conn.rollback(), ignored_rows);
+      a.rollback_code = run_to_done(conn, conn.rollback(), ignored_rows, ignored_steps);
     }
     a.end_ns = monotonic_ns();
     return a;
   };
 
   a.begin_ns = monotonic_ns();
-  int rc = run_to_done(plan.writes ? conn.begin_write() : conn.begin_read(), ignored_rows);
+  int rc = run_to_done(conn, plan.writes ? conn.begin_write() : conn.begin_read(), ignored_rows,
+                       a.control_vm_steps);
   if (rc != SQLITE_OK) return fail(rc);
   for (std::size_t i = 0; i < limit; ++i) {
     const Op& op = plan.ops[i];
+    SubqueryCache* cache =
+        op.query == Query::count_above_mean_weight ? conn.subquery_cache() : nullptr;
+    if (cache != nullptr && !cache->applies()) cache = nullptr;
     sqlite3_stmt* stmt = conn.query(op.query);
-    bind(stmt, op);
+    if (cache == nullptr) bind(stmt, op);
     OpRecord r;
     r.type = catalog[static_cast<std::size_t>(op.query)].type;
     r.start_ns = monotonic_ns();
@@ -88,7 +113,8 @@ Attempt attempt_transaction(Connection& conn, const QueryCatalog& catalog, const
       // A child of the transaction's span. It begins after the deadline check, so a statement
       // that never ran has no span; with the bridge on, its begin is inside the latency.
       const trace::Span span(trace::statement_span(r.type));
-      rc = run_to_done(stmt, r.rows);
+      rc = cache != nullptr ? run_cached(conn, *cache, op, r)
+                            : run_to_done(conn, stmt, r.rows, r.vm_steps);
       // The delay plant: a busy wait (not a sleep, whose wake-up would add more than asked),
       // inside the operation's latency, so throughput and latency both carry it.
       if (delay_ns > 0) {
@@ -111,7 +137,7 @@ Attempt attempt_transaction(Connection& conn, const QueryCatalog& catalog, const
     }
     a.plant = fired.value();
   }
-  rc = run_to_done(conn.commit(), ignored_rows);
+  rc = run_to_done(conn, conn.commit(), ignored_rows, a.control_vm_steps);
   if (rc != SQLITE_OK) return fail(rc);
   a.end_ns = monotonic_ns();
   return a;

@@ -17,10 +17,17 @@ namespace jbench::sqlite_workload {
 enum class Lane { writer, reader, mixed };
 enum class ConnectionMode { cold, persistent };
 enum class Synchronous { off, normal, full, extra };
+// Whether count_above_mean_weight reuses the value of its scalar subquery (subquery_cache.h):
+// never; inside the explicit transaction that computed it; or for the connection's whole life,
+// which is wrong once `groups` changes and is there to show that the oracle catches it.
+enum class SubqueryCachePolicy { off, transaction, connection };
 
 std::string_view to_string(Lane lane);
 std::string_view to_string(ConnectionMode mode);
 std::string_view to_string(Synchronous sync);
+std::string_view to_string(SubqueryCachePolicy policy);
+// "off", "transaction" or "connection"; nullopt for any other name.
+std::optional<SubqueryCachePolicy> subquery_cache_policy_named(std::string_view name);
 
 struct PhaseSpec {
   enum class Kind { duration, operations };
@@ -42,6 +49,7 @@ struct WorkloadParams {
   // Nanoseconds of busy waiting added to every operation, inside its latency: a slowdown of
   // known size for checking comparisons (transaction.cpp). 0: none.
   std::uint64_t plant_delay_ns = 0;
+  SubqueryCachePolicy subquery_cache = SubqueryCachePolicy::off;
 };
 
 struct WorkerConfig {

@@ -49,6 +49,14 @@ struct PhaseStats {
   stats::LatencyHistogram connection_open;      // cold connections only
   stats::LatencyHistogram connection_close;     // cold connections only
   std::uint64_t rows_returned = 0;              // by counted operations
+  // SQLite VM steps of what was counted: the statements of counted operations (the subquery
+  // cache's own evaluations included) and the BEGIN and COMMIT of counted transactions. The
+  // engine's own accounting, the same with every trace mode; failed attempts count no more here
+  // than their operations do.
+  std::uint64_t vm_steps = 0;
+  // Counted operations that the subquery cache answered from its kept value, or computed it for.
+  std::uint64_t subquery_cache_hits = 0;
+  std::uint64_t subquery_cache_fills = 0;
 
   std::uint64_t transactions = 0;  // committed, BEGIN and COMMIT inside the window
   std::uint64_t read_transactions = 0;

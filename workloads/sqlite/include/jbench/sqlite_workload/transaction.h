@@ -13,6 +13,7 @@
 #include "jbench/sqlite_workload/op_stream.h"
 #include "jbench/sqlite_workload/plant.h"
 #include "jbench/sqlite_workload/queries.h"
+#include "jbench/sqlite_workload/subquery_cache.h"
 
 namespace jbench::sqlite_workload {
 
@@ -21,6 +22,11 @@ struct OpRecord {
   std::uint64_t start_ns = 0;  // just before the first sqlite3_step (parameters already bound)
   std::uint64_t end_ns = 0;    // after the statement is done and reset
   std::uint64_t rows = 0;      // result rows read
+  // SQLite VM steps (SQLITE_STMTSTATUS_VM_STEP) of the statement, and of the subquery cache's
+  // own evaluation when this operation filled it.
+  std::uint64_t vm_steps = 0;
+  // Set when the operation went through the subquery cache (subquery_cache.h).
+  std::optional<SubqueryCache::Lookup> cache_lookup;
 };
 
 struct Attempt {
@@ -35,6 +41,9 @@ struct Attempt {
   std::uint64_t begin_ns = 0;  // before BEGIN
   std::uint64_t end_ns = 0;    // after COMMIT, or after the rollback of a failed attempt
   std::vector<OpRecord> ops;   // operations executed (all of them committed iff `committed`)
+  // VM steps of this attempt's BEGIN and COMMIT (of a committed attempt; a failed one's ROLLBACK
+  // is not counted, as its operations are not).
+  std::uint64_t control_vm_steps = 0;
   // The plant's cost if this attempt fired it, whatever became of the attempt afterwards (a
   // COMMIT that failed still paid it).
   std::optional<PlantTiming> plant;
@@ -49,6 +58,9 @@ struct Attempt {
 // With `plant` (may be null: no plant), a write transaction that executed at least one statement
 // fires it once after its last statement and before COMMIT. A transaction that ran no statement
 // (its first would have started past the deadline) writes nothing, so it plants nothing.
+// Every statement run is shown to the connection's subquery cache (Connection::after_statement);
+// with the cache on, count_above_mean_weight runs through it while it applies, timed as the
+// operation it stands for (its op type and span stay those of the original statement).
 // `delay_ns` (params.plant_delay_ns) is busy-waited after every statement, inside its latency.
 Attempt attempt_transaction(Connection& conn, const QueryCatalog& catalog, const TxnPlan& plan,
                             std::size_t limit, std::uint64_t deadline, FsyncPlant* plant,
