@@ -14,6 +14,7 @@ std::atomic<int> g_signal{0};
 int g_pipe[2] = {-1, -1};
 struct sigaction g_old_int {};
 struct sigaction g_old_term {};
+int g_depth = 0;  // watches alive: the outermost installs the handlers, the last restores them
 
 void on_signal(int sig) {
   int expected = 0;
@@ -25,8 +26,13 @@ void on_signal(int sig) {
 }  // namespace
 
 InterruptWatch::InterruptWatch() {
-  if (g_pipe[0] >= 0) throw std::logic_error("only one InterruptWatch at a time");
-  if (pipe2(g_pipe, O_CLOEXEC | O_NONBLOCK) != 0) throw std::runtime_error("pipe2 failed");
+  // A watch inside another (a session run by a command that watches too) shares its state: a
+  // signal that arrived before it was made is still seen, and none is lost in between.
+  if (g_depth++ > 0) return;
+  if (pipe2(g_pipe, O_CLOEXEC | O_NONBLOCK) != 0) {
+    g_depth = 0;
+    throw std::runtime_error("pipe2 failed");
+  }
   g_signal = 0;
   struct sigaction sa {};
   sa.sa_handler = on_signal;
@@ -37,6 +43,7 @@ InterruptWatch::InterruptWatch() {
 }
 
 InterruptWatch::~InterruptWatch() {
+  if (--g_depth > 0) return;
   sigaction(SIGINT, &g_old_int, nullptr);
   sigaction(SIGTERM, &g_old_term, nullptr);
   close(g_pipe[0]);

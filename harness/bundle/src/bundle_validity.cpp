@@ -51,4 +51,10 @@ bool is_oracle_bundle(const std::string& bundle_dir) {
          !std::filesystem::exists(bundle_dir + "/manifest.json", ec);
 }
 
+bool is_proposal_bundle(const std::string& bundle_dir) {
+  std::error_code ec;
+  return std::filesystem::is_regular_file(bundle_dir + "/proposal.json", ec) &&
+         !std::filesystem::exists(bundle_dir + "/manifest.json", ec);
+}
+
 }  // namespace jbench

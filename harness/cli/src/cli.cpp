@@ -53,6 +53,9 @@ int run_cli(int argc, char** argv) {
   auto* history =
       app.add_subcommand("history", "a folder of nightly bundles: series per cell, change points");
   actions.emplace_back(history, cli::add_history_command(*history));
+  auto* propose = app.add_subcommand(
+      "propose", "an optimization's evidence: oracle gate, interleaved sessions, declared rule");
+  actions.emplace_back(propose, cli::add_propose_command(*propose));
 
   try {
     app.parse(argc, argv);

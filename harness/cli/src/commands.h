@@ -20,5 +20,6 @@ Action add_export_command(CLI::App& app);
 Action add_oracle_command(CLI::App& app);
 Action add_compare_command(CLI::App& app);
 Action add_history_command(CLI::App& app);
+Action add_propose_command(CLI::App& app);
 
 }  // namespace jbench::cli

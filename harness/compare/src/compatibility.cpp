@@ -5,24 +5,11 @@
 #include <cmath>
 #include <variant>
 
+#include "jbench/matrix/param_override.h"
+
 namespace jbench::compare {
 
 namespace {
-
-std::string param_text(const ParamValue& v) {
-  return std::visit(
-      [](const auto& x) -> std::string {
-        using T = std::decay_t<decltype(x)>;
-        if constexpr (std::is_same_v<T, std::monostate>) {
-          return "none";
-        } else if constexpr (std::is_same_v<T, std::string>) {
-          return x;
-        } else {
-          return fmt::format("{}", x);
-        }
-      },
-      v);
-}
 
 std::string phase_text(const Phase& p) {
   return p.kind == Phase::Kind::duration ? fmt::format("{} ms", p.amount)
@@ -38,7 +25,8 @@ std::string json_text(const nlohmann::json& j) {
 std::map<std::string, std::string> cell_definition(const Matrix& m) {
   std::map<std::string, std::string> out;
   out["workload.kind"] = m.workload.kind;
-  for (const Param& p : m.workload.params) out["workload.params." + p.key] = param_text(p.value);
+  for (const Param& p : m.workload.params)
+    out["workload.params." + p.key] = param_value_text(p.value);
   out["phases.warmup"] = phase_text(m.warmup);
   out["phases.measure"] = phase_text(m.measure);
   for (const Dataset& d : m.datasets) {

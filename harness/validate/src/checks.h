@@ -41,4 +41,8 @@ std::optional<Json> check_oracle_record(const std::string& root, const std::stri
 void check_oracle_requirement(const BundleView& bundle, std::vector<Finding>& unproven,
                               Findings& findings);
 
+// The evidence bundle of `jbench propose`: the record, the rule's hash recorded before the first
+// run, every session and oracle bundle it holds, and the verdict re-derived (codes "proposal.*").
+void check_proposal(const std::string& root, Findings& findings);
+
 }  // namespace jbench::validate

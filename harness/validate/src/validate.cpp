@@ -30,8 +30,9 @@ ValidationReport validate_bundle(const std::string& dir, BundleStage stage) {
   // expect, the bundle is not declared valid on that account.
   try {
     const bool staged = stage == BundleStage::staged;
-    if (is_oracle_bundle(dir)) {
-      // A bundle of `jbench oracle`: its marks, its sums, and its record.
+    // A bundle of `jbench oracle` (its record) or of `jbench propose` (its record and every
+    // bundle it holds): no manifest, so only its marks and sums are checked before the record.
+    if (is_oracle_bundle(dir) || is_proposal_bundle(dir)) {
       validate::BundleView bundle;
       bundle.root = dir;
       if (!staged) {
@@ -39,7 +40,11 @@ ValidationReport validate_bundle(const std::string& dir, BundleStage stage) {
         validate::check_bundle_marks(bundle, findings);
         validate::check_sums(bundle, findings);
       }
-      validate::check_oracle_record(dir, "", findings);
+      if (is_oracle_bundle(dir)) {
+        validate::check_oracle_record(dir, "", findings);
+      } else {
+        validate::check_proposal(dir, findings);
+      }
       return report;
     }
     const validate::BundleView bundle = validate::load_bundle(dir, staged, findings);

@@ -25,4 +25,8 @@ BundleValidity judge_bundle(const std::string& bundle_dir, bool check_sums);
 // The readers of performance bundles refuse it by name rather than as an unreadable one.
 bool is_oracle_bundle(const std::string& bundle_dir);
 
+// A bundle `jbench propose` wrote: proposal.json at the top and no manifest.json
+// (docs/proposal.md); its sessions are bundles inside it.
+bool is_proposal_bundle(const std::string& bundle_dir);
+
 }  // namespace jbench

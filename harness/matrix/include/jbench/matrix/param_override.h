@@ -1,0 +1,30 @@
+// Replacing a workload parameter of a loaded matrix, as a proposal's side does, and recording it
+// where the plan and the bundle's manifest show it (MatrixOverride). The one place a parameter's
+// value is written as text and read back from text, so that a bundle's recorded overrides can be
+// applied again by whoever reads it (jbench compare) and give the same matrix.
+//
+//   if (auto why = override_param(m, "subquery_cache", "transaction", "proposal candidate"))
+//     fail(*why);   // an unknown key, or a value its spec refuses
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "jbench/matrix/matrix.h"
+
+namespace jbench {
+
+inline constexpr std::string_view kParamOverridePrefix = "workload.params.";
+
+// "none" for an absent value, the number or the string otherwise.
+std::string param_value_text(const ParamValue& v);
+
+// Sets workload.params.<key> to the value `text` denotes under the kind's spec (an integer in its
+// range, a number in its range, one of its choices, a plain file name) and appends the override
+// {"workload.params.<key>", old text, new text, by}. Returns why not, changing nothing, when the
+// key is not a parameter of the matrix's workload or the value does not fit.
+std::optional<std::string> override_param(Matrix& m, std::string_view key, std::string_view text,
+                                          std::string by);
+
+}  // namespace jbench

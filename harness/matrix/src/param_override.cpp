@@ -1,0 +1,98 @@
+#include "jbench/matrix/param_override.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <charconv>
+#include <cmath>
+
+#include "jbench/common/file_name.h"
+#include "jbench/matrix/workload_kinds.h"
+
+namespace jbench {
+namespace {
+
+std::optional<ParamValue> value_for(const ParamSpec& spec, std::string_view text,
+                                    std::string& why) {
+  const auto* end = text.data() + text.size();
+  switch (spec.type) {
+    case ParamSpec::Type::integer: {
+      std::int64_t v = 0;
+      const auto [ptr, ec] = std::from_chars(text.data(), end, v);
+      const auto as_double = static_cast<double>(v);
+      if (ec != std::errc{} || ptr != end || as_double < spec.min || as_double > spec.max) {
+        why = fmt::format("expected a whole number in {}..{}, got '{}'", spec.min, spec.max, text);
+        return std::nullopt;
+      }
+      return ParamValue{v};
+    }
+    case ParamSpec::Type::number: {
+      double v = 0;
+      const auto [ptr, ec] = std::from_chars(text.data(), end, v);
+      if (ec != std::errc{} || ptr != end || !std::isfinite(v) || v < spec.min || v > spec.max) {
+        why = fmt::format("expected a number in {}..{}, got '{}'", spec.min, spec.max, text);
+        return std::nullopt;
+      }
+      return ParamValue{v};
+    }
+    case ParamSpec::Type::choice:
+      for (auto c : spec.choices) {
+        if (c == text) return ParamValue{std::string(text)};
+      }
+      why = fmt::format("unknown value '{}'; expected one of {}", text,
+                        fmt::join(spec.choices, ", "));
+      return std::nullopt;
+    case ParamSpec::Type::file_name:
+      if (auto bad = plain_file_name_problem(text)) {
+        why = fmt::format("not a plain file name: {}", *bad);
+        return std::nullopt;
+      }
+      return ParamValue{std::string(text)};
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string param_value_text(const ParamValue& v) {
+  return std::visit(
+      [](const auto& x) -> std::string {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, std::monostate>) {
+          return "none";
+        } else if constexpr (std::is_same_v<T, std::string>) {
+          return x;
+        } else {
+          return fmt::format("{}", x);
+        }
+      },
+      v);
+}
+
+std::optional<std::string> override_param(Matrix& m, std::string_view key, std::string_view text,
+                                          std::string by) {
+  const WorkloadKind* kind = find_workload_kind(m.workload.kind);
+  const ParamSpec* spec = nullptr;
+  if (kind) {
+    for (const auto& s : kind->params) {
+      if (s.key == key) spec = &s;
+    }
+  }
+  Param* param = nullptr;
+  for (auto& p : m.workload.params) {
+    if (p.key == key) param = &p;
+  }
+  if (!spec || !param) {
+    return fmt::format("'{}' is not a parameter of the {} workload", key, m.workload.kind);
+  }
+  std::string why;
+  auto value = value_for(*spec, text, why);
+  if (!value) return fmt::format("{}{}: {}", kParamOverridePrefix, key, why);
+  m.overrides.push_back({fmt::format("{}{}", kParamOverridePrefix, key),
+                         param_value_text(param->value), param_value_text(*value), std::move(by)});
+  param->value = std::move(*value);
+  param->defaulted = false;
+  return std::nullopt;
+}
+
+}  // namespace jbench

@@ -1,0 +1,250 @@
+#include "jbench/proposal/decide.h"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <nlohmann/json.hpp>
+
+namespace jbench::proposal {
+namespace {
+
+using Json = nlohmann::json;
+
+// How many times better the candidate is, and the interval, in the metric's better direction.
+struct Gain {
+  double g = 1, low = 1, high = 1;
+};
+
+std::optional<Gain> gain_of(const RowFigures& r) {
+  if (!r.ratio || !r.ci_low || !r.ci_high || *r.ratio <= 0 || *r.ci_low <= 0 || *r.ci_high <= 0) {
+    return std::nullopt;
+  }
+  if (r.higher_is_better) return Gain{*r.ratio, *r.ci_low, *r.ci_high};
+  return Gain{1 / *r.ratio, 1 / *r.ci_high, 1 / *r.ci_low};
+}
+
+std::string percent(double x) { return fmt::format("{:.1f}%", x * 100); }
+
+std::string primary_status(const RowFigures* row, const DecisionRule& rule,
+                           std::optional<Gain>& gain) {
+  if (!row) return "not_measured";
+  gain = gain_of(*row);
+  if (!gain) return row->none_observed ? "falls_short" : "open";
+  const double need = 1 + rule.improvement_at_least;
+  if (row->q <= rule.fdr && gain->low > 1 && gain->g >= need) return "clears";
+  if (gain->high < need) return "falls_short";
+  return "open";
+}
+
+std::string counter_status(const RowFigures* row, const ProposalCounter& c, double fdr) {
+  if (!row) return "not_measured";
+  if (row->none_observed) return "not_moved";
+  if (!row->ratio || !row->ci_low || !row->ci_high) return "not_moved";
+  const bool down = c.expect == CounterDirection::decrease;
+  const double bound = down ? 1 - c.by_at_least : 1 + c.by_at_least;
+  if (row->q <= fdr) {
+    if (down ? *row->ci_high < bound : *row->ci_low > bound) return "moved";
+    if (down ? *row->ci_low > 1 : *row->ci_high < 1) return "against";
+  }
+  return "not_moved";
+}
+
+}  // namespace
+
+const char* to_string(Verdict v) {
+  switch (v) {
+    case Verdict::accepted:
+      return "accepted";
+    case Verdict::rejected:
+      return "rejected";
+    case Verdict::inconclusive:
+      return "inconclusive";
+  }
+  return "inconclusive";
+}
+
+int exit_code_of(Verdict v) {
+  switch (v) {
+    case Verdict::accepted:
+      return 0;
+    case Verdict::rejected:
+      return 1;
+    case Verdict::inconclusive:
+      return 4;
+  }
+  return 4;
+}
+
+std::vector<RowFigures> rows_from_json(const Json& report) {
+  std::vector<RowFigures> out;
+  if (!report.is_object() || !report.contains("rows") || !report["rows"].is_array()) return out;
+  const auto number = [](const Json& row, const char* key) -> std::optional<double> {
+    auto it = row.find(key);
+    if (it == row.end() || !it->is_number()) return std::nullopt;
+    return it->get<double>();
+  };
+  for (const Json& row : report["rows"]) {
+    if (!row.is_object() || !row.contains("cell") || !row["cell"].is_string() ||
+        !row.contains("metric") || !row["metric"].is_string()) {
+      continue;
+    }
+    RowFigures r;
+    r.cell = row["cell"].get<std::string>();
+    r.metric = row["metric"].get<std::string>();
+    r.higher_is_better = row.value("higher_is_better", true);
+    r.ratio = number(row, "ratio");
+    r.ci_low = number(row, "ci_low");
+    r.ci_high = number(row, "ci_high");
+    r.q = number(row, "q").value_or(1);
+    r.none_observed = row.value("none_observed", false);
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+Decision decide(const DecisionRule& rule, const std::vector<ProposalCounter>& counters,
+                const std::vector<RowFigures>& rows, const std::set<std::string>& accept_cells) {
+  std::map<std::string, std::map<std::string, const RowFigures*>> by_cell;
+  for (const auto& r : rows) by_cell[r.cell][r.metric] = &r;
+  for (const auto& cell : accept_cells) by_cell[cell];  // an accepting cell with no row counts
+
+  Decision d;
+  std::size_t clears = 0, falls_short = 0, missing = 0, regressions = 0;
+  bool counters_hold = true;
+  std::vector<std::string> counter_notes;
+  for (const auto& [cell, metrics] : by_cell) {
+    CellDecision c;
+    c.cell = cell;
+    c.accepting = accept_cells.count(cell) > 0;
+    const auto row = [&](const std::string& metric) -> const RowFigures* {
+      auto it = metrics.find(metric);
+      return it == metrics.end() ? nullptr : it->second;
+    };
+    for (const auto& metric : rule.guard_metrics) {
+      const RowFigures* r = row(metric);
+      if (!r) continue;
+      auto g = gain_of(*r);
+      if (g && r->q <= rule.fdr && g->high < 1 && 1 / g->g > 1 + rule.regression_at_most) {
+        c.regressions.push_back(metric);
+        ++regressions;
+        d.reasons.push_back(
+            fmt::format("{}: {} is worse by {} (interval of the gain {:.3f}-{:.3f}, "
+                        "q = {:.3g}), beyond the {} the rule allows",
+                        cell, metric, percent(1 / g->g - 1), g->low, g->high, r->q,
+                        percent(rule.regression_at_most)));
+      }
+    }
+    if (c.accepting) {
+      std::optional<Gain> g;
+      c.primary = primary_status(row(rule.primary), rule, g);
+      if (g) {
+        c.gain = g->g;
+        c.gain_low = g->low;
+        c.gain_high = g->high;
+      }
+      if (c.primary == "clears") ++clears;
+      if (c.primary == "falls_short") {
+        ++falls_short;
+        d.reasons.push_back(
+            g ? fmt::format("{}: {} gains ×{:.3f} [{:.3f}-{:.3f}]; the rule asks for at least "
+                            "×{:.3f}, which the interval excludes",
+                            cell, rule.primary, g->g, g->low, g->high,
+                            1 + rule.improvement_at_least)
+              : fmt::format("{}: {} observed nothing on either side", cell, rule.primary));
+      }
+      if (c.primary == "not_measured") {
+        ++missing;
+        d.reasons.push_back(
+            fmt::format("{}: no {} was measured on both sides, so the rule cannot be applied", cell,
+                        rule.primary));
+      }
+      // A counter may be measured only in a traced mode of the same point (fsyncs need the
+      // syscall collector): it is read from this cell, else from the point's other cells.
+      const std::string point = cell.substr(0, cell.rfind('.'));
+      const auto counter_row = [&](const std::string& metric) -> const RowFigures* {
+        if (const RowFigures* own = row(metric)) return own;
+        for (const auto& [other, other_metrics] : by_cell) {
+          if (other.substr(0, other.rfind('.')) != point) continue;
+          if (auto it = other_metrics.find(metric); it != other_metrics.end()) return it->second;
+        }
+        return nullptr;
+      };
+      for (const auto& counter : counters) {
+        const std::string s = counter_status(counter_row(counter.metric), counter, rule.fdr);
+        c.counters.emplace_back(counter.metric, s);
+        if (s != "moved") {
+          counters_hold = false;
+          counter_notes.push_back(fmt::format("{}: the counter {} ({} predicted) {}", cell,
+                                              counter.metric, to_string(counter.expect),
+                                              s == "against"        ? "moved against the prediction"
+                                              : s == "not_measured" ? "was not measured"
+                                                                    : "did not move"));
+        }
+      }
+    }
+    d.cells.push_back(std::move(c));
+  }
+
+  if (regressions > 0 || falls_short > 0) {
+    d.verdict = Verdict::rejected;
+    return d;
+  }
+  if (!accept_cells.empty() && clears == accept_cells.size()) {
+    if (counters_hold) {
+      d.verdict = Verdict::accepted;
+      d.reasons.insert(d.reasons.begin(),
+                       fmt::format("{} improves by at least {} in every accepting cell ({}), no "
+                                   "guarded metric regresses beyond {}, and every counter moved "
+                                   "as predicted",
+                                   rule.primary, percent(rule.improvement_at_least), clears,
+                                   percent(rule.regression_at_most)));
+      return d;
+    }
+    d.unexplained = true;
+    d.reasons.push_back(fmt::format(
+        "unexplained: {} improves as the rule asks, but the counters the change is meant to move "
+        "do not show it",
+        rule.primary));
+    d.reasons.insert(d.reasons.end(), counter_notes.begin(), counter_notes.end());
+    return d;
+  }
+  if (accept_cells.empty()) d.reasons.push_back("no accepting cell was measured");
+  if (missing == 0) {
+    d.reasons.push_back(fmt::format(
+        "not enough evidence: {} of {} accepting cells clear the rule and none falls short of it",
+        clears, accept_cells.size()));
+  }
+  d.reasons.insert(d.reasons.end(), counter_notes.begin(), counter_notes.end());
+  return d;
+}
+
+Decision decision_without_timing(Verdict verdict, std::string reason) {
+  Decision d;
+  d.verdict = verdict;
+  d.reasons.push_back(std::move(reason));
+  return d;
+}
+
+Json decision_to_json(const Decision& d) {
+  Json cells = Json::array();
+  const auto opt = [](const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); };
+  for (const auto& c : d.cells) {
+    Json counters = Json::object();
+    for (const auto& [metric, status] : c.counters) counters[metric] = status;
+    Json cell = {{"cell", c.cell}, {"accepting", c.accepting}, {"regressions", c.regressions}};
+    if (c.accepting) {
+      cell["primary"] = c.primary;
+      cell["gain"] = opt(c.gain);
+      cell["gain_low"] = opt(c.gain_low);
+      cell["gain_high"] = opt(c.gain_high);
+      cell["counters"] = counters;
+    }
+    cells.push_back(std::move(cell));
+  }
+  return {{"verdict", to_string(d.verdict)},
+          {"unexplained", d.unexplained},
+          {"reasons", d.reasons},
+          {"cells", cells}};
+}
+
+}  // namespace jbench::proposal

@@ -1,0 +1,240 @@
+// resolve_proposal: the files a proposal names, loaded and checked against each other before
+// anything runs, every problem located in the proposal file.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "jbench/compare/metrics.h"
+#include "jbench/host/host_resources.h"
+#include "jbench/matrix/load.h"
+#include "jbench/matrix/param_override.h"
+#include "jbench/propose/propose.h"
+
+namespace jbench::propose {
+namespace {
+
+namespace fs = std::filesystem;
+
+using AxisMap = std::vector<std::pair<std::string, std::vector<std::string>>>;
+
+std::string relative_to(const std::string& base_dir, const std::string& path) {
+  if (fs::path(path).is_absolute()) return path;
+  return (fs::absolute(base_dir) / path).lexically_normal().string();
+}
+
+// The metric names a rule may use: the comparison's.
+bool known_metric(std::string_view metric) {
+  for (const auto& m : compare::all_metrics()) {
+    if (m.name == metric) return true;
+  }
+  return false;
+}
+
+std::string known_metrics() {
+  std::vector<std::string_view> names;
+  for (const auto& m : compare::all_metrics()) names.push_back(m.name);
+  return fmt::format("{}", fmt::join(names, ", "));
+}
+
+// Trace modes in which a counter can be measured at all (docs/compare.md, the metric table).
+bool needs_traced_mode(std::string_view metric) {
+  return metric == "traced_syscalls_per_op" || metric == "fsyncs_per_op" ||
+         metric.starts_with("gc_");
+}
+
+struct Checker {
+  const Proposal& p;
+  std::vector<Diagnostic>& out;
+  void error(const SourceLocation& at, std::string path, std::string message) {
+    out.push_back(Diagnostic{at, std::move(path), std::move(message)});
+  }
+};
+
+// The values of `axes` that the matrix has, checked; each axis -> its label indices.
+bool check_axis_map(Checker& c, const Matrix& m, const AxisMap& axes, const SourceLocation& at,
+                    const std::string& path) {
+  bool ok = true;
+  for (const auto& [name, values] : axes) {
+    auto axis = axis_from_name(name);
+    if (!axis) {
+      c.error(at, path, fmt::format("'{}' is not an axis of the matrix language", name));
+      ok = false;
+      continue;
+    }
+    const auto& labels = m.axis(*axis).labels;
+    for (const auto& v : values) {
+      if (std::find(labels.begin(), labels.end(), v) == labels.end()) {
+        c.error(at, fmt::format("{}.{}", path, name),
+                fmt::format("the matrix's {} axis has no value '{}' (it has {})", name, v,
+                            fmt::join(labels, ", ")));
+        ok = false;
+      }
+    }
+  }
+  return ok;
+}
+
+std::optional<ResolvedSide> resolve_side(Checker& c, const ProposalSide& s, const char* which,
+                                         const std::string& base_dir, const Matrix& matrix,
+                                         const std::vector<OnlyFilter>& filters,
+                                         const std::string& rule_hash) {
+  bool ok = true;
+  Matrix m = matrix;
+  // One repetition a session: the proposal's sessions are its repetitions.
+  if (m.repetitions != 1) {
+    m.overrides.push_back({"repetitions", std::to_string(m.repetitions), "1",
+                           "jbench propose (one repetition per session)"});
+    m.repetitions = 1;
+  }
+  // The sessions name their binaries by hash but keep no copies: a copy per session would make a
+  // proposal of 32 sessions a gigabyte of the same few files.
+  if (m.limits.provenance_mib != 0) {
+    m.overrides.push_back({"limits.provenance_mib", fmt::format("{}", m.limits.provenance_mib),
+                           "0", "jbench propose (binaries named by hash, not copied per session)"});
+    m.limits.provenance_mib = 0;
+  }
+  for (const auto& param : s.params) {
+    if (auto why = override_param(m, param.key, param.value, fmt::format("proposal {}", which))) {
+      c.error(param.where, fmt::format("{}.params.{}", which, param.key), *why);
+      ok = false;
+    }
+  }
+  // Every session bundle carries the rule's hash: editing the rule afterwards would have to
+  // rewrite every session's checksummed manifest too.
+  m.overrides.push_back({"proposal.rule_sha256", "", rule_hash,
+                         "jbench propose (the decision rule, hashed before the first run)"});
+  ResolvedSide out;
+  if (s.worker_dir) {
+    out.worker_dir = relative_to(base_dir, *s.worker_dir);
+    const std::string worker = out.worker_dir + "/jbench-" + m.workload.kind + "-worker";
+    if (::access(worker.c_str(), X_OK) != 0) {
+      c.error(s.where, fmt::format("{}.worker_dir", which),
+              fmt::format("{} holds no executable {}", out.worker_dir,
+                          fs::path(worker).filename().string()));
+      ok = false;
+    }
+  }
+  const std::string oracle_path = relative_to(base_dir, s.oracle);
+  LoadedOracleMatrix oracle = load_oracle_matrix_file(oracle_path);
+  if (!fs::is_regular_file(oracle_path)) {
+    c.error(s.oracle_where, fmt::format("{}.oracle", which),
+            fmt::format("{} is not a file", oracle_path));
+    ok = false;
+  } else if (!oracle.matrix) {
+    for (auto& d : oracle.diagnostics) c.out.push_back(std::move(d));
+    ok = false;
+  } else {
+    out.oracle = std::move(*oracle.matrix);
+  }
+  if (!ok) return std::nullopt;
+  out.plan = make_plan(m, filters, probe_host_resources());
+  return out;
+}
+
+}  // namespace
+
+std::optional<ResolvedProposal> resolve_proposal(const Proposal& p,
+                                                 std::vector<Diagnostic>& diagnostics) {
+  Checker c{p, diagnostics};
+  const std::string base_dir = fs::path(p.file).parent_path().string();
+  const std::string dir = base_dir.empty() ? "." : base_dir;
+
+  for (const auto& counter : p.counters) {
+    if (!known_metric(counter.metric)) {
+      c.error(counter.where, "counters.metric",
+              fmt::format("unknown metric '{}'; the comparison's metrics are {}", counter.metric,
+                          known_metrics()));
+    }
+  }
+  for (const auto& metric : p.rule.guard_metrics) {
+    if (!known_metric(metric)) {
+      c.error(p.rule.where, "rule.guard_metrics",
+              fmt::format("unknown metric '{}'; the comparison's metrics are {}", metric,
+                          known_metrics()));
+    }
+  }
+  if (!known_metric(p.rule.primary)) {
+    c.error(p.rule.where, "rule.primary",
+            fmt::format("unknown metric '{}'; the comparison's metrics are {}", p.rule.primary,
+                        known_metrics()));
+  }
+
+  const std::string matrix_path = relative_to(dir, p.matrix);
+  if (!fs::is_regular_file(matrix_path)) {
+    c.error(p.matrix_where, "matrix", fmt::format("{} is not a file", matrix_path));
+    return std::nullopt;
+  }
+  LoadedMatrix loaded = load_matrix_file(matrix_path);
+  if (!loaded.matrix) {
+    for (auto& d : loaded.diagnostics) diagnostics.push_back(std::move(d));
+    return std::nullopt;
+  }
+  const Matrix& m = *loaded.matrix;
+  if (m.oracle) {
+    c.error(p.matrix_where, "matrix",
+            fmt::format("{} runs its own oracle pass (oracle: {}) in every session; a proposal "
+                        "runs each side's once, before the sessions (baseline.oracle, "
+                        "candidate.oracle): name a matrix without 'oracle:'",
+                        p.matrix, *m.oracle));
+  }
+  std::vector<std::string> only;
+  for (const auto& [axis, values] : p.only) {
+    only.push_back(fmt::format("{}={}", axis, fmt::join(values, ",")));
+  }
+  ParsedFilters filters = parse_only_filters(only, m);
+  for (const auto& e : filters.errors) c.error(p.only_where, "only", e);
+  check_axis_map(c, m, p.rule.accept_cells, p.rule.where, "rule.accept_cells");
+  if (!diagnostics.empty()) return std::nullopt;
+
+  ResolvedProposal r;
+  r.proposal = p;
+  r.rule_sha256 = rule_sha256(p);
+  r.seed = p.seed.value_or(m.seed);
+  auto baseline = resolve_side(c, p.baseline, "baseline", dir, m, filters.filters, r.rule_sha256);
+  auto candidate =
+      resolve_side(c, p.candidate, "candidate", dir, m, filters.filters, r.rule_sha256);
+  if (!baseline || !candidate) return std::nullopt;
+  r.baseline = std::move(*baseline);
+  r.candidate = std::move(*candidate);
+  r.settings_differ = !p.baseline.params.empty() || !p.candidate.params.empty();
+  r.builds_differ = p.baseline.worker_dir.has_value() || p.candidate.worker_dir.has_value();
+
+  // The accepting cells: those the rule names, else every measured point untraced (a traced
+  // mode's throughput carries its observer; its counters are read beside it, decide.h).
+  const Plan& plan = r.baseline.plan;
+  bool traced = false;
+  for (const Run& run : plan.runs) {
+    if (run.trace == TraceMode::light || run.trace == TraceMode::full) traced = true;
+    const Block& b = plan.blocks[run.block];
+    bool accepting = !p.rule.accept_cells.empty() || run.trace == TraceMode::baseline;
+    for (const auto& [name, values] : p.rule.accept_cells) {
+      const Axis axis = *axis_from_name(name);
+      const std::string label = axis == Axis::trace ? std::string(trace_mode_name(run.trace))
+                                : b.point[static_cast<std::size_t>(axis)] == kAbsent
+                                    ? std::string()
+                                    : m.axis(axis).labels[b.point[static_cast<std::size_t>(axis)]];
+      if (std::find(values.begin(), values.end(), label) == values.end()) accepting = false;
+    }
+    if (accepting) r.accept_cells.insert(cell_id(plan, run));
+  }
+  if (plan.runs.empty()) {
+    c.error(p.only_where, "only", "the proposal's cells select no run of the matrix");
+  } else if (r.accept_cells.empty()) {
+    c.error(p.rule.where, "rule.accept_cells", "no measured cell is an accepting cell");
+  }
+  for (const auto& counter : p.counters) {
+    if (needs_traced_mode(counter.metric) && !traced) {
+      c.error(counter.where, "counters.metric",
+              fmt::format("{} is counted only in the light and full trace modes, and the "
+                          "proposal's cells have neither: add one to 'only: {{trace: ...}}'",
+                          counter.metric));
+    }
+  }
+  if (!diagnostics.empty()) return std::nullopt;
+  return r;
+}
+
+}  // namespace jbench::propose
