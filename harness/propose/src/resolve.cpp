@@ -92,8 +92,8 @@ std::optional<ResolvedSide> resolve_side(Checker& c, const ProposalSide& s, cons
   // The sessions name their binaries by hash but keep no copies: a copy per session would make a
   // proposal of 32 sessions a gigabyte of the same few files.
   if (m.limits.provenance_mib != 0) {
-    m.overrides.push_back({"limits.provenance_mib", fmt::format("{}", m.limits.provenance_mib),
-                           "0", "jbench propose (binaries named by hash, not copied per session)"});
+    m.overrides.push_back({"limits.provenance_mib", fmt::format("{}", m.limits.provenance_mib), "0",
+                           "jbench propose (binaries named by hash, not copied per session)"});
     m.limits.provenance_mib = 0;
   }
   for (const auto& param : s.params) {

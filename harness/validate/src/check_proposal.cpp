@@ -116,6 +116,24 @@ void check_proposal(const std::string& root, Findings& findings) {
       }
     }
   }
+  // A finished proposal ran every session of its recorded order, in that order.
+  const Json* sessions = member(*record, "sessions");
+  const Json* order = member(*record, "order");
+  if (string_at(*record, "status") == std::string("complete") && member(*record, "comparison") &&
+      !(*record)["comparison"].is_null() && sessions && order && sessions->is_array() &&
+      order->is_array()) {
+    bool same = sessions->size() == order->size();
+    for (std::size_t i = 0; same && i < sessions->size(); ++i) {
+      const Json& side = (*order)[i];
+      same = side.is_string() && string_at((*sessions)[i], "side") == side.get<std::string>();
+    }
+    if (!same) {
+      findings.add("proposal.sessions_mismatch", "proposal.json", "/sessions",
+                   fmt::format("{} sessions are listed where the recorded order has {}, or not in "
+                               "that order",
+                               sessions->size(), order->size()));
+    }
+  }
   for (const char* side : {"baseline", "candidate"}) {
     std::error_code ec;
     for (const auto& e : fs::directory_iterator(root + "/" + side, ec)) {
