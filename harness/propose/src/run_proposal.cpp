@@ -228,6 +228,14 @@ Result<ProposeOutcome> run_proposal(const ResolvedProposal& r, const ProposeOpti
       (void)b.write_file(fmt::format("logs/{}-{}.log", to_string(side), s.name), session_log.str());
       std::error_code ec;
       fs::remove_all(so.scratch_dir, ec);
+      if (!outcome && interrupt.interrupted()) {
+        // Stopped before the session could run anything: no session bundle, nothing lost.
+        interrupted = true;
+        decision = proposal::decision_without_timing(
+            Verdict::inconclusive,
+            fmt::format("interrupted after {} of {} sessions", i, order.size()));
+        break;
+      }
       if (!outcome) {
         decision = proposal::decision_without_timing(
             Verdict::inconclusive, fmt::format("the {} session {} could not run: {}",
@@ -237,7 +245,8 @@ Result<ProposeOutcome> run_proposal(const ResolvedProposal& r, const ProposeOpti
       s.bundle = fs::relative(outcome->bundle_path, b.root()).string();
       s.complete = outcome->complete;
       sessions.push_back(s);
-      if (outcome->bundle_path.ends_with(outcome_suffix(Outcome::interrupted))) {
+      if (outcome->bundle_path.ends_with(outcome_suffix(Outcome::interrupted)) ||
+          interrupt.interrupted()) {
         interrupted = true;
         decision = proposal::decision_without_timing(
             Verdict::inconclusive,
