@@ -267,6 +267,14 @@ TEST(ProposeCli, bad_input_is_refused_with_its_location_before_anything_runs) {
   EXPECT_NE(r.err.find("typo.yaml:"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("not a parameter of the sqlite workload"), std::string::npos) << r.err;
 
+  // Too few sessions for the rank test to reach the rule's fdr: refused, not run for nothing.
+  std::string few = replaced(slurp(fixture("planted-speedup.yaml")), "sessions: 4", "sessions: 3");
+  few = replaced(few, "matrix: tiny.yaml", "matrix: " + fixture("tiny.yaml"));
+  r = jbench({"propose", out.write("few.yaml", few), "--out", out.path() + "/bundles"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("few.yaml:8:11: error: sessions:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("give at least 4 sessions"), std::string::npos) << r.err;
+
   // A file the proposal names that is not there is named where the proposal names it.
   r = jbench({"propose", out.write("lost.yaml", slurp(fixture("planted-speedup.yaml"))), "--out",
               out.path() + "/bundles"});

@@ -152,6 +152,7 @@ void decode_proposal(Context& ctx, const yaml::Node& root, Proposal& p) {
               "give 'sessions: N' instead");
   }
   if (const auto* n = fields.optional("sessions")) {
+    p.sessions_where = ctx.where(*n);
     if (auto v = ctx.integer(*n, "sessions", 3, 500)) p.sessions = static_cast<std::uint32_t>(*v);
   }
   if (const auto* n = fields.optional("seed")) {

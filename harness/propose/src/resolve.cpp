@@ -167,6 +167,21 @@ std::optional<ResolvedProposal> resolve_proposal(const Proposal& p,
     c.error(p.matrix_where, "matrix", fmt::format("{} is not a file", matrix_path));
     return std::nullopt;
   }
+  // The rank test on n sessions a side cannot give a p below 2 / C(2n, n): with too few sessions
+  // nothing could ever clear the rule, and the run would be spent for a certain "inconclusive".
+  const auto smallest_p = [](std::uint32_t n) {
+    double ways = 1;  // C(2n, n)
+    for (std::uint32_t i = 1; i <= n; ++i) ways = ways * (n + i) / i;
+    return 2 / ways;
+  };
+  if (smallest_p(p.sessions) > p.rule.fdr) {
+    std::uint32_t enough = p.sessions;
+    while (smallest_p(enough) > p.rule.fdr) ++enough;
+    c.error(p.sessions_where.line > 0 ? p.sessions_where : p.rule.where, "sessions",
+            fmt::format("with {} sessions a side the rank test's smallest p is {:.3g}, above the "
+                        "rule's fdr {}: nothing could be decided; give at least {} sessions",
+                        p.sessions, smallest_p(p.sessions), p.rule.fdr, enough));
+  }
   LoadedMatrix loaded = load_matrix_file(matrix_path);
   if (!loaded.matrix) {
     for (auto& d : loaded.diagnostics) diagnostics.push_back(std::move(d));

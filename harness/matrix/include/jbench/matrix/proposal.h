@@ -74,7 +74,8 @@ struct Proposal {
   // --only of the matrix, as axis -> values; the cells the proposal is measured on.
   std::vector<std::pair<std::string, std::vector<std::string>>> only;
   SourceLocation only_where;
-  std::uint32_t sessions = 16;        // per side, one repetition of every cell each
+  std::uint32_t sessions = 16;  // per side, one repetition of every cell each
+  SourceLocation sessions_where;
   std::optional<std::uint64_t> seed;  // the sessions' order; default: the matrix's seed
   ProposalSide baseline, candidate;
   std::vector<ProposalCounter> counters;
