@@ -10,63 +10,12 @@
 #include "jbench/plan/plan.h"
 #include "jbench/plan/plan_output.h"
 #include "matrix_text.h"
+#include "random_matrix.h"
 
 namespace jbench {
 namespace {
 
 const HostResources kHost{8, 16384};
-
-// A random valid matrix: random axis sizes and values, random exclude rules on workers and
-// lane only (so no rule can orphan a baseline), random orderings.
-Matrix random_matrix(std::uint64_t seed) {
-  SplitMix64 rng(seed);
-  Matrix m;
-  m.name = "random";
-  m.seed = rng.next();
-  m.repetitions = static_cast<std::uint32_t>(1 + rng.below(3));
-  m.limits = {1024, 60, 8, std::nullopt, std::nullopt};
-  m.warmup = {Phase::Kind::duration, 10};
-  m.measure = {Phase::Kind::operations, 10};
-  m.ordering = {rng.below(2) == 0, static_cast<ModeOrder>(rng.below(3)), rng.next()};
-  auto& workers = m.axis(Axis::workers);
-  workers.declared = true;
-  for (std::uint32_t w = 1; w <= 128; w *= 2) {
-    if (rng.below(2) == 0 || w == 128) {
-      workers.labels.push_back(std::to_string(w));
-      m.workers.push_back(w);
-    }
-  }
-  const auto pick = [&](Axis axis, std::span<const std::string_view> values) {
-    auto& a = m.axis(axis);
-    a.declared = true;
-    for (auto v : values) {
-      if (rng.below(3) != 0 || (a.labels.empty() && v == values.back())) a.labels.emplace_back(v);
-    }
-  };
-  pick(Axis::connection, kConnectionValues);
-  pick(Axis::lane, kLaneValues);
-  pick(Axis::trace, kTraceValues);
-  for (const auto& label : m.axis(Axis::trace).labels) {
-    m.trace_modes.push_back(*trace_mode_from_name(label));
-  }
-  auto& datasets = m.axis(Axis::dataset);
-  datasets.declared = true;
-  for (std::uint64_t d = 0; d <= rng.below(3); ++d) {
-    datasets.labels.push_back("d" + std::to_string(d));
-    m.datasets.push_back({"d" + std::to_string(d), 10, 10, 10, ""});
-  }
-  for (auto& a : m.axes) a.where.resize(a.labels.size());
-  for (std::uint64_t r = 0; r < rng.below(3); ++r) {
-    ExcludeRule rule;
-    rule.values[0].push_back(static_cast<std::uint16_t>(rng.below(workers.labels.size())));
-    if (rng.below(2) == 0) {
-      rule.values[2].push_back(
-          static_cast<std::uint16_t>(rng.below(m.axis(Axis::lane).labels.size())));
-    }
-    m.excludes.push_back(rule);
-  }
-  return m;
-}
 
 std::uint64_t brute_force_cells(const Matrix& m) {
   std::uint64_t count = 0;
@@ -100,7 +49,7 @@ bool has_baseline(const Matrix& m) {
 
 TEST(PlanProperties, run_count_is_cells_times_repetitions_plus_implicit_baselines) {
   for (std::uint64_t s = 0; s < 300; ++s) {
-    const Matrix m = random_matrix(s);
+    const Matrix m = test::random_matrix(s);
     const Plan plan = make_plan(m, {}, kHost);
     const std::uint64_t cells = brute_force_cells(m);
     ASSERT_EQ(plan.counts.cells, cells) << "seed " << s;
@@ -115,7 +64,7 @@ TEST(PlanProperties, run_count_is_cells_times_repetitions_plus_implicit_baseline
 
 TEST(PlanProperties, every_block_holds_exactly_one_baseline_and_runs_back_to_back) {
   for (std::uint64_t s = 0; s < 300; ++s) {
-    const Plan plan = make_plan(random_matrix(s), {}, kHost);
+    const Plan plan = make_plan(test::random_matrix(s), {}, kHost);
     std::uint32_t next_run = 0;
     for (std::size_t b = 0; b < plan.blocks.size(); ++b) {
       const Block& block = plan.blocks[b];
@@ -145,7 +94,7 @@ TEST(PlanProperties, every_block_holds_exactly_one_baseline_and_runs_back_to_bac
 
 TEST(PlanProperties, the_same_inputs_give_byte_identical_json) {
   for (std::uint64_t s = 0; s < 20; ++s) {
-    const Matrix m = random_matrix(s);
+    const Matrix m = test::random_matrix(s);
     EXPECT_EQ(plan_to_json(make_plan(m, {}, kHost)), plan_to_json(make_plan(m, {}, kHost)));
   }
 }
@@ -322,7 +271,7 @@ TEST(PlanProperties, excluded_values_end_skipped_with_the_rule_as_reason) {
 
 TEST(PlanProperties, every_axis_value_ends_in_exactly_one_consistent_state) {
   for (std::uint64_t s = 0; s < 200; ++s) {
-    const Plan plan = make_plan(random_matrix(s), {}, kHost);
+    const Plan plan = make_plan(test::random_matrix(s), {}, kHost);
     for (const auto& axis : plan.axes) {
       for (const auto& v : axis.values) {
         if (v.state == PlanState::measured) {

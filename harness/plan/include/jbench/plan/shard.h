@@ -1,0 +1,45 @@
+// A plan split across machines (`--shard K/N`): which shard runs which block. The block — one
+// repetition of a point with all its trace modes and its baseline — is the unit and is never
+// split, so every traced run keeps its untraced pair on the same host and no pair is ever formed
+// across hosts.
+//
+//   auto spec = parse_shard("2/4", error);                // shards are numbered 0 .. N-1
+//   std::vector<std::uint32_t> owner = assign_blocks(plan, spec->count);
+//   // owner[b] is the shard that runs plan.blocks[b]
+//
+// Pure: the same plan and count give the same assignment on every machine, so each shard can
+// compute its own share, and a merge can check every shard's against it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "jbench/plan/plan.h"
+
+namespace jbench {
+
+struct ShardSpec {
+  std::uint32_t index = 0;  // 0 .. count-1, as Slurm array task ids and Kubernetes completion
+                            // indexes count
+  std::uint32_t count = 1;
+};
+
+inline constexpr std::uint32_t kMaxShards = 4096;
+
+// "K/N" with 0 <= K < N <= kMaxShards; nullopt with `error` set otherwise.
+std::optional<ShardSpec> parse_shard(std::string_view text, std::string& error);
+
+// What a block is expected to take, in ms: its runs' phases (a fixed allowance per run when a
+// phase counts operations), the per-run allowance, and each traced run's tracer attach and
+// after-run cost — the plan's estimate (plan.h, Estimate), block by block.
+std::uint64_t block_estimate_ms(const Plan& plan, const Block& block);
+
+// The owner shard of every block (indexed like plan.blocks): longest block first, each to the
+// shard with the least estimated time so far (the lower index on a tie). Any two shards then
+// differ by at most one block's estimate.
+std::vector<std::uint32_t> assign_blocks(const Plan& plan, std::uint32_t count);
+
+}  // namespace jbench

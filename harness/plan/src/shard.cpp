@@ -1,0 +1,80 @@
+#include "jbench/plan/shard.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <numeric>
+
+namespace jbench {
+namespace {
+
+// A phase that counts operations has no duration the plan can know: each counts as this much,
+// so that blocks of more runs still weigh more.
+constexpr std::uint64_t kOperationsPhaseMs = 1000;
+
+std::optional<std::uint32_t> number(std::string_view s) {
+  std::uint32_t v = 0;
+  const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (s.empty() || ec != std::errc{} || ptr != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+}  // namespace
+
+std::optional<ShardSpec> parse_shard(std::string_view text, std::string& error) {
+  const auto slash = text.find('/');
+  const auto k = slash == std::string_view::npos ? std::nullopt : number(text.substr(0, slash));
+  const auto n = slash == std::string_view::npos ? std::nullopt : number(text.substr(slash + 1));
+  if (!k || !n) {
+    error = fmt::format("'{}' is not K/N (shard K of N, K from 0 to N-1)", text);
+    return std::nullopt;
+  }
+  if (*n < 1 || *n > kMaxShards) {
+    error = fmt::format("'{}': N must be in 1..{}", text, kMaxShards);
+    return std::nullopt;
+  }
+  if (*k >= *n) {
+    error = fmt::format("'{}': shards are numbered 0 to {}", text, *n - 1);
+    return std::nullopt;
+  }
+  return ShardSpec{*k, *n};
+}
+
+std::uint64_t block_estimate_ms(const Plan& plan, const Block& block) {
+  const Estimate& e = plan.estimate;
+  const Matrix& m = *plan.matrix;
+  const auto phase_ms = [](const Phase& p) {
+    return p.kind == Phase::Kind::duration ? p.amount : kOperationsPhaseMs;
+  };
+  const std::uint64_t per_run = phase_ms(m.warmup) + phase_ms(m.measure) + kRunOverheadMs;
+  std::uint64_t total = 0;
+  for (std::uint32_t i = 0; i < block.run_count; ++i) {
+    const Run& r = plan.runs[block.first_run + i];
+    total += per_run;
+    if (r.trace == TraceMode::light) total += e.attach_per_traced_run_ms + e.after_light_run_ms;
+    if (r.trace == TraceMode::full) total += e.attach_per_traced_run_ms + e.after_full_run_ms;
+  }
+  return total;
+}
+
+std::vector<std::uint32_t> assign_blocks(const Plan& plan, std::uint32_t count) {
+  const std::size_t n = plan.blocks.size();
+  std::vector<std::uint64_t> weight(n);
+  for (std::size_t b = 0; b < n; ++b) weight[b] = block_estimate_ms(plan, plan.blocks[b]);
+  std::vector<std::size_t> order(n);
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return weight[a] > weight[b]; });
+  std::vector<std::uint64_t> load(std::max<std::uint32_t>(count, 1), 0);
+  std::vector<std::uint32_t> owner(n, 0);
+  for (std::size_t b : order) {
+    const auto least = static_cast<std::uint32_t>(std::min_element(load.begin(), load.end()) -
+                                                  load.begin());  // the first on a tie
+    owner[b] = least;
+    load[least] += weight[b];
+  }
+  return owner;
+}
+
+}  // namespace jbench

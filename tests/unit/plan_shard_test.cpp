@@ -1,0 +1,95 @@
+// Sharding a plan (plan/shard.h): for every shard count 1..8 and a few hundred seeded random
+// matrices, the shards together are the plan, each block in exactly one of them, whole, and the
+// shards' estimated times within 10% of each other wherever the blocks allow it (no split of a
+// block could do better than one block's estimate apart).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+
+#include "jbench/plan/shard.h"
+#include "random_matrix.h"
+
+namespace jbench {
+namespace {
+
+const HostResources kHost{8, 16384};
+
+TEST(PlanShard, every_block_is_in_exactly_one_shard_and_the_loads_are_balanced) {
+  std::size_t checked = 0, within_ten_percent = 0;
+  for (std::uint64_t seed = 1; seed <= 300; ++seed) {
+    const Plan plan = make_plan(test::random_matrix(seed), {}, kHost);
+    if (plan.blocks.empty()) continue;
+    std::uint64_t largest = 0;
+    for (const Block& b : plan.blocks) largest = std::max(largest, block_estimate_ms(plan, b));
+    for (std::uint32_t n = 1; n <= 8; ++n) {
+      const auto owner = assign_blocks(plan, n);
+      ASSERT_EQ(owner.size(), plan.blocks.size()) << "seed " << seed;
+      std::vector<std::uint64_t> load(n, 0);
+      std::vector<std::size_t> runs_in(n, 0);
+      for (std::size_t b = 0; b < owner.size(); ++b) {
+        ASSERT_LT(owner[b], n) << "seed " << seed << " n " << n;
+        load[owner[b]] += block_estimate_ms(plan, plan.blocks[b]);
+        runs_in[owner[b]] += plan.blocks[b].run_count;
+      }
+      // The union is the plan: every run once, through its block.
+      EXPECT_EQ(std::accumulate(runs_in.begin(), runs_in.end(), std::size_t{0}), plan.runs.size());
+      const auto [lo, hi] = std::minmax_element(load.begin(), load.end());
+      // Any two shards differ by at most one block, the least a whole-block split can promise.
+      EXPECT_LE(*hi - *lo, largest) << "seed " << seed << " n " << n;
+      ++checked;
+      if (static_cast<double>(*hi - *lo) <= 0.10 * static_cast<double>(*hi)) ++within_ten_percent;
+      // Where the blocks allow it (many more blocks than shards), within 10%.
+      if (plan.blocks.size() >= 10 * n) {
+        EXPECT_LE(static_cast<double>(*hi - *lo), 0.10 * static_cast<double>(*hi))
+            << "seed " << seed << " n " << n << " blocks " << plan.blocks.size();
+      }
+    }
+  }
+  EXPECT_GT(checked, 1000u);
+  EXPECT_GT(within_ten_percent, checked / 2);
+}
+
+TEST(PlanShard, the_assignment_is_a_pure_function_of_the_plan_and_the_count) {
+  const Plan a = make_plan(test::random_matrix(7), {}, kHost);
+  const Plan b = make_plan(test::random_matrix(7), {}, kHost);
+  for (std::uint32_t n = 1; n <= 8; ++n) EXPECT_EQ(assign_blocks(a, n), assign_blocks(b, n));
+  // One shard holds everything.
+  const auto one = assign_blocks(a, 1);
+  EXPECT_TRUE(std::all_of(one.begin(), one.end(), [](std::uint32_t o) { return o == 0; }));
+}
+
+TEST(PlanShard, traced_blocks_weigh_more_than_untraced_ones) {
+  const Plan plan = make_plan(test::random_matrix(11), {}, kHost);
+  for (const Block& b : plan.blocks) {
+    std::uint64_t untraced = 0;
+    bool traced = false;
+    for (std::uint32_t i = 0; i < b.run_count; ++i) {
+      const TraceMode t = plan.runs[b.first_run + i].trace;
+      traced |= t == TraceMode::light || t == TraceMode::full;
+      untraced += 10 + 1000 + kRunOverheadMs;  // warmup 10 ms, measure counted, allowance
+    }
+    if (traced) {
+      EXPECT_GT(block_estimate_ms(plan, b), untraced);
+    } else {
+      EXPECT_EQ(block_estimate_ms(plan, b), untraced);
+    }
+  }
+}
+
+TEST(PlanShard, shard_specs_are_k_of_n_counted_from_zero) {
+  std::string error;
+  auto s = parse_shard("2/4", error);
+  ASSERT_TRUE(s) << error;
+  EXPECT_EQ(s->index, 2u);
+  EXPECT_EQ(s->count, 4u);
+  EXPECT_TRUE(parse_shard("0/1", error));
+  for (const char* bad : {"4/4", "1/0", "-1/4", "2", "a/b", "2/4/8", " 1/4", "1/5000", "/4"}) {
+    error.clear();
+    EXPECT_FALSE(parse_shard(bad, error)) << bad;
+    EXPECT_FALSE(error.empty()) << bad;
+  }
+}
+
+}  // namespace
+}  // namespace jbench
