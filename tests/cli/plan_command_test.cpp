@@ -1,6 +1,8 @@
 // `jbench plan` end to end on the checked-in matrices.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "jbench/schema/json_schema.h"
@@ -8,6 +10,8 @@
 
 namespace jbench::test {
 namespace {
+
+std::string fmt_shard(int k, int n) { return std::to_string(k) + "/" + std::to_string(n); }
 
 TEST(PlanCommand, prints_the_sqlite_plan_with_288_cells_and_the_axis_table) {
   const auto r = run_jbench({"plan", "matrices/sqlite.yaml"});
@@ -144,6 +148,59 @@ TEST(PlanCommand,
   EXPECT_EQ(e["attach_source"].get<std::string>().rfind("assumed", 0), 0u) << e;
   EXPECT_EQ(e["after_run_source"].get<std::string>().rfind("assumed", 0), 0u) << e;
   EXPECT_EQ(e["total_ms"], 864 * (300 + 1000 + 1000) + 216 * 400 + 216 * 2000);
+}
+
+TEST(PlanCommand, four_shards_hold_every_run_of_the_plan_once_and_say_what_they_delegate) {
+  std::string error;
+  auto schema = JsonSchema::load(source_dir() + "/manifests/plan.schema.json", error);
+  ASSERT_TRUE(schema) << error;
+  const auto whole = run_jbench({"plan", "matrices/sqlite.yaml", "--json"});
+  ASSERT_EQ(whole.exit_code, 0) << whole.err;
+  std::map<std::string, std::string> seed_of;  // run id -> seed
+  const auto whole_doc = nlohmann::json::parse(whole.out);
+  for (const auto& run : whole_doc["runs"]) {
+    seed_of[run["id"].get<std::string>()] = run["seed"].get<std::string>();
+  }
+  std::map<std::string, int> seen;
+  std::vector<std::size_t> runs_per_shard;
+  for (int k = 0; k < 4; ++k) {
+    const auto r =
+        run_jbench({"plan", "matrices/sqlite.yaml", "--json", "--shard", fmt_shard(k, 4)});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto doc = nlohmann::json::parse(r.out);
+    for (const auto& v : schema->validate(doc)) ADD_FAILURE() << v.pointer << ": " << v.message;
+    EXPECT_EQ(doc["shard"]["index"], k);
+    EXPECT_EQ(doc["shard"]["whole_plan_runs"], 864);
+    runs_per_shard.push_back(doc["runs"].size());
+    for (const auto& run : doc["runs"]) {
+      const std::string id = run["id"].get<std::string>();
+      ++seen[id];
+      EXPECT_EQ(run["seed"], seed_of[id]) << id;
+    }
+    // The cells this shard does not measure are delegated, each to the shard that does.
+    std::size_t delegated = 0;
+    for (const auto& cell : doc["cells"]) {
+      if (cell["state"] != "delegated") continue;
+      ++delegated;
+      EXPECT_NE(cell["reason"].get<std::string>().find("delegated to shard "), std::string::npos);
+    }
+    EXPECT_EQ(doc["counts"]["delegated"], delegated);
+    EXPECT_GT(delegated, 0u);
+  }
+  EXPECT_EQ(seen.size(), 864u);
+  for (const auto& [id, n] : seen) EXPECT_EQ(n, 1) << id;
+  // Equal blocks: the shards differ by at most one block of four runs.
+  const auto [lo, hi] = std::minmax_element(runs_per_shard.begin(), runs_per_shard.end());
+  EXPECT_LE(*hi - *lo, 4u);
+
+  const auto text = run_jbench({"plan", "matrices/sqlite.yaml", "--shard", "3/4"});
+  EXPECT_NE(text.out.find("shard   3/4: 54 of the whole plan's 216 blocks"), std::string::npos)
+      << text.out;
+  for (const char* bad : {"4/4", "1/0", "x", "1/4/2"}) {
+    const auto r = run_jbench({"plan", "matrices/sqlite.yaml", "--shard", bad});
+    EXPECT_EQ(r.exit_code, 2) << bad;
+    EXPECT_NE(r.err.find("--shard"), std::string::npos) << r.err;
+  }
 }
 
 }  // namespace jbench::test

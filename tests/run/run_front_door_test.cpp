@@ -73,5 +73,38 @@ TEST(RunFrontDoor, a_relative_out_from_another_directory_gives_ok_traced_runs_an
       << estimate;
 }
 
+TEST(RunFrontDoor, a_shard_runs_its_share_of_the_plan_and_its_bundle_says_what_it_delegated) {
+  TempDir dir;
+  const std::string tag = unique_tag();
+  RunInvocation inv;
+  // 2 workers x 2 connections x 2 lanes: 8 blocks of one baseline run, 2 of them on shard 3/4.
+  inv.args = {"--repetitions", "1", "--shard", "3/4"};
+  const auto r = run_jbench_run(dir, inv, tag);
+  ASSERT_FALSE(r.timed_out);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(processes_tagged(tag).empty());
+  const std::string bundle = dir.path() + "/out/b";
+  const auto manifest = read_json(bundle + "/manifest.json");
+  EXPECT_EQ(manifest["runs"].size(), 2u);
+  EXPECT_EQ(manifest["plan"]["shard"]["index"], 3);
+  EXPECT_EQ(manifest["plan"]["shard"]["count"], 4);
+  EXPECT_EQ(manifest["plan"]["shard"]["whole_plan_runs"], 8);
+  EXPECT_EQ(manifest["plan"]["counts"]["delegated"], 6);
+  // An axis value this shard ran nothing of is delegated, never measured or planned.
+  for (const auto& axis : manifest["plan"]["axes"]) {
+    for (const auto& v : axis["values"]) {
+      if (v["state"] == "delegated") {
+        EXPECT_EQ(v["runs"], 0) << v;
+      }
+      if (v["runs"] == 0) {
+        EXPECT_NE(v["state"], "measured") << v;
+      }
+    }
+  }
+  EXPECT_EQ(read_json(bundle + "/plan.json")["shard"]["index"], 3);
+  const auto valid = run_process({JBENCH_BINARY, "validate", bundle});
+  EXPECT_EQ(valid.exit_code, 0) << valid.out << valid.err;
+}
+
 }  // namespace
 }  // namespace jbench::test

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <numeric>
 
 #include "jbench/plan/shard.h"
@@ -73,6 +74,61 @@ TEST(PlanShard, traced_blocks_weigh_more_than_untraced_ones) {
       EXPECT_GT(block_estimate_ms(plan, b), untraced);
     } else {
       EXPECT_EQ(block_estimate_ms(plan, b), untraced);
+    }
+  }
+}
+
+TEST(PlanShard, the_shards_plans_together_run_every_run_once_in_the_whole_plans_order) {
+  for (std::uint64_t seed = 1; seed <= 60; ++seed) {
+    const Plan whole = make_plan(test::random_matrix(seed), {}, kHost);
+    std::map<std::string, std::uint64_t> seeds;  // run id -> block seed, of the whole plan
+    std::map<std::string, std::size_t> position;
+    for (std::size_t i = 0; i < whole.runs.size(); ++i) {
+      const std::string id = run_id(whole, whole.runs[i]);
+      seeds[id] = whole.blocks[whole.runs[i].block].seed;
+      position[id] = i;
+    }
+    for (std::uint32_t n = 1; n <= 5; ++n) {
+      std::map<std::string, int> seen;
+      for (std::uint32_t k = 0; k < n; ++k) {
+        const Plan shard = shard_plan(whole, {k, n});
+        ASSERT_TRUE(shard.shard);
+        EXPECT_EQ(shard.whole_plan_runs, whole.runs.size());
+        EXPECT_EQ(shard.counts.runs, shard.runs.size());
+        std::size_t last = 0;
+        for (std::size_t i = 0; i < shard.runs.size(); ++i) {
+          const jbench::Run& r = shard.runs[i];
+          const std::string id = run_id(shard, r);
+          ++seen[id];
+          ASSERT_TRUE(seeds.count(id)) << id;
+          EXPECT_EQ(shard.blocks[r.block].seed, seeds[id]) << id;  // the same workload
+          if (i > 0) {
+            EXPECT_GT(position[id], last) << "seed " << seed << " order changed";
+          }
+          last = position[id];
+          // Every traced run keeps its block's baseline on the same shard.
+          if (r.trace != TraceMode::baseline) {
+            const Block& b = shard.blocks[r.block];
+            bool paired = false;
+            for (std::uint32_t j = 0; j < b.run_count; ++j) {
+              paired |= shard.runs[b.first_run + j].trace == TraceMode::baseline;
+            }
+            EXPECT_TRUE(paired) << id;
+          }
+        }
+        // A cell measured only elsewhere is delegated to a shard that does measure it.
+        for (std::size_t c = 0; c < shard.cells.size(); ++c) {
+          EXPECT_EQ(shard.cells[c].state == PlanState::delegated,
+                    whole.cells[c].state == PlanState::measured &&
+                        shard.cells[c].state != PlanState::measured);
+          if (shard.cells[c].state == PlanState::delegated) {
+            EXPECT_NE(shard.cells[c].owner, k);
+            EXPECT_LT(shard.cells[c].owner, n);
+          }
+        }
+      }
+      EXPECT_EQ(seen.size(), whole.runs.size()) << "seed " << seed << " n " << n;
+      for (const auto& [id, times] : seen) EXPECT_EQ(times, 1) << id;
     }
   }
 }

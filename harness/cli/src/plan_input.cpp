@@ -4,6 +4,7 @@
 
 #include "jbench/host/host_resources.h"
 #include "jbench/matrix/load.h"
+#include "jbench/plan/shard.h"
 #include "jbench/report/attach_cost.h"
 
 namespace jbench::cli {
@@ -20,6 +21,10 @@ void add_plan_input_options(CLI::App& app, PlanInput& input) {
                  "run each cell this many times instead of the matrix's 'repetitions' (recorded "
                  "in the plan and the manifest as an override)")
       ->check(CLI::Range(1, 1000));
+  app.add_option("--shard", input.shard,
+                 "only this shard's share of the plan, K of N counted from 0 (blocks are never "
+                 "split; the other shards' cells are delegated)")
+      ->type_name("K/N");
   app.add_option("--host-cores", input.host_cores,
                  "plan for a host with this many cores instead of this one")
       ->check(CLI::Range(1, 65536));
@@ -52,7 +57,18 @@ std::optional<Plan> make_plan_from(const PlanInput& input, const std::string& bu
     options.tracer_attach_ms = cost->median_ms;
     options.tracer_attach_source = cost->source();
   }
-  return make_plan(*loaded.matrix, filters.filters, host, options);
+  std::optional<ShardSpec> shard;
+  if (!input.shard.empty()) {
+    std::string error;
+    shard = parse_shard(input.shard, error);
+    if (!shard) {
+      std::cerr << "jbench: error: --shard " << error << '\n';
+      return std::nullopt;
+    }
+  }
+  Plan plan = make_plan(*loaded.matrix, filters.filters, host, options);
+  if (shard) return shard_plan(plan, *shard);
+  return plan;
 }
 
 }  // namespace jbench::cli

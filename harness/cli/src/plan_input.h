@@ -18,6 +18,7 @@ struct PlanInput {
   std::optional<std::uint32_t> host_cores;
   std::optional<std::uint64_t> host_memory_mib;
   std::optional<std::uint32_t> repetitions;  // replaces the matrix's, recorded as an override
+  std::string shard;                         // "K/N": this shard's share of the plan (shard.h)
 };
 
 void add_plan_input_options(CLI::App& app, PlanInput& input);

@@ -4,6 +4,8 @@
 //   planned   — the value is not selected by --only;
 //   skipped   — it has no cell (exclude rules removed them all) or only skipped cells;
 //   planned   — its cells are not measured because --only filtered other axes.
+// On a shard's plan, a value none of whose cells this shard measures but some other shard does is
+// `delegated` (checked right after measured).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -97,6 +99,17 @@ std::vector<AxisStatus> axis_states(const Plan& plan, bool implicit_baseline) {
         // Only the baseline is measured although --only left it out: traced runs need it.
         vs.state = PlanState::measured;
         if (filtered) vs.reason = "kept as the pairing baseline of the selected traced modes";
+      } else if (n(PlanState::delegated) > 0) {
+        // Measured, but by other shards only: the shard that runs the first of its cells.
+        const Cell* first = nullptr;
+        for (const auto& cell : plan.cells) {
+          if (cell.values[a] == v && cell.state == PlanState::delegated) {
+            if (!first || cell.owner < first->owner) first = &cell;
+          }
+        }
+        vs.state = PlanState::delegated;
+        vs.reason =
+            fmt::format("measured by other shards (first: {})", describe_reason(plan, *first));
       } else if (filtered) {
         vs.state = PlanState::planned;
         vs.reason = fmt::format("not selected by {}", only_text(plan, axis));

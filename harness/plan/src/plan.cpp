@@ -96,6 +96,10 @@ std::size_t mode_index(const Matrix& m, std::uint16_t trace_label) {
   return static_cast<std::size_t>(m.trace_modes[trace_label]);
 }
 
+}  // namespace
+
+namespace detail {
+
 Estimate make_estimate(const Matrix& m, const std::vector<Run>& plan_runs,
                        const PlanOptions& options) {
   Estimate e;
@@ -124,7 +128,7 @@ Estimate make_estimate(const Matrix& m, const std::vector<Run>& plan_runs,
   return e;
 }
 
-}  // namespace
+}  // namespace detail
 
 Plan make_plan(const Matrix& m, std::span<const OnlyFilter> filters, const HostResources& host,
                const PlanOptions& options) {
@@ -257,7 +261,7 @@ Plan make_plan(const Matrix& m, std::span<const OnlyFilter> filters, const HostR
   }
   plan.counts.blocks = plan.blocks.size();
   plan.counts.runs = plan.runs.size();
-  plan.estimate = make_estimate(m, plan.runs, options);
+  plan.estimate = detail::make_estimate(m, plan.runs, options);
   plan.axes = detail::axis_states(plan, implicit_baseline);
   return plan;
 }

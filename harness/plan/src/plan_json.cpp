@@ -183,6 +183,14 @@ nlohmann::json plan_axes_to_json(const Plan& plan) { return axes_json(plan); }
 
 nlohmann::json plan_matrix_overrides_json(const Matrix& m) { return overrides_json(m.overrides); }
 
+nlohmann::json plan_shard_to_json(const Plan& plan) {
+  if (!plan.shard) return nullptr;
+  return {{"index", plan.shard->index},
+          {"count", plan.shard->count},
+          {"whole_plan_blocks", plan.whole_plan_blocks},
+          {"whole_plan_runs", plan.whole_plan_runs}};
+}
+
 nlohmann::json plan_counts_to_json(const Plan& plan) {
   const auto& c = plan.counts;
   return {{"product", c.product},
@@ -221,6 +229,7 @@ void write_plan_json(const Plan& plan, std::ostream& out) {
                {"counts", plan_counts_to_json(plan)},
                {"estimate", estimate},
                {"axes", axes_json(plan)}};
+  if (plan.shard) head["shard"] = plan_shard_to_json(plan);
   // The small head pretty-printed, then the three long arrays streamed.
   std::string text = head.dump(2);
   text.pop_back();  // the closing brace

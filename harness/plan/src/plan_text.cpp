@@ -99,8 +99,19 @@ void write_plan_text(const Plan& plan, std::ostream& stream) {
       "skipped\n",
       c.cells, c.product, c.excluded, n(PlanState::measured), n(PlanState::planned),
       n(PlanState::skipped));
+  if (n(PlanState::delegated) > 0) {
+    out.pop_back();
+    out += fmt::format(", {} delegated to other shards\n", n(PlanState::delegated));
+  }
   out += fmt::format("runs    {} in {} blocks ({} repetitions), {} implicit baselines\n", c.runs,
                      c.blocks, m.repetitions, c.implicit_baselines);
+  if (plan.shard) {
+    out += fmt::format(
+        "shard   {}/{}: {} of the whole plan's {} blocks, {} of its {} runs (blocks are never "
+        "split)\n",
+        plan.shard->index, plan.shard->count, c.blocks, plan.whole_plan_blocks, c.runs,
+        plan.whole_plan_runs);
+  }
   for (const auto& o : m.overrides) {
     out += fmt::format("override {} = {} by {} (the matrix says {})\n", o.key, o.value, o.by,
                        o.file_value);

@@ -57,6 +57,9 @@ std::string describe_reason(const Plan& plan, const Cell& cell) {
     case CellReason::host_cores:
       return fmt::format("workers={} is over limits.workers_per_core={} x {} host cores", workers,
                          *m.limits.workers_per_core, plan.host.cores);
+    case CellReason::other_shard:
+      return fmt::format("delegated to shard {}/{}", cell.owner,
+                         plan.shard ? plan.shard->count : 0);
     case CellReason::host_memory:
       return fmt::format("workers={} x limits.memory_per_worker_mib={} is over the host's {} MiB",
                          workers, *m.limits.memory_per_worker_mib, plan.host.memory_mib);

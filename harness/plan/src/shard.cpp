@@ -6,6 +6,8 @@
 #include <charconv>
 #include <numeric>
 
+#include "plan_internal.h"
+
 namespace jbench {
 namespace {
 
@@ -75,6 +77,58 @@ std::vector<std::uint32_t> assign_blocks(const Plan& plan, std::uint32_t count) 
     load[least] += weight[b];
   }
   return owner;
+}
+
+Plan shard_plan(const Plan& whole, ShardSpec spec) {
+  const std::vector<std::uint32_t> owner = assign_blocks(whole, spec.count);
+  Plan out = whole;
+  out.shard = spec;
+  out.whole_plan_blocks = whole.blocks.size();
+  out.whole_plan_runs = whole.runs.size();
+  out.blocks.clear();
+  out.runs.clear();
+  out.counts.implicit_baselines = 0;
+  // The lowest shard that runs a repetition of each cell, and whether this one does.
+  std::vector<std::uint32_t> first_owner(whole.cells.size(), spec.count);
+  std::vector<bool> here(whole.cells.size(), false);
+  for (std::size_t b = 0; b < whole.blocks.size(); ++b) {
+    const Block& block = whole.blocks[b];
+    for (std::uint32_t i = 0; i < block.run_count; ++i) {
+      const Run& r = whole.runs[block.first_run + i];
+      if (r.cell == kNoCell) continue;
+      first_owner[r.cell] = std::min(first_owner[r.cell], owner[b]);
+      if (owner[b] == spec.index) here[r.cell] = true;
+    }
+    if (owner[b] != spec.index) continue;
+    Block kept = block;
+    kept.first_run = static_cast<std::uint32_t>(out.runs.size());
+    const auto index = static_cast<std::uint32_t>(out.blocks.size());
+    for (std::uint32_t i = 0; i < block.run_count; ++i) {
+      Run r = whole.runs[block.first_run + i];
+      r.block = index;
+      if (r.implicit) ++out.counts.implicit_baselines;
+      out.runs.push_back(r);
+    }
+    out.blocks.push_back(kept);
+  }
+  out.counts.cells_by_state = {};
+  for (std::size_t c = 0; c < out.cells.size(); ++c) {
+    Cell& cell = out.cells[c];
+    if (cell.state == PlanState::measured && !here[c]) {
+      cell.state = PlanState::delegated;
+      cell.reason = CellReason::other_shard;
+      cell.owner = first_owner[c];
+    }
+    ++out.counts.cells_by_state[static_cast<std::size_t>(cell.state)];
+  }
+  out.counts.blocks = out.blocks.size();
+  out.counts.runs = out.runs.size();
+  const Matrix& m = *out.matrix;
+  out.estimate = detail::make_estimate(m, out.runs, out.options);
+  const bool implicit_baseline = std::find(m.trace_modes.begin(), m.trace_modes.end(),
+                                           TraceMode::baseline) == m.trace_modes.end();
+  out.axes = detail::axis_states(out, implicit_baseline);
+  return out;
 }
 
 }  // namespace jbench

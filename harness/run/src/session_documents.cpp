@@ -92,6 +92,7 @@ void SessionDocuments::started(const Json& capabilities, bool alloc_library_buil
                 {{"file", "plan.json"},
                  {"host", {{"cores", plan_.host.cores}, {"memory_mib", plan_.host.memory_mib}}},
                  {"counts", plan_counts_to_json(plan_)},
+                 {"shard", plan_shard_to_json(plan_)},
                  {"filters", plan_filters_to_json(plan_)},
                  {"axes", plan_axes_to_json(plan_)}}}};
 }

@@ -48,6 +48,7 @@ enum class CellReason : std::uint8_t {
   host_cores,        // skipped: workers over limits.workers_per_core x host cores
   host_memory,       // skipped: workers x limits.memory_per_worker_mib over host memory
   mode_unavailable,  // planned: this jbench cannot execute the cell's trace mode (yet)
+  other_shard,       // delegated: every repetition of the cell runs on another shard
 };
 
 inline constexpr std::uint16_t kAbsent = std::numeric_limits<std::uint16_t>::max();
@@ -57,6 +58,7 @@ struct Cell {
   CellValues values;
   PlanState state;
   CellReason reason;
+  std::uint32_t owner = 0;  // other_shard: the shard that runs its first repetition
 };
 
 struct Block {
@@ -133,6 +135,13 @@ struct PlanOptions {
   std::string tracer_attach_source;
 };
 
+// One of N shards of a plan (shard.h): shards are numbered 0 .. count-1, as Slurm array task ids
+// and Kubernetes completion indexes count.
+struct ShardSpec {
+  std::uint32_t index = 0;
+  std::uint32_t count = 1;
+};
+
 struct Plan {
   std::shared_ptr<const Matrix> matrix;  // a copy of the matrix it was made from
   HostResources host;
@@ -144,6 +153,10 @@ struct Plan {
   std::vector<AxisStatus> axes;
   PlanCounts counts;
   Estimate estimate;
+  // Set on a shard's plan (shard_plan): its blocks are the shard's share of the whole plan's,
+  // whose counts are kept beside it.
+  std::optional<ShardSpec> shard;
+  std::uint64_t whole_plan_blocks = 0, whole_plan_runs = 0;
 };
 
 // Allowance per run for starting processes, registering them and tearing down.

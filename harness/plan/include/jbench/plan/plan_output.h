@@ -17,6 +17,8 @@ void write_plan_json(const Plan& plan, std::ostream& out);
 
 // Parts of the JSON form, for documents that embed them (a bundle's manifest).
 nlohmann::json plan_counts_to_json(const Plan& plan);
+// {"index", "count", "whole_plan_blocks", "whole_plan_runs"} of a shard's plan; null otherwise.
+nlohmann::json plan_shard_to_json(const Plan& plan);
 nlohmann::json plan_filters_to_json(const Plan& plan);
 nlohmann::json plan_axes_to_json(const Plan& plan);
 // The matrix values the command line replaced ([{key, file_value, value, by}]).

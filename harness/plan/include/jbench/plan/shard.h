@@ -21,12 +21,6 @@
 
 namespace jbench {
 
-struct ShardSpec {
-  std::uint32_t index = 0;  // 0 .. count-1, as Slurm array task ids and Kubernetes completion
-                            // indexes count
-  std::uint32_t count = 1;
-};
-
 inline constexpr std::uint32_t kMaxShards = 4096;
 
 // "K/N" with 0 <= K < N <= kMaxShards; nullopt with `error` set otherwise.
@@ -41,5 +35,11 @@ std::uint64_t block_estimate_ms(const Plan& plan, const Block& block);
 // shard with the least estimated time so far (the lower index on a tie). Any two shards then
 // differ by at most one block's estimate.
 std::vector<std::uint32_t> assign_blocks(const Plan& plan, std::uint32_t count);
+
+// Shard `spec.index` of `whole`: its blocks (assign_blocks) in the whole plan's order, with their
+// runs and seeds unchanged. A cell measured elsewhere only is `delegated` (CellReason::other_shard,
+// Cell::owner), and so is an axis value all of whose measured cells are; counts, the estimate
+// and the axis states are this shard's.
+Plan shard_plan(const Plan& whole, ShardSpec spec);
 
 }  // namespace jbench
