@@ -147,5 +147,38 @@ TEST(PlanShard, shard_specs_are_k_of_n_counted_from_zero) {
   }
 }
 
+TEST(PlanShard, schedulers_number_shards_through_their_environment) {
+  std::map<std::string, std::string> vars;
+  const auto env = [&](const char* name) -> std::optional<std::string> {
+    auto it = vars.find(name);
+    return it == vars.end() ? std::nullopt : std::optional<std::string>(it->second);
+  };
+  std::string error;
+  EXPECT_FALSE(resolve_shard("slurm", env, error));
+  EXPECT_NE(error.find("SLURM_ARRAY_TASK_ID"), std::string::npos) << error;
+  vars = {{"SLURM_ARRAY_TASK_ID", "3"}, {"SLURM_ARRAY_TASK_COUNT", "4"}};
+  auto s = resolve_shard("slurm", env, error);
+  ASSERT_TRUE(s) << error;
+  EXPECT_EQ(s->index, 3u);
+  EXPECT_EQ(s->count, 4u);
+  vars = {{"SLURM_ARRAY_TASK_ID", "4"}, {"SLURM_ARRAY_TASK_COUNT", "4"}};
+  EXPECT_FALSE(resolve_shard("slurm", env, error));
+  EXPECT_NE(error.find("numbered 0 to 3"), std::string::npos) << error;
+
+  EXPECT_FALSE(resolve_shard("k8s/8", env, error));
+  EXPECT_NE(error.find("JOB_COMPLETION_INDEX"), std::string::npos) << error;
+  vars = {{"JOB_COMPLETION_INDEX", "5"}};
+  s = resolve_shard("k8s/8", env, error);
+  ASSERT_TRUE(s) << error;
+  EXPECT_EQ(s->index, 5u);
+  EXPECT_EQ(s->count, 8u);
+  EXPECT_FALSE(resolve_shard("k8s/5", env, error));  // index 5 of 5 shards
+  EXPECT_FALSE(resolve_shard("k8s/", env, error));
+  // Plain K/N ignores the environment.
+  s = resolve_shard("1/2", env, error);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->index, 1u);
+}
+
 }  // namespace
 }  // namespace jbench

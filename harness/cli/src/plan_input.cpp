@@ -1,5 +1,6 @@
 #include "plan_input.h"
 
+#include <cstdlib>
 #include <iostream>
 
 #include "jbench/host/host_resources.h"
@@ -23,8 +24,9 @@ void add_plan_input_options(CLI::App& app, PlanInput& input) {
       ->check(CLI::Range(1, 1000));
   app.add_option("--shard", input.shard,
                  "only this shard's share of the plan, K of N counted from 0 (blocks are never "
-                 "split; the other shards' cells are delegated)")
-      ->type_name("K/N");
+                 "split; the other shards' cells are delegated); 'slurm' reads "
+                 "SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT, 'k8s/N' JOB_COMPLETION_INDEX")
+      ->type_name("K/N|slurm|k8s/N");
   app.add_option("--host-cores", input.host_cores,
                  "plan for a host with this many cores instead of this one")
       ->check(CLI::Range(1, 65536));
@@ -60,7 +62,13 @@ std::optional<Plan> make_plan_from(const PlanInput& input, const std::string& bu
   std::optional<ShardSpec> shard;
   if (!input.shard.empty()) {
     std::string error;
-    shard = parse_shard(input.shard, error);
+    shard = resolve_shard(
+        input.shard,
+        [](const char* name) -> std::optional<std::string> {
+          const char* v = std::getenv(name);
+          return v ? std::optional<std::string>(v) : std::nullopt;
+        },
+        error);
     if (!shard) {
       std::cerr << "jbench: error: --shard " << error << '\n';
       return std::nullopt;

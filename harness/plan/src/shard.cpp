@@ -43,6 +43,34 @@ std::optional<ShardSpec> parse_shard(std::string_view text, std::string& error) 
   return ShardSpec{*k, *n};
 }
 
+std::optional<ShardSpec> resolve_shard(
+    std::string_view text, const std::function<std::optional<std::string>(const char*)>& env,
+    std::string& error) {
+  const auto variable = [&](const char* name) -> std::optional<std::string> {
+    auto v = env(name);
+    if (!v) error = fmt::format("'{}' needs {} in the environment, which is not set", text, name);
+    return v;
+  };
+  if (text == "slurm") {
+    auto k = variable("SLURM_ARRAY_TASK_ID");
+    if (!k) return std::nullopt;
+    auto n = variable("SLURM_ARRAY_TASK_COUNT");
+    if (!n) return std::nullopt;
+    auto spec = parse_shard(*k + "/" + *n, error);
+    if (!spec)
+      error = fmt::format("'slurm' (SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT): {}", error);
+    return spec;
+  }
+  if (text.starts_with("k8s/")) {
+    auto k = variable("JOB_COMPLETION_INDEX");
+    if (!k) return std::nullopt;
+    auto spec = parse_shard(*k + "/" + std::string(text.substr(4)), error);
+    if (!spec) error = fmt::format("'{}' (JOB_COMPLETION_INDEX/N): {}", text, error);
+    return spec;
+  }
+  return parse_shard(text, error);
+}
+
 std::uint64_t block_estimate_ms(const Plan& plan, const Block& block) {
   const Estimate& e = plan.estimate;
   const Matrix& m = *plan.matrix;

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -25,6 +26,16 @@ inline constexpr std::uint32_t kMaxShards = 4096;
 
 // "K/N" with 0 <= K < N <= kMaxShards; nullopt with `error` set otherwise.
 std::optional<ShardSpec> parse_shard(std::string_view text, std::string& error);
+
+// What `--shard` accepts, the scheduler's own numbering read from its environment through `env`
+// (nullopt for a variable that is not set):
+//   "K/N"     as parse_shard;
+//   "slurm"   K = SLURM_ARRAY_TASK_ID and N = SLURM_ARRAY_TASK_COUNT (a job array --array=0-(N-1));
+//   "k8s/N"   K = JOB_COMPLETION_INDEX (a Kubernetes Indexed Job), N declared, as the Job's
+//             completions, since the pod is not told it.
+std::optional<ShardSpec> resolve_shard(
+    std::string_view text, const std::function<std::optional<std::string>(const char*)>& env,
+    std::string& error);
 
 // What a block is expected to take, in ms: its runs' phases (a fixed allowance per run when a
 // phase counts operations), the per-run allowance, and each traced run's tracer attach and
