@@ -180,5 +180,72 @@ TEST(PlanShard, schedulers_number_shards_through_their_environment) {
   EXPECT_EQ(s->index, 1u);
 }
 
+// The claims N honest shards of `whole` would make.
+std::vector<ShardClaim> honest_claims(const Plan& whole, std::uint32_t n) {
+  std::vector<ShardClaim> claims;
+  for (std::uint32_t k = 0; k < n; ++k) {
+    const Plan shard = shard_plan(whole, {k, n});
+    ShardClaim c{"shard-" + std::to_string(k), {k, n}, {}};
+    for (const auto& r : shard.runs) c.run_ids.push_back(run_id(shard, r));
+    claims.push_back(std::move(c));
+  }
+  return claims;
+}
+
+bool has(const std::vector<CoverageFinding>& findings, const std::string& code,
+         const std::string& words) {
+  for (const auto& f : findings) {
+    if (f.code == code && f.message.find(words) != std::string::npos) return true;
+  }
+  return false;
+}
+
+std::string codes(const std::vector<CoverageFinding>& findings) {
+  std::string out;
+  for (const auto& f : findings) out += f.code + ": " + f.message + "\n";
+  return out;
+}
+
+TEST(ShardCoverage, honest_shards_cover_the_plan_and_each_fault_is_named) {
+  const Plan whole = make_plan(test::random_matrix(3), {}, kHost);
+  ASSERT_GE(whole.blocks.size(), 4u);
+  const auto claims = honest_claims(whole, 4);
+  EXPECT_TRUE(check_shard_coverage(whole, claims).empty())
+      << codes(check_shard_coverage(whole, claims));
+
+  auto missing = claims;
+  missing.erase(missing.begin() + 2);
+  EXPECT_TRUE(has(check_shard_coverage(whole, missing), "merge.missing_shard", "shard 2/4"))
+      << codes(check_shard_coverage(whole, missing));
+
+  auto duplicated = claims;
+  duplicated.push_back(claims[1]);
+  duplicated.back().source = "copy-of-1";
+  EXPECT_TRUE(has(check_shard_coverage(whole, duplicated), "merge.duplicate_shard", "copy-of-1"));
+
+  auto other_n = claims;
+  other_n[3].spec.count = 5;
+  EXPECT_TRUE(has(check_shard_coverage(whole, other_n), "merge.shard_count", "shard-3"));
+
+  auto lost = claims;
+  ASSERT_FALSE(lost[0].run_ids.empty());
+  const std::string dropped = lost[0].run_ids.back();
+  lost[0].run_ids.pop_back();
+  EXPECT_TRUE(has(check_shard_coverage(whole, lost), "merge.missing_run", dropped));
+
+  auto foreign = claims;
+  foreign[1].run_ids.push_back("w99.cold.writer.nowhere.baseline.r1");
+  EXPECT_TRUE(has(check_shard_coverage(whole, foreign), "merge.unplanned_run", "w99"));
+
+  auto swapped = claims;
+  swapped[1].run_ids.push_back(claims[0].run_ids.front());
+  EXPECT_TRUE(has(check_shard_coverage(whole, swapped), "merge.wrong_shard_run",
+                  claims[0].run_ids.front()));
+
+  auto twice = claims;
+  twice[2].run_ids.push_back(twice[2].run_ids.front());
+  EXPECT_TRUE(has(check_shard_coverage(whole, twice), "merge.duplicate_run", "shard-2"));
+}
+
 }  // namespace
 }  // namespace jbench

@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <charconv>
+#include <map>
 #include <numeric>
+#include <set>
 
 #include "plan_internal.h"
 
@@ -156,6 +158,96 @@ Plan shard_plan(const Plan& whole, ShardSpec spec) {
   const bool implicit_baseline = std::find(m.trace_modes.begin(), m.trace_modes.end(),
                                            TraceMode::baseline) == m.trace_modes.end();
   out.axes = detail::axis_states(out, implicit_baseline);
+  return out;
+}
+
+namespace {
+
+// "a, b, c and 4 more": runs named in a finding, the first few of them.
+std::string some(const std::vector<std::string>& ids) {
+  constexpr std::size_t kShown = 3;
+  std::string out;
+  for (std::size_t i = 0; i < ids.size() && i < kShown; ++i) out += (i ? ", " : "") + ids[i];
+  if (ids.size() > kShown) out += fmt::format(" and {} more", ids.size() - kShown);
+  return out;
+}
+
+}  // namespace
+
+std::vector<CoverageFinding> check_shard_coverage(const Plan& whole,
+                                                  const std::vector<ShardClaim>& claims) {
+  std::vector<CoverageFinding> out;
+  if (claims.empty()) {
+    out.push_back({"merge.missing_shard", "no shard was given"});
+    return out;
+  }
+  const std::uint32_t count = claims[0].spec.count;
+  for (const auto& c : claims) {
+    if (c.spec.count != count) {
+      out.push_back({"merge.shard_count",
+                     fmt::format("{} is shard {}/{}, but {} is one of {} shards", c.source,
+                                 c.spec.index, c.spec.count, claims[0].source, count)});
+    }
+  }
+  if (!out.empty()) return out;  // which runs belong where depends on N: nothing more to say
+  std::map<std::uint32_t, std::vector<std::string>> by_index;
+  for (const auto& c : claims) by_index[c.spec.index].push_back(c.source);
+  for (std::uint32_t k = 0; k < count; ++k) {
+    auto it = by_index.find(k);
+    if (it == by_index.end()) {
+      out.push_back({"merge.missing_shard", fmt::format("shard {}/{} is missing", k, count)});
+    } else if (it->second.size() > 1) {
+      std::string sources;
+      for (const auto& s : it->second) sources += (sources.empty() ? "" : ", ") + s;
+      out.push_back({"merge.duplicate_shard", fmt::format("shard {}/{} is given {} times: {}", k,
+                                                          count, it->second.size(), sources)});
+    }
+  }
+  for (const auto& k : by_index) {
+    if (k.first >= count) {
+      out.push_back(
+          {"merge.missing_shard", fmt::format("{} claims shard {}/{}, which does not exist",
+                                              k.second[0], k.first, count)});
+    }
+  }
+  // Each run's owner in the whole plan.
+  const std::vector<std::uint32_t> owner = assign_blocks(whole, count);
+  std::map<std::string, std::uint32_t> owner_of;
+  for (const Run& r : whole.runs) owner_of[run_id(whole, r)] = owner[r.block];
+  for (const auto& c : claims) {
+    std::set<std::string> held;
+    std::vector<std::string> unplanned, elsewhere, twice, missing;
+    for (const auto& id : c.run_ids) {
+      if (!held.insert(id).second) twice.push_back(id);
+      auto it = owner_of.find(id);
+      if (it == owner_of.end()) {
+        unplanned.push_back(id);
+      } else if (it->second != c.spec.index) {
+        elsewhere.push_back(id);
+      }
+    }
+    for (const auto& [id, k] : owner_of) {
+      if (k == c.spec.index && !held.count(id)) missing.push_back(id);
+    }
+    const std::string who = fmt::format("{} (shard {}/{})", c.source, c.spec.index, count);
+    if (!unplanned.empty()) {
+      out.push_back(
+          {"merge.unplanned_run", fmt::format("{} holds {} runs the plan does not have: {}", who,
+                                              unplanned.size(), some(unplanned))});
+    }
+    if (!elsewhere.empty()) {
+      out.push_back({"merge.wrong_shard_run", fmt::format("{} holds {} runs of other shards: {}",
+                                                          who, elsewhere.size(), some(elsewhere))});
+    }
+    if (!twice.empty()) {
+      out.push_back({"merge.duplicate_run",
+                     fmt::format("{} holds {} runs twice: {}", who, twice.size(), some(twice))});
+    }
+    if (!missing.empty()) {
+      out.push_back({"merge.missing_run", fmt::format("{} lacks {} of its runs: {}", who,
+                                                      missing.size(), some(missing))});
+    }
+  }
   return out;
 }
 

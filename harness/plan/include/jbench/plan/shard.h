@@ -53,4 +53,22 @@ std::vector<std::uint32_t> assign_blocks(const Plan& plan, std::uint32_t count);
 // and the axis states are this shard's.
 Plan shard_plan(const Plan& whole, ShardSpec spec);
 
+// What a merge must prove before it joins shards' bundles: that together they are the whole plan,
+// every run exactly once, each from the shard that owns it.
+struct ShardClaim {
+  std::string source;                // the shard's bundle, as named in findings
+  ShardSpec spec;                    // what the shard says it was
+  std::vector<std::string> run_ids;  // the runs it holds
+};
+struct CoverageFinding {
+  // merge.shard_count (shards of different N), merge.missing_shard, merge.duplicate_shard,
+  // merge.unplanned_run (not a run of the plan), merge.wrong_shard_run (another shard's run),
+  // merge.duplicate_run (twice in one shard), merge.missing_run (the shard's run is absent)
+  std::string code;
+  std::string message;  // names the shard(s) and the runs
+};
+// Empty when the claims cover `whole` exactly. Pure.
+std::vector<CoverageFinding> check_shard_coverage(const Plan& whole,
+                                                  const std::vector<ShardClaim>& claims);
+
 }  // namespace jbench
