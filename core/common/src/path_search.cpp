@@ -46,4 +46,10 @@ std::string self_executable() {
   return ec ? std::string() : exe.string();
 }
 
+std::string beside_self_executable(std::string_view file) {
+  const std::string me = self_executable();
+  if (me.empty()) return std::string(file);
+  return (std::filesystem::path(me).parent_path() / file).string();
+}
+
 }  // namespace jbench

@@ -26,11 +26,6 @@ struct OracleOptions {
   std::string name;
 };
 
-std::string beside_jbench(const std::string& file) {
-  const std::string me = self_executable();
-  return me.empty() ? file : (fs::path(me).parent_path() / file).string();
-}
-
 // One line per section that ran: what it checked and how it ended.
 void print_summary(const nlohmann::json& d, std::ostream& out) {
   for (const auto& [name, s] : d["sections"].items()) {
@@ -73,7 +68,7 @@ int run_oracle(const OracleOptions& o) {
   }
   const OracleMatrix& m = *loaded.matrix;
   oracle_pass::PassOptions pass;
-  pass.ledger_worker = beside_jbench("jbench-ledger-worker");
+  pass.ledger_worker = beside_self_executable("jbench-ledger-worker");
   if (!m.ledgers.empty() && ::access(pass.ledger_worker.c_str(), X_OK) != 0) {
     std::cerr << "jbench: error: the ledgers need " << pass.ledger_worker
               << ", which is not there: build it (cmake --build build --target "

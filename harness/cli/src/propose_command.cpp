@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include <filesystem>
 #include <iostream>
 #include <memory>
 
@@ -16,8 +15,6 @@
 
 namespace jbench::cli {
 namespace {
-
-namespace fs = std::filesystem;
 
 struct ProposeCli {
   std::string proposal;
@@ -40,10 +37,7 @@ int run_propose(const ProposeCli& o) {
   propose::ProposeOptions options;
   options.out_dir = o.out;
   options.name = o.name;
-  const std::string me = self_executable();
-  const fs::path bin = me.empty() ? fs::path(".") : fs::path(me).parent_path();
-  options.ledger_worker = (bin / "jbench-ledger-worker").string();
-  options.default_worker_dir = bin.string();
+  options.ledger_worker = beside_self_executable("jbench-ledger-worker");
   for (const auto* side : {&resolved->baseline, &resolved->candidate}) {
     if (!side->oracle.ledgers.empty() && ::access(options.ledger_worker.c_str(), X_OK) != 0) {
       std::cerr << "jbench: error: the oracle's ledgers need " << options.ledger_worker

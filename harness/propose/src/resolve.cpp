@@ -46,35 +46,18 @@ bool needs_traced_mode(std::string_view metric) {
 }
 
 struct Checker {
-  const Proposal& p;
   std::vector<Diagnostic>& out;
   void error(const SourceLocation& at, std::string path, std::string message) {
     out.push_back(Diagnostic{at, std::move(path), std::move(message)});
   }
 };
 
-// The values of `axes` that the matrix has, checked; each axis -> its label indices.
-bool check_axis_map(Checker& c, const Matrix& m, const AxisMap& axes, const SourceLocation& at,
-                    const std::string& path) {
-  bool ok = true;
-  for (const auto& [name, values] : axes) {
-    auto axis = axis_from_name(name);
-    if (!axis) {
-      c.error(at, path, fmt::format("'{}' is not an axis of the matrix language", name));
-      ok = false;
-      continue;
-    }
-    const auto& labels = m.axis(*axis).labels;
-    for (const auto& v : values) {
-      if (std::find(labels.begin(), labels.end(), v) == labels.end()) {
-        c.error(at, fmt::format("{}.{}", path, name),
-                fmt::format("the matrix's {} axis has no value '{}' (it has {})", name, v,
-                            fmt::join(labels, ", ")));
-        ok = false;
-      }
-    }
-  }
-  return ok;
+// An axis -> values map as --only arguments ("lane=reader"), for parse_only_filters.
+std::vector<std::string> only_arguments(const AxisMap& axes) {
+  std::vector<std::string> out;
+  for (const auto& [axis, values] : axes)
+    out.push_back(fmt::format("{}={}", axis, fmt::join(values, ",")));
+  return out;
 }
 
 std::optional<ResolvedSide> resolve_side(Checker& c, const ProposalSide& s, const char* which,
@@ -138,29 +121,23 @@ std::optional<ResolvedSide> resolve_side(Checker& c, const ProposalSide& s, cons
 
 std::optional<ResolvedProposal> resolve_proposal(const Proposal& p,
                                                  std::vector<Diagnostic>& diagnostics) {
-  Checker c{p, diagnostics};
+  Checker c{diagnostics};
   const std::string base_dir = fs::path(p.file).parent_path().string();
   const std::string dir = base_dir.empty() ? "." : base_dir;
 
-  for (const auto& counter : p.counters) {
-    if (!known_metric(counter.metric)) {
-      c.error(counter.where, "counters.metric",
-              fmt::format("unknown metric '{}'; the comparison's metrics are {}", counter.metric,
-                          known_metrics()));
-    }
-  }
-  for (const auto& metric : p.rule.guard_metrics) {
-    if (!known_metric(metric)) {
-      c.error(p.rule.where, "rule.guard_metrics",
-              fmt::format("unknown metric '{}'; the comparison's metrics are {}", metric,
-                          known_metrics()));
-    }
-  }
-  if (!known_metric(p.rule.primary)) {
-    c.error(p.rule.where, "rule.primary",
-            fmt::format("unknown metric '{}'; the comparison's metrics are {}", p.rule.primary,
+  const auto check_metric = [&](const SourceLocation& at, const char* path,
+                                const std::string& metric) {
+    if (known_metric(metric)) return;
+    c.error(at, path,
+            fmt::format("unknown metric '{}'; the comparison's metrics are {}", metric,
                         known_metrics()));
+  };
+  for (const auto& counter : p.counters)
+    check_metric(counter.where, "counters.metric", counter.metric);
+  for (const auto& metric : p.rule.guard_metrics) {
+    check_metric(p.rule.where, "rule.guard_metrics", metric);
   }
+  check_metric(p.rule.where, "rule.primary", p.rule.primary);
 
   const std::string matrix_path = relative_to(dir, p.matrix);
   if (!fs::is_regular_file(matrix_path)) {
@@ -195,13 +172,11 @@ std::optional<ResolvedProposal> resolve_proposal(const Proposal& p,
                         "candidate.oracle): name a matrix without 'oracle:'",
                         p.matrix, *m.oracle));
   }
-  std::vector<std::string> only;
-  for (const auto& [axis, values] : p.only) {
-    only.push_back(fmt::format("{}={}", axis, fmt::join(values, ",")));
-  }
-  ParsedFilters filters = parse_only_filters(only, m);
+  // `only` and the accepting cells are read as --only is, with its checks and suggestions.
+  ParsedFilters filters = parse_only_filters(only_arguments(p.only), m);
   for (const auto& e : filters.errors) c.error(p.only_where, "only", e);
-  check_axis_map(c, m, p.rule.accept_cells, p.rule.where, "rule.accept_cells");
+  ParsedFilters accept_filters = parse_only_filters(only_arguments(p.rule.accept_cells), m);
+  for (const auto& e : accept_filters.errors) c.error(p.rule.where, "rule.accept_cells", e);
   if (!diagnostics.empty()) return std::nullopt;
 
   ResolvedProposal r;
@@ -223,15 +198,14 @@ std::optional<ResolvedProposal> resolve_proposal(const Proposal& p,
   bool traced = false;
   for (const Run& run : plan.runs) {
     if (run.trace == TraceMode::light || run.trace == TraceMode::full) traced = true;
-    const Block& b = plan.blocks[run.block];
-    bool accepting = !p.rule.accept_cells.empty() || run.trace == TraceMode::baseline;
-    for (const auto& [name, values] : p.rule.accept_cells) {
-      const Axis axis = *axis_from_name(name);
-      const std::string label = axis == Axis::trace ? std::string(trace_mode_name(run.trace))
-                                : b.point[static_cast<std::size_t>(axis)] == kAbsent
-                                    ? std::string()
-                                    : m.axis(axis).labels[b.point[static_cast<std::size_t>(axis)]];
-      if (std::find(values.begin(), values.end(), label) == values.end()) accepting = false;
+    bool accepting = !accept_filters.filters.empty() || run.trace == TraceMode::baseline;
+    for (const OnlyFilter& f : accept_filters.filters) {
+      // The run's value on the filter's axis; an implicit baseline has none on the trace axis.
+      const std::uint16_t value =
+          f.axis != Axis::trace ? plan.blocks[run.block].point[static_cast<std::size_t>(f.axis)]
+          : run.implicit        ? kAbsent
+                         : plan.cells[run.cell].values[static_cast<std::size_t>(Axis::trace)];
+      if (std::find(f.values.begin(), f.values.end(), value) == f.values.end()) accepting = false;
     }
     if (accepting) r.accept_cells.insert(cell_id(plan, run));
   }

@@ -201,14 +201,18 @@ Result<ProposeOutcome> run_proposal(const ResolvedProposal& r, const ProposeOpti
   if (candidate_gate.passed && baseline_gate.passed) {
     std::array<std::uint32_t, 2> done{};
     const std::uint64_t t0 = monotonic_ns();
+    // A signal sets the flag every watch shares, whether it came between sessions or during one
+    // (which then finalizes its own bundle as interrupted, or never starts).
+    const auto stop_if_interrupted = [&] {
+      if (!interrupt.interrupted()) return false;
+      interrupted = true;
+      decision = proposal::decision_without_timing(
+          Verdict::inconclusive,
+          fmt::format("interrupted after {} of {} sessions", sessions.size(), order.size()));
+      return true;
+    };
     for (std::size_t i = 0; i < order.size(); ++i) {
-      if (interrupt.interrupted()) {
-        interrupted = true;
-        decision = proposal::decision_without_timing(
-            Verdict::inconclusive,
-            fmt::format("interrupted after {} of {} sessions", i, order.size()));
-        break;
-      }
+      if (stop_if_interrupted()) break;
       const Side side = order[i];
       const ResolvedSide& rs = side == Side::baseline ? r.baseline : r.candidate;
       SessionRecord s{side, fmt::format("s{:02}", ++done[side == Side::baseline ? 0 : 1]), "",
@@ -220,7 +224,7 @@ Result<ProposeOutcome> run_proposal(const ResolvedProposal& r, const ProposeOpti
       SessionOptions so;
       so.out_dir = b.root() + "/" + std::string(to_string(side));
       so.bundle_name = s.name;
-      so.worker_dir = rs.worker_dir.empty() ? o.default_worker_dir : rs.worker_dir;
+      so.worker_dir = rs.worker_dir;
       so.scratch_dir = scratch + "/" + std::string(to_string(side)) + "-" + s.name;
       std::ostringstream session_log;
       // A signal during the session stops it, and it finalizes its bundle as interrupted.
@@ -228,14 +232,7 @@ Result<ProposeOutcome> run_proposal(const ResolvedProposal& r, const ProposeOpti
       (void)b.write_file(fmt::format("logs/{}-{}.log", to_string(side), s.name), session_log.str());
       std::error_code ec;
       fs::remove_all(so.scratch_dir, ec);
-      if (!outcome && interrupt.interrupted()) {
-        // Stopped before the session could run anything: no session bundle, nothing lost.
-        interrupted = true;
-        decision = proposal::decision_without_timing(
-            Verdict::inconclusive,
-            fmt::format("interrupted after {} of {} sessions", i, order.size()));
-        break;
-      }
+      if (!outcome && stop_if_interrupted()) break;  // stopped before it could run anything
       if (!outcome) {
         decision = proposal::decision_without_timing(
             Verdict::inconclusive, fmt::format("the {} session {} could not run: {}",
@@ -245,14 +242,7 @@ Result<ProposeOutcome> run_proposal(const ResolvedProposal& r, const ProposeOpti
       s.bundle = fs::relative(outcome->bundle_path, b.root()).string();
       s.complete = outcome->complete;
       sessions.push_back(s);
-      if (outcome->bundle_path.ends_with(outcome_suffix(Outcome::interrupted)) ||
-          interrupt.interrupted()) {
-        interrupted = true;
-        decision = proposal::decision_without_timing(
-            Verdict::inconclusive,
-            fmt::format("interrupted after {} of {} sessions", i + 1, order.size()));
-        break;
-      }
+      if (stop_if_interrupted()) break;
     }
     if (!interrupted && sessions.size() == order.size()) {
       compare::CompareOptions co;
@@ -282,6 +272,7 @@ Result<ProposeOutcome> run_proposal(const ResolvedProposal& r, const ProposeOpti
             Verdict::inconclusive,
             fmt::format("the sessions could not be compared: {}", fmt::join(why, "; ")));
       } else {
+        // From the document the bundle keeps, as `jbench validate` derives the verdict again.
         decision = proposal::decide(p.rule, p.counters, proposal::rows_from_json(comparison_json),
                                     r.accept_cells);
       }

@@ -102,7 +102,8 @@ void check_proposal(const std::string& root, Findings& findings) {
 
   // Every session: present, valid, carrying the hash recorded before the first run.
   std::set<std::string> listed;
-  if (const Json* sessions = member(*record, "sessions"); sessions && sessions->is_array()) {
+  const Json* sessions = member(*record, "sessions");
+  if (sessions && sessions->is_array()) {
     for (std::size_t i = 0; i < sessions->size(); ++i) {
       auto bundle = string_at((*sessions)[i], "bundle");
       if (!bundle) continue;
@@ -117,11 +118,9 @@ void check_proposal(const std::string& root, Findings& findings) {
     }
   }
   // A finished proposal ran every session of its recorded order, in that order.
-  const Json* sessions = member(*record, "sessions");
   const Json* order = member(*record, "order");
-  if (string_at(*record, "status") == std::string("complete") && member(*record, "comparison") &&
-      !(*record)["comparison"].is_null() && sessions && order && sessions->is_array() &&
-      order->is_array()) {
+  if (string_at(*record, "status") == std::string("complete") && string_at(*record, "comparison") &&
+      sessions && order && sessions->is_array() && order->is_array()) {
     bool same = sessions->size() == order->size();
     for (std::size_t i = 0; same && i < sessions->size(); ++i) {
       const Json& side = (*order)[i];

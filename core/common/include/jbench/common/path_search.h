@@ -26,4 +26,7 @@ std::string find_on_path(std::string_view tool);
 // What jbench and its helpers run beside it (workers, adapters) is found from here.
 std::string self_executable();
 
+// `file` in the folder of self_executable(); `file` as given when that cannot be read.
+std::string beside_self_executable(std::string_view file);
+
 }  // namespace jbench

@@ -33,7 +33,7 @@ namespace jbench::propose {
 
 struct ResolvedSide {
   Plan plan;               // the side's matrix with its settings, one repetition
-  std::string worker_dir;  // absolute; empty: the workers beside jbench
+  std::string worker_dir;  // absolute; empty: the workers beside jbench (run_session's default)
   OracleMatrix oracle;
 };
 
@@ -56,9 +56,8 @@ std::optional<ResolvedProposal> resolve_proposal(const Proposal& p,
 
 struct ProposeOptions {
   std::string out_dir = "bundles";
-  std::string name;                // default: <proposal name>-<UTC time>
-  std::string ledger_worker;       // jbench-ledger-worker, for the oracle passes' ledgers
-  std::string default_worker_dir;  // where a side without worker_dir finds its worker
+  std::string name;           // default: <proposal name>-<UTC time>
+  std::string ledger_worker;  // jbench-ledger-worker, for the oracle passes' ledgers
 };
 
 struct ProposeOutcome {
