@@ -60,6 +60,35 @@ TEST(PlanShard, the_assignment_is_a_pure_function_of_the_plan_and_the_count) {
   EXPECT_TRUE(std::all_of(one.begin(), one.end(), [](std::uint32_t o) { return o == 0; }));
 }
 
+// `jbench run` plans with the tracer attach measured in the bundles its machine already holds;
+// machines with different histories must still agree on who runs what.
+TEST(PlanShard, a_tracer_attach_measured_on_one_machine_does_not_move_the_partition) {
+  std::size_t differently_weighed = 0;
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    Matrix m = test::random_matrix(seed);
+    // Blocks of unequal weight: the first worker count is not traced in full.
+    const auto& traces = m.axis(Axis::trace).labels;
+    const auto full = std::find(traces.begin(), traces.end(), "full");
+    if (full == traces.end() || m.axis(Axis::workers).labels.size() < 2) continue;
+    ExcludeRule rule;
+    rule.values[static_cast<std::size_t>(Axis::workers)] = {0};
+    rule.values[static_cast<std::size_t>(Axis::trace)] = {
+        static_cast<std::uint16_t>(full - traces.begin())};
+    m.excludes.push_back(rule);
+    ++differently_weighed;
+    PlanOptions measured;
+    measured.tracer_attach_ms = 6000;
+    measured.tracer_attach_source = "measured elsewhere";
+    const Plan assumed = make_plan(m, {}, kHost);
+    const Plan local = make_plan(m, {}, kHost, measured);
+    ASSERT_EQ(local.estimate.attach_per_traced_run_ms, 6000u);
+    for (std::uint32_t n = 2; n <= 5; ++n) {
+      EXPECT_EQ(assign_blocks(assumed, n), assign_blocks(local, n)) << "seed " << seed;
+    }
+  }
+  EXPECT_GT(differently_weighed, 5u);
+}
+
 TEST(PlanShard, traced_blocks_weigh_more_than_untraced_ones) {
   const Plan plan = make_plan(test::random_matrix(11), {}, kHost);
   for (const Block& b : plan.blocks) {

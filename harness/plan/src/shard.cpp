@@ -74,7 +74,9 @@ std::optional<ShardSpec> resolve_shard(
 }
 
 std::uint64_t block_estimate_ms(const Plan& plan, const Block& block) {
-  const Estimate& e = plan.estimate;
+  // The assumed figures, never the tracer attach one machine measured in its earlier bundles
+  // (PlanOptions::tracer_attach_ms): every shard must compute the same partition.
+  const Estimate e = detail::make_estimate(*plan.matrix, {}, PlanOptions{});
   const Matrix& m = *plan.matrix;
   const auto phase_ms = [](const Phase& p) {
     return p.kind == Phase::Kind::duration ? p.amount : kOperationsPhaseMs;

@@ -39,7 +39,8 @@ std::optional<ShardSpec> resolve_shard(
 
 // What a block is expected to take, in ms: its runs' phases (a fixed allowance per run when a
 // phase counts operations), the per-run allowance, and each traced run's tracer attach and
-// after-run cost — the plan's estimate (plan.h, Estimate), block by block.
+// after-run cost — the plan's estimate (plan.h, Estimate), block by block, with the assumed
+// figures only: a tracer attach measured on one machine must not move the partition.
 std::uint64_t block_estimate_ms(const Plan& plan, const Block& block);
 
 // The owner shard of every block (indexed like plan.blocks): longest block first, each to the
