@@ -11,6 +11,7 @@
 #include <array>
 #include <cerrno>
 #include <filesystem>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <utility>
 
@@ -172,6 +173,12 @@ Status StagingBundle::write_json(std::string_view relative, const nlohmann::json
 
 Status StagingBundle::write_at(std::string_view relative, std::string_view bytes,
                                bool allow_reserved) {
+  return write_with(relative, allow_reserved,
+                    [&](int fd) { return bundle_detail::write_all(fd, bytes); });
+}
+
+Status StagingBundle::write_with(std::string_view relative, bool allow_reserved,
+                                 const std::function<int(int)>& fill) {
   const std::string rel(relative);
   if (finalized_ || root_fd_ < 0) {
     return Error{fmt::format("cannot write '{}': the bundle is already finalized", rel), 0};
@@ -198,13 +205,50 @@ Status StagingBundle::write_at(std::string_view relative, std::string_view bytes
     ::unlinkat(dir->get(), tmp.c_str(), 0);
     return sys_error(fmt::format("cannot write '{}' in {} ({})", rel, root_, step), err);
   };
-  if (const int err = bundle_detail::write_all(fd.get(), bytes); err != 0) {
-    return fail("write", err);
-  }
+  if (const int err = fill(fd.get()); err != 0) return fail("write", err);
   if (::fsync(fd.get()) != 0) return fail("fsync", errno);
   if (const int err = fd.close_checked(); err != 0) return fail("close", err);
   if (::renameat(dir->get(), tmp.c_str(), dir->get(), base.c_str()) != 0) {
     return fail("rename into place", errno);
+  }
+  return {};
+}
+
+Status StagingBundle::copy_file(std::string_view relative, const std::string& source) {
+  UniqueFd in(::open(source.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW));
+  if (!in.valid()) return errno_error("cannot open '{}' to copy it", source);
+  struct stat st {};
+  if (::fstat(in.get(), &st) != 0) return errno_error("cannot stat '{}'", source);
+  if (!S_ISREG(st.st_mode)) return Error{fmt::format("'{}' is not a regular file", source), 0};
+  return write_with(relative, false, [&](int out) {
+    std::array<char, 1 << 16> buffer{};
+    for (;;) {
+      const ssize_t n = ::read(in.get(), buffer.data(), buffer.size());
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) return errno;
+      if (n == 0) return 0;
+      if (const int err = bundle_detail::write_all(out, std::string_view(buffer.data(), n));
+          err != 0) {
+        return err;
+      }
+    }
+  });
+}
+
+Status StagingBundle::copy_tree(std::string_view relative_dir, const std::string& source_dir) {
+  UniqueFd dir(::open(source_dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW));
+  if (!dir.valid()) return errno_error("cannot open '{}' to copy it", source_dir);
+  auto entries = bundle_detail::walk_tree(dir.get(), source_dir);
+  if (!entries) return entries.error();
+  for (const auto& e : *entries) {
+    if (e.kind == bundle_detail::TreeEntry::Kind::other) {
+      return Error{fmt::format("'{}/{}' is a {}, not a file or a directory: not copied", source_dir,
+                               e.relative, e.other_type),
+                   0};
+    }
+    if (e.kind != bundle_detail::TreeEntry::Kind::regular) continue;
+    const std::string target = fmt::format("{}/{}", relative_dir, e.relative);
+    if (auto s = copy_file(target, source_dir + "/" + e.relative); !s) return s;
   }
   return {};
 }

@@ -21,29 +21,6 @@ namespace jbench::compare {
 
 namespace {
 
-// The manifest's matrix overrides of workload parameters, applied to the matrix read from
-// matrix.yaml; why not, when one names no parameter or a value its spec refuses.
-std::optional<std::string> apply_recorded_param_overrides(const nlohmann::json& manifest,
-                                                          Matrix& m) {
-  const auto matrix = manifest.find("matrix");
-  if (matrix == manifest.end() || !matrix->is_object()) return std::nullopt;
-  const auto overrides = matrix->find("overrides");
-  if (overrides == matrix->end() || !overrides->is_array()) return std::nullopt;
-  for (const auto& o : *overrides) {
-    if (!o.is_object() || !o.contains("key") || !o["key"].is_string()) continue;
-    const std::string key = o["key"].get<std::string>();
-    if (!key.starts_with(kParamOverridePrefix)) continue;
-    if (!o.contains("value") || !o["value"].is_string()) {
-      return fmt::format("manifest.json records an override of {} without a value", key);
-    }
-    if (auto why = override_param(m, key.substr(kParamOverridePrefix.size()),
-                                  o["value"].get<std::string>(), o.value("by", ""))) {
-      return fmt::format("manifest.json's override of {} cannot be applied: {}", key, *why);
-    }
-  }
-  return std::nullopt;
-}
-
 using Json = nlohmann::json;
 namespace fs = std::filesystem;
 
@@ -109,7 +86,7 @@ CompareSide read_one_bundle(const std::string& dir) {
     // What ran is the file with the settings the session replaced (a proposal's side): the
     // manifest records them, and they are applied again here so that two settings of one matrix
     // are seen as what they were.
-    if (auto why = apply_recorded_param_overrides(*manifest, *loaded.matrix)) {
+    if (auto why = apply_recorded_overrides(*manifest, *loaded.matrix)) {
       side.readable = false;
       side.error = *why;
       return side;

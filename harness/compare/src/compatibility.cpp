@@ -37,22 +37,6 @@ std::map<std::string, std::string> cell_definition(const Matrix& m) {
   return out;
 }
 
-std::map<std::string, std::string> host_class(const nlohmann::json& host) {
-  std::map<std::string, std::string> out;
-  if (!host.is_object()) return out;
-  for (const char* key : {"cpu_model", "cpus_usable", "clocksource"}) {
-    if (host.contains(key)) out[std::string("host.") + key] = json_text(host[key]);
-  }
-  if (host.contains("kernel") && host["kernel"].is_object()) {
-    for (const char* key : {"release", "machine"}) {
-      if (host["kernel"].contains(key)) {
-        out[std::string("host.kernel.") + key] = json_text(host["kernel"][key]);
-      }
-    }
-  }
-  return out;
-}
-
 std::optional<std::string> memory_difference(const nlohmann::json& base,
                                              const nlohmann::json& candidate) {
   auto mib = [](const nlohmann::json& h) -> std::optional<double> {

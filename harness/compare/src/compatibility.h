@@ -8,13 +8,12 @@
 #include <vector>
 
 #include "jbench/compare/compare_side.h"
+#include "jbench/provenance/host_fingerprint.h"
 
 namespace jbench::compare {
 
 // workload.kind, workload.params.<p>, phases.warmup, phases.measure, datasets.<d>.<field>.
 std::map<std::string, std::string> cell_definition(const Matrix& m);
-// host.cpu_model, host.cpus_usable, host.clocksource, host.kernel.release, host.kernel.machine.
-std::map<std::string, std::string> host_class(const nlohmann::json& host);
 // The hosts' memory more than 5% apart (the same machine reports slightly different totals
 // after a kernel update), in words; nullopt when close or unknown.
 std::optional<std::string> memory_difference(const nlohmann::json& base,

@@ -5,6 +5,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 #include "jbench/common/file_name.h"
 #include "jbench/matrix/workload_kinds.h"
@@ -92,6 +93,37 @@ std::optional<std::string> override_param(Matrix& m, std::string_view key, std::
                          param_value_text(param->value), param_value_text(*value), std::move(by)});
   param->value = std::move(*value);
   param->defaulted = false;
+  return std::nullopt;
+}
+
+std::optional<std::string> apply_recorded_overrides(const nlohmann::json& manifest, Matrix& m) {
+  const auto matrix = manifest.find("matrix");
+  if (matrix == manifest.end() || !matrix->is_object()) return std::nullopt;
+  const auto overrides = matrix->find("overrides");
+  if (overrides == matrix->end() || !overrides->is_array()) return std::nullopt;
+  for (const auto& o : *overrides) {
+    if (!o.is_object() || !o.contains("key") || !o["key"].is_string()) continue;
+    const std::string key = o["key"].get<std::string>();
+    const bool repetitions = key == "repetitions";
+    if (!repetitions && !key.starts_with(kParamOverridePrefix)) continue;
+    if (!o.contains("value") || !o["value"].is_string()) {
+      return fmt::format("manifest.json records an override of {} without a value", key);
+    }
+    const std::string value = o["value"].get<std::string>();
+    if (repetitions) {
+      std::uint32_t n = 0;
+      const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+      if (ec != std::errc() || end != value.data() + value.size() || n == 0) {
+        return fmt::format("manifest.json's override of repetitions is not a count: '{}'", value);
+      }
+      m.repetitions = n;
+      continue;
+    }
+    if (auto why =
+            override_param(m, key.substr(kParamOverridePrefix.size()), value, o.value("by", ""))) {
+      return fmt::format("manifest.json's override of {} cannot be applied: {}", key, *why);
+    }
+  }
   return std::nullopt;
 }
 

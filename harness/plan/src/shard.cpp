@@ -194,10 +194,20 @@ std::vector<CoverageFinding> check_shard_coverage(const Plan& whole,
   if (!out.empty()) return out;  // which runs belong where depends on N: nothing more to say
   std::map<std::uint32_t, std::vector<std::string>> by_index;
   for (const auto& c : claims) by_index[c.spec.index].push_back(c.source);
+  // Each run's owner in the whole plan.
+  const std::vector<std::uint32_t> owner = assign_blocks(whole, count);
+  std::map<std::string, std::uint32_t> owner_of;
+  for (const Run& r : whole.runs) owner_of[run_id(whole, r)] = owner[r.block];
   for (std::uint32_t k = 0; k < count; ++k) {
     auto it = by_index.find(k);
     if (it == by_index.end()) {
-      out.push_back({"merge.missing_shard", fmt::format("shard {}/{} is missing", k, count)});
+      std::vector<std::string> its_runs;
+      for (const auto& [id, o] : owner_of) {
+        if (o == k) its_runs.push_back(id);
+      }
+      out.push_back(
+          {"merge.missing_shard", fmt::format("shard {}/{} is missing: its {} runs are absent: {}",
+                                              k, count, its_runs.size(), some(its_runs))});
     } else if (it->second.size() > 1) {
       std::string sources;
       for (const auto& s : it->second) sources += (sources.empty() ? "" : ", ") + s;
@@ -212,10 +222,6 @@ std::vector<CoverageFinding> check_shard_coverage(const Plan& whole,
                                               k.second[0], k.first, count)});
     }
   }
-  // Each run's owner in the whole plan.
-  const std::vector<std::uint32_t> owner = assign_blocks(whole, count);
-  std::map<std::string, std::uint32_t> owner_of;
-  for (const Run& r : whole.runs) owner_of[run_id(whole, r)] = owner[r.block];
   for (const auto& c : claims) {
     std::set<std::string> held;
     std::vector<std::string> unplanned, elsewhere, twice, missing;

@@ -76,4 +76,10 @@ nlohmann::json build_info() {
   return j;
 }
 
+nlohmann::json jbench_identity() {
+  const nlohmann::json info = build_info();
+  return {{"version", info.value("jbench_version", "unknown")},
+          {"source", info.value("source", nlohmann::json::object())}};
+}
+
 }  // namespace jbench

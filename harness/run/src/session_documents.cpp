@@ -18,13 +18,6 @@ namespace {
 
 using Json = nlohmann::json;
 
-// This jbench: its version and the source revision it was built from.
-Json jbench_identity() {
-  const Json info = build_info();
-  return {{"version", info.value("jbench_version", "unknown")},
-          {"source", info.value("source", Json::object())}};
-}
-
 // The mode manifest: for each trace mode, exactly which collectors run at which setting
 // (docs/trace-modes.md), and whether the mode can be what it says here: `available` only when
 // every collector it requires can attach on this host, as the session's capability probe found;

@@ -30,6 +30,7 @@
 // finalize() must not run concurrently with any of them.
 #pragma once
 
+#include <functional>
 #include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <string_view>
@@ -68,6 +69,14 @@ class StagingBundle {
   // write_file of doc.dump(2) plus a final newline. Invalid UTF-8 in a string is an error.
   Status write_json(std::string_view relative, const nlohmann::json& doc);
 
+  // write_file of the bytes of the regular file `source` (not followed if it is a symlink),
+  // streamed: a raw event file or a stored binary never has to fit in memory.
+  Status copy_file(std::string_view relative, const std::string& source);
+
+  // copy_file of every regular file below `source_dir` to relative_dir/<its path>, never
+  // following a symlink; a symlink, fifo or device below it is refused and nothing more copied.
+  Status copy_tree(std::string_view relative_dir, const std::string& source_dir);
+
   // Appends line + "\n" with one O_APPEND write (no fsync: finalize() syncs). For logs.
   Status append_line(std::string_view relative, std::string_view line);
 
@@ -79,6 +88,10 @@ class StagingBundle {
  private:
   StagingBundle() = default;
   Status write_at(std::string_view relative, std::string_view bytes, bool allow_reserved);
+  // The one atomic write: a temporary file that `fill` writes (returning 0 or an errno), fsynced
+  // and renamed into place.
+  Status write_with(std::string_view relative, bool allow_reserved,
+                    const std::function<int(int)>& fill);
   void close_fds();
 
   std::string out_dir_;

@@ -27,4 +27,7 @@ namespace jbench {
 
 nlohmann::json build_info();
 
+// What a manifest says about the jbench that wrote it: {"version", "source"} of build_info().
+nlohmann::json jbench_identity();
+
 }  // namespace jbench
