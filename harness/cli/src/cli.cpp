@@ -56,6 +56,9 @@ int run_cli(int argc, char** argv) {
   auto* propose = app.add_subcommand(
       "propose", "an optimization's evidence: oracle gate, interleaved sessions, declared rule");
   actions.emplace_back(propose, cli::add_propose_command(*propose));
+  auto* merge = app.add_subcommand(
+      "merge", "join the shard bundles of one plan (run --shard K/N) into one validated bundle");
+  actions.emplace_back(merge, cli::add_merge_command(*merge));
 
   try {
     app.parse(argc, argv);

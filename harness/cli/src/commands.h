@@ -21,5 +21,6 @@ Action add_oracle_command(CLI::App& app);
 Action add_compare_command(CLI::App& app);
 Action add_history_command(CLI::App& app);
 Action add_propose_command(CLI::App& app);
+Action add_merge_command(CLI::App& app);
 
 }  // namespace jbench::cli

@@ -1,0 +1,37 @@
+// `jbench merge OUT SHARD...`: shard bundles of one plan joined into one bundle at OUT.
+//
+//   MergeOutcome m = merge_shards({"bundles/sqlite-all", {"s/0", "s/1", "s/2", "s/3"}});
+//   // m.exit_code: 0 merged and valid; 1 refused (m.findings) or merged but invalid;
+//   //              2 bad usage (OUT exists); 3 the bundle could not be written
+//
+// Every shard is validated in full first and checked against the others (shard_check.h);
+// nothing is written unless all of it holds. The merged bundle then holds every run's directory
+// byte for byte as its shard wrote it, every shard's own documents under shards/<K>/ (its
+// manifest, plan, capabilities, build, provenance index, validation and SHA256SUMS), and the
+// merged manifest, plan and provenance; it is validated, checksummed last and renamed into place
+// in one step, like a session's (docs/bundle.md).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "jbench/merge/shard_check.h"
+
+namespace jbench::merge {
+
+struct MergeRequest {
+  std::string out;                  // the merged bundle's path; its parent is made if missing
+  std::vector<std::string> shards;  // the shard bundles, in any order
+};
+
+struct MergeOutcome {
+  int exit_code = 0;
+  std::string bundle;                  // the final path, when one was written
+  std::vector<MergeFinding> findings;  // why it was refused
+  std::string message;                 // for a bad request or a failed write: one sentence
+  std::size_t runs = 0, hosts = 0;
+};
+
+MergeOutcome merge_shards(const MergeRequest& request);
+
+}  // namespace jbench::merge

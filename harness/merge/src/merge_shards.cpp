@@ -1,0 +1,233 @@
+#include "jbench/merge/merge_shards.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <set>
+#include <sstream>
+
+#include "jbench/bundle/bundle_validity.h"
+#include "jbench/bundle/json_file.h"
+#include "jbench/bundle/sha256sums.h"
+#include "jbench/bundle/staging_bundle.h"
+#include "jbench/common/clock.h"
+#include "jbench/common/sha256.h"
+#include "jbench/matrix/load.h"
+#include "jbench/merge/merged_documents.h"
+#include "jbench/plan/plan_output.h"
+#include "jbench/provenance/build_info.h"
+#include "jbench/validate/validate.h"
+
+namespace jbench::merge {
+namespace {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::json;
+
+// How many of a shard's own findings a refusal quotes; the rest are counted.
+constexpr std::size_t kQuotedFindings = 3;
+
+// A shard's documents, or a finding saying why it cannot be one. It is validated in full, as
+// `jbench validate` would: a merge never vouches for evidence it did not check.
+std::optional<ShardFacts> read_shard(const std::string& dir, std::vector<MergeFinding>& findings,
+                                     std::string& sums_sha256) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) {
+    findings.push_back({"merge.unreadable", fmt::format("{} is not a directory", dir)});
+    return std::nullopt;
+  }
+  if (is_oracle_bundle(dir) || is_proposal_bundle(dir)) {
+    findings.push_back(
+        {"merge.not_a_run_bundle", fmt::format("{} is a bundle of `jbench {}`, not a session's",
+                                               dir, is_oracle_bundle(dir) ? "oracle" : "propose")});
+    return std::nullopt;
+  }
+  const ValidationReport report = validate_bundle(dir);
+  if (report.unreadable || !report.valid()) {
+    std::string quoted;
+    for (std::size_t i = 0; i < report.findings.size() && i < kQuotedFindings; ++i) {
+      const Finding& f = report.findings[i];
+      quoted += fmt::format("; {} {}: {}", f.code, f.file.empty() ? "(bundle)" : f.file, f.message);
+    }
+    const std::size_t more =
+        report.findings.size() > kQuotedFindings ? report.findings.size() - kQuotedFindings : 0;
+    findings.push_back(
+        {report.unreadable ? "merge.unreadable" : "merge.shard_invalid",
+         fmt::format("{} does not validate ({} finding(s){}){}", dir, report.findings.size(),
+                     more ? fmt::format(", {} more: jbench validate {}", more, dir) : "", quoted)});
+    return std::nullopt;
+  }
+  ShardFacts facts;
+  facts.source = dir;
+  std::string error;
+  for (auto [file, doc] :
+       {std::pair{"manifest.json", &facts.manifest}, std::pair{"plan.json", &facts.plan},
+        std::pair{"provenance/index.json", &facts.provenance_index}}) {
+    auto read = read_json_object(dir + "/" + file, error);
+    if (!read) {
+      findings.push_back({"merge.unreadable", error});
+      return std::nullopt;
+    }
+    *doc = std::move(*read);
+  }
+  if (auto problem = read_matrix_text(dir + "/matrix.yaml", facts.matrix_text)) {
+    findings.push_back({"merge.unreadable", format_diagnostics({*problem})});
+    return std::nullopt;
+  }
+  auto sums = file_sha256(dir + "/SHA256SUMS");
+  if (!sums) {
+    findings.push_back({"merge.unreadable", sums.error().message});
+    return std::nullopt;
+  }
+  sums_sha256 = *sums;
+  return facts;
+}
+
+// The documents of a shard kept beside the runs, so that each copied run can be traced back to
+// its shard's own sums, manifest and host.
+constexpr const char* kShardDocuments[] = {"manifest.json",         "plan.json",
+                                           "capabilities.json",     "matrix.yaml",
+                                           "provenance/build.json", "provenance/index.json",
+                                           "validation.json",       "SHA256SUMS",
+                                           "logs/session.log"};
+
+class Writer {
+ public:
+  Writer(StagingBundle& bundle, const std::vector<ShardFacts>& shards, const MergePlan& plan)
+      : b_(bundle), shards_(shards), plan_(plan) {}
+
+  Status write(const MergeContext& context) {
+    for (std::size_t s = 0; s < shards_.size(); ++s) {
+      if (auto st = copy_shard_documents(s); !st) return st;
+    }
+    for (std::size_t i = 0; i < plan_.run_ids.size(); ++i) {
+      const std::string& id = plan_.run_ids[i];
+      const std::string from = shards_[plan_.shard_of_run[i]].source + "/runs/" + id;
+      std::error_code ec;
+      if (!fs::is_directory(from, ec)) continue;  // a run that never started left none
+      if (auto st = b_.copy_tree("runs/" + id, from); !st) return st;
+      log(fmt::format("run {} from shard {}", id, plan_.specs[plan_.shard_of_run[i]].index));
+    }
+    for (const auto& [sha, s] : stored_object_sources(shards_)) {
+      const std::string file = "provenance/objects/" + sha;
+      if (auto st = b_.copy_file(file, shards_[s].source + "/" + file); !st) return st;
+    }
+    const ShardFacts& ref = shards_.front();
+    for (const char* file : {"matrix.yaml", "capabilities.json", "provenance/build.json"}) {
+      if (auto st = b_.copy_file(file, ref.source + "/" + file); !st) return st;
+    }
+    std::error_code ec;
+    if (fs::is_directory(ref.source + "/oracle", ec)) {
+      if (auto st = b_.copy_tree("oracle", ref.source + "/oracle"); !st) return st;
+    }
+    std::ostringstream plan_json;
+    write_plan_json(plan_.whole, plan_json);
+    if (auto st = b_.write_file("plan.json", plan_json.str()); !st) return st;
+    const Json index = merged_provenance_index(shards_, plan_, sha256_hex(plan_json.str()));
+    if (auto st = b_.write_json("provenance/index.json", index); !st) return st;
+    if (auto st = b_.write_json("manifest.json", merged_manifest(shards_, plan_, context)); !st)
+      return st;
+    return b_.write_file("logs/merge.log", log_);
+  }
+
+ private:
+  Status copy_shard_documents(std::size_t s) {
+    const ShardFacts& shard = shards_[s];
+    const std::string dir = fmt::format("shards/{}", plan_.specs[s].index);
+    for (const char* file : kShardDocuments) {
+      std::error_code ec;
+      if (!fs::is_regular_file(shard.source + "/" + file, ec)) continue;
+      if (auto st = b_.copy_file(dir + "/" + file, shard.source + "/" + file); !st) return st;
+    }
+    std::error_code ec;
+    if (fs::is_directory(shard.source + "/oracle", ec)) {
+      if (auto st = b_.copy_tree(dir + "/oracle", shard.source + "/oracle"); !st) return st;
+    }
+    log(fmt::format("shard {}/{}: {} ({})", plan_.specs[s].index, plan_.specs[s].count,
+                    shard.source, shard.manifest.value("bundle", "")));
+    return {};
+  }
+
+  void log(const std::string& line) { log_ += utc_now("%FT%TZ") + " " + line + "\n"; }
+
+  StagingBundle& b_;
+  const std::vector<ShardFacts>& shards_;
+  const MergePlan& plan_;
+  std::string log_;
+};
+
+}  // namespace
+
+MergeOutcome merge_shards(const MergeRequest& request) {
+  MergeOutcome out;
+  if (request.shards.empty()) {
+    out.exit_code = 2;
+    out.message = "no shard bundle given";
+    return out;
+  }
+  std::vector<ShardFacts> shards;
+  std::vector<std::string> sums;
+  for (const std::string& dir : request.shards) {
+    std::string sha;
+    if (auto facts = read_shard(dir, out.findings, sha)) {
+      shards.push_back(std::move(*facts));
+      sums.push_back(sha);
+    }
+  }
+  if (!out.findings.empty()) {
+    out.exit_code = 1;
+    return out;
+  }
+  ShardCheck check = check_shards(shards);
+  if (!check.findings.empty()) {
+    out.findings = std::move(check.findings);
+    out.exit_code = 1;
+    return out;
+  }
+  const MergePlan& plan = *check.plan;
+
+  const fs::path target(request.out);
+  const std::string parent = target.has_parent_path() ? target.parent_path().string() : ".";
+  auto staged = StagingBundle::create(parent, target.filename().string());
+  if (!staged) {
+    out.exit_code = 2;
+    out.message = staged.error().message;
+    return out;
+  }
+  StagingBundle& b = *staged;
+  MergeContext context{b.name(), jbench_identity(), utc_now("%FT%TZ"), sums};
+  Status written = Writer(b, shards, plan).write(context);
+
+  ValidationReport report = validate_bundle(b.root(), BundleStage::staged);
+  const bool valid = report.valid() && written.ok();
+  Json validation = report_to_json(report);
+  validation["bundle"] = b.name();
+  validation["stage"] = "staged: every check but SHA256SUMS, which is written after this file";
+  validation["valid"] = valid;
+  validation["write_failures"] =
+      written.ok() ? Json::array() : Json::array({written.error().message});
+  const bool recorded = b.write_json("validation.json", validation).ok();
+  auto final_path = b.finalize(valid && recorded ? Outcome::complete : Outcome::invalid);
+  if (!final_path) {
+    out.exit_code = 3;
+    out.message = final_path.error().message;
+    return out;
+  }
+  out.bundle = *final_path;
+  out.runs = plan.run_ids.size();
+  std::set<std::string> hosts;
+  for (const ShardFacts& s : shards) hosts.insert(s.manifest.value("host", Json()).dump());
+  out.hosts = hosts.size();
+  if (!written.ok()) {
+    out.exit_code = 3;
+    out.message = written.error().message;
+  } else if (!valid || !recorded) {
+    out.exit_code = 1;
+    for (const Finding& f : report.findings) {
+      out.findings.push_back({f.code, fmt::format("{}: {}", f.file, f.message)});
+    }
+  }
+  return out;
+}
+
+}  // namespace jbench::merge

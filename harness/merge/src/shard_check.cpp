@@ -1,0 +1,308 @@
+#include "jbench/merge/shard_check.h"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <set>
+
+#include "jbench/matrix/load.h"
+#include "jbench/matrix/param_override.h"
+#include "jbench/plan/shard.h"
+#include "jbench/provenance/host_fingerprint.h"
+
+namespace jbench::merge {
+namespace {
+
+using Json = nlohmann::json;
+
+// The member at a JSON pointer, or null: the documents passed their schema, but a reader never
+// trusts a shape it did not check itself.
+Json at(const Json& doc, const char* pointer) {
+  const Json::json_pointer p(pointer);
+  return doc.contains(p) ? doc.at(p) : Json();
+}
+
+std::optional<ShardSpec> spec_of(const ShardFacts& s) {
+  const Json shard = at(s.manifest, "/plan/shard");
+  if (!shard.is_object()) return std::nullopt;
+  const Json index = shard.value("index", Json()), count = shard.value("count", Json());
+  if (!index.is_number_integer() || !count.is_number_integer() || index.get<std::int64_t>() < 0 ||
+      count.get<std::int64_t>() < 1) {
+    return std::nullopt;
+  }
+  return ShardSpec{index.get<std::uint32_t>(), count.get<std::uint32_t>()};
+}
+
+// name -> content sha256 of every dataset the shard built.
+std::map<std::string, std::string> dataset_contents(const Json& manifest) {
+  std::map<std::string, std::string> out;
+  const Json datasets = at(manifest, "/datasets");
+  if (!datasets.is_array()) return out;
+  for (const Json& d : datasets) {
+    const Json content = at(d, "/build_report/content_sha256");
+    if (d.is_object() && d.value("name", Json()).is_string() && content.is_string()) {
+      out[d["name"].get<std::string>()] = content.get<std::string>();
+    }
+  }
+  return out;
+}
+
+// (id, seed) of each run of a plan document, in its order.
+std::vector<std::pair<std::string, std::string>> plan_runs(const Json& plan) {
+  std::vector<std::pair<std::string, std::string>> out;
+  const Json runs = at(plan, "/runs");
+  if (!runs.is_array()) return out;
+  for (const Json& r : runs) {
+    if (!r.is_object()) continue;
+    out.emplace_back(r.value("id", ""), r.value("seed", ""));
+  }
+  return out;
+}
+
+std::vector<std::string> manifest_run_ids(const Json& manifest) {
+  std::vector<std::string> out;
+  const Json runs = at(manifest, "/runs");
+  if (!runs.is_array()) return out;
+  for (const Json& r : runs) {
+    if (r.is_object() && r.value("id", Json()).is_string()) out.push_back(r["id"]);
+  }
+  return out;
+}
+
+// The filters as `--only` spelled them, to be read again against the matrix.
+std::vector<std::string> only_arguments(const Json& filters) {
+  std::vector<std::string> out;
+  if (!filters.is_array()) return out;
+  for (const Json& f : filters) {
+    if (!f.is_object() || !f.value("values", Json()).is_array()) continue;
+    std::string arg = f.value("axis", "") + "=";
+    for (std::size_t i = 0; i < f["values"].size(); ++i) {
+      arg += (i ? "," : "") + f["values"][i].get<std::string>();
+    }
+    out.push_back(arg);
+  }
+  return out;
+}
+
+class Checker {
+ public:
+  explicit Checker(const std::vector<ShardFacts>& shards) : shards_(shards) {}
+
+  ShardCheck run() {
+    std::vector<std::optional<ShardSpec>> specs;
+    for (const ShardFacts& s : shards_) specs.push_back(read_spec(s));
+    std::size_t ref = shards_.size();
+    for (std::size_t i = 0; i < shards_.size() && ref == shards_.size(); ++i) {
+      if (specs[i]) ref = i;
+    }
+    if (ref == shards_.size()) return std::move(out_);
+    for (std::size_t i = 0; i < shards_.size(); ++i) {
+      if (i != ref && specs[i]) agree(shards_[ref], shards_[i]);
+    }
+    if (!out_.findings.empty()) return std::move(out_);
+    auto whole = replan(shards_[ref]);
+    if (!whole) return std::move(out_);
+
+    std::vector<ShardClaim> claims;
+    for (std::size_t i = 0; i < shards_.size(); ++i) {
+      if (!specs[i]) continue;
+      if (specs[i]->count == specs[ref]->count) same_share(*whole, shards_[i], *specs[i]);
+      claims.push_back({shards_[i].source, *specs[i], manifest_run_ids(shards_[i].manifest)});
+    }
+    for (auto& f : check_shard_coverage(*whole, claims)) add(f.code, f.message);
+    if (!out_.findings.empty()) return std::move(out_);
+
+    MergePlan plan;
+    std::map<std::string, std::size_t> holder;
+    for (std::size_t i = 0; i < shards_.size(); ++i) {
+      for (const auto& id : manifest_run_ids(shards_[i].manifest)) holder[id] = i;
+      plan.specs.push_back(*specs[i]);
+    }
+    for (const Run& r : whole->runs) {
+      plan.run_ids.push_back(run_id(*whole, r));
+      plan.shard_of_run.push_back(holder.at(plan.run_ids.back()));
+    }
+    plan.whole = std::move(*whole);
+    out_.plan = std::move(plan);
+    return std::move(out_);
+  }
+
+ private:
+  void add(std::string code, std::string message) {
+    out_.findings.push_back({std::move(code), std::move(message)});
+  }
+
+  std::optional<ShardSpec> read_spec(const ShardFacts& s) {
+    if (s.manifest.contains("merge")) {
+      add("merge.not_a_run_bundle",
+          fmt::format("{} is itself a merged bundle: merge the shards' own bundles", s.source));
+      return std::nullopt;
+    }
+    if (at(s.manifest, "/status") == "interrupted") {
+      add("merge.shard_interrupted",
+          fmt::format("{} was interrupted: its runs that did not finish are not_run; run the "
+                      "shard again",
+                      shard_label(s)));
+    }
+    auto spec = spec_of(s);
+    if (!spec) {
+      add("merge.not_a_shard",
+          fmt::format("{} was not run as a shard (its manifest has no /plan/shard): it is a "
+                      "whole session, not a share of one",
+                      s.source));
+    }
+    return spec;
+  }
+
+  // The same matrix, plan inputs, build and host class as the first shard.
+  void agree(const ShardFacts& ref, const ShardFacts& s) {
+    const std::string a = shard_label(ref), b = shard_label(s);
+    if (at(ref.manifest, "/matrix/sha256") != at(s.manifest, "/matrix/sha256")) {
+      // The same matrix but for its seed is another plan of it: said as such.
+      const auto ma = parse_matrix(ref.matrix_text, "matrix.yaml").matrix;
+      const auto mb = parse_matrix(s.matrix_text, "matrix.yaml").matrix;
+      if (ma && mb && ma->seed != mb->seed) {
+        Matrix reseeded = *mb;
+        reseeded.seed = ma->seed;
+        reseeded.ordering.seed = ma->ordering.seed;
+        add("merge.seed_mismatch",
+            fmt::format("{} ran its matrix with seed {}, {} with seed {}: their runs' seeds, and "
+                        "so their workloads, differ",
+                        b, mb->seed, a, ma->seed));
+        return;
+      }
+      add("merge.matrix_mismatch",
+          fmt::format(
+              "{} ran the matrix {} (sha256 {}), {} the matrix {} (sha256 {})", b,
+              at(s.manifest, "/matrix/file").dump(), at(s.manifest, "/matrix/sha256").dump(), a,
+              at(ref.manifest, "/matrix/file").dump(), at(ref.manifest, "/matrix/sha256").dump()));
+      return;
+    }
+    for (const char* p : {"/matrix/overrides", "/plan/filters"}) {
+      if (at(ref.manifest, p) != at(s.manifest, p)) {
+        add("merge.plan_mismatch",
+            fmt::format("{} was planned with {} {}, {} with {}", b, p + 1, at(s.manifest, p).dump(),
+                        a, at(ref.manifest, p).dump()));
+      }
+    }
+    if (at(ref.manifest, "/jbench") != at(s.manifest, "/jbench")) {
+      add("merge.build_mismatch",
+          fmt::format("{} ran jbench {}, {} jbench {}", b, at(s.manifest, "/jbench").dump(), a,
+                      at(ref.manifest, "/jbench").dump()));
+    }
+    if (workload_executables(ref.provenance_index) != workload_executables(s.provenance_index)) {
+      add("merge.build_mismatch",
+          fmt::format("{}'s workers ran other executables than {}'s (sha256 {} against {})", b, a,
+                      Json(workload_executables(s.provenance_index)).dump(),
+                      Json(workload_executables(ref.provenance_index)).dump()));
+    }
+    const auto ha = host_class(at(ref.manifest, "/host")), hb = host_class(at(s.manifest, "/host"));
+    for (const auto& [key, value] : ha) {
+      const auto other = hb.find(key);
+      const std::string theirs = other == hb.end() ? "(absent)" : other->second;
+      if (theirs != value) {
+        add("merge.host_mismatch",
+            fmt::format("{} ran on a host with {} {}, {} on one with {}: their timings do not "
+                        "belong to one cell",
+                        b, key, theirs, a, value));
+      }
+    }
+    const auto da = dataset_contents(ref.manifest), db = dataset_contents(s.manifest);
+    for (const auto& [name, sha] : db) {
+      const auto other = da.find(name);
+      if (other != da.end() && other->second != sha) {
+        add("merge.dataset_mismatch",
+            fmt::format("{} built dataset '{}' with content {}, {} with {}", b, name, sha, a,
+                        other->second));
+      }
+    }
+  }
+
+  // The whole plan, from the first shard's matrix copy and recorded plan inputs.
+  std::optional<Plan> replan(const ShardFacts& ref) {
+    const std::string label = shard_label(ref);
+    LoadedMatrix loaded = parse_matrix(ref.matrix_text, ref.source + "/matrix.yaml");
+    if (!loaded.matrix) {
+      add("merge.matrix_mismatch",
+          fmt::format("{}'s matrix.yaml does not load with this jbench: {}", label,
+                      format_diagnostics(loaded.diagnostics)));
+      return std::nullopt;
+    }
+    if (auto why = apply_recorded_overrides(ref.manifest, *loaded.matrix)) {
+      add("merge.plan_mismatch", fmt::format("{}: {}", label, *why));
+      return std::nullopt;
+    }
+    // The path the session read the matrix from, as its plan recorded it (the text is the same).
+    loaded.matrix->file = at(ref.manifest, "/matrix/file").is_string()
+                              ? at(ref.manifest, "/matrix/file").get<std::string>()
+                              : loaded.matrix->file;
+    const auto only = only_arguments(at(ref.manifest, "/plan/filters"));
+    auto filters = parse_only_filters(only, *loaded.matrix);
+    if (!filters.errors.empty()) {
+      add("merge.plan_mismatch", fmt::format("{}'s recorded filters do not apply to its matrix: {}",
+                                             label, filters.errors.front()));
+      return std::nullopt;
+    }
+    HostResources host;
+    const Json h = at(ref.manifest, "/plan/host");
+    if (h.is_object()) {
+      host.cores = h.value("cores", host.cores);
+      host.memory_mib = h.value("memory_mib", host.memory_mib);
+    }
+    return make_plan(*loaded.matrix, filters.filters, host);
+  }
+
+  // The shard's plan.json holds exactly the runs, seeds and order its share of the whole gives.
+  void same_share(const Plan& whole, const ShardFacts& s, ShardSpec spec) {
+    const Plan expected = shard_plan(whole, spec);
+    const auto have = plan_runs(s.plan);
+    for (std::size_t i = 0; i < std::max(have.size(), expected.runs.size()); ++i) {
+      const std::string want_id =
+          i < expected.runs.size() ? run_id(expected, expected.runs[i]) : "";
+      const std::string want_seed =
+          i < expected.runs.size() ? std::to_string(expected.blocks[expected.runs[i].block].seed)
+                                   : "";
+      const auto got = i < have.size() ? have[i] : std::pair<std::string, std::string>{};
+      if (got.first == want_id && got.second == want_seed) continue;
+      add("merge.plan_mismatch",
+          fmt::format("{}'s plan.json is not shard {}/{} of the plan its matrix and filters give "
+                      "(for a host of {} cores and {} MiB): run #{} is '{}' seed {}, the plan "
+                      "says '{}' seed {}",
+                      shard_label(s), spec.index, spec.count, whole.host.cores,
+                      whole.host.memory_mib, i, got.first.empty() ? "(none)" : got.first,
+                      got.second.empty() ? "-" : got.second, want_id.empty() ? "(none)" : want_id,
+                      want_seed.empty() ? "-" : want_seed));
+      return;
+    }
+  }
+
+  const std::vector<ShardFacts>& shards_;
+  ShardCheck out_;
+};
+
+}  // namespace
+
+std::string shard_label(const ShardFacts& shard) {
+  const auto spec = spec_of(shard);
+  return spec ? fmt::format("{} (shard {}/{})", shard.source, spec->index, spec->count)
+              : shard.source;
+}
+
+std::vector<std::string> workload_executables(const Json& provenance_index) {
+  std::set<std::string> out;
+  const Json sets = at(provenance_index, "/binary_sets");
+  if (sets.is_array()) {
+    for (const Json& set : sets) {
+      const Json binaries = at(set, "/binaries");
+      if (!binaries.is_array()) continue;
+      for (const Json& b : binaries) {
+        if (b.is_object() && b.value("role", "") == "exe") out.insert(b.value("sha256", "?"));
+      }
+    }
+  }
+  return {out.begin(), out.end()};
+}
+
+ShardCheck check_shards(const std::vector<ShardFacts>& shards) { return Checker(shards).run(); }
+
+}  // namespace jbench::merge
