@@ -10,6 +10,7 @@ packages=(
   libssl-dev libsqlite3-dev sqlite3 systemtap-sdt-dev bpftrace strace chezscheme
   libarchive-dev zstd clang-format ccache clang llvm libbpf-dev bpftool zlib1g-dev
   chromium # the HTML report's browser test (tests/report_html): headless, no display needed
+  slurmctld slurmd slurm-client munge # the Slurm backend's test: a private single-node Slurm (tests/slurm)
 )
 
 missing=()

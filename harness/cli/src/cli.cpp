@@ -59,6 +59,12 @@ int run_cli(int argc, char** argv) {
   auto* merge = app.add_subcommand(
       "merge", "join the shard bundles of one plan (run --shard K/N) into one validated bundle");
   actions.emplace_back(merge, cli::add_merge_command(*merge));
+  auto* slurm = app.add_subcommand(
+      "slurm", "a matrix as a Slurm job array of shards and a dependent merge, submitted or not");
+  actions.emplace_back(slurm, cli::add_slurm_command(*slurm));
+  auto* k8s = app.add_subcommand(
+      "k8s", "a matrix as a Kubernetes Indexed Job of shards and a merge Job, as a manifest");
+  actions.emplace_back(k8s, cli::add_k8s_command(*k8s));
 
   try {
     app.parse(argc, argv);

@@ -22,5 +22,7 @@ Action add_compare_command(CLI::App& app);
 Action add_history_command(CLI::App& app);
 Action add_propose_command(CLI::App& app);
 Action add_merge_command(CLI::App& app);
+Action add_slurm_command(CLI::App& app);
+Action add_k8s_command(CLI::App& app);
 
 }  // namespace jbench::cli

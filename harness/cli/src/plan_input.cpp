@@ -10,7 +10,7 @@
 
 namespace jbench::cli {
 
-void add_plan_input_options(CLI::App& app, PlanInput& input) {
+void add_plan_input_options(CLI::App& app, PlanInput& input, bool with_shard) {
   app.add_option("matrix", input.matrix, "the matrix file (YAML, matrix language v1)")->required();
   app.add_option("--only", input.only,
                  "run only these values of one axis, e.g. --only workers=1,2; repeat for other "
@@ -22,11 +22,13 @@ void add_plan_input_options(CLI::App& app, PlanInput& input) {
                  "run each cell this many times instead of the matrix's 'repetitions' (recorded "
                  "in the plan and the manifest as an override)")
       ->check(CLI::Range(1, 1000));
-  app.add_option("--shard", input.shard,
-                 "only this shard's share of the plan, K of N counted from 0 (blocks are never "
-                 "split; the other shards' cells are delegated); 'slurm' reads "
-                 "SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT, 'k8s/N' JOB_COMPLETION_INDEX")
-      ->type_name("K/N|slurm|k8s/N");
+  if (with_shard) {
+    app.add_option("--shard", input.shard,
+                   "only this shard's share of the plan, K of N counted from 0 (blocks are never "
+                   "split; the other shards' cells are delegated); 'slurm' reads "
+                   "SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT, 'k8s/N' JOB_COMPLETION_INDEX")
+        ->type_name("K/N|slurm|k8s/N");
+  }
   app.add_option("--host-cores", input.host_cores,
                  "plan for a host with this many cores instead of this one")
       ->check(CLI::Range(1, 65536));

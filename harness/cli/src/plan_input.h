@@ -21,7 +21,8 @@ struct PlanInput {
   std::string shard;                         // "K/N": this shard's share of the plan (shard.h)
 };
 
-void add_plan_input_options(CLI::App& app, PlanInput& input);
+// `with_shard`: whether --shard is offered (not where the command makes the shards itself).
+void add_plan_input_options(CLI::App& app, PlanInput& input, bool with_shard = true);
 
 // The plan, or nullopt after printing every problem to stderr (exit 2). Where `bundles_dir`
 // holds an earlier bundle with traced runs, the time estimate uses the tracer attach measured
