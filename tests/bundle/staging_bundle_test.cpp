@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
@@ -318,6 +319,51 @@ TEST(StagingBundle, an_abandoned_staging_directory_is_kept_as_evidence) {
   }
   EXPECT_EQ(read_file(root + "/partial.json"), "{}\n");
   EXPECT_FALSE(exists_nofollow(tmp.path() + "/crashed"));
+}
+
+}  // namespace
+}  // namespace jbench
+
+namespace jbench {
+namespace {
+
+// Another finished bundle's files, as a merge takes them: trees copied or hard-linked, the link
+// falling back to a copy across file systems, and nothing that is not a regular file taken.
+TEST(StagingBundle, copies_and_links_trees_of_regular_files_and_refuses_anything_else) {
+  test::TempDir tmp;
+  const std::string src = tmp.path() + "/src";
+  fs::create_directories(src + "/raw");
+  std::ofstream(src + "/run.json") << "{}\n";
+  std::ofstream(src + "/raw/events.jsonl") << std::string(200'000, 'e');
+  StagingBundle b = make_staging(tmp.path() + "/out", "merged");
+  expect_ok(b.copy_tree("runs/copied", src));
+  expect_ok(b.copy_tree("runs/linked", src, StagingBundle::TreeCopy::link));
+  struct stat original {
+  }, linked{}, copied{};
+  ASSERT_EQ(::stat((src + "/raw/events.jsonl").c_str(), &original), 0);
+  ASSERT_EQ(::stat((b.root() + "/runs/linked/raw/events.jsonl").c_str(), &linked), 0);
+  ASSERT_EQ(::stat((b.root() + "/runs/copied/raw/events.jsonl").c_str(), &copied), 0);
+  EXPECT_EQ(linked.st_ino, original.st_ino);  // no byte copied
+  EXPECT_NE(copied.st_ino, original.st_ino);
+  EXPECT_EQ(read_file(b.root() + "/runs/copied/raw/events.jsonl"), std::string(200'000, 'e'));
+  // From another file system a link is a copy.
+  char shm[] = "/dev/shm/jbench-test-XXXXXX";
+  if (fs::is_directory("/dev/shm") && ::mkdtemp(shm) != nullptr) {
+    std::ofstream(std::string(shm) + "/f") << "on tmpfs\n";
+    expect_ok(b.link_file("elsewhere/f", std::string(shm) + "/f"));
+    EXPECT_EQ(read_file(b.root() + "/elsewhere/f"), "on tmpfs\n");
+    fs::remove_all(shm);
+  }
+  // A symlink is never followed or taken, neither as a file nor inside a tree.
+  fs::create_symlink("/etc/passwd", src + "/raw/link");
+  EXPECT_FALSE(b.link_file("x/link", src + "/raw/link").ok());
+  EXPECT_FALSE(b.copy_file("x/link", src + "/raw/link").ok());
+  EXPECT_FALSE(b.copy_tree("runs/again", src, StagingBundle::TreeCopy::link).ok());
+  EXPECT_FALSE(exists_nofollow(b.root() + "/x/link"));
+  EXPECT_FALSE(b.link_file("SHA256SUMS", src + "/run.json").ok());
+  auto final_dir = b.finalize(Outcome::complete);
+  ASSERT_TRUE(final_dir) << final_dir.error().message;
+  EXPECT_TRUE(verify_sha256sums(*final_dir).empty());
 }
 
 }  // namespace

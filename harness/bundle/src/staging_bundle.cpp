@@ -235,7 +235,44 @@ Status StagingBundle::copy_file(std::string_view relative, const std::string& so
   });
 }
 
-Status StagingBundle::copy_tree(std::string_view relative_dir, const std::string& source_dir) {
+Status StagingBundle::link_file(std::string_view relative, const std::string& source) {
+  struct stat st {};
+  if (::lstat(source.c_str(), &st) != 0) return errno_error("cannot stat '{}'", source);
+  if (!S_ISREG(st.st_mode)) return Error{fmt::format("'{}' is not a regular file", source), 0};
+  const std::string rel(relative);
+  if (finalized_ || root_fd_ < 0) {
+    return Error{fmt::format("cannot write '{}': the bundle is already finalized", rel), 0};
+  }
+  if (auto problem = bundle_path_problem(rel); !problem.empty() || rel == kSha256SumsName) {
+    return Error{fmt::format("refusing to write '{}' in {}: {}", rel, root_,
+                             problem.empty() ? "finalize() writes it" : problem),
+                 0};
+  }
+  auto parts = split_path(rel);
+  const std::string base = parts.back();
+  parts.pop_back();
+  auto dir = open_dir_beneath(root_fd_, parts, true, root_);
+  if (!dir) return dir.error();
+  // A temporary name first, as for every write, so that the final name appears whole or not at
+  // all; linkat without AT_SYMLINK_FOLLOW never follows a symlink swapped in since the lstat.
+  const std::string tmp = ".jbench-tmp-" + bundle_detail::random_hex(8);
+  if (::linkat(AT_FDCWD, source.c_str(), dir->get(), tmp.c_str(), 0) != 0) {
+    const int err = errno;
+    if (err == EXDEV || err == EPERM || err == EMLINK || err == ENOTSUP || err == EOPNOTSUPP) {
+      return copy_file(relative, source);  // another file system, or one without hard links
+    }
+    return sys_error(fmt::format("cannot link '{}' as '{}' in {}", source, rel, root_), err);
+  }
+  if (::renameat(dir->get(), tmp.c_str(), dir->get(), base.c_str()) != 0) {
+    const int err = errno;
+    ::unlinkat(dir->get(), tmp.c_str(), 0);
+    return sys_error(fmt::format("cannot write '{}' in {} (rename into place)", rel, root_), err);
+  }
+  return {};
+}
+
+Status StagingBundle::copy_tree(std::string_view relative_dir, const std::string& source_dir,
+                                TreeCopy how) {
   UniqueFd dir(::open(source_dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW));
   if (!dir.valid()) return errno_error("cannot open '{}' to copy it", source_dir);
   auto entries = bundle_detail::walk_tree(dir.get(), source_dir);
@@ -248,7 +285,10 @@ Status StagingBundle::copy_tree(std::string_view relative_dir, const std::string
     }
     if (e.kind != bundle_detail::TreeEntry::Kind::regular) continue;
     const std::string target = fmt::format("{}/{}", relative_dir, e.relative);
-    if (auto s = copy_file(target, source_dir + "/" + e.relative); !s) return s;
+    const std::string from = source_dir + "/" + e.relative;
+    if (auto s = how == TreeCopy::link ? link_file(target, from) : copy_file(target, from); !s) {
+      return s;
+    }
   }
   return {};
 }

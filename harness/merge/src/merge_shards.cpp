@@ -105,12 +105,12 @@ class Writer {
       const std::string from = shards_[plan_.shard_of_run[i]].source + "/runs/" + id;
       std::error_code ec;
       if (!fs::is_directory(from, ec)) continue;  // a run that never started left none
-      if (auto st = b_.copy_tree("runs/" + id, from); !st) return st;
+      if (auto st = b_.copy_tree("runs/" + id, from, StagingBundle::TreeCopy::link); !st) return st;
       log(fmt::format("run {} from shard {}", id, plan_.specs[plan_.shard_of_run[i]].index));
     }
     for (const auto& [sha, s] : stored_object_sources(shards_)) {
       const std::string file = "provenance/objects/" + sha;
-      if (auto st = b_.copy_file(file, shards_[s].source + "/" + file); !st) return st;
+      if (auto st = b_.link_file(file, shards_[s].source + "/" + file); !st) return st;
     }
     const ShardFacts& ref = shards_.front();
     for (const char* file : {"matrix.yaml", "capabilities.json", "provenance/build.json"}) {
@@ -178,7 +178,17 @@ MergeOutcome merge_shards(const MergeRequest& request) {
     out.exit_code = 1;
     return out;
   }
-  ShardCheck check = check_shards(shards);
+  ShardCheck check;
+  try {
+    check = check_shards(shards);
+  } catch (const std::exception& e) {
+    // The shards validated, so this is a shape the check did not foresee: refused, not trusted.
+    out.findings.push_back(
+        {"merge.unreadable",
+         fmt::format("a shard's documents hold an unexpected shape: {}", e.what())});
+    out.exit_code = 1;
+    return out;
+  }
   if (!check.findings.empty()) {
     out.findings = std::move(check.findings);
     out.exit_code = 1;

@@ -73,9 +73,18 @@ class StagingBundle {
   // streamed: a raw event file or a stored binary never has to fit in memory.
   Status copy_file(std::string_view relative, const std::string& source);
 
-  // copy_file of every regular file below `source_dir` to relative_dir/<its path>, never
-  // following a symlink; a symlink, fifo or device below it is refused and nothing more copied.
-  Status copy_tree(std::string_view relative_dir, const std::string& source_dir);
+  // `relative` as a hard link to the regular file `source` (never a symlink), for a file of
+  // another finished bundle, which is never written again: no bytes are copied and no space is
+  // taken. Where `source` is on another file system, or the file system has no hard links, a
+  // copy_file instead. Anyone who edits either name edits both: SHA256SUMS then tells.
+  Status link_file(std::string_view relative, const std::string& source);
+
+  // copy_file (or with TreeCopy::link, link_file) of every regular file below `source_dir` to
+  // relative_dir/<its path>, never following a symlink; a symlink, fifo or device below it is
+  // refused and nothing more copied.
+  enum class TreeCopy { copy, link };
+  Status copy_tree(std::string_view relative_dir, const std::string& source_dir,
+                   TreeCopy how = TreeCopy::copy);
 
   // Appends line + "\n" with one O_APPEND write (no fsync: finalize() syncs). For logs.
   Status append_line(std::string_view relative, std::string_view line);

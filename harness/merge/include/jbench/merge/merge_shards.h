@@ -6,10 +6,11 @@
 //
 // Every shard is validated in full first and checked against the others (shard_check.h);
 // nothing is written unless all of it holds. The merged bundle then holds every run's directory
-// byte for byte as its shard wrote it, every shard's own documents under shards/<K>/ (its
-// manifest, plan, capabilities, build, provenance index, validation and SHA256SUMS), and the
-// merged manifest, plan and provenance; it is validated, checksummed last and renamed into place
-// in one step, like a session's (docs/bundle.md).
+// byte for byte as its shard wrote it (hard links where the shards are on the same file system:
+// a merge takes no space and no time to copy; a copy otherwise), every shard's own documents under
+// shards/<K>/ (its manifest, plan, capabilities, build, provenance index, validation and
+// SHA256SUMS), and the merged manifest, plan and provenance; it is validated, checksummed last and
+// renamed into place in one step, like a session's (docs/bundle.md).
 #pragma once
 
 #include <string>
