@@ -12,6 +12,7 @@
 #include <set>
 #include <sstream>
 
+#include "bundle_sums.h"
 #include "run_process.h"
 #include "temp_dir.h"
 
@@ -120,6 +121,19 @@ TEST(Merge, honest_shards_become_one_valid_bundle_that_reads_like_the_whole_sess
   EXPECT_GT(files, 16u * 3);
   ASSERT_EQ(shards_of_block.size(), 8u);
   for (const auto& [block, shards] : shards_of_block) EXPECT_EQ(shards.size(), 1u) << block;
+
+  // A run edited after the merge, its SHA256SUMS rewritten to agree, no longer matches what its
+  // shard wrote; a shard's run dropped from the manifest is missed.
+  const std::string edited = tmp.path() + "/edited";
+  fs::copy(merged, edited, fs::copy_options::recursive);
+  const std::string a_run = manifest["runs"][3]["id"];
+  std::ofstream(edited + "/runs/" + a_run + "/logs/worker-0.stderr", std::ios::app) << "x";
+  test::rewrite_sums(edited);
+  const auto altered = jbench({"validate", edited});
+  EXPECT_EQ(altered.exit_code, 1) << altered.out;
+  EXPECT_NE(altered.out.find("merge.run_altered  runs/" + a_run + "/logs/worker-0.stderr"),
+            std::string::npos)
+      << altered.out;
 
   // The report pairs every light run with its own block's baseline.
   const auto report = jbench({"report", merged});

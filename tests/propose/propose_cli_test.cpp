@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "bundle_sums.h"
 #include "jbench/common/sha256.h"
 #include "run_process.h"
 #include "temp_dir.h"
@@ -65,17 +66,6 @@ std::string only_bundle(const std::string& dir) {
 }
 
 Json record_of(const std::string& bundle) { return Json::parse(slurp(bundle + "/proposal.json")); }
-
-// What someone who edits a bundle would do next: make SHA256SUMS agree with the edited files.
-void rewrite_sums(const std::string& bundle) {
-  std::istringstream in(slurp(bundle + "/SHA256SUMS"));
-  std::string line, out;
-  while (std::getline(in, line)) {
-    const std::string path = line.substr(line.find("  ") + 2);
-    out += sha256_hex(slurp(bundle + "/" + path)) + "  " + path + "\n";
-  }
-  spit(bundle + "/SHA256SUMS", out);
-}
 
 std::string replaced(std::string text, const std::string& from, const std::string& to) {
   const auto at = text.find(from);
@@ -130,7 +120,7 @@ TEST(ProposeCli, editing_the_decision_rule_after_the_run_invalidates_the_evidenc
   EXPECT_EQ(v.exit_code, 1);
   EXPECT_NE(v.out.find("proposal.rule_mismatch"), std::string::npos) << v.out;
   // Checksums made to agree do not help: the hash recorded before the first run still differs.
-  rewrite_sums(p.bundle);
+  test::rewrite_sums(p.bundle);
   v = jbench({"validate", p.bundle});
   EXPECT_EQ(v.exit_code, 1);
   EXPECT_NE(v.out.find("proposal.rule_mismatch"), std::string::npos) << v.out;
@@ -221,7 +211,7 @@ TEST_F(ProposeSameAsBaseline, a_verdict_edited_to_accepted_is_caught_by_rederivi
   record["verdict"] = "accepted";
   record["decision"]["verdict"] = "accepted";
   spit(b + "/proposal.json", record.dump(2) + "\n");
-  rewrite_sums(b);
+  test::rewrite_sums(b);
   const auto v = jbench({"validate", b});
   EXPECT_EQ(v.exit_code, 1);
   EXPECT_NE(v.out.find("proposal.verdict_mismatch"), std::string::npos) << v.out;
@@ -240,7 +230,7 @@ TEST_F(ProposeSameAsBaseline, a_rule_rewritten_with_its_hash_is_caught_by_the_se
   ASSERT_NE(at, std::string::npos) << v0.out;
   record["rule_sha256"] = v0.out.substr(at + 10, 64);
   spit(b + "/proposal.json", record.dump(2) + "\n");
-  rewrite_sums(b);
+  test::rewrite_sums(b);
   const auto v = jbench({"validate", b});
   EXPECT_EQ(v.exit_code, 1);
   EXPECT_EQ(v.out.find("proposal.rule_mismatch"), std::string::npos) << v.out;

@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 
+#include "bundle_sums.h"
 #include "jbench/bundle/sha256sums.h"
 #include "run_support.h"
 
@@ -25,19 +26,6 @@ std::string slurp(const std::string& path) {
   std::stringstream s;
   s << in.rdbuf();
   return s.str();
-}
-
-// SHA256SUMS recomputed over every file, as someone covering their tracks would.
-void rewrite_sums(const std::string& root) {
-  std::vector<std::string> files;
-  for (const auto& e : fs::recursive_directory_iterator(root)) {
-    const std::string rel = fs::relative(e.path(), root).string();
-    if (e.is_regular_file() && rel != kSha256SumsName) files.push_back(rel);
-  }
-  std::sort(files.begin(), files.end());
-  std::string text;
-  for (const auto& f : files) text += sha256sums_line(*file_sha256(root + "/" + f), f);
-  std::ofstream(root + "/" + kSha256SumsName, std::ios::binary) << text;
 }
 
 std::set<std::string> finding_codes(const ProcessResult& r) {

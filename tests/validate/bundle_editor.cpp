@@ -8,6 +8,7 @@
 #include <sstream>
 #include <vector>
 
+#include "bundle_sums.h"
 #include "jbench/bundle/sha256sums.h"
 #include "jbench/collectors/modes/summaries.h"
 #include "jbench/results/summary.h"
@@ -92,20 +93,11 @@ void BundleEditor::rewrite_transcript_result(const std::string& run_id, std::siz
 }
 
 void BundleEditor::rewrite_sums() const {
-  std::vector<std::string> files;
-  for (const auto& e : fs::recursive_directory_iterator(root_)) {
-    if (!e.is_regular_file()) continue;
-    const std::string rel = fs::relative(e.path(), root_).string();
-    if (rel != kSha256SumsName) files.push_back(rel);
+  try {
+    test::rewrite_sums(root_);
+  } catch (const std::exception& e) {
+    broken(e.what());
   }
-  std::sort(files.begin(), files.end());  // byte order, as SHA256SUMS requires
-  std::string sums;
-  for (const auto& rel : files) {
-    auto digest = file_sha256(path(rel));
-    if (!digest) broken(digest.error().message);
-    sums += sha256sums_line(*digest, rel);
-  }
-  write_text(kSha256SumsName, sums);
 }
 
 }  // namespace jbench::test

@@ -7,21 +7,12 @@
 
 #include "jbench/plan/plan_output.h"
 #include "jbench/results/execution.h"
+#include "json_at.h"
 
 namespace jbench::merge {
 namespace {
 
 using Json = nlohmann::json;
-
-Json at(const Json& doc, const char* pointer) {
-  const Json::json_pointer p(pointer);
-  return doc.contains(p) ? doc.at(p) : Json();
-}
-
-std::string text_at(const Json& doc, const char* pointer) {
-  const Json v = at(doc, pointer);
-  return v.is_string() ? v.get<std::string>() : "";
-}
 
 constexpr const char* kDiffers = "differs by shard: see /merge/shards";
 

@@ -9,18 +9,12 @@
 #include "jbench/matrix/param_override.h"
 #include "jbench/plan/shard.h"
 #include "jbench/provenance/host_fingerprint.h"
+#include "json_at.h"
 
 namespace jbench::merge {
 namespace {
 
 using Json = nlohmann::json;
-
-// The member at a JSON pointer, or null: the documents passed their schema, but a reader never
-// trusts a shape it did not check itself.
-Json at(const Json& doc, const char* pointer) {
-  const Json::json_pointer p(pointer);
-  return doc.contains(p) ? doc.at(p) : Json();
-}
 
 std::optional<ShardSpec> spec_of(const ShardFacts& s) {
   const Json shard = at(s.manifest, "/plan/shard");
@@ -77,7 +71,8 @@ std::vector<std::string> only_arguments(const Json& filters) {
     if (!f.is_object() || !f.value("values", Json()).is_array()) continue;
     std::string arg = f.value("axis", "") + "=";
     for (std::size_t i = 0; i < f["values"].size(); ++i) {
-      arg += (i ? "," : "") + f["values"][i].get<std::string>();
+      const Json& v = f["values"][i];
+      arg += (i ? "," : "") + (v.is_string() ? v.get<std::string>() : v.dump());
     }
     out.push_back(arg);
   }

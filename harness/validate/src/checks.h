@@ -31,6 +31,10 @@ void check_summaries(const BundleView& bundle, Findings& findings);
 // configuration hashes match matrix.yaml and plan.json.
 void check_provenance(const BundleView& bundle, Findings& findings);
 
+// A merged bundle's runs against the shards' own documents kept under shards/<K>/: their bytes
+// against each shard's SHA256SUMS, their entries against its manifest (codes "merge.*").
+void check_merge(const BundleView& bundle, Findings& findings);
+
 // An oracle record (docs/oracle.md) under `prefix` ("" for a bundle of its own, "oracle/" in a
 // performance bundle): its schema, its matrix's hash, and each section's status against its
 // counts (codes "oracle.*"). Returns the document when it could be read.

@@ -59,6 +59,7 @@ ValidationReport validate_bundle(const std::string& dir, BundleStage stage) {
     validate::check_transcripts(bundle, findings);
     validate::check_summaries(bundle, findings);
     validate::check_provenance(bundle, findings);
+    validate::check_merge(bundle, findings);
     validate::check_oracle_requirement(bundle, report.unproven, findings);
   } catch (const std::exception& e) {
     findings.add("validate.check_aborted", "", "",
