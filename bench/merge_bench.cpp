@@ -1,7 +1,8 @@
 // What `jbench merge` costs beyond copying: the check that N shards are one plan's and cover it
 // (re-planning the matrix, each shard's share, every run's owner), for the SQLite matrix (864
-// runs) and a 10,240-run one; and copying a bundle's files the merge's way (each file streamed,
-// fsynced and renamed into place) beside std::filesystem::copy and `cp -r`, which do not sync.
+// runs) and a 10,240-run one; and taking a run directory's files the merge's ways (hard links on
+// one file system; else each file streamed, fsynced and renamed into place) beside
+// std::filesystem::copy and `cp -r`, which do not sync.
 // Run: build/bin/jbench-bench-merge
 #include <benchmark/benchmark.h>
 #include <unistd.h>
@@ -126,8 +127,29 @@ void BM_CopyTreeIntoStagingBundle(benchmark::State& state) {
 }
 BENCHMARK(BM_CopyTreeIntoStagingBundle)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// What a merge does on one file system: hard links, no bytes copied.
+void BM_LinkTreeIntoStagingBundle(benchmark::State& state) {
+  const std::string out = source_tree() + "-link";
+  int i = 0;
+  for (auto _ : state) {
+    auto b = StagingBundle::create(out, "b" + std::to_string(i++));
+    if (!b) {
+      state.SkipWithError(b.error().message.c_str());
+      break;
+    }
+    StagingBundle& bundle = *b;
+    if (auto s = bundle.copy_tree("runs/r", source_tree(), StagingBundle::TreeCopy::link); !s) {
+      state.SkipWithError("link failed");
+    }
+  }
+  set_bytes(state);
+  fs::remove_all(out);
+}
+BENCHMARK(BM_LinkTreeIntoStagingBundle)->Unit(benchmark::kMillisecond)->UseRealTime();
+
 void BM_FilesystemCopyNoSync(benchmark::State& state) {
   const std::string out = source_tree() + "-fs";
+  fs::create_directories(out);
   int i = 0;
   for (auto _ : state) {
     fs::copy(source_tree(), out + "/" + std::to_string(i++), fs::copy_options::recursive);
