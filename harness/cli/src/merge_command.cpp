@@ -43,7 +43,10 @@ Action add_merge_command(CLI::App& app) {
   app.add_option("SHARD", request->shards, "the shard bundles (`jbench run --shard K/N`), all N")
       ->required();
   app.footer(
-      "Every shard is validated, then checked: the same matrix, seed, filters, overrides and N, "
+      "Every shard must carry its validator's verdict and match its SHA256SUMS (one that does not "
+      "is "
+      "validated in full, to say why), then the shards are checked: the same matrix, seed, "
+      "filters, overrides and N, "
       "the same jbench and worker executables, hosts of one class, datasets of the same content, "
       "and together every planned run exactly once, each from the shard that owns it. A finding "
       "names the shard and the runs. The merged bundle keeps each run as its shard wrote it, "

@@ -27,8 +27,8 @@ using Json = nlohmann::json;
 // How many of a shard's own findings a refusal quotes; the rest are counted.
 constexpr std::size_t kQuotedFindings = 3;
 
-// A shard's documents, or a finding saying why it cannot be one. It is validated in full, as
-// `jbench validate` would: a merge never vouches for evidence it did not check.
+// A shard's documents, or a finding saying why it cannot be one: a merge never vouches for
+// evidence that was not checked.
 std::optional<ShardFacts> read_shard(const std::string& dir, std::vector<MergeFinding>& findings,
                                      std::string& sums_sha256) {
   std::error_code ec;
@@ -42,18 +42,28 @@ std::optional<ShardFacts> read_shard(const std::string& dir, std::vector<MergeFi
                                                dir, is_oracle_bundle(dir) ? "oracle" : "propose")});
     return std::nullopt;
   }
-  const ValidationReport report = validate_bundle(dir);
-  if (report.unreadable || !report.valid()) {
+  // The shard's own verdict, which its validator wrote before its SHA256SUMS, and its sums as
+  // they are now: proof that it is the evidence that was validated when it was written, as
+  // `jbench compare` reads bundles. Only a shard that fails them is validated in full, to say
+  // why. Whatever a forged verdict hides, the merged bundle's own full validation still meets.
+  const BundleValidity judged = judge_bundle(dir, /*check_sums=*/true);
+  if (!judged.valid) {
+    const ValidationReport report = validate_bundle(dir);
+    std::vector<std::string> reasons;
+    for (const Finding& f : report.findings) {
+      reasons.push_back(
+          fmt::format("{} {}: {}", f.code, f.file.empty() ? "(bundle)" : f.file, f.message));
+    }
+    if (reasons.empty()) reasons = judged.reasons;
     std::string quoted;
-    for (std::size_t i = 0; i < report.findings.size() && i < kQuotedFindings; ++i) {
-      const Finding& f = report.findings[i];
-      quoted += fmt::format("; {} {}: {}", f.code, f.file.empty() ? "(bundle)" : f.file, f.message);
+    for (std::size_t i = 0; i < reasons.size() && i < kQuotedFindings; ++i) {
+      quoted += "; " + reasons[i];
     }
     const std::size_t more =
-        report.findings.size() > kQuotedFindings ? report.findings.size() - kQuotedFindings : 0;
+        reasons.size() > kQuotedFindings ? reasons.size() - kQuotedFindings : 0;
     findings.push_back(
         {report.unreadable ? "merge.unreadable" : "merge.shard_invalid",
-         fmt::format("{} does not validate ({} finding(s){}){}", dir, report.findings.size(),
+         fmt::format("{} does not validate ({} finding(s){}){}", dir, reasons.size(),
                      more ? fmt::format(", {} more: jbench validate {}", more, dir) : "", quoted)});
     return std::nullopt;
   }

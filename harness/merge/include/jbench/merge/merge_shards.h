@@ -4,7 +4,8 @@
 //   // m.exit_code: 0 merged and valid; 1 refused (m.findings) or merged but invalid;
 //   //              2 bad usage (OUT exists); 3 the bundle could not be written
 //
-// Every shard is validated in full first and checked against the others (shard_check.h);
+// Every shard must carry its validator's verdict and match its SHA256SUMS (a shard that does not
+// is validated in full, to say why), and is checked against the others (shard_check.h);
 // nothing is written unless all of it holds. The merged bundle then holds every run's directory
 // byte for byte as its shard wrote it (hard links where the shards are on the same file system:
 // a merge takes no space and no time to copy; a copy otherwise), every shard's own documents under
