@@ -78,6 +78,35 @@ Status check_no_final_form(int out_fd, const std::string& out_dir, const std::st
   return {};
 }
 
+// Where a write of `rel` lands: the folder that holds it (made if missing, never through a
+// symlink) and its last component; or why it may not be written. `verb` words the refusal
+// ("write", "append to"). The checks every write, append and link of a bundle passes.
+struct Target {
+  UniqueFd dir;
+  std::string base;
+};
+Result<Target> open_target(int root_fd, const std::string& root, bool finalized,
+                           const std::string& rel, std::string_view verb, bool allow_reserved) {
+  if (finalized || root_fd < 0) {
+    return Error{fmt::format("cannot {} '{}': the bundle is already finalized", verb, rel), 0};
+  }
+  if (auto problem = bundle_path_problem(rel); !problem.empty()) {
+    return Error{fmt::format("refusing to {} '{}' in {}: {}", verb, rel, root, problem), 0};
+  }
+  if (!allow_reserved && rel == kSha256SumsName) {
+    return Error{fmt::format("refusing to {} '{}' in {}: finalize() writes it", verb, rel, root),
+                 0};
+  }
+  auto parts = split_path(rel);
+  Target t;
+  t.base = parts.back();
+  parts.pop_back();
+  auto dir = open_dir_beneath(root_fd, parts, true, root);
+  if (!dir) return dir.error();
+  t.dir = std::move(*dir);
+  return t;
+}
+
 }  // namespace
 
 std::string_view outcome_suffix(Outcome outcome) {
@@ -180,35 +209,25 @@ Status StagingBundle::write_at(std::string_view relative, std::string_view bytes
 Status StagingBundle::write_with(std::string_view relative, bool allow_reserved,
                                  const std::function<int(int)>& fill) {
   const std::string rel(relative);
-  if (finalized_ || root_fd_ < 0) {
-    return Error{fmt::format("cannot write '{}': the bundle is already finalized", rel), 0};
-  }
-  if (auto problem = bundle_path_problem(rel); !problem.empty()) {
-    return Error{fmt::format("refusing to write '{}' in {}: {}", rel, root_, problem), 0};
-  }
-  if (!allow_reserved && rel == kSha256SumsName) {
-    return Error{fmt::format("refusing to write '{}' in {}: finalize() writes it", rel, root_), 0};
-  }
-  auto parts = split_path(rel);
-  const std::string base = parts.back();
-  parts.pop_back();
-  auto dir = open_dir_beneath(root_fd_, parts, true, root_);
-  if (!dir) return dir.error();
+  auto target = open_target(root_fd_, root_, finalized_, rel, "write", allow_reserved);
+  if (!target) return target.error();
+  const int dir = target->dir.get();
+  const std::string& base = target->base;
 
   const std::string tmp = ".jbench-tmp-" + bundle_detail::random_hex(8);
-  UniqueFd fd(::openat(dir->get(), tmp.c_str(),
-                       O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644));
+  UniqueFd fd(
+      ::openat(dir, tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644));
   if (!fd.valid()) return errno_error("cannot create '{}' in {}", rel, root_);
 
   const auto fail = [&](const char* step, int err) -> Status {
     fd.reset();
-    ::unlinkat(dir->get(), tmp.c_str(), 0);
+    ::unlinkat(dir, tmp.c_str(), 0);
     return sys_error(fmt::format("cannot write '{}' in {} ({})", rel, root_, step), err);
   };
   if (const int err = fill(fd.get()); err != 0) return fail("write", err);
   if (::fsync(fd.get()) != 0) return fail("fsync", errno);
   if (const int err = fd.close_checked(); err != 0) return fail("close", err);
-  if (::renameat(dir->get(), tmp.c_str(), dir->get(), base.c_str()) != 0) {
+  if (::renameat(dir, tmp.c_str(), dir, base.c_str()) != 0) {
     return fail("rename into place", errno);
   }
   return {};
@@ -240,32 +259,23 @@ Status StagingBundle::link_file(std::string_view relative, const std::string& so
   if (::lstat(source.c_str(), &st) != 0) return errno_error("cannot stat '{}'", source);
   if (!S_ISREG(st.st_mode)) return Error{fmt::format("'{}' is not a regular file", source), 0};
   const std::string rel(relative);
-  if (finalized_ || root_fd_ < 0) {
-    return Error{fmt::format("cannot write '{}': the bundle is already finalized", rel), 0};
-  }
-  if (auto problem = bundle_path_problem(rel); !problem.empty() || rel == kSha256SumsName) {
-    return Error{fmt::format("refusing to write '{}' in {}: {}", rel, root_,
-                             problem.empty() ? "finalize() writes it" : problem),
-                 0};
-  }
-  auto parts = split_path(rel);
-  const std::string base = parts.back();
-  parts.pop_back();
-  auto dir = open_dir_beneath(root_fd_, parts, true, root_);
-  if (!dir) return dir.error();
+  auto target = open_target(root_fd_, root_, finalized_, rel, "write", false);
+  if (!target) return target.error();
+  const int dir = target->dir.get();
+  const std::string& base = target->base;
   // A temporary name first, as for every write, so that the final name appears whole or not at
   // all; linkat without AT_SYMLINK_FOLLOW never follows a symlink swapped in since the lstat.
   const std::string tmp = ".jbench-tmp-" + bundle_detail::random_hex(8);
-  if (::linkat(AT_FDCWD, source.c_str(), dir->get(), tmp.c_str(), 0) != 0) {
+  if (::linkat(AT_FDCWD, source.c_str(), dir, tmp.c_str(), 0) != 0) {
     const int err = errno;
     if (err == EXDEV || err == EPERM || err == EMLINK || err == ENOTSUP || err == EOPNOTSUPP) {
       return copy_file(relative, source);  // another file system, or one without hard links
     }
     return sys_error(fmt::format("cannot link '{}' as '{}' in {}", source, rel, root_), err);
   }
-  if (::renameat(dir->get(), tmp.c_str(), dir->get(), base.c_str()) != 0) {
+  if (::renameat(dir, tmp.c_str(), dir, base.c_str()) != 0) {
     const int err = errno;
-    ::unlinkat(dir->get(), tmp.c_str(), 0);
+    ::unlinkat(dir, tmp.c_str(), 0);
     return sys_error(fmt::format("cannot write '{}' in {} (rename into place)", rel, root_), err);
   }
   return {};
@@ -295,23 +305,12 @@ Status StagingBundle::copy_tree(std::string_view relative_dir, const std::string
 
 Status StagingBundle::append_line(std::string_view relative, std::string_view line) {
   const std::string rel(relative);
-  if (finalized_ || root_fd_ < 0) {
-    return Error{fmt::format("cannot append to '{}': the bundle is already finalized", rel), 0};
-  }
-  if (auto problem = bundle_path_problem(rel); !problem.empty()) {
-    return Error{fmt::format("refusing to append to '{}' in {}: {}", rel, root_, problem), 0};
-  }
-  if (rel == kSha256SumsName) {
-    return Error{fmt::format("refusing to append to '{}' in {}: finalize() writes it", rel, root_),
-                 0};
-  }
-  auto parts = split_path(rel);
-  const std::string base = parts.back();
-  parts.pop_back();
-  auto dir = open_dir_beneath(root_fd_, parts, true, root_);
-  if (!dir) return dir.error();
-  UniqueFd fd(::openat(dir->get(), base.c_str(),
-                       O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644));
+  auto target = open_target(root_fd_, root_, finalized_, rel, "append to", false);
+  if (!target) return target.error();
+  const int dir = target->dir.get();
+  const std::string& base = target->base;
+  UniqueFd fd(
+      ::openat(dir, base.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644));
   if (!fd.valid()) {
     return errno_error("cannot open '{}' in {} for appending", rel, root_);
   }
