@@ -110,8 +110,9 @@ void set_bytes(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * 40 * 256 * 1024);
 }
 
-void BM_CopyTreeIntoStagingBundle(benchmark::State& state) {
-  const std::string out = source_tree() + "-out";
+// The run directory taken into a fresh staging bundle each time, as `jbench merge` takes runs.
+void into_staging_bundle(benchmark::State& state, StagingBundle::TreeCopy how) {
+  const std::string out = source_tree() + (how == StagingBundle::TreeCopy::link ? "-link" : "-out");
   int i = 0;
   for (auto _ : state) {
     auto b = StagingBundle::create(out, "b" + std::to_string(i++));
@@ -120,30 +121,23 @@ void BM_CopyTreeIntoStagingBundle(benchmark::State& state) {
       break;
     }
     StagingBundle& bundle = *b;
-    if (auto s = bundle.copy_tree("runs/r", source_tree()); !s) state.SkipWithError("copy failed");
+    if (auto s = bundle.copy_tree("runs/r", source_tree(), how); !s) {
+      state.SkipWithError(s.error().message.c_str());
+    }
   }
   set_bytes(state);
   fs::remove_all(out);
+}
+
+// On another file system: each file streamed, fsynced and renamed into place.
+void BM_CopyTreeIntoStagingBundle(benchmark::State& state) {
+  into_staging_bundle(state, StagingBundle::TreeCopy::copy);
 }
 BENCHMARK(BM_CopyTreeIntoStagingBundle)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // What a merge does on one file system: hard links, no bytes copied.
 void BM_LinkTreeIntoStagingBundle(benchmark::State& state) {
-  const std::string out = source_tree() + "-link";
-  int i = 0;
-  for (auto _ : state) {
-    auto b = StagingBundle::create(out, "b" + std::to_string(i++));
-    if (!b) {
-      state.SkipWithError(b.error().message.c_str());
-      break;
-    }
-    StagingBundle& bundle = *b;
-    if (auto s = bundle.copy_tree("runs/r", source_tree(), StagingBundle::TreeCopy::link); !s) {
-      state.SkipWithError("link failed");
-    }
-  }
-  set_bytes(state);
-  fs::remove_all(out);
+  into_staging_bundle(state, StagingBundle::TreeCopy::link);
 }
 BENCHMARK(BM_LinkTreeIntoStagingBundle)->Unit(benchmark::kMillisecond)->UseRealTime();
 
