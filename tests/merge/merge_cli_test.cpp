@@ -211,6 +211,18 @@ TEST(Merge, a_missing_duplicated_reseeded_or_invalid_shard_is_refused_and_nothin
     EXPECT_EQ(missing.err.find(r + ","), std::string::npos)
         << r << " is shard 0's: " << missing.err;
   }
+  // A shard that says it is invalid is refused with what made it so quoted before its marks.
+  const std::string recorded = tmp.path() + "/recorded-1";
+  fs::copy(edited, recorded, fs::copy_options::recursive);
+  Json verdict = read_json(recorded + "/validation.json");
+  verdict["valid"] = false;
+  std::ofstream(recorded + "/validation.json", std::ios::trunc) << verdict.dump();
+  const auto marked = jbench({"merge", tmp.path() + "/refused", s0, recorded});
+  EXPECT_EQ(marked.exit_code, 1) << marked.err;
+  const auto cause = marked.err.find("sums.mismatch");
+  const auto mark = marked.err.find("bundle.recorded_invalid");
+  ASSERT_NE(cause, std::string::npos) << marked.err;
+  EXPECT_TRUE(mark == std::string::npos || cause < mark) << marked.err;
   // The shards themselves merge, and the merged bundle cannot be merged again as a shard.
   ASSERT_EQ(jbench({"merge", tmp.path() + "/ok", s0, s1}).exit_code, 0);
   const auto again = jbench({"merge", tmp.path() + "/again", tmp.path() + "/ok"});

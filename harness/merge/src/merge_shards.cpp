@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <set>
 #include <sstream>
@@ -49,8 +50,14 @@ std::optional<ShardFacts> read_shard(const std::string& dir, std::vector<MergeFi
   const BundleValidity judged = judge_bundle(dir, /*check_sums=*/true);
   if (!judged.valid) {
     const ValidationReport report = validate_bundle(dir);
+    // What made the shard invalid comes first; the marks that only say it is invalid (its
+    // `.invalid` name, its recorded verdict) last, so the few findings quoted tell why.
+    std::vector<Finding> ordered = report.findings;
+    std::stable_partition(ordered.begin(), ordered.end(), [](const Finding& f) {
+      return f.code != "bundle.marked_invalid" && f.code != "bundle.recorded_invalid";
+    });
     std::vector<std::string> reasons;
-    for (const Finding& f : report.findings) {
+    for (const Finding& f : ordered) {
       reasons.push_back(
           fmt::format("{} {}: {}", f.code, f.file.empty() ? "(bundle)" : f.file, f.message));
     }
