@@ -44,10 +44,21 @@ TEST(SlurmCommand, writes_the_array_and_the_merge_for_the_plans_shards) {
   EXPECT_NE(array.find("#SBATCH --array=0-2%2\n"), std::string::npos) << array;
   EXPECT_NE(array.find("--shard \"$k/3\""), std::string::npos) << array;
   EXPECT_NE(array.find("--only lane=writer"), std::string::npos) << array;
-  EXPECT_NE(slurp(dir + "/merge.sbatch").find("merge " + tmp.path() + "/n1 "), std::string::npos);
+  const std::string merge = slurp(dir + "/merge.sbatch");
+  EXPECT_NE(merge.find("merge " + tmp.path() + "/n1 "), std::string::npos);
+  // The merge's time limit is the one printed, by default the bound of the matrix's output.
+  const auto said = r.err.find("merge.sbatch (--time ");
+  ASSERT_NE(said, std::string::npos) << r.err;
+  const std::string minutes = r.err.substr(said + 21, r.err.find(' ', said + 21) - said - 21);
+  EXPECT_NE(merge.find("#SBATCH --time=" + minutes + "\n"), std::string::npos) << minutes << merge;
   EXPECT_TRUE(fs::is_directory(dir + "/logs"));
   // One line per shard: its runs and time, so that N can be chosen knowingly.
   EXPECT_NE(r.err.find("shard 2/3: "), std::string::npos) << r.err;
+  const auto given = jbench({"slurm", kMatrix, "--shards", "2", "--out", tmp.path(), "--name", "n3",
+                             "--merge-time", "7"});
+  ASSERT_EQ(given.exit_code, 0) << given.err;
+  EXPECT_NE(slurp(tmp.path() + "/n3.slurm/merge.sbatch").find("#SBATCH --time=7\n"),
+            std::string::npos);
   // The same name again is refused: nothing is overwritten.
   const auto again =
       jbench({"slurm", kMatrix, "--shards", "3", "--out", tmp.path(), "--name", "n1"});

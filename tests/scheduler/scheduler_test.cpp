@@ -221,6 +221,8 @@ TEST(K8sManifest, the_indexed_job_and_the_merge_job_are_valid_batch_v1_jobs) {
     o.cpu = exclusive ? "2" : "";
     o.memory = exclusive ? "4Gi" : "";
     o.namespace_name = exclusive ? "bench" : "";
+    o.merge_wait_minutes = 90;
+    o.merge_minutes = 40;
     const auto docs = documents(k8s_manifest_yaml(sample_run(), o));
     ASSERT_EQ(docs.size(), 2u);
     for (const Json& d : docs) EXPECT_EQ(violations(d), std::vector<std::string>{}) << d.dump(2);
@@ -246,7 +248,29 @@ TEST(K8sManifest, the_indexed_job_and_the_merge_job_are_valid_batch_v1_jobs) {
     const std::string wait = merge["spec"]["template"]["spec"]["containers"][0]["command"][2];
     EXPECT_NE(wait.find("seq 0 3"), std::string::npos) << wait;
     EXPECT_NE(wait.find("merge /bundles/nightly/nightly"), std::string::npos) << wait;
+    // The deadline is the wait for the shards, then the merge's own bound.
+    EXPECT_EQ(merge["spec"]["activeDeadlineSeconds"], (90 + 40) * 60);
   }
+}
+
+// The merge's bound: every run at its output limit, read twice, plus a fixed margin; never less
+// than the margin, growing with the runs and with each run's limit.
+TEST(MergeBound, covers_every_run_at_its_output_limit_read_twice) {
+  EXPECT_EQ(merge_bound_minutes(0, 512), 15u);
+  std::uint32_t last = 0;
+  for (std::uint64_t runs : {1, 10, 100, 864, 10'000}) {
+    const std::uint32_t m = merge_bound_minutes(runs, 512);
+    EXPECT_GT(m, last) << runs;
+    EXPECT_GE(merge_bound_minutes(runs, 1024), m) << runs;
+    // At the assumed rate the bound reads 2 * runs * 512 MiB, and rounds up by less than a minute.
+    const double read_minutes =
+        2.0 * static_cast<double>(runs) * 512 / static_cast<double>(kMergeReadMibPerSecond) / 60;
+    EXPECT_GE(m - 15, read_minutes) << runs;
+    EXPECT_LT(m - 15, read_minutes + 1) << runs;
+    last = m;
+  }
+  // Clamped to a year, whatever the matrix says.
+  EXPECT_EQ(merge_bound_minutes(1u << 30, 1u << 20), 525'600u);
 }
 
 // The schema check can fail: the samples beside the schema, and a generated Job with one field

@@ -105,7 +105,7 @@ Doc k8s_merge_job(const ShardedRun& run, const K8sOptions& o) {
           {"metadata", metadata(run.name + "-merge", run, o)},
           {"spec",
            {{"backoffLimit", 0},
-            {"activeDeadlineSeconds", (o.merge_wait_minutes + 60) * 60},
+            {"activeDeadlineSeconds", (std::uint64_t{o.merge_wait_minutes} + o.merge_minutes) * 60},
             {"template", {{"metadata", {{"labels", {{kRunLabel, run.name}}}}}, {"spec", pod}}}}}};
 }
 

@@ -17,6 +17,13 @@ std::string shell_word(const std::string& word) {
   return out + "'";
 }
 
+std::uint32_t merge_bound_minutes(std::uint64_t runs, std::uint64_t output_mib_per_run) {
+  const std::uint64_t read_mib = 2 * runs * output_mib_per_run;
+  const std::uint64_t minutes =
+      (read_mib + kMergeReadMibPerSecond * 60 - 1) / (kMergeReadMibPerSecond * 60) + 15;
+  return static_cast<std::uint32_t>(std::min<std::uint64_t>(minutes, 525'600));  // a year
+}
+
 std::string shard_task_script(const ShardedRun& run, const std::string& index_expression) {
   // The index is given with N, never read back from the scheduler's own count: a task run
   // again alone (sbatch --array=2) is still shard 2 of N.

@@ -22,6 +22,7 @@ struct K8sOptions {
   bool exclusive = true;                       // one shard per node (pod anti-affinity)
   std::string cpu, memory;                     // requests = limits when set (Guaranteed QoS)
   std::uint32_t merge_wait_minutes = 24 * 60;  // how long the merge waits for the shards
+  std::uint32_t merge_minutes = 60;            // and how long the merge itself may then take
 };
 
 nlohmann::ordered_json k8s_shard_job(const ShardedRun& run, const K8sOptions& options);

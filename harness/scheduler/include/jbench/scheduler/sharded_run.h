@@ -31,6 +31,13 @@ std::string shell_word(const std::string& word);
 // shard_dir/earlier/, kept as evidence, so that the new attempt can take the name.
 std::string shard_task_script(const ShardedRun& run, const std::string& index_expression);
 
+// How long the merge of `runs` runs may take, in minutes, at most: it reads every byte the shards
+// wrote twice (each shard's SHA256SUMS, then the merged bundle's full validation), and a run
+// writes at most its matrix's limits.output_mib, so the bound is every run at that limit, read
+// twice at kMergeReadMibPerSecond, plus 15 minutes for the rest (plan, links, sums).
+inline constexpr std::uint64_t kMergeReadMibPerSecond = 50;
+std::uint32_t merge_bound_minutes(std::uint64_t runs, std::uint64_t output_mib_per_run);
+
 // The merge of whatever shard bundles exist in shard_dir (finished, interrupted or invalid: the
 // merge says which are missing or unusable), one shell script body; exits 1 with a sentence when
 // there is none at all.
