@@ -23,7 +23,6 @@ struct K8sCli {
   scheduler::K8sOptions k8s;
   std::string image_root = "/opt/jbench";
   std::string output;
-  std::optional<std::uint32_t> merge_minutes;
   bool share_nodes = false;
 };
 
@@ -48,8 +47,7 @@ int run_k8s(K8sCli& o) {
   run.merged = o.k8s.mount + "/" + *name + "/" + *name;
   run.name = *name;
   o.k8s.exclusive = !o.share_nodes;
-  o.k8s.merge_minutes = o.merge_minutes.value_or(scheduler::merge_bound_minutes(
-      plan->whole.runs.size(), plan->whole.matrix->limits.output_mib));
+  o.k8s.merge_minutes = plan->merge_minutes;
   const std::string text = scheduler::k8s_manifest_yaml(run, o.k8s);
   if (o.output.empty() || o.output == "-") {
     std::cout << text;
@@ -103,11 +101,6 @@ Action add_k8s_command(CLI::App& app) {
   app.add_option("--memory", o->k8s.memory, "each shard pod's memory, requested and limited");
   app.add_option("--merge-wait", o->k8s.merge_wait_minutes,
                  "how long the merge waits for every shard's bundle, in minutes")
-      ->check(CLI::Range(1, 525'600));
-  app.add_option("--merge-time", o->merge_minutes,
-                 fmt::format("how long the merge itself may then take, in minutes (default: "
-                             "every run at its output limit, read twice at {} MiB/s, plus 15)",
-                             scheduler::kMergeReadMibPerSecond))
       ->check(CLI::Range(1, 525'600));
   app.add_flag("--share-nodes", o->share_nodes,
                "let two shards share a node (by default pod anti-affinity keeps them apart)");

@@ -7,6 +7,7 @@
 
 #include "jbench/common/clock.h"
 #include "jbench/plan/shard.h"
+#include "jbench/scheduler/sharded_run.h"
 
 namespace jbench::cli {
 
@@ -19,6 +20,12 @@ void add_sharded_input_options(CLI::App& app, ShardedInput& input) {
       ->check(CLI::Range(std::uint32_t{1}, kMaxShards));
   app.add_option("--name", input.name,
                  "the jobs' name and the merged bundle's (default: <matrix name>-<UTC time>)");
+  app.add_option("--merge-time", input.merge_minutes,
+                 fmt::format("the merge's time limit in minutes, after any wait for the shards "
+                             "(default: every run at its output limit, read twice at {} MiB/s, "
+                             "plus 15)",
+                             scheduler::kMergeReadMibPerSecond))
+      ->check(CLI::Range(1, 525'600));
 }
 
 std::optional<ShardedPlan> plan_shards(const ShardedInput& input) {
@@ -45,6 +52,8 @@ std::optional<ShardedPlan> plan_shards(const ShardedInput& input) {
     out.longest_bound_ms = std::max(out.longest_bound_ms, shard.estimate.bound_ms);
     out.shards.push_back(std::move(shard));
   }
+  out.merge_minutes = input.merge_minutes.value_or(
+      scheduler::merge_bound_minutes(whole->runs.size(), whole->matrix->limits.output_mib));
   out.whole = std::move(*whole);
   return out;
 }

@@ -1,6 +1,6 @@
 // What `jbench slurm` and `jbench k8s` share: the matrix and plan options every task passes to
-// `jbench run`, the shard count and parallelism, and the check, before anything is written, that
-// the plan has a block for every shard. Private to jbench::cli.
+// `jbench run`, the shard count and parallelism, the merge's time limit, and the check, before
+// anything is written, that the plan has a block for every shard. Private to jbench::cli.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -20,6 +20,7 @@ struct ShardedInput {
   std::uint32_t shards = 0;
   std::uint32_t parallel = 0;
   std::string name;
+  std::optional<std::uint32_t> merge_minutes;  // --merge-time; default: the merge's bound
 };
 
 void add_sharded_input_options(CLI::App& app, ShardedInput& input);
@@ -31,6 +32,7 @@ struct ShardedPlan {
   Plan whole;
   std::vector<Plan> shards;
   std::uint64_t longest_bound_ms = 0;  // of the shard whose runs could take longest
+  std::uint32_t merge_minutes = 0;     // the merge's time limit: --merge-time, or its bound
 };
 std::optional<ShardedPlan> plan_shards(const ShardedInput& input);
 

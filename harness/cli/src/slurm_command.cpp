@@ -26,7 +26,6 @@ struct SlurmCli {
   scheduler::SlurmOptions slurm;
   std::string out = "bundles";
   std::optional<std::uint32_t> task_minutes;
-  std::optional<std::uint32_t> merge_minutes;
   bool share_nodes = false;
   bool submit = false;
   bool wait = false;
@@ -108,8 +107,7 @@ int run_slurm(SlurmCli& o) {
   // The longest shard's bound (every run at its timeout) and a margin for building datasets.
   o.slurm.task_minutes = o.task_minutes.value_or(
       static_cast<std::uint32_t>((plan->longest_bound_ms + 59'999) / 60'000 + 15));
-  o.slurm.merge_minutes = o.merge_minutes.value_or(scheduler::merge_bound_minutes(
-      plan->whole.runs.size(), plan->whole.matrix->limits.output_mib));
+  o.slurm.merge_minutes = plan->merge_minutes;
   const fs::path array = job_dir / "array.sbatch", merge = job_dir / "merge.sbatch";
   if (!write_script(array, scheduler::slurm_array_script(run, o.slurm)) ||
       !write_script(merge, scheduler::slurm_merge_script(run, o.slurm))) {
@@ -179,11 +177,6 @@ Action add_slurm_command(CLI::App& app) {
   app.add_option("--time", o->task_minutes,
                  "each task's time limit in minutes (default: the longest shard's bound, every "
                  "run at its timeout, plus 15)")
-      ->check(CLI::Range(1, 525'600));
-  app.add_option("--merge-time", o->merge_minutes,
-                 fmt::format("the merge job's time limit in minutes (default: every run at "
-                             "its output limit, read twice at {} MiB/s, plus 15)",
-                             scheduler::kMergeReadMibPerSecond))
       ->check(CLI::Range(1, 525'600));
   app.add_option("--partition", o->slurm.partition, "the partition to run in");
   app.add_option("--sbatch-option", o->slurm.sbatch_options,
