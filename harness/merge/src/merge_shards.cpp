@@ -49,15 +49,14 @@ std::optional<ShardFacts> read_shard(const std::string& dir, std::vector<MergeFi
   // why. Whatever a forged verdict hides, the merged bundle's own full validation still meets.
   const BundleValidity judged = judge_bundle(dir, /*check_sums=*/true);
   if (!judged.valid) {
-    const ValidationReport report = validate_bundle(dir);
+    ValidationReport report = validate_bundle(dir);
     // What made the shard invalid comes first; the marks that only say it is invalid (its
     // `.invalid` name, its recorded verdict) last, so the few findings quoted tell why.
-    std::vector<Finding> ordered = report.findings;
-    std::stable_partition(ordered.begin(), ordered.end(), [](const Finding& f) {
+    std::stable_partition(report.findings.begin(), report.findings.end(), [](const Finding& f) {
       return f.code != "bundle.marked_invalid" && f.code != "bundle.recorded_invalid";
     });
     std::vector<std::string> reasons;
-    for (const Finding& f : ordered) {
+    for (const Finding& f : report.findings) {
       reasons.push_back(
           fmt::format("{} {}: {}", f.code, f.file.empty() ? "(bundle)" : f.file, f.message));
     }
