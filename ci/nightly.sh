@@ -112,7 +112,7 @@ night_build() { { grep -o '"build": *"[0-9a-f]*"' "$1/night.json" 2>/dev/null ||
 # build kept. A night cut short (fewer sessions than its night.json names) is not valid.
 last=""
 last_build=""
-for n in $({ ls -1d "$results"/nightly-* 2>/dev/null || true; } | sort -r); do
+for n in $({ ls -1d "$results"/nightly-* 2>/dev/null || true; } | LC_ALL=C sort -r); do
   case "$(basename "$n")" in *.*) continue ;; esac  # the summaries and comparisons beside it
   [ -f "$n/night.json" ] || continue
   planned=$({ grep -o '"sessions": *[0-9]*' "$n/night.json" || true; } | grep -o '[0-9]*$' || true)
@@ -149,6 +149,14 @@ if [ "$plant" != 0 ]; then
   grep -q "plant_delay_ns: $plant" "$run_matrix" ||
     { cleanup; die "$matrix has no 'plant_delay_ns: 0' to plant into"; }
 fi
+# Names are to the second: a second night within the same second gets -02, -03, ... (sorting
+# after the first), never the first one's folder.
+stamped="$name"
+for k in $(seq -w 2 99); do
+  [ -e "$out/$name" ] || [ -e "$out/$name.summary.md" ] || break
+  name="$stamped-$k"
+done
+[ -e "$out/$name" ] && die "$out has 99 nights stamped $stamp already"
 night="$out/$name"
 summary="$out/$name.summary.md"
 mkdir -p "$night"
@@ -283,7 +291,7 @@ echo "- details: $details" >> "$summary"
 
 # Keep the builds the newest seven nights ran (and this one); the others can no longer be a base.
 keep=" $build "
-for n in $({ ls -1d "$results"/nightly-* 2>/dev/null || true; } | sort -r | head -7); do
+for n in $({ ls -1d "$results"/nightly-* 2>/dev/null || true; } | LC_ALL=C sort -r | head -7); do
   keep="$keep$(night_build "$n") "
 done
 for b in "$results"/builds/*; do

@@ -13,7 +13,6 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
-#include <thread>
 
 #include "run_process.h"
 #include "temp_dir.h"
@@ -24,7 +23,7 @@ namespace {
 namespace fs = std::filesystem;
 
 test::ProcessResult night(const std::string& results, const std::vector<std::string>& extra,
-                          std::chrono::milliseconds sigterm_after = {}) {
+                          const std::string& sigterm_when = {}) {
   std::vector<std::string> argv = {
       "/bin/bash",  JBENCH_SOURCE_DIR "/ci/nightly.sh",
       "--results",  results,
@@ -32,10 +31,10 @@ test::ProcessResult night(const std::string& results, const std::vector<std::str
       "--sessions", "5"};
   argv.insert(argv.end(), extra.begin(), extra.end());
   test::ProcessOptions o;
-  o.timeout = std::chrono::seconds(240);
+  o.timeout = std::chrono::seconds(600);  // a safety net: a night here takes well under one
   o.env = {{"JBENCH_NIGHTLY_NO_BUILD", "1"}, {"BUILD_DIR", JBENCH_BUILD_DIR}};
-  if (sigterm_after.count() > 0) {
-    o.signal_after = sigterm_after;
+  if (!sigterm_when.empty()) {
+    o.signal_when = sigterm_when;
     o.signal = SIGTERM;
   }
   return test::run_process(argv, o);
@@ -89,8 +88,7 @@ TEST(Nightly, first_no_verdict_then_compared_then_a_planted_regression_kept_apar
   expect_page(results + "/history.html", "no_verdict");
   EXPECT_NE(first.out.find(results + "/history.html`"), std::string::npos) << first.out;
 
-  // The names are to the second; the next night must not collide with this one.
-  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+  // The names are to the second: a night begun within the same second gets its own folder.
   auto second = night(results, {});
   // The same build twice: whatever the noise allows (a verdict, or none); not asserted, since a
   // false alarm at the FDR level is possible by design. The summary says what was compared.
@@ -133,7 +131,6 @@ TEST(Nightly, first_no_verdict_then_compared_then_a_planted_regression_kept_apar
   ASSERT_TRUE(twin) << named[1];
   expect_page(named[1].str() + ".compare.html", nlohmann::json::parse(twin)["outcome"]);
 
-  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
   auto planted = night(results, {"--plant-delay-ns", "100000"});
   EXPECT_EQ(planted.exit_code, 1) << planted.out << planted.err;
   EXPECT_NE(planted.out.find("with plant_delay_ns: 100000"), std::string::npos) << planted.out;
@@ -151,7 +148,6 @@ TEST(Nightly, first_no_verdict_then_compared_then_a_planted_regression_kept_apar
   expect_page(results + "/history.html", "no_verdict");  // two nights: too few for a verdict
 
   // The night after compares with the last unplanted night, never with the planted one.
-  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
   auto fourth = night(results, {});
   EXPECT_NE(fourth.exit_code, 2) << fourth.out << fourth.err;
   std::smatch base;
@@ -177,7 +173,6 @@ TEST(Nightly, first_no_verdict_then_compared_then_a_planted_regression_kept_apar
   in.close();
   night_record["build"] = "00000000deadbeef";
   std::ofstream(record) << night_record.dump() << "\n";
-  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
   auto orphan = night(results, {});
   EXPECT_EQ(orphan.exit_code, 4) << orphan.out << orphan.err;
   EXPECT_NE(orphan.out.find("(00000000deadbeef) is not kept in `" + results + "/builds`"),
@@ -216,15 +211,13 @@ TEST(Nightly, an_interrupted_night_says_so_and_is_never_a_base) {
       << first.out;
   const std::string complete = whole[1];
 
-  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
-  // Ten sessions of about a second each: the signal lands while one of the first few runs.
-  auto cut = night(results, {}, std::chrono::milliseconds(2500));
+  // Ten sessions: the signal comes as the second begins, while the night still has eight to run.
+  auto cut = night(results, {}, "nightly: session 2/10");
   EXPECT_EQ(cut.exit_code, 1) << cut.out << cut.err;
   EXPECT_NE(cut.out.find("- interrupted by SIGTERM after "), std::string::npos) << cut.out;
   EXPECT_NE(cut.out.find(" of 10 sessions: nothing is compared"), std::string::npos) << cut.out;
   EXPECT_EQ(files_ending(results, ".summary.md"), 2u);  // the cut night's summary is written
 
-  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
   auto after = night(results, {});
   EXPECT_NE(after.exit_code, 2) << after.out << after.err;
   EXPECT_NE(after.out.find("- comparison with the build of `" + complete + "`"), std::string::npos)

@@ -156,17 +156,18 @@ TEST(OracleCommand, an_engine_that_crashes_is_a_finding_naming_the_statement) {
 
 TEST(OracleCommand, ctrl_c_leaves_an_interrupted_bundle_that_says_what_ran) {
   test::TempDir dir;
-  // A stream long enough to be cut: the signal comes a second in.
+  // A stream long enough to be cut: the signal comes as its comparison begins.
   std::string matrix = dir.write("long.yaml",
                                  "version: 1\nname: long\nseed: 1\ntarget: {engine: sqlite}\n"
                                  "oracle: {engine: sqlite}\ngenerator: {statements: 3000000}\n"
                                  "metamorphic: {cases: 10}\n");
   test::ProcessOptions options;
   options.timeout = std::chrono::seconds(60);
-  options.signal_after = std::chrono::milliseconds(1500);
+  options.signal_when = ": comparing 3000000 statements";
   options.signal = SIGINT;
   auto r = run_process({JBENCH_BINARY, "oracle", matrix, "--out", dir.path() + "/out"}, options);
   ASSERT_FALSE(r.signaled) << r.err;
+  ASSERT_TRUE(r.signal_sent) << r.out << r.err;
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_NE(r.out.find("INTERRUPTED"), std::string::npos) << r.out;
   std::string bundle = bundle_of(r);

@@ -150,9 +150,10 @@ TEST(RunFaults, sigterm_stops_the_workers_and_finalizes_the_bundle_as_interrupte
   const std::string tag = unique_tag();
   RunInvocation inv;
   inv.signal = SIGTERM;
-  inv.signal_after_ms = 2500;  // a few runs of 0.5 s each will have finished
+  inv.signal_when = "run 1/";  // the first run has ended: it is kept, the rest are cut
   const auto r = run_jbench_run(dir, inv, tag);
   ASSERT_FALSE(r.timed_out);
+  ASSERT_TRUE(r.signal_sent) << r.out << r.err;
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_TRUE(processes_tagged(tag).empty()) << "processes left behind";
   const std::string bundle = dir.path() + "/out/b.interrupted";

@@ -36,7 +36,7 @@ ProcessResult run_jbench_run(const TempDir& dir, const RunInvocation& inv, const
   options.env = inv.env;
   options.env.emplace_back("JBENCH_TEST_TAG", tag);
   options.signal = inv.signal;
-  options.signal_after = std::chrono::milliseconds(inv.signal_after_ms);
+  options.signal_when = inv.signal_when;
   return run_process(argv, options);
 }
 

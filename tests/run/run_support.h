@@ -20,10 +20,10 @@ struct RunInvocation {
   std::vector<std::string> args;
   std::vector<std::pair<std::string, std::string>> env;
   std::string name = "b";
-  std::string out;  // empty: <dir>/out; a relative path is relative to `cwd`
-  std::string cwd;  // jbench's working directory; empty: the test's
-  int signal = 0;   // sent to jbench after signal_after_ms
-  int signal_after_ms = 0;
+  std::string out;          // empty: <dir>/out; a relative path is relative to `cwd`
+  std::string cwd;          // jbench's working directory; empty: the test's
+  int signal = 0;           // sent to jbench once it has printed `signal_when`
+  std::string signal_when;  // e.g. "run 1/": the first run's progress line
   // The runner's own tests run the baseline only (`--only trace=baseline`); traced modes have
   // their own tests, which set this.
   bool traced = false;

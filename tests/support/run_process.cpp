@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 
@@ -38,6 +39,19 @@ void make_pipe(int fds[2]) {
 
 }  // namespace
 
+std::chrono::milliseconds scaled_deadline(std::chrono::milliseconds d) {
+  const char* text = std::getenv("JBENCH_TEST_TIME_SCALE");
+  if (text == nullptr || *text == '\0') return d;
+  char* end = nullptr;
+  const double factor = std::strtod(text, &end);
+  if (*end != '\0' || !(factor > 0) || factor > 1000) {
+    throw std::invalid_argument(
+        std::string("JBENCH_TEST_TIME_SCALE wants a positive number up to ") + "1000, not '" +
+        text + "'");
+  }
+  return std::chrono::milliseconds(static_cast<long long>(static_cast<double>(d.count()) * factor));
+}
+
 ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOptions& options) {
   int in[2], out[2], err[2];
   make_pipe(in);
@@ -59,9 +73,8 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
   }
   close(in[1]);
 
-  const auto started = std::chrono::steady_clock::now();
-  const auto deadline = started + options.timeout;
-  bool signal_sent = options.signal == 0;
+  const auto deadline = std::chrono::steady_clock::now() + scaled_deadline(options.timeout);
+  const bool wants_signal = options.signal != 0 && !options.signal_when.empty();
   pollfd fds[2] = {{out[0], POLLIN, 0}, {err[0], POLLIN, 0}};
   std::string* sinks[2] = {&result.out, &result.err};
   int open_fds = 2;
@@ -73,24 +86,21 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
       kill(pid, SIGKILL);
       break;
     }
-    auto wait = left;
-    if (!signal_sent) {
-      const auto until_signal = std::chrono::duration_cast<std::chrono::milliseconds>(
-          started + options.signal_after - std::chrono::steady_clock::now());
-      if (until_signal.count() <= 0) {
-        kill(pid, options.signal);
-        signal_sent = true;
-      } else {
-        wait = std::min(wait, until_signal);
-      }
-    }
-    if (poll(fds, 2, static_cast<int>(wait.count())) < 0 && errno != EINTR) break;
+    if (poll(fds, 2, static_cast<int>(left.count())) < 0 && errno != EINTR) break;
     for (int i = 0; i < 2; ++i) {
       if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
       char buf[65536];
       const ssize_t n = read(fds[i].fd, buf, sizeof buf);
       if (n > 0) {
+        // Searched from just before the new bytes, so a marker split across two reads is found.
+        const std::size_t from =
+            sinks[i]->size() - std::min(sinks[i]->size(), options.signal_when.size());
         sinks[i]->append(buf, static_cast<std::size_t>(n));
+        if (wants_signal && !result.signal_sent &&
+            sinks[i]->find(options.signal_when, from) != std::string::npos) {
+          kill(pid, options.signal);
+          result.signal_sent = true;
+        }
       } else if (n == 0 || errno != EINTR) {
         close(fds[i].fd);
         fds[i].fd = -1;

@@ -2,6 +2,8 @@
 //
 // Guarantees: the child gets PR_SET_PDEATHSIG(SIGKILL) so it cannot outlive the test; past the
 // deadline it is killed with SIGKILL and reaped; it is always reaped before run_process returns.
+// The deadline is a safety net, never a measurement: it is multiplied by the suite-wide factor
+// JBENCH_TEST_TIME_SCALE (default 1) for slow or loaded machines.
 //
 //   auto r = run_process({"/path/jbench", "plan", "x.yaml"}, {.cwd = dir});
 //   EXPECT_EQ(r.exit_code, 2);
@@ -19,9 +21,10 @@ struct ProcessOptions {
   std::chrono::milliseconds timeout{30'000};
   std::string stdin_text;                                // written, then stdin is closed
   std::vector<std::pair<std::string, std::string>> env;  // set in the child, on top of ours
-  // Sends `signal` to the child once `signal_after` has passed (0: never). For tests of how a
-  // program handles Ctrl-C or SIGTERM.
-  std::chrono::milliseconds signal_after{0};
+  // Sends `signal` to the child the first time `signal_when` appears in what it wrote to stdout
+  // or stderr: at a point the program announces (a progress line, a phase), never after a delay.
+  // For tests of how a program handles Ctrl-C or SIGTERM. Empty, or signal 0: never.
+  std::string signal_when;
   int signal = 0;
 };
 
@@ -29,11 +32,16 @@ struct ProcessResult {
   int exit_code = -1;  // valid when !signaled
   bool signaled = false;
   int signal = 0;
-  bool timed_out = false;  // killed because the deadline passed
+  bool timed_out = false;    // killed because the deadline passed
+  bool signal_sent = false;  // `signal_when` appeared and the signal was sent
   std::string out;
   std::string err;
 };
 
 ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOptions& options = {});
+
+// `d` times JBENCH_TEST_TIME_SCALE (a positive number; default 1): every safety-net deadline of
+// the suite passes through it.
+std::chrono::milliseconds scaled_deadline(std::chrono::milliseconds d);
 
 }  // namespace jbench::test

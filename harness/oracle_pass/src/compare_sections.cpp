@@ -124,6 +124,11 @@ nlohmann::json corpus_section(const std::vector<oracle::Corpus>& corpus, const E
 nlohmann::json generator_section(const OracleGeneratorSpec& spec, const Engines& e, Files& files,
                                  const PassOptions& o) {
   std::ostream* log = o.log;
+  if (log) {
+    *log << "oracle: generator seed " << spec.seed << ": comparing " << spec.statements
+         << " statements\n"
+         << std::flush;
+  }
   oracle::Corpus stream = oracle::generate_stream({spec.seed, spec.statements});
   oracle::ReduceOptions budget;
   budget.max_trials = 400;

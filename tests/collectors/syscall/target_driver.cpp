@@ -17,13 +17,19 @@
 #include "libbpf_tracer.h"
 #endif
 
+#include "run_process.h"
+
 namespace jbench::test {
 
 using Json = nlohmann::json;
 
 namespace {
 
-constexpr std::uint64_t kAckTimeoutNs = 10'000'000'000ULL;
+// Safety nets, never measurements: far above any real wait, times JBENCH_TEST_TIME_SCALE.
+std::uint64_t seconds_ns(long seconds) {
+  return static_cast<std::uint64_t>(scaled_deadline(std::chrono::seconds(seconds)).count()) *
+         1'000'000ULL;
+}
 
 // The next complete line on the target's stdout, waiting until `deadline`.
 std::optional<std::string> next_line(proc::ChildProcess& p, std::uint64_t deadline,
@@ -56,7 +62,7 @@ std::unique_ptr<Target> Target::spawn(const std::string& dir, bool skip_canary) 
   auto t = std::unique_ptr<Target>(new Target());
   t->process_ = std::move(spawned.process);
   std::vector<std::string> lines;
-  auto hello = next_line(*t->process_, monotonic_ns() + 5'000'000'000ULL, lines);
+  auto hello = next_line(*t->process_, monotonic_ns() + seconds_ns(10), lines);
   if (!hello) {
     ADD_FAILURE() << "the target never said hello";
     return nullptr;
@@ -80,7 +86,7 @@ Json Target::command(unsigned command, unsigned argument) {
     return Json();
   }
   std::vector<std::string> lines;
-  auto ack = next_line(*process_, monotonic_ns() + kAckTimeoutNs, lines);
+  auto ack = next_line(*process_, monotonic_ns() + seconds_ns(10), lines);
   if (!ack) {
     ADD_FAILURE() << "the target did not acknowledge command " << command;
     return Json();
