@@ -22,7 +22,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kBundles = JBENCH_SOURCE_DIR "/tests/fixtures/compare/bundles";
+const std::string kFixtureBundles = JBENCH_SOURCE_DIR "/tests/fixtures/compare/bundles";
 
 nlohmann::json history(const std::string& dir, int& exit_code) {
   auto r = test::run_process({JBENCH_BINARY, "history", dir, "--json"});
@@ -38,7 +38,7 @@ nlohmann::json history(const std::string& dir, int& exit_code) {
 }
 
 void copy_bundle(const std::string& from, const std::string& to) {
-  fs::copy(kBundles + "/" + from, to, fs::copy_options::recursive);
+  fs::copy(kFixtureBundles + "/" + from, to, fs::copy_options::recursive);
 }
 
 TEST(HistoryCli, a_level_shift_is_one_change_for_the_worse_at_its_first_night) {
@@ -126,7 +126,7 @@ TEST(HistoryCli, a_night_with_another_measure_phase_starts_a_new_series) {
 std::vector<double> throughputs(const std::vector<std::string>& bundles) {
   std::vector<double> out;
   for (const std::string& b : bundles) {
-    for (const auto& e : fs::directory_iterator(kBundles + "/" + b + "/runs")) {
+    for (const auto& e : fs::directory_iterator(kFixtureBundles + "/" + b + "/runs")) {
       std::ifstream in(e.path() / "summary.json");
       out.push_back(nlohmann::json::parse(in)["throughput_ops_per_s"].get<double>());
     }

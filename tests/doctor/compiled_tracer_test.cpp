@@ -20,7 +20,7 @@ using collectors::CompiledTracerFacts;
 using collectors::CompiledTracerLoad;
 using collectors::judge_compiled_tracer;
 
-bool contains(const std::string& text, const std::string& part) {
+bool mentions(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
@@ -49,8 +49,8 @@ TEST(CompiledTracerVerdict, NotBuiltIsNotInstalledAndSaysHowToBuildIt) {
   EXPECT_FALSE(p.built);
   EXPECT_FALSE(p.load_tried);
   EXPECT_EQ(p.reason_code, "not_installed");
-  EXPECT_TRUE(contains(p.reason, "built without the compiled tracer")) << p.reason;
-  EXPECT_TRUE(contains(p.remediation, "ci/install-deps.sh")) << p.remediation;
+  EXPECT_TRUE(mentions(p.reason, "built without the compiled tracer")) << p.reason;
+  EXPECT_TRUE(mentions(p.remediation, "ci/install-deps.sh")) << p.remediation;
 }
 
 TEST(CompiledTracerVerdict, NoBtfIsProbeNotFound) {
@@ -58,8 +58,8 @@ TEST(CompiledTracerVerdict, NoBtfIsProbeNotFound) {
   f.btf_present = false;
   const auto p = judge_compiled_tracer(true, f, std::nullopt);
   EXPECT_EQ(p.reason_code, "probe_not_found");
-  EXPECT_TRUE(contains(p.reason, "/sys/kernel/btf/vmlinux")) << p.reason;
-  EXPECT_TRUE(contains(p.remediation, "CONFIG_DEBUG_INFO_BTF=y")) << p.remediation;
+  EXPECT_TRUE(mentions(p.reason, "/sys/kernel/btf/vmlinux")) << p.reason;
+  EXPECT_TRUE(mentions(p.remediation, "CONFIG_DEBUG_INFO_BTF=y")) << p.remediation;
 }
 
 TEST(CompiledTracerVerdict, EpermIsDeniedPrivilegeEvenForRoot) {
@@ -71,8 +71,8 @@ TEST(CompiledTracerVerdict, EpermIsDeniedPrivilegeEvenForRoot) {
   EXPECT_TRUE(p.load_tried);
   EXPECT_EQ(p.reason_code, "denied_privilege");
   EXPECT_EQ(p.errno_name, "EPERM");
-  EXPECT_TRUE(contains(p.reason, "Operation not permitted")) << p.reason;
-  EXPECT_TRUE(contains(p.remediation, "setcap cap_bpf,cap_perfmon+ep /opt/jbench/bin/jbench"))
+  EXPECT_TRUE(mentions(p.reason, "Operation not permitted")) << p.reason;
+  EXPECT_TRUE(mentions(p.remediation, "setcap cap_bpf,cap_perfmon+ep /opt/jbench/bin/jbench"))
       << p.remediation;
 }
 
@@ -83,7 +83,7 @@ TEST(CompiledTracerVerdict, EaccesIsAVerifierRefusalWhenPrivilegedAndDeniedPrivi
   const auto privileged = judge_compiled_tracer(true, root_facts(), failed(why, EACCES));
   EXPECT_EQ(privileged.reason_code, "attach_failed");
   EXPECT_EQ(privileged.errno_name, "EACCES");
-  EXPECT_TRUE(contains(privileged.remediation, "JBENCH_LIBBPF_LOG=1")) << privileged.remediation;
+  EXPECT_TRUE(mentions(privileged.remediation, "JBENCH_LIBBPF_LOG=1")) << privileged.remediation;
   const auto unprivileged = judge_compiled_tracer(true, nobody_facts(), failed(why, EACCES));
   EXPECT_EQ(unprivileged.reason_code, "denied_privilege");
 }
@@ -107,7 +107,7 @@ TEST(CompiledTracerVerdict, WithoutALoadPrivilegeDecides) {
   EXPECT_TRUE(judge_compiled_tracer(true, root_facts(), std::nullopt).usable());
   const auto p = judge_compiled_tracer(true, nobody_facts(), std::nullopt);
   EXPECT_EQ(p.reason_code, "denied_privilege");
-  EXPECT_TRUE(contains(p.reason, "euid 65534")) << p.reason;
+  EXPECT_TRUE(mentions(p.reason, "euid 65534")) << p.reason;
   CompiledTracerFacts unknown = nobody_facts();
   unknown.euid.reset();
   unknown.privilege_why = "cannot open /proc/self/status: No such file or directory";
@@ -141,9 +141,9 @@ TEST(CompiledTracerCheck, NotBuiltShapesTheCheckTheBackendsAndTheText) {
     EXPECT_EQ(b["alternatives"][0]["backend"], "libbpf");
     EXPECT_EQ(b["alternatives"][0]["reason_code"], "not_installed");
     EXPECT_TRUE(
-        contains(b.value("why", ""), "libbpf is blocked by compiled_tracer (not_installed)"))
+        mentions(b.value("why", ""), "libbpf is blocked by compiled_tracer (not_installed)"))
         << b.dump(2);
-    EXPECT_TRUE(contains(b.value("remediation", ""), "ci/install-deps.sh")) << b.dump(2);
+    EXPECT_TRUE(mentions(b.value("remediation", ""), "ci/install-deps.sh")) << b.dump(2);
   }
 
   // Into a whole document: the probe's own, with this check and these backends.
@@ -159,11 +159,11 @@ TEST(CompiledTracerCheck, NotBuiltShapesTheCheckTheBackendsAndTheText) {
   ASSERT_TRUE(schema) << error;
   for (const auto& v : schema->validate(doc)) ADD_FAILURE() << v.pointer << ": " << v.message;
   const std::string text = capabilities_to_text(doc);
-  EXPECT_TRUE(contains(text,
+  EXPECT_TRUE(mentions(text,
                        "compiled_tracer       not available: not_installed — this jbench was "
                        "built without the compiled tracer"))
       << text;
-  EXPECT_TRUE(contains(text,
+  EXPECT_TRUE(mentions(text,
                        "backend syscall_light bpftrace — libbpf is blocked by "
                        "compiled_tracer (not_installed)"))
       << text;
@@ -207,7 +207,7 @@ TEST(CompiledTracerFakeRoot, NoAttachJudgesByPrivilegeAndSaysNothingIsProven) {
   EXPECT_EQ(as_root["facts"]["euid"], 0);
 #ifdef JBENCH_HAVE_LIBBPF
   EXPECT_EQ(as_root["status"], "available") << as_root.dump(2);
-  EXPECT_TRUE(contains(as_root.value("detail", ""), "load not tried (--no-attach): not proven"));
+  EXPECT_TRUE(mentions(as_root.value("detail", ""), "load not tried (--no-attach): not proven"));
 #endif
 
   root.status(1000, "0000000000000000");
@@ -218,7 +218,7 @@ TEST(CompiledTracerFakeRoot, NoAttachJudgesByPrivilegeAndSaysNothingIsProven) {
   EXPECT_EQ(user["facts"]["cap_bpf"], false);
 #ifdef JBENCH_HAVE_LIBBPF
   EXPECT_EQ(user["reason_code"], "denied_privilege") << user.dump(2);
-  EXPECT_TRUE(contains(user.value("remediation", ""), "cap_bpf,cap_perfmon+ep"));
+  EXPECT_TRUE(mentions(user.value("remediation", ""), "cap_bpf,cap_perfmon+ep"));
 #endif
 }
 

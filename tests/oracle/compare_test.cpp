@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "oracle_test_support.h"
 #include "value_printer.h"
 
 namespace jbench::oracle {
@@ -11,9 +12,7 @@ namespace {
 
 using V = Value;
 
-ResultSet rows_of(std::vector<Row> rows, std::vector<std::string> columns = {}) {
-  return ResultSet{std::move(columns), std::move(rows), std::nullopt, std::nullopt};
-}
+using test_support::rows_of;
 
 ResultSet failure(int code, std::string message) {
   return ResultSet{{}, {}, StatementError{code, std::move(message)}, std::nullopt};

@@ -15,15 +15,12 @@
 #include "jbench/oracle/runner.h"
 #include "jbench/oracle/sqlite_shell_target.h"
 #include "jbench/oracle/sqlite_target.h"
+#include "oracle_test_support.h"
 
 namespace jbench::oracle {
 namespace {
 
-SqliteTarget memory_db() {
-  auto db = SqliteTarget::open(":memory:", {});
-  if (!db) ADD_FAILURE() << db.error().message;
-  return std::move(db).value();
-}
+using test_support::memory_db;
 
 ProcessTarget start(std::vector<std::string> argv, std::uint32_t timeout_ms = 5000) {
   auto t = ProcessTarget::start({argv, "", 5000, timeout_ms});

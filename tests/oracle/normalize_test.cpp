@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "jbench/oracle/compare.h"
+#include "oracle_test_support.h"
 #include "value_printer.h"
 
 namespace jbench::oracle {
@@ -13,9 +14,7 @@ namespace {
 
 using V = Value;
 
-ResultSet rows_of(std::vector<Row> rows) {
-  return ResultSet{{}, std::move(rows), std::nullopt, std::nullopt};
-}
+using test_support::rows_of;
 
 TEST(Normalization, integer_equals_the_real_that_is_exactly_it) {
   Normalization n;

@@ -12,6 +12,7 @@
 #include "jbench/oracle/runner.h"
 #include "jbench/oracle/sqlite_target.h"
 #include "jbench/proc/run_tool.h"
+#include "oracle_test_support.h"
 #include "support/subquery_cache_target.h"
 
 namespace jbench::oracle {
@@ -20,11 +21,7 @@ namespace {
 using testing::CachePolicy;
 using testing::SubqueryCacheTarget;
 
-SqliteTarget memory_db() {
-  auto db = SqliteTarget::open(":memory:", {});
-  if (!db) ADD_FAILURE() << db.error().message;
-  return std::move(db).value();
-}
+using test_support::memory_db;
 
 std::vector<Corpus> checked_in_corpus() {
   std::vector<std::string> paths;

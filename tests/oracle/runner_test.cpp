@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "jbench/oracle/sqlite_target.h"
+#include "oracle_test_support.h"
 #include "support/subquery_cache_target.h"
 #include "value_printer.h"
 
@@ -17,11 +18,7 @@ namespace {
 
 const std::string corpus_path = JBENCH_ORACLE_CORPUS_DIR "/scalar_subqueries.test";
 
-SqliteTarget memory_db() {
-  auto db = SqliteTarget::open(":memory:", {});
-  if (!db) ADD_FAILURE() << db.error().message;
-  return std::move(db).value();
-}
+using test_support::memory_db;
 
 Corpus load(const std::string& path) {
   ParsedCorpus p = read_corpus_file(path);

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
+#include "oracle_test_support.h"
 #include "value_printer.h"
 
 namespace jbench::oracle {
@@ -11,11 +12,7 @@ namespace {
 
 using V = Value;
 
-SqliteTarget memory_db(std::vector<std::string> pragmas = {}) {
-  auto db = SqliteTarget::open(":memory:", pragmas);
-  if (!db) ADD_FAILURE() << db.error().message;
-  return std::move(db).value();
-}
+using test_support::memory_db;
 
 TEST(SqliteTarget, returns_columns_and_typed_rows) {
   SqliteTarget db = memory_db();

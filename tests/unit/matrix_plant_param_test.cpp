@@ -8,12 +8,12 @@
 #include "jbench/plan/plan.h"
 #include "jbench/plan/plan_output.h"
 #include "matrix_text.h"
+#include "test_hosts.h"
 
 namespace jbench {
 namespace {
 
 constexpr std::string_view kKey = "workload.params.plant_fsync_file";
-const HostResources kHost{2, 4096};
 
 // The test matrix with `params` as its sqlite workload's parameters (a YAML flow mapping body).
 std::string with_params(const std::string& params) {
@@ -33,7 +33,7 @@ const Param& plant_param(const Matrix& m) {
 }
 
 nlohmann::json plan_workload(const Matrix& m) {
-  return nlohmann::json::parse(plan_to_json(make_plan(m, {}, kHost)))["matrix"]["workload"];
+  return nlohmann::json::parse(plan_to_json(make_plan(m, {}, kSmallHost)))["matrix"]["workload"];
 }
 
 TEST(MatrixPlantParam, left_out_it_is_none_defaulted_and_absent_from_the_plan_params) {

@@ -4,11 +4,10 @@
 
 #include "jbench/plan/plan.h"
 #include "matrix_text.h"
+#include "test_hosts.h"
 
 namespace jbench {
 namespace {
-
-const HostResources kHost{8, 16384};
 
 ParsedFilters parse(const Matrix& m, std::vector<std::string> args) {
   return parse_only_filters(args, m);
@@ -34,10 +33,10 @@ TEST(OnlyFilters, reject_unknown_axes_values_and_repeats) {
 
 TEST(OnlyFilters, move_values_to_planned_and_never_drop_cells) {
   const Matrix m = test::must_parse(test::matrix_yaml());
-  const Plan all = make_plan(m, {}, kHost);
+  const Plan all = make_plan(m, {}, kWideHost);
   const auto filters = parse(m, {"workers=2", "dataset=large"});
   ASSERT_TRUE(filters.errors.empty());
-  const Plan some = make_plan(m, filters.filters, kHost);
+  const Plan some = make_plan(m, filters.filters, kWideHost);
 
   EXPECT_EQ(some.counts.cells, all.counts.cells);
   const auto& by_state = some.counts.cells_by_state;
@@ -60,7 +59,7 @@ TEST(OnlyFilters, move_values_to_planned_and_never_drop_cells) {
 TEST(OnlyFilters, a_traced_mode_keeps_its_baseline) {
   const Matrix m = test::must_parse(test::matrix_yaml());
   const auto filters = parse(m, {"trace=full"});
-  const Plan plan = make_plan(m, filters.filters, kHost);
+  const Plan plan = make_plan(m, filters.filters, kWideHost);
   for (const auto& block : plan.blocks) {
     ASSERT_EQ(block.run_count, 2u);
   }
@@ -76,7 +75,7 @@ TEST(OnlyFilters, values_filtered_only_through_other_axes_say_so) {
   const Matrix m =
       test::must_parse(test::matrix_yaml("", "exclude:\n  - {workers: 1, dataset: small}\n"));
   const auto filters = parse(m, {"workers=1"});
-  const Plan plan = make_plan(m, filters.filters, kHost);
+  const Plan plan = make_plan(m, filters.filters, kWideHost);
   // dataset=small is itself selected, but its only workers=1 cells are excluded, and the rest
   // are filtered out by --only workers=1.
   EXPECT_EQ(plan.axes[3].values[0].state, PlanState::planned);
@@ -95,7 +94,7 @@ TEST(UnavailableModes, stay_planned_with_the_reason_and_baselines_still_run) {
   for (auto mode : {TraceMode::no_consumer, TraceMode::light, TraceMode::full}) {
     options.unavailable_trace_modes[static_cast<std::size_t>(mode)] = "needs collectors";
   }
-  const Plan plan = make_plan(m, {}, kHost, options);
+  const Plan plan = make_plan(m, {}, kWideHost, options);
   for (const auto& run : plan.runs) EXPECT_EQ(run.trace, TraceMode::baseline);
   EXPECT_EQ(plan.counts.blocks, plan.counts.runs);
   const auto& trace = plan.axes.back();
@@ -116,7 +115,7 @@ TEST(UnavailableModes, an_implicit_baseline_without_a_traced_partner_does_not_ru
   yaml.replace(yaml.find("[baseline, no-consumer, light, full]"), 36, "[full]");
   PlanOptions options;
   options.unavailable_trace_modes[static_cast<std::size_t>(TraceMode::full)] = "needs collectors";
-  const Plan plan = make_plan(test::must_parse(yaml), {}, kHost, options);
+  const Plan plan = make_plan(test::must_parse(yaml), {}, kWideHost, options);
   EXPECT_EQ(plan.counts.runs, 0u);
   EXPECT_EQ(plan.axes.back().values[0].state, PlanState::planned);
   EXPECT_TRUE(plan.axes.back().values[0].implicit);

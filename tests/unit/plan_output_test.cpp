@@ -6,15 +6,14 @@
 
 #include "jbench/plan/plan.h"
 #include "matrix_text.h"
+#include "test_hosts.h"
 
 namespace jbench {
 namespace {
 
-const HostResources kHost{2, 4096};
-
 TEST(PlanJson, records_seeds_as_strings_and_pairs_each_traced_run_with_its_baseline) {
   const Matrix m = test::must_parse(test::matrix_yaml());
-  const Plan plan = make_plan(m, {}, kHost);
+  const Plan plan = make_plan(m, {}, kSmallHost);
   const auto doc = nlohmann::json::parse(plan_to_json(plan));
   EXPECT_EQ(doc["schema"], "jbench.plan");
   EXPECT_EQ(doc["matrix"]["seed"], "42");
@@ -36,13 +35,13 @@ TEST(PlanJson, records_seeds_as_strings_and_pairs_each_traced_run_with_its_basel
 
 TEST(PlanJson, lists_defaulted_workload_parameters) {
   const auto doc = nlohmann::json::parse(
-      plan_to_json(make_plan(test::must_parse(test::matrix_yaml()), {}, kHost)));
+      plan_to_json(make_plan(test::must_parse(test::matrix_yaml()), {}, kSmallHost)));
   EXPECT_EQ(doc["matrix"]["workload"]["params"]["ops_per_transaction"], 10);
   EXPECT_EQ(doc["matrix"]["workload"]["defaulted"].size(), 7u);  // every sqlite parameter
 }
 
 TEST(PlanText, shows_counts_the_axis_table_and_the_order) {
-  const Plan plan = make_plan(test::must_parse(test::matrix_yaml()), {}, kHost);
+  const Plan plan = make_plan(test::must_parse(test::matrix_yaml()), {}, kSmallHost);
   const std::string text = plan_to_text(plan);
   EXPECT_NE(text.find("cells   144 (144 in the product, 0 excluded): 144 measured"),
             std::string::npos)

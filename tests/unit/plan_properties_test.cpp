@@ -11,11 +11,10 @@
 #include "jbench/plan/plan_output.h"
 #include "matrix_text.h"
 #include "random_matrix.h"
+#include "test_hosts.h"
 
 namespace jbench {
 namespace {
-
-const HostResources kHost{8, 16384};
 
 std::uint64_t brute_force_cells(const Matrix& m) {
   std::uint64_t count = 0;
@@ -50,7 +49,7 @@ bool has_baseline(const Matrix& m) {
 TEST(PlanProperties, run_count_is_cells_times_repetitions_plus_implicit_baselines) {
   for (std::uint64_t s = 0; s < 300; ++s) {
     const Matrix m = test::random_matrix(s);
-    const Plan plan = make_plan(m, {}, kHost);
+    const Plan plan = make_plan(m, {}, kWideHost);
     const std::uint64_t cells = brute_force_cells(m);
     ASSERT_EQ(plan.counts.cells, cells) << "seed " << s;
     ASSERT_EQ(plan.counts.product - plan.counts.excluded, cells);
@@ -64,7 +63,7 @@ TEST(PlanProperties, run_count_is_cells_times_repetitions_plus_implicit_baseline
 
 TEST(PlanProperties, every_block_holds_exactly_one_baseline_and_runs_back_to_back) {
   for (std::uint64_t s = 0; s < 300; ++s) {
-    const Plan plan = make_plan(test::random_matrix(s), {}, kHost);
+    const Plan plan = make_plan(test::random_matrix(s), {}, kWideHost);
     std::uint32_t next_run = 0;
     for (std::size_t b = 0; b < plan.blocks.size(); ++b) {
       const Block& block = plan.blocks[b];
@@ -95,7 +94,7 @@ TEST(PlanProperties, every_block_holds_exactly_one_baseline_and_runs_back_to_bac
 TEST(PlanProperties, the_same_inputs_give_byte_identical_json) {
   for (std::uint64_t s = 0; s < 20; ++s) {
     const Matrix m = test::random_matrix(s);
-    EXPECT_EQ(plan_to_json(make_plan(m, {}, kHost)), plan_to_json(make_plan(m, {}, kHost)));
+    EXPECT_EQ(plan_to_json(make_plan(m, {}, kWideHost)), plan_to_json(make_plan(m, {}, kWideHost)));
   }
 }
 
@@ -113,8 +112,8 @@ TEST(PlanProperties, seeds_do_not_change_when_an_axis_grows) {
   grown_yaml.replace(grown_yaml.find("[1, 2, 4]"), 9, "[1, 2, 3, 4]");
   grown_yaml.replace(grown_yaml.find("[cold, persistent]"), 18, "[persistent, cold]");
   const Matrix grown = test::must_parse(grown_yaml);
-  const auto before = seeds_by_block(make_plan(small, {}, kHost));
-  const auto after = seeds_by_block(make_plan(grown, {}, kHost));
+  const auto before = seeds_by_block(make_plan(small, {}, kWideHost));
+  const auto after = seeds_by_block(make_plan(grown, {}, kWideHost));
   ASSERT_GT(after.size(), before.size());
   for (const auto& [block, seed] : before) {
     ASSERT_TRUE(after.count(block)) << block;
@@ -124,20 +123,20 @@ TEST(PlanProperties, seeds_do_not_change_when_an_axis_grows) {
 
 TEST(PlanProperties, block_seeds_are_distinct_and_follow_the_matrix_seed) {
   Matrix m = test::must_parse(test::matrix_yaml());
-  const auto seeds = seeds_by_block(make_plan(m, {}, kHost));
+  const auto seeds = seeds_by_block(make_plan(m, {}, kWideHost));
   std::set<std::uint64_t> distinct;
   for (const auto& [block, seed] : seeds) distinct.insert(seed);
   EXPECT_EQ(distinct.size(), seeds.size());
   m.seed += 1;
-  const auto reseeded = seeds_by_block(make_plan(m, {}, kHost));
+  const auto reseeded = seeds_by_block(make_plan(m, {}, kWideHost));
   for (const auto& [block, seed] : seeds) EXPECT_NE(reseeded.at(block), seed) << block;
 }
 
 TEST(PlanProperties, the_order_seed_moves_runs_but_not_workload_seeds) {
   Matrix m = test::must_parse(test::matrix_yaml());
-  const Plan a = make_plan(m, {}, kHost);
+  const Plan a = make_plan(m, {}, kWideHost);
   m.ordering.seed += 1;
-  const Plan b = make_plan(m, {}, kHost);
+  const Plan b = make_plan(m, {}, kWideHost);
   EXPECT_EQ(seeds_by_block(a), seeds_by_block(b));
   std::vector<std::string> ids_a, ids_b;
   for (const auto& r : a.runs) ids_a.push_back(run_id(a, r));
@@ -152,7 +151,7 @@ TEST(PlanProperties, declared_order_follows_the_matrix) {
   Matrix m = test::must_parse(test::matrix_yaml());
   m.ordering.shuffle_blocks = false;
   m.ordering.modes = ModeOrder::declared;
-  const Plan plan = make_plan(m, {}, kHost);
+  const Plan plan = make_plan(m, {}, kWideHost);
   EXPECT_EQ(run_id(plan, plan.runs[0]), "w1.cold.writer.small.baseline.r1");
   EXPECT_EQ(run_id(plan, plan.runs[1]), "w1.cold.writer.small.no-consumer.r1");
   EXPECT_EQ(run_id(plan, plan.runs[4]), "w1.cold.writer.small.baseline.r2");
@@ -166,7 +165,7 @@ TEST(PlanProperties, balanced_modes_take_every_position_once_per_group_of_repeti
   for (const int repetitions : {4, 8, 7}) {
     Matrix m = test::must_parse(test::matrix_yaml("", "", repetitions));
     ASSERT_EQ(m.ordering.modes, ModeOrder::balanced);
-    const Plan plan = make_plan(m, {}, kHost);
+    const Plan plan = make_plan(m, {}, kWideHost);
     // (point, group, mode, position) -> times
     std::map<std::tuple<std::string, std::uint32_t, TraceMode, std::uint32_t>, int> seen;
     std::set<std::string> orders;
@@ -199,7 +198,7 @@ TEST(PlanProperties, balanced_modes_take_every_position_once_per_group_of_repeti
   // within a group somewhere in a matrix this size.
   Matrix shuffled = test::must_parse(test::matrix_yaml("", "", 4));
   shuffled.ordering.modes = ModeOrder::shuffled;
-  const Plan plan = make_plan(shuffled, {}, kHost);
+  const Plan plan = make_plan(shuffled, {}, kWideHost);
   std::map<std::tuple<std::string, TraceMode, std::uint32_t>, int> seen;
   int repeats = 0;
   for (const Block& b : plan.blocks) {
@@ -213,7 +212,7 @@ TEST(PlanProperties, balanced_modes_take_every_position_once_per_group_of_repeti
 }
 
 TEST(PlanProperties, run_ids_are_unique) {
-  const Plan plan = make_plan(test::must_parse(test::matrix_yaml()), {}, kHost);
+  const Plan plan = make_plan(test::must_parse(test::matrix_yaml()), {}, kWideHost);
   std::set<std::string> ids;
   for (const auto& r : plan.runs) ids.insert(run_id(plan, r));
   EXPECT_EQ(ids.size(), plan.runs.size());
@@ -222,7 +221,7 @@ TEST(PlanProperties, run_ids_are_unique) {
 TEST(PlanProperties, an_undeclared_baseline_is_added_to_every_block_and_marked_implicit) {
   std::string yaml = test::matrix_yaml();
   yaml.replace(yaml.find("[baseline, no-consumer, light, full]"), 36, "[full]");
-  const Plan plan = make_plan(test::must_parse(yaml), {}, kHost);
+  const Plan plan = make_plan(test::must_parse(yaml), {}, kWideHost);
   EXPECT_EQ(plan.counts.implicit_baselines, plan.counts.blocks);
   EXPECT_EQ(plan.counts.runs, 2 * plan.counts.blocks);
   for (const auto& r : plan.runs) EXPECT_EQ(r.implicit, r.trace == TraceMode::baseline);
@@ -235,7 +234,7 @@ TEST(PlanProperties, an_undeclared_baseline_is_added_to_every_block_and_marked_i
 TEST(PlanProperties, workers_over_a_limit_are_skipped_with_the_reason) {
   std::string yaml = test::matrix_yaml();
   yaml.replace(yaml.find("max_workers: 64"), 15, "max_workers: 2");
-  const Plan plan = make_plan(test::must_parse(yaml), {}, kHost);
+  const Plan plan = make_plan(test::must_parse(yaml), {}, kWideHost);
   const auto& workers = plan.axes[0];
   EXPECT_EQ(workers.values[2].label, "4");
   EXPECT_EQ(workers.values[2].state, PlanState::skipped);
@@ -262,7 +261,7 @@ TEST(PlanProperties, host_limits_skip_what_the_host_cannot_hold) {
 
 TEST(PlanProperties, excluded_values_end_skipped_with_the_rule_as_reason) {
   const Plan plan = make_plan(
-      test::must_parse(test::matrix_yaml("", "exclude:\n  - {dataset: large}\n")), {}, kHost);
+      test::must_parse(test::matrix_yaml("", "exclude:\n  - {dataset: large}\n")), {}, kWideHost);
   const auto& dataset = plan.axes[3];
   EXPECT_EQ(dataset.values[1].state, PlanState::skipped);
   EXPECT_NE(dataset.values[1].reason.find("exclude"), std::string::npos);
@@ -271,7 +270,7 @@ TEST(PlanProperties, excluded_values_end_skipped_with_the_rule_as_reason) {
 
 TEST(PlanProperties, every_axis_value_ends_in_exactly_one_consistent_state) {
   for (std::uint64_t s = 0; s < 200; ++s) {
-    const Plan plan = make_plan(test::random_matrix(s), {}, kHost);
+    const Plan plan = make_plan(test::random_matrix(s), {}, kWideHost);
     for (const auto& axis : plan.axes) {
       for (const auto& v : axis.values) {
         if (v.state == PlanState::measured) {

@@ -10,16 +10,15 @@
 
 #include "jbench/plan/shard.h"
 #include "random_matrix.h"
+#include "test_hosts.h"
 
 namespace jbench {
 namespace {
 
-const HostResources kHost{8, 16384};
-
 TEST(PlanShard, every_block_is_in_exactly_one_shard_and_the_loads_are_balanced) {
   std::size_t checked = 0, within_ten_percent = 0;
   for (std::uint64_t seed = 1; seed <= 300; ++seed) {
-    const Plan plan = make_plan(test::random_matrix(seed), {}, kHost);
+    const Plan plan = make_plan(test::random_matrix(seed), {}, kWideHost);
     if (plan.blocks.empty()) continue;
     std::uint64_t largest = 0;
     for (const Block& b : plan.blocks) largest = std::max(largest, block_estimate_ms(plan, b));
@@ -52,8 +51,8 @@ TEST(PlanShard, every_block_is_in_exactly_one_shard_and_the_loads_are_balanced) 
 }
 
 TEST(PlanShard, the_assignment_is_a_pure_function_of_the_plan_and_the_count) {
-  const Plan a = make_plan(test::random_matrix(7), {}, kHost);
-  const Plan b = make_plan(test::random_matrix(7), {}, kHost);
+  const Plan a = make_plan(test::random_matrix(7), {}, kWideHost);
+  const Plan b = make_plan(test::random_matrix(7), {}, kWideHost);
   for (std::uint32_t n = 1; n <= 8; ++n) EXPECT_EQ(assign_blocks(a, n), assign_blocks(b, n));
   // One shard holds everything.
   const auto one = assign_blocks(a, 1);
@@ -79,8 +78,8 @@ TEST(PlanShard, a_tracer_attach_measured_on_one_machine_does_not_move_the_partit
     PlanOptions measured;
     measured.tracer_attach_ms = 6000;
     measured.tracer_attach_source = "measured elsewhere";
-    const Plan assumed = make_plan(m, {}, kHost);
-    const Plan local = make_plan(m, {}, kHost, measured);
+    const Plan assumed = make_plan(m, {}, kWideHost);
+    const Plan local = make_plan(m, {}, kWideHost, measured);
     ASSERT_EQ(local.estimate.attach_per_traced_run_ms, 6000u);
     for (std::uint32_t n = 2; n <= 5; ++n) {
       EXPECT_EQ(assign_blocks(assumed, n), assign_blocks(local, n)) << "seed " << seed;
@@ -90,7 +89,7 @@ TEST(PlanShard, a_tracer_attach_measured_on_one_machine_does_not_move_the_partit
 }
 
 TEST(PlanShard, traced_blocks_weigh_more_than_untraced_ones) {
-  const Plan plan = make_plan(test::random_matrix(11), {}, kHost);
+  const Plan plan = make_plan(test::random_matrix(11), {}, kWideHost);
   for (const Block& b : plan.blocks) {
     std::uint64_t untraced = 0;
     bool traced = false;
@@ -109,7 +108,7 @@ TEST(PlanShard, traced_blocks_weigh_more_than_untraced_ones) {
 
 TEST(PlanShard, the_shards_plans_together_run_every_run_once_in_the_whole_plans_order) {
   for (std::uint64_t seed = 1; seed <= 60; ++seed) {
-    const Plan whole = make_plan(test::random_matrix(seed), {}, kHost);
+    const Plan whole = make_plan(test::random_matrix(seed), {}, kWideHost);
     std::map<std::string, std::uint64_t> seeds;  // run id -> block seed, of the whole plan
     std::map<std::string, std::size_t> position;
     for (std::size_t i = 0; i < whole.runs.size(); ++i) {
@@ -236,7 +235,7 @@ std::string codes(const std::vector<CoverageFinding>& findings) {
 }
 
 TEST(ShardCoverage, honest_shards_cover_the_plan_and_each_fault_is_named) {
-  const Plan whole = make_plan(test::random_matrix(3), {}, kHost);
+  const Plan whole = make_plan(test::random_matrix(3), {}, kWideHost);
   ASSERT_GE(whole.blocks.size(), 4u);
   const auto claims = honest_claims(whole, 4);
   EXPECT_TRUE(check_shard_coverage(whole, claims).empty())

@@ -27,11 +27,6 @@ namespace {
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
 
-std::uint64_t env_or(const char* name, std::uint64_t fallback) {
-  const char* v = std::getenv(name);
-  return v && *v ? std::strtoull(v, nullptr, 10) : fallback;
-}
-
 // What was changed, in words the exemption rules below match on.
 struct Applied {
   std::string file;  // relative to the bundle

@@ -1,6 +1,7 @@
 #include "fuzz_mutator.h"
 
 #include <charconv>
+#include <cstdlib>
 #include <vector>
 
 namespace jbench::test {
@@ -55,6 +56,11 @@ Json changed_type(const Json& v) {
 }
 
 }  // namespace
+
+std::uint64_t env_or(const char* name, std::uint64_t fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? std::strtoull(v, nullptr, 10) : fallback;
+}
 
 const char* op_name(FuzzOp op) {
   switch (op) {

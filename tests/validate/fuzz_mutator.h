@@ -22,6 +22,9 @@ inline constexpr FuzzOp kFuzzOps[] = {FuzzOp::remove_field, FuzzOp::rename_key,
                                       FuzzOp::truncate,     FuzzOp::garbage_line};
 const char* op_name(FuzzOp op);
 
+// A fuzz test's size from the environment (e.g. JBENCH_FUZZ_CASES), or `fallback`.
+std::uint64_t env_or(const char* name, std::uint64_t fallback);
+
 struct JsonMutation {
   nlohmann::json doc;  // the mutated document
   std::string where;   // JSON pointer of the value (or member) changed

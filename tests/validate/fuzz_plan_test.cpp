@@ -24,11 +24,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::uint64_t env_or(const char* name, std::uint64_t fallback) {
-  const char* v = std::getenv(name);
-  return v && *v ? std::strtoull(v, nullptr, 10) : fallback;
-}
-
 std::vector<std::pair<std::string, std::string>> matrices() {
   std::vector<std::pair<std::string, std::string>> out;
   for (const char* dir : {"matrices", "tests/fixtures/bad-matrices"}) {

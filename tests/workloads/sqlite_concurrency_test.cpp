@@ -13,7 +13,7 @@
 namespace jbench::test {
 namespace {
 
-constexpr std::int64_t kRows = 2000;
+constexpr std::int64_t kConcurrencyRows = 2000;
 
 // Walks workers through the protocol together, barrier by barrier, as the harness does.
 std::vector<json> run_cohort(const std::vector<json>& configures,
@@ -59,7 +59,7 @@ void expect_busy_accounting(const json& r) {
 TEST(SqliteConcurrency, TwoWritersOnOneDatabaseLoseNoWorkAndNoErrors) {
   TempDir dir;
   const std::string db = dir.path() + "/d.db";
-  build_dataset(db, kRows, 64, 9);
+  build_dataset(db, kConcurrencyRows, 64, 9);
   std::vector<json> configures;
   for (std::uint32_t i = 0; i < 2; ++i) {
     WorkerOptions o;
@@ -81,7 +81,8 @@ TEST(SqliteConcurrency, TwoWritersOnOneDatabaseLoseNoWorkAndNoErrors) {
     inserts += r["operations_by_type"]["insert"].get<std::int64_t>();
     busy += busy_errors(r);
   }
-  EXPECT_EQ(count_items(db), kRows + inserts);  // every counted insert committed, no others
+  EXPECT_EQ(count_items(db),
+            kConcurrencyRows + inserts);  // every counted insert committed, no others
   RecordProperty("busy_errors", static_cast<int>(busy));
 }
 
@@ -90,7 +91,7 @@ TEST(SqliteConcurrency, TwoWritersOnOneDatabaseLoseNoWorkAndNoErrors) {
 TEST(SqliteConcurrency, HeldWriteLockIsRetriedAndThenWaitedOut) {
   TempDir dir;
   const std::string db = dir.path() + "/d.db";
-  build_dataset(db, kRows, 16, 4);
+  build_dataset(db, kConcurrencyRows, 16, 4);
   sqlite3* holder = nullptr;
   ASSERT_EQ(sqlite3_open(db.c_str(), &holder), SQLITE_OK);
   ASSERT_EQ(sqlite3_exec(holder, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr), SQLITE_OK);

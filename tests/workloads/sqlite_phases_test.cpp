@@ -10,7 +10,7 @@
 namespace jbench::test {
 namespace {
 
-constexpr std::int64_t kRows = 2000;
+constexpr std::int64_t kPhaseRows = 2000;
 
 struct DurationCase {
   std::string lane;
@@ -24,7 +24,7 @@ class SqliteDurationPhases : public ::testing::TestWithParam<DurationCase> {};
 TEST_P(SqliteDurationPhases, EndAtTheDeadlineAndCountOnlyWhatFitsInside) {
   TempDir dir;
   const std::string db = dir.path() + "/d.db";
-  build_dataset(db, kRows, 32, 3);
+  build_dataset(db, kPhaseRows, 32, 3);
   WorkerOptions o;
   o.lane = GetParam().lane;
   o.connection = GetParam().connection;
@@ -70,7 +70,7 @@ TEST_P(SqliteDurationPhases, EndAtTheDeadlineAndCountOnlyWhatFitsInside) {
   // counted insert plus at most the straddled operations.
   const std::int64_t counted_inserts = warmup["operations_by_type"]["insert"].get<std::int64_t>() +
                                        r["operations_by_type"]["insert"].get<std::int64_t>();
-  const std::int64_t uncounted = count_items(db) - kRows - counted_inserts;
+  const std::int64_t uncounted = count_items(db) - kPhaseRows - counted_inserts;
   EXPECT_GE(uncounted, 0);
   EXPECT_LE(uncounted,
             warmup["straddled"].get<std::int64_t>() + r["straddled"].get<std::int64_t>());
@@ -88,7 +88,7 @@ class SqliteMixedLane : public ::testing::TestWithParam<double> {};
 
 TEST_P(SqliteMixedLane, ThatDidNotMixIsALaneViolation) {
   TempDir dir;
-  build_dataset(dir.path() + "/d.db", kRows, 8, 3);
+  build_dataset(dir.path() + "/d.db", kPhaseRows, 8, 3);
   WorkerOptions o;
   o.lane = "mixed";
   o.read_ratio = GetParam();

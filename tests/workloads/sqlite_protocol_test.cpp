@@ -12,7 +12,7 @@
 namespace jbench::test {
 namespace {
 
-constexpr std::uint64_t kRows = 2000;
+constexpr std::uint64_t kProtocolRows = 2000;
 
 struct LaneCase {
   std::string lane;
@@ -26,7 +26,7 @@ class SqliteProtocolHappyPath : public ::testing::TestWithParam<LaneCase> {};
 TEST_P(SqliteProtocolHappyPath, RunsExactlyTheRequestedOperationsAndSaysBye) {
   TempDir dir;
   const std::string db = dir.path() + "/d.db";
-  build_dataset(db, kRows, 32, 11);
+  build_dataset(db, kProtocolRows, 32, 11);
   WorkerOptions o;
   o.lane = GetParam().lane;
   o.connection = GetParam().connection;
@@ -72,7 +72,7 @@ TEST_P(SqliteProtocolHappyPath, RunsExactlyTheRequestedOperationsAndSaysBye) {
   // Every counted insert (warmup and measure) is in the database; nothing else was added.
   const auto inserts = t.warmup_done["operations_by_type"]["insert"].get<std::int64_t>() +
                        r["operations_by_type"]["insert"].get<std::int64_t>();
-  EXPECT_EQ(count_items(db), static_cast<std::int64_t>(kRows) + inserts);
+  EXPECT_EQ(count_items(db), static_cast<std::int64_t>(kProtocolRows) + inserts);
 
   const std::uint64_t teardown = ns(t.bye["teardown_ns"]);
   if (o.connection == "cold") {
@@ -119,7 +119,7 @@ TEST(SqliteProtocol, ResultRecordsTheClassificationOfEveryStatement) {
 TEST(SqliteProtocol, OperationStreamIsDeterminedBySeedAndWorkerIndex) {
   TempDir dir;
   const std::string db = dir.path() + "/d.db";
-  build_dataset(db, kRows, 16, 5);
+  build_dataset(db, kProtocolRows, 16, 5);
   WorkerOptions o;
   o.lane = "reader";
   o.measure = {{"operations", 200}};

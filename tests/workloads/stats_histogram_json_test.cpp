@@ -14,14 +14,14 @@ namespace jbench::stats {
 namespace {
 
 using nlohmann::json;
-constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
+constexpr std::uint64_t kMaxU64 = std::numeric_limits<std::uint64_t>::max();
 
 LatencyHistogram sample() {
   LatencyHistogram h;
   std::mt19937_64 rng(99);
   for (int i = 0; i < 5'000; ++i) h.record(rng() >> (rng() % 64));
   h.record((std::uint64_t{1} << 53) + 1);  // not representable as a double
-  h.record(kMax);
+  h.record(kMaxU64);
   return h;
 }
 
@@ -49,11 +49,11 @@ TEST(StatsHistogramJson, EmptyHistogramHasNullExtremesAndNoBuckets) {
 TEST(StatsHistogramJson, NanosecondsAreDecimalStringsAndBucketsAreSparse) {
   LatencyHistogram h;
   for (std::uint64_t v : {5u, 5u, 100u, 1'000'000u}) h.record(v);
-  h.record(kMax);
+  h.record(kMaxU64);
   const json j = histogram_to_json(h);
-  EXPECT_EQ(j["sum_ns"], to_decimal(uint128{kMax} + 1'000'110));
+  EXPECT_EQ(j["sum_ns"], to_decimal(uint128{kMaxU64} + 1'000'110));
   EXPECT_EQ(j["min_ns"], "5");
-  EXPECT_EQ(j["max_ns"], to_decimal(kMax));
+  EXPECT_EQ(j["max_ns"], to_decimal(kMaxU64));
   using H = LatencyHistogram;
   // 1'000'000 is in the octave [2^19, 2^20), whose buckets are 2^14 wide.
   const std::uint64_t million_lower = 1'000'000 / 16'384 * 16'384;
@@ -106,9 +106,9 @@ TEST(StatsHistogramJson, RejectsInconsistentOrNonCanonicalDocuments) {
 
 TEST(StatsDecimal, OnlyCanonicalDecimalsParse) {
   EXPECT_EQ(to_decimal(std::uint64_t{0}), "0");
-  EXPECT_EQ(to_decimal(kMax), "18446744073709551615");
+  EXPECT_EQ(to_decimal(kMaxU64), "18446744073709551615");
   EXPECT_EQ(to_decimal(~uint128{0}), "340282366920938463463374607431768211455");
-  EXPECT_EQ(parse_decimal_u64("18446744073709551615"), kMax);
+  EXPECT_EQ(parse_decimal_u64("18446744073709551615"), kMaxU64);
   EXPECT_EQ(parse_decimal_u64("0"), 0u);
   for (const char* bad :
        {"", "18446744073709551616", "-1", "+1", " 1", "1 ", "01", "1e3", "0x10"}) {

@@ -26,8 +26,8 @@ namespace jbench::collectors::syscall_detail {
 namespace {
 
 constexpr const char* kScript = "syscall.bpftrace.bt";
-constexpr const char* kOutput = "syscall.bpftrace.jsonl";
-constexpr const char* kStderr = "syscall.bpftrace.stderr.txt";
+constexpr const char* kBpftraceOutput = "syscall.bpftrace.jsonl";
+constexpr const char* kBpftraceStderr = "syscall.bpftrace.stderr.txt";
 // 16 MiB per CPU for up to four workers: bpftrace formats each line in user space more slowly
 // than four busy SQLite workers make calls (about 100 000 a second), so the buffer must hold a
 // measure phase's backlog. Seen here: 2 MiB dropped 9 000-35 000 events per run of that cell,
@@ -101,8 +101,8 @@ class BpftraceBackend final : public Backend {
       launch.env.emplace_back("BPFTRACE_PERF_RB_PAGES",
                               std::to_string(full_perf_buffer_pages(ctx_.cohort.size())));
     }
-    launch.output_path = ctx_.raw_dir + "/" + kOutput;
-    launch.stderr_path = ctx_.raw_dir + "/" + kStderr;
+    launch.output_path = ctx_.raw_dir + "/" + kBpftraceOutput;
+    launch.stderr_path = ctx_.raw_dir + "/" + kBpftraceStderr;
     launch.max_output_bytes = ctx_.max_output_bytes;
     LiveView* live = ctx_.live;
     launch.on_line = [live](std::string_view line) {
@@ -124,12 +124,13 @@ class BpftraceBackend final : public Backend {
     while (!ctx_.live->marker_seen) {
       lock.unlock();
       if (!process_->running()) {
-        const std::string why = stderr_excerpt(ctx_.raw_dir + "/" + kStderr);
+        const std::string why = stderr_excerpt(ctx_.raw_dir + "/" + kBpftraceStderr);
         return fmt::format("bpftrace exited before it attached{}{}", why.empty() ? "" : ": ", why);
       }
       if (monotonic_ns() >= deadline_ns) {
         process_->stop(monotonic_ns() + 2'000'000'000ULL);
-        return fmt::format("bpftrace did not attach within the attach timeout (see {})", kStderr);
+        return fmt::format("bpftrace did not attach within the attach timeout (see {})",
+                           kBpftraceStderr);
       }
       marker_call(kPhaseMarkerBase + 0);
       lock.lock();
@@ -190,7 +191,7 @@ class BpftraceBackend final : public Backend {
 
   Observed collect(const std::vector<PhaseMark>& /*marks: the kernel kept the phase*/) override {
     BpftraceReader reader;
-    std::ifstream in(ctx_.raw_dir + "/" + kOutput);
+    std::ifstream in(ctx_.raw_dir + "/" + kBpftraceOutput);
     std::string line;
     while (std::getline(in, line)) reader.line(line);
     BpftraceObservations obs = reader.finish();
@@ -226,7 +227,9 @@ class BpftraceBackend final : public Backend {
     return out;
   }
 
-  std::vector<std::string> raw_files() const override { return {kScript, kOutput, kStderr}; }
+  std::vector<std::string> raw_files() const override {
+    return {kScript, kBpftraceOutput, kBpftraceStderr};
+  }
   std::uint64_t output_bytes() const override { return process_ ? process_->output_bytes() : 0; }
   bool over_bound() const override { return process_ && process_->over_bound(); }
 

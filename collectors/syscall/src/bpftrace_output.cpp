@@ -13,7 +13,6 @@ namespace {
 using Json = nlohmann::json;
 
 constexpr std::string_view kPrintfPrefix = R"({"type": "printf", "data": ")";
-constexpr std::size_t kMaxExamples = 3;
 
 // The text of a printf record without its final newline, or nullopt if the line is not one.
 // Nearly every line is a plain one (no escapes but the final \n): it is cut out directly.
@@ -132,7 +131,7 @@ LiveLine scan_bpftrace_line(std::string_view line) {
 
 void BpftraceReader::malformed(std::string_view raw) {
   ++obs_.malformed;
-  if (obs_.malformed_examples.size() < kMaxExamples) {
+  if (obs_.malformed_examples.size() < kMaxMalformedExamples) {
     obs_.malformed_examples.emplace_back(raw.substr(0, 200));
   }
 }

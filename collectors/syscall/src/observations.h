@@ -8,6 +8,7 @@
 #include <sys/types.h>
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -16,6 +17,9 @@
 #include <vector>
 
 namespace jbench::collectors::syscall_detail {
+
+// How many malformed lines of a backend's output a parser quotes (it counts them all).
+inline constexpr std::size_t kMaxMalformedExamples = 3;
 
 // A file as the kernel knows it: the superblock's device (major:minor) and the inode number.
 struct FileIdentity {

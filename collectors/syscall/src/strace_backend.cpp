@@ -23,8 +23,8 @@
 namespace jbench::collectors::syscall_detail {
 namespace {
 
-constexpr const char* kOutput = "syscall.strace.txt";
-constexpr const char* kStderr = "syscall.strace.stderr.txt";
+constexpr const char* kStraceOutput = "syscall.strace.txt";
+constexpr const char* kStraceStderr = "syscall.strace.stderr.txt";
 // A step of CLOCK_REALTIME larger than this during the run makes strace's times unplaceable.
 constexpr std::int64_t kMaxClockDriftNs = 1'000'000;
 
@@ -76,8 +76,8 @@ class StraceBackend final : public Backend {
       std::lock_guard lock(owners_mu_);
       owners_[p.pid] = ThreadOwner{p.pid, p.start_time_ticks, 0, 0};
     }
-    launch.output_path = ctx_.raw_dir + "/" + kOutput;
-    launch.stderr_path = ctx_.raw_dir + "/" + kStderr;
+    launch.output_path = ctx_.raw_dir + "/" + kStraceOutput;
+    launch.stderr_path = ctx_.raw_dir + "/" + kStraceStderr;
     launch.max_output_bytes = ctx_.max_output_bytes;
     launch.on_line = [this](std::string_view line) { on_line(line); };
     std::string error;
@@ -88,7 +88,7 @@ class StraceBackend final : public Backend {
       for (const auto& p : ctx_.cohort) all = all && all_threads_traced_by(p.pid, process_->pid());
       if (all) return {};
       if (!process_->running()) {
-        return fmt::format("strace exited before it attached (see raw/{})", kStderr);
+        return fmt::format("strace exited before it attached (see raw/{})", kStraceStderr);
       }
       if (monotonic_ns() >= deadline_ns) {
         process_->stop(monotonic_ns() + 2'000'000'000ULL);
@@ -143,7 +143,7 @@ class StraceBackend final : public Backend {
 
   Observed collect(const std::vector<PhaseMark>& marks) override {
     StraceReader reader(offset_.realtime_minus_monotonic_ns);
-    std::ifstream in(ctx_.raw_dir + "/" + kOutput);
+    std::ifstream in(ctx_.raw_dir + "/" + kStraceOutput);
     std::string line;
     while (std::getline(in, line)) reader.line(line);
     StraceObservations obs = reader.finish();
@@ -222,7 +222,7 @@ class StraceBackend final : public Backend {
     return out;
   }
 
-  std::vector<std::string> raw_files() const override { return {kOutput, kStderr}; }
+  std::vector<std::string> raw_files() const override { return {kStraceOutput, kStraceStderr}; }
   std::uint64_t output_bytes() const override { return process_ ? process_->output_bytes() : 0; }
   bool over_bound() const override { return process_ && process_->over_bound(); }
 

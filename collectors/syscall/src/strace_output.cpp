@@ -8,7 +8,6 @@
 namespace jbench::collectors::syscall_detail {
 namespace {
 
-constexpr std::size_t kMaxExamples = 3;
 constexpr std::string_view kUnfinished = " <unfinished ...>";
 constexpr std::string_view kDetached = " <detached ...>";
 
@@ -200,7 +199,7 @@ bool strace_line_is_canary(std::string_view line) {
 
 void StraceReader::malformed(std::string_view raw) {
   ++obs_.malformed;
-  if (obs_.malformed_examples.size() < kMaxExamples) {
+  if (obs_.malformed_examples.size() < kMaxMalformedExamples) {
     obs_.malformed_examples.emplace_back(raw.substr(0, 200));
   }
 }

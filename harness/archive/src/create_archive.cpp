@@ -20,10 +20,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-Error sys_error(const std::string& what, int err) {
-  return Error{fmt::format("{}: {}", what, std::strerror(err)), err};
-}
-
 struct Item {
   std::string name;  // the entry name: "<top>" or "<top>/<relative path>"
   std::string path;  // where it is on disk

@@ -19,10 +19,6 @@ namespace {
 
 constexpr std::size_t kBlockBytes = 64 * 1024;
 
-Error sys_error(const std::string& what, int err) {
-  return Error{fmt::format("{}: {}", what, std::strerror(err)), err};
-}
-
 // libarchive's ARCHIVE_ERRNO_FILE_FORMAT (private in archive_private.h): EILSEQ on Linux. It is
 // what "Unrecognized archive format" carries.
 constexpr int kFormatErrno = EILSEQ;

@@ -3,10 +3,14 @@
 
 #include <archive.h>
 #include <archive_entry.h>
+#include <fmt/format.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <memory>
 #include <string>
+
+#include "jbench/archive/archive.h"
 
 namespace jbench::archive {
 
@@ -22,6 +26,11 @@ struct EntryFree {
 using ArchiveReader = std::unique_ptr<struct archive, ReadFree>;
 using ArchiveWriter = std::unique_ptr<struct archive, WriteFree>;
 using ArchiveEntry = std::unique_ptr<archive_entry, EntryFree>;
+
+// A failed system call's error: what failed, and errno's text and number.
+inline Error sys_error(const std::string& what, int err) {
+  return Error{fmt::format("{}: {}", what, std::strerror(err)), err};
+}
 
 // libarchive's message for its last error, never null.
 inline std::string archive_message(struct archive* a) {

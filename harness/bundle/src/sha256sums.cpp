@@ -25,7 +25,7 @@ bool is_lower_hex_digest(std::string_view s) {
 }
 
 // A printable rendering of an untrusted line for a message.
-std::string quoted(std::string_view s) {
+std::string printable(std::string_view s) {
   std::string out;
   for (const char ch : s.substr(0, 120)) {
     const auto c = static_cast<unsigned char>(ch);
@@ -76,13 +76,13 @@ Listing parse_sums(const std::string& text, std::vector<SumsProblem>& problems) 
         line.substr(64, 2) != "  ") {
       problems.push_back({"sums.malformed", kSha256SumsName,
                           fmt::format("line {}: expected '<64 lowercase hex>  <path>', found '{}'",
-                                      line_no, quoted(line))});
+                                      line_no, printable(line))});
       continue;
     }
     const std::string path(line.substr(66));
     if (auto problem = bundle_detail::bundle_path_problem(path); !problem.empty()) {
       problems.push_back(
-          {"sums.unsafe_path", quoted(path), fmt::format("line {}: {}", line_no, problem)});
+          {"sums.unsafe_path", printable(path), fmt::format("line {}: {}", line_no, problem)});
       continue;
     }
     if (path == kSha256SumsName) {
@@ -98,7 +98,7 @@ Listing parse_sums(const std::string& text, std::vector<SumsProblem>& problems) 
     if (!previous.empty() && path < previous) {
       problems.push_back({"sums.unsorted", path,
                           fmt::format("line {}: comes after '{}' but sorts before it", line_no,
-                                      quoted(previous))});
+                                      printable(previous))});
     }
     previous = path;
     listing.digests.emplace(path, std::string(line.substr(0, 64)));
@@ -151,7 +151,7 @@ std::vector<SumsProblem> verify_sha256sums(const std::string& bundle_dir) {
     } else if (entry.kind == Kind::directory) {
       not_files.insert(entry.relative);
     } else {
-      file_problems.push_back({"sums.not_regular", quoted(entry.relative),
+      file_problems.push_back({"sums.not_regular", printable(entry.relative),
                                fmt::format("a {} in the bundle; a bundle holds only regular "
                                            "files and directories",
                                            entry.other_type)});
@@ -184,7 +184,7 @@ std::vector<SumsProblem> verify_sha256sums(const std::string& bundle_dir) {
   for (const auto& path : present) {
     if (listing.digests.count(path) == 0) {
       file_problems.push_back(
-          {"sums.file_unlisted", quoted(path), "in the bundle, not in SHA256SUMS"});
+          {"sums.file_unlisted", printable(path), "in the bundle, not in SHA256SUMS"});
     }
   }
   std::stable_sort(file_problems.begin(), file_problems.end(),

@@ -13,7 +13,7 @@
 namespace jbench::decode {
 namespace {
 
-constexpr std::array<std::string_view, 13> kTopKeys = {
+constexpr std::array<std::string_view, 13> kMatrixKeys = {
     "version", "name", "description", "seed",  "repetitions", "workload", "phases",
     "limits",  "axes", "exclude",     "order", "collectors",  "oracle"};
 
@@ -218,7 +218,7 @@ void check_consistency(Context& ctx, const yaml::Node& root, Matrix& m) {
 }  // namespace
 
 void decode_matrix(Context& ctx, const yaml::Node& root, Matrix& m) {
-  Fields fields(ctx, root, "", kTopKeys);
+  Fields fields(ctx, root, "", kMatrixKeys);
   if (!fields.valid()) return;
 
   if (const auto* n = fields.required("version")) {

@@ -16,7 +16,7 @@ namespace {
 using decode::Context;
 using decode::Fields;
 
-constexpr std::array<std::string_view, 11> kTopKeys = {
+constexpr std::array<std::string_view, 11> kOracleKeys = {
     "version", "name",      "description", "seed",    "target", "oracle",
     "corpus",  "generator", "metamorphic", "ledgers", "faults"};
 
@@ -140,7 +140,7 @@ void decode_faults(Context& ctx, const yaml::Node& n, OracleMatrix& m) {
 }
 
 void decode_oracle_matrix(Context& ctx, const yaml::Node& root, OracleMatrix& m) {
-  Fields fields(ctx, root, "", kTopKeys);
+  Fields fields(ctx, root, "", kOracleKeys);
   if (!fields.valid()) return;
   if (const auto* n = fields.required("version")) ctx.integer(*n, "version", 1, 1);
   if (const auto* n = fields.required("name")) {

@@ -16,7 +16,7 @@ namespace {
 using decode::Context;
 using decode::Fields;
 
-constexpr std::array<std::string_view, 12> kTopKeys = {
+constexpr std::array<std::string_view, 12> kProposalKeys = {
     "version", "name",     "description", "matrix",   "only", "sessions",
     "seed",    "baseline", "candidate",   "counters", "rule", "repetitions"};
 
@@ -129,7 +129,7 @@ void decode_rule(Context& ctx, const yaml::Node& n, DecisionRule& r) {
 }
 
 void decode_proposal(Context& ctx, const yaml::Node& root, Proposal& p) {
-  Fields fields(ctx, root, "", kTopKeys);
+  Fields fields(ctx, root, "", kProposalKeys);
   if (!fields.valid()) return;
   if (const auto* n = fields.required("version")) ctx.integer(*n, "version", 1, 1);
   if (const auto* n = fields.required("name")) {

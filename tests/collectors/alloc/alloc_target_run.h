@@ -16,6 +16,9 @@ namespace jbench::alloc_test {
 
 inline constexpr const char* kRunId = "alloc.test.r1";
 inline constexpr const char* kBootId = "00000000-0000-4000-8000-0000000a110c";
+inline constexpr std::uint64_t kGiB = std::uint64_t{1} << 30;
+// The target's largest allocation (alloc_target.c): 1.5 MiB and a page.
+inline constexpr double kLargestAllocation = 1.5 * 1024 * 1024 + 4096;
 
 // One `key=value ...` line the target printed (one per process, role=main|parent|child|threads).
 struct TargetLine {

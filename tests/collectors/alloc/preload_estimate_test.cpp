@@ -29,9 +29,7 @@
 namespace jbench::alloc_test {
 namespace {
 
-constexpr double kLargestAllocation = 1.5 * 1024 * 1024 + 4096;
 constexpr double kDefaultMean = 512 * 1024;
-constexpr std::uint64_t kGiB = std::uint64_t{1} << 30;
 
 void expect_workload_decides(double mean, double bytes) {
   const double p = estimate_miss_probability(mean, bytes, kLargestAllocation, 0.05);

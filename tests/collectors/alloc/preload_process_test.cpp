@@ -18,9 +18,6 @@
 namespace jbench::alloc_test {
 namespace {
 
-constexpr std::uint64_t kGiB = std::uint64_t{1} << 30;
-constexpr double kLargestAllocation = 1.5 * 1024 * 1024 + 4096;
-
 std::vector<std::string> files_in(const std::string& dir) {
   std::vector<std::string> names;
   for (const auto& e : std::filesystem::directory_iterator(dir)) {

@@ -59,7 +59,7 @@ class ShimFileHandle {
   sqlite3_file* file_ = nullptr;
 };
 
-std::unique_ptr<FaultVfs> make_vfs() {
+std::unique_ptr<FaultVfs> make_unsynced_vfs() {
   auto vfs = FaultVfs::create({.real_fsync = false});
   if (!vfs) ADD_FAILURE() << vfs.error().message;
   return std::move(vfs).value();
@@ -68,7 +68,7 @@ std::unique_ptr<FaultVfs> make_vfs() {
 TEST(FaultVfsFile, reads_see_unsynced_writes_that_the_disk_does_not_have) {
   jbench::test::TempDir dir;
   const std::string path = dir.path() + "/f";
-  auto vfs = make_vfs();
+  auto vfs = make_unsynced_vfs();
   ShimFileHandle f(*vfs, path);
   ASSERT_EQ(f.write("hello", 0), SQLITE_OK);
   std::string got;
@@ -82,7 +82,7 @@ TEST(FaultVfsFile, reads_see_unsynced_writes_that_the_disk_does_not_have) {
 
 TEST(FaultVfsFile, a_read_past_the_end_is_short_and_zero_filled) {
   jbench::test::TempDir dir;
-  auto vfs = make_vfs();
+  auto vfs = make_unsynced_vfs();
   ShimFileHandle f(*vfs, dir.path() + "/f");
   ASSERT_EQ(f.write("abc", 0), SQLITE_OK);
   std::string got;
@@ -93,7 +93,7 @@ TEST(FaultVfsFile, a_read_past_the_end_is_short_and_zero_filled) {
 TEST(FaultVfsFile, power_loss_leaves_exactly_the_synced_bytes) {
   jbench::test::TempDir dir;
   const std::string path = dir.path() + "/f";
-  auto vfs = make_vfs();
+  auto vfs = make_unsynced_vfs();
   ShimFileHandle f(*vfs, path);
   ASSERT_EQ(f.write("synced-part", 0), SQLITE_OK);
   ASSERT_EQ(f.sync(), SQLITE_OK);
@@ -149,7 +149,7 @@ TEST(FaultVfsFile, power_loss_with_sector_survival_keeps_whole_sectors_old_or_ne
 TEST(FaultVfsFile, a_truncate_is_durable_only_after_a_sync) {
   jbench::test::TempDir dir;
   const std::string path = dir.path() + "/f";
-  auto vfs = make_vfs();
+  auto vfs = make_unsynced_vfs();
   ShimFileHandle f(*vfs, path);
   ASSERT_EQ(f.write(std::string(8192, 'p'), 0), SQLITE_OK);
   ASSERT_EQ(f.sync(), SQLITE_OK);
@@ -162,7 +162,7 @@ TEST(FaultVfsFile, a_truncate_is_durable_only_after_a_sync) {
 
 TEST(FaultVfsFile, the_nth_point_of_any_op_is_the_nth_entry_of_the_trace) {
   jbench::test::TempDir dir;
-  auto vfs = make_vfs();
+  auto vfs = make_unsynced_vfs();
   ShimFileHandle f(*vfs, dir.path() + "/f");
   vfs->arm({FaultKind::transient_error, 3, std::nullopt});
   EXPECT_EQ(f.write("a", 0), SQLITE_OK);
