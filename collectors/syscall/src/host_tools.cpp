@@ -109,6 +109,12 @@ ClockOffset measure_clock_offset() {
   return best;
 }
 
+std::uint64_t boottime_minus_monotonic_ns() {
+  const std::int64_t m = read_ns(CLOCK_MONOTONIC);
+  const std::int64_t b = read_ns(CLOCK_BOOTTIME);
+  return b > m ? static_cast<std::uint64_t>(b - m) : 0;
+}
+
 std::optional<pid_t> thread_group_of(pid_t tid) {
   auto tgid = status_field(fmt::format("/proc/{}/status", tid), "Tgid");
   if (!tgid) return std::nullopt;
@@ -125,6 +131,19 @@ bool all_threads_traced_by(pid_t pid, pid_t tracer) {
     any = true;
   }
   return any;
+}
+
+std::vector<pid_t> threads_of(pid_t pid) {
+  std::vector<pid_t> tids;
+  std::error_code ec;
+  for (const auto& task :
+       std::filesystem::directory_iterator(fmt::format("/proc/{}/task", pid), ec)) {
+    const std::string name = task.path().filename().string();
+    pid_t tid = 0;
+    const auto [end, err] = std::from_chars(name.data(), name.data() + name.size(), tid);
+    if (err == std::errc() && end == name.data() + name.size()) tids.push_back(tid);
+  }
+  return tids;
 }
 
 }  // namespace jbench::collectors::syscall_detail

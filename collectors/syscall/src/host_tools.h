@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "jbench/common/path_search.h"
 
@@ -38,10 +39,14 @@ struct ClockOffset {
   std::uint64_t uncertainty_ns = 0;
 };
 ClockOffset measure_clock_offset();
+// CLOCK_BOOTTIME - CLOCK_MONOTONIC (the time the host spent suspended; constant while it runs).
+std::uint64_t boottime_minus_monotonic_ns();
 
 // The thread group (process) of thread `tid`, from /proc/<tid>/status; nullopt if gone.
 std::optional<pid_t> thread_group_of(pid_t tid);
 // The tracer of every thread of `pid` (/proc/<pid>/task/*/status TracerPid) is `tracer`.
 bool all_threads_traced_by(pid_t pid, pid_t tracer);
+// The thread ids of `pid` now (/proc/<pid>/task); empty if it is gone.
+std::vector<pid_t> threads_of(pid_t pid);
 
 }  // namespace jbench::collectors::syscall_detail

@@ -14,6 +14,7 @@
 
 #include "backend.h"
 #include "host_tools.h"
+#include "incarnations.h"
 #include "jbench/common/clock.h"
 #include "jbench/proc/proc_stat.h"
 #include "strace_output.h"
@@ -51,8 +52,10 @@ class StraceBackend final : public Backend {
   std::string attach(std::uint64_t deadline_ns) override {
     version_ = tool_version(exe_, "-V");
     offset_ = measure_clock_offset();
+    boottime_minus_monotonic_ns_ = boottime_minus_monotonic_ns();
     std::string calls;
     for (const auto& c : traced_calls()) calls += fmt::format("?{},", c.name);
+    for (const char* c : kCreationCalls) calls += fmt::format("?{},", c);
     calls += "?faccessat,?faccessat2,?access";  // the canary; '?': not an error where absent
     BackendLaunch launch;
     launch.executable = exe_;
@@ -86,7 +89,10 @@ class StraceBackend final : public Backend {
     for (;;) {
       bool all = true;
       for (const auto& p : ctx_.cohort) all = all && all_threads_traced_by(p.pid, process_->pid());
-      if (all) return {};
+      if (all) {
+        own_threads_of_cohort();
+        return {};
+      }
       if (!process_->running()) {
         return fmt::format("strace exited before it attached (see raw/{})", kStraceStderr);
       }
@@ -167,6 +173,7 @@ class StraceBackend final : public Backend {
           drift));
     }
     std::lock_guard lock(owners_mu_);
+    owners_from_creations(obs.creations);
     std::map<pid_t, std::uint64_t> unattributed;  // tid -> calls
     std::map<pid_t, std::uint64_t> last_t;        // tid -> last entry time
     bool stepped = false;
@@ -195,7 +202,7 @@ class StraceBackend final : public Backend {
     for (const auto& [tid, n] : unattributed) {
       out.problems.push_back(fmt::format(
           "{} call(s) of thread {} cannot be attributed: it ended before its process could be "
-          "read from /proc",
+          "read from /proc, and strace recorded no clone or fork that made it",
           n, tid));
     }
     for (auto& k : obs.canaries) {
@@ -218,7 +225,9 @@ class StraceBackend final : public Backend {
           {"drift_at_stop_ns", std::to_string(drift)}}}};
     out.entry = {{"backend_version", version_},
                  {"clock_conversion", out.header["clock_conversion"]},
-                 {"calls_in_progress", obs.in_progress}};
+                 {"calls_in_progress", obs.in_progress},
+                 {"forks_seen", forks_seen(obs.creations)},
+                 {"forks_from_records", forks_from_records_}};
     return out;
   }
 
@@ -227,6 +236,11 @@ class StraceBackend final : public Backend {
   bool over_bound() const override { return process_ && process_->over_bound(); }
 
  private:
+  static std::size_t forks_seen(const std::vector<StraceCreation>& creations) {
+    return static_cast<std::size_t>(
+        std::count_if(creations.begin(), creations.end(), [](const auto& c) { return !c.thread; }));
+  }
+
   static int phase_at(const std::vector<PhaseMark>& marks, std::uint64_t t_ns) {
     int phase = 0;
     for (const auto& m : marks) {
@@ -276,6 +290,43 @@ class StraceBackend final : public Backend {
     ctx_.live->changed.notify_all();
   }
 
+  // Every thread the cohort's processes had when strace attached: known from the start, so a
+  // thread that ends before its first line is read still has its process.
+  void own_threads_of_cohort() {
+    std::lock_guard lock(owners_mu_);
+    for (const auto& p : ctx_.cohort) {
+      const ThreadOwner process = owners_[p.pid];
+      for (const pid_t tid : threads_of(p.pid)) {
+        auto [it, fresh] = owners_.try_emplace(tid, process);
+        if (fresh) it->second.first_t_ns = 0;
+      }
+    }
+  }
+
+  // The threads and processes the live resolution could not read from /proc (they ended before
+  // their first line was read: on a loaded machine the reader can fall behind strace), from
+  // strace's own record of the clone or fork that made them. Exact for a thread; a process's
+  // start time is the clock tick its fork began in, as strace timed it (the kernel takes it
+  // within that call). In output order a creator's own creation comes first, so one pass
+  // resolves a chain.
+  void owners_from_creations(const std::vector<StraceCreation>& creations) {
+    for (const auto& made : creations) {
+      auto creator = owners_.find(made.creator_tid);
+      if (creator == owners_.end() || creator->second.pid == 0) continue;
+      ThreadOwner& owner = owners_[made.child_tid];
+      if (owner.pid != 0) continue;  // read from /proc while it lived
+      if (made.thread) {
+        owner = creator->second;
+        owner.first_t_ns = 0;
+      } else {
+        owner = ThreadOwner{made.child_tid,
+                            boottime_ns_to_ticks(made.t_ns + boottime_minus_monotonic_ns_),
+                            creator->second.pid, made.t_ns};
+        ++forks_from_records_;
+      }
+    }
+  }
+
   ThreadOwner resolve(pid_t tid) const {
     ThreadOwner owner;
     auto tgid = thread_group_of(tid);
@@ -298,6 +349,8 @@ class StraceBackend final : public Backend {
   std::string exe_;
   std::string version_;
   ClockOffset offset_;
+  std::uint64_t boottime_minus_monotonic_ns_ = 0;
+  std::uint64_t forks_from_records_ = 0;  // processes resolved by owners_from_creations
   ClockOffset offset_at_stop_;
   bool interrupted_live_ = false;
   std::unique_ptr<BackendProcess> process_;

@@ -13,6 +13,15 @@ constexpr std::string_view kDetached = " <detached ...>";
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
+constexpr std::uint64_t kCloneThread = 0x10000;  // CLONE_THREAD
+
+bool is_creation_call(std::string_view call) {
+  for (const char* c : kCreationCalls) {
+    if (call == c) return true;
+  }
+  return false;
+}
+
 // "1795952986.909241010" (seconds.fraction, any number of fraction digits up to 9) -> ns.
 std::optional<std::uint64_t> seconds_to_ns(std::string_view text) {
   const auto dot = text.find('.');
@@ -274,13 +283,15 @@ void StraceReader::line(std::string_view text) {
 
 void StraceReader::complete(pid_t tid, std::uint64_t t_ns, std::string_view call,
                             std::string_view rest, std::string_view raw) {
-  const auto equals = rest.rfind(") = ");
-  if (equals == std::string_view::npos) {
+  // strace pads a short call out to a column before " = ": "vfork()      = 1585 <...>".
+  const auto equals = rest.rfind(" = ");
+  const auto close = equals == std::string_view::npos ? equals : rest.find_last_not_of(' ', equals);
+  if (close == std::string_view::npos || rest[close] != ')') {
     malformed(raw);
     return;
   }
-  const std::string_view args = rest.substr(0, equals);
-  std::string_view result = rest.substr(equals + 4);
+  const std::string_view args = rest.substr(0, close);
+  std::string_view result = rest.substr(equals + 3);
   if (is_canary_call(call)) {
     std::string_view path_arg = args;
     if (call != "access") {
@@ -303,6 +314,10 @@ void StraceReader::complete(pid_t tid, std::uint64_t t_ns, std::string_view call
     } else {
       ++obs_.ignored;
     }
+    return;
+  }
+  if (is_creation_call(call)) {
+    creation(tid, t_ns, call, args, result, raw);
     return;
   }
   const TracedCall* traced = find_call(call);
@@ -399,6 +414,40 @@ void StraceReader::complete(pid_t tid, std::uint64_t t_ns, std::string_view call
     }
   }
   obs_.calls.push_back(std::move(c));
+}
+
+// "clone(child_stack=NULL, flags=0x1200000|17, ...) = 23309 <...>", "clone3({flags=0x3d0f00,
+// ...} => {...}, 88) = 23310 <...>", "vfork() = 23311 <...>": the child's thread id, and from the
+// flags whether it is a thread of the creator's process.
+void StraceReader::creation(pid_t tid, std::uint64_t t_ns, std::string_view call,
+                            std::string_view args, std::string_view result, std::string_view raw) {
+  if (result.starts_with("?")) {
+    ++obs_.ignored;  // the creator ended inside the call
+    return;
+  }
+  std::size_t used = 0;
+  const auto child = leading_integer(result, used);
+  if (!child) {
+    malformed(raw);
+    return;
+  }
+  if (*child <= 0) {
+    ++obs_.ignored;  // failed: nothing was made
+    return;
+  }
+  bool thread = false;
+  if (call == "clone" || call == "clone3") {
+    const auto at = args.find("flags=");
+    std::size_t n = 0;
+    const auto flags =
+        at == std::string_view::npos ? std::nullopt : leading_integer(args.substr(at + 6), n);
+    if (!flags) {
+      malformed(raw);
+      return;
+    }
+    thread = (static_cast<std::uint64_t>(*flags) & kCloneThread) != 0;
+  }
+  obs_.creations.push_back({tid, static_cast<pid_t>(*child), thread, t_ns});
 }
 
 StraceObservations StraceReader::finish() {

@@ -24,15 +24,29 @@
 
 namespace jbench::collectors::syscall_detail {
 
+// A thread or process a traced thread made (clone, clone3, fork, vfork), as strace recorded it:
+// the one source of a new thread's process that cannot vanish before it is read.
+struct StraceCreation {
+  pid_t creator_tid = 0;
+  pid_t child_tid = 0;
+  bool thread = false;     // CLONE_THREAD: a thread of the creator's process; else a new process
+  std::uint64_t t_ns = 0;  // when the call began (CLOCK_MONOTONIC)
+};
+
 struct StraceObservations {
   std::vector<CallRecord> calls;  // in output order; pid 0, phase 0 (the collector assigns them)
   std::vector<CanaryHit> canaries;
+  std::vector<StraceCreation> creations;  // in output order
   std::uint64_t in_progress = 0;  // halves without their other half (a call under way at attach
                                   // or at detach): not counted
   std::uint64_t ignored = 0;      // lines about other calls, exits and signals
   std::uint64_t malformed = 0;
   std::vector<std::string> malformed_examples;
 };
+
+// The calls that make threads and processes: traced beside the measured calls only to learn
+// which process each new thread belongs to (never counted as calls).
+inline constexpr const char* kCreationCalls[] = {"clone", "clone3", "fork", "vfork"};
 
 // The thread id that starts a line, if the line has one (the monitor uses it while the run goes
 // on, to learn each thread's process before the thread can vanish).
@@ -54,6 +68,8 @@ class StraceReader {
   };
   void complete(pid_t tid, std::uint64_t t_ns, std::string_view call, std::string_view rest,
                 std::string_view raw);
+  void creation(pid_t tid, std::uint64_t t_ns, std::string_view call, std::string_view args,
+                std::string_view result, std::string_view raw);
   void malformed(std::string_view raw);
 
   std::int64_t offset_ns_;

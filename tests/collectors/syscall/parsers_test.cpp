@@ -5,6 +5,7 @@
 
 #include <fstream>
 #include <regex>
+#include <tuple>
 
 #include "bpftrace_output.h"
 #include "strace_output.h"
@@ -176,6 +177,37 @@ TEST(StraceReader, InterleavedThreadsArePairedAndPartialCallsSetAside) {
   EXPECT_EQ(obs.calls[4].result, -25);
   EXPECT_EQ(request_name(*call_by_id(obs.calls[5].call), *obs.calls[5].request), "LOCK_EX|LOCK_NB");
   EXPECT_EQ(obs.calls[6].result_path, "/data/b.db");
+}
+
+// strace 6.1's own lines (-X raw): a fork (clone without CLONE_THREAD), a thread (clone3 with
+// it), a vfork, one clone cut in two by another thread's line, and a failed one.
+TEST(StraceReader, CreationsNameEachChildAndWhetherItIsAThread) {
+  StraceReader reader(1'796'290'000'000'000'000);
+  const std::vector<std::string> lines = {
+      "1582  1796290689.353263737 clone(child_stack=NULL, flags=0x1200000|17, "
+      "child_tidptr=0x7f3932e91a10) = 1583 <0.000138341>",
+      "1582  1796290689.355339501 clone3({flags=0x3d0f00, child_tid=0x7f3932e90990, "
+      "parent_tid=0x7f3932e90990, exit_signal=0, stack=0x7f3932690000, stack_size=0x7fff80, "
+      "tls=0x7f3932e906c0} => {parent_tid=[1584]}, 88) = 1584 <0.000098061>",
+      "1582  1796290689.356516168 vfork()      = 1585 <0.000292373>",
+      "1584  1796290689.357000000 clone(child_stack=0x7f00, flags=0x3d0f00 <unfinished ...>",
+      "1582  1796290689.357100000 +++ exited with 0 +++",
+      "1584  1796290689.357200000 <... clone resumed>, parent_tid=[1586]) = 1586 <0.000200000>",
+      "1584  1796290689.357300000 clone(child_stack=NULL, flags=0x1200000|17) = -1 EAGAIN "
+      "(Resource temporarily unavailable) <0.000010000>"};
+  for (const auto& l : lines) reader.line(l);
+  const auto obs = reader.finish();
+  EXPECT_EQ(obs.malformed, 0u) << (obs.malformed_examples.empty() ? "" : obs.malformed_examples[0]);
+  EXPECT_TRUE(obs.calls.empty()) << "creations are never counted as calls";
+  ASSERT_EQ(obs.creations.size(), 4u);
+  const std::vector<std::tuple<pid_t, pid_t, bool>> want = {
+      {1582, 1583, false}, {1582, 1584, true}, {1582, 1585, false}, {1584, 1586, true}};
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    const auto& made = obs.creations[i];
+    EXPECT_EQ(std::make_tuple(made.creator_tid, made.child_tid, made.thread), want[i]) << i;
+  }
+  EXPECT_EQ(obs.creations[0].t_ns, 689'353'263'737u);  // the call's entry, converted
+  EXPECT_EQ(obs.creations[3].t_ns, 689'357'000'000u);  // the first half's time
 }
 
 TEST(StraceReader, EveryMalformedLineIsCounted) {
