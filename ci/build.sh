@@ -3,19 +3,43 @@
 #   bash ci/build.sh                 # everything: the tools, the tests, the benchmarks
 #   bash ci/build.sh TARGET...       # only these targets (and what they need)
 # Environment: BUILD_DIR (default build), BUILD_TYPE (default RelWithDebInfo), JOBS (default 2).
-# ccache is used when it is on PATH (a second build of the same sources is then cheap).
+# ccache is used when it is on PATH (a second build of the same sources is then cheap), with this
+# checkout as its base directory and the compiler told to write paths relative to it
+# (-ffile-prefix-map, in CMakeLists.txt): a second clone in another folder hits the same cache.
+# The last line gives the build's time and, with ccache, its hit rate.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash ci/install-deps.sh
 build_dir="${BUILD_DIR:-build}"
 launcher=()
 if command -v ccache >/dev/null; then
-  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+  # Through env, so that a plain `ninja -C build` gives ccache the same base directory.
+  via="env;CCACHE_BASEDIR=$PWD;ccache"
+  launcher=("-DCMAKE_CXX_COMPILER_LAUNCHER=$via" "-DCMAKE_C_COMPILER_LAUNCHER=$via")
 fi
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-RelWithDebInfo}" \
   "${launcher[@]}" >/dev/null
 targets=()
 for t in "$@"; do targets+=(--target "$t"); done
+# ccache's counters before and after: this build's hits and misses, whatever ran before it.
+ccache_counts() {
+  command -v ccache >/dev/null || return 0
+  ccache --print-stats 2>/dev/null |
+    awk '$1 ~ /^(direct_cache_hit|preprocessed_cache_hit)$/ {h += $2} $1 == "cache_miss" {m += $2}
+         END {print h + 0, m + 0}'
+}
+before=$(ccache_counts)
 started=$(date +%s)
 cmake --build "$build_dir" -j "${JOBS:-2}" "${targets[@]}"
-echo "build: $(($(date +%s) - started)) s (${*:-all targets}) in $build_dir" >&2
+rate=""
+if [ -n "$before" ]; then
+  read -r h0 m0 <<<"$before"
+  read -r h1 m1 <<<"$(ccache_counts)"
+  hits=$((h1 - h0)) misses=$((m1 - m0))
+  if [ $((hits + misses)) -gt 0 ]; then
+    rate=", ccache $hits of $((hits + misses)) compilations hit ($((100 * hits / (hits + misses)))%)"
+  else
+    rate=", nothing compiled"
+  fi
+fi
+echo "build: $(($(date +%s) - started)) s (${*:-all targets}) in $build_dir$rate" >&2

@@ -105,8 +105,10 @@ TEST(HistoryCli, a_night_with_another_measure_phase_starts_a_new_series) {
   for (const auto& [matrix, name] :
        {std::pair<std::string, std::string>{fixtures + "/compare/nightly-tiny.yaml", "night-1"},
         {dir.path() + "/shorter.yaml", "night-2"}}) {
+    test::ProcessOptions options;
+    options.timeout = std::chrono::seconds(120);
     auto r = test::run_process({JBENCH_BINARY, "run", matrix, "--out", results, "--name", name},
-                               {.timeout = std::chrono::seconds(120)});
+                               options);
     ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   }
   int code = -1;

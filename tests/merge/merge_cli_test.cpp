@@ -51,7 +51,9 @@ std::map<std::string, std::string> sums(const std::string& file) {
 
 std::vector<std::string> listed_runs(const std::string& bundle) {
   std::vector<std::string> out;
-  for (const auto& r : read_json(bundle + "/manifest.json")["runs"]) out.push_back(r["id"]);
+  // Kept in a local: a range-for over a member of a temporary reads freed memory (before C++23).
+  const auto manifest = read_json(bundle + "/manifest.json");
+  for (const auto& r : manifest["runs"]) out.push_back(r["id"]);
   return out;
 }
 

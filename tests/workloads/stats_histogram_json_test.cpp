@@ -54,12 +54,12 @@ TEST(StatsHistogramJson, NanosecondsAreDecimalStringsAndBucketsAreSparse) {
   EXPECT_EQ(j["sum_ns"], to_decimal(uint128{kMaxU64} + 1'000'110));
   EXPECT_EQ(j["min_ns"], "5");
   EXPECT_EQ(j["max_ns"], to_decimal(kMaxU64));
-  using H = LatencyHistogram;
+  using Histogram = LatencyHistogram;
   // 1'000'000 is in the octave [2^19, 2^20), whose buckets are 2^14 wide.
   const std::uint64_t million_lower = 1'000'000 / 16'384 * 16'384;
   const json expected = json::array(
       {json::array({"5", 2}), json::array({"100", 1}), json::array({to_decimal(million_lower), 1}),
-       json::array({to_decimal(H::bucket_lower_ns(H::kBucketCount - 1)), 1})});
+       json::array({to_decimal(Histogram::bucket_lower_ns(Histogram::kBucketCount - 1)), 1})});
   EXPECT_EQ(j["buckets"], expected);
 }
 

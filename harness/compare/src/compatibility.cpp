@@ -16,10 +16,6 @@ std::string phase_text(const Phase& p) {
                                          : fmt::format("{} operations", p.amount);
 }
 
-std::string json_text(const nlohmann::json& j) {
-  return j.is_string() ? j.get<std::string>() : j.dump();
-}
-
 }  // namespace
 
 std::map<std::string, std::string> cell_definition(const Matrix& m) {
