@@ -13,7 +13,9 @@ bundle="$out/report-bench"
 if [[ ! -d "$bundle" ]]; then
   "$jbench" run "$here/report-bench.yaml" --out "$out" --name report-bench >/dev/null
 fi
-records=$(cat "$bundle"/runs/*/raw/syscall.events.jsonl | grep -c '"type":"syscall"' || true)
+# The records are kept compressed (syscall.events.jsonl.zst); a bundle of an earlier version holds
+# them as text.
+records=$(zstdcat -qf "$bundle"/runs/*/raw/syscall.events.jsonl* | grep -c '"type":"syscall"' || true)
 echo "bundle: $bundle ($(du -sLh "$bundle" | cut -f1), $records syscall records)"
 measure() {
   /usr/bin/time -f "%e s wall, %M KiB peak RSS" "$@" 2>&1 >/dev/null | tail -1

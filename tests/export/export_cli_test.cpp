@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "export_support.h"
+#include "raw_lines.h"
 #include "temp_dir.h"
 
 namespace jbench::test {
@@ -17,12 +18,10 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-// Every record line of a raw file, parsed.
+// Every record line of a raw file (plain or compressed, as every reader reads it), parsed.
 std::vector<json> records(const std::string& path) {
   std::vector<json> out;
-  std::istringstream in(slurp(path));
-  std::string line;
-  while (std::getline(in, line)) {
+  for (const auto& line : raw_lines(path)) {
     json j = json::parse(line);
     if (j["kind"] == "record") out.push_back(std::move(j));
   }
@@ -125,7 +124,7 @@ TEST_F(ExportRealBundle, every_begin_has_its_end_on_its_own_track_properly_neste
 
 TEST_F(ExportRealBundle, every_call_is_a_complete_event_with_its_args) {
   std::size_t calls = 0;
-  for (const auto& r : records(raw("syscall.events.jsonl"))) calls += r["type"] == "syscall";
+  for (const auto& r : records(raw("syscall.events.jsonl.zst"))) calls += r["type"] == "syscall";
   std::size_t complete = 0;
   for (const auto& e : (*trace_)["traceEvents"]) {
     if (e["ph"] != "X") continue;
@@ -144,7 +143,7 @@ TEST_F(ExportRealBundle, timestamps_are_exact_microseconds_that_give_back_the_ra
   for (const auto& t : time_texts(*text_)) EXPECT_TRUE(std::regex_match(t, three)) << t;
   // Some calls, each found by its exact text, and spans' begins.
   std::size_t checked = 0;
-  for (const auto& r : records(raw("syscall.events.jsonl"))) {
+  for (const auto& r : records(raw("syscall.events.jsonl.zst"))) {
     if (r["type"] != "syscall" || checked++ % 37 != 0) continue;
     const std::uint64_t t = std::stoull(r["t_ns"].get<std::string>());
     const std::string want =
@@ -165,7 +164,7 @@ TEST_F(ExportRealBundle, timestamps_are_exact_microseconds_that_give_back_the_ra
 
 TEST_F(ExportRealBundle, the_bridge_writer_thread_has_a_track_of_its_own_named_the_observer) {
   std::set<std::int64_t> writers;
-  for (const auto& r : records(raw("syscall.events.jsonl"))) {
+  for (const auto& r : records(raw("syscall.events.jsonl.zst"))) {
     if (r.value("thread_role", "") == "bridge_writer") writers.insert(r["tid"].get<std::int64_t>());
   }
   ASSERT_FALSE(writers.empty()) << "the compiled tracer tells the writer thread apart";

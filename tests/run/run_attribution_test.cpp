@@ -8,7 +8,9 @@
 #include <filesystem>
 #include <fstream>
 
+#include "jbench/events/compressed_file.h"
 #include "jbench/schema/json_schema.h"
+#include "raw_lines.h"
 #include "run_support.h"
 
 namespace jbench::test {
@@ -182,15 +184,22 @@ TEST_F(RunAttribution, records_of_an_unregistered_process_change_nothing) {
   const json before = report_json(planted_->path);
   const std::string copy = copy_of(planted_->path, "foreign");
   const std::string run = first_run(copy, "full");
-  // A same-name process's calls, as a collector that failed to filter would have written them.
-  std::ofstream out(copy + "/runs/" + run + "/raw/syscall.events.jsonl", std::ios::app);
+  // A same-name process's calls, as a collector that failed to filter would have written them,
+  // added to the run's (compressed) records.
+  const std::string raw = copy + "/runs/" + run + "/raw/syscall.events.jsonl.zst";
+  const std::vector<std::string> lines = raw_lines(raw);
+  fs::remove(raw);
+  events::CompressedFile out;
+  ASSERT_EQ(out.open(raw), "");
+  for (const auto& line : lines) out.write(line + "\n");
   for (int i = 0; i < 500; ++i) {
-    out << R"({"duration_ns":"50000000","fd":5,"kind":"record","path":"/tmp/plant.log","phase":"measure",)"
-        << R"("pid":999999,"result":0,"seq":")" << i
-        << R"(","start_time_ticks":"1","syscall":"fdatasync","t_ns":"1","tid":999999,"type":"syscall"})"
-        << "\n";
+    out.write(std::string(R"({"duration_ns":"50000000","fd":5,"kind":"record",)") +
+              R"("path":"/tmp/plant.log","phase":"measure","pid":999999,"result":0,"seq":")" +
+              std::to_string(i) +
+              R"(","start_time_ticks":"1","syscall":"fdatasync","t_ns":"1","tid":999999,)" +
+              R"("type":"syscall"})" + "\n");
   }
-  out.close();
+  ASSERT_EQ(out.close(), "");
   const json after = report_json(copy, {"--allow-invalid"});
   EXPECT_EQ(after["cells"][0]["parts"], before["cells"][0]["parts"]);
 }

@@ -8,6 +8,8 @@
 #include <map>
 #include <set>
 
+#include "bundle_sums.h"
+#include "raw_lines.h"
 #include "run_support.h"
 
 namespace jbench::test {
@@ -196,6 +198,87 @@ TEST_F(RunTraced, a_full_mode_bundle_whose_span_records_are_corrupted_fails_vali
   EXPECT_EQ(r.exit_code, 1) << r.out;
   EXPECT_NE(r.out.find("\"events."), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("\"sums."), std::string::npos) << r.out;
+}
+
+// The full runs' syscall records, as the run left them.
+std::vector<std::string> full_run_dirs(const std::string& bundle) {
+  std::vector<std::string> dirs;
+  const json manifest = read_json(bundle + "/manifest.json");  // kept: the loop reads into it
+  for (const auto& entry : manifest["runs"]) {
+    if (entry["trace"] == "full")
+      dirs.push_back(bundle + "/runs/" + entry["id"].get<std::string>());
+  }
+  return dirs;
+}
+
+// Each call is kept once, compressed: the compiled tracer's own records file is gone once
+// translated whole, and 64 bytes cut from the middle of the kept file (the sums made to agree)
+// are found.
+TEST_F(RunTraced, a_full_runs_calls_are_kept_once_compressed_and_a_cut_in_them_is_found) {
+  ASSERT_EQ(result_->exit_code, 0) << result_->out << result_->err;
+  const auto dirs = full_run_dirs(bundle_);
+  ASSERT_FALSE(dirs.empty());
+  for (const auto& dir : dirs) {
+    const auto syscall = collectors_of(read_json(dir + "/run.json")).at("syscall");
+    ASSERT_EQ(syscall["status"], "ok") << syscall.dump();
+    EXPECT_EQ(syscall["raw"], "raw/syscall.events.jsonl.zst");
+    EXPECT_TRUE(fs::is_regular_file(dir + "/raw/syscall.events.jsonl.zst"));
+    EXPECT_FALSE(fs::exists(dir + "/raw/syscall.events.jsonl"));
+    if (syscall["backend"] == "libbpf") {
+      EXPECT_FALSE(fs::exists(dir + "/raw/syscall.libbpf.records")) << dir;
+      for (const auto& f : syscall["backend_raw"]) EXPECT_NE(f, "raw/syscall.libbpf.records");
+    }
+  }
+  const std::string copy = dir_->path() + "/cut";
+  fs::copy(bundle_, copy, fs::copy_options::recursive);
+  const std::string file =
+      copy + "/runs/" + fs::path(dirs[0]).filename().string() + "/raw/syscall.events.jsonl.zst";
+  std::string bytes;
+  {
+    std::ifstream in(file, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  ASSERT_GT(bytes.size(), 256u);
+  const std::size_t middle = bytes.size() / 2;
+  std::ofstream(file, std::ios::binary | std::ios::trunc)
+      << bytes.substr(0, middle) + bytes.substr(middle + 64);
+  rewrite_sums(copy);
+  const auto r = run_process({JBENCH_BINARY, "validate", copy, "--json"});
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_NE(r.out.find("\"events.unreadable\""), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("\"sums."), std::string::npos) << r.out;
+}
+
+// A bundle of the form jbench wrote before the records were compressed (plain text, under the
+// name it had) still validates and reports.
+TEST_F(RunTraced, a_bundle_with_its_records_as_plain_text_still_validates_and_reports) {
+  ASSERT_EQ(result_->exit_code, 0) << result_->out << result_->err;
+  const std::string copy = dir_->path() + "/plain";
+  fs::copy(bundle_, copy, fs::copy_options::recursive);
+  for (const auto& dir : full_run_dirs(copy)) {
+    const std::string zst = dir + "/raw/syscall.events.jsonl.zst";
+    std::ofstream text(dir + "/raw/syscall.events.jsonl", std::ios::binary);
+    for (const auto& line : raw_lines(zst)) text << line << '\n';
+    text.close();
+    fs::remove(zst);
+    json run = read_json(dir + "/run.json");
+    for (auto& c : run["trace_mode"]["collectors"]) {
+      if (c["name"] == "syscall") c["raw"] = "raw/syscall.events.jsonl";
+    }
+    std::ofstream(dir + "/run.json", std::ios::trunc) << run.dump(2) << "\n";
+  }
+  rewrite_sums(copy);
+  const auto v = run_process({JBENCH_BINARY, "validate", copy});
+  EXPECT_EQ(v.exit_code, 0) << v.out << v.err;
+  const auto plain = run_process({JBENCH_BINARY, "report", copy, "--json"});
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  const auto compressed = run_process({JBENCH_BINARY, "report", bundle_, "--json"});
+  ASSERT_EQ(compressed.exit_code, 0) << compressed.err;
+  // The same records give the same accounts, whichever form they are kept in.
+  const json a = json::parse(plain.out), b = json::parse(compressed.out);
+  EXPECT_EQ(a["cells"], b["cells"]);
+  EXPECT_EQ(a["syscall_records"], b["syscall_records"]);
+  EXPECT_GT(a["syscall_records"].get<std::uint64_t>(), 0u) << plain.out.substr(0, 2000);
 }
 
 }  // namespace

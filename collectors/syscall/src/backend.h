@@ -88,6 +88,9 @@ class Backend {
   virtual BackendEnd stop(std::uint64_t deadline_ns) = 0;
   // After stop(): everything the tool wrote, read back. `marks` are the harness's phase marks.
   virtual Observed collect(const std::vector<PhaseMark>& marks) = 0;
+  // The raw records were written whole from what collect() gave: a backend whose own output
+  // they translate completely may drop that output now, so it is not kept twice.
+  virtual void translated() {}
   virtual std::vector<std::string> raw_files() const = 0;  // names inside raw_dir
   virtual std::uint64_t output_bytes() const = 0;
   virtual bool over_bound() const = 0;

@@ -2,22 +2,14 @@
 
 #include <fmt/format.h>
 
-#include <cerrno>
-#include <cstring>
-
 #include "jbench/events/event_text.h"
 
 namespace jbench::collectors::syscall_detail {
 
 using Json = nlohmann::json;
 
-EventWriter::~EventWriter() {
-  if (file_) std::fclose(file_);
-}
-
 bool EventWriter::put(const std::string& line) {
-  if (std::fwrite(line.data(), 1, line.size(), file_) != line.size() ||
-      std::fputc('\n', file_) == EOF) {
+  if (!file_.write(line) || !file_.write("\n")) {
     write_failed_ = true;
     return false;
   }
@@ -26,17 +18,18 @@ bool EventWriter::put(const std::string& line) {
 }
 
 std::string EventWriter::open(const Json& header) {
-  file_ = std::fopen(path_.c_str(), "wxe");  // never replaces a file: a run writes it once
-  if (!file_) return fmt::format("cannot create {}: {}", path_, std::strerror(errno));
+  // Never replaces a file: a run writes it once.
+  if (std::string error = file_.open(path_); !error.empty()) return error;
+  opened_ = true;
   Json h = header;
   h["kind"] = JB_EVENTS_KIND_HEADER;
-  if (!put(h.dump())) return fmt::format("cannot write {}: {}", path_, std::strerror(errno));
+  if (!put(h.dump())) return file_.close();
   return {};
 }
 
 void EventWriter::record(pid_t pid, std::uint64_t start_time_ticks, pid_t tid, std::uint64_t t_ns,
                          Json record) {
-  if (!file_ || write_failed_) return;
+  if (!opened_ || write_failed_) return;
   if (overflowed_) {
     ++refused_;
     return;
@@ -76,20 +69,15 @@ void EventWriter::record(pid_t pid, std::uint64_t start_time_ticks, pid_t tid, s
 }
 
 std::string EventWriter::close(std::uint64_t dropped, std::uint64_t malformed, const Json& ended) {
-  if (!file_) return "the raw file was never opened";
+  if (!opened_) return "the raw file was never opened";
   const Json trailer = {{"kind", JB_EVENTS_KIND_TRAILER},
                         {"records", records_},
                         {"dropped", dropped + refused_},
                         {"malformed", malformed},
                         {"ended", ended}};
   put(trailer.dump());
-  const bool flushed = std::fflush(file_) == 0;
-  const bool closed = std::fclose(file_) == 0;
-  file_ = nullptr;
-  if (write_failed_ || !flushed || !closed) {
-    return fmt::format("cannot write {}: {}", path_, std::strerror(errno));
-  }
-  return {};
+  opened_ = false;
+  return file_.close();
 }
 
 }  // namespace jbench::collectors::syscall_detail

@@ -1,7 +1,8 @@
-// Writes raw/syscall.events.jsonl (schema jbench.events v1, docs/events.md): a header, records,
-// a trailer. A stream is one thread of one incarnation; `seq` counts from 0 within each.
+// Writes raw/syscall.events.jsonl.zst (schema jbench.events v1, docs/events.md; the text
+// compressed as one zstd frame, jbench/events/compressed_file.h): a header, records, a trailer.
+// A stream is one thread of one incarnation; `seq` counts from 0 within each.
 //
-// The file is bounded: a record that would take it past `max_bytes` is not written; an
+// The file is bounded in its text: a record that would take it past `max_bytes` is not written; an
 // `overflow` record takes its place and every later record is counted as dropped, so a reader
 // sees where the bound was hit. No record is ever cut.
 //
@@ -13,11 +14,12 @@
 #include <sys/types.h>
 
 #include <cstdint>
-#include <cstdio>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <tuple>
+
+#include "jbench/events/compressed_file.h"
 
 namespace jbench::collectors::syscall_detail {
 
@@ -25,7 +27,7 @@ class EventWriter {
  public:
   EventWriter(std::string path, std::uint64_t max_bytes)
       : path_(std::move(path)), max_(max_bytes) {}
-  ~EventWriter();
+  ~EventWriter() = default;
   EventWriter(const EventWriter&) = delete;
   EventWriter& operator=(const EventWriter&) = delete;
 
@@ -46,7 +48,8 @@ class EventWriter {
 
   std::string path_;
   std::uint64_t max_;
-  std::FILE* file_ = nullptr;
+  events::CompressedFile file_;
+  bool opened_ = false;
   std::uint64_t bytes_ = 0;
   std::uint64_t records_ = 0;
   std::uint64_t refused_ = 0;

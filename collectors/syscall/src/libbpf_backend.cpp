@@ -142,23 +142,30 @@ class LibbpfBackend final : public Backend {
                  {"scope_ns", std::to_string(scope_ns_)},
                  {"forks_seen", forks_.size()}};
     if (full()) {
-      out.header["records"] =
-          std::filesystem::path(ctx_.raw_dir).filename().string() + "/" + kRecordsFile;
+      // Named only when kept: a clean records file is dropped once translated (translated()).
+      if (!records_clean_) {
+        out.header["records"] =
+            std::filesystem::path(ctx_.raw_dir).filename().string() + "/" + kRecordsFile;
+      }
       out.entry["record_ring_bytes"] = tracer_ ? tracer_->record_ring_bytes() : 0;
       out.entry["records_drained_cpus"] = end_.records.drained_cpus;
     }
     return out;
   }
 
+  // Every call of a clean records file is in the raw events file: the records are not kept
+  // beside it. A damaged or unclosed one stays, as the evidence of what went wrong.
+  void translated() override {
+    if (!records_clean_) return;
+    std::error_code ec;
+    if (std::filesystem::remove(ctx_.raw_dir + "/" + kRecordsFile, ec)) records_kept_ = false;
+  }
+
   std::vector<std::string> raw_files() const override {
-    if (full() && launched_) return {kProgramFile, kRecordsFile};
+    if (full() && launched_ && records_kept_) return {kProgramFile, kRecordsFile};
     return {kProgramFile};
   }
-  std::uint64_t output_bytes() const override {
-    std::error_code ec;
-    const auto size = std::filesystem::file_size(ctx_.raw_dir + "/" + kRecordsFile, ec);
-    return full() && !ec ? size : 0;
-  }
+  std::uint64_t output_bytes() const override { return full() ? records_bytes_ : 0; }
   bool over_bound() const override { return end_.over_bound; }
 
  private:
@@ -166,7 +173,11 @@ class LibbpfBackend final : public Backend {
 
   // The records file back as calls; what cannot be read fails the collector.
   void read_records(Observed& out) {
-    DecodedRecords decoded = decode_record_file(read_all(ctx_.raw_dir + "/" + kRecordsFile));
+    const std::string bytes = read_all(ctx_.raw_dir + "/" + kRecordsFile);
+    records_bytes_ = bytes.size();
+    DecodedRecords decoded = decode_record_file(bytes);
+    records_clean_ = decoded.has_trailer && decoded.malformed == 0 && end_.records.malformed == 0 &&
+                     end_.problems.empty() && drain_error_.empty();
     out.calls = std::move(decoded.calls);
     out.malformed = decoded.malformed + end_.records.malformed;
     out.malformed_examples = std::move(decoded.malformed_examples);
@@ -218,6 +229,9 @@ class LibbpfBackend final : public Backend {
   std::vector<ForkSeen> forks_;
   RunEnd end_;
   std::string drain_error_;  // written by the drain thread before it ends
+  std::uint64_t records_bytes_ = 0;
+  bool records_clean_ = false;  // decoded whole: every call is in the raw events file
+  bool records_kept_ = true;
 };
 
 }  // namespace

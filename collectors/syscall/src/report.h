@@ -15,7 +15,7 @@
 namespace jbench::collectors::syscall_detail {
 
 struct ReportInput {
-  std::string events_path;  // raw/syscall.events.jsonl
+  std::string events_path;  // raw/syscall.events.jsonl.zst
   std::uint64_t max_output_bytes = 0;
   nlohmann::json header;  // schema, collector, backend, clock, units, run, phases ...
   nlohmann::json ended;   // {"how": "exit", "code": 0} / {"how": "signal", "signal": 9}

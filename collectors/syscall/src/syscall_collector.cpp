@@ -23,7 +23,8 @@ using namespace syscall_detail;
 
 namespace {
 
-constexpr const char* kEventsFile = "syscall.events.jsonl";
+// The raw records, compressed (the text of docs/events.md in one zstd frame).
+constexpr const char* kEventsFile = "syscall.events.jsonl.zst";
 
 Ended ended_of(const proc::ExitStatus& s) {
   return s.signaled ? Ended::killed(s.signal) : Ended::exit(s.code);
@@ -314,6 +315,8 @@ SyscallStop SyscallCollector::State::finish(std::uint64_t deadline_ns) {
     in.added = &added;
     in.snapshots = &snapshots;
     report = write_report(in, observed);
+    // Whole: written without error and within the bound, so nothing of the backend's is lost.
+    if (report.write_error.empty() && !report.over_bound) backend->translated();
     facts.over_bound = facts.over_bound || report.over_bound;
     {
       // The live count and the file's can differ only if the output was cut: take the larger.

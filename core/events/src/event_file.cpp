@@ -263,12 +263,18 @@ EventFileReport check_event_file(const std::string& path, const EventContext& co
       },
       [&](std::size_t number) { reader.refuse_long_line(number); });
   if (!read.error.empty() && read.lines == 0) {
-    report.problems.push_back({"events.unreadable", 0, "cannot open the file"});
+    report.problems.push_back({"events.unreadable", 0, read.error});
     return report;
   }
   const std::size_t number = read.lines;
   if (number == 0) report.problems.push_back({"events.no_header", 0, "the file is empty"});
   reader.finish();
+  // Read in part, then a damaged or cut stream: what was read is checked above, and the file
+  // is still refused, since its bytes are not the ones written.
+  if (!read.error.empty()) {
+    report.problems.push_back(
+        {"events.unreadable", 0, "after line " + std::to_string(number) + ": " + read.error});
+  }
   return report;
 }
 

@@ -2,12 +2,106 @@
 
 #include <fcntl.h>
 #include <unistd.h>
+#include <zstd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <vector>
 
 namespace jbench::events {
+namespace {
+
+// A file's bytes as they are, or decompressed when it begins with zstd's magic number (a raw
+// file written by CompressedFile): the readers never need to know which.
+class Source {
+ public:
+  explicit Source(int fd) : fd_(fd), in_(ZSTD_DStreamInSize()) {}
+  ~Source() { ZSTD_freeDCtx(dctx_); }
+  Source(const Source&) = delete;
+  Source& operator=(const Source&) = delete;
+
+  // Up to `size` bytes into `into`: how many, 0 at the end, -1 when `error` says why not.
+  ssize_t read(char* into, std::size_t size, std::string& error) {
+    if (!probed_ && !probe(error)) return -1;
+    if (dctx_ == nullptr) return plain(into, size, error);
+    for (;;) {
+      if (in_pos_ == in_size_ && !refill(error)) return -1;
+      if (in_size_ == 0) {
+        if (!frame_open_) return 0;
+        error = "cannot read: the compressed stream ends inside a frame (the file was cut short)";
+        return -1;
+      }
+      ZSTD_inBuffer in{in_.data(), in_size_, in_pos_};
+      ZSTD_outBuffer out{into, size, 0};
+      const std::size_t left = ZSTD_decompressStream(dctx_, &out, &in);
+      in_pos_ = in.pos;
+      if (ZSTD_isError(left)) {
+        error = std::string("cannot read: the compressed stream is damaged (") +
+                ZSTD_getErrorName(left) + ")";
+        return -1;
+      }
+      frame_open_ = left != 0;
+      if (out.pos > 0) return static_cast<ssize_t>(out.pos);
+    }
+  }
+
+ private:
+  bool refill(std::string& error) {
+    in_pos_ = 0;
+    in_size_ = 0;
+    for (;;) {
+      const ssize_t got = ::read(fd_, in_.data(), in_.size());
+      if (got < 0 && errno == EINTR) continue;
+      if (got < 0) {
+        error = std::string("cannot read: ") + std::strerror(errno);
+        return false;
+      }
+      in_size_ = static_cast<std::size_t>(got);
+      return true;
+    }
+  }
+
+  bool probe(std::string& error) {
+    probed_ = true;
+    if (!refill(error)) return false;
+    const unsigned char magic[4] = {0x28, 0xB5, 0x2F, 0xFD};
+    if (in_size_ >= 4 && std::memcmp(in_.data(), magic, 4) == 0) {
+      dctx_ = ZSTD_createDCtx();
+      if (dctx_ == nullptr) {
+        error = "cannot read: zstd has no memory for a stream";
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // Plain text: what the probe read first, then straight from the file.
+  ssize_t plain(char* into, std::size_t size, std::string& error) {
+    if (in_pos_ < in_size_) {
+      const std::size_t n = std::min(size, in_size_ - in_pos_);
+      std::memcpy(into, in_.data() + in_pos_, n);
+      in_pos_ += n;
+      return static_cast<ssize_t>(n);
+    }
+    for (;;) {
+      const ssize_t got = ::read(fd_, into, size);
+      if (got < 0 && errno == EINTR) continue;
+      if (got < 0) error = std::string("cannot read: ") + std::strerror(errno);
+      return got;
+    }
+  }
+
+  int fd_;
+  std::vector<char> in_;
+  std::size_t in_pos_ = 0;
+  std::size_t in_size_ = 0;
+  bool probed_ = false;
+  bool frame_open_ = false;
+  ZSTD_DCtx* dctx_ = nullptr;
+};
+
+}  // namespace
 
 LineRead for_each_line(const std::string& path, std::size_t max_line_bytes,
                        const std::function<bool(std::size_t, std::string_view)>& on_line,
@@ -20,6 +114,7 @@ LineRead for_each_line(const std::string& path, std::size_t max_line_bytes,
   }
   // Whole lines are handed out of the buffer itself; only a line split across two reads is
   // copied into `carry`, so the common case never copies.
+  Source source(fd);
   std::vector<char> buffer(1 << 20);
   std::string carry;
   bool overlong = false;
@@ -32,12 +127,8 @@ LineRead for_each_line(const std::string& path, std::size_t max_line_bytes,
     return on_line(r.lines, line);
   };
   for (;;) {
-    const ssize_t got = ::read(fd, buffer.data(), buffer.size());
-    if (got < 0) {
-      if (errno == EINTR) continue;
-      r.error = std::string("cannot read: ") + std::strerror(errno);
-      break;
-    }
+    const ssize_t got = source.read(buffer.data(), buffer.size(), r.error);
+    if (got < 0) break;
     if (got == 0) break;
     r.bytes += static_cast<std::uint64_t>(got);
     const char* p = buffer.data();

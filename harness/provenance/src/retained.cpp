@@ -5,12 +5,12 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <fstream>
 #include <map>
 #include <optional>
 
 #include "jbench/common/path_search.h"
 #include "jbench/common/sha256.h"
+#include "jbench/events/line_reader.h"
 #include "jbench/provenance/binaries.h"
 #include "jbench/provenance/elf_symbols.h"
 #include "object_store.h"
@@ -20,6 +20,9 @@ namespace {
 
 using Json = nlohmann::json;
 using provenance_detail::ObjectStore;
+
+// A raw file's header line is a few hundred bytes; a longer one is not a header to read.
+constexpr std::size_t kMaxHeaderBytes = 64 * 1024;
 
 // An object a run offers the store; offered in `priority` order once the run's binaries are
 // described, so that the cap keeps what serves most per byte (symbol maps) first.
@@ -230,13 +233,16 @@ void RetainedProvenance::run_finished(const std::string& run_id, const Json& run
     // The version the collector read from the tool itself (--version / -V) when it attached.
     tracer["version"] = nullptr;
     if (const auto raw = string_of(c, "raw")) {
-      std::ifstream in(run_dir + "/" + *raw);
-      std::string header;
-      if (std::getline(in, header)) {
-        const Json h = Json::parse(header, nullptr, false);
-        if (h.is_object() && h.contains("backend_version"))
-          tracer["version"] = h["backend_version"];
-      }
+      // The raw file's header, read as every reader reads it (the file may be compressed).
+      events::for_each_line(
+          run_dir + "/" + *raw, kMaxHeaderBytes,
+          [&](std::size_t, std::string_view header) {
+            const Json h = Json::parse(header, nullptr, false);
+            if (h.is_object() && h.contains("backend_version"))
+              tracer["version"] = h["backend_version"];
+            return false;  // the first line only
+          },
+          [](std::size_t) {});
     }
     if (path.empty()) {
       tracer["error"] = backend == "libbpf" ? "the run kept no object of the compiled tracer"

@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "jbench/events/event_file.h"
+#include "raw_lines.h"
 #include "syscall_table.h"
 #include "temp_dir.h"
 
@@ -39,7 +40,7 @@ struct Fixture {
   std::map<pid_t, FdSnapshot> snapshots;
   ReportInput input(std::uint64_t max_bytes = 1 << 20) {
     ReportInput in;
-    in.events_path = dir.path() + "/syscall.events.jsonl";
+    in.events_path = dir.path() + "/syscall.events.jsonl.zst";
     in.max_output_bytes = max_bytes;
     in.header = {{"schema", "jbench.events"},
                  {"schema_version", 1},
@@ -144,8 +145,8 @@ TEST(SyscallReport, APathThatIsNotUtf8IsWrittenWithReplacementCharacters) {
   EXPECT_TRUE(out.write_error.empty()) << out.write_error;
   const auto report = f.check(in);
   for (const auto& p : report.problems) ADD_FAILURE() << p.code << ": " << p.message;
-  std::ifstream file(in.events_path);
-  const std::string text((std::istreambuf_iterator<char>(file)), {});
+  std::string text;
+  for (const auto& line : test::raw_lines(in.events_path)) text += line + "\n";
   EXPECT_NE(text.find("/d/\xEF\xBF\xBD\xEF\xBF\xBDname"), std::string::npos);
   EXPECT_NO_THROW((void)out.summary.dump());
 }
@@ -241,10 +242,8 @@ TEST(SyscallReport, LightTotalsBecomeRecordsAtTheirPhasesStart) {
   const Json& measure = cell(out.summary, 100, "measure", "ioctl");
   EXPECT_EQ(measure["count"], 3);
   EXPECT_EQ(measure["requests"]["TCGETS"], Json({{"count", 3}, {"errors", 1}}));
-  std::ifstream file(in.events_path);
-  std::string line;
   std::vector<std::string> times;
-  while (std::getline(file, line)) {
+  for (const auto& line : test::raw_lines(in.events_path)) {
     const Json j = Json::parse(line);
     if (j["kind"] == "record") times.push_back(j["t_ns"]);
   }

@@ -1,6 +1,8 @@
 // Reading a raw file line by line through one fixed buffer, for every reader of jbench.events
 // files (the validator, the report, the export): memory stays flat however large the file, and a
-// line longer than the limit is refused without being held.
+// line longer than the limit is refused without being held. A file written compressed
+// (jbench/events/compressed_file.h) is read as the text it holds; a damaged or cut one ends
+// the reading with an error after the lines that could be read.
 //
 //   LineRead r = for_each_line(path, kMaxLineBytes, [&](std::size_t number, std::string_view line)
 //   {
@@ -19,7 +21,7 @@ namespace jbench::events {
 
 struct LineRead {
   std::size_t lines = 0;    // lines seen, the overlong ones included
-  std::uint64_t bytes = 0;  // bytes read
+  std::uint64_t bytes = 0;  // bytes of text read (after decompression)
   bool stopped = false;     // on_line returned false
   std::string error;        // why the file could not be read; empty on success
 };

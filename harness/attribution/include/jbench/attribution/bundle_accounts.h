@@ -3,7 +3,7 @@
 // read on up to `threads` threads. Only reads; the bundle is never changed.
 //
 //   BundleAccounts b = read_bundle_accounts("bundles/attribution-...", {});
-//   if (!b.error.empty()) ...         // unreadable: "runs/x/raw/syscall.events.jsonl:12: ..."
+//   if (!b.error.empty()) ...         // unreadable: "runs/x/raw/syscall.events.jsonl.zst:12: ..."
 //   if (!b.valid) ...                 // b.invalid_because says why
 #pragma once
 

@@ -50,7 +50,7 @@ struct CohortProcess {
 };
 
 // light: per incarnation x phase x call totals and log2 latency histograms aggregated in the
-// kernel, no per-call output. full: one record per call in raw/syscall.events.jsonl.
+// kernel, no per-call output. full: one record per call in raw/syscall.events.jsonl.zst.
 enum class SyscallDetail { light, full };
 
 struct SyscallOptions {

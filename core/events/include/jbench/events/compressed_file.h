@@ -1,0 +1,62 @@
+// A raw file written as one zstd frame, for the collectors whose records are many and alike
+// (a full-detail run's system calls): the text compresses about tenfold, and every reader of
+// raw files (for_each_line, jbench/events/line_reader.h) reads it as it reads plain text.
+//
+// What is written is decodable up to the last flush: the writer flushes a block every
+// kFlushBytes of input, so a run killed mid-way leaves a file whose lines up to that point can
+// be read, and whose end says it was cut. The frame carries zstd's content checksum, so a file
+// altered after it was written fails to read instead of giving other lines.
+//
+//   CompressedFile f;
+//   if (auto e = f.open(path); !e.empty()) ...   // e: "cannot create ...: File exists"
+//   f.write(line); ...                           // false once a write has failed
+//   if (auto e = f.close(); !e.empty()) ...
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace jbench::events {
+
+// The suffix a compressed raw file's name ends with ("syscall.events.jsonl.zst").
+inline constexpr const char* kCompressedSuffix = ".zst";
+
+class CompressedFile {
+ public:
+  static constexpr std::size_t kFlushBytes = 4u << 20;
+
+  CompressedFile() = default;
+  ~CompressedFile();
+  CompressedFile(const CompressedFile&) = delete;
+  CompressedFile& operator=(const CompressedFile&) = delete;
+
+  // Creates the file (never replacing one: a run writes each file once). The error, or "".
+  std::string open(const std::string& path);
+  // Compresses `bytes` into the file. False once anything failed (then `close` says what).
+  bool write(std::string_view bytes);
+  // Ends the frame, flushes and closes. The first error met since `open`, or "".
+  std::string close();
+
+  std::uint64_t bytes_in() const { return in_; }    // text given to write
+  std::uint64_t bytes_out() const { return out_; }  // bytes on disk
+
+ private:
+  bool drain(int mode);  // compresses what is pending with ZSTD_e_continue/flush/end
+  bool put(const char* data, std::size_t size);
+  void fail(const std::string& why);
+
+  std::string path_;
+  int fd_ = -1;
+  void* cctx_ = nullptr;  // ZSTD_CCtx*, kept out of this header
+  std::vector<char> buffer_;
+  std::string_view pending_;
+  std::uint64_t in_ = 0;
+  std::uint64_t out_ = 0;
+  std::uint64_t since_flush_ = 0;
+  std::string error_;
+};
+
+}  // namespace jbench::events
