@@ -115,7 +115,7 @@ TEST_F(ExportRealBundle, every_begin_has_its_end_on_its_own_track_properly_neste
   std::size_t begins = 0;
   for (const auto& e : (*trace_)["traceEvents"]) begins += e["ph"] == "B";
   std::size_t spans = 0;
-  for (const char* w : {"bridge/worker-0.events.jsonl", "bridge/worker-1.events.jsonl"}) {
+  for (const char* w : {"bridge/worker-0.events.jsonl.zst", "bridge/worker-1.events.jsonl.zst"}) {
     for (const auto& r : records(raw(w))) spans += r["type"] == "span_begin";
   }
   EXPECT_GT(spans, 0u);
@@ -153,7 +153,7 @@ TEST_F(ExportRealBundle, timestamps_are_exact_microseconds_that_give_back_the_ra
     EXPECT_EQ(text_ns(micros_text(t - origin())) + origin(), t);
   }
   EXPECT_GT(checked, 10u);
-  for (const auto& r : records(raw("bridge/worker-1.events.jsonl"))) {
+  for (const auto& r : records(raw("bridge/worker-1.events.jsonl.zst"))) {
     if (r["type"] != "span_begin") continue;
     const std::uint64_t t = std::stoull(r["t_ns"].get<std::string>());
     const std::string want = ",\"ts\":" + micros_text(t - origin()) +
@@ -238,7 +238,7 @@ TEST_F(ExportRealBundle, folded_self_times_add_up_to_the_root_spans_of_each_thre
     std::map<std::string, std::pair<std::uint64_t, std::int64_t>> roots;  // id -> begin, tid
     std::map<std::string, std::uint64_t> ends;
     for (const auto& rec :
-         records(raw("bridge/worker-" + std::to_string(worker) + ".events.jsonl"))) {
+         records(raw("bridge/worker-" + std::to_string(worker) + ".events.jsonl.zst"))) {
       const std::uint64_t t = std::stoull(rec["t_ns"].get<std::string>());
       if (rec["type"] == "span_begin" && rec["parent_id"].is_null()) {
         roots[rec["span_id"]] = {t, rec["tid"].get<std::int64_t>()};

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "bundle_sums.h"
+#include "jbench/events/compressed_file.h"
 #include "raw_lines.h"
 #include "run_support.h"
 
@@ -173,19 +174,21 @@ TEST_F(RunTraced, a_full_mode_bundle_whose_span_records_are_corrupted_fails_vali
   std::string file;
   for (const auto& entry : manifest["runs"]) {
     if (entry["trace"] == "full") {
-      file = copy + "/runs/" + entry["id"].get<std::string>() + "/raw/bridge/worker-0.events.jsonl";
+      file = copy + "/runs/" + entry["id"].get<std::string>() +
+             "/raw/bridge/worker-0.events.jsonl.zst";
       break;
     }
   }
   ASSERT_TRUE(fs::exists(file));
   // Every span_end loses its span: the spans no longer pair.
-  std::ifstream in(file);
-  std::string text, line;
-  while (std::getline(in, line)) {
-    if (line.find(R"("type":"span_end")") == std::string::npos) text += line + "\n";
+  const std::vector<std::string> lines = raw_lines(file);
+  fs::remove(file);
+  events::CompressedFile out;
+  ASSERT_EQ(out.open(file), "");
+  for (const auto& line : lines) {
+    if (line.find(R"("type":"span_end")") == std::string::npos) out.write(line + "\n");
   }
-  in.close();
-  std::ofstream(file, std::ios::trunc) << text;
+  ASSERT_EQ(out.close(), "");
   // The checksums are made to agree, so only the events can give the lie away.
   ProcessOptions sums;
   sums.cwd = copy;

@@ -17,8 +17,10 @@
 namespace jbench {
 namespace {
 
+using events::compress_file;
 using events::CompressedFile;
 using events::for_each_line;
+using events::kCompressedSuffix;
 using events::LineRead;
 
 namespace fs = std::filesystem;
@@ -87,6 +89,27 @@ TEST(CompressedFile, reads_back_as_the_exact_text_in_a_fraction_of_its_bytes) {
   for (const auto& l : lines) text += l.size() + 1;
   EXPECT_EQ(back.read.bytes, text);
   EXPECT_LT(fs::file_size(path) * 5, text) << "compressed to less than a fifth";
+}
+
+// A text file written by another program (a worker's bridge file) kept compressed afterwards:
+// the same lines; the text stays until its caller removes it; an existing target is left alone.
+TEST(CompressedFile, compress_file_copies_a_text_file_and_never_replaces_one) {
+  test::TempDir dir;
+  const auto lines = record_lines(30'000);
+  std::string text;
+  for (const auto& l : lines) text += l + "\n";
+  const std::string plain = dir.write("w.events.jsonl", text);
+  const std::string copy = plain + kCompressedSuffix;
+  ASSERT_EQ(compress_file(plain, copy), "");
+  const ReadBack back = read_back(copy);
+  EXPECT_EQ(back.read.error, "");
+  EXPECT_EQ(back.lines, lines);
+  EXPECT_EQ(slurp(plain), text);
+  const std::string again = compress_file(plain, copy);
+  EXPECT_NE(again.find("File exists"), std::string::npos) << again;
+  EXPECT_EQ(read_back(copy).lines, lines) << "the existing copy is untouched";
+  EXPECT_NE(compress_file(dir.path() + "/absent", dir.path() + "/absent.zst"), "");
+  EXPECT_FALSE(fs::exists(dir.path() + "/absent.zst"));
 }
 
 TEST(CompressedFile, never_replaces_a_file_and_says_why) {

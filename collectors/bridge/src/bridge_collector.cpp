@@ -7,6 +7,7 @@
 
 #include "jbench/collectors/api/workload_traits.h"
 #include "jbench/collectors/bridge/bridge_consumer.h"
+#include "jbench/events/compressed_file.h"
 
 namespace jbench::collectors {
 namespace {
@@ -65,6 +66,7 @@ class BridgeCollector final : public Collector {
     in.alloc_in_runtime = samples_allocations_in_runtime(context_.workload_kind);
     in.setting = std::string(trace_mode_name(context_.mode));
     std::vector<CollectorEntry> entries = consume(in).entries;
+    keep_compressed(entries);
     if (!in.gc_expected) {
       entries.push_back(not_available(
           "gc", "usdt-bridge", gc_unavailable_reason(context_.workload_kind),
@@ -75,6 +77,26 @@ class BridgeCollector final : public Collector {
   }
 
  private:
+  // The workers wrote their files as text; once read, each is kept compressed (the same lines in
+  // a tenth of the bytes; every reader takes either form). A file that cannot be compressed
+  // stays as it was written, under its own name.
+  void keep_compressed(std::vector<CollectorEntry>& entries) const {
+    for (auto& e : entries) {
+      if (e.name != "bridge") continue;
+      for (auto& file : e.raw) {
+        const std::string plain = context_.run_dir + "/" + file;
+        const std::string compressed = file + events::kCompressedSuffix;
+        if (!std::filesystem::is_regular_file(plain) ||
+            !events::compress_file(plain, context_.run_dir + "/" + compressed).empty()) {
+          continue;
+        }
+        std::error_code ec;
+        std::filesystem::remove(plain, ec);
+        file = compressed;
+      }
+    }
+  }
+
   RunContext context_;
   BridgeFiles files_;
   std::size_t workers_ = 0;

@@ -12,6 +12,7 @@
 
 #include "jbench/common/clock.h"
 #include "jbench/events/event_file.h"
+#include "jbench/events/line_reader.h"
 
 namespace jbench::collectors {
 namespace {
@@ -97,60 +98,62 @@ void read_records(const std::string& path, const PhaseBoundaries& phases,
                   std::unordered_map<std::string, SpanInfo>& spans,
                   std::map<std::pair<Incarnation, std::size_t>, GcCell>& gc,
                   std::map<std::pair<Incarnation, std::size_t>, AllocCell>& alloc, Totals& t) {
-  std::ifstream in(path);
-  std::string line;
   // An open collection per stream: (pid, tid) -> (begin t_ns, bytes before).
   std::map<std::pair<std::int64_t, std::int64_t>, std::pair<std::uint64_t, std::uint64_t>> open;
-  while (std::getline(in, line)) {
-    if (line.size() > kMaxLineBytes) continue;
-    Json r = Json::parse(line, nullptr, false);
-    if (!r.is_object() || r.value("kind", "") != "record") continue;
-    const std::string type = r.value("type", "");
-    const std::uint64_t t_ns = u64(r, "t_ns");
-    const Incarnation who{r.value("pid", std::int64_t{0}), u64(r, "start_time_ticks")};
-    const std::size_t phase = phases.phase_index(t_ns);
-    if (type == "span_begin") {
-      ++t.spans;
-      SpanInfo& s = spans[r.value("span_id", "")];
-      s.name = r.value("name", "");
-      s.parent = r["parent_id"].is_string() ? r["parent_id"].get<std::string>() : "";
-      s.begin_ns = t_ns;
-      s.pid = who.pid;
-      s.start_ticks = who.start;
-      s.phase = phase;
-    } else if (type == "span_end") {
-      SpanInfo& s = spans[r.value("span_id", "")];
-      s.end_ns = t_ns;
-      s.ended = true;
-    } else if (type == "gc_begin") {
-      open[{who.pid, r.value("tid", std::int64_t{0})}] = {t_ns, u64(r, "bytes")};
-    } else if (type == "gc_end") {
-      const auto key = std::make_pair(who.pid, r.value("tid", std::int64_t{0}));
-      const auto it = open.find(key);
-      if (it == open.end()) {
-        t.problems.push_back(
-            fmt::format("{}: a gc_end without its gc_begin (pid {})", path, who.pid));
-        continue;
-      }
-      ++t.gc;
-      const std::uint64_t pause = t_ns - std::min(t_ns, it->second.first);
-      const std::uint64_t after = u64(r, "bytes");
-      GcCell& c = gc[{who, phases.phase_index(it->second.first)}];
-      ++c.collections;
-      c.pause_total_ns += pause;
-      c.pause_max_ns = std::max(c.pause_max_ns, pause);
-      c.bytes_reclaimed += it->second.second > after ? it->second.second - after : 0;
-      c.pauses.add(pause);
-      open.erase(it);
-    } else if (type == "alloc_sample") {
-      ++t.allocs;
-      AllocCell& c = alloc[{who, phase}];
-      ++c.samples;
-      c.bytes += u64(r, "bytes");
-    } else if (type == "overflow") {
-      // The drop is counted in the trailer; the marker says where in the stream it happened.
-    }
-  }
+  // Plain or compressed, as every reader reads a raw file; the checker judged it already.
+  events::for_each_line(
+      path, kMaxLineBytes,
+      [&](std::size_t, std::string_view line) {
+        Json r = Json::parse(line, nullptr, false);
+        if (!r.is_object() || r.value("kind", "") != "record") return true;
+        const std::string type = r.value("type", "");
+        const std::uint64_t t_ns = u64(r, "t_ns");
+        const Incarnation who{r.value("pid", std::int64_t{0}), u64(r, "start_time_ticks")};
+        const std::size_t phase = phases.phase_index(t_ns);
+        if (type == "span_begin") {
+          ++t.spans;
+          SpanInfo& s = spans[r.value("span_id", "")];
+          s.name = r.value("name", "");
+          s.parent = r["parent_id"].is_string() ? r["parent_id"].get<std::string>() : "";
+          s.begin_ns = t_ns;
+          s.pid = who.pid;
+          s.start_ticks = who.start;
+          s.phase = phase;
+        } else if (type == "span_end") {
+          SpanInfo& s = spans[r.value("span_id", "")];
+          s.end_ns = t_ns;
+          s.ended = true;
+        } else if (type == "gc_begin") {
+          open[{who.pid, r.value("tid", std::int64_t{0})}] = {t_ns, u64(r, "bytes")};
+        } else if (type == "gc_end") {
+          const auto key = std::make_pair(who.pid, r.value("tid", std::int64_t{0}));
+          const auto it = open.find(key);
+          if (it == open.end()) {
+            t.problems.push_back(
+                fmt::format("{}: a gc_end without its gc_begin (pid {})", path, who.pid));
+            return true;
+          }
+          ++t.gc;
+          const std::uint64_t pause = t_ns - std::min(t_ns, it->second.first);
+          const std::uint64_t after = u64(r, "bytes");
+          GcCell& c = gc[{who, phases.phase_index(it->second.first)}];
+          ++c.collections;
+          c.pause_total_ns += pause;
+          c.pause_max_ns = std::max(c.pause_max_ns, pause);
+          c.bytes_reclaimed += it->second.second > after ? it->second.second - after : 0;
+          c.pauses.add(pause);
+          open.erase(it);
+        } else if (type == "alloc_sample") {
+          ++t.allocs;
+          AllocCell& c = alloc[{who, phase}];
+          ++c.samples;
+          c.bytes += u64(r, "bytes");
+        } else if (type == "overflow") {
+          // The drop is counted in the trailer; the marker says where in the stream it happened.
+        }
+        return true;
+      },
+      [](std::size_t) {});
   for (const auto& [key, begin] : open) {
     t.problems.push_back(fmt::format("{}: a gc_begin of pid {} never ended", path, key.first));
   }

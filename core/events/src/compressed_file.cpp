@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <vector>
 
 namespace jbench::events {
 namespace {
@@ -88,6 +89,28 @@ std::string CompressedFile::close() {
   if (::close(fd_) != 0) fail(std::strerror(errno));
   fd_ = -1;
   return error_;
+}
+
+std::string compress_file(const std::string& from, const std::string& to) {
+  const int in = ::open(from.c_str(), O_RDONLY | O_CLOEXEC);
+  if (in < 0) return "cannot open " + from + ": " + std::strerror(errno);
+  CompressedFile out;
+  std::string error = out.open(to);
+  const bool created = error.empty();  // never remove a file this call did not make
+  std::vector<char> buffer(1 << 20);
+  while (error.empty()) {
+    const ssize_t got = ::read(in, buffer.data(), buffer.size());
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) error = "cannot read " + from + ": " + std::strerror(errno);
+    if (got <= 0) break;
+    if (!out.write(std::string_view(buffer.data(), static_cast<std::size_t>(got)))) break;
+  }
+  ::close(in);
+  if (!created) return error;
+  const std::string closed = out.close();
+  if (error.empty()) error = closed;
+  if (!error.empty()) ::unlink(to.c_str());
+  return error;
 }
 
 }  // namespace jbench::events

@@ -59,4 +59,8 @@ class CompressedFile {
   std::string error_;
 };
 
+// Writes `to` (a new file) as the compressed copy of the plain file `from`, which it leaves in
+// place; the error, or "". A copy that failed is removed, so `from` stays the one record.
+std::string compress_file(const std::string& from, const std::string& to);
+
 }  // namespace jbench::events

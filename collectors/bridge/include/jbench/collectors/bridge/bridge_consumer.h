@@ -1,5 +1,6 @@
 // The consumer of the trace bridge's raw files: one file per worker
-// (runs/<id>/raw/bridge/worker-<i>.events.jsonl, written by the worker's bridge in light/full).
+// (runs/<id>/raw/bridge/worker-<i>.events.jsonl, written by the worker's bridge in light/full,
+// kept compressed as .events.jsonl.zst once the run has read it; either form is read).
 //
 // Before the barrier is released, await_canaries() watches the files until every worker's canary
 // record is there (the proof that the bridge in that worker records into the run). After the
