@@ -122,15 +122,12 @@ std::optional<pid_t> thread_group_of(pid_t tid) {
 }
 
 bool all_threads_traced_by(pid_t pid, pid_t tracer) {
-  std::error_code ec;
-  bool any = false;
-  for (const auto& task :
-       std::filesystem::directory_iterator(fmt::format("/proc/{}/task", pid), ec)) {
-    auto traced_by = status_field(task.path().string() + "/status", "TracerPid");
+  const std::vector<pid_t> tids = threads_of(pid);
+  for (const pid_t tid : tids) {
+    auto traced_by = status_field(fmt::format("/proc/{}/task/{}/status", pid, tid), "TracerPid");
     if (!traced_by || *traced_by != tracer) return false;
-    any = true;
   }
-  return any;
+  return !tids.empty();
 }
 
 std::vector<pid_t> threads_of(pid_t pid) {

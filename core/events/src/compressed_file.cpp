@@ -50,7 +50,6 @@ bool CompressedFile::put(const char* data, std::size_t size) {
     }
     data += n;
     size -= static_cast<std::size_t>(n);
-    out_ += static_cast<std::uint64_t>(n);
   }
   return true;
 }
@@ -76,7 +75,6 @@ bool CompressedFile::drain(int mode) {
 bool CompressedFile::write(std::string_view bytes) {
   if (fd_ < 0 || cctx_ == nullptr || !error_.empty()) return false;
   pending_ = bytes;
-  in_ += bytes.size();
   since_flush_ += bytes.size();
   const bool flush = since_flush_ >= kFlushBytes;
   if (flush) since_flush_ = 0;

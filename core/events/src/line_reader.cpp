@@ -47,19 +47,23 @@ class Source {
   }
 
  private:
+  // One read of the file, again when a signal interrupted it; -1 when `error` says why not.
+  ssize_t read_file(char* into, std::size_t size, std::string& error) {
+    for (;;) {
+      const ssize_t got = ::read(fd_, into, size);
+      if (got < 0 && errno == EINTR) continue;
+      if (got < 0) error = std::string("cannot read: ") + std::strerror(errno);
+      return got;
+    }
+  }
+
   bool refill(std::string& error) {
     in_pos_ = 0;
     in_size_ = 0;
-    for (;;) {
-      const ssize_t got = ::read(fd_, in_.data(), in_.size());
-      if (got < 0 && errno == EINTR) continue;
-      if (got < 0) {
-        error = std::string("cannot read: ") + std::strerror(errno);
-        return false;
-      }
-      in_size_ = static_cast<std::size_t>(got);
-      return true;
-    }
+    const ssize_t got = read_file(in_.data(), in_.size(), error);
+    if (got < 0) return false;
+    in_size_ = static_cast<std::size_t>(got);
+    return true;
   }
 
   bool probe(std::string& error) {
@@ -84,12 +88,7 @@ class Source {
       in_pos_ += n;
       return static_cast<ssize_t>(n);
     }
-    for (;;) {
-      const ssize_t got = ::read(fd_, into, size);
-      if (got < 0 && errno == EINTR) continue;
-      if (got < 0) error = std::string("cannot read: ") + std::strerror(errno);
-      return got;
-    }
+    return read_file(into, size, error);
   }
 
   int fd_;

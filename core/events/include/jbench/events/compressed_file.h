@@ -40,9 +40,6 @@ class CompressedFile {
   // Ends the frame, flushes and closes. The first error met since `open`, or "".
   std::string close();
 
-  std::uint64_t bytes_in() const { return in_; }    // text given to write
-  std::uint64_t bytes_out() const { return out_; }  // bytes on disk
-
  private:
   bool drain(int mode);  // compresses what is pending with ZSTD_e_continue/flush/end
   bool put(const char* data, std::size_t size);
@@ -53,8 +50,6 @@ class CompressedFile {
   void* cctx_ = nullptr;  // ZSTD_CCtx*, kept out of this header
   std::vector<char> buffer_;
   std::string_view pending_;
-  std::uint64_t in_ = 0;
-  std::uint64_t out_ = 0;
   std::uint64_t since_flush_ = 0;
   std::string error_;
 };
