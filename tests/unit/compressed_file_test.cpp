@@ -21,6 +21,7 @@ using events::compress_file;
 using events::CompressedFile;
 using events::for_each_line;
 using events::kCompressedSuffix;
+using events::keep_compressed;
 using events::LineRead;
 
 namespace fs = std::filesystem;
@@ -110,6 +111,24 @@ TEST(CompressedFile, compress_file_copies_a_text_file_and_never_replaces_one) {
   EXPECT_EQ(read_back(copy).lines, lines) << "the existing copy is untouched";
   EXPECT_NE(compress_file(dir.path() + "/absent", dir.path() + "/absent.zst"), "");
   EXPECT_FALSE(fs::exists(dir.path() + "/absent.zst"));
+}
+
+// A run's text file replaced by its compressed copy: the name kept is given back; a file that is
+// not there (or not a regular file) is left as it is, under its own name.
+TEST(CompressedFile, keep_compressed_replaces_the_text_by_its_copy) {
+  test::TempDir dir;
+  const auto lines = record_lines(2'000);
+  std::string text;
+  for (const auto& l : lines) text += l + "\n";
+  dir.write("w.events.jsonl", text);
+  const std::string kept = keep_compressed(dir.path(), "w.events.jsonl");
+  EXPECT_EQ(kept, std::string("w.events.jsonl") + kCompressedSuffix);
+  EXPECT_FALSE(fs::exists(dir.path() + "/w.events.jsonl"));
+  EXPECT_EQ(read_back(dir.path() + "/" + kept).lines, lines);
+  EXPECT_EQ(keep_compressed(dir.path(), "absent.jsonl"), "absent.jsonl");
+  EXPECT_FALSE(fs::exists(dir.path() + "/absent.jsonl.zst"));
+  fs::create_directory(dir.path() + "/d");
+  EXPECT_EQ(keep_compressed(dir.path(), "d"), "d");
 }
 
 TEST(CompressedFile, never_replaces_a_file_and_says_why) {

@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "jbench/events/compressed_file.h"
+
 namespace jbench::test {
 
 using Json = nlohmann::json;
@@ -79,6 +81,18 @@ void add_spans_collector(const BundleEditor& e, const std::string& run,
   if (!replaced) list.push_back(collector);
   e.write_json(run_json, doc);
   e.rewrite_sums();
+}
+
+std::string keep_spans_compressed(const BundleEditor& e, const std::string& run) {
+  const std::string dir = "runs/" + run;
+  const std::string kept = events::keep_compressed(e.path(dir), "raw/spans.events.jsonl");
+  Json doc = e.json(dir + "/run.json");
+  for (auto& c : doc["trace_mode"]["collectors"]) {
+    if (c.value("name", "") == "spans") c["raw"] = kept;
+  }
+  e.write_json(dir + "/run.json", doc);
+  e.rewrite_sums();
+  return dir + "/" + kept;
 }
 
 }  // namespace jbench::test

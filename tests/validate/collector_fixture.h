@@ -23,4 +23,9 @@ struct CollectorTweak {
 void add_spans_collector(const BundleEditor& e, const std::string& run,
                          const CollectorTweak& tweak = {});
 
+// The spans collector's raw file replaced by its compressed copy, as a run keeps the files it
+// has read (raw/spans.events.jsonl.zst, named so in run.json); rewrites SHA256SUMS. Gives the
+// kept file's path inside the bundle.
+std::string keep_spans_compressed(const BundleEditor& e, const std::string& run);
+
 }  // namespace jbench::test

@@ -397,6 +397,17 @@ std::vector<Mutation> make_mutations() {
          e.remove("runs/" + kWriterRun + "/raw/spans.events.jsonl");
          e.rewrite_sums();
        }},
+      {"events-compressed-piece-cut",
+       {"events.unreadable"},
+       "64 bytes cut from the middle of a raw file kept compressed, the sums recomputed",
+       [](const BundleEditor& e) {
+         add_spans_collector(e, kWriterRun);
+         const std::string kept = keep_spans_compressed(e, kWriterRun);
+         std::string bytes = e.text(kept);
+         bytes.erase(bytes.size() / 2 - 32, 64);
+         e.write_text(kept, bytes);
+         e.rewrite_sums();
+       }},
       {"collector-unknown-status",
        {"collectors.unknown_status"},
        "a collector status word that is not one of the five",

@@ -197,6 +197,19 @@ TEST(ValidateCollectors, a_run_with_a_well_formed_collector_and_raw_file_is_vali
   EXPECT_EQ(r.process.exit_code, 0) << r.process.out << r.process.err;
 }
 
+// A run keeps the raw files it has read compressed: the same lines validate in that form.
+TEST(ValidateCollectors, a_raw_file_kept_compressed_is_valid) {
+  TempDir dir;
+  const std::string bundle = dir.path() + "/compressed";
+  copy_valid_fixture(bundle);
+  const BundleEditor e(bundle);
+  add_spans_collector(e, kWriterRun);
+  const std::string kept = keep_spans_compressed(e, kWriterRun);
+  ASSERT_TRUE(kept.ends_with(".zst")) << kept;
+  const auto r = run_validate_json(bundle);
+  EXPECT_EQ(r.process.exit_code, 0) << r.process.out << r.process.err;
+}
+
 }  // namespace
 }  // namespace jbench::test
 

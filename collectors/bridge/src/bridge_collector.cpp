@@ -83,17 +83,7 @@ class BridgeCollector final : public Collector {
   void keep_compressed(std::vector<CollectorEntry>& entries) const {
     for (auto& e : entries) {
       if (e.name != "bridge") continue;
-      for (auto& file : e.raw) {
-        const std::string plain = context_.run_dir + "/" + file;
-        const std::string compressed = file + events::kCompressedSuffix;
-        if (!std::filesystem::is_regular_file(plain) ||
-            !events::compress_file(plain, context_.run_dir + "/" + compressed).empty()) {
-          continue;
-        }
-        std::error_code ec;
-        std::filesystem::remove(plain, ec);
-        file = compressed;
-      }
+      for (auto& file : e.raw) file = events::keep_compressed(context_.run_dir, file);
     }
   }
 

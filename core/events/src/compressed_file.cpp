@@ -1,6 +1,7 @@
 #include "jbench/events/compressed_file.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
 
@@ -109,6 +110,16 @@ std::string compress_file(const std::string& from, const std::string& to) {
   if (error.empty()) error = closed;
   if (!error.empty()) ::unlink(to.c_str());
   return error;
+}
+
+std::string keep_compressed(const std::string& dir, const std::string& file) {
+  const std::string plain = dir + "/" + file;
+  const std::string compressed = file + kCompressedSuffix;
+  struct stat st {};
+  if (::lstat(plain.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return file;
+  if (!compress_file(plain, dir + "/" + compressed).empty()) return file;
+  ::unlink(plain.c_str());
+  return compressed;
 }
 
 }  // namespace jbench::events

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -12,6 +13,7 @@
 
 #include "alloc_target_run.h"
 #include "jbench/alloc/sample_weight.h"
+#include "jbench/events/compressed_file.h"
 #include "temp_dir.h"
 
 namespace jbench::alloc {
@@ -71,6 +73,28 @@ TEST(AllocSummary, splits_samples_of_every_thread_into_the_given_phases) {
   EXPECT_EQ(who.recorded, all.samples);
   EXPECT_NEAR(who.estimated_bytes, all.estimated_bytes, 1e-6);
   for (const auto& [name, totals] : who.phases) EXPECT_FALSE(totals.lossy) << name;
+}
+
+// A run keeps the sampler's files compressed once it has read them: the same incarnation, the
+// same totals; a copy cut short is refused as unreadable, never read as a shorter file.
+TEST(AllocSummary, a_file_kept_compressed_reads_as_the_file_written_and_a_cut_one_is_refused) {
+  test::TempDir dir;
+  const std::string file = "two_threads.events.jsonl";
+  const std::vector<PhaseWindow> phases = {{"warmup", 150, 300}, {"measure", 300, 450}};
+  const AllocReport plain = read_alloc_file(kDir + "/" + file, fixture_context(), phases);
+  const std::string copy = dir.path() + "/" + file + events::kCompressedSuffix;
+  ASSERT_EQ(events::compress_file(kDir + "/" + file, copy), "");
+  const AllocReport kept = read_alloc_file(copy, fixture_context(), phases);
+  ASSERT_TRUE(kept.ok()) << kept.problems.front().code << ": " << kept.problems.front().message;
+  ASSERT_EQ(kept.incarnations.size(), 1u);
+  EXPECT_EQ(kept.incarnations[0].recorded, plain.incarnations.at(0).recorded);
+  EXPECT_EQ(kept.incarnations[0].estimated_bytes, plain.incarnations[0].estimated_bytes);
+  for (std::size_t i = 0; i < phases.size(); ++i) {
+    EXPECT_EQ(kept.incarnations[0].phases[i].second.samples,
+              plain.incarnations[0].phases[i].second.samples);
+  }
+  std::filesystem::resize_file(copy, std::filesystem::file_size(copy) - 7);
+  EXPECT_TRUE(codes(read_alloc_file(copy, fixture_context(), phases)).count("events.unreadable"));
 }
 
 TEST(AllocSummary, a_summary_that_the_records_do_not_give_is_a_problem) {
@@ -153,6 +177,12 @@ TEST(AllocSummary, finds_the_file_and_its_children_files_only) {
   dir.write("b.events.jsonl.123", "");
   EXPECT_EQ(find_alloc_files(out), (std::vector<std::string>{out, out + ".123", out + ".45"}));
   EXPECT_EQ(find_alloc_files(dir.path() + "/none"), std::vector<std::string>{});
+  // The same files once kept compressed, a child's and the process's own.
+  const std::string kept = dir.path() + "/c.events.jsonl";
+  dir.write("c.events.jsonl.zst", "");
+  dir.write("c.events.jsonl.77.zst", "");
+  dir.write("c.events.jsonl.7x.zst", "");
+  EXPECT_EQ(find_alloc_files(kept), (std::vector<std::string>{kept + ".zst", kept + ".77.zst"}));
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "jbench/collectors/alloc/alloc_consumer.h"
+#include "jbench/events/compressed_file.h"
 
 namespace jbench::collectors {
 namespace {
@@ -64,7 +65,10 @@ class AllocCollector final : public Collector {
     for (const Member& m : context.cohort) in.cohort.insert({m.pid, m.start_time_ticks});
     in.workers = context.workers;
     if (context.boundaries) in.boundaries = *context.boundaries;
-    return {consume_alloc(in, seen_, context.attached_ns, context_.alloc_mean_bytes)};
+    CollectorEntry entry = consume_alloc(in, seen_, context.attached_ns, context_.alloc_mean_bytes);
+    // Read once as the sampler wrote it; kept compressed (every reader takes either form).
+    for (auto& file : entry.raw) file = events::keep_compressed(context_.run_dir, file);
+    return {entry};
   }
 
  private:

@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "jbench/alloc/alloc_summary.h"
+#include "jbench/events/line_reader.h"
 
 namespace jbench::collectors {
 namespace {
@@ -76,10 +77,13 @@ CollectorEntry consume_alloc(const AllocInput& in, std::vector<std::size_t> head
   // Every record line counts (samples, overflow markers, the sampler's own summary), as the
   // validator counts them in the files.
   for (const auto& f : e.raw) {
-    std::ifstream file(in.run_dir + "/" + f);
-    for (std::string line; std::getline(file, line);) {
-      if (line.find(R"("kind":"record")") != std::string::npos) ++e.records;
-    }
+    events::for_each_line(
+        in.run_dir + "/" + f, kMaxLineBytes,
+        [&](std::size_t, std::string_view line) {
+          if (line.find(R"("kind":"record")") != std::string_view::npos) ++e.records;
+          return true;
+        },
+        [](std::size_t) {});
   }
   e.malformed = report.problems.size();
   e.ended = report.ok() ? Ended::exit(0) : Ended::exit(1);

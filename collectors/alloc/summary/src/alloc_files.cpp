@@ -1,9 +1,11 @@
 // Locating a run's sampler files and the run's phase windows. No sample is read here.
+#include <algorithm>
 #include <charconv>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "jbench/alloc/alloc_summary.h"
+#include "jbench/events/compressed_file.h"
 
 namespace jbench::alloc {
 namespace {
@@ -15,6 +17,14 @@ std::optional<std::uint64_t> boundary(const nlohmann::json& b, const std::string
   const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (s.empty() || ec != std::errc() || end != s.data() + s.size()) return {};
   return v;
+}
+
+// "<pid>" of a child's file named "<out>.<pid>" or, once kept compressed, "<out>.<pid>.zst".
+std::string_view without_compressed_suffix(std::string_view s) {
+  const std::string_view suffix = events::kCompressedSuffix;
+  if (s.size() > suffix.size() && s.substr(s.size() - suffix.size()) == suffix)
+    s.remove_suffix(suffix.size());
+  return s;
 }
 
 bool all_digits(std::string_view s) {
@@ -32,17 +42,22 @@ std::vector<std::string> find_alloc_files(const std::string& out_path) {
   std::vector<std::string> files;
   std::error_code ec;
   const fs::path out(out_path);
-  if (fs::is_regular_file(out, ec)) files.push_back(out_path);
+  const std::string compressed_out = out_path + events::kCompressedSuffix;
+  for (const std::string& own : {out_path, compressed_out}) {
+    if (fs::is_regular_file(own, ec)) files.push_back(own);
+  }
+  const std::size_t own_files = files.size();
   const fs::path dir = out.has_parent_path() ? out.parent_path() : fs::path(".");
   const std::string prefix = out.filename().string() + ".";
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string name = it->path().filename().string();
     if (name.size() > prefix.size() && name.compare(0, prefix.size(), prefix) == 0 &&
-        all_digits(std::string_view(name).substr(prefix.size())) && it->is_regular_file(ec)) {
+        all_digits(without_compressed_suffix(std::string_view(name).substr(prefix.size()))) &&
+        it->is_regular_file(ec)) {
       files.push_back((out.has_parent_path() ? (dir / name) : fs::path(name)).string());
     }
   }
-  std::sort(files.begin() + (files.empty() || files[0] != out_path ? 0 : 1), files.end());
+  std::sort(files.begin() + static_cast<std::ptrdiff_t>(own_files), files.end());
   return files;
 }
 

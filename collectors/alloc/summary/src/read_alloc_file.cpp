@@ -2,12 +2,12 @@
 
 #include <charconv>
 #include <cmath>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string_view>
 
 #include "jbench/alloc/alloc_summary.h"
 #include "jbench/alloc/sample_weight.h"
+#include "jbench/events/line_reader.h"
 
 namespace jbench::alloc {
 namespace {
@@ -37,30 +37,31 @@ class FileReader {
   FileReader(std::string path, const std::vector<PhaseWindow>& phases, AllocReport& report)
       : path_(std::move(path)), windows_(phases), report_(report) {}
 
+  // Overlong lines are skipped (the checker refuses them), and a file that cannot be read whole
+  // was reported by the checker (events.unreadable): only the lines read are taken.
   void read() {
-    std::ifstream in(path_, std::ios::binary);
-    std::string line;
-    std::size_t number = 0;
-    while (std::getline(in, line)) {
-      ++number;
-      // The checker refuses such lines; this reader does not hold them either.
-      if (line.size() > kMaxLineBytes) continue;
-      Json j = Json::parse(line, nullptr, false);
-      if (j.is_discarded() || !j.is_object()) continue;
-      const std::string kind = j.value("kind", "");
-      if (number == 1 && kind == "header") {
-        if (!header(j)) return;
-      } else if (kind == "record" && who_) {
-        record(number, j);
-      } else if (kind == "trailer" && who_) {
-        trailer(number, j);
-      }
-    }
+    events::for_each_line(
+        path_, kMaxLineBytes,
+        [&](std::size_t number, std::string_view line) { return take(number, line); },
+        [](std::size_t) {});
     if (!who_) return;
     report_.incarnations.push_back(std::move(*who_));
   }
 
  private:
+  bool take(std::size_t number, std::string_view line) {
+    Json j = Json::parse(line, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) return true;
+    const std::string kind = j.value("kind", "");
+    if (number == 1 && kind == "header") return header(j);
+    if (kind == "record" && who_) {
+      record(number, j);
+    } else if (kind == "trailer" && who_) {
+      trailer(number, j);
+    }
+    return true;
+  }
+
   void problem(const char* code, std::size_t line, std::string message) {
     report_.problems.push_back({path_, code, line, std::move(message)});
   }

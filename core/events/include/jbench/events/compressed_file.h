@@ -58,4 +58,9 @@ class CompressedFile {
 // place; the error, or "". A copy that failed is removed, so `from` stays the one record.
 std::string compress_file(const std::string& from, const std::string& to);
 
+// Replaces the plain file `dir`/`file` by its compressed copy and gives the name now kept
+// (`file` + kCompressedSuffix). A file that is not there, or cannot be compressed, stays as it was
+// written: then `file` itself is given back.
+std::string keep_compressed(const std::string& dir, const std::string& file);
+
 }  // namespace jbench::events

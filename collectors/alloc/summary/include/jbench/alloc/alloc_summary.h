@@ -84,7 +84,8 @@ AllocReport read_alloc_files(const std::vector<std::string>& paths, const EventC
                              const std::vector<PhaseWindow>& phases);
 
 // The files a sampled process and its descendants wrote for JBENCH_ALLOC_OUT=out_path: out_path
-// itself and every `<out_path>.<pid>` beside it, those that exist, sorted.
+// itself and every `<out_path>.<pid>` beside it, those that exist, sorted; each as written or as
+// kept compressed once the run has read it (the same name with ".zst").
 std::vector<std::string> find_alloc_files(const std::string& out_path);
 
 // The windows of run.json's "boundaries" (decimal-string nanoseconds): startup, warmup,
