@@ -4,10 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <regex>
 #include <set>
 #include <sstream>
 
+#include "bundle_sums.h"
 #include "export_support.h"
 #include "raw_lines.h"
 #include "temp_dir.h"
@@ -306,6 +308,80 @@ TEST_F(ExportRealBundle, one_run_is_exported_with_run_even_a_baseline_one) {
   ASSERT_EQ(t["otherData"]["runs"].size(), 1u);
   EXPECT_EQ(t["otherData"]["runs"][0]["id"], baseline);
   for (const auto& e : t["traceEvents"]) EXPECT_EQ(e["ph"], "i") << e.dump();  // boundaries only
+}
+
+// The text view: every raw file the full run's collectors name, line for line as kept (the
+// compressed ones read as the text they hold), each starting with its own header.
+TEST_F(ExportRealBundle, jsonl_gives_back_every_raw_line_of_the_run_as_written) {
+  const auto r = run_jbench({"export", bundle_, "--format", "jsonl", "--run", full_run_});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::ifstream run_file(bundle_ + "/runs/" + full_run_ + "/run.json");
+  const json run = json::parse(run_file);
+  std::vector<std::string> expected;
+  std::size_t compressed = 0;
+  for (const auto& c : run["trace_mode"]["collectors"]) {
+    if (!c.contains("raw")) continue;
+    for (const auto& f : c["raw"].is_string() ? json::array({c["raw"]}) : c["raw"]) {
+      const std::string file = bundle_ + "/runs/" + full_run_ + "/" + f.get<std::string>();
+      if (file.ends_with(".zst")) ++compressed;
+      const auto lines = raw_lines(file);
+      ASSERT_FALSE(lines.empty()) << file;
+      EXPECT_EQ(json::parse(lines.front())["kind"], "header") << file;
+      expected.insert(expected.end(), lines.begin(), lines.end());
+    }
+  }
+  EXPECT_GT(compressed, 0u) << "the full run keeps some raw files compressed";
+  std::vector<std::string> got;
+  std::istringstream text(r.out);
+  for (std::string line; std::getline(text, line);) got.push_back(line);
+  EXPECT_EQ(got, expected);
+  const auto unknown = run_jbench({"export", bundle_, "--format", "jsonl", "--run", "nope.r9"});
+  EXPECT_EQ(unknown.exit_code, 2);
+}
+
+// The previous version kept every raw file as plain text. A bundle in that form (this one's
+// compressed files written back as the text they hold, the sums rewritten) still validates, and
+// reads as the same evidence: the same report, the same export.
+TEST_F(ExportRealBundle, a_bundle_of_plain_raw_files_as_the_previous_version_kept_reads_alike) {
+  const std::string plain = dir_->path() + "/plain/b";  // named as the original: reports name it
+  fs::create_directories(plain);
+  fs::copy(bundle_, plain, fs::copy_options::recursive);
+  std::size_t written_back = 0;
+  for (const auto& e : fs::directory_iterator(plain + "/runs")) {
+    const std::string run_path = e.path().string() + "/run.json";
+    std::ifstream in(run_path);
+    json run = json::parse(in);
+    // A name kept compressed ("raw/x.events.jsonl.zst") becomes the text file it holds.
+    const auto write_back = [&](json& f) {
+      const std::string name = f.get<std::string>();
+      if (!name.ends_with(".zst")) return;
+      const std::string text_name = name.substr(0, name.size() - 4);
+      std::ofstream out(e.path().string() + "/" + text_name);
+      for (const auto& line : raw_lines(e.path().string() + "/" + name)) out << line << '\n';
+      fs::remove(e.path().string() + "/" + name);
+      f = text_name;
+      ++written_back;
+    };
+    for (auto& c : run["trace_mode"]["collectors"]) {
+      if (!c.contains("raw")) continue;
+      if (c["raw"].is_string()) write_back(c["raw"]);
+      if (c["raw"].is_array()) {
+        for (auto& f : c["raw"]) write_back(f);
+      }
+    }
+    std::ofstream(run_path) << run.dump(2) << '\n';
+  }
+  ASSERT_GT(written_back, 0u);
+  rewrite_sums(plain);
+  const auto valid = run_jbench({"validate", plain});
+  EXPECT_EQ(valid.exit_code, 0) << valid.out << valid.err;
+  const auto report_kept = run_jbench({"report", bundle_});
+  const auto report_plain = run_jbench({"report", plain});
+  ASSERT_EQ(report_plain.exit_code, 0) << report_plain.err;
+  EXPECT_EQ(report_plain.out, report_kept.out);
+  const auto export_plain = run_jbench({"export", plain, "--format", "chrome-json"});
+  ASSERT_EQ(export_plain.exit_code, 0) << export_plain.err;
+  EXPECT_EQ(json::parse(export_plain.out)["traceEvents"], (*trace_)["traceEvents"]);
 }
 
 TEST_F(ExportRealBundle, an_invalid_bundle_is_refused_with_1_unless_allow_invalid) {

@@ -42,7 +42,9 @@ int run_cli(int argc, char** argv) {
       app.add_subcommand("report", "where each cell's time went, beside what each trace mode cost");
   actions.emplace_back(report, cli::add_report_command(*report));
   auto* exporter = app.add_subcommand(
-      "export", "a bundle's timelines for a viewer: Chrome trace JSON (Perfetto), folded stacks");
+      "export",
+      "a bundle's timelines for a viewer: Chrome trace JSON (Perfetto), folded stacks; "
+      "or its raw records as text (jsonl)");
   actions.emplace_back(exporter, cli::add_export_command(*exporter));
   auto* oracle = app.add_subcommand(
       "oracle", "the correctness pass: corpus, generator, ledgers under kill storms, I/O faults");

@@ -1,4 +1,4 @@
-// `jbench export BUNDLE --format chrome-json|folded [--run ID] [--out FILE] [--max-events N]
+// `jbench export BUNDLE --format chrome-json|folded|jsonl [--run ID] [--out FILE] [--max-events N]
 // [--allow-invalid]`: a bundle's timelines for a viewer (docs/export.md).
 #include <iostream>
 #include <memory>
@@ -25,8 +25,9 @@ int run_export(ExportCommandOptions o) {
     return kExitUsage;
   }
   if (!o.run.empty()) o.options.run = o.run;
-  o.options.format =
-      o.format == "folded" ? exports::ExportFormat::folded : exports::ExportFormat::chrome_json;
+  o.options.format = o.format == "folded"  ? exports::ExportFormat::folded
+                     : o.format == "jsonl" ? exports::ExportFormat::jsonl
+                                           : exports::ExportFormat::chrome_json;
   const auto outcome = exports::export_bundle(o.options, std::cout);
   for (const auto& note : outcome.notes) std::cerr << "jbench: " << note << '\n';
   switch (outcome.failure) {
@@ -48,10 +49,13 @@ Action add_export_command(CLI::App& app) {
   auto o = std::make_shared<ExportCommandOptions>();
   app.add_option("BUNDLE", o->options.bundle, "the bundle directory")->required();
   app.add_option("--format", o->format,
-                 "chrome-json (Perfetto UI, speedscope) or folded (flamegraph.pl, speedscope)")
+                 "chrome-json (Perfetto UI, speedscope), folded (flamegraph.pl, speedscope) or "
+                 "jsonl (the raw records as text, compressed files read as written)")
       ->required()
-      ->check(CLI::IsMember({"chrome-json", "folded"}));
-  app.add_option("--run", o->run, "export this run only (default: every run with spans or calls)");
+      ->check(CLI::IsMember({"chrome-json", "folded", "jsonl"}));
+  app.add_option("--run", o->run,
+                 "export this run only (default: every run with spans or calls; jsonl: every "
+                 "run that ran)");
   app.add_option("--out", o->options.out,
                  "the file to write, atomically (default: the standard output)");
   app.add_option("--max-events", o->options.max_events,

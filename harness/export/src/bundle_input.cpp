@@ -54,6 +54,9 @@ std::optional<RunInput> read_run(const std::string& bundle, const std::string& i
       if (!c.is_object() || !c.contains("raw")) continue;
       const std::string name = c.value("name", "");
       const Json& raw = c["raw"];
+      for (const Json& f : raw.is_string() ? Json::array({raw}) : raw) {
+        if (f.is_string()) r.raw_files.push_back(r.dir + "/" + f.get<std::string>());
+      }
       std::optional<std::uint64_t> records;
       if (const auto n = c.find("records"); n != c.end() && n->is_number_unsigned()) {
         records = n->get<std::uint64_t>();

@@ -24,6 +24,8 @@ struct RunInput {
   std::vector<std::pair<std::string, std::uint64_t>> boundaries;  // "measure_start", ns
   std::vector<std::string> bridge_files;                          // absolute paths
   std::optional<std::string> syscall_file;
+  // Every collector's raw files (absolute paths), in run.json's order: the text view's input.
+  std::vector<std::string> raw_files;
   // The collectors' entries' `records` (syscall; bridge: every record line of its files), when
   // given: what lets a one-pass export know no --max-events cut is needed (one_pass.h).
   std::optional<std::uint64_t> syscall_records;

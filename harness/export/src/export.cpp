@@ -24,6 +24,7 @@
 #include "chrome_writer.h"
 #include "folded_writer.h"
 #include "jbench/bundle/bundle_validity.h"
+#include "jsonl_writer.h"
 #include "micros.h"
 #include "one_pass.h"
 #include "output_file.h"
@@ -197,6 +198,20 @@ bool export_one_pass(const ExportOptions& o, const BundleInput& bundle, const On
   return true;
 }
 
+// One pass: the bundle was judged valid before the first byte, so a file that cannot be read
+// whole here is an error (exit 2), and with --out leaves no file.
+ExportOutcome export_jsonl(const ExportOptions& o, const BundleInput& bundle, std::ostream& stream,
+                           ExportOutcome out) {
+  OutputFile file(o.out, stream);
+  if (auto error = file.open(); !error.empty()) return failed(ExportFailure::bad_input, error);
+  const JsonlWritten written = write_raw_lines(bundle, file);
+  if (!written.error.empty()) return failed(ExportFailure::bad_input, written.error);
+  if (auto error = file.commit(); !error.empty()) return failed(ExportFailure::bad_input, error);
+  for (const RunInput& run : bundle.runs) out.runs.push_back(run.id);
+  out.events_written = written.lines;
+  return out;
+}
+
 }  // namespace
 
 ExportOutcome export_bundle(const ExportOptions& o, std::ostream& stream) {
@@ -235,6 +250,7 @@ ExportOutcome export_bundle(const ExportOptions& o, std::ostream& stream) {
     }
   }
   if (auto refused = settle()) return *refused;
+  if (o.format == ExportFormat::jsonl) return export_jsonl(o, bundle, stream, std::move(out));
 
   // Pass 1, per run, so that a run left out by default leaves nothing in the totals.
   std::vector<RunFacts> facts(bundle.runs.size());

@@ -21,13 +21,15 @@
 
 namespace jbench::exports {
 
-enum class ExportFormat { chrome_json, folded };
+// jsonl: the raw records as text, every file of the selected runs as written (docs/export.md).
+enum class ExportFormat { chrome_json, folded, jsonl };
 
 struct ExportOptions {
   std::string bundle;
   ExportFormat format = ExportFormat::chrome_json;
-  std::optional<std::string> run;  // one run's id; unset: every run with span or syscall records
-  std::string out;                 // the file to write; empty: the stream given to export_bundle
+  // One run's id; unset: every run with span or syscall records (jsonl: every run that ran).
+  std::optional<std::string> run;
+  std::string out;  // the file to write; empty: the stream given to export_bundle
   std::uint64_t max_events = 5'000'000;  // chrome-json: trace events written at most
   bool allow_invalid = false;            // export an invalid bundle anyway, saying so
 };
@@ -42,7 +44,7 @@ struct ExportOutcome {
   ExportFailure failure = ExportFailure::none;
   std::string message;               // why it failed; empty on success
   std::vector<std::string> notes;    // what a reader must know (a cut, an invalid bundle, ...)
-  std::uint64_t events_written = 0;  // chrome-json trace events; folded: lines
+  std::uint64_t events_written = 0;  // chrome-json trace events; folded and jsonl: lines
   std::vector<std::string> runs;     // the runs exported, in the manifest's order
   bool one_pass = false;             // chrome-json read each raw file once (docs/export.md)
 };
