@@ -252,6 +252,38 @@ TEST_F(RunTraced, a_full_runs_calls_are_kept_once_compressed_and_a_cut_in_them_i
   EXPECT_EQ(r.out.find("\"sums."), std::string::npos) << r.out;
 }
 
+// The compiled tracer's object, the same in every traced run, is kept once: in the provenance
+// store, which each run's syscall entry names in place of a copy of its own.
+TEST_F(RunTraced, the_compiled_tracers_object_is_kept_once_in_the_store) {
+  ASSERT_EQ(result_->exit_code, 0) << result_->out << result_->err;
+  const json index = read_json(bundle_ + "/provenance/index.json");
+  std::set<std::string> objects;
+  std::size_t libbpf_runs = 0;
+  for (const auto& e : fs::directory_iterator(bundle_ + "/runs")) {
+    const std::string dir = e.path().string();
+    const auto collectors = collectors_of(read_json(dir + "/run.json"));
+    if (!collectors.count("syscall") || collectors.at("syscall").value("backend", "") != "libbpf")
+      continue;
+    ++libbpf_runs;
+    const json& syscall = collectors.at("syscall");
+    EXPECT_FALSE(fs::exists(dir + "/raw/syscall.libbpf.bpf.o")) << dir;
+    for (const auto& f : syscall["backend_raw"])
+      EXPECT_FALSE(f.get<std::string>().ends_with(".bpf.o"));
+    ASSERT_TRUE(syscall.contains("stored_once")) << syscall.dump();
+    const std::string object = syscall["stored_once"].value("raw/syscall.libbpf.bpf.o", "");
+    ASSERT_TRUE(object.starts_with("provenance/objects/")) << syscall.dump();
+    EXPECT_TRUE(fs::is_regular_file(bundle_ + "/" + object)) << object;
+    objects.insert(object);
+    for (const auto& run : index["runs"]) {
+      if (run["id"] != e.path().filename().string()) continue;
+      EXPECT_EQ("provenance/objects/" + run["tracer"]["binary"]["sha256"].get<std::string>(),
+                object);
+    }
+  }
+  if (libbpf_runs == 0) GTEST_SKIP() << "no run traced with the compiled tracer on this host";
+  EXPECT_EQ(objects.size(), 1u) << "one object for every run";
+}
+
 // A bundle of the form jbench wrote before the records were compressed (plain text, under the
 // name it had) still validates and reports.
 TEST_F(RunTraced, a_bundle_with_its_records_as_plain_text_still_validates_and_reports) {

@@ -32,6 +32,11 @@ class ObjectStore {
   void add_bytes(const std::string& kind, const std::string& path, const std::string& sha256,
                  const std::string& bytes);
   bool known(const std::string& sha256) const { return objects_.count(sha256) != 0; }
+  // Known and its bytes written into the store (not left out).
+  bool stored(const std::string& sha256) const {
+    const auto it = objects_.find(sha256);
+    return it != objects_.end() && it->second.left_out.empty();
+  }
   // Adds `path` to the names of a known object.
   void name(const std::string& sha256, const std::string& path);
 

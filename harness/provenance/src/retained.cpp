@@ -200,8 +200,10 @@ void RetainedProvenance::run_processes(const std::string& run_id,
   state_->offer(candidates);
 }
 
-void RetainedProvenance::run_finished(const std::string& run_id, const Json& run_doc,
-                                      const std::string& run_dir, std::string_view transcript) {
+std::vector<StoredOnce> RetainedProvenance::run_finished(const std::string& run_id,
+                                                         const Json& run_doc,
+                                                         const std::string& run_dir,
+                                                         std::string_view transcript) {
   Json& run = state_->run(run_id);
   run["worker_configuration"] = configure_message_hashes(transcript);
   const Json* collectors = nullptr;
@@ -209,21 +211,24 @@ void RetainedProvenance::run_finished(const std::string& run_id, const Json& run
       run_doc["trace_mode"].contains("collectors")) {
     collectors = &run_doc["trace_mode"]["collectors"];
   }
-  if (!collectors || !collectors->is_array()) return;
+  if (!collectors || !collectors->is_array()) return {};
+  std::vector<StoredOnce> stored_once;
   for (const auto& c : *collectors) {
     if (c.value("name", "") != "syscall") continue;
     const std::string backend = c.value("backend", "");
-    if (backend != "bpftrace" && backend != "strace" && backend != "libbpf") return;  // none ran
+    if (backend != "bpftrace" && backend != "strace" && backend != "libbpf") return {};  // none ran
     // bpftrace and strace are tools on PATH; the compiled tracer is the BPF object the run kept
     // beside its records (it is built into jbench).
     std::string path;       // as the index names it
     std::string read_path;  // where it is read now, when that differs
+    std::string in_run;     // the object's name inside the run directory (libbpf)
     if (backend == "libbpf") {
       // Named inside the bundle (the run directory is still the staging one here).
       for (const auto& f : c.value("backend_raw", Json::array())) {
         if (f.is_string() && f.get<std::string>().ends_with(".bpf.o")) {
-          path = "runs/" + run_id + "/" + f.get<std::string>();
-          read_path = run_dir + "/" + f.get<std::string>();
+          in_run = f.get<std::string>();
+          path = "runs/" + run_id + "/" + in_run;
+          read_path = run_dir + "/" + in_run;
         }
       }
     } else {
@@ -255,11 +260,17 @@ void RetainedProvenance::run_finished(const std::string& run_id, const Json& run
       std::vector<Candidate> candidates;
       state_->retain(d, read_path, candidates);
       state_->offer(candidates);
+      const auto digest = string_of(d, "sha256");
+      if (!in_run.empty() && digest && state_->store.stored(*digest)) {
+        stored_once.push_back(
+            {in_run, fmt::format("{}/{}", provenance_detail::kObjectsDir, *digest)});
+      }
       tracer["binary"] = std::move(d);
     }
     run["tracer"] = std::move(tracer);
-    return;
+    return stored_once;
   }
+  return stored_once;
 }
 
 Json RetainedProvenance::index() const {

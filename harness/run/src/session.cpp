@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <map>
@@ -56,6 +57,29 @@ class IgnoreSigpipe {
  private:
   struct sigaction previous_ {};
 };
+
+// A run's own files that the provenance store now holds (the compiled tracer's object, the same
+// in every traced run) leave the run directory: the collector entry that named one in
+// `backend_raw` names the stored copy instead, in `stored_once` ({file: "provenance/objects/
+// <sha256>"}), so the bundle keeps its bytes once.
+void drop_stored_once(Json& run_doc, const std::string& run_dir,
+                      const std::vector<StoredOnce>& stored) {
+  if (stored.empty() || !run_doc.contains("trace_mode")) return;
+  for (Json& c : run_doc["trace_mode"]["collectors"]) {
+    if (!c.contains("backend_raw") || !c["backend_raw"].is_array()) continue;
+    Json kept = Json::array();
+    for (const Json& f : c["backend_raw"]) {
+      const auto s = std::find_if(stored.begin(), stored.end(),
+                                  [&](const StoredOnce& o) { return f == o.file; });
+      if (s == stored.end() || ::unlink((run_dir + "/" + s->file).c_str()) != 0) {
+        kept.push_back(f);
+        continue;
+      }
+      c["stored_once"][s->file] = s->object;
+    }
+    c["backend_raw"] = std::move(kept);
+  }
+}
 
 // Writes a document, remembering a failure (full disk, I/O error) instead of stopping: the
 // bundle is then finalized as invalid, with everything that could be written.
@@ -187,8 +211,9 @@ void Session::run(std::size_t i) {
 
   // Record: run.json, each worker's result, the transcript, the collectors' raw documents.
   Json run_doc = docs_.run_document(i, id, record, built);
+  drop_stored_once(run_doc, spec.run_dir,
+                   retained_.run_finished(id, run_doc, spec.run_dir, record.transcript));
   write_.json(dir + "/run.json", run_doc);
-  retained_.run_finished(id, run_doc, spec.run_dir, record.transcript);
   for (std::size_t w = 0; w < record.results.size(); ++w) {
     // Named by the worker that sent it: in a failed run a worker's result may be missing, and
     // the others must not shift into its name.

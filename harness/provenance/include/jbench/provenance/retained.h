@@ -6,7 +6,8 @@
 //   // per run, while its workers are alive and idle after measuring:
 //   retained.run_processes(run_id, worker_pids);
 //   // per run, once its run.json is known:
-//   retained.run_finished(run_id, run_doc, run_dir, transcript);
+//   for (const StoredOnce& s : retained.run_finished(run_id, run_doc, run_dir, transcript))
+//     ...  // s.file is in the store now: the run need not keep its own copy
 //   bundle.write_json("provenance/index.json", retained.index());
 //
 // Kept in provenance/objects/<sha256> (content-addressed, so each distinct file is stored once
@@ -36,6 +37,14 @@ namespace jbench {
 
 class StagingBundle;
 
+// A file of a run's directory whose bytes the store holds (the compiled tracer's object, the
+// same in every traced run): `file` relative to the run directory, `object` the bundle's path
+// of the stored copy (provenance/objects/<sha256>).
+struct StoredOnce {
+  std::string file;
+  std::string object;
+};
+
 // The reason an object the cap left out is listed with (any other reason is a failure).
 inline constexpr const char* kLeftOutOverCap = "left out: over the provenance cap";
 
@@ -51,9 +60,10 @@ class RetainedProvenance {
   // The binaries of each worker process, read from /proc while they are alive.
   void run_processes(const std::string& run_id, const std::vector<pid_t>& workers);
   // The tracer the run's syscall collector ran (resolved on PATH, version from its raw file's
-  // header), and the configure messages of the transcript. `run_dir` is absolute.
-  void run_finished(const std::string& run_id, const nlohmann::json& run_doc,
-                    const std::string& run_dir, std::string_view transcript);
+  // header), and the configure messages of the transcript. `run_dir` is absolute. Gives the
+  // run's own files now held in the store, which the run can then drop.
+  std::vector<StoredOnce> run_finished(const std::string& run_id, const nlohmann::json& run_doc,
+                                       const std::string& run_dir, std::string_view transcript);
 
   nlohmann::json index() const;
 
