@@ -189,10 +189,11 @@ Status StagingBundle::write_file(std::string_view relative, std::string_view byt
   return write_at(relative, bytes, false);
 }
 
-Status StagingBundle::write_json(std::string_view relative, const nlohmann::json& doc) {
+Status StagingBundle::write_json(std::string_view relative, const nlohmann::json& doc,
+                                 Layout layout) {
   std::string text;
   try {
-    text = doc.dump(2);
+    text = doc.dump(layout == Layout::indented ? 2 : -1);
   } catch (const std::exception& e) {
     return Error{fmt::format("cannot serialise '{}' as JSON: {}", relative, e.what()), 0};
   }

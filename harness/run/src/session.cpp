@@ -87,6 +87,10 @@ class Writer {
  public:
   explicit Writer(StagingBundle& bundle) : bundle_(bundle) {}
   void json(const std::string& path, const Json& doc) { note(bundle_.write_json(path, doc)); }
+  // A run's documents: on one line (StagingBundle::Layout).
+  void run_json(const std::string& path, const Json& doc) {
+    note(bundle_.write_json(path, doc, StagingBundle::Layout::compact));
+  }
   void text(const std::string& path, std::string_view bytes) {
     note(bundle_.write_file(path, bytes));
   }
@@ -213,20 +217,20 @@ void Session::run(std::size_t i) {
   Json run_doc = docs_.run_document(i, id, record, built);
   drop_stored_once(run_doc, spec.run_dir,
                    retained_.run_finished(id, run_doc, spec.run_dir, record.transcript));
-  write_.json(dir + "/run.json", run_doc);
+  write_.run_json(dir + "/run.json", run_doc);
   for (std::size_t w = 0; w < record.results.size(); ++w) {
     // Named by the worker that sent it: in a failed run a worker's result may be missing, and
     // the others must not shift into its name.
     const auto index = record.results[w].value("worker_index", w);
-    write_.json(fmt::format("{}/raw/worker-{}.result.json", dir, index), record.results[w]);
+    write_.run_json(fmt::format("{}/raw/worker-{}.result.json", dir, index), record.results[w]);
   }
   write_.text(dir + "/logs/protocol.jsonl", record.transcript);
-  for (const auto& [path, doc] : record.raw_documents) write_.json(dir + "/" + path, doc);
+  for (const auto& [path, doc] : record.raw_documents) write_.run_json(dir + "/" + path, doc);
 
   // Summarise, from the raw files just written, exactly as the validator recomputes it.
   RunSummary summary = summarize(record.results, record.run);
   summary.document["collectors"] = collectors::summarize_collectors(spec.run_dir, run_doc);
-  write_.json(dir + "/summary.json", summary.document);
+  write_.run_json(dir + "/summary.json", summary.document);
   const std::string_view status = run::run_status_word(record.status);
   docs_.run_finished(i, id, std::string(status), record.reason, summary.document);
   write_.log(

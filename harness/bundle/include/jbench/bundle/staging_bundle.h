@@ -66,8 +66,12 @@ class StagingBundle {
   // earlier file of that name; fsyncs the file. "SHA256SUMS" at the top is reserved.
   Status write_file(std::string_view relative, std::string_view bytes);
 
-  // write_file of doc.dump(2) plus a final newline. Invalid UTF-8 in a string is an error.
-  Status write_json(std::string_view relative, const nlohmann::json& doc);
+  // How a document is laid out: indented for a person (the bundle's own documents), or on one
+  // line (a run's documents, many and alike: a third of the bytes; `jq .` shows them indented).
+  enum class Layout { indented, compact };
+  // write_file of the document plus a final newline. Invalid UTF-8 in a string is an error.
+  Status write_json(std::string_view relative, const nlohmann::json& doc,
+                    Layout layout = Layout::indented);
 
   // write_file of the bytes of the regular file `source` (not followed if it is a symlink),
   // streamed: a raw event file or a stored binary never has to fit in memory.
