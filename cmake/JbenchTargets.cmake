@@ -41,3 +41,35 @@ function(jbench_test name)
   gtest_discover_tests(${name} DISCOVERY_TIMEOUT 30 PROPERTIES LABELS "${labels}" TIMEOUT 120
                        WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR})
 endfunction()
+
+# jbench_test_paths(TARGET [BUILD NAME PATH ...] [SOURCE NAME PATH ...]): each PATH, in the build
+# tree (BUILD; generator expressions such as $<TARGET_FILE:jbench> allowed) or in the checkout
+# (SOURCE), reaches the target's code as the macro NAME: an expression giving the path, found at
+# run time (tests/support/build_paths.h, included into every unit of the target). Absolute
+# paths compiled in would make each of the target's objects differ between two clones of the
+# same sources, so a second clone could reuse none of them from ccache.
+function(jbench_test_paths target)
+  cmake_parse_arguments(ARG "" "" "BUILD;SOURCE" ${ARGN})
+  set(definitions)
+  foreach(kind BUILD SOURCE)
+    set(pairs ${ARG_${kind}})
+    list(LENGTH pairs count)
+    math(EXPR odd "${count} % 2")
+    if(odd)
+      message(FATAL_ERROR "jbench_test_paths(${target}): ${kind} takes NAME PATH pairs")
+    endif()
+    while(pairs)
+      list(POP_FRONT pairs name path)
+      if(kind STREQUAL "BUILD")
+        set(relative "$<PATH:RELATIVE_PATH,${path},${CMAKE_BINARY_DIR}>")
+        list(APPEND definitions "${name}=::jbench::test::build_path(\"${relative}\")")
+      else()
+        file(RELATIVE_PATH relative ${PROJECT_SOURCE_DIR} ${path})
+        list(APPEND definitions "${name}=::jbench::test::source_path(\"${relative}\")")
+      endif()
+    endwhile()
+  endforeach()
+  target_compile_definitions(${target} PRIVATE ${definitions})
+  target_compile_options(${target} PRIVATE -include build_paths.h)
+  target_link_libraries(${target} PRIVATE jbench_test_support)
+endfunction()

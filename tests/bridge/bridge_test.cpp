@@ -142,7 +142,7 @@ TEST(BridgeProbes, BpftraceListsTheProbesWhereItCanAttach) {
   }
 }
 
-class BridgeRuntime : public ::testing::TestWithParam<const char*> {};
+class BridgeRuntime : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(BridgeRuntime, FullModeWritesAValidFileWithParentsAcrossThreadAndFork) {
   test::TempDir dir;
@@ -246,7 +246,7 @@ TEST_P(BridgeRuntime, BadModeAndExistingFileRefuseToStart) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Linkage, BridgeRuntime, ::testing::Values(SPANS_SHARED, SPANS_STATIC),
-                         [](const ::testing::TestParamInfo<const char*>& param) {
+                         [](const ::testing::TestParamInfo<std::string>& param) {
                            return std::string(param.index == 0 ? "Shared" : "Static");
                          });
 

@@ -40,8 +40,8 @@ constexpr const char* kProviderProbes[] = {"span__begin", "span__end",     "cana
 
 struct Linkage {
   const char* name;
-  const char* program;
-  const char* probes_in;  // the file whose ELF notes hold the probes
+  std::string program;
+  std::string probes_in;  // the file whose ELF notes hold the probes
 };
 
 void PrintTo(const Linkage& linkage, std::ostream* os) { *os << linkage.program; }

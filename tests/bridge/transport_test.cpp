@@ -64,7 +64,7 @@ std::set<std::tuple<std::int64_t, std::int64_t>> streams(const std::vector<json>
   return out;
 }
 
-class Transport : public ::testing::TestWithParam<const char*> {};
+class Transport : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(Transport, ARunManyRingsLongLosesNothingWhenTheWriterKeepsUp) {
   const auto r = run_target(GetParam(), {"paced", std::to_string(kPacedSpans), kBatch, kPauseUs});
@@ -178,7 +178,7 @@ TEST(TransportThreadIds, AThreadIdThatComesBackContinuesItsStream) {
 
 INSTANTIATE_TEST_SUITE_P(Linkage, Transport,
                          ::testing::Values(PROBE_TARGET_SHARED, PROBE_TARGET_STATIC),
-                         [](const ::testing::TestParamInfo<const char*>& param) {
+                         [](const ::testing::TestParamInfo<std::string>& param) {
                            return std::string(param.index == 0 ? "Shared" : "Static");
                          });
 

@@ -10,7 +10,6 @@ namespace jbench::test {
 
 std::string chez_worker_binary() { return JBENCH_CHEZ_WORKER_PATH; }
 std::string jbench_binary() { return JBENCH_BINARY_PATH; }
-std::string source_dir() { return JBENCH_SOURCE_DIR; }
 
 CommandRun run_chez_command(const std::vector<std::string>& args, const std::string& stdin_text) {
   std::vector<std::string> argv = {chez_worker_binary()};

@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "build_paths.h"
 #include "temp_dir.h"
 #include "worker_process.h"
 
@@ -31,7 +32,6 @@ inline constexpr std::chrono::seconds kChezTimeout{60};
 
 std::string chez_worker_binary();  // bin/jbench-chez-worker of the build under test
 std::string jbench_binary();       // bin/jbench
-std::string source_dir();          // the repository
 
 // `jbench-chez-worker ARGS...` with `stdin_text` as its whole input and no bridge variables:
 // its stdout lines (parsed), its stderr and how it exited.

@@ -7,7 +7,6 @@
 namespace jbench::test {
 
 std::string jbench_binary() { return JBENCH_BINARY; }
-std::string source_dir() { return JBENCH_SOURCE_DIR; }
 
 ProcessResult run_jbench(const std::vector<std::string>& args, const std::string& cwd) {
   std::vector<std::string> argv{jbench_binary()};

@@ -4,13 +4,13 @@
 #include <string>
 #include <vector>
 
+#include "build_paths.h"
 #include "run_process.h"
 
 namespace jbench::test {
 
-// Paths baked in at build time.
+// <build>/bin/jbench; the checkout is source_dir() (build_paths.h).
 std::string jbench_binary();
-std::string source_dir();
 
 // Runs `jbench args...` in `cwd` (default: the source tree) with a 60 s deadline.
 ProcessResult run_jbench(const std::vector<std::string>& args, const std::string& cwd = "");

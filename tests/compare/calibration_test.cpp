@@ -17,7 +17,7 @@
 namespace jbench::compare {
 namespace {
 
-const std::string kBundles = JBENCH_SOURCE_DIR "/tests/fixtures/compare/bundles";
+const std::string kBundles = JBENCH_SOURCE_DIR + "/tests/fixtures/compare/bundles";
 
 // The recorded baseline throughputs of both same-build bundles.
 std::vector<double> recorded() {

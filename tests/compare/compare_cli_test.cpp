@@ -17,7 +17,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kBundles = JBENCH_SOURCE_DIR "/tests/fixtures/compare/bundles";
+const std::string kBundles = JBENCH_SOURCE_DIR + "/tests/fixtures/compare/bundles";
 
 test::ProcessResult compare(std::vector<std::string> args) {
   std::vector<std::string> argv = {JBENCH_BINARY, "compare"};

@@ -22,7 +22,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kFixtureBundles = JBENCH_SOURCE_DIR "/tests/fixtures/compare/bundles";
+const std::string kFixtureBundles = JBENCH_SOURCE_DIR + "/tests/fixtures/compare/bundles";
 
 nlohmann::json history(const std::string& dir, int& exit_code) {
   auto r = test::run_process({JBENCH_BINARY, "history", dir, "--json"});
@@ -87,7 +87,7 @@ TEST(HistoryCli, a_level_shift_is_one_change_for_the_worse_at_its_first_night) {
 // first one's line.
 TEST(HistoryCli, a_night_with_another_measure_phase_starts_a_new_series) {
   test::TempDir dir;
-  const std::string fixtures = JBENCH_SOURCE_DIR "/tests/fixtures";
+  const std::string fixtures = JBENCH_SOURCE_DIR + "/tests/fixtures";
   std::ifstream in(fixtures + "/compare/nightly-tiny.yaml");
   std::stringstream text;
   text << in.rdbuf();

@@ -28,7 +28,7 @@ namespace {
 using Recorded = std::map<std::string, std::map<std::string, std::vector<double>>>;
 
 Recorded recorded() {
-  std::ifstream in(JBENCH_SOURCE_DIR "/tests/fixtures/compare/nightly-recorded.json");
+  std::ifstream in(JBENCH_SOURCE_DIR + "/tests/fixtures/compare/nightly-recorded.json");
   auto j = nlohmann::json::parse(in, nullptr, false);
   Recorded out;
   if (!j.is_object()) return out;
@@ -42,7 +42,7 @@ Recorded recorded() {
 
 // A default of ci/nightly.sh: its `NAME=X` line (threshold, sessions).
 double nightly_default(const std::string& name) {
-  std::ifstream in(JBENCH_SOURCE_DIR "/ci/nightly.sh");
+  std::ifstream in(JBENCH_SOURCE_DIR + "/ci/nightly.sh");
   std::string line;
   while (std::getline(in, line)) {
     if (line.starts_with(name + "=")) return std::stod(line.substr(name.size() + 1));
@@ -52,7 +52,7 @@ double nightly_default(const std::string& name) {
 }
 
 Matrix nightly_matrix() {
-  std::ifstream in(JBENCH_SOURCE_DIR "/matrices/nightly.yaml");
+  std::ifstream in(JBENCH_SOURCE_DIR + "/matrices/nightly.yaml");
   std::stringstream text;
   text << in.rdbuf();
   LoadedMatrix m = parse_matrix(text.str(), "matrices/nightly.yaml");

@@ -25,9 +25,9 @@ namespace fs = std::filesystem;
 test::ProcessResult night(const std::string& results, const std::vector<std::string>& extra,
                           const std::string& sigterm_when = {}) {
   std::vector<std::string> argv = {
-      "/bin/bash",  JBENCH_SOURCE_DIR "/ci/nightly.sh",
+      "/bin/bash",  JBENCH_SOURCE_DIR + "/ci/nightly.sh",
       "--results",  results,
-      "--matrix",   JBENCH_SOURCE_DIR "/tests/fixtures/compare/nightly-tiny.yaml",
+      "--matrix",   JBENCH_SOURCE_DIR + "/tests/fixtures/compare/nightly-tiny.yaml",
       "--sessions", "5"};
   argv.insert(argv.end(), extra.begin(), extra.end());
   test::ProcessOptions o;
@@ -111,7 +111,7 @@ TEST(Nightly, first_no_verdict_then_compared_then_a_planted_regression_kept_apar
   // The kept build is whole: its sessions' correctness pass (which starts the ledger worker
   // beside the workload's) passed, so they are proven evidence.
   for (const char* s : {"/base/s1", "/base/s2"}) {
-    auto v = test::run_process({JBENCH_BUILD_DIR "/bin/jbench", "validate", n2 + s});
+    auto v = test::run_process({JBENCH_BUILD_DIR + "/bin/jbench", "validate", n2 + s});
     EXPECT_EQ(v.exit_code, 0) << n2 + s << ": " << v.out << v.err;
   }
   EXPECT_LE(started(n2 + "/s1"), started(n2 + "/base/s1"));
@@ -158,7 +158,8 @@ TEST(Nightly, first_no_verdict_then_compared_then_a_planted_regression_kept_apar
   EXPECT_EQ(base[1].str().find("planted"), std::string::npos) << base[1];
   EXPECT_EQ(bundles_in(results), 3u);  // every night kept
   // The planted matrix copy is not left beside the fixture.
-  EXPECT_FALSE(fs::exists(JBENCH_SOURCE_DIR "/tests/fixtures/compare/.planted-nightly-tiny.yaml"));
+  EXPECT_FALSE(
+      fs::exists(JBENCH_SOURCE_DIR + "/tests/fixtures/compare/.planted-nightly-tiny.yaml"));
 
   // Without the last night's build there is nothing to run beside this one: no verdict, said so,
   // never a comparison with last night's runs from another session. (The last night's record

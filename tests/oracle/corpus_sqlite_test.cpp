@@ -47,7 +47,7 @@ std::size_t run_and_check(const Corpus& corpus) {
 }
 
 TEST(CorpusOnSqlite, scalar_subqueries_match_their_expected_results) {
-  ParsedCorpus p = read_corpus_file(JBENCH_ORACLE_CORPUS_DIR "/scalar_subqueries.test");
+  ParsedCorpus p = read_corpus_file(JBENCH_ORACLE_CORPUS_DIR + "/scalar_subqueries.test");
   ASSERT_FALSE(p.error) << format_diagnostic(*p.error);
   std::size_t queries = 0;
   for (const Record& r : p.corpus->records) queries += r.kind == RecordKind::query;

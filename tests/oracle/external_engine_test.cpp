@@ -69,7 +69,7 @@ TEST(ExternalEngine, a_wrong_cache_behind_the_protocol_is_caught) {
   ProcessTarget target = start({JBENCH_ORACLE_FIXTURE_ENGINE, "--cache", "survives-reset"});
   EXPECT_TRUE(target.supports_prepared());
   SqliteTarget oracle = memory_db();
-  ParsedCorpus p = read_corpus_file(JBENCH_ORACLE_CORPUS_DIR "/result_cache.test");
+  ParsedCorpus p = read_corpus_file(JBENCH_ORACLE_CORPUS_DIR + "/result_cache.test");
   ASSERT_TRUE(p.corpus);
   RunReport r = run_corpus(*p.corpus, target, oracle);
   ASSERT_FALSE(r.divergences.empty());
@@ -90,7 +90,7 @@ TEST_P(MisbehavingEngine, is_a_finding_naming_the_statement_within_the_deadline)
   ProcessTarget target =
       start({JBENCH_ORACLE_FIXTURE_ENGINE, "--fault", fault.mode, "--at", "3"}, 1500);
   SqliteTarget oracle = memory_db();
-  ParsedCorpus p = read_corpus_file(JBENCH_ORACLE_CORPUS_DIR "/errors.test");
+  ParsedCorpus p = read_corpus_file(JBENCH_ORACLE_CORPUS_DIR + "/errors.test");
   ASSERT_TRUE(p.corpus);
   auto begin = std::chrono::steady_clock::now();
   RunReport r = run_corpus(*p.corpus, target, oracle);

@@ -63,8 +63,8 @@ proc::ToolRun run_in_shell(const std::string& script) {
   std::ofstream(dir / "repro.sql") << script;
   proc::ToolRun run =
       proc::run_to_completion({"/bin/sh", "-c",
-                               "exec sqlite3 -batch -cmd '.load " JBENCH_ORACLE_FUNCTIONS_MODULE
-                               " jbench_oracle_functions_init' -cmd '.mode quote' :memory: < " +
+                               "exec sqlite3 -batch -cmd '.load " + JBENCH_ORACLE_FUNCTIONS_MODULE +
+                                   " jbench_oracle_functions_init' -cmd '.mode quote' :memory: < " +
                                    (dir / "repro.sql").string()},
                               std::nullopt, 20000, 1 << 20);
   std::filesystem::remove_all(dir);

@@ -16,7 +16,7 @@
 namespace jbench::oracle {
 namespace {
 
-const std::string corpus_path = JBENCH_ORACLE_CORPUS_DIR "/scalar_subqueries.test";
+const std::string corpus_path = JBENCH_ORACLE_CORPUS_DIR + "/scalar_subqueries.test";
 
 using test_support::memory_db;
 

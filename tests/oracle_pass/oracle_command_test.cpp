@@ -21,7 +21,7 @@ namespace {
 namespace fs = std::filesystem;
 using test::run_process;
 
-const std::string kFixtures = JBENCH_SOURCE_DIR "/tests/fixtures/oracle";
+const std::string kFixtures = JBENCH_SOURCE_DIR + "/tests/fixtures/oracle";
 
 std::string read(const std::string& path) {
   std::ifstream in(path);
@@ -42,7 +42,7 @@ std::string replaced(std::string text, const std::string& from, const std::strin
 std::string fixture_copy(const test::TempDir& dir, const std::string& name,
                          const std::vector<std::pair<std::string, std::string>>& fill) {
   std::string text = replaced(read(kFixtures + "/" + name), "../../../oracle/corpus",
-                              JBENCH_SOURCE_DIR "/oracle/corpus");
+                              JBENCH_SOURCE_DIR + "/oracle/corpus");
   for (const auto& [from, to] : fill) text = replaced(text, from, to);
   return dir.write(name, text);
 }

@@ -12,7 +12,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kBundles = JBENCH_SOURCE_DIR "/tests/fixtures/compare/bundles/";
+const std::string kBundles = JBENCH_SOURCE_DIR + "/tests/fixtures/compare/bundles/";
 
 }  // namespace
 

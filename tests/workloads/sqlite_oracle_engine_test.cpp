@@ -20,7 +20,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kProposal = JBENCH_SOURCE_DIR "/proposals/subquery-cache";
+const std::string kProposal = JBENCH_SOURCE_DIR + "/proposals/subquery-cache";
 const std::string kQuery =
     "SELECT count(*) FROM items WHERE grp = ?1 AND val > (SELECT avg(weight) FROM groups)";
 
@@ -122,7 +122,7 @@ Pass oracle_pass(const std::string& policy) {
   TempDir dir;
   std::string matrix = read(kProposal + "/oracle-" + policy + ".yaml");
   matrix = replaced(matrix, "../../build/bin/jbench-sqlite-worker", worker_binary());
-  matrix = replaced(matrix, "../../oracle/corpus", JBENCH_SOURCE_DIR "/oracle/corpus");
+  matrix = replaced(matrix, "../../oracle/corpus", JBENCH_SOURCE_DIR + "/oracle/corpus");
   const std::string path = dir.write("oracle-" + policy + ".yaml", matrix);
   ProcessOptions options;
   options.timeout = std::chrono::seconds(60);
