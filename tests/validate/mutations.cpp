@@ -213,6 +213,10 @@ std::vector<Mutation> make_mutations() {
               d["runs"][0]["status"] = "failed";
               d["runs"][0]["reason"] = "worker 0 exited with status 1";  // the schema asks one
             })},
+      {"run-trace-relabelled",
+       {"runs.trace_mismatch"},
+       "a baseline run's trace relabelled full, its trace_mode and values left as they ran",
+       edit(writer_run_json, [](Json& d) { d["trace"] = "full"; })},
       {"execution-state-edited",
        {"manifest.execution_mismatch"},
        "the manifest calls a measured lane attempted_failed, though its runs ended ok",

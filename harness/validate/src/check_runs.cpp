@@ -243,6 +243,24 @@ void check_collectors(const std::string& file, const Json& run, Findings& findin
   }
 }
 
+// A run states its trace mode three times: `trace` (what the overhead report pairs by),
+// `trace_mode.mode` (what its collectors were chosen for) and `values.trace` (its cell). One
+// edited alone would have a run counted as another mode than it ran in.
+void check_trace_twins(const std::string& file, const Json& run, Findings& findings) {
+  const auto trace = string_at(run, "trace");
+  const Json* mode_doc = member(run, "trace_mode");
+  const auto mode = mode_doc ? string_at(*mode_doc, "mode") : std::nullopt;
+  const Json* values = member(run, "values");
+  const auto value = values ? string_at(*values, "trace") : std::nullopt;
+  if (!trace) return;  // the schema check reports a run without one
+  if ((mode && *mode != *trace) || (value && *value != *trace)) {
+    findings.add("runs.trace_mismatch", file, "/trace",
+                 fmt::format("the run says trace \"{}\", its trace_mode.mode \"{}\" and its "
+                             "values.trace \"{}\": one of them was edited",
+                             *trace, mode.value_or("(none)"), value.value_or("(none)")));
+  }
+}
+
 }  // namespace
 
 void check_runs(const BundleView& bundle, Findings& findings) {
@@ -254,6 +272,7 @@ void check_runs(const BundleView& bundle, Findings& findings) {
     check_cohort(file, *r.run, ok, findings);
     if (ok) check_worker_exits(file, *r.run, findings);
     check_collectors(file, *r.run, findings);
+    check_trace_twins(file, *r.run, findings);
   }
 }
 
