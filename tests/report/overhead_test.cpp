@@ -2,7 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "jbench/common/random.h"
+#include "jbench/stats/median.h"
 
 namespace jbench::report {
 namespace {
@@ -21,10 +25,23 @@ RunFacts run(std::string cell, std::string workers, std::string trace, std::size
   return r;
 }
 
+// The one median every report and comparison quotes (jbench/stats/median.h), against a sort.
 TEST(Median, MiddleValueOrMeanOfTheMiddlePair) {
+  using stats::median;
   EXPECT_FALSE(median({}));
+  EXPECT_DOUBLE_EQ(*median({7}), 7);
   EXPECT_DOUBLE_EQ(*median({3, 1, 2}), 2);
   EXPECT_DOUBLE_EQ(*median({4, 1, 3, 2}), 2.5);
+  EXPECT_DOUBLE_EQ(*median({5, 5, 1, 9}), 5);
+  SplitMix64 rng(11);
+  for (std::size_t n = 1; n < 40; ++n) {
+    std::vector<double> v(n);
+    for (auto& x : v) x = static_cast<double>(rng.below(1000)) - 500;
+    std::vector<double> sorted = v;
+    std::sort(sorted.begin(), sorted.end());
+    const double expected = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    EXPECT_DOUBLE_EQ(*median(v), expected) << n;
+  }
 }
 
 TEST(Bootstrap, TheIntervalHoldsTheMedianIsReproducibleAndNarrowsWithMoreData) {
@@ -39,8 +56,8 @@ TEST(Bootstrap, TheIntervalHoldsTheMedianIsReproducibleAndNarrowsWithMoreData) {
   const auto b = bootstrap_median_interval(small, 2000, 1);
   ASSERT_TRUE(a);
   EXPECT_EQ(*a, *b);
-  EXPECT_LE(a->first, *median(small));
-  EXPECT_GE(a->second, *median(small));
+  EXPECT_LE(a->first, *stats::median(small));
+  EXPECT_GE(a->second, *stats::median(small));
   const auto wide = bootstrap_median_interval(large, 2000, 1);
   EXPECT_LT(wide->second - wide->first, a->second - a->first);
   EXPECT_FALSE(bootstrap_median_interval({1.0}, 2000, 1));

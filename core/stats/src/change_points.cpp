@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "jbench/stats/median.h"
 #include "jbench/stats/rank_test.h"
 
 namespace jbench::stats {
@@ -10,10 +11,7 @@ namespace jbench::stats {
 namespace {
 
 double median_of(std::span<const double> v) {
-  std::vector<double> s(v.begin(), v.end());
-  std::sort(s.begin(), s.end());
-  const std::size_t n = s.size();
-  return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+  return median(std::vector<double>(v.begin(), v.end())).value_or(0);
 }
 
 struct Split {

@@ -10,6 +10,7 @@
 #include <map>
 
 #include "jbench/common/random.h"
+#include "jbench/stats/median.h"
 #include "resample.h"
 #include "words.h"
 
@@ -37,7 +38,7 @@ std::string without_workers(const std::vector<std::pair<std::string, std::string
   return describe_cell(rest);
 }
 
-double median_of(std::vector<double> v) { return *report::median(std::move(v)); }
+double median_of(std::vector<double> v) { return *stats::median(std::move(v)); }
 
 }  // namespace
 

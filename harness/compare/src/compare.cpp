@@ -10,6 +10,7 @@
 #include "jbench/compare/metrics.h"
 #include "jbench/report/overhead.h"
 #include "jbench/stats/fdr.h"
+#include "jbench/stats/median.h"
 #include "jbench/stats/power.h"
 #include "jbench/stats/rank_test.h"
 
@@ -30,8 +31,8 @@ std::pair<double, double> ratio_interval(const std::vector<double>& base,
   for (std::size_t r = 0; r < resamples; ++r) {
     for (double& x : b) x = base[rng.below(base.size())];
     for (double& x : c) x = cand[rng.below(cand.size())];
-    const double mb = *report::median(b);
-    if (mb != 0) ratios.push_back(*report::median(c) / mb);
+    const double mb = *stats::median(b);
+    if (mb != 0) ratios.push_back(*stats::median(c) / mb);
   }
   if (ratios.empty()) return {0, 0};
   return report::percentile_interval(ratios);
@@ -51,7 +52,7 @@ std::vector<std::vector<double>> by_session(const std::vector<double>& values,
 
 std::vector<double> session_medians(const std::vector<std::vector<double>>& groups) {
   std::vector<double> out;
-  for (const auto& g : groups) out.push_back(*report::median(g));
+  for (const auto& g : groups) out.push_back(*stats::median(g));
   return out;
 }
 
@@ -77,8 +78,8 @@ std::pair<double, double> session_ratio_interval(const std::vector<std::vector<d
   for (std::size_t r = 0; r < resamples; ++r) {
     draw(base, b);
     draw(cand, c);
-    const double mb = *report::median(b);
-    if (mb != 0) ratios.push_back(*report::median(c) / mb);
+    const double mb = *stats::median(b);
+    if (mb != 0) ratios.push_back(*stats::median(c) / mb);
   }
   if (ratios.empty()) return {0, 0};
   return report::percentile_interval(ratios);
@@ -105,8 +106,8 @@ MetricRow compare_metric(const std::string& cell, const MetricInfo& m,
   auto zero = [](double v) { return v == 0; };
   row.none_observed =
       std::all_of(base.begin(), base.end(), zero) && std::all_of(cand.begin(), cand.end(), zero);
-  row.base_median = *report::median(base);
-  row.candidate_median = *report::median(cand);
+  row.base_median = *stats::median(base);
+  row.candidate_median = *stats::median(cand);
   if (row.base_median != 0) row.ratio = row.candidate_median / row.base_median;
   const auto base_groups = by_session(base, base_ids), cand_groups = by_session(cand, cand_ids);
   row.by_session = base_groups.size() > 1 || cand_groups.size() > 1;

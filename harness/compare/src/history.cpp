@@ -12,6 +12,7 @@
 #include "jbench/common/random.h"
 #include "jbench/compare/metrics.h"
 #include "jbench/report/overhead.h"
+#include "jbench/stats/median.h"
 
 namespace jbench::compare {
 
@@ -84,7 +85,7 @@ History read_history(const std::string& dir, const stats::ChangePointOptions& op
           hs.metric = metric;
           hs.higher_is_better = higher_is_better(metric);
           hs.bundles.push_back(i);
-          hs.values.push_back(*report::median(values));
+          hs.values.push_back(*stats::median(values));
         }
       }
     }

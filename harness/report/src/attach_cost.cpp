@@ -8,6 +8,7 @@
 
 #include "jbench/report/bundle_runs.h"
 #include "jbench/report/overhead.h"
+#include "jbench/stats/median.h"
 
 namespace jbench::report {
 
@@ -26,7 +27,7 @@ std::optional<AttachCost> attach_cost(const std::string& bundle_dir) {
       ns.push_back(static_cast<double>(*r.tracer_attach_ns));
     }
   }
-  const auto middle = median(ns);  // the report's own median (overhead.h)
+  const auto middle = stats::median(ns);
   if (!middle) return std::nullopt;
   return AttachCost{static_cast<std::uint64_t>(*middle / 1e6), ns.size(), bundle_dir};
 }

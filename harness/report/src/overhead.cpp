@@ -7,6 +7,7 @@
 #include <map>
 
 #include "jbench/common/random.h"
+#include "jbench/stats/median.h"
 
 namespace jbench::report {
 namespace {
@@ -30,13 +31,6 @@ bool differ_in_one_axis(const RunFacts& a, const RunFacts& b, std::string& axis)
 
 }  // namespace
 
-std::optional<double> median(std::vector<double> v) {
-  if (v.empty()) return std::nullopt;
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
-}
-
 std::optional<std::pair<double, double>> bootstrap_median_interval(
     const std::vector<double>& values, std::size_t resamples, std::uint64_t seed) {
   if (values.size() < 2 || resamples == 0) return std::nullopt;
@@ -46,7 +40,7 @@ std::optional<std::pair<double, double>> bootstrap_median_interval(
   std::vector<double> sample(values.size());
   for (std::size_t b = 0; b < resamples; ++b) {
     for (auto& s : sample) s = values[rng.below(values.size())];
-    medians.push_back(*median(sample));
+    medians.push_back(*stats::median(sample));
   }
   return percentile_interval(medians);
 }
@@ -101,7 +95,7 @@ OverheadReport compute_overhead(const std::vector<RunFacts>& runs) {
       }
       if (!any) continue;
       row.pairs = ratios.size();
-      row.median_ratio = median(ratios);
+      row.median_ratio = stats::median(ratios);
       if (auto ci =
               bootstrap_median_interval(ratios, report.bootstrap_resamples,
                                         combine64(kBootstrapSeed, fnv1a64(cell + "/" + mode)))) {
@@ -118,8 +112,8 @@ OverheadReport compute_overhead(const std::vector<RunFacts>& runs) {
     for (std::size_t j = i + 1; j < cells.size(); ++j) {
       std::string axis;
       if (!differ_in_one_axis(*any_of_cell[cells[i]], *any_of_cell[cells[j]], axis)) continue;
-      const auto a = median(baseline_throughput[cells[i]]);
-      const auto b = median(baseline_throughput[cells[j]]);
+      const auto a = stats::median(baseline_throughput[cells[i]]);
+      const auto b = stats::median(baseline_throughput[cells[j]]);
       if (!a || !b) continue;
       const double effect = std::abs(*a / *b - 1.0);
       for (const char* mode : kModeOrder) {

@@ -10,6 +10,7 @@
 #include "jbench/stats/decimal.h"
 #include "jbench/stats/histogram.h"
 #include "jbench/stats/histogram_json.h"
+#include "jbench/stats/median.h"
 
 namespace jbench {
 namespace {
@@ -49,12 +50,8 @@ Json histogram_summary(const stats::LatencyHistogram& h) {
           {"histogram", stats::histogram_to_json(h)}};
 }
 
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
+// Of a list the callers have checked is not empty.
+double median(const std::vector<double>& v) { return stats::median(v).value_or(0); }
 
 std::string latency_text(const std::vector<double>& v) {
   if (v.empty()) return "-";

@@ -53,9 +53,6 @@ struct OverheadReport {
   std::size_t bootstrap_resamples = 2000;
 };
 
-// Median with the middle pair averaged; empty input has none.
-std::optional<double> median(std::vector<double> values);
-
 // The 95% percentile-bootstrap interval of the median of `values`, resampled with SplitMix64
 // seeded by `seed`. Needs at least two values.
 std::optional<std::pair<double, double>> bootstrap_median_interval(
