@@ -7,6 +7,7 @@
 #include <map>
 #include <numeric>
 
+#include "jbench/stats/power.h"
 #include "resample.h"
 
 namespace jbench::attribution {
@@ -268,17 +269,11 @@ CellAttribution analyse_cell(const CellInputs& in) {
   // see (two-sided 5%, power 80%): (1.96 + 0.84) × sqrt(2 / n) × the baselines' CV.
   const auto& base = in.baseline_throughput;
   c.detectable.baseline_runs = base.size();
-  if (base.size() >= 2) {
-    const double mean =
-        std::accumulate(base.begin(), base.end(), 0.0) / static_cast<double>(base.size());
-    double sq = 0;
-    for (const double t : base) sq += (t - mean) * (t - mean);
-    const double sd = std::sqrt(sq / static_cast<double>(base.size() - 1));
-    if (mean > 0) {
-      c.detectable.baseline_cv = sd / mean;
-      c.detectable.fraction_of_wall =
-          (1.96 + 0.84) * std::sqrt(2.0 / static_cast<double>(base.size())) * sd / mean;
-    }
+  if (base.size() >= 2 && std::accumulate(base.begin(), base.end(), 0.0) > 0) {
+    const double cv = stats::coefficient_of_variation(base.data(), base.size());
+    c.detectable.baseline_cv = cv;
+    c.detectable.fraction_of_wall =
+        (1.96 + 0.84) * std::sqrt(2.0 / static_cast<double>(base.size())) * cv;
   }
 
   // The span view: totals and self times, with the calls and GC inside.

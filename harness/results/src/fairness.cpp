@@ -4,6 +4,8 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "jbench/stats/power.h"
+
 namespace jbench {
 namespace {
 
@@ -57,14 +59,10 @@ WorkerFairness fairness_of(const std::vector<Json>& results) {
     lo = *a;
     hi = *b;
   }
-  if (throughput.size() >= 2) {
-    double mean = 0;
-    for (double v : throughput) mean += v;
-    mean /= static_cast<double>(throughput.size());
-    double var = 0;
-    for (double v : throughput) var += (v - mean) * (v - mean);
-    var /= static_cast<double>(throughput.size() - 1);
-    if (mean > 0) cv = std::sqrt(var) / mean;
+  double sum = 0;
+  for (double v : throughput) sum += v;
+  if (throughput.size() >= 2 && sum > 0) {
+    cv = stats::coefficient_of_variation(throughput.data(), throughput.size());
   }
   const std::optional<double> jain = jain_index(throughput);
   Json document = {{"count", results.size()},
