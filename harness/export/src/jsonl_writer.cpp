@@ -30,7 +30,6 @@ JsonlWritten write_raw_lines(const BundleInput& bundle, OutputFile& out) {
             fmt::format("{}:{}: a line longer than {} bytes", path, overlong, kMaxLineBytes);
       }
       if (!written.error.empty()) return written;
-      ++written.files;
     }
   }
   return written;

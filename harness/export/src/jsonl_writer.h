@@ -14,7 +14,6 @@ namespace jbench::exports {
 
 struct JsonlWritten {
   std::uint64_t lines = 0;
-  std::uint64_t files = 0;
   std::string error;  // "<file>: <why>" when a file could not be read whole; empty on success
 };
 
