@@ -346,32 +346,7 @@ TEST_F(ExportRealBundle, a_bundle_of_plain_raw_files_as_the_previous_version_kep
   const std::string plain = dir_->path() + "/plain/b";  // named as the original: reports name it
   fs::create_directories(plain);
   fs::copy(bundle_, plain, fs::copy_options::recursive);
-  std::size_t written_back = 0;
-  for (const auto& e : fs::directory_iterator(plain + "/runs")) {
-    const std::string run_path = e.path().string() + "/run.json";
-    std::ifstream in(run_path);
-    json run = json::parse(in);
-    // A name kept compressed ("raw/x.events.jsonl.zst") becomes the text file it holds.
-    const auto write_back = [&](json& f) {
-      const std::string name = f.get<std::string>();
-      if (!name.ends_with(".zst")) return;
-      const std::string text_name = name.substr(0, name.size() - 4);
-      std::ofstream out(e.path().string() + "/" + text_name);
-      for (const auto& line : raw_lines(e.path().string() + "/" + name)) out << line << '\n';
-      fs::remove(e.path().string() + "/" + name);
-      f = text_name;
-      ++written_back;
-    };
-    for (auto& c : run["trace_mode"]["collectors"]) {
-      if (!c.contains("raw")) continue;
-      if (c["raw"].is_string()) write_back(c["raw"]);
-      if (c["raw"].is_array()) {
-        for (auto& f : c["raw"]) write_back(f);
-      }
-    }
-    std::ofstream(run_path) << run.dump(2) << '\n';
-  }
-  ASSERT_GT(written_back, 0u);
+  ASSERT_GT(write_back_as_plain_text(plain), 0u);
   rewrite_sums(plain);
   const auto valid = run_jbench({"validate", plain});
   EXPECT_EQ(valid.exit_code, 0) << valid.out << valid.err;
