@@ -5,16 +5,47 @@
 #include "jbench/events/event_text.h"
 
 namespace jbench::collectors::syscall_detail {
+namespace {
 
 using Json = nlohmann::json;
 
-bool EventWriter::put(const std::string& line) {
-  if (!file_.write(line) || !file_.write("\n")) {
+// A record's line up to its type's own fields (jb_events_lines.h's envelope).
+void envelope(std::string& line, std::string_view type, std::uint64_t seq, pid_t pid,
+              std::uint64_t start_time_ticks, pid_t tid, std::uint64_t t_ns) {
+  line.append(JB_EVENTS_RECORD_TYPE);
+  line.append(type);
+  line.append(JB_EVENTS_RECORD_SEQ "\"");
+  events::append_decimal(line, seq);
+  line.append("\"" JB_EVENTS_RECORD_PID);
+  events::append_int(line, pid);
+  line.append(JB_EVENTS_RECORD_START_TIME_TICKS "\"");
+  events::append_decimal(line, start_time_ticks);
+  line.append("\"" JB_EVENTS_RECORD_TID);
+  events::append_int(line, tid);
+  line.append(JB_EVENTS_RECORD_T_NS "\"");
+  events::append_decimal(line, t_ns);
+  line.push_back('"');
+}
+
+}  // namespace
+
+bool EventWriter::put(std::string& line) {
+  line.push_back('\n');
+  if (!file_.write(line)) {
     write_failed_ = true;
     return false;
   }
-  bytes_ += line.size() + 1;
+  bytes_ += line.size();
   return true;
+}
+
+std::uint64_t& EventWriter::next_seq(pid_t pid, std::uint64_t start_time_ticks, pid_t tid) {
+  const StreamKey key{pid, start_time_ticks, tid};
+  if (last_seq_ == nullptr || key != last_stream_) {
+    last_stream_ = key;
+    last_seq_ = &next_seq_[key];
+  }
+  return *last_seq_;
 }
 
 std::string EventWriter::open(const Json& header) {
@@ -23,46 +54,36 @@ std::string EventWriter::open(const Json& header) {
   opened_ = true;
   Json h = header;
   h["kind"] = JB_EVENTS_KIND_HEADER;
-  if (!put(h.dump())) return file_.close();
+  std::string line = h.dump();
+  if (!put(line)) return file_.close();
   return {};
 }
 
 void EventWriter::record(pid_t pid, std::uint64_t start_time_ticks, pid_t tid, std::uint64_t t_ns,
-                         Json record) {
+                         std::string_view type, std::string_view fields) {
   if (!opened_ || write_failed_) return;
   if (overflowed_) {
     ++refused_;
     return;
   }
-  std::uint64_t& seq = next_seq_[{pid, start_time_ticks, tid}];
-  record["kind"] = JB_EVENTS_KIND_RECORD;
-  record["seq"] = events::decimal(seq);
-  record["pid"] = pid;
-  record["start_time_ticks"] = events::decimal(start_time_ticks);
-  record["tid"] = tid;
-  record["t_ns"] = events::decimal(t_ns);
-  std::string line = record.dump();
-  if (bytes_ + line.size() + 1 > max_) {
+  std::uint64_t& seq = next_seq(pid, start_time_ticks, tid);
+  line_.clear();
+  envelope(line_, type, seq, pid, start_time_ticks, tid, t_ns);
+  line_.append(fields);
+  line_.push_back('}');
+  if (bytes_ + line_.size() + 1 > max_) {
     // The overflow marker takes this record's place in its stream, so the stream has no gap
     // before it and a reader learns exactly where the bound was hit.
     overflowed_ = true;
     ++refused_;
-    const Json overflow = {
-        {"kind", JB_EVENTS_KIND_RECORD},
-        {"type", "overflow"},
-        {"seq", events::decimal(seq)},
-        {"pid", pid},
-        {"start_time_ticks", events::decimal(start_time_ticks)},
-        {"tid", tid},
-        {"t_ns", events::decimal(t_ns)},
-        {"reason", fmt::format("the output bound of {} bytes was reached", max_)}};
-    if (put(overflow.dump())) {
-      ++records_;
-      ++seq;
-    }
-    return;
+    line_.clear();
+    envelope(line_, "overflow", seq, pid, start_time_ticks, tid, t_ns);
+    line_.append(",\"reason\":");
+    events::append_json_string(line_,
+                               fmt::format("the output bound of {} bytes was reached", max_));
+    line_.push_back('}');
   }
-  if (put(line)) {
+  if (put(line_)) {
     ++records_;
     ++seq;
   }
@@ -75,7 +96,8 @@ std::string EventWriter::close(std::uint64_t dropped, std::uint64_t malformed, c
                         {"dropped", dropped + refused_},
                         {"malformed", malformed},
                         {"ended", ended}};
-  put(trailer.dump());
+  std::string line = trailer.dump();
+  put(line);
   opened_ = false;
   return file_.close();
 }

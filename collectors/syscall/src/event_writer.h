@@ -6,9 +6,10 @@
 // `overflow` record takes its place and every later record is counted as dropped, so a reader
 // sees where the bound was hit. No record is ever cut.
 //
-// Lines are nlohmann::json objects (keys in sorted order, nlohmann's escaping), as the files and
-// the tests have always had them; the names and 64-bit decimals are jbench::events' shared ones
-// (jbench/events/event_text.h).
+// A record is composed as text, envelope first (jb_events_lines.h, as the trace bridge and the
+// allocation sampler write theirs), with jbench::events' shared escaping and 64-bit decimals
+// (jbench/events/event_text.h): a full run writes millions, and building a JSON object per
+// record cost more than the run's measure phase.
 #pragma once
 
 #include <sys/types.h>
@@ -17,6 +18,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <tuple>
 
 #include "jbench/events/compressed_file.h"
@@ -33,9 +35,11 @@ class EventWriter {
 
   // Opens the file and writes the header. Returns the error, or "".
   std::string open(const nlohmann::json& header);
-  // `record` gets kind, seq, pid, start_time_ticks, tid and t_ns (as a decimal string) here.
+  // One record of `type`: the envelope (kind, type, seq, pid, start_time_ticks, tid, t_ns) is
+  // written here, then `fields`, the text of the type's own fields, each with its leading comma
+  // (",\"syscall\":\"read\",\"fd\":3"), or "".
   void record(pid_t pid, std::uint64_t start_time_ticks, pid_t tid, std::uint64_t t_ns,
-              nlohmann::json record);
+              std::string_view type, std::string_view fields);
   // Writes the trailer and closes. Returns the error, or "".
   std::string close(std::uint64_t dropped, std::uint64_t malformed, const nlohmann::json& ended);
 
@@ -44,7 +48,8 @@ class EventWriter {
   bool overflowed() const { return overflowed_; }
 
  private:
-  bool put(const std::string& line);
+  std::uint64_t& next_seq(pid_t pid, std::uint64_t start_time_ticks, pid_t tid);
+  bool put(std::string& line);  // appends the newline and writes
 
   std::string path_;
   std::uint64_t max_;
@@ -55,7 +60,11 @@ class EventWriter {
   std::uint64_t refused_ = 0;
   bool overflowed_ = false;
   bool write_failed_ = false;
-  std::map<std::tuple<pid_t, std::uint64_t, pid_t>, std::uint64_t> next_seq_;
+  using StreamKey = std::tuple<pid_t, std::uint64_t, pid_t>;
+  std::map<StreamKey, std::uint64_t> next_seq_;
+  StreamKey last_stream_{};                  // consecutive records are mostly of one thread:
+  std::uint64_t* last_seq_ = nullptr;        // its counter, found once (map nodes do not move)
+  std::string line_;                         // the line being composed, reused
 };
 
 }  // namespace jbench::collectors::syscall_detail

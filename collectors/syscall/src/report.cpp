@@ -3,9 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <tuple>
 
 #include "event_writer.h"
-#include "jbench/common/text.h"
 #include "jbench/events/event_text.h"
 #include "summary.h"
 #include "syscall_table.h"
@@ -47,22 +47,78 @@ std::uint64_t phase_start(const ReportInput& in, int phase) {
   return in.started_ns;
 }
 
-Json call_record_json(const CallRecord& c) {
+// A call record's own fields, as text (EventWriter::record): a full run writes one per call.
+void append_call_fields(std::string& out, const CallRecord& c) {
   const TracedCall& traced = *call_by_id(c.call);
-  Json r = {{"type", "syscall"},
-            {"syscall", traced.name},
-            {"phase", kPhaseNames[c.phase]},
-            {"fd", c.fd},
-            {"result", c.result ? Json(*c.result) : Json(nullptr)},
-            {"duration_ns", events::decimal(c.duration_ns)},
-            {"path", c.path.empty() ? Json(nullptr) : Json(valid_utf8(c.path))},
-            {"file", c.file ? Json(c.file->to_string()) : Json(nullptr)}};
-  if (c.result && *c.result < 0) r["errno"] = errno_name(static_cast<int>(-*c.result));
-  if (c.request) r["request"] = request_name(traced, *c.request);
-  if (c.path_truncated) r["path_truncated"] = true;
-  if (c.result_path) r["result_path"] = valid_utf8(*c.result_path);
-  if (c.role == ThreadRole::bridge_writer) r["thread_role"] = "bridge_writer";
-  return r;
+  auto field = [&out](std::string_view key) {
+    out.append(",\"");
+    out.append(key);
+    out.append("\":");
+  };
+  auto text_or_null = [&out](const std::string* text) {
+    if (text) {
+      events::append_json_string(out, *text);
+    } else {
+      out.append("null");
+    }
+  };
+  field("syscall");
+  events::append_json_string(out, traced.name);
+  field("phase");
+  events::append_json_string(out, kPhaseNames[c.phase]);
+  field("fd");
+  events::append_int(out, c.fd);
+  field("result");
+  if (c.result) {
+    events::append_int(out, *c.result);
+  } else {
+    out.append("null");
+  }
+  field("duration_ns");
+  out.push_back('"');
+  events::append_decimal(out, c.duration_ns);
+  out.push_back('"');
+  field("path");
+  text_or_null(c.path.empty() ? nullptr : &c.path);
+  field("file");
+  if (c.file) {
+    events::append_json_string(out, c.file->to_string());
+  } else {
+    out.append("null");
+  }
+  if (c.result && *c.result < 0) {
+    field("errno");
+    events::append_json_string(out, errno_name(static_cast<int>(-*c.result)));
+  }
+  if (c.request) {
+    field("request");
+    events::append_json_string(out, request_name(traced, *c.request));
+  }
+  if (c.path_truncated) {
+    field("path_truncated");
+    out.append("true");
+  }
+  if (c.result_path) {
+    field("result_path");
+    text_or_null(&*c.result_path);
+  }
+  if (c.role == ThreadRole::bridge_writer) {
+    field("thread_role");
+    out.append("\"bridge_writer\"");
+  }
+}
+
+// An object's members but its type, as record fields (EventWriter::record).
+std::string fields_text(const Json& record) {
+  std::string out;
+  for (const auto& [key, value] : record.items()) {
+    if (key == "type") continue;
+    out.append(",");
+    out.append(Json(key).dump());
+    out.append(":");
+    out.append(value.dump());
+  }
+  return out;
 }
 
 Json totals_record_json(int phase, int call, const Totals& t) {
@@ -87,13 +143,19 @@ Json totals_record_json(int phase, int call, const Totals& t) {
   return r;
 }
 
+// The calls in the order each thread entered them (per-CPU buffers deliver them out of order),
+// as indices: equal keys keep their order, and the records, large and many, are not moved.
+std::vector<std::size_t> entry_order(const std::vector<CallRecord>& calls) {
+  std::vector<std::size_t> order(calls.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&calls](std::size_t a, std::size_t b) {
+    return std::tie(calls[a].t_ns, calls[a].tid, a) < std::tie(calls[b].t_ns, calls[b].tid, b);
+  });
+  return order;
+}
+
 void write_calls(const ReportInput& in, Observed& observed, ReportOutput& out, EventWriter& writer,
                  SummaryBuilder& summary) {
-  // A thread's calls in the order they entered (per-CPU buffers deliver them out of order).
-  std::stable_sort(observed.calls.begin(), observed.calls.end(),
-                   [](const CallRecord& a, const CallRecord& b) {
-                     return std::tie(a.t_ns, a.tid) < std::tie(b.t_ns, b.tid);
-                   });
   FdTables tables;
   for (std::size_t who = 0; who < out.incarnations.size(); ++who) {
     auto snap = in.snapshots->find(out.incarnations[who].pid);
@@ -102,7 +164,9 @@ void write_calls(const ReportInput& in, Observed& observed, ReportOutput& out, E
     }
   }
   std::map<pid_t, std::uint64_t> unattributed;
-  for (CallRecord& c : observed.calls) {
+  std::string fields;
+  for (std::size_t i : entry_order(observed.calls)) {
+    CallRecord& c = observed.calls[i];
     auto who = out.incarnations.at(c.pid, c.t_ns);
     if (!who) {
       ++unattributed[c.pid];
@@ -114,7 +178,9 @@ void write_calls(const ReportInput& in, Observed& observed, ReportOutput& out, E
     }
     const FileKey key = tables.resolve(*who, c);
     summary.add_call(*who, c, key);
-    writer.record(inc.pid, inc.start_time_ticks, c.tid, c.t_ns, call_record_json(c));
+    fields.clear();
+    append_call_fields(fields, c);
+    writer.record(inc.pid, inc.start_time_ticks, c.tid, c.t_ns, "syscall", fields);
   }
   for (const auto& [pid, n] : unattributed) {
     out.problems.push_back(
@@ -145,7 +211,7 @@ void write_totals(const ReportInput& in, Observed& observed, ReportOutput& out, 
     Json record = totals_record_json(key.phase, key.call, totals);
     if (key.role == ThreadRole::bridge_writer) record["thread_role"] = "bridge_writer";
     writer.record(inc.pid, inc.start_time_ticks, inc.pid, phase_start(in, key.phase),
-                  std::move(record));
+                  "syscall_totals", fields_text(record));
   }
   for (const auto& [pid, n] : unattributed) {
     out.problems.push_back(

@@ -2,19 +2,11 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <charconv>
-
-#include "jb_events_text.h"
+#include "jbench/events/event_text.h"
 #include "micros.h"
 
 namespace jbench::exports {
 namespace {
-
-void append_int(std::string& out, std::int64_t v) {
-  char buf[24];
-  out.append(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
-}
 
 const char* note_text(EndNote note) {
   switch (note) {
@@ -35,25 +27,7 @@ const char* note_text(EndNote note) {
 }  // namespace
 
 void ChromeWriter::string(std::string_view text) {
-  std::string& b = out_.buffer();
-  b.push_back('"');
-  // Nearly every name and path is printable ASCII without quotes or backslashes, which the
-  // escaper would copy unchanged: appended as it is, without the copy the escaper needs.
-  const bool plain = std::all_of(text.begin(), text.end(), [](char ch) {
-    const auto c = static_cast<unsigned char>(ch);
-    return c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
-  });
-  if (plain) {
-    b.append(text);
-    b.push_back('"');
-    return;
-  }
-  // The escaper is the one every jbench.events writer uses; it reads NUL-terminated text.
-  scratch_.assign(text);
-  const char* rest = scratch_.c_str();
-  char chunk[256];
-  while (*rest) b.append(chunk, jb_events_json_escape(&rest, chunk, sizeof chunk));
-  b.push_back('"');
+  events::append_json_string(out_.buffer(), text);
 }
 
 std::string& ChromeWriter::start_event(char phase, const TrackId* track, std::uint64_t ts_ns) {
@@ -62,9 +36,9 @@ std::string& ChromeWriter::start_event(char phase, const TrackId* track, std::ui
   first_ = false;
   b.push_back(phase);
   b.append("\",\"pid\":");
-  append_int(b, track ? processes_.out_pid(*track) : 0);
+  events::append_int(b, track ? processes_.out_pid(*track) : 0);
   b.append(",\"tid\":");
-  append_int(b, track ? track->tid : 0);
+  events::append_int(b, track ? track->tid : 0);
   b.append(",\"ts\":");
   append_micros(b, ts_ns - origin_);
   return b;
@@ -99,7 +73,7 @@ void ChromeWriter::process_names(const TrackId& process, const std::string& name
   b.append("}}");
   start_event('M', &process, origin_)
       .append(",\"name\":\"process_sort_index\",\"args\":{\"sort_index\":");
-  append_int(b, sort_index);
+  events::append_int(b, sort_index);
   b.append("}}");
   names_ += 2;
 }
@@ -173,7 +147,7 @@ void ChromeWriter::complete(const TrackId& track, const RawEvent& e) {
   string(e.name);
   b.append(",\"args\":{\"fd\":");
   if (e.fd) {
-    append_int(b, *e.fd);
+    events::append_int(b, *e.fd);
   } else {
     b.append("null");
   }
@@ -191,7 +165,7 @@ void ChromeWriter::complete(const TrackId& track, const RawEvent& e) {
   }
   b.append(",\"result\":");
   if (e.result) {
-    append_int(b, *e.result);
+    events::append_int(b, *e.result);
   } else {
     b.append("null");
   }

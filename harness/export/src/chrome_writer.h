@@ -64,7 +64,6 @@ class ChromeWriter final : public TimelineSink {
   std::uint64_t closed_at_cut_ = 0;
   std::uint64_t names_ = 0;
   bool first_ = true;
-  std::string scratch_;  // NUL-terminated copy for the C escaper
   std::vector<const RunInput*> runs_;
 };
 
