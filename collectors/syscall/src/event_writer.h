@@ -62,9 +62,9 @@ class EventWriter {
   bool write_failed_ = false;
   using StreamKey = std::tuple<pid_t, std::uint64_t, pid_t>;
   std::map<StreamKey, std::uint64_t> next_seq_;
-  StreamKey last_stream_{};                  // consecutive records are mostly of one thread:
-  std::uint64_t* last_seq_ = nullptr;        // its counter, found once (map nodes do not move)
-  std::string line_;                         // the line being composed, reused
+  StreamKey last_stream_{};            // consecutive records are mostly of one thread:
+  std::uint64_t* last_seq_ = nullptr;  // its counter, found once (map nodes do not move)
+  std::string line_;                   // the line being composed, reused
 };
 
 }  // namespace jbench::collectors::syscall_detail
