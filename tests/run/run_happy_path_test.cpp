@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
 
 #include "run_support.h"
 
@@ -116,6 +117,35 @@ TEST_F(RunHappyPath, every_run_registers_its_cohort_and_orders_its_boundaries) {
     EXPECT_TRUE(run["leftover_processes"].empty());
     EXPECT_EQ(run["dataset"]["fits_page_cache"], true);
   }
+}
+
+TEST_F(RunHappyPath, the_window_between_two_runs_is_sampled_once_and_recorded_in_both) {
+  const auto manifest = read_json(bundle_ + "/manifest.json");
+  std::map<std::int64_t, nlohmann::json> by_order;
+  for (const auto& entry : manifest["runs"]) {
+    const std::string id = entry["id"];
+    auto run = read_json(bundle_ + "/runs/" + id + "/run.json");
+    const auto order = run["order"].get<std::int64_t>();
+    by_order[order] = std::move(run);
+  }
+  ASSERT_GE(by_order.size(), 2u);
+  std::size_t shared = 0;
+  const nlohmann::json* previous = nullptr;
+  for (const auto& [order, run] : by_order) {
+    const auto& before = run["noise_before"];
+    if (previous == nullptr) {
+      EXPECT_FALSE(before.contains("sampled_after_run")) << run["id"];
+    } else if (before.contains("sampled_after_run")) {
+      ++shared;
+      EXPECT_EQ(before["sampled_after_run"], (*previous)["id"]) << run["id"];
+      auto sample = before;
+      sample.erase("sampled_after_run");
+      EXPECT_EQ(sample, (*previous)["noise_after"]) << run["id"];
+    }
+    EXPECT_FALSE(run["noise_after"].contains("sampled_after_run")) << run["id"];
+    previous = &run;
+  }
+  EXPECT_GE(shared, 1u);
 }
 
 TEST_F(RunHappyPath, summaries_are_recomputable_from_raw_records_and_mixed_runs_mix) {

@@ -31,6 +31,13 @@ const BuiltDataset& DatasetCache::get(const Dataset& d) {
   return built_.back().second;
 }
 
+bool DatasetCache::has(const Dataset& d) const {
+  for (const auto& entry : built_) {
+    if (entry.first == d.name) return true;
+  }
+  return false;
+}
+
 BuiltDataset DatasetCache::build(const Dataset& d) const {
   BuiltDataset out;
   const std::string dir = scratch_dir_ + "/datasets";

@@ -26,6 +26,7 @@ class DatasetCache {
 
   // Builds dataset `d` on first use. Later calls return the same result.
   const BuiltDataset& get(const Dataset& d);
+  bool has(const Dataset& d) const;  // built already: `get` returns at once
 
   // Every cell built so far, for the manifest.
   nlohmann::json to_json() const;

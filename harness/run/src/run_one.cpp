@@ -382,7 +382,7 @@ RunRecord RunExecution::execute() {
   run_deadline_ = start + std::uint64_t{m_.limits.run_timeout_s} * 1'000'000'000ULL;
   limits_.max_output_bytes = m_.limits.output_mib * 1024 * 1024;
   record_.run = Json::object();
-  if (spec_.sample_noise) record_.run["noise_before"] = spec_.sample_noise({});
+  if (spec_.noise_before) record_.run["noise_before"] = spec_.noise_before();
 
   boundaries_["startup_start_ns"] = ns_string(clock_.now_ns());
   const auto cpu_at_start = process_cpu_times();
@@ -458,7 +458,7 @@ RunRecord RunExecution::execute() {
   record_.run["trace_mode"] = collectors_.trace_mode();
   record_.raw_documents = collectors_.raw_documents();
   record_.status = status_.value_or(RunStatus::ok);
-  if (spec_.sample_noise) record_.run["noise_after"] = spec_.sample_noise({});
+  if (spec_.noise_after) record_.run["noise_after"] = spec_.noise_after();
   record_.run["boundaries"] = boundaries_;
   record_.run["startup_steps"] = startup_steps_;
   record_.run["cohort"] = cohort_.to_json();

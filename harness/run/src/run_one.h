@@ -31,7 +31,8 @@ struct RunSpec {
   std::uint32_t startup_timeout_ms = 10'000;
   // Hooks to the world outside the run, so it can be tested and so the session decides what is
   // recorded: noise before and after; a look at the workers after measuring, before teardown.
-  std::function<nlohmann::json(std::vector<pid_t> ours)> sample_noise;
+  std::function<nlohmann::json()> noise_before;
+  std::function<nlohmann::json()> noise_after;
   std::function<void(const std::vector<pid_t>& workers)> on_measured;  // in worker order
   // The world the run meets (world.h); null: the real one.
   Spawner* spawner = nullptr;

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
@@ -137,6 +138,10 @@ class Session {
 
  private:
   void add_to_cell_table(const Run& r, run::RunStatus status, const RunFigures& figures);
+  nlohmann::json sample_noise_now() const {
+    return to_json(
+        sample_noise(std::chrono::milliseconds(setup_.options.noise_window_ms), {getpid()}));
+  }
   void print_closing_lines(const SessionOutcome& outcome);
 
   const Plan& plan_;
@@ -153,6 +158,7 @@ class Session {
   run::Progress progress_;
   std::map<std::string, CellLine> cells_;  // by cell id, in first-run order below
   std::vector<std::string> cell_order_;
+  std::optional<std::pair<std::string, nlohmann::json>> noise_after_last_run_;  // run id, sample
   bool valid_ = false;
 };
 
@@ -186,6 +192,7 @@ void Session::run(std::size_t i) {
   }
   progress_.starting(i, id);
   const Dataset& dataset = m_.datasets[block.point[static_cast<std::size_t>(Axis::dataset)]];
+  const bool reuses_noise = datasets_.has(dataset);
   const std::uint64_t build_start = monotonic_ns();
   const run::BuiltDataset& built = datasets_.get(dataset);
   if (monotonic_ns() - build_start > 1'000'000'000ULL) {
@@ -203,10 +210,20 @@ void Session::run(std::size_t i) {
   spec.alloc_library = setup_.alloc_library;
   spec.dataset = &built;
   spec.startup_timeout_ms = setup_.options.startup_timeout_ms;
-  // Noise: what else used the CPU around the run. The harness itself counts as ours.
-  spec.sample_noise = [&](std::vector<pid_t> ours) {
-    ours.push_back(getpid());
-    return to_json(sample_noise(std::chrono::milliseconds(setup_.options.noise_window_ms), ours));
+  // Noise: what else used the CPU around the run (the harness itself counts as ours). The window
+  // after one run is the window before the next, sampled once: the next run's copy names the run
+  // it was sampled after. Not across a dataset build, which ran between them.
+  if (!reuses_noise) noise_after_last_run_.reset();
+  spec.noise_before = [&] {
+    if (!noise_after_last_run_) return sample_noise_now();
+    nlohmann::json shared = noise_after_last_run_->second;
+    shared["sampled_after_run"] = noise_after_last_run_->first;
+    return shared;
+  };
+  spec.noise_after = [&] {
+    nlohmann::json sample = sample_noise_now();
+    noise_after_last_run_.emplace(id, sample);
+    return sample;
   };
   spec.on_measured = [&](const std::vector<pid_t>& pids) { retained_.run_processes(id, pids); };
   const std::uint64_t started = monotonic_ns();
