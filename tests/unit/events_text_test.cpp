@@ -4,10 +4,12 @@
 
 #include <cstdint>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "jb_events_lines.h"
 #include "jb_events_text.h"
+#include "jbench/events/event_text.h"
 
 namespace {
 
@@ -92,3 +94,36 @@ TEST(EventsText, the_fixed_text_spells_the_schema_once) {
 }
 
 }  // namespace
+
+namespace jbench::events {
+namespace {
+
+std::string as_json_string(std::string_view text) {
+  std::string out;
+  append_json_string(out, text);
+  return out;
+}
+
+TEST(EventsJsonString, plain_text_is_quoted_as_it_is) {
+  EXPECT_EQ(as_json_string("/tmp/db.sqlite"), "\"/tmp/db.sqlite\"");
+  EXPECT_EQ(as_json_string(""), "\"\"");
+}
+
+TEST(EventsJsonString, any_bytes_read_back_as_the_text_with_invalid_bytes_replaced) {
+  using namespace std::string_literals;
+  const std::string nasty = "a\"b\\c\n\x01 \xC3\xA9 \xff"s + '\0' + "z"s;
+  const auto parsed = nlohmann::json::parse(as_json_string(nasty));
+  EXPECT_EQ(parsed.get<std::string>(),
+            "a\"b\\c\n\x01 \xC3\xA9 \xEF\xBF\xBD"s + '\0' + "z"s);  // 0xff: U+FFFD
+}
+
+TEST(EventsJsonString, integers_and_decimals_are_appended_in_full) {
+  std::string out;
+  append_int(out, std::numeric_limits<std::int64_t>::min());
+  out += ' ';
+  append_decimal(out, std::numeric_limits<std::uint64_t>::max());
+  EXPECT_EQ(out, "-9223372036854775808 18446744073709551615");
+}
+
+}  // namespace
+}  // namespace jbench::events

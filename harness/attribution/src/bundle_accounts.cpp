@@ -2,12 +2,11 @@
 
 #include <fmt/format.h>
 
-#include <atomic>
 #include <filesystem>
 #include <future>
-#include <thread>
 
 #include "jbench/bundle/bundle_validity.h"
+#include "jbench/common/parallel.h"
 #include "jbench/report/bundle_runs.h"
 #include "run_reader.h"
 
@@ -40,21 +39,10 @@ BundleAccounts read_bundle_accounts(const std::string& dir, const ReadOptions& o
     }
     traced.push_back(i);
   }
-  // Runs are independent: read them on a few threads, each result in its own slot so the
-  // output does not depend on the scheduling.
+  // Runs are independent: read on a few threads, each result in its own slot.
   std::vector<RunRead> results(traced.size());
-  std::atomic<std::size_t> next{0};
-  const auto work = [&] {
-    for (std::size_t k; (k = next.fetch_add(1)) < traced.size();) {
-      results[k] = read_run(dir, out.runs[traced[k]]);
-    }
-  };
-  std::vector<std::thread> pool;
-  const auto n = static_cast<unsigned>(
-      std::max<std::size_t>(1, std::min<std::size_t>(options.threads, traced.size())));
-  for (unsigned t = 1; t < n; ++t) pool.emplace_back(work);
-  work();
-  for (auto& t : pool) t.join();
+  parallel_for(traced.size(), options.threads,
+               [&](std::size_t k) { results[k] = read_run(dir, out.runs[traced[k]]); });
   const BundleValidity validity = verdict.get();
   out.valid = validity.valid;
   out.invalid_because = validity.reasons;

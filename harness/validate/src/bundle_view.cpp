@@ -6,11 +6,13 @@
 
 #include <algorithm>
 #include <charconv>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <memory>
 #include <sstream>
 
+#include "jbench/common/parallel.h"
 #include "jbench/schema/json_schema.h"
 
 namespace jbench::validate {
@@ -222,6 +224,27 @@ std::optional<Json> load_schema_checked(const std::string& root, const std::stri
                                         const std::string& kind, Findings& findings) {
   SchemaCache schemas;
   return load_checked(root, file, kind, schemas, findings);
+}
+
+void for_each_run(const BundleView& bundle, Findings& findings,
+                  const std::function<void(const RunView&, Findings&)>& check) {
+  std::vector<std::vector<Finding>> found(bundle.runs.size());
+  std::vector<std::exception_ptr> thrown(bundle.runs.size());
+  parallel_for(bundle.runs.size(), reading_threads(), [&](std::size_t i) {
+    Findings mine(found[i]);
+    try {
+      check(bundle.runs[i], mine);
+    } catch (...) {
+      thrown[i] = std::current_exception();
+    }
+  });
+  for (std::size_t i = 0; i < found.size(); ++i) {
+    if (thrown[i]) std::rethrow_exception(thrown[i]);
+    for (auto& f : found[i]) {
+      findings.add(std::move(f.code), std::move(f.file), std::move(f.pointer),
+                   std::move(f.message));
+    }
+  }
 }
 
 BundleView load_bundle(const std::string& root, bool staged, Findings& findings) {

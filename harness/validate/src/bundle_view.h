@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -46,6 +47,13 @@ struct BundleView {
   std::optional<Json> provenance_index;  // provenance/index.json
   std::vector<RunView> runs;             // sorted by directory name
 };
+
+// `check` on every run, on a few threads (the runs are independent and their raw files are most
+// of a bundle's bytes). Each run's findings are kept apart and added in the runs' order, so the
+// report does not depend on the scheduling; an exception a check threw is thrown again here,
+// the first run's first.
+void for_each_run(const BundleView& bundle, Findings& findings,
+                  const std::function<void(const RunView&, Findings&)>& check);
 
 // Reads every document the checks need, reporting document.* findings for those that cannot
 // be used and schema.* findings for those that break their schema.

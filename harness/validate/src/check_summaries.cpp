@@ -77,11 +77,11 @@ void check_lane(const RunView& r, Findings& findings) {
 }  // namespace
 
 void check_summaries(const BundleView& bundle, Findings& findings) {
-  for (const auto& r : bundle.runs) {
-    if (!r.run || !r.summary) continue;
-    if (r.results) compare_summary(bundle.root, r, findings);
-    if (string_at(*r.run, "status") == "ok") check_lane(r, findings);
-  }
+  for_each_run(bundle, findings, [&bundle](const RunView& r, Findings& found) {
+    if (!r.run || !r.summary) return;
+    if (r.results) compare_summary(bundle.root, r, found);
+    if (string_at(*r.run, "status") == "ok") check_lane(r, found);
+  });
 }
 
 }  // namespace jbench::validate

@@ -1,0 +1,32 @@
+#include "jbench/common/parallel.h"
+
+#include <sched.h>
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
+#include <vector>
+
+namespace jbench {
+
+void parallel_for(std::size_t count, unsigned threads,
+                  const std::function<void(std::size_t)>& work) {
+  std::atomic<std::size_t> next{0};
+  const auto drain = [&] {
+    for (std::size_t i; (i = next.fetch_add(1)) < count;) work(i);
+  };
+  const auto n = static_cast<unsigned>(std::clamp<std::size_t>(count, 1, std::max(threads, 1u)));
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < n; ++t) pool.emplace_back(drain);
+  drain();
+  for (auto& t : pool) t.join();
+}
+
+unsigned reading_threads() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return 1;
+  return static_cast<unsigned>(std::max(1, CPU_COUNT(&set)));
+}
+
+}  // namespace jbench
