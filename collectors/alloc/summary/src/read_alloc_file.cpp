@@ -7,6 +7,7 @@
 
 #include "jbench/alloc/alloc_summary.h"
 #include "jbench/alloc/sample_weight.h"
+#include "jbench/events/flat_record.h"
 #include "jbench/events/line_reader.h"
 
 namespace jbench::alloc {
@@ -49,13 +50,20 @@ class FileReader {
   }
 
  private:
+  // Records, nearly every line, are read flat (jbench/events/flat_record.h); the header and the
+  // trailer, which nest, as documents.
   bool take(std::size_t number, std::string_view line) {
+    if (number > 1 && who_ && flat_.parse(line) && flat_.string("kind") == "record") {
+      record(number);
+      return true;
+    }
     Json j = Json::parse(line, nullptr, false);
     if (j.is_discarded() || !j.is_object()) return true;
     const std::string kind = j.value("kind", "");
     if (number == 1 && kind == "header") return header(j);
     if (kind == "record" && who_) {
-      record(number, j);
+      problem("alloc.bad_record", number,
+              "a record that is not a flat object of strings and integers (docs/events.md)");
     } else if (kind == "trailer" && who_) {
       trailer(number, j);
     }
@@ -101,20 +109,22 @@ class FileReader {
     return who_->phases.back().second;
   }
 
-  void record(std::size_t n, const Json& r) {
-    const std::string type = r.value("type", "");
+  void record(std::size_t n) {
+    const events::FlatRecord& r = flat_;
+    const std::string_view type = r.string("type").value_or("");
     if (type != "alloc_sample" && type != "overflow" && type != "alloc_summary") return;
-    const auto t = decimal(r, "t_ns");
-    const auto ticks = decimal(r, "start_time_ticks");
+    const auto t = r.decimal("t_ns");
+    const auto ticks = r.decimal("start_time_ticks");
     if (!t || !ticks) return;  // the checker reports the record as malformed
-    if (r.value("pid", std::int64_t{0}) != who_->pid || *ticks != who_->start_time_ticks) {
+    const std::int64_t pid = r.integer("pid").value_or(0);
+    if (pid != who_->pid || *ticks != who_->start_time_ticks) {
       problem("alloc.foreign_record", n,
               fmt::format("a record of pid {} in the file of pid {}: a file holds one incarnation",
-                          r.value("pid", std::int64_t{0}), who_->pid));
+                          pid, who_->pid));
       return;
     }
     if (type == "alloc_sample") {
-      const auto bytes = decimal(r, "bytes");
+      const auto bytes = r.decimal("bytes");
       if (!bytes || *bytes == 0) {
         problem("alloc.bad_record", n, "an alloc_sample needs bytes > 0 as a decimal string");
         return;
@@ -126,13 +136,12 @@ class FileReader {
       ++who_->recorded;
       who_->estimated_bytes += w;
     } else if (type == "overflow") {
-      who_->first_drop_ns = decimal(r, "first_drop_ns");
+      who_->first_drop_ns = r.decimal("first_drop_ns");
     } else {
       summary_line_ = n;
-      summary_ =
-          Summary{decimal(r, "samples").value_or(0), decimal(r, "recorded").value_or(0),
-                  decimal(r, "dropped").value_or(0), decimal(r, "estimated_bytes").value_or(0),
-                  decimal(r, "dropped_estimated_bytes").value_or(0)};
+      summary_ = Summary{r.decimal("samples").value_or(0), r.decimal("recorded").value_or(0),
+                         r.decimal("dropped").value_or(0), r.decimal("estimated_bytes").value_or(0),
+                         r.decimal("dropped_estimated_bytes").value_or(0)};
     }
   }
 
@@ -177,6 +186,7 @@ class FileReader {
   const std::vector<PhaseWindow>& windows_;
   AllocReport& report_;
   std::optional<IncarnationAlloc> who_;
+  events::FlatRecord flat_;
   std::optional<Summary> summary_;
   std::size_t summary_line_ = 0;
 };
