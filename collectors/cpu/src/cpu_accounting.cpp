@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "jb_events_writer_thread.h"
 #include "jbench/common/clock.h"
 #include "jbench/proc/proc_stat.h"
 
@@ -17,14 +18,36 @@ namespace {
 
 using Json = nlohmann::json;
 
-// Sums "voluntary_ctxt_switches" and "nonvoluntary_ctxt_switches" over the live threads.
-void add_switches(pid_t pid, CpuSample& s) {
+// /proc/<pid>/task/<tid>/schedstat: "<on-CPU ns> <runnable ns> <timeslices>" (the scheduler's
+// sum_exec_runtime, run_delay and pcount), or none if it cannot be read.
+std::optional<std::pair<std::uint64_t, std::uint64_t>> thread_schedstat(const std::string& task) {
+  std::ifstream in(task + "/schedstat");
+  std::uint64_t on_cpu = 0;
+  std::uint64_t runnable = 0;
+  if (!(in >> on_cpu >> runnable)) return std::nullopt;
+  return std::pair{on_cpu, runnable};
+}
+
+bool is_bridge_writer(const std::string& task) {
+  std::ifstream in(task + "/comm");
+  std::string name;
+  std::getline(in, name);
+  return name == JB_EVENTS_WRITER_THREAD_NAME;
+}
+
+// Sums "voluntary_ctxt_switches" and "nonvoluntary_ctxt_switches" over the live threads, and the
+// schedstat times over the workload's (none if one could not be read).
+void add_thread_stats(pid_t pid, CpuSample& s) {
   const std::string dir = fmt::format("/proc/{}/task", pid);
   DIR* d = opendir(dir.c_str());
   if (!d) return;
+  bool sched_known = true;
+  std::uint64_t on_cpu = 0;
+  std::uint64_t runnable = 0;
   while (const dirent* e = readdir(d)) {
     if (e->d_name[0] == '.') continue;
-    std::ifstream in(fmt::format("{}/{}/status", dir, e->d_name));
+    const std::string task = fmt::format("{}/{}", dir, e->d_name);
+    std::ifstream in(task + "/status");
     std::string line;
     while (std::getline(in, line)) {
       std::uint64_t* into = nullptr;
@@ -32,8 +55,17 @@ void add_switches(pid_t pid, CpuSample& s) {
       if (line.rfind("nonvoluntary_ctxt_switches:", 0) == 0) into = &s.involuntary_switches;
       if (into) *into += std::stoull(line.substr(line.find(':') + 1));
     }
+    if (is_bridge_writer(task)) continue;
+    const auto sched = thread_schedstat(task);
+    sched_known = sched_known && sched.has_value();
+    on_cpu += sched ? sched->first : 0;
+    runnable += sched ? sched->second : 0;
   }
   closedir(d);
+  if (sched_known) {
+    s.on_cpu_ns = on_cpu;
+    s.runnable_ns = runnable;
+  }
 }
 
 }  // namespace
@@ -49,7 +81,7 @@ std::optional<CpuSample> read_cpu_sample(pid_t pid, std::uint64_t start_time_tic
   if (clock_getcpuclockid(pid, &clock) != 0 || clock_gettime(clock, &ts) != 0) return std::nullopt;
   s.cpu_ns = static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000ULL +
              static_cast<std::uint64_t>(ts.tv_nsec);
-  add_switches(pid, s);
+  add_thread_stats(pid, s);
   // Read the incarnation again: the clock must not have been another process's.
   const auto after = proc::read_proc_stat(pid);
   if (!after || after->start_time_ticks != start_time_ticks) return std::nullopt;
@@ -123,13 +155,16 @@ Json CpuAccounting::readings() const {
   for (const auto& t : tracked_) {
     Json readings = Json::array();
     for (const auto& [began, s] : t.readings) {
-      readings.push_back({{"began", began},
-                          {"cpu_ns", ns_string(s.cpu_ns)},
-                          {"user_ticks", ns_string(s.user_ticks)},
-                          {"system_ticks", ns_string(s.system_ticks)},
-                          {"voluntary_switches", s.voluntary_switches},
-                          {"involuntary_switches", s.involuntary_switches},
-                          {"threads", s.threads}});
+      readings.push_back(
+          {{"began", began},
+           {"cpu_ns", ns_string(s.cpu_ns)},
+           {"user_ticks", ns_string(s.user_ticks)},
+           {"system_ticks", ns_string(s.system_ticks)},
+           {"voluntary_switches", s.voluntary_switches},
+           {"involuntary_switches", s.involuntary_switches},
+           {"threads", s.threads},
+           {"on_cpu_ns", s.on_cpu_ns ? Json(ns_string(*s.on_cpu_ns)) : Json(nullptr)},
+           {"runnable_ns", s.runnable_ns ? Json(ns_string(*s.runnable_ns)) : Json(nullptr)}});
     }
     Json j = {{"worker", t.worker < 0 ? Json(nullptr) : Json(t.worker)},
               {"pid", t.pid},

@@ -40,6 +40,16 @@ class StrictReader {
     return 0;
   }
 
+  // A non-negative integer, or none where the document says null or (a reading of an earlier
+  // version) has no such field: not known, never zero.
+  std::optional<std::uint64_t> optional_u64(const Json& object, const char* key,
+                                            const std::string& at) {
+    if (!error_.empty() || !object.is_object()) return std::nullopt;
+    const auto it = object.find(key);
+    if (it == object.end() || it->is_null()) return std::nullopt;
+    return u64(object, key, at);
+  }
+
   std::string text(const Json& object, const char* key, const std::string& at) {
     const Json* v = find(object, key, at);
     if (v && v->is_string()) return v->get<std::string>();
@@ -79,6 +89,10 @@ class StrictReader {
 
 std::uint64_t diff(std::uint64_t a, std::uint64_t b) { return a - std::min(a, b); }
 
+Json optional_diff(std::optional<std::uint64_t> a, std::optional<std::uint64_t> b) {
+  return a && b ? Json(ns_string(diff(*a, *b))) : Json(nullptr);
+}
+
 }  // namespace
 
 Json cpu_summary(const Json& doc, std::string& error) {
@@ -89,6 +103,7 @@ Json cpu_summary(const Json& doc, std::string& error) {
     return hz == 0 ? 0 : ticks * (1'000'000'000ULL / hz);
   };
   Json out = Json::array();
+  bool any_scheduled = false;
   const Json& incarnations = read.array(doc, "incarnations", "");
   for (std::size_t i = 0; i < incarnations.size(); ++i) {
     const Json& t = incarnations[i];
@@ -98,6 +113,11 @@ Json cpu_summary(const Json& doc, std::string& error) {
     // runs from the process's start (zero) to the first boundary, teardown to the exit totals.
     struct Counters {
       std::uint64_t cpu_ns = 0, user_ticks = 0, system_ticks = 0, voluntary = 0, involuntary = 0;
+      // The scheduler's times: absent from readings of an earlier version (then absent from
+      // the summary too), null where the kernel keeps no schedstat.
+      bool scheduled = true;
+      std::optional<std::uint64_t> on_cpu_ns = 0;
+      std::optional<std::uint64_t> runnable_ns = 0;
     } previous;
     std::string phase = "startup";
     const Json& readings = read.array(t, "readings", at);
@@ -105,10 +125,16 @@ Json cpu_summary(const Json& doc, std::string& error) {
       const Json& r = readings[k];
       const std::string rat = fmt::format("{}/readings/{}", at, k);
       const std::string began = read.text(r, "began", rat);
-      const Counters now{read.u64(r, "cpu_ns", rat), read.u64(r, "user_ticks", rat),
-                         read.u64(r, "system_ticks", rat), read.u64(r, "voluntary_switches", rat),
-                         read.u64(r, "involuntary_switches", rat)};
+      const Counters now{read.u64(r, "cpu_ns", rat),
+                         read.u64(r, "user_ticks", rat),
+                         read.u64(r, "system_ticks", rat),
+                         read.u64(r, "voluntary_switches", rat),
+                         read.u64(r, "involuntary_switches", rat),
+                         r.is_object() && r.contains("runnable_ns"),
+                         read.optional_u64(r, "on_cpu_ns", rat),
+                         read.optional_u64(r, "runnable_ns", rat)};
       read.u64(r, "threads", rat);  // not summarized, but part of every reading
+      any_scheduled = any_scheduled || now.scheduled;
       if (began == "registered") continue;
       phases[phase] = {
           {"cpu_ns", ns_string(diff(now.cpu_ns, previous.cpu_ns))},
@@ -116,6 +142,10 @@ Json cpu_summary(const Json& doc, std::string& error) {
           {"system_ns", ns_string(ticks_ns(diff(now.system_ticks, previous.system_ticks)))},
           {"voluntary_switches", diff(now.voluntary, previous.voluntary)},
           {"involuntary_switches", diff(now.involuntary, previous.involuntary)}};
+      if (now.scheduled && previous.scheduled) {
+        phases[phase]["on_cpu_ns"] = optional_diff(now.on_cpu_ns, previous.on_cpu_ns);
+        phases[phase]["runnable_ns"] = optional_diff(now.runnable_ns, previous.runnable_ns);
+      }
       previous = now;
       phase = began;
     }
@@ -133,6 +163,10 @@ Json cpu_summary(const Json& doc, std::string& error) {
       phases[phase] = {{"cpu_ns", ns_string(diff(user + system, previous.cpu_ns))},
                        {"voluntary_switches", diff(voluntary, previous.voluntary)},
                        {"involuntary_switches", diff(involuntary, previous.involuntary)}};
+      if (previous.scheduled) {  // wait4 reports no schedstat times
+        phases[phase]["on_cpu_ns"] = nullptr;
+        phases[phase]["runnable_ns"] = nullptr;
+      }
       j["total"] = {
           {"cpu_ns", ns_string(user + system)},  {"user_ns", ns_string(user)},
           {"system_ns", ns_string(system)},      {"voluntary_switches", voluntary},
@@ -145,11 +179,14 @@ Json cpu_summary(const Json& doc, std::string& error) {
     error = "raw/cpu.readings.json: " + read.error();
     return nullptr;
   }
-  return {{"units",
-           {{"cpu_ns", "ns"},
-            {"user_ns", "ns (clock-tick resolution)"},
-            {"system_ns", "ns (clock-tick resolution)"}}},
-          {"incarnations", out}};
+  Json units = {{"cpu_ns", "ns"},
+                {"user_ns", "ns (clock-tick resolution)"},
+                {"system_ns", "ns (clock-tick resolution)"}};
+  if (any_scheduled) {
+    units["on_cpu_ns"] = "ns, schedstat, the workload's threads alive at both readings";
+    units["runnable_ns"] = "ns, schedstat, the workload's threads alive at both readings";
+  }
+  return {{"units", units}, {"incarnations", out}};
 }
 
 }  // namespace jbench::collectors

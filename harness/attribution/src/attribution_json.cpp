@@ -33,6 +33,10 @@ Json part_json(const PartRow& p) {
           {"rank", p.rank ? Json(*p.rank) : Json(nullptr)}};
 }
 
+Json estimate_json(const Estimate& e, const char* name) {
+  return {{name, e.value}, {"low", opt(e.low)}, {"high", opt(e.high)}};
+}
+
 Json cell_json(const CellAttribution& c) {
   Json parts = Json::array();
   for (const auto& p : c.parts) parts.push_back(part_json(p));
@@ -51,49 +55,50 @@ Json cell_json(const CellAttribution& c) {
                      {"syscall_share", s.syscall_share},
                      {"gc_share", s.gc_share}});
   }
-  return {{"cell", c.cell},
-          {"values", values_json(c.values)},
-          {"mode", c.mode},
-          {"repetitions", c.repetitions},
-          {"phase", c.phase},
-          {"incarnations", c.incarnations},
-          {"threads_per_incarnation", c.threads},
-          {"wall_ns_per_run", stats::to_decimal(static_cast<std::uint64_t>(c.wall_ns_per_run))},
-          {"operations_per_run", c.operations_per_run},
-          {"statements_per_run", c.statements_per_run},
-          {"operation_unit", c.operation_unit},
-          {"syscalls_attributed", c.syscalls_attributed},
-          {"not_attributed", not_attributed},
-          {"parts", parts},
-          {"top", c.top_label ? Json{{"label", *c.top_label},
-                                     {"stays_on_top", opt(c.top_stays_on_top)},
-                                     {"resamples", kResamples}}
-                              : Json(nullptr)},
-          {"observer",
-           {{"mode", c.observer.mode},
-            {"median_ratio", opt(c.observer.median_ratio)},
-            {"ci_low", opt(c.observer.ci_low)},
-            {"ci_high", opt(c.observer.ci_high)},
-            {"pairs", c.observer.pairs},
-            {"observer_share", opt(c.observer.observer_share)},
-            {"writer_thread_share", c.observer.writer_thread_share}}},
-          {"cpu_share", opt(c.cpu_share)},
-          {"protocol_wait_share", opt(c.protocol_wait_share)},
-          {"min_detectable_effect",
-           {{"fraction_of_wall", opt(c.detectable.fraction_of_wall)},
-            {"baseline_runs", c.detectable.baseline_runs},
-            {"baseline_cv", opt(c.detectable.baseline_cv)}}},
-          {"mode_agreement", c.other_mode ? Json{{"other_mode", *c.other_mode},
-                                                 {"agrees", *c.modes_agree},
-                                                 {"note", c.agreement_note}}
-                                          : Json(nullptr)},
-          {"sentence", c.sentence},
-          {"spans", spans},
-          {"notes", c.notes}};
-}
-
-Json estimate_json(const Estimate& e, const char* name) {
-  return {{name, e.value}, {"low", opt(e.low)}, {"high", opt(e.high)}};
+  return {
+      {"cell", c.cell},
+      {"values", values_json(c.values)},
+      {"mode", c.mode},
+      {"repetitions", c.repetitions},
+      {"phase", c.phase},
+      {"incarnations", c.incarnations},
+      {"threads_per_incarnation", c.threads},
+      {"wall_ns_per_run", stats::to_decimal(static_cast<std::uint64_t>(c.wall_ns_per_run))},
+      {"operations_per_run", c.operations_per_run},
+      {"statements_per_run", c.statements_per_run},
+      {"operation_unit", c.operation_unit},
+      {"syscalls_attributed", c.syscalls_attributed},
+      {"not_attributed", not_attributed},
+      {"parts", parts},
+      {"top", c.top_label ? Json{{"label", *c.top_label},
+                                 {"stays_on_top", opt(c.top_stays_on_top)},
+                                 {"resamples", kResamples}}
+                          : Json(nullptr)},
+      {"observer",
+       {{"mode", c.observer.mode},
+        {"median_ratio", opt(c.observer.median_ratio)},
+        {"ci_low", opt(c.observer.ci_low)},
+        {"ci_high", opt(c.observer.ci_high)},
+        {"pairs", c.observer.pairs},
+        {"observer_share", opt(c.observer.observer_share)},
+        {"writer_thread_share", c.observer.writer_thread_share}}},
+      {"cpu_share", opt(c.cpu_share)},
+      {"scheduler", c.scheduler ? Json{{"on_cpu", estimate_json(c.scheduler->on_cpu, "share")},
+                                       {"runnable", estimate_json(c.scheduler->runnable, "share")},
+                                       {"blocked", estimate_json(c.scheduler->blocked, "share")}}
+                                : Json(nullptr)},
+      {"protocol_wait_share", opt(c.protocol_wait_share)},
+      {"min_detectable_effect",
+       {{"fraction_of_wall", opt(c.detectable.fraction_of_wall)},
+        {"baseline_runs", c.detectable.baseline_runs},
+        {"baseline_cv", opt(c.detectable.baseline_cv)}}},
+      {"mode_agreement", c.other_mode ? Json{{"other_mode", *c.other_mode},
+                                             {"agrees", *c.modes_agree},
+                                             {"note", c.agreement_note}}
+                                      : Json(nullptr)},
+      {"sentence", c.sentence},
+      {"spans", spans},
+      {"notes", c.notes}};
 }
 
 // What a reader must know before any figure: the bundle is invalid, or incomplete.

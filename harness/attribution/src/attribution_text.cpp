@@ -43,8 +43,15 @@ void cell_text(std::ostream& o, const CellAttribution& c) {
   if (shown > kMaxPartRows)
     o << fmt::format("  ... {} smaller parts in --json\n", shown - kMaxPartRows);
   std::string beside;
-  if (c.cpu_share)
+  if (c.scheduler) {
+    beside += fmt::format(
+        "scheduler (kernel accounting, overlaps the parts): on-CPU {}, runnable (waiting for a "
+        "CPU) {}, blocked {}",
+        share_with_interval(c.scheduler->on_cpu), share_with_interval(c.scheduler->runnable),
+        share_with_interval(c.scheduler->blocked));
+  } else if (c.cpu_share) {
     beside += fmt::format("on-CPU (cpu collector, overlaps the parts) {}", percent(*c.cpu_share));
+  }
   beside += fmt::format("{}bridge writer thread (observer, in no part) {}",
                         beside.empty() ? "" : "; ", percent(c.observer.writer_thread_share));
   if (c.protocol_wait_share) {

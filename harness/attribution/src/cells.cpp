@@ -33,6 +33,8 @@ struct RunMeasure {
   double writer_ns = 0;
   double protocol_ns = 0;
   std::optional<double> cpu_ns = 0.0;
+  std::optional<double> on_cpu_ns = 0.0;  // schedstat, the workload's threads
+  std::optional<double> runnable_ns = 0.0;
   double cpu_window_ns = 0;
   std::map<std::string, SpanCost> spans;
   std::uint32_t threads = 1;
@@ -62,6 +64,13 @@ RunMeasure pool(const RunAccount& run) {
       m.cpu_window_ns += static_cast<double>(p.cpu_window_ns) * p.threads;
     } else {
       m.cpu_ns.reset();
+    }
+    if (m.on_cpu_ns && m.runnable_ns && p.on_cpu_ns && p.runnable_ns) {
+      *m.on_cpu_ns += static_cast<double>(*p.on_cpu_ns);
+      *m.runnable_ns += static_cast<double>(*p.runnable_ns);
+    } else {
+      m.on_cpu_ns.reset();
+      m.runnable_ns.reset();
     }
     for (const auto& [name, s] : p.spans) {
       SpanCost& t = m.spans[name];
@@ -243,6 +252,25 @@ CellAttribution analyse_cell(const CellInputs& in) {
     return o > 0 ? sum_of(runs, pick, rest_ns) / o : 0.0;
   });
   c.parts.push_back(std::move(rest));
+
+  // The same time split by the scheduler's own accounting, beside the parts (it overlaps them).
+  const bool sched_known = std::all_of(
+      runs.begin(), runs.end(), [](const RunMeasure& m) { return m.runnable_ns.has_value(); });
+  if (cpu_known && sched_known && cpu_window > 0) {
+    using Field = double (*)(const RunMeasure&);
+    const Field on_cpu = [](const RunMeasure& m) { return *m.on_cpu_ns; };
+    const Field runnable = [](const RunMeasure& m) { return *m.runnable_ns; };
+    const auto share = [&](const std::vector<std::size_t>& pick, Field field) {
+      const double w = sum_of(runs, pick, [](const RunMeasure& m) { return m.cpu_window_ns; });
+      return w > 0 ? sum_of(runs, pick, field) / w : 0.0;
+    };
+    c.scheduler = CellAttribution::SchedulerSplit{
+        estimate([&](const auto& pick) { return share(pick, on_cpu); }),
+        estimate([&](const auto& pick) { return share(pick, runnable); }),
+        estimate([&](const auto& pick) {
+          return std::max(0.0, 1.0 - share(pick, on_cpu) - share(pick, runnable));
+        })};
+  }
 
   // How often the top-ranked part stays on top when the repetitions are resampled.
   if (c.parts.size() > 1 && c.parts.front().kind != "rest") {

@@ -234,6 +234,8 @@ class Reader {
           for (std::size_t p = 0; p < kPhases && phases; ++p) {
             if (const Json* ph = member(*phases, kPhaseNames[p])) {
               inc.phases[p].cpu_ns = decimal_at(*ph, "cpu_ns");
+              inc.phases[p].on_cpu_ns = decimal_at(*ph, "on_cpu_ns");
+              inc.phases[p].runnable_ns = decimal_at(*ph, "runnable_ns");
             }
           }
         }

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 #include <poll.h>
+#include <sched.h>
 
 #include <functional>
 #include <string>
@@ -91,6 +92,44 @@ TEST(CpuAccounting, ChargesEachPhaseOnlyWhatTheIncarnationDidInIt) {
   EXPECT_LT(total, measure + 50'000'000u);
 }
 
+// Two busy processes pinned to one CPU: each waits for it while the other runs, and the kernel's
+// accounting says so — each is runnable for about the time the other was on the CPU.
+TEST(CpuAccounting, TwoBusyProcessesOnOneCpuAreEachRunnableWhileTheOtherRuns) {
+  auto a = spawn_sh("while :; do :; done");
+  auto b = spawn_sh("while :; do :; done");
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(0, &one);
+  ASSERT_EQ(sched_setaffinity(a->pid(), sizeof one, &one), 0);
+  ASSERT_EQ(sched_setaffinity(b->pid(), sizeof one, &one), 0);
+  const auto ticks_a = proc::read_proc_stat(a->pid())->start_time_ticks;
+  const auto ticks_b = proc::read_proc_stat(b->pid())->start_time_ticks;
+  const auto a0 = read_cpu_sample(a->pid(), ticks_a);
+  const auto b0 = read_cpu_sample(b->pid(), ticks_b);
+  ASSERT_TRUE(a0 && b0);
+  ASSERT_TRUE(a0->runnable_ns && b0->runnable_ns) << "this kernel keeps no schedstat";
+  // Until both have run 200 ms of CPU since the first reading (an event, not a duration).
+  std::optional<CpuSample> a1, b1;
+  for (int i = 0; i < 3000; ++i) {
+    a1 = read_cpu_sample(a->pid(), ticks_a);
+    b1 = read_cpu_sample(b->pid(), ticks_b);
+    ASSERT_TRUE(a1 && b1);
+    if (a1->cpu_ns - a0->cpu_ns > 200'000'000 && b1->cpu_ns - b0->cpu_ns > 200'000'000) break;
+    poll(nullptr, 0, 10);
+  }
+  a->kill_and_reap();
+  b->kill_and_reap();
+  const double on_a = static_cast<double>(a1->cpu_ns - a0->cpu_ns);
+  const double on_b = static_cast<double>(b1->cpu_ns - b0->cpu_ns);
+  ASSERT_GT(on_a, 2e8);
+  ASSERT_GT(on_b, 2e8);
+  const double waited_a = static_cast<double>(*a1->runnable_ns - *a0->runnable_ns);
+  const double waited_b = static_cast<double>(*b1->runnable_ns - *b0->runnable_ns);
+  // Each waited at least about as long as the other ran (more if anything else used CPU 0).
+  EXPECT_GT(waited_a, 0.6 * on_b);
+  EXPECT_GT(waited_b, 0.6 * on_a);
+}
+
 TEST(CpuAccounting, AnIncarnationThatEndsEarlyIsClosedByItsExitTotals) {
   auto worker = spawn_sh(kWorker);
   const auto stat = proc::read_proc_stat(worker->pid());
@@ -144,7 +183,9 @@ json readings_document() {
                 {"system_ticks", "2"},
                 {"voluntary_switches", 3},
                 {"involuntary_switches", 4},
-                {"threads", 1}};
+                {"threads", 1},
+                {"on_cpu_ns", std::to_string(cpu_ms * 900'000)},
+                {"runnable_ns", std::to_string(cpu_ms * 100'000)}};
   };
   return {{"schema", "jbench.cpu_readings"},
           {"schema_version", 1},
@@ -173,6 +214,43 @@ TEST(CpuSummary, SplitsAnIncarnationIntoItsPhases) {
   EXPECT_EQ(phases["measure"]["cpu_ns"], "6000000");
   EXPECT_EQ(phases["teardown"]["cpu_ns"], "1000000");     // to the exit totals: 10 ms in all
   EXPECT_EQ(phases["startup"]["system_ns"], "20000000");  // 2 ticks at 100 per second
+}
+
+TEST(CpuSummary, SchedulerTimesAreSplitIntoPhasesAndUnknownWhereAReadingHasNone) {
+  std::string error;
+  const json s = cpu_summary(readings_document(), error);
+  ASSERT_EQ(error, "");
+  const json& phases = s["incarnations"][0]["phases"];
+  EXPECT_EQ(phases["startup"]["runnable_ns"], "200000");
+  EXPECT_EQ(phases["measure"]["runnable_ns"], "600000");
+  EXPECT_EQ(phases["measure"]["on_cpu_ns"], "5400000");
+  EXPECT_TRUE(phases["teardown"]["runnable_ns"].is_null());  // wait4 reports no such total
+  EXPECT_TRUE(phases["teardown"]["on_cpu_ns"].is_null());
+  // A reading without it (a host without schedstat, or an earlier bundle): not known, not zero.
+  json doc = readings_document();
+  doc["incarnations"][0]["readings"][2]["runnable_ns"] = nullptr;
+  const json t = cpu_summary(doc, error);
+  ASSERT_EQ(error, "");
+  EXPECT_EQ(t["incarnations"][0]["phases"]["startup"]["runnable_ns"], "200000");
+  EXPECT_TRUE(t["incarnations"][0]["phases"]["warmup"]["runnable_ns"].is_null());
+  EXPECT_TRUE(t["incarnations"][0]["phases"]["measure"]["runnable_ns"].is_null());
+  // Readings of an earlier version have no such field, and their summary none either.
+  json earlier = readings_document();
+  for (auto& r : earlier["incarnations"][0]["readings"]) {
+    r.erase("runnable_ns");
+    r.erase("on_cpu_ns");
+  }
+  const json u = cpu_summary(earlier, error);
+  ASSERT_EQ(error, "");
+  for (const auto& [name, phase] : u["incarnations"][0]["phases"].items()) {
+    EXPECT_FALSE(phase.contains("runnable_ns")) << name;
+    EXPECT_FALSE(phase.contains("on_cpu_ns")) << name;
+  }
+  doc["incarnations"][0]["readings"][1]["runnable_ns"] = "-5";
+  EXPECT_TRUE(cpu_summary(doc, error).is_null());
+  EXPECT_EQ(error,
+            "raw/cpu.readings.json: /incarnations/0/readings/1/runnable_ns is not a non-negative "
+            "integer");
 }
 
 // A field that is missing, renamed or of the wrong type is never read as zero.

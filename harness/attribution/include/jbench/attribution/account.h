@@ -81,7 +81,11 @@ struct PhaseAccount {
   std::map<std::string, SpanCost> spans;
   std::optional<std::uint64_t> cpu_ns;  // the process's on-CPU time (cpu collector), apart
   std::uint64_t cpu_window_ns = 0;      // the harness phase it was read over
-  std::uint64_t operations = 0;         // committed transactions (or batches) of the phase
+  // The workload threads by the scheduler's accounting (cpu collector's schedstat), over the same
+  // phase: on a CPU, and runnable (waiting for one).
+  std::optional<std::uint64_t> on_cpu_ns;
+  std::optional<std::uint64_t> runnable_ns;
+  std::uint64_t operations = 0;  // committed transactions (or batches) of the phase
   std::uint64_t statements = 0;
 
   std::uint64_t thread_ns() const { return wall_ns * threads; }

@@ -82,6 +82,14 @@ struct CellAttribution {
   std::optional<double> top_stays_on_top;  // fraction of resamples; unset with one repetition
   Observer observer;
   std::optional<double> cpu_share;  // the processes' on-CPU time, beside the parts (it overlaps)
+  // The kernel's scheduler accounting (cpu collector), beside the parts: wall × threads split into
+  // on-CPU, runnable (ready, waiting for a CPU) and blocked (neither). None where unknown.
+  struct SchedulerSplit {
+    Estimate on_cpu;
+    Estimate runnable;
+    Estimate blocked;
+  };
+  std::optional<SchedulerSplit> scheduler;
   // Light: the protocol's waits at the harness phase's edges, taken out of `read`, in no share.
   std::optional<double> protocol_wait_share;
   DetectableEffect detectable;

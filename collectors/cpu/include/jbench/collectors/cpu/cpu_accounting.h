@@ -1,7 +1,11 @@
 // The cpu collector: the kernel's own accounting of every incarnation of the cohort, read by the
 // harness at the phase boundaries (between phases, so reading costs no phase anything) and, at
 // exit, the exact totals wait4() returned. Threads are included: CPU time is the thread group's
-// (clock_getcpuclockid), context switches are summed over /proc/<pid>/task/*/status.
+// (clock_getcpuclockid), context switches are summed over /proc/<pid>/task/*/status. The
+// scheduler's own accounting of the workload's threads — all but the trace bridge's writer, the
+// observer's — comes from /proc/<pid>/task/*/schedstat: time on a CPU and time runnable (ready,
+// waiting for a CPU; run_delay), so a phase's wall time per thread splits into on-CPU, runnable
+// and blocked.
 //
 //   CpuAccounting cpu;
 //   cpu.track(0, pid, start_time_ticks);   // after registration
@@ -39,6 +43,10 @@ struct CpuSample {
   std::uint64_t voluntary_switches = 0;    // live threads at the time of reading
   std::uint64_t involuntary_switches = 0;  // live threads at the time of reading
   std::int64_t threads = 0;
+  // The workload's live threads by schedstat: on a CPU, and waiting for one. None when the
+  // kernel keeps no schedstat.
+  std::optional<std::uint64_t> on_cpu_ns;
+  std::optional<std::uint64_t> runnable_ns;
 };
 
 // The summary of a readings document (manifests/cpu-readings.schema.json): per incarnation and
