@@ -1,6 +1,7 @@
-// The scheduler's split of the workers' time, end to end: `jbench run` pinned to one CPU with two
-// CPU-bound workers, then `jbench report`. Each worker waits for the CPU while the other runs, so
-// the report's runnable share is about half, on-CPU about half, and the three parts close.
+// The scheduler's split of the workers' time, end to end: `jbench run` pinned to one CPU with one
+// and with two CPU-bound workers, then `jbench report`. Two workers each wait for the CPU while
+// the other runs, so the runnable share is about half, on-CPU about half, the three parts close,
+// and the scaling names the runnable wait as what grew; one worker alone hardly waits.
 #include <gtest/gtest.h>
 
 #include "jbench/common/path_search.h"
@@ -11,7 +12,7 @@ namespace {
 
 using nlohmann::json;
 
-TEST(RunScheduler, two_workers_pinned_to_one_cpu_are_each_runnable_about_half_the_time) {
+TEST(RunScheduler, two_workers_pinned_to_one_cpu_are_each_runnable_about_half_the_time_one_is_not) {
   const std::string taskset = find_on_path("taskset");  // util-linux, in every Debian
   ASSERT_FALSE(taskset.empty()) << "taskset is not on PATH";
   TempDir dir;
@@ -26,8 +27,12 @@ TEST(RunScheduler, two_workers_pinned_to_one_cpu_are_each_runnable_about_half_th
   const auto report = run_process({JBENCH_BINARY, "report", bundle, "--json"});
   ASSERT_EQ(report.exit_code, 0) << report.err;
   const json r = json::parse(report.out);
-  ASSERT_EQ(r["cells"].size(), 1u) << report.out;
-  const json& cell = r["cells"][0];
+  ASSERT_EQ(r["cells"].size(), 2u) << report.out;
+  const json& cell = r["cells"][0]["values"]["workers"] == "2" ? r["cells"][0] : r["cells"][1];
+  const json& alone = r["cells"][0]["values"]["workers"] == "2" ? r["cells"][1] : r["cells"][0];
+  ASSERT_EQ(cell["values"]["workers"], "2");
+  ASSERT_TRUE(alone["scheduler"].is_object()) << alone.dump();
+  EXPECT_LT(alone["scheduler"]["runnable"]["share"].get<double>(), 0.2) << alone["scheduler"];
   ASSERT_TRUE(cell["scheduler"].is_object()) << cell.dump();
   const double on_cpu = cell["scheduler"]["on_cpu"]["share"];
   const double runnable = cell["scheduler"]["runnable"]["share"];
@@ -36,6 +41,13 @@ TEST(RunScheduler, two_workers_pinned_to_one_cpu_are_each_runnable_about_half_th
   EXPECT_LT(runnable, 0.7) << cell["scheduler"];
   EXPECT_GT(on_cpu, 0.3) << cell["scheduler"];
   EXPECT_NEAR(on_cpu + runnable + blocked, 1.0, 0.05) << cell["scheduler"];
+  // The scaling names the state that grew: the second worker's wait for the one CPU.
+  ASSERT_EQ(r["scaling"].size(), 1u);
+  bool runnable_grows = false;
+  for (const auto& c : r["scaling"][0]["growing_costs"]) {
+    runnable_grows = runnable_grows || c["label"] == "scheduler: runnable (waiting for a CPU)";
+  }
+  EXPECT_TRUE(runnable_grows) << r["scaling"][0].dump();
   // The text says it beside the parts.
   const auto text = run_process({JBENCH_BINARY, "report", bundle});
   EXPECT_NE(text.out.find("runnable (waiting for a CPU)"), std::string::npos) << text.out;

@@ -270,6 +270,13 @@ CellAttribution analyse_cell(const CellInputs& in) {
         estimate([&](const auto& pick) {
           return std::max(0.0, 1.0 - share(pick, on_cpu) - share(pick, runnable));
         })};
+    if (operations > 0) {
+      auto& s = *c.scheduler;
+      s.on_cpu_ns_per_op = sum_of(runs, all, on_cpu) / operations;
+      s.runnable_ns_per_op = sum_of(runs, all, runnable) / operations;
+      s.blocked_ns_per_op = std::max(0.0, cpu_window / operations - s.on_cpu_ns_per_op -
+                                              s.runnable_ns_per_op);
+    }
   }
 
   // How often the top-ranked part stays on top when the repetitions are resampled.
@@ -338,6 +345,12 @@ std::vector<std::pair<std::string, double>> ns_per_op_by_label(const CellAttribu
   // The rest too: contention that no tracer sees (a lock's busy handler sleeping, user code)
   // grows there.
   for (const auto& p : cell.parts) out.emplace_back(p.label, p.ns_per_op.value);
+  // And the scheduler's states, which say of what kind the rest's growth is.
+  if (const auto& s = cell.scheduler) {
+    out.emplace_back(kSchedulerOnCpu, s->on_cpu_ns_per_op);
+    out.emplace_back(kSchedulerRunnable, s->runnable_ns_per_op);
+    out.emplace_back(kSchedulerBlocked, s->blocked_ns_per_op);
+  }
   return out;
 }
 

@@ -19,8 +19,12 @@ struct CellInputs {
 
 CellAttribution analyse_cell(const CellInputs& in);
 
-// The per-operation cost of each part of one cell and mode, as ranked labels (for scaling).
+// The per-operation cost of one cell and mode by label, for the scaling: each part, the rest, and
+// the scheduler's states (which overlap them).
 std::vector<std::pair<std::string, double>> ns_per_op_by_label(const CellAttribution& cell);
+inline constexpr const char* kSchedulerOnCpu = "scheduler: on-CPU";
+inline constexpr const char* kSchedulerRunnable = "scheduler: runnable (waiting for a CPU)";
+inline constexpr const char* kSchedulerBlocked = "scheduler: blocked";
 
 // The plain-words sentence (sentence.cpp).
 std::string dominant_sentence(const CellAttribution& cell);

@@ -133,6 +133,14 @@ std::vector<ScalingGroup> analyse_scaling(const std::vector<report::RunFacts>& r
                        g.growing.front().label, g.growing.front().growth,
                        duration(g.growing.front().ns_per_op_first),
                        duration(g.growing.front().ns_per_op_last), g.cost_mode);
+      // The scheduler's state that grows most says of what kind that growth is.
+      const auto state = std::find_if(g.growing.begin() + 1, g.growing.end(), [](const auto& c) {
+        return c.label.rfind("scheduler:", 0) == 0;
+      });
+      if (state != g.growing.end() && g.growing.front().label.rfind("scheduler:", 0) != 0) {
+        s += fmt::format(", and {} ×{:.1f} ({} → {})", state->label, state->growth,
+                         duration(state->ns_per_op_first), duration(state->ns_per_op_last));
+      }
     } else if (!g.cost_mode.empty()) {
       s += fmt::format("; no traced cost per operation grows by more than 20% ({} mode)",
                        g.cost_mode);

@@ -88,6 +88,9 @@ struct CellAttribution {
     Estimate on_cpu;
     Estimate runnable;
     Estimate blocked;
+    double on_cpu_ns_per_op = 0;  // the same, per operation (what the scaling compares)
+    double runnable_ns_per_op = 0;
+    double blocked_ns_per_op = 0;
   };
   std::optional<SchedulerSplit> scheduler;
   // Light: the protocol's waits at the harness phase's edges, taken out of `read`, in no share.
