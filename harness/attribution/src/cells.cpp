@@ -274,8 +274,8 @@ CellAttribution analyse_cell(const CellInputs& in) {
       auto& s = *c.scheduler;
       s.on_cpu_ns_per_op = sum_of(runs, all, on_cpu) / operations;
       s.runnable_ns_per_op = sum_of(runs, all, runnable) / operations;
-      s.blocked_ns_per_op = std::max(0.0, cpu_window / operations - s.on_cpu_ns_per_op -
-                                              s.runnable_ns_per_op);
+      s.blocked_ns_per_op =
+          std::max(0.0, cpu_window / operations - s.on_cpu_ns_per_op - s.runnable_ns_per_op);
     }
   }
 
