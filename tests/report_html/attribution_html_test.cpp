@@ -58,6 +58,20 @@ TEST(AttributionHtml, example_shows_each_plot_and_table) {
   EXPECT_EQ(page.find("INVALID BUNDLE"), std::string::npos);
 }
 
+TEST(AttributionHtml, the_scheduler_split_stands_beside_the_parts_in_place_of_on_cpu_alone) {
+  json report = attribution_fixture("example.json");
+  json& cell = report["cells"][0];
+  cell["scheduler"] = {{"on_cpu", {{"share", 0.47}, {"low", 0.46}, {"high", 0.48}}},
+                       {"runnable", {{"share", 0.46}, {"low", 0.45}, {"high", 0.47}}},
+                       {"blocked", {{"share", 0.07}, {"low", nullptr}, {"high", nullptr}}}};
+  const std::string page = attribution_to_html(report);
+  EXPECT_NE(page.find("the scheduler (kernel accounting, overlapping the parts, never "
+                      "subtracted): on-CPU 47% [46–48], runnable (waiting for a CPU) 46% [45–47], "
+                      "blocked 7.0% no interval"),
+            std::string::npos)
+      << page;
+}
+
 TEST(AttributionHtml, missing_evidence_is_said_not_printed_as_null) {
   const std::string page = attribution_to_html(attribution_fixture("sparse-hostile.json"));
   EXPECT_NE(page.find("INVALID BUNDLE — every figure below comes from a bundle that failed "

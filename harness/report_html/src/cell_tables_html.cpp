@@ -182,6 +182,22 @@ std::string spans_table(const json& spans) {
   return out + "</tbody></table>\n";
 }
 
+// The scheduler's split of the same time (the kernel's accounting), beside the parts.
+std::string scheduler_line(const json& sched, const json& repetitions) {
+  std::string out = "the scheduler (kernel accounting, overlapping the parts, never subtracted):";
+  const char* sep = " ";
+  for (const auto& [key, name] :
+       {std::pair{"on_cpu", "on-CPU"}, std::pair{"runnable", "runnable (waiting for a CPU)"},
+        std::pair{"blocked", "blocked"}}) {
+    const json& e = field(sched, key);
+    const auto share = number(field(e, "share"));
+    out += fmt::format("{}{} {} {}", sep, name, share ? percent(*share) : "unknown",
+                       share_interval(field(e, "low"), field(e, "high"), repetitions));
+    sep = ", ";
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string cell_tables_section(const json& cells) {
@@ -194,7 +210,9 @@ std::string cell_tables_section(const json& cells) {
                                       observer_line(field(cell, "observer")),
                                       noise_line(field(cell, "min_detectable_effect")),
                                       agreement_line(field(cell, "mode_agreement"))};
-    if (auto cpu = number(field(cell, "cpu_share"))) {
+    if (const json& sched = field(cell, "scheduler"); sched.is_object()) {
+      lines.push_back(scheduler_line(sched, field(cell, "repetitions")));
+    } else if (auto cpu = number(field(cell, "cpu_share"))) {
       lines.push_back("on-CPU (the cpu collector, overlapping the parts, never subtracted): " +
                       percent(*cpu));
     }
