@@ -7,6 +7,7 @@
 // - off (or no-consumer) it writes nothing and runs exactly the same operations;
 // - a mode the bridge cannot have ends it before hello with an error and exit 2.
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -247,6 +248,53 @@ INSTANTIATE_TEST_SUITE_P(
     [](const auto& test) { return test.param.lane + "_" + test.param.connection; });
 
 // ---- off, no-consumer and light ----------------------------------------------------------------
+
+// ---- a lock another connection holds --------------------------------------------------------
+
+// The test holds the write lock throughout, so every write transaction of the worker waits in
+// the busy handler until its timeout: each of the handler's sleeps is a `busy_wait` span inside
+// the transaction, and their time is within what the worker counted as busy.
+TEST(SqliteBridge, EverySleepOfTheBusyHandlerIsABusyWaitSpanInsideItsTransaction) {
+  TempDir dir;
+  const std::string db = dir.path() + "/d.db";
+  const std::string raw = dir.path() + "/bridge.events.jsonl";
+  build_dataset(db, kRows, 32, 11);
+  sqlite3* holder = nullptr;
+  ASSERT_EQ(sqlite3_open(db.c_str(), &holder), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(holder, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr), SQLITE_OK);
+  WorkerOptions o;
+  o.busy_timeout_ms = 20;  // 1 + 2 + 5 + 10 ms, then 2 more: five sleeps per attempt
+  o.warmup = {{"operations", 0}};
+  o.measure = {{"duration_ms", 100}};
+  Worker w(bridge_env("full", raw));
+  Transcript t = drive_until(w, configure_message(db, o), "result");
+  end_session(w, t);
+  sqlite3_exec(holder, "COMMIT", nullptr, nullptr, nullptr);
+  sqlite3_close(holder);
+  ASSERT_TRUE(t.exit.exited);
+  ASSERT_EQ(t.exit.code, 0);
+  ASSERT_GT(count_at(t.result, "busy_waits"), 0u) << t.result.dump();
+
+  const RawTrace trace = read_trace(raw);
+  std::uint64_t waits = 0;
+  std::uint64_t waited_ns = 0;
+  for (const auto& [id, span] : trace.spans) {
+    if (span.name != "busy_wait") continue;
+    ASSERT_TRUE(span.end_ns) << id << " never ended";
+    ASSERT_TRUE(span.parent) << id << " has no parent";
+    EXPECT_EQ(trace.spans.at(*span.parent).name, "transaction:write");
+    EXPECT_GE(*span.end_ns - span.begin_ns, 1'000'000u) << "a sleep of at least 1 ms";
+    if (span.phase != "measure") continue;
+    ++waits;
+    waited_ns += *span.end_ns - span.begin_ns;
+  }
+  // Five sleeps per busy attempt; the last attempt may be cut by the end of the window.
+  EXPECT_GE(waits, 5 * (count_at(t.result, "busy_waits") - 1));
+  // The worker counts busy time up to the end of the window; the sleeps of the attempt that
+  // crossed it may go on for what is left of that attempt's timeout.
+  EXPECT_LE(waited_ns, ns(t.result.at("busy_wait_ns")) + 2 * o.busy_timeout_ms * 1'000'000ULL);
+  EXPECT_GT(waited_ns, 0u);
+}
 
 // A reader never changes the database, so one dataset serves every mode; the same seed must read
 // the same rows whatever the bridge does, and only a recording mode may leave a file.

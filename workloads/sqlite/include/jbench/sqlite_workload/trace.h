@@ -8,6 +8,7 @@
 //   connection_close:startup|steady|teardown
 //   transaction:read | transaction:write    one per transaction, retries included
 //     statement:<plan class>                one per executed statement, child of its transaction
+//       busy_wait                           one per sleep of the busy handler: the lock is another's
 //
 // Every name is a compile-time constant: while the bridge is off a call costs the bridge's one
 // predictable branch, and nothing is built or looked up besides an array index.
@@ -31,6 +32,7 @@ inline constexpr const char* kConnectionOpenSteady = "connection_open:steady";
 inline constexpr const char* kConnectionCloseStartup = "connection_close:startup";
 inline constexpr const char* kConnectionCloseSteady = "connection_close:steady";
 inline constexpr const char* kConnectionCloseTeardown = "connection_close:teardown";
+inline constexpr const char* kBusyWait = "busy_wait";
 
 // "transaction:write" or "transaction:read": the kind the lane drew for this transaction.
 const char* transaction_span(bool writes);
