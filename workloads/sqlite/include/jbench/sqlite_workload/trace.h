@@ -8,7 +8,7 @@
 //   connection_close:startup|steady|teardown
 //   transaction:read | transaction:write    one per transaction, retries included
 //     statement:<plan class>                one per executed statement, child of its transaction
-//       busy_wait                           one per sleep of the busy handler: the lock is another's
+//       busy_wait                           each sleep of the busy handler (a lock is taken)
 //
 // Every name is a compile-time constant: while the bridge is off a call costs the bridge's one
 // predictable branch, and nothing is built or looked up besides an array index.
