@@ -300,15 +300,14 @@ CellAttribution analyse_cell(const CellInputs& in) {
     }
   }
 
-  // The noise floor: the smallest change a paired comparison of this many baseline runs would
-  // see (two-sided 5%, power 80%): (1.96 + 0.84) × sqrt(2 / n) × the baselines' CV.
+  // The noise floor: the smallest change a comparison of this many baseline runs each way would
+  // see (two-sided 5%, power 80%), by the rank test jbench decides with (jbench/stats/power.h).
   const auto& base = in.baseline_throughput;
   c.detectable.baseline_runs = base.size();
   if (base.size() >= 2 && std::accumulate(base.begin(), base.end(), 0.0) > 0) {
     const double cv = stats::coefficient_of_variation(base.data(), base.size());
     c.detectable.baseline_cv = cv;
-    c.detectable.fraction_of_wall =
-        (1.96 + 0.84) * std::sqrt(2.0 / static_cast<double>(base.size())) * cv;
+    c.detectable.fraction_of_wall = stats::minimum_detectable_change(cv, base.size(), base.size());
   }
 
   // The span view: totals and self times, with the calls and GC inside.
