@@ -1,7 +1,8 @@
 // The scheduler's split of the workers' time, end to end: `jbench run` pinned to one CPU with one
 // and with two CPU-bound workers, then `jbench report`. Two workers each wait for the CPU while
 // the other runs, so the runnable share is about half, on-CPU about half, the three parts close,
-// and the scaling names the runnable wait as what grew; one worker alone hardly waits.
+// the compiled tracer names the wait as a part (off-cpu:runnable) of about half, and the scaling
+// names the runnable wait as what grew; one worker alone hardly waits.
 #include <gtest/gtest.h>
 
 #include "jbench/common/path_search.h"
@@ -41,6 +42,20 @@ TEST(RunScheduler, two_workers_pinned_to_one_cpu_are_each_runnable_about_half_th
   EXPECT_LT(runnable, 0.7) << cell["scheduler"];
   EXPECT_GT(on_cpu, 0.3) << cell["scheduler"];
   EXPECT_NEAR(on_cpu + runnable + blocked, 1.0, 0.05) << cell["scheduler"];
+  // The compiled tracer names the same wait as a part of its own (light: kernel totals), outside
+  // every traced call, and what is left was on the CPU.
+  const json* runnable_part = nullptr;
+  const json* rest = nullptr;
+  for (const auto& p : cell["parts"]) {
+    if (p["label"] == "off-cpu:runnable") runnable_part = &p;
+    if (p["kind"] == "rest") rest = &p;
+  }
+  ASSERT_NE(runnable_part, nullptr)
+      << "no off-cpu:runnable part (is the compiled tracer here?) " << cell["parts"].dump();
+  EXPECT_GT((*runnable_part)["share"].get<double>(), 0.3) << runnable_part->dump();
+  EXPECT_LT((*runnable_part)["share"].get<double>(), 0.7) << runnable_part->dump();
+  ASSERT_NE(rest, nullptr);
+  EXPECT_EQ((*rest)["label"], "rest: on a CPU outside traced calls (user code, untraced calls)");
   // The scaling names the state that grew: the second worker's wait for the one CPU.
   ASSERT_EQ(r["scaling"].size(), 1u);
   bool runnable_grows = false;

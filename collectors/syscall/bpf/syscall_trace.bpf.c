@@ -33,6 +33,8 @@ volatile __u32 phase = 0;
 volatile __u32 tracing = 0;
 volatile __u32 run = 0;
 volatile __u32 detail = 0;
+// Set by the loader when told not to follow the cohort's intervals off the CPU (sched_switch).
+volatile __u32 skip_off_cpu = 0;
 // full: the fill level of `records` from which a submission wakes the reader.
 volatile __u64 wake_bytes = 0;
 // The harness's liveness probe: a call of its own (probe_nr with probe_arg first) that the two
@@ -83,6 +85,14 @@ struct entry {
   __u32 member_run;  // the last run whose cohort this thread's process was found in
   __u32 tgid;
   __u32 role;  // JB_ROLE_*, from the thread's name at its first traced call of the run
+  // Off the CPU outside a traced call: since when, how (a JB_CALL_OFF_CPU_*), in which phase and
+  // run, and when it was woken (0: not yet). off_ns 0: on a CPU, or not followed.
+  __u64 off_ns;
+  __u64 woken_ns;
+  __u32 off_call;
+  __u32 off_phase;
+  __u32 off_run;
+  __u32 off_pad;
   struct slot_hint hints[JB_HINT_CALLS * JB_HINT_PHASES];  // by call * JB_HINT_PHASES + phase
 };
 
@@ -341,6 +351,28 @@ static __always_inline void record_call(const struct entry* e, __u64 pid_tgid, _
   counts->submitted += 1;
 }
 
+// A completed call (or an off-CPU interval) of thread `pid_tgid`, ended at `end`: its record
+// (full) or its totals (light).
+static __always_inline void account(struct entry* e, __u64 pid_tgid, __u64 end, long ret) {
+  if (detail == JB_DETAIL_FULL) {
+    record_call(e, pid_tgid, end, ret);
+    return;
+  }
+  struct jb_totals* t = totals_of(e);
+  if (!t) {
+    count_lost();
+    return;
+  }
+  const __u64 d = end - e->t_ns;
+  const __u32 bucket = log2_bucket(d);
+  // Per-CPU values: no other CPU writes this one, so plain adds are exact.
+  t->count += 1;
+  if (ret < 0) t->errors += 1;
+  t->total_ns += d;
+  if (d > t->max_ns) t->max_ns = d;
+  if (bucket < JB_HIST_BUCKETS) t->hist[bucket] += 1;
+}
+
 SEC("tp_btf/sys_exit")
 int BPF_PROG(on_sys_exit, struct pt_regs* regs, long ret) {
   struct entry* e = bpf_task_storage_get(&in_flight, bpf_get_current_task_btf(), 0, 0);
@@ -373,23 +405,61 @@ int BPF_PROG(on_sys_exit, struct pt_regs* regs, long ret) {
     }
     return 0;
   }
-  if (detail == JB_DETAIL_FULL) {
-    record_call(e, bpf_get_current_pid_tgid(), now, ret);
-    return 0;
+  account(e, bpf_get_current_pid_tgid(), now, ret);
+  return 0;
+}
+
+// Switched out outside a traced call: the thread is off the CPU from now, runnable if it was
+// preempted (or yielded) and blocked otherwise. Switched in: that interval is accounted as a
+// call of its own, blocked up to the wake-up and runnable after it. Only the workload's threads
+// already found in this run's cohort (at their first traced call) are followed: no lookup for
+// any other, and the bridge's writer, which waits for work by design, is not the workload's.
+SEC("tp_btf/sched_switch")
+int BPF_PROG(on_sched_switch, bool preempt, struct task_struct* prev, struct task_struct* next,
+             unsigned int prev_state) {
+  if (!tracing || skip_off_cpu) return 0;
+  const __u64 now = bpf_ktime_get_ns();
+  struct entry* out = bpf_task_storage_get(&in_flight, prev, 0, 0);
+  if (out && out->member_run == run && !out->active && out->role == JB_ROLE_WORKLOAD) {
+    out->off_ns = now;
+    out->woken_ns = 0;
+    out->off_call = preempt || prev_state == 0 ? JB_CALL_OFF_CPU_RUNNABLE : JB_CALL_OFF_CPU_BLOCKED;
+    out->off_phase = phase;
+    out->off_run = run;
   }
-  struct jb_totals* t = totals_of(e);
-  if (!t) {
-    count_lost();
-    return 0;
+  struct entry* in = bpf_task_storage_get(&in_flight, next, 0, 0);
+  if (!in || in->off_ns == 0) return 0;
+  const __u64 since = in->off_ns;
+  in->off_ns = 0;
+  if (in->active || in->off_run != run || in->member_run != run) return 0;
+  const __u64 pid_tgid = ((__u64)BPF_CORE_READ(next, tgid) << 32) | BPF_CORE_READ(next, pid);
+  // Not in a call: its fields are free to carry the interval through the same accounting.
+  in->phase = in->off_phase;
+  in->request = 0;
+  in->fd = -1;
+  in->kind = JB_KIND_OFF_CPU;
+  __u64 runnable_from = since;
+  if (in->off_call == JB_CALL_OFF_CPU_BLOCKED) {
+    runnable_from = in->woken_ns && in->woken_ns < now ? in->woken_ns : now;
+    in->call = JB_CALL_OFF_CPU_BLOCKED;
+    in->t_ns = since;
+    account(in, pid_tgid, runnable_from, 0);
   }
-  const __u64 d = now - e->t_ns;
-  const __u32 bucket = log2_bucket(d);
-  // Per-CPU values: no other CPU writes this one, so plain adds are exact.
-  t->count += 1;
-  if (ret < 0) t->errors += 1;
-  t->total_ns += d;
-  if (d > t->max_ns) t->max_ns = d;
-  if (bucket < JB_HIST_BUCKETS) t->hist[bucket] += 1;
+  if (runnable_from < now) {
+    in->call = JB_CALL_OFF_CPU_RUNNABLE;
+    in->t_ns = runnable_from;
+    account(in, pid_tgid, now, 0);
+  }
+  return 0;
+}
+
+// A blocked cohort thread woken: from now it is runnable, waiting for a CPU.
+SEC("tp_btf/sched_wakeup")
+int BPF_PROG(on_sched_wakeup, struct task_struct* p) {
+  if (!tracing) return 0;
+  struct entry* e = bpf_task_storage_get(&in_flight, p, 0, 0);
+  if (!e || e->off_ns == 0 || e->off_call != JB_CALL_OFF_CPU_BLOCKED || e->woken_ns) return 0;
+  e->woken_ns = bpf_ktime_get_ns();
   return 0;
 }
 

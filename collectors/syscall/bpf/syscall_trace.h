@@ -32,7 +32,14 @@
 #define JB_KIND_FD 2
 #define JB_KIND_FD_REQUEST 3
 #define JB_KIND_CANARY 4
-#define JB_KIND_PROBE 5 /* the harness's own liveness call (not in the calls map) */
+#define JB_KIND_PROBE 5   /* the harness's own liveness call (not in the calls map) */
+#define JB_KIND_OFF_CPU 6 /* an interval off the CPU outside any traced call (sched_switch) */
+
+/* The scheduler's intervals of a cohort thread outside its traced calls, counted and recorded as
+ * calls of their own (TracedCall ids after the system calls): switched out blocked until woken,
+ * and runnable (preempted, or woken) until switched in again. */
+#define JB_CALL_OFF_CPU_BLOCKED 14
+#define JB_CALL_OFF_CPU_RUNNABLE 15
 
 /* Detail, as the harness sets it per run. */
 #define JB_DETAIL_LIGHT 0

@@ -237,7 +237,8 @@ std::unique_ptr<LibbpfTracer> LibbpfTracer::open(std::string& why, const TracerO
     attached.emplace_back(n.name);
   }
   for (bpf_program* p : {state->skel->progs.on_sys_enter, state->skel->progs.on_sys_exit,
-                         state->skel->progs.on_fork, state->skel->progs.on_process_exit}) {
+                         state->skel->progs.on_fork, state->skel->progs.on_process_exit,
+                         state->skel->progs.on_sched_switch, state->skel->progs.on_sched_wakeup}) {
     bpf_link* l = bpf_program__attach(p);
     if (!l) {
       return refuse_errno(fmt::format("cannot attach {}", bpf_program__name(p)));
@@ -254,6 +255,7 @@ std::unique_ptr<LibbpfTracer> LibbpfTracer::open(std::string& why, const TracerO
   if (state->cpus <= 0) {
     return refuse(0, "cannot count this host's possible CPUs");
   }
+  state->skel->bss->skip_off_cpu = options.off_cpu ? 0 : 1;
   state->skel->bss->probe_tgid = static_cast<__u32>(getpid());
   state->skel->bss->probe_nr = SYS_getpgid;
   state->skel->bss->probe_arg = kProbeArg;

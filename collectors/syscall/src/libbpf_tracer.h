@@ -35,6 +35,9 @@ struct ForkSeen {
 struct TracerOptions {
   // full: the records ring's size, rounded up to a power of two of at least a page.
   std::size_t record_ring_bytes = 32u << 20;
+  // Follow the cohort's threads off the CPU outside their traced calls (off-cpu:blocked,
+  // off-cpu:runnable). Off: only system calls, for a test that counts records exactly.
+  bool off_cpu = true;
 };
 
 // Where a full run's records go, and its bound.

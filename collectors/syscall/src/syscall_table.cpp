@@ -6,6 +6,8 @@
 #include <cstring>
 #include <utility>
 
+#include "syscall_trace.h"
+
 namespace jbench::collectors::syscall_detail {
 namespace {
 
@@ -25,6 +27,14 @@ constexpr std::array<TracedCall, 14> kCalls = {{
     {12, "fcntl", ArgKind::fd_request, false},
     {13, "ioctl", ArgKind::fd_request, false},
 }};
+
+// Their ids follow the system calls' (the compiled tracer's JB_CALL_OFF_CPU_*).
+constexpr std::array<TracedCall, 2> kOffCpu = {{
+    {JB_CALL_OFF_CPU_BLOCKED, "off-cpu:blocked", ArgKind::fd, false, true},
+    {JB_CALL_OFF_CPU_RUNNABLE, "off-cpu:runnable", ArgKind::fd, false, true},
+}};
+static_assert(JB_CALL_OFF_CPU_BLOCKED == kCalls.size() && JB_CALL_OFF_CPU_RUNNABLE == 15 &&
+              JB_CALL_OFF_CPU_RUNNABLE < JB_HINT_CALLS);
 
 // Requests a runtime and a storage engine actually make, bounded on purpose: the startup pattern
 // of the upstream issue (terminal probes on stdio) and the file and block ioctls of a database.
@@ -121,16 +131,23 @@ std::string flock_name(std::uint64_t op) {
 
 std::span<const TracedCall> traced_calls() { return kCalls; }
 
+std::span<const TracedCall> off_cpu_calls() { return kOffCpu; }
+
 const TracedCall* find_call(std::string_view name) {
-  for (const auto& c : kCalls) {
-    if (c.name == name) return &c;
+  for (const std::span<const TracedCall> table : {traced_calls(), off_cpu_calls()}) {
+    for (const auto& c : table) {
+      if (c.name == name) return &c;
+    }
   }
   return nullptr;
 }
 
 const TracedCall* call_by_id(int id) {
-  if (id < 0 || static_cast<std::size_t>(id) >= kCalls.size()) return nullptr;
-  return &kCalls[static_cast<std::size_t>(id)];
+  if (id < 0) return nullptr;
+  const auto i = static_cast<std::size_t>(id);
+  if (i < kCalls.size()) return &kCalls[i];
+  if (i - kCalls.size() < kOffCpu.size()) return &kOffCpu[i - kCalls.size()];
+  return nullptr;
 }
 
 bool is_canary_call(std::string_view name) {

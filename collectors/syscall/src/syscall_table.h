@@ -20,11 +20,17 @@ struct TracedCall {
   int id;                 // stable within a run: the script prints it, the parsers read it
   std::string_view name;  // the kernel's name (sys_enter_<name>)
   ArgKind kind;
-  bool has_dfd;  // openat/openat2: the first argument is a directory descriptor
+  bool has_dfd;          // openat/openat2: the first argument is a directory descriptor
+  bool off_cpu = false;  // not a system call: an interval off the CPU (below)
 };
 
-// Every traced call, id == index.
+// Every traced system call, id == index.
 std::span<const TracedCall> traced_calls();
+// The compiled tracer's scheduler intervals of a cohort thread outside its traced calls, counted
+// and recorded as calls of their own after the system calls (no descriptor, no file): off the CPU
+// blocked until woken ("off-cpu:blocked"), and runnable until run again ("off-cpu:runnable").
+std::span<const TracedCall> off_cpu_calls();
+// Either kind, by name or id.
 const TracedCall* find_call(std::string_view name);
 const TracedCall* call_by_id(int id);
 
