@@ -47,7 +47,7 @@ TEST(RunScheduler, two_workers_pinned_to_one_cpu_are_each_runnable_about_half_th
   const json* runnable_part = nullptr;
   const json* rest = nullptr;
   for (const auto& p : cell["parts"]) {
-    if (p["label"] == "off-cpu:runnable") runnable_part = &p;
+    if (p["label"] == "runnable waits for a CPU (outside traced calls)") runnable_part = &p;
     if (p["kind"] == "rest") rest = &p;
   }
   ASSERT_NE(runnable_part, nullptr)

@@ -38,6 +38,9 @@ std::uint64_t PhaseWindows::wall(Phase p) const {
 }
 
 std::string CallKey::label() const {
+  // The compiled tracer's intervals off the CPU are accounted as calls; they read as what they are.
+  if (call == "off-cpu:blocked") return "blocked waits off the CPU (outside traced calls)";
+  if (call == "off-cpu:runnable") return "runnable waits for a CPU (outside traced calls)";
   std::string out = call;
   if (!request.empty()) out += " " + request;
   if (!path.empty()) out += fmt::format(" on {}", base_name(path));
