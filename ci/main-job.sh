@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The main job: set everything up, build only what it runs, and run the SQLite matrix — a quick
 # selection of it: workers 1 and 4, the mixed lane (reads and writes), both connection kinds and
-# both datasets, the four trace modes, 3 repetitions: 96 runs, about 4 minutes on 2 cores after
+# both datasets, the four trace modes, 3 repetitions: 96 runs, about 3½ minutes on 2 cores after
 # the build. Extra arguments go to `jbench run` after the selection (e.g. --out DIR,
 # --repetitions 1, --only dataset=below; an axis is filtered once, so other lanes need
 # build/bin/jbench run directly).
