@@ -17,7 +17,11 @@ namespace {
 void compare_modes(CellAttribution& light, CellAttribution& full) {
   const auto top_call = [](const CellAttribution& c) -> std::string {
     for (const auto& p : c.parts) {
-      if (p.kind == "syscall") return p.key.call;
+      if (p.kind == "syscall") {
+        CallKey by_call;  // light has no files: the call alone, as the parts name it
+        by_call.call = p.key.call;
+        return by_call.label();
+      }
       if (p.kind == "gc") return "GC pauses";
     }
     return "";

@@ -76,10 +76,17 @@ std::string dominant_sentence(const CellAttribution& c) {
     s += fmt::format(" — larger than this cost, so it is not attributable from {} mode", c.mode);
   }
   if (rest.share.value > top.share.value) {
-    s += fmt::format(
-        "; {} of the time is in no traced call or GC pause (user code, untraced calls, "
-        "waiting)",
-        percent(rest.share.value));
+    // With the compiled tracer's off-CPU parts, what is left was on a CPU.
+    if (rest.label.rfind("rest: on a CPU", 0) == 0) {
+      s += fmt::format(
+          "; {} of the time was on a CPU outside every traced call (user code, untraced calls)",
+          percent(rest.share.value));
+    } else {
+      s += fmt::format(
+          "; {} of the time is in no traced call or GC pause (user code, untraced calls, "
+          "waiting)",
+          percent(rest.share.value));
+    }
   }
   s += "; " + noise + ".";
   return s;
