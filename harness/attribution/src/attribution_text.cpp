@@ -124,8 +124,13 @@ std::string attribution_to_text(const AttributionReport& r) {
     if (!t.calls.empty()) o << "    startup calls in order (call, fd, path, request; whose):\n";
     for (std::size_t i = 0; i < t.calls.size() && i < kMaxStartupCallRows; ++i) {
       const auto& c = t.calls[i];
-      o << fmt::format("      {}{} fd {} {}{} {} — {}\n", c.call,
-                       c.count > 1 ? fmt::format(" ×{}", c.count) : "", c.fd,
+      const std::string times = c.count > 1 ? fmt::format(" ×{}", c.count) : "";
+      if (c.call.rfind("off-cpu:", 0) == 0) {  // a wait off the CPU: no descriptor, no file
+        o << fmt::format("      {}{} {} — {}\n", c.call, times,
+                         duration(static_cast<double>(c.duration_ns)), c.belongs_to);
+        continue;
+      }
+      o << fmt::format("      {}{} fd {} {}{} {} — {}\n", c.call, times, c.fd,
                        c.path.empty() ? "-" : c.path, c.request.empty() ? "" : " " + c.request,
                        duration(static_cast<double>(c.duration_ns)), c.belongs_to);
     }

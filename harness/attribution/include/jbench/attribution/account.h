@@ -197,6 +197,7 @@ class AccountBuilder {
  private:
   Incarnation* find(IncarnationId who);
   static void take_protocol_waits(PhaseAccount& phase);
+  static std::uint64_t take_off_cpu_at_edges(PhaseAccount& phase, std::uint64_t excess);
   CallCost& cost_of(PhaseAccount& phase, std::size_t incarnation, std::size_t p,
                     const CallRecord& c);
   RunAccount run_;
