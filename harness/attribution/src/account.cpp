@@ -39,8 +39,8 @@ std::uint64_t PhaseWindows::wall(Phase p) const {
 
 std::string CallKey::label() const {
   // The compiled tracer's intervals off the CPU are accounted as calls; they read as what they are.
-  if (call == "off-cpu:blocked") return "blocked waits off the CPU (outside traced calls)";
-  if (call == "off-cpu:runnable") return "runnable waits for a CPU (outside traced calls)";
+  if (call == kOffCpuBlocked) return "blocked waits off the CPU (outside traced calls)";
+  if (call == kOffCpuRunnable) return "runnable waits for a CPU (outside traced calls)";
   std::string out = call;
   if (!request.empty()) out += " " + request;
   if (!path.empty()) out += fmt::format(" on {}", base_name(path));
@@ -256,7 +256,7 @@ void AccountBuilder::take_protocol_waits(PhaseAccount& phase) {
 // edges and added to clamped_ns; what was taken.
 std::uint64_t AccountBuilder::take_off_cpu_at_edges(PhaseAccount& phase, std::uint64_t excess) {
   std::uint64_t taken = 0;
-  for (const char* call : {"off-cpu:runnable", "off-cpu:blocked"}) {
+  for (const std::string_view call : {kOffCpuRunnable, kOffCpuBlocked}) {
     for (auto& [key, cost] : phase.calls) {
       if (key.call != call || taken == excess) continue;
       const std::uint64_t take = std::min(excess - taken, cost.ns);

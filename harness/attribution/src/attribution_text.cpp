@@ -125,7 +125,7 @@ std::string attribution_to_text(const AttributionReport& r) {
     for (std::size_t i = 0; i < t.calls.size() && i < kMaxStartupCallRows; ++i) {
       const auto& c = t.calls[i];
       const std::string times = c.count > 1 ? fmt::format(" ×{}", c.count) : "";
-      if (c.call.rfind("off-cpu:", 0) == 0) {  // a wait off the CPU: no descriptor, no file
+      if (is_off_cpu(c.call)) {  // a wait off the CPU: no descriptor, no file
         o << fmt::format("      {}{} {} — {}\n", c.call, times,
                          duration(static_cast<double>(c.duration_ns)), c.belongs_to);
         continue;

@@ -242,12 +242,11 @@ CellAttribution analyse_cell(const CellInputs& in) {
   PartRow rest;
   rest.kind = "rest";
   // With the compiled tracer's off-CPU intervals among the parts, what is left was on a CPU.
-  const bool off_cpu_traced = std::any_of(ids.begin(), ids.end(), [](const PartId& id) {
-    return !id.gc && id.key.call.rfind("off-cpu:", 0) == 0;
-  });
+  const bool off_cpu_traced = std::any_of(
+      ids.begin(), ids.end(), [](const PartId& id) { return !id.gc && is_off_cpu(id.key.call); });
   rest.label = !c.syscalls_attributed ? "not attributed (no traced-syscall evidence)"
-               : off_cpu_traced ? "rest: on a CPU outside traced calls (user code, untraced calls)"
-                                : "rest: on-CPU elsewhere and untraced waiting";
+               : off_cpu_traced       ? kRestOnCpu
+                                      : "rest: on-CPU elsewhere and untraced waiting";
   rest.share = estimate([&](const auto& pick) {
     const double t = total(pick);
     return t > 0 ? sum_of(runs, pick, rest_ns) / t : 0.0;

@@ -19,6 +19,10 @@ struct CellInputs {
 
 CellAttribution analyse_cell(const CellInputs& in);
 
+// The rest's label where the off-CPU parts were traced: what is left was on a CPU.
+inline constexpr const char* kRestOnCpu =
+    "rest: on a CPU outside traced calls (user code, untraced calls)";
+
 // The per-operation cost of one cell and mode by label, for the scaling: each part, the rest, and
 // the scheduler's states (which overlap them).
 std::vector<std::pair<std::string, double>> ns_per_op_by_label(const CellAttribution& cell);

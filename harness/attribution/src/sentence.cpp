@@ -77,7 +77,7 @@ std::string dominant_sentence(const CellAttribution& c) {
   }
   if (rest.share.value > top.share.value) {
     // With the compiled tracer's off-CPU parts, what is left was on a CPU.
-    if (rest.label.rfind("rest: on a CPU", 0) == 0) {
+    if (rest.label == kRestOnCpu) {
       s += fmt::format(
           "; {} of the time was on a CPU outside every traced call (user code, untraced calls)",
           percent(rest.share.value));

@@ -23,20 +23,20 @@ DatasetCache::DatasetCache(std::string scratch_dir, std::string worker_binary,
       matrix_seed_(matrix_seed),
       build_timeout_s_(build_timeout_s) {}
 
-const BuiltDataset& DatasetCache::get(const Dataset& d) {
+const BuiltDataset* DatasetCache::find(const Dataset& d) const {
   for (const auto& [name, built] : built_) {
-    if (name == d.name) return built;
+    if (name == d.name) return &built;
   }
+  return nullptr;
+}
+
+const BuiltDataset& DatasetCache::get(const Dataset& d) {
+  if (const BuiltDataset* built = find(d)) return *built;
   built_.emplace_back(d.name, build(d));
   return built_.back().second;
 }
 
-bool DatasetCache::has(const Dataset& d) const {
-  for (const auto& entry : built_) {
-    if (entry.first == d.name) return true;
-  }
-  return false;
-}
+bool DatasetCache::has(const Dataset& d) const { return find(d) != nullptr; }
 
 BuiltDataset DatasetCache::build(const Dataset& d) const {
   BuiltDataset out;

@@ -32,6 +32,7 @@ class DatasetCache {
   nlohmann::json to_json() const;
 
  private:
+  const BuiltDataset* find(const Dataset& d) const;  // null: not built yet
   BuiltDataset build(const Dataset& d) const;
 
   std::string scratch_dir_;

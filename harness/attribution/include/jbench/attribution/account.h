@@ -15,6 +15,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <unordered_map>
 #include <vector>
@@ -35,6 +36,14 @@ struct PhaseWindows {
 
 // A traced call's key in the account: the call, the file as its path (empty: unknown, as in
 // light detail), and its fcntl/ioctl request (empty: none).
+// The compiled tracer's waits off the CPU outside traced calls, which the raw files carry as calls
+// of their own (docs/collectors/syscall.md, "Off the CPU").
+inline constexpr std::string_view kOffCpuBlocked = "off-cpu:blocked";
+inline constexpr std::string_view kOffCpuRunnable = "off-cpu:runnable";
+inline bool is_off_cpu(std::string_view call) {
+  return call == kOffCpuBlocked || call == kOffCpuRunnable;
+}
+
 struct CallKey {
   std::string call;
   std::string path;
