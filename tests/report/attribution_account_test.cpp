@@ -44,7 +44,7 @@ CallRecord call(std::string_view name, std::uint64_t t, std::uint64_t d, std::in
 void expect_parts_sum_to_the_phase(const RunAccount& a) {
   for (const auto& inc : a.incarnations) {
     for (const auto& p : inc.phases) {
-      EXPECT_EQ(p.syscall_ns() + p.gc_ns + p.rest_ns(), p.thread_ns());
+      EXPECT_EQ(p.syscall_ns() + p.gc_ns + p.in_span_ns() + p.rest_ns(), p.thread_ns());
     }
   }
 }
@@ -88,6 +88,58 @@ TEST(AttributionAccount, nested_spans_self_times_add_up_to_the_parent_total) {
   EXPECT_LE(ins.total_ns + upd.total_ns, tx.total_ns);
   EXPECT_EQ(ins.syscall_ns, 40u);
   EXPECT_EQ(tx.syscall_ns, 50u);
+  expect_parts_sum_to_the_phase(a);
+}
+
+TEST(AttributionAccount, full_detail_names_the_time_outside_calls_by_the_innermost_span) {
+  AccountBuilder b(one_worker("full"), {windows()});
+  b.add_span_begin(kWorker, 100, "a", "transaction:write", 300);
+  b.add_span_begin(kWorker, 100, "b", "statement:insert", 350);
+  b.add_span_end(kWorker, 100, "b", 450);
+  b.add_span_end(kWorker, 100, "a", 700);
+  b.seal_spans();
+  b.add_call(call("pwrite64", 360, 40));   // inside the insert
+  b.add_call(call("fdatasync", 600, 50));  // in the transaction itself
+  b.add_call(call("read", 800, 100));      // outside every span
+  const RunAccount a = b.finish();
+  ASSERT_TRUE(a.problems.empty());
+  const auto& measure = a.incarnations[0].phases[2];
+  // The transaction's self time (400 less the insert's 100) less its own call; the insert's 100
+  // less the call inside it. What is outside every span and call stays the rest.
+  EXPECT_EQ(measure.in_span.at("transaction:write"), 250u);
+  EXPECT_EQ(measure.in_span.at("statement:insert"), 60u);
+  EXPECT_EQ(measure.rest_ns(), 1000u - 400u - 100u);
+  expect_parts_sum_to_the_phase(a);
+}
+
+TEST(AttributionAccount, spans_never_take_more_than_the_time_the_calls_left) {
+  AccountBuilder b(one_worker("full"), {windows()});
+  b.add_span_begin(kWorker, 100, "a", "statement:scan", 200);
+  b.add_span_end(kWorker, 100, "a", 1200);
+  b.seal_spans();
+  // Entered in warmup, before the span: its 1000 ns of measure are in no span's calls, and the
+  // span's self time alone would exceed what is left.
+  b.add_call(call("fdatasync", 150, 1050));
+  const RunAccount a = b.finish();
+  ASSERT_TRUE(a.problems.empty());
+  const auto& measure = a.incarnations[0].phases[2];
+  EXPECT_EQ(measure.syscall_ns(), 1000u);
+  EXPECT_EQ(measure.in_span_ns(), 0u);
+  EXPECT_EQ(measure.rest_ns(), 0u);
+  expect_parts_sum_to_the_phase(a);
+}
+
+TEST(AttributionAccount, light_detail_leaves_span_time_in_the_rest) {
+  AccountBuilder b(one_worker("light"), {windows()});
+  b.add_span_begin(kWorker, 100, "a", "statement:scan", 300);
+  b.add_span_end(kWorker, 100, "a", 700);
+  b.seal_spans();
+  // Light totals cannot say which span a call was in: no span part.
+  b.add_light({kWorker, Phase::measure, false, "pread64", 10, 200, 20, {}});
+  const RunAccount a = b.finish();
+  const auto& measure = a.incarnations[0].phases[2];
+  EXPECT_TRUE(measure.in_span.empty());
+  EXPECT_EQ(measure.rest_ns(), 800u);
   expect_parts_sum_to_the_phase(a);
 }
 

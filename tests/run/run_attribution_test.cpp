@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "jbench/events/compressed_file.h"
 #include "jbench/schema/json_schema.h"
@@ -137,6 +138,43 @@ TEST_F(RunAttribution, the_planted_fdatasync_is_named_and_agrees_with_the_worker
   }
 }
 
+TEST_F(RunAttribution, full_detail_names_the_time_outside_the_calls_by_span) {
+  const json report = report_json(planted_->path);
+  const json* full = cell(report, "full");
+  ASSERT_NE(full, nullptr) << report.dump(2);
+  std::map<std::string, double> self_share;
+  for (const auto& s : (*full)["spans"]) {
+    const std::string plan = s["plan_class"];
+    self_share[s["name"].get<std::string>() + (plan.empty() ? "" : ":" + plan)] =
+        s["self_share"].get<double>();
+  }
+  // The compiled tracer follows the waits off the CPU outside the traced calls.
+  bool off_cpu_traced = false;
+  const json run = read_json(planted_->path + "/runs/" + first_run(planted_->path, "full") +
+                             "/run.json");
+  for (const auto& c : run["trace_mode"]["collectors"]) {
+    if (c["name"] == "syscall") off_cpu_traced = c["backend"] == "libbpf";
+  }
+  std::size_t span_parts = 0;
+  double rest = -1;
+  for (const auto& p : (*full)["parts"]) {
+    if (p["kind"] == "rest") rest = p["share"].get<double>();
+    if (p["kind"] != "span") continue;
+    ++span_parts;
+    // A span's part is the time it was innermost outside the calls: never more than its self time.
+    ASSERT_TRUE(self_share.contains(p["span"])) << p.dump();
+    EXPECT_LE(p["share"].get<double>(), self_share[p["span"]] + 1e-12) << p.dump();
+  }
+  EXPECT_GT(span_parts, 0u) << (*full)["parts"].dump(2);
+  // The SQLite worker runs every statement in a span: with the off-CPU waits traced, what no part
+  // names is the loop between its transactions.
+  if (off_cpu_traced) {
+    EXPECT_EQ((*full)["parts"].back()["label"], "rest: on a CPU outside every span and traced call");
+    EXPECT_GE(rest, 0.0);
+    EXPECT_LE(rest, 0.05) << (*full)["parts"].dump(2);
+  }
+}
+
 TEST_F(RunAttribution, the_json_report_follows_its_schema) {
   std::string error;
   const auto schema = JsonSchema::builtin("attribution-report.schema.json", error);
@@ -156,7 +194,7 @@ TEST_F(RunAttribution, every_incarnations_phases_split_into_parts_that_sum_to_th
     for (const auto& p : inc["phases"]) {
       const auto ns = [&](const char* key) { return std::stoull(p[key].get<std::string>()); };
       // Exactly, in integer nanoseconds: each part is measured inside the phase's window.
-      EXPECT_EQ(ns("syscall_ns") + ns("gc_ns") + ns("rest_ns"),
+      EXPECT_EQ(ns("syscall_ns") + ns("gc_ns") + ns("span_ns") + ns("rest_ns"),
                 ns("wall_ns") * p["threads"].get<std::uint64_t>())
           << inc["run"] << " " << p.dump();
       EXPECT_GT(ns("wall_ns"), 0u) << inc["run"] << " " << p.dump();

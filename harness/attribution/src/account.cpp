@@ -59,8 +59,14 @@ std::uint64_t PhaseAccount::syscall_ns() const {
   return sum;
 }
 
+std::uint64_t PhaseAccount::in_span_ns() const {
+  std::uint64_t sum = 0;
+  for (const auto& [name, ns] : in_span) sum += ns;
+  return sum;
+}
+
 std::uint64_t PhaseAccount::rest_ns() const {
-  const std::uint64_t used = syscall_ns() + gc_ns;
+  const std::uint64_t used = syscall_ns() + gc_ns + in_span_ns();
   return thread_ns() > used ? thread_ns() - used : 0;
 }
 
@@ -268,6 +274,28 @@ std::uint64_t AccountBuilder::take_off_cpu_at_edges(PhaseAccount& phase, std::ui
   return taken;
 }
 
+// Full detail: the time outside the traced calls and GC pauses, split by the span innermost on
+// the thread. A span's share is its self time less the calls that entered in it and the pauses
+// that began in it; a call that outlives its span makes that an underestimate, never a double
+// count, and where the spans' shares would still exceed the time left (records that disagree)
+// they are scaled down to it, so the parts keep summing to the phase time.
+void AccountBuilder::split_rest_by_span(PhaseAccount& phase) {
+  const std::uint64_t used = phase.syscall_ns() + phase.gc_ns;
+  const std::uint64_t left = phase.thread_ns() > used ? phase.thread_ns() - used : 0;
+  std::uint64_t wanted = 0;
+  for (const auto& [name, s] : phase.spans) {
+    const std::uint64_t traced = s.syscall_ns + s.gc_ns;
+    const std::uint64_t ns = s.self_ns > traced ? s.self_ns - traced : 0;
+    if (ns == 0) continue;
+    phase.in_span[name] = ns;
+    wanted += ns;
+  }
+  if (wanted <= left) return;
+  for (auto& [name, ns] : phase.in_span) {
+    ns = static_cast<std::uint64_t>(static_cast<long double>(ns) * left / wanted);
+  }
+}
+
 RunAccount AccountBuilder::finish() {
   if (outside_cohort_) {
     run_.notes.push_back(
@@ -284,6 +312,7 @@ RunAccount AccountBuilder::finish() {
       if (run_.detail == "light") take_protocol_waits(phase);
       const std::uint64_t in_gc = gc_calls_ns_[{who, p}];
       phase.gc_ns -= std::min(phase.gc_ns, in_gc);
+      if (run_.detail == "full") split_rest_by_span(phase);
       const std::uint64_t used = phase.syscall_ns() + phase.gc_ns;
       if (used <= phase.thread_ns()) continue;
       std::uint64_t excess = used - phase.thread_ns();

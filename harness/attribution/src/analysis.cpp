@@ -53,6 +53,7 @@ IncarnationRow incarnation_row(const RunAccount& a, const Incarnation& inc) {
     r.threads = ph.threads;
     r.syscall_ns = ph.syscall_ns();
     r.gc_ns = ph.gc_ns;
+    r.span_ns = ph.in_span_ns();
     r.rest_ns = ph.rest_ns();
     r.writer_ns = ph.writer_calls.ns;
     r.clamped_ns = ph.clamped_ns;

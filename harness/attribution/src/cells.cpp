@@ -15,10 +15,12 @@ namespace {
 
 constexpr std::size_t kMeasure = static_cast<std::size_t>(Phase::measure);
 
-// What the account parts are keyed by across runs: a call key, or the GC part.
+// What the account parts are keyed by across runs: a call key, the GC part, or a span's time
+// outside the calls and pauses.
 struct PartId {
   bool gc = false;
   CallKey key;
+  std::string span;
   auto operator<=>(const PartId&) const = default;
 };
 
@@ -50,12 +52,17 @@ RunMeasure pool(const RunAccount& run) {
     m.statements += static_cast<double>(p.statements);
     m.threads = std::max(m.threads, p.threads);
     for (const auto& [key, cost] : p.calls) {
-      m.ns[{false, key}] += static_cast<double>(cost.ns);
-      m.count[{false, key}] += static_cast<double>(cost.count);
+      m.ns[{false, key, {}}] += static_cast<double>(cost.ns);
+      m.count[{false, key, {}}] += static_cast<double>(cost.count);
     }
     if (p.gc_pauses || p.gc_ns) {
-      m.ns[{true, {}}] += static_cast<double>(p.gc_ns);
-      m.count[{true, {}}] += static_cast<double>(p.gc_pauses);
+      m.ns[{true, {}, {}}] += static_cast<double>(p.gc_ns);
+      m.count[{true, {}, {}}] += static_cast<double>(p.gc_pauses);
+    }
+    for (const auto& [name, ns] : p.in_span) {
+      m.ns[{false, {}, name}] += static_cast<double>(ns);
+      const auto span = p.spans.find(name);
+      m.count[{false, {}, name}] += span == p.spans.end() ? 0.0 : static_cast<double>(span->second.count);
     }
     m.writer_ns += static_cast<double>(p.writer_calls.ns);
     m.protocol_ns += static_cast<double>(p.protocol_ns);
@@ -212,11 +219,24 @@ CellAttribution analyse_cell(const CellInputs& in) {
     }
     return e;
   };
+  // The compiled tracer follows every wait off the CPU outside the traced calls (none observed is
+  // an answer too): what is outside its parts was on a CPU.
+  const bool off_cpu_traced =
+      std::all_of(in.runs.begin(), in.runs.end(),
+                  [](const RunAccount* r) { return r->backend == "libbpf"; }) ||
+      std::any_of(ids.begin(), ids.end(),
+                  [](const PartId& id) { return !id.gc && is_off_cpu(id.key.call); });
+  const bool spans_split = std::any_of(ids.begin(), ids.end(),
+                                       [](const PartId& id) { return !id.span.empty(); });
   for (const PartId& id : ids) {
     PartRow row;
-    row.kind = id.gc ? "gc" : "syscall";
+    row.kind = id.gc ? "gc" : id.span.empty() ? "syscall" : "span";
     row.key = id.key;
-    row.label = id.gc ? "GC pauses" : id.key.label();
+    row.span = id.span;
+    row.label = id.gc              ? "GC pauses"
+                : id.span.empty()  ? id.key.label()
+                : off_cpu_traced   ? fmt::format("on a CPU in {}", id.span)
+                                   : fmt::format("in {} outside traced calls", id.span);
     row.share = estimate([&](const auto& pick) { return share_of(id, pick); });
     row.ns_per_op = estimate([&](const auto& pick) {
       const double o = ops(pick);
@@ -241,12 +261,11 @@ CellAttribution analyse_cell(const CellInputs& in) {
 
   PartRow rest;
   rest.kind = "rest";
-  // With the compiled tracer's off-CPU intervals among the parts, what is left was on a CPU.
-  const bool off_cpu_traced = std::any_of(
-      ids.begin(), ids.end(), [](const PartId& id) { return !id.gc && is_off_cpu(id.key.call); });
-  rest.label = !c.syscalls_attributed ? "not attributed (no traced-syscall evidence)"
-               : off_cpu_traced       ? kRestOnCpu
-                                      : "rest: on-CPU elsewhere and untraced waiting";
+  rest.label = !c.syscalls_attributed           ? "not attributed (no traced-syscall evidence)"
+               : off_cpu_traced && spans_split ? kRestOnCpuOutsideSpans
+               : off_cpu_traced                ? kRestOnCpu
+               : spans_split ? "rest: outside every span (on-CPU elsewhere and untraced waiting)"
+                             : "rest: on-CPU elsewhere and untraced waiting";
   rest.share = estimate([&](const auto& pick) {
     const double t = total(pick);
     return t > 0 ? sum_of(runs, pick, rest_ns) / t : 0.0;
@@ -287,7 +306,7 @@ CellAttribution analyse_cell(const CellInputs& in) {
   if (c.parts.size() > 1 && c.parts.front().kind != "rest") {
     c.top_label = c.parts.front().label;
     if (!samples.empty()) {
-      const PartId top{c.parts.front().kind == "gc", c.parts.front().key};
+      const PartId top{c.parts.front().kind == "gc", c.parts.front().key, c.parts.front().span};
       std::size_t stays = 0;
       for (const auto& s : samples) {
         const double mine = share_of(top, s);

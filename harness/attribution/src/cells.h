@@ -22,6 +22,11 @@ CellAttribution analyse_cell(const CellInputs& in);
 // The rest's label where the off-CPU parts were traced: what is left was on a CPU.
 inline constexpr const char* kRestOnCpu =
     "rest: on a CPU outside traced calls (user code, untraced calls)";
+// The rest's share above which the sentence says how much no part names.
+inline constexpr double kRestWorthSaying = 0.05;
+// The same where the spans took their own time out of it: what is left is outside every span.
+inline constexpr const char* kRestOnCpuOutsideSpans =
+    "rest: on a CPU outside every span and traced call";
 
 // The per-operation cost of one cell and mode by label, for the scaling: each part, the rest, and
 // the scheduler's states (which overlap them).

@@ -62,10 +62,12 @@ std::string dominant_sentence(const CellAttribution& c) {
           ? fmt::format("the {} incarnation", lane_word(c.values))
           : fmt::format("the {} {} incarnations", c.incarnations, lane_word(c.values));
   const std::string of_time = c.threads > 1 ? "measure thread-time" : "measure wall time";
+  // A span's part reads "on a CPU in <span>" already.
+  const std::string what = top.kind == "span" ? top.label : "in " + top.label;
   std::string s =
-      fmt::format("{}: {} {} {} of {} in {} ({} per {})", where, who,
+      fmt::format("{}: {} {} {} of {} {} ({} per {})", where, who,
                   c.incarnations == 1 ? "spends" : "spend", share_with_interval(top.share), of_time,
-                  top.label, duration(top.ns_per_op.value), c.operation_unit);
+                  what, duration(top.ns_per_op.value), c.operation_unit);
   if (c.top_stays_on_top) {
     s += fmt::format(", ranked first in {} of resamples", percent(*c.top_stays_on_top));
   } else {
@@ -75,18 +77,11 @@ std::string dominant_sentence(const CellAttribution& c) {
   if (!top.attributable) {
     s += fmt::format(" — larger than this cost, so it is not attributable from {} mode", c.mode);
   }
-  if (rest.share.value > top.share.value) {
-    // With the compiled tracer's off-CPU parts, what is left was on a CPU.
-    if (rest.label == kRestOnCpu) {
-      s += fmt::format(
-          "; {} of the time was on a CPU outside every traced call (user code, untraced calls)",
-          percent(rest.share.value));
-    } else {
-      s += fmt::format(
-          "; {} of the time is in no traced call or GC pause (user code, untraced calls, "
-          "waiting)",
-          percent(rest.share.value));
-    }
+  // The rest's share is the account's quality: above kRestWorthSaying the sentence says it.
+  if (rest.share.value > kRestWorthSaying) {
+    std::string_view unnamed = rest.label;
+    if (unnamed.starts_with("rest: ")) unnamed.remove_prefix(6);
+    s += fmt::format("; {} of the time is named by no part ({})", percent(rest.share.value), unnamed);
   }
   s += "; " + noise + ".";
   return s;

@@ -88,6 +88,10 @@ struct PhaseAccount {
   std::uint64_t own_window_ns = 0;
   std::uint64_t protocol_ns = 0;
   std::map<std::string, SpanCost> spans;
+  // Full detail: per span name, the time it was the innermost span open on a workload thread
+  // outside every traced call and GC pause (its self time less those). With the off-CPU
+  // intervals traced, that is the span's own time on a CPU. A part of its own, out of the rest.
+  std::map<std::string, std::uint64_t> in_span;
   std::optional<std::uint64_t> cpu_ns;  // the process's on-CPU time (cpu collector), apart
   std::uint64_t cpu_window_ns = 0;      // the harness phase it was read over
   // The workload threads by the scheduler's accounting (cpu collector's schedstat), over the same
@@ -99,6 +103,7 @@ struct PhaseAccount {
 
   std::uint64_t thread_ns() const { return wall_ns * threads; }
   std::uint64_t syscall_ns() const;
+  std::uint64_t in_span_ns() const;
   // The phase time no part explains. Never negative: finish() refuses an account whose parts
   // exceed the time beyond the light bound.
   std::uint64_t rest_ns() const;
@@ -207,6 +212,7 @@ class AccountBuilder {
   Incarnation* find(IncarnationId who);
   static void take_protocol_waits(PhaseAccount& phase);
   static std::uint64_t take_off_cpu_at_edges(PhaseAccount& phase, std::uint64_t excess);
+  static void split_rest_by_span(PhaseAccount& phase);
   CallCost& cost_of(PhaseAccount& phase, std::size_t incarnation, std::size_t p,
                     const CallRecord& c);
   RunAccount run_;

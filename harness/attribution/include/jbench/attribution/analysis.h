@@ -27,8 +27,9 @@ struct Estimate {
 };
 
 struct PartRow {
-  std::string kind;  // syscall | gc | rest
+  std::string kind;  // syscall | gc | span | rest
   CallKey key;       // for syscall
+  std::string span;  // for span: its name (name:plan class); the time in it outside the others
   std::string label;
   Estimate share;      // of the measure phase's workload thread-time
   Estimate ns_per_op;  // per committed transaction (or batch)
@@ -143,6 +144,7 @@ struct PhaseRow {
   std::uint32_t threads = 1;
   std::uint64_t syscall_ns = 0;
   std::uint64_t gc_ns = 0;
+  std::uint64_t span_ns = 0;  // full: in spans outside the traced calls and GC pauses
   std::uint64_t rest_ns = 0;
   std::uint64_t writer_ns = 0;  // the bridge writer thread's traced calls, in no part
   std::uint64_t clamped_ns = 0;
