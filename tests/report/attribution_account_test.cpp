@@ -173,6 +173,26 @@ TEST(AttributionAccount, gc_pauses_exclude_the_traced_calls_inside_them) {
   expect_parts_sum_to_the_phase(a);
 }
 
+TEST(AttributionAccount, light_totals_with_each_requests_time_are_a_part_per_request) {
+  AccountBuilder b(one_worker("light"), {windows()});
+  b.seal_spans();
+  LightTotal blocked{kWorker, Phase::measure, false, "off-cpu:blocked", 5, 300, 100, {}};
+  blocked.requests = {{"clock_nanosleep", 3, 240}, {"futex", 2, 60}};
+  b.add_light(blocked);
+  LightTotal fcntl{kWorker, Phase::measure, false, "fcntl", 4, 40, 20, {}};
+  fcntl.requests = {{"F_SETLK", 3, std::nullopt}, {"F_GETLK", 1, std::nullopt}};  // bpftrace's
+  b.add_light(fcntl);
+  const RunAccount a = b.finish();
+  const auto& calls = a.incarnations[0].phases[2].calls;
+  EXPECT_EQ(calls.at({"off-cpu:blocked", "", "clock_nanosleep"}).ns, 240u);
+  EXPECT_EQ(calls.at({"off-cpu:blocked", "", "clock_nanosleep"}).count, 3u);
+  EXPECT_EQ(calls.at({"off-cpu:blocked", "", "futex"}).ns, 60u);
+  EXPECT_EQ(calls.at({"fcntl", "", "F_SETLK,F_GETLK"}).ns, 40u);
+  EXPECT_EQ(CallKey({"off-cpu:blocked", "", "futex"}).label(),
+            "blocked in futex, off the CPU");
+  expect_parts_sum_to_the_phase(a);
+}
+
 TEST(AttributionAccount, light_excess_within_the_crossing_bound_is_taken_from_the_longest_call) {
   AccountBuilder b(one_worker("light"), {windows()});
   b.seal_spans();

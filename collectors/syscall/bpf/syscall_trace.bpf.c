@@ -89,6 +89,7 @@ struct entry {
   // run, and when it was woken (0: not yet). off_ns 0: on a CPU, or not followed.
   __u64 off_ns;
   __u64 woken_ns;
+  __u64 off_request;  // blocked: the system call it blocked in, plus one; 0: none
   __u32 off_call;
   __u32 off_phase;
   __u32 off_run;
@@ -409,8 +410,23 @@ int BPF_PROG(on_sys_exit, struct pt_regs* regs, long ret) {
   return 0;
 }
 
+// The system call `task` is in, plus one, from its saved user registers (the kernel keeps the
+// number there for the whole call); 0 when it is in none (a page fault, the kernel's own wait).
+static __always_inline __u64 syscall_in(struct task_struct* task) {
+  struct pt_regs* regs = (struct pt_regs*)bpf_task_pt_regs(task);
+  if (!regs) return 0;
+#if defined(__TARGET_ARCH_x86)
+  const long nr = BPF_CORE_READ(regs, orig_ax);
+#elif defined(__TARGET_ARCH_arm64)
+  const long nr = BPF_CORE_READ(regs, syscallno);
+#else
+  const long nr = -1;
+#endif
+  return nr >= 0 && nr < JB_MAX_SYSCALL_NR ? (__u64)nr + 1 : 0;
+}
+
 // Switched out outside a traced call: the thread is off the CPU from now, runnable if it was
-// preempted (or yielded) and blocked otherwise. Switched in: that interval is accounted as a
+// preempted (or yielded) and blocked otherwise, in the system call it is in (an untraced one). Switched in: that interval is accounted as a
 // call of its own, blocked up to the wake-up and runnable after it. Only the workload's threads
 // already found in this run's cohort (at their first traced call) are followed: no lookup for
 // any other, and the bridge's writer, which waits for work by design, is not the workload's.
@@ -424,6 +440,7 @@ int BPF_PROG(on_sched_switch, bool preempt, struct task_struct* prev, struct tas
     out->off_ns = now;
     out->woken_ns = 0;
     out->off_call = preempt || prev_state == 0 ? JB_CALL_OFF_CPU_RUNNABLE : JB_CALL_OFF_CPU_BLOCKED;
+    out->off_request = out->off_call == JB_CALL_OFF_CPU_BLOCKED ? syscall_in(prev) : 0;
     out->off_phase = phase;
     out->off_run = run;
   }
@@ -442,11 +459,13 @@ int BPF_PROG(on_sched_switch, bool preempt, struct task_struct* prev, struct tas
   if (in->off_call == JB_CALL_OFF_CPU_BLOCKED) {
     runnable_from = in->woken_ns && in->woken_ns < now ? in->woken_ns : now;
     in->call = JB_CALL_OFF_CPU_BLOCKED;
+    in->request = in->off_request;
     in->t_ns = since;
     account(in, pid_tgid, runnable_from, 0);
   }
   if (runnable_from < now) {
     in->call = JB_CALL_OFF_CPU_RUNNABLE;
+    in->request = 0;
     in->t_ns = runnable_from;
     account(in, pid_tgid, now, 0);
   }

@@ -50,6 +50,8 @@ std::string fd_expression(const TracedCall& c) {
     case ArgKind::fd:
     case ArgKind::fd_request:
       return "(int64)args->fd";
+    case ArgKind::request:  // the compiled tracer's waits off the CPU: not in a script
+      break;
   }
   return "(int64)-1";
 }

@@ -119,7 +119,7 @@ DecodedRecords decode_record_file(std::string_view bytes) {
         c.role = r.role == JB_ROLE_BRIDGE_WRITER ? ThreadRole::bridge_writer : ThreadRole::workload;
         c.fd = r.fd;
         c.result = r.result;
-        if (call->kind == ArgKind::fd_request) c.request = r.request;
+        if (has_request(*call)) c.request = r.request;
         if (r.inode != 0) c.file = identity(r.dev, r.inode);
         if (call->kind == ArgKind::path) opens[{r.tid, r.t_ns}] = out.calls.size();
         out.calls.push_back(std::move(c));

@@ -477,12 +477,12 @@ std::map<TotalsKey, Totals> LibbpfTracer::read_totals() {
         key.role == JB_ROLE_BRIDGE_WRITER ? ThreadRole::bridge_writer : ThreadRole::workload;
     Totals& t = totals[{static_cast<pid_t>(key.tgid), key.phase, key.call, role}];
     const TracedCall* call = call_by_id(key.call);
-    const bool has_request = call && call->kind == ArgKind::fd_request;
-    std::uint64_t count = 0, errors = 0;
+    const bool request = call && has_request(*call);
+    std::uint64_t count = 0, errors = 0, ns = 0;
     for (const jb_totals& c : per_cpu) {
       count += c.count;
       errors += c.errors;
-      t.total_ns += c.total_ns;
+      ns += c.total_ns;
       t.max_ns = std::max<std::uint64_t>(t.max_ns, c.max_ns);
       for (int b = 0; b < JB_HIST_BUCKETS; ++b) {
         // Bucket b holds [2^b, 2^(b+1)) ns; its lower bound is the histogram's key.
@@ -491,9 +491,11 @@ std::map<TotalsKey, Totals> LibbpfTracer::read_totals() {
     }
     t.count += count;
     t.errors += errors;
-    if (has_request) {
+    t.total_ns += ns;
+    if (request) {
       t.requests[key.request] += count;
       if (errors > 0) t.request_errors[key.request] += errors;
+      t.request_ns[key.request] += ns;
     }
   }
   clear_totals();

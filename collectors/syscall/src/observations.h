@@ -86,6 +86,8 @@ struct Totals {
   std::map<std::uint64_t, std::uint64_t> log2_buckets;  // lower bound (0, 1, 2, 4, ...) -> count
   std::map<std::uint64_t, std::uint64_t> requests;      // request code -> count
   std::map<std::uint64_t, std::uint64_t> request_errors;
+  // request code -> the time of its calls, where the backend keeps it apart (not bpftrace's)
+  std::map<std::uint64_t, std::uint64_t> request_ns;
 };
 
 }  // namespace jbench::collectors::syscall_detail

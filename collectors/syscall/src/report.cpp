@@ -130,14 +130,9 @@ Json totals_record_json(int phase, int call, const Totals& t) {
             {"total_ns", events::decimal(t.total_ns)},
             {"max_ns", events::decimal(t.max_ns)},
             {"histogram", histogram_json(t.log2_buckets)}};
-  if (call_by_id(call)->kind == ArgKind::fd_request) {
+  if (has_request(*call_by_id(call))) {
     std::map<std::string, RequestTotals> named;
-    for (const auto& [code, n] : t.requests) {
-      auto& r2 = named[request_name(*call_by_id(call), code)];
-      r2.count += n;
-      auto e = t.request_errors.find(code);
-      if (e != t.request_errors.end()) r2.errors += e->second;
-    }
+    add_requests(named, *call_by_id(call), t);
     r["requests"] = requests_json(named);
   }
   return r;

@@ -260,6 +260,7 @@ class StraceBackend final : public Backend {
     if (c.request) {
       ++t.requests[*c.request];
       if (failed) ++t.request_errors[*c.request];
+      t.request_ns[*c.request] += c.duration_ns;
     }
   }
 

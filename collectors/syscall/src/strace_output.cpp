@@ -412,6 +412,8 @@ void StraceReader::complete(pid_t tid, std::uint64_t t_ns, std::string_view call
       }
       break;
     }
+    case ArgKind::request:  // the compiled tracer's waits off the CPU: never in strace's output
+      break;
   }
   obs_.calls.push_back(std::move(c));
 }

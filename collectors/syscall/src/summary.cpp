@@ -26,6 +26,7 @@ void SummaryBuilder::add_call(std::size_t who, const CallRecord& call, const Fil
     RequestTotals& r = t.requests[request_name(*call_by_id(call.call), *call.request)];
     ++r.count;
     r.errors += failed ? 1 : 0;
+    r.total_ns += call.duration_ns;
   }
   t.has_files = true;
   FileTotals& f = t.files[file];
@@ -42,12 +43,22 @@ void SummaryBuilder::add_totals(std::size_t who, const TotalsKey& key, const Tot
   t.total_ns += totals.total_ns;
   t.max_ns = std::max(t.max_ns, totals.max_ns);
   for (const auto& [lower, n] : totals.log2_buckets) t.log2_buckets[lower] += n;
-  const TracedCall& traced = *call_by_id(call);
+  add_requests(t.requests, *call_by_id(call), totals);
+}
+
+void add_requests(std::map<std::string, RequestTotals>& named, const TracedCall& call,
+                  const Totals& totals) {
   for (const auto& [code, n] : totals.requests) {
-    RequestTotals& r = t.requests[request_name(traced, code)];
+    RequestTotals& r = named[request_name(call, code)];
     r.count += n;
-    auto e = totals.request_errors.find(code);
+    const auto e = totals.request_errors.find(code);
     if (e != totals.request_errors.end()) r.errors += e->second;
+    const auto ns = totals.request_ns.find(code);
+    if (ns == totals.request_ns.end()) {
+      r.timed = false;
+    } else {
+      r.total_ns += ns->second;
+    }
   }
 }
 
@@ -65,7 +76,10 @@ Json histogram_json(const std::map<std::uint64_t, std::uint64_t>& buckets) {
 
 Json requests_json(const std::map<std::string, RequestTotals>& requests) {
   Json out = Json::object();
-  for (const auto& [name, r] : requests) out[name] = {{"count", r.count}, {"errors", r.errors}};
+  for (const auto& [name, r] : requests) {
+    out[name] = {{"count", r.count}, {"errors", r.errors}};
+    if (r.timed) out[name]["total_ns"] = std::to_string(r.total_ns);
+  }
   return out;
 }
 
@@ -108,7 +122,7 @@ Json SummaryBuilder::phases_json(std::size_t who, ThreadRole role) const {
                  {"total_ns", std::to_string(t.total_ns)},
                  {"max_ns", std::to_string(t.max_ns)},
                  {"histogram", histogram_json(t.log2_buckets)}};
-    if (call_by_id(call)->kind == ArgKind::fd_request) cell["requests"] = requests_json(t.requests);
+    if (has_request(*call_by_id(call))) cell["requests"] = requests_json(t.requests);
     if (t.has_files) {
       Json files = files_json(t, cell);
       cell["files"] = std::move(files);

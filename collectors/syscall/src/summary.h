@@ -12,7 +12,8 @@
 //   {"histogram": "log2_ns", "thread_roles": "told_apart"|"mixed",
 //    "incarnations": [{"pid", "start_time_ticks", "worker_index" (or null), "origin", "parent",
 //       "phases": {"<phase>": {"<call>": {"count", "errors", "total_ns", "max_ns",
-//                                          "histogram", "requests"?, "files"?,
+//                                          "histogram", "requests"? ({"<name>": {"count",
+//                                          "errors", "total_ns"?}}), "files"?,
 //                                          "files_omitted"?}}},
 //       "bridge_writer_phases"?: {the same, for the bridge writer thread's calls}}]}
 #pragma once
@@ -27,6 +28,7 @@
 
 #include "incarnations.h"
 #include "observations.h"
+#include "syscall_table.h"
 
 namespace jbench::collectors::syscall_detail {
 
@@ -36,6 +38,8 @@ inline constexpr std::size_t kMaxFileRows = 32;
 struct RequestTotals {
   std::uint64_t count = 0;
   std::uint64_t errors = 0;
+  std::uint64_t total_ns = 0;
+  bool timed = true;  // every call's time is in total_ns (a backend's totals may not say)
 };
 
 struct FileTotals {
@@ -91,5 +95,8 @@ class SummaryBuilder {
 
 nlohmann::json histogram_json(const std::map<std::uint64_t, std::uint64_t>& buckets);
 nlohmann::json requests_json(const std::map<std::string, RequestTotals>& requests);
+// A backend's totals of one call added to its requests by name.
+void add_requests(std::map<std::string, RequestTotals>& named, const TracedCall& call,
+                  const Totals& totals);
 
 }  // namespace jbench::collectors::syscall_detail

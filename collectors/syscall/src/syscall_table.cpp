@@ -30,7 +30,7 @@ constexpr std::array<TracedCall, 14> kCalls = {{
 
 // Their ids follow the system calls' (the compiled tracer's JB_CALL_OFF_CPU_*).
 constexpr std::array<TracedCall, 2> kOffCpu = {{
-    {JB_CALL_OFF_CPU_BLOCKED, "off-cpu:blocked", ArgKind::fd, false, true},
+    {JB_CALL_OFF_CPU_BLOCKED, "off-cpu:blocked", ArgKind::request, false, true},
     {JB_CALL_OFF_CPU_RUNNABLE, "off-cpu:runnable", ArgKind::fd, false, true},
 }};
 static_assert(JB_CALL_OFF_CPU_BLOCKED == kCalls.size() && JB_CALL_OFF_CPU_RUNNABLE == 15 &&
@@ -161,7 +161,20 @@ std::optional<int> phase_number(std::string_view name) {
   return std::nullopt;
 }
 
+std::string syscall_name(std::uint64_t nr) {
+  static constexpr std::pair<std::uint64_t, std::string_view> kNames[] = {
+#include "syscall_names.inc"
+      {~std::uint64_t{0}, ""}};  // the end, and a row where the header gave none
+  for (const auto& [number, name] : kNames) {
+    if (number == nr && !name.empty()) return std::string(name);
+  }
+  return fmt::format("syscall {}", nr);
+}
+
 std::string request_name(const TracedCall& call, std::uint64_t request) {
+  if (call.kind == ArgKind::request) {
+    return request == kOutsideSyscall ? "outside a system call" : syscall_name(request - 1);
+  }
   if (call.name == "ioctl") {
     // The kernel's request is an unsigned int; a sign-extended copy names the same request.
     const std::uint64_t code = request & 0xffffffffu;

@@ -13,8 +13,9 @@
 namespace jbench::collectors::syscall_detail {
 
 // How a call names what it works on: a path (the opens), a descriptor, or a descriptor plus a
-// request code (flock's operation, fcntl's command, ioctl's request).
-enum class ArgKind { path, fd, fd_request };
+// request code (flock's operation, fcntl's command, ioctl's request); or, for a wait off the CPU,
+// a request code alone (the system call it blocked in).
+enum class ArgKind { path, fd, fd_request, request };
 
 struct TracedCall {
   int id;                 // stable within a run: the script prints it, the parsers read it
@@ -23,6 +24,11 @@ struct TracedCall {
   bool has_dfd;          // openat/openat2: the first argument is a directory descriptor
   bool off_cpu = false;  // not a system call: an interval off the CPU (below)
 };
+
+// Whether records of the call carry a request code (request_name names it).
+inline bool has_request(const TracedCall& call) {
+  return call.kind == ArgKind::fd_request || call.kind == ArgKind::request;
+}
 
 // Every traced system call, id == index.
 std::span<const TracedCall> traced_calls();
@@ -53,7 +59,17 @@ inline constexpr std::string_view kPhaseNames[] = {"startup", "warmup", "measure
 inline constexpr int kPhaseCount = 4;
 std::optional<int> phase_number(std::string_view name);
 
-// "TCGETS", "F_SETLK", "LOCK_EX|LOCK_NB"; unknown codes as "0x..." (ioctl) or the number.
+// The host's name of system call `nr` ("clock_nanosleep"), or "syscall <nr>" where the build
+// found no table or the number is not in it.
+std::string syscall_name(std::uint64_t nr);
+
+// A blocked wait off the CPU carries the system call it blocked in as its request: the number
+// plus one, and kOutsideSyscall (0) when the thread was in none (a page fault, the kernel's own
+// wait).
+inline constexpr std::uint64_t kOutsideSyscall = 0;
+
+// "TCGETS", "F_SETLK", "LOCK_EX|LOCK_NB", "clock_nanosleep" (off-cpu:blocked); unknown codes as
+// "0x..." (ioctl) or the number.
 std::string request_name(const TracedCall& call, std::uint64_t request);
 
 // "ENOENT" for 2; "E<number>" when glibc has no name.

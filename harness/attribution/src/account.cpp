@@ -39,7 +39,13 @@ std::uint64_t PhaseWindows::wall(Phase p) const {
 
 std::string CallKey::label() const {
   // The compiled tracer's intervals off the CPU are accounted as calls; they read as what they are.
-  if (call == kOffCpuBlocked) return "blocked waits off the CPU (outside traced calls)";
+  // A blocked wait names the untraced call it blocked in (light: the calls, one total).
+  if (call == kOffCpuBlocked) {
+    return request.empty() ? "blocked waits off the CPU (outside traced calls)"
+           : request == "outside a system call"
+               ? "blocked off the CPU outside a system call (page fault, kernel wait)"
+               : fmt::format("blocked in {}, off the CPU", request);
+  }
   if (call == kOffCpuRunnable) return "runnable waits for a CPU (outside traced calls)";
   std::string out = call;
   if (!request.empty()) out += " " + request;
@@ -234,12 +240,18 @@ void AccountBuilder::add_light(const LightTotal& t) {
     phase.writer_calls.add(t.total_ns, t.count, t.max_ns);
     return;
   }
-  // Light totals have no per-request time: the key names the requests the calls were.
-  std::string requests;
-  for (const auto& [request, count] : t.requests) {
-    requests += (requests.empty() ? "" : ",") + request;
+  // With each request's time, a part per request; else one part whose key names the requests.
+  const bool timed = !t.requests.empty() && std::all_of(t.requests.begin(), t.requests.end(),
+                                                        [](const auto& r) { return r.total_ns; });
+  if (timed) {
+    for (const auto& r : t.requests) {
+      phase.calls[{t.call, "", r.name}].add(*r.total_ns, r.count, std::min(t.max_ns, *r.total_ns));
+    }
+  } else {
+    std::string requests;
+    for (const auto& r : t.requests) requests += (requests.empty() ? "" : ",") + r.name;
+    phase.calls[{t.call, "", requests}].add(t.total_ns, t.count, t.max_ns);
   }
-  phase.calls[{t.call, "", requests}].add(t.total_ns, t.count, t.max_ns);
   phase.crossing_bound_ns = std::max(phase.crossing_bound_ns, t.max_ns);
 }
 

@@ -388,7 +388,8 @@ class Reader {
                          {}};
             if (c.contains("requests")) {
               for (const auto& [req, rc] : c["requests"].items()) {
-                t.requests.emplace_back(req, rc.value("count", std::uint64_t{0}));
+                t.requests.push_back(
+                    {req, rc.value("count", std::uint64_t{0}), decimal_at(rc, "total_ns")});
               }
             }
             b.add_light(t);

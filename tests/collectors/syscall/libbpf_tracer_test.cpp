@@ -192,6 +192,30 @@ TEST_F(LibbpfTracerTest, FullRecordsEveryCallOfTheCohortWithOpensPathsAndDrainsE
   twin->exit_and_reap();
 }
 
+// Between two commands the member waits for the next in rt_sigtimedwait, a call the tracer does not
+// time: that wait is recorded off the CPU, blocked, naming the call it blocked in.
+TEST_F(LibbpfTracerTest, ABlockedWaitOutsideTracedCallsNamesTheCallItBlockedIn) {
+  auto member = test::Target::spawn(dir_.path() + "/member");
+  ASSERT_TRUE(member);
+  const std::string file = dir_.path() + "/records";
+  ASSERT_EQ(tracer_->begin_run({member->pid()}, {file}), "");
+  tracer_->set_phase(2);
+  member->work(1);
+  member->work(1);
+  const RunEnd end = tracer_->end_run();
+  EXPECT_TRUE(end.problems.empty()) << end.problems.front();
+  const DecodedRecords d = read_records(file);
+  const int blocked = find_call("off-cpu:blocked")->id;
+  std::map<std::string, int> blocked_in;
+  for (const CallRecord& c : d.calls) {
+    if (c.pid != member->pid() || c.call != blocked) continue;
+    ASSERT_TRUE(c.request.has_value()) << "a blocked wait carries what it blocked in";
+    ++blocked_in[request_name(*call_by_id(c.call), *c.request)];
+  }
+  EXPECT_TRUE(blocked_in.contains("rt_sigtimedwait")) << ::testing::PrintToString(blocked_in);
+  member->exit_and_reap();
+}
+
 // A consumer that stops reading: the ring fills, and every record the kernel could not reserve is
 // counted, in the run's end and in the file's trailer.
 TEST_F(LibbpfTracerTest, ARingNobodyReadsCountsEveryRecordItCouldNotKeep) {

@@ -184,7 +184,12 @@ struct LightTotal {
   std::uint64_t count = 0;
   std::uint64_t total_ns = 0;
   std::uint64_t max_ns = 0;
-  std::vector<std::pair<std::string, std::uint64_t>> requests;  // request -> count
+  struct Request {
+    std::string name;
+    std::uint64_t count = 0;
+    std::optional<std::uint64_t> total_ns;  // where the summary keeps it apart
+  };
+  std::vector<Request> requests;
 };
 
 class SpanSegments;  // span_segments.h
