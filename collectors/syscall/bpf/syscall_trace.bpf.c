@@ -90,6 +90,11 @@ struct entry {
   __u64 off_ns;
   __u64 woken_ns;
   __u64 off_request;  // blocked: the system call it blocked in, plus one; 0: none
+  // The last wake-up while in the call or the blocked wait (JB_WAKER_*; cleared at each start).
+  __u32 waker_how;
+  __u32 waker_tgid;
+  __u32 waker_tid;
+  __u32 waker_pad;
   __u32 off_call;
   __u32 off_phase;
   __u32 off_run;
@@ -277,6 +282,7 @@ int BPF_PROG(on_sys_enter, struct pt_regs* regs, long id) {
   e->request = info->kind == JB_KIND_FD_REQUEST ? PT_REGS_PARM2_CORE_SYSCALL(regs) : 0;
   e->path = 0;
   e->fd = -1;
+  e->waker_how = JB_WAKER_NONE;
   if (info->kind == JB_KIND_CANARY) {
     e->path =
         info->path_arg == 1 ? PT_REGS_PARM2_CORE_SYSCALL(regs) : PT_REGS_PARM1_CORE_SYSCALL(regs);
@@ -333,6 +339,10 @@ static __always_inline void record_call(const struct entry* e, __u64 pid_tgid, _
   r->phase = (__u8)e->phase;
   r->role = (__u8)e->role;
   r->call = (__u16)e->call;
+  r->waker_how = e->waker_how;
+  r->waker_tgid = e->waker_tgid;
+  r->waker_tid = e->waker_tid;
+  r->pad = 0;
   // Opens: the file the returned descriptor names; the others: the file of the descriptor used.
   file_identity(e->kind == JB_KIND_PATH ? ret : e->fd, &r->inode, &r->dev);
   bpf_ringbuf_submit(r, wake_flags());
@@ -443,6 +453,7 @@ int BPF_PROG(on_sched_switch, bool preempt, struct task_struct* prev, struct tas
     out->off_request = out->off_call == JB_CALL_OFF_CPU_BLOCKED ? syscall_in(prev) : 0;
     out->off_phase = phase;
     out->off_run = run;
+    out->waker_how = JB_WAKER_NONE;
   }
   struct entry* in = bpf_task_storage_get(&in_flight, next, 0, 0);
   if (!in || in->off_ns == 0) return 0;
@@ -466,19 +477,103 @@ int BPF_PROG(on_sched_switch, bool preempt, struct task_struct* prev, struct tas
   if (runnable_from < now) {
     in->call = JB_CALL_OFF_CPU_RUNNABLE;
     in->request = 0;
+    in->waker_how = JB_WAKER_NONE;
     in->t_ns = runnable_from;
     account(in, pid_tgid, now, 0);
   }
   return 0;
 }
 
-// A blocked cohort thread woken: from now it is runnable, waiting for a CPU.
-SEC("tp_btf/sched_wakeup")
-int BPF_PROG(on_sched_wakeup, struct task_struct* p) {
+// Per CPU: how deep in interrupt handlers it is now (hard IRQs, softirqs, hrtimer callbacks),
+// from their tracepoints, so that a wake-up made there is not taken for the task it landed on.
+// The kernel's own preempt count is not exported to BPF where kallsyms holds no data symbols.
+struct {
+  __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+  __uint(max_entries, 1);
+  __type(key, __u32);
+  __type(value, __u32);
+} irq_depth SEC(".maps");
+
+static __always_inline void enter_interrupt(int step) {
+  const __u32 zero = 0;
+  __u32* depth = bpf_map_lookup_elem(&irq_depth, &zero);
+  if (!depth) return;
+  if (step > 0) {
+    *depth += 1;
+  } else if (*depth > 0) {
+    *depth -= 1;  // an exit whose entry came before the programs were attached: nothing to undo
+  }
+}
+
+SEC("tp_btf/irq_handler_entry")
+int BPF_PROG(on_irq_entry) {
+  enter_interrupt(1);
+  return 0;
+}
+
+SEC("tp_btf/irq_handler_exit")
+int BPF_PROG(on_irq_exit) {
+  enter_interrupt(-1);
+  return 0;
+}
+
+SEC("tp_btf/softirq_entry")
+int BPF_PROG(on_softirq_entry) {
+  enter_interrupt(1);
+  return 0;
+}
+
+SEC("tp_btf/softirq_exit")
+int BPF_PROG(on_softirq_exit) {
+  enter_interrupt(-1);
+  return 0;
+}
+
+SEC("tp_btf/hrtimer_expire_entry")
+int BPF_PROG(on_hrtimer_entry) {
+  enter_interrupt(1);
+  return 0;
+}
+
+SEC("tp_btf/hrtimer_expire_exit")
+int BPF_PROG(on_hrtimer_exit) {
+  enter_interrupt(-1);
+  return 0;
+}
+
+// Who is waking a thread now (sched_waking runs in the waker's own context): an interrupt
+// handler, a kernel thread, or a task.
+static __always_inline void note_waker(struct entry* e) {
+  const __u32 zero = 0;
+  const __u32* depth = bpf_map_lookup_elem(&irq_depth, &zero);
+  struct task_struct* current = bpf_get_current_task_btf();
+  __u32 how = JB_WAKER_TASK;
+  if (depth && *depth > 0) {
+    how = JB_WAKER_INTERRUPT;
+  } else if (current->flags & 0x00200000 /* PF_KTHREAD */) {
+    how = JB_WAKER_KERNEL_THREAD;
+  }
+  const __u64 pid_tgid = bpf_get_current_pid_tgid();
+  e->waker_how = how;
+  e->waker_tgid = how == JB_WAKER_INTERRUPT ? 0 : pid_tgid >> 32;
+  e->waker_tid = how == JB_WAKER_INTERRUPT ? 0 : (__u32)pid_tgid;
+}
+
+// A cohort thread woken: in a traced call, the call's waker is noted; blocked outside one, from
+// now it is runnable, waiting for a CPU, and its waker is noted. sched_waking, not sched_wakeup:
+// a wake-up of a thread on another CPU completes there, in whatever runs there.
+SEC("tp_btf/sched_waking")
+int BPF_PROG(on_sched_waking, struct task_struct* p) {
   if (!tracing) return 0;
   struct entry* e = bpf_task_storage_get(&in_flight, p, 0, 0);
-  if (!e || e->off_ns == 0 || e->off_call != JB_CALL_OFF_CPU_BLOCKED || e->woken_ns) return 0;
+  if (!e) return 0;
+  if (e->active) {
+    if (e->run == run && e->kind != JB_KIND_PROBE) note_waker(e);
+    return 0;
+  }
+  if (e->off_ns == 0 || e->off_call != JB_CALL_OFF_CPU_BLOCKED || e->woken_ns) return 0;
   e->woken_ns = bpf_ktime_get_ns();
+  note_waker(e);
   return 0;
 }
 

@@ -95,6 +95,15 @@ struct jb_event {
   char path[JB_CANARY_PATH];
 };
 
+/* Who woke a thread that waited (jb_call_record.waker_how): nobody seen (it never slept, or the
+ * wake-up came before tracing), a task in process context (waker_tgid, waker_tid), an interrupt
+ * handler, softirq or timer callback (whatever task it landed on is not the waker), or a kernel
+ * thread (waker_tgid, waker_tid). */
+#define JB_WAKER_NONE 0
+#define JB_WAKER_TASK 1
+#define JB_WAKER_INTERRUPT 2
+#define JB_WAKER_KERNEL_THREAD 3
+
 /* full: one completed call (the records ring). */
 struct jb_call_record {
   __u32 type; /* JB_EVENT_CALL */
@@ -111,6 +120,10 @@ struct jb_call_record {
   __u8 phase;
   __u8 role; /* JB_ROLE_* */
   __u16 call;
+  __u32 waker_how; /* JB_WAKER_*: the last wake-up of the thread while in the call (or the wait) */
+  __u32 waker_tgid;
+  __u32 waker_tid;
+  __u32 pad;
 };
 
 /* full: the path an open asked for, after its call record (paired by tid and entry time). */

@@ -11,6 +11,25 @@
 namespace jbench::collectors::syscall_detail {
 namespace {
 
+// The record's waker (JB_WAKER_*), or none.
+std::optional<CallRecord::Waker> waker_of(const jb_call_record& r) {
+  const auto task = [&r](std::string_view how) {
+    return CallRecord::Waker{how, static_cast<pid_t>(r.waker_tgid),
+                             static_cast<pid_t>(r.waker_tid)};
+  };
+  switch (r.waker_how) {
+    case JB_WAKER_TASK:
+      return task("task");
+    case JB_WAKER_INTERRUPT:
+      return CallRecord::Waker{"interrupt", 0, 0};
+    case JB_WAKER_KERNEL_THREAD:
+      return task("kernel_thread");
+    default:
+      return std::nullopt;
+  }
+}
+
+
 constexpr char kMagic[8] = {'J', 'B', 'S', 'C', 'R', 'E', 'C', '1'};
 constexpr std::size_t kHeaderBytes = sizeof kMagic + 5 * sizeof(std::uint32_t);
 
@@ -120,6 +139,7 @@ DecodedRecords decode_record_file(std::string_view bytes) {
         c.fd = r.fd;
         c.result = r.result;
         if (has_request(*call)) c.request = r.request;
+        c.waker = waker_of(r);
         if (r.inode != 0) c.file = identity(r.dev, r.inode);
         if (call->kind == ArgKind::path) opens[{r.tid, r.t_ns}] = out.calls.size();
         out.calls.push_back(std::move(c));

@@ -51,6 +51,13 @@ struct CallRecord {
   std::string path;             // opens: the path asked for; fd calls: what the backend knew
   bool path_truncated = false;  // the backend cut the path at its string limit
   std::optional<std::string> result_path;  // opens: what the returned descriptor names
+  // The compiled tracer, full: who last woke the thread while in the call or the blocked wait.
+  struct Waker {
+    std::string_view how;  // "task", "interrupt", "kernel_thread"
+    pid_t pid = 0;         // the waker's process and thread, for a task (0 for an interrupt)
+    pid_t tid = 0;
+  };
+  std::optional<Waker> waker;
 };
 
 struct CanaryHit {

@@ -106,6 +106,16 @@ void append_call_fields(std::string& out, const CallRecord& c) {
     field("thread_role");
     out.append("\"bridge_writer\"");
   }
+  if (c.waker) {
+    field("woken_by");
+    events::append_json_string(out, c.waker->how);
+    if (c.waker->how != "interrupt") {
+      field("waker_pid");
+      events::append_int(out, c.waker->pid);
+      field("waker_tid");
+      events::append_int(out, c.waker->tid);
+    }
+  }
 }
 
 // An object's members but its type, as record fields (EventWriter::record).

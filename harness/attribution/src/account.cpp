@@ -44,7 +44,7 @@ std::string CallKey::label() const {
     return request.empty() ? "blocked waits off the CPU (outside traced calls)"
            : request == "outside a system call"
                ? "blocked off the CPU outside a system call (page fault, kernel wait)"
-               : fmt::format("blocked in {}, off the CPU", request);
+               : fmt::format("blocked in {} (off the CPU)", request);
   }
   if (call == kOffCpuRunnable) return "runnable waits for a CPU (outside traced calls)";
   std::string out = call;
@@ -188,6 +188,10 @@ void AccountBuilder::add_call(const CallRecord& c) {
       continue;
     }
     cost_of(phase, incarnation, p, c).add(ns, entered_here ? 1 : 0, c.duration_ns);
+    if (!c.woken_by.empty() && ns) {
+      phase.woken[{CallKey{std::string(c.call), std::string(c.path), std::string(c.request)}.label(),
+                   waker_words(*inc, c)}] += ns;
+    }
     if (pause) {
       gc_calls_ns_[{c.who, p}] +=
           overlap(c.t_ns, end, std::max(b, pause->begin), std::min(e, pause->end));
@@ -213,6 +217,21 @@ void AccountBuilder::add_call(const CallRecord& c) {
       ++inc->startup_calls_cut;
     }
   }
+}
+
+// Who woke a thread, in the words of the run: another worker by its index, the harness, the
+// thread's own process, a process outside the run by its pid, an interrupt, a kernel thread.
+std::string AccountBuilder::waker_words(const Incarnation& waiter, const CallRecord& c) const {
+  if (c.woken_by == "interrupt") return "an interrupt (a device, a timer, a softirq)";
+  if (c.woken_by == "kernel_thread") return "a kernel thread";
+  if (c.waker_pid == waiter.pid) {
+    return c.waker_tid == c.tid ? "itself" : "another thread of its process";
+  }
+  for (const Incarnation& other : run_.incarnations) {
+    if (other.pid == c.waker_pid) return fmt::format("worker {}", other.worker);
+  }
+  if (waiter.parent_pid != 0 && c.waker_pid == waiter.parent_pid) return "the harness (jbench)";
+  return fmt::format("a process outside the run (pid {})", c.waker_pid);
 }
 
 CallCost& AccountBuilder::cost_of(PhaseAccount& phase, std::size_t incarnation, std::size_t p,

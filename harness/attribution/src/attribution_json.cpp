@@ -38,6 +38,20 @@ Json estimate_json(const Estimate& e, const char* name) {
   return {{name, e.value}, {"low", opt(e.low)}, {"high", opt(e.high)}};
 }
 
+Json wait_for_json(const std::vector<WaitRow>& rows) {
+  Json out = Json::array();
+  for (const auto& w : rows) {
+    out.push_back({{"worker", w.worker},
+                   {"what", w.what},
+                   {"woken_by", w.waker},
+                   {"share", w.share.value},
+                   {"share_low", opt(w.share.low)},
+                   {"share_high", opt(w.share.high)},
+                   {"ns_per_op", w.ns_per_op.value}});
+  }
+  return out;
+}
+
 Json cell_json(const CellAttribution& c) {
   Json parts = Json::array();
   for (const auto& p : c.parts) parts.push_back(part_json(p));
@@ -99,6 +113,7 @@ Json cell_json(const CellAttribution& c) {
                                       : Json(nullptr)},
       {"sentence", c.sentence},
       {"spans", spans},
+      {"wait_for", wait_for_json(c.wait_for)},
       {"notes", c.notes}};
 }
 

@@ -13,11 +13,30 @@ namespace {
 
 constexpr std::size_t kMaxPartRows = 12;
 constexpr std::size_t kMaxSpanRows = 8;
+constexpr std::size_t kMaxWaitRows = 6;
 constexpr std::size_t kMaxStartupCallRows = 40;
 
 std::string interval(const Estimate& e, const std::function<std::string(double)>& f) {
   if (!e.low || !e.high) return f(e.value);
   return fmt::format("{} [{}–{}]", f(e.value), f(*e.low), f(*e.high));
+}
+
+// Who ended the waits, largest first: "worker 2 spent 31% [27–35] of its time in flock LOCK_EX on
+// db.lock until woken by worker 1".
+void wait_for_text(std::ostream& o, const CellAttribution& c) {
+  if (c.wait_for.empty()) return;
+  o << "  wait-for (who ended each wait; a share of the waiting worker's time, inside the parts):\n";
+  for (std::size_t i = 0; i < c.wait_for.size() && i < kMaxWaitRows; ++i) {
+    const WaitRow& w = c.wait_for[i];
+    o << fmt::format("    worker {} spent {} of its time {} until woken by {} ({} per {})\n",
+                     w.worker, share_with_interval(w.share),
+                     w.what.starts_with("blocked") || w.what.starts_with("runnable")
+                         ? w.what
+                         : "in " + w.what,
+                     w.waker, duration(w.ns_per_op.value), c.operation_unit);
+  }
+  if (c.wait_for.size() > kMaxWaitRows)
+    o << fmt::format("    ... {} smaller rows in --json\n", c.wait_for.size() - kMaxWaitRows);
 }
 
 void cell_text(std::ostream& o, const CellAttribution& c) {
@@ -78,6 +97,7 @@ void cell_text(std::ostream& o, const CellAttribution& c) {
                        percent(s.gc_share));
     }
   }
+  wait_for_text(o, c);
   for (const auto& n : c.notes) o << "  note: " << n << "\n";
 }
 

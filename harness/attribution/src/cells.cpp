@@ -6,6 +6,8 @@
 #include <cmath>
 #include <map>
 #include <numeric>
+#include <set>
+#include <tuple>
 
 #include "jbench/stats/power.h"
 #include "resample.h"
@@ -40,6 +42,9 @@ struct RunMeasure {
   double cpu_window_ns = 0;
   std::map<std::string, SpanCost> spans;
   std::uint32_t threads = 1;
+  // (waiting worker, what it waited in, who woke it) -> ns; and each worker's thread-time.
+  std::map<std::tuple<std::uint32_t, std::string, std::string>, double> woken;
+  std::map<std::uint32_t, double> worker_ns;
 };
 
 RunMeasure pool(const RunAccount& run) {
@@ -51,6 +56,10 @@ RunMeasure pool(const RunAccount& run) {
     m.ops += static_cast<double>(p.operations);
     m.statements += static_cast<double>(p.statements);
     m.threads = std::max(m.threads, p.threads);
+    m.worker_ns[inc.worker] += static_cast<double>(p.thread_ns());
+    for (const auto& [key, ns] : p.woken) {
+      m.woken[{inc.worker, key.first, key.second}] += static_cast<double>(ns);
+    }
     for (const auto& [key, cost] : p.calls) {
       m.ns[{false, key, {}}] += static_cast<double>(cost.ns);
       m.count[{false, key, {}}] += static_cast<double>(cost.count);
@@ -332,6 +341,35 @@ CellAttribution analyse_cell(const CellInputs& in) {
     c.detectable.baseline_cv = cv;
     c.detectable.fraction_of_wall = stats::minimum_detectable_change(cv, base.size(), base.size());
   }
+
+  // Who ended the waits: per worker, what it waited in and who woke it.
+  std::set<std::tuple<std::uint32_t, std::string, std::string>> wait_keys;
+  for (const auto& m : runs) {
+    for (const auto& [key, ns] : m.woken) wait_keys.insert(key);
+  }
+  for (const auto& key : wait_keys) {
+    const auto woken_ns = [&key](const RunMeasure& m) {
+      const auto it = m.woken.find(key);
+      return it == m.woken.end() ? 0.0 : it->second;
+    };
+    const auto worker_ns = [&key](const RunMeasure& m) {
+      const auto it = m.worker_ns.find(std::get<0>(key));
+      return it == m.worker_ns.end() ? 0.0 : it->second;
+    };
+    WaitRow row{std::get<0>(key), std::get<1>(key), std::get<2>(key), {}, {}};
+    row.share = estimate([&](const auto& pick) {
+      const double t = sum_of(runs, pick, worker_ns);
+      return t > 0 ? sum_of(runs, pick, woken_ns) / t : 0.0;
+    });
+    row.ns_per_op = estimate([&](const auto& pick) {
+      const double o = ops(pick);
+      return o > 0 ? sum_of(runs, pick, woken_ns) / o : 0.0;
+    });
+    c.wait_for.push_back(std::move(row));
+  }
+  std::stable_sort(c.wait_for.begin(), c.wait_for.end(), [](const WaitRow& a, const WaitRow& b) {
+    return a.share.value > b.share.value;
+  });
 
   // The span view: totals and self times, with the calls and GC inside.
   std::map<std::string, SpanCost> spans;

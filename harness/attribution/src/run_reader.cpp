@@ -223,6 +223,7 @@ class Reader {
       inc.worker = m.value("worker", 0u);
       inc.pid = m.value("pid", std::int64_t{0});
       inc.start_time_ticks = decimal_at(m, "start_time_ticks").value_or(0);
+      inc.parent_pid = m.value("ppid", std::int64_t{0});
       startup_steps(run, worker_entry(run, inc), inc);
       if (cpu) {
         for (const Json& c : cpu->value("incarnations", Json::array())) {
@@ -359,6 +360,9 @@ class Reader {
         c.path = it->second;
       }
       c.request = r.string("request").value_or("");
+      c.woken_by = r.string("woken_by").value_or("");
+      c.waker_pid = r.integer("waker_pid").value_or(0);
+      c.waker_tid = r.integer("waker_tid").value_or(0);
       c.t_ns = *t;
       c.duration_ns = *d;
       b.add_call(c);

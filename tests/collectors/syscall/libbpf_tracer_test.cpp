@@ -5,9 +5,12 @@
 #include "libbpf_tracer.h"
 
 #include <gtest/gtest.h>
+#include <poll.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <fstream>
 #include <sstream>
 
@@ -214,6 +217,53 @@ TEST_F(LibbpfTracerTest, ABlockedWaitOutsideTracedCallsNamesTheCallItBlockedIn) 
   }
   EXPECT_TRUE(blocked_in.contains("rt_sigtimedwait")) << ::testing::PrintToString(blocked_in);
   member->exit_and_reap();
+}
+
+// Whether /proc/locks lists `pid` waiting for a lock (a "->" line): an event to wait on.
+bool waiting_for_a_lock(pid_t pid) {
+  std::ifstream locks("/proc/locks");
+  std::string line;
+  const std::string who = " " + std::to_string(pid) + " ";
+  while (std::getline(locks, line)) {
+    if (line.find("->") != std::string::npos && line.find(who) != std::string::npos) return true;
+  }
+  return false;
+}
+
+// B waits in flock for the lock A holds; A's release wakes B: B's flock record names A as the
+// task that woke it, from A's own process context.
+TEST_F(LibbpfTracerTest, ACallThatWaitedForALockNamesTheHolderThatWokeIt) {
+  auto holder = test::Target::spawn(dir_.path());
+  auto waiter = test::Target::spawn(dir_.path());
+  ASSERT_TRUE(holder && waiter);
+  const std::string file = dir_.path() + "/records";
+  ASSERT_EQ(tracer_->begin_run({holder->pid(), waiter->pid()}, {file}), "");
+  tracer_->set_phase(2);
+  holder->lock();
+  ASSERT_TRUE(waiter->send_lock());
+  // Safety net only: the waiter is in the kernel's list of waiters within milliseconds.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (!waiting_for_a_lock(waiter->pid()) && std::chrono::steady_clock::now() < deadline) {
+    ::poll(nullptr, 0, 1);
+  }
+  ASSERT_TRUE(waiting_for_a_lock(waiter->pid())) << "the waiter never waited for the lock";
+  holder->unlock();
+  waiter->await_ack();
+  waiter->unlock();
+  const RunEnd end = tracer_->end_run();
+  EXPECT_TRUE(end.problems.empty()) << end.problems.front();
+  const DecodedRecords d = read_records(file);
+  const int flock_id = find_call("flock")->id;
+  const CallRecord* waited = nullptr;
+  for (const CallRecord& c : d.calls) {
+    if (c.pid == waiter->pid() && c.call == flock_id && c.request == LOCK_EX) waited = &c;
+  }
+  ASSERT_NE(waited, nullptr) << "the waiter's flock(LOCK_EX) was not recorded";
+  ASSERT_TRUE(waited->waker.has_value()) << "a call that slept names who woke it";
+  EXPECT_EQ(waited->waker->how, "task");
+  EXPECT_EQ(waited->waker->pid, holder->pid());
+  holder->exit_and_reap();
+  waiter->exit_and_reap();
 }
 
 // A consumer that stops reading: the ring fills, and every record the kernel could not reserve is

@@ -12,6 +12,8 @@
 //   3 fork N      forks a child that does N rounds and exits; waits for it; the ack has its pid
 //   4 burst N     N ioctl(FIONREAD) calls on one file, as fast as possible
 //   5 exit        acknowledged, then exit 0
+//   6 lock        opens DIR/flock.lock and takes flock(LOCK_EX) on it, waiting while another holds it
+//   7 unlock      flock(LOCK_UN) on it and closes it
 //
 // Why signals and vmsplice: the control channel must not make a single traced system call,
 // so the counts a test reads from the trace are exactly the op set's. Commands are received
@@ -199,6 +201,7 @@ int main(int argc, char** argv) {
   if (write(STDOUT_FILENO, hello.data(), hello.size()) != static_cast<ssize_t>(hello.size())) {
     return 4;
   }
+  int lock_fd = -1;  // commands 6 and 7
   for (;;) {
     siginfo_t info{};
     const timespec limit{60, 0};
@@ -251,6 +254,20 @@ int main(int argc, char** argv) {
       case 5:
         acknowledge("{\"ack\":\"exit\"}\n");
         return 0;
+      case 6: {
+        const std::string path = g_dir + "/flock.lock";
+        lock_fd = static_cast<int>(note(kOpenat, syscall(SYS_openat, AT_FDCWD, path.c_str(),
+                                                         O_RDWR | O_CREAT | O_CLOEXEC, 0600)));
+        note(kFlock, flock(lock_fd, LOCK_EX));
+        acknowledge("{\"ack\":\"lock\",\"did\":" + tally_json(before) + "}\n");
+        break;
+      }
+      case 7:
+        note(kFlock, flock(lock_fd, LOCK_UN));
+        if (lock_fd >= 0) close(lock_fd);
+        lock_fd = -1;
+        acknowledge("{\"ack\":\"unlock\",\"did\":" + tally_json(before) + "}\n");
+        break;
       default:
         acknowledge("{\"ack\":\"unknown\"}\n");
         break;

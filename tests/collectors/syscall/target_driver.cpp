@@ -78,26 +78,37 @@ std::unique_ptr<Target> Target::spawn(const std::string& dir, bool skip_canary) 
   return t;
 }
 
-Json Target::command(unsigned command, unsigned argument) {
+bool Target::send(unsigned command, unsigned argument) {
   sigval value{};
   value.sival_int = static_cast<int>((command << 24) | (argument & 0xffffffu));
   if (sigqueue(process_->pid(), SIGUSR1, value) != 0) {
     ADD_FAILURE() << "sigqueue: " << std::strerror(errno);
-    return Json();
+    return false;
   }
+  return true;
+}
+
+Json Target::await_ack() {
   std::vector<std::string> lines;
   auto ack = next_line(*process_, monotonic_ns() + seconds_ns(10), lines);
   if (!ack) {
-    ADD_FAILURE() << "the target did not acknowledge command " << command;
+    ADD_FAILURE() << "the target did not acknowledge its command";
     return Json();
   }
   return Json::parse(*ack);
+}
+
+Json Target::command(unsigned command, unsigned argument) {
+  return send(command, argument) ? await_ack() : Json();
 }
 
 Json Target::canary() { return command(1, 0); }
 Json Target::work(int rounds) { return command(2, static_cast<unsigned>(rounds)); }
 Json Target::fork_work(int rounds) { return command(3, static_cast<unsigned>(rounds)); }
 Json Target::burst(int calls) { return command(4, static_cast<unsigned>(calls)); }
+Json Target::lock() { return command(6, 0); }
+bool Target::send_lock() { return send(6, 0); }
+Json Target::unlock() { return command(7, 0); }
 
 void Target::exit_and_reap() {
   command(5, 0);

@@ -35,11 +35,18 @@ class Target {
   nlohmann::json work(int rounds);
   nlohmann::json fork_work(int rounds);
   nlohmann::json burst(int calls);
+  // flock(LOCK_EX) on DIR/flock.lock, and its release. `lock` waits for the acknowledgement, so
+  // for the lock itself; `send_lock` returns once the command is sent, `await_ack` then waits.
+  nlohmann::json lock();
+  bool send_lock();
+  nlohmann::json await_ack();
+  nlohmann::json unlock();
   // `exit`, then reaps it (it must end with 0).
   void exit_and_reap();
 
  private:
   nlohmann::json command(unsigned command, unsigned argument);
+  bool send(unsigned command, unsigned argument);
   std::unique_ptr<proc::ChildProcess> process_;
   std::uint64_t start_time_ticks_ = 0;
   std::string runtime_id_;

@@ -88,6 +88,10 @@ struct PhaseAccount {
   std::uint64_t own_window_ns = 0;
   std::uint64_t protocol_ns = 0;
   std::map<std::string, SpanCost> spans;
+  // Full detail, the compiled tracer: the traced calls and blocked waits that slept, by what
+  // (the part's label) and who woke the thread ("worker 1", "an interrupt", ...): their time.
+  // Within the parts, never added to them.
+  std::map<std::pair<std::string, std::string>, std::uint64_t> woken;
   // Full detail: per span name, the time it was the innermost span open on a workload thread
   // outside every traced call and GC pause (its self time less those). With the off-CPU
   // intervals traced, that is the span's own time on a CPU. A part of its own, out of the rest.
@@ -124,6 +128,7 @@ struct Incarnation {
   std::uint32_t worker = 0;
   std::int64_t pid = 0;
   std::uint64_t start_time_ticks = 0;
+  std::int64_t parent_pid = 0;  // the harness that started it
   std::array<PhaseAccount, kPhases> phases;
   std::vector<StartupCall> startup_calls;  // full detail, first kMaxStartupCalls
   std::uint64_t startup_calls_cut = 0;
@@ -174,6 +179,11 @@ struct CallRecord {
   std::int64_t fd = -1;
   std::uint64_t t_ns = 0;  // entry
   std::uint64_t duration_ns = 0;
+  // Who last woke the thread in the call or wait: "task", "interrupt", "kernel_thread"; empty
+  // when it never slept (or the backend does not say).
+  std::string_view woken_by;
+  std::int64_t waker_pid = 0;
+  std::int64_t waker_tid = 0;
 };
 
 struct LightTotal {
@@ -220,6 +230,7 @@ class AccountBuilder {
   static void split_rest_by_span(PhaseAccount& phase);
   CallCost& cost_of(PhaseAccount& phase, std::size_t incarnation, std::size_t p,
                     const CallRecord& c);
+  std::string waker_words(const Incarnation& waiter, const CallRecord& c) const;
   RunAccount run_;
   std::vector<PhaseWindows> windows_;
   std::map<IncarnationId, std::size_t> index_;

@@ -48,6 +48,16 @@ struct SpanRow {
   double gc_share = 0;
 };
 
+// One worker's waits that ended with a wake-up, by what it waited in and who woke it: their share
+// of that worker's time (pooled over the repetitions) and their cost per operation of the cell.
+struct WaitRow {
+  std::uint32_t worker = 0;
+  std::string what;   // the part's label: "flock LOCK_EX on db.lock", "blocked in futex, ..."
+  std::string waker;  // "worker 1", "an interrupt (device, timer or softirq)", ...
+  Estimate share;
+  Estimate ns_per_op;
+};
+
 struct Observer {
   std::string mode;
   std::optional<double> median_ratio;
@@ -102,6 +112,7 @@ struct CellAttribution {
   std::string agreement_note;
   std::string sentence;
   std::vector<SpanRow> spans;
+  std::vector<WaitRow> wait_for;  // full detail with the compiled tracer; by share
   std::vector<std::string> notes;
 };
 
