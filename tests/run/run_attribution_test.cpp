@@ -175,6 +175,30 @@ TEST_F(RunAttribution, full_detail_names_the_time_outside_the_calls_by_span) {
   }
 }
 
+// The worker is held before its exec until the collectors have it: its start-up table begins with
+// the dynamic loader's work, before the worker's own code ran.
+TEST_F(RunAttribution, the_startup_table_begins_at_exec_with_the_loaders_calls) {
+  const json report = report_json(planted_->path);
+  ASSERT_FALSE(report["startup"].empty()) << report.dump(2);
+  for (const auto& table : report["startup"]) {
+    bool traced_step = false;
+    for (const auto& step : table["steps"]) {
+      traced_step |= step["step"].get<std::string>().starts_with("exec, library loading");
+    }
+    EXPECT_TRUE(traced_step) << table["steps"].dump();
+    std::size_t loader = 0;  // the first call that opens a shared library
+    std::size_t own = 0;     // the first call of the bridge's own file
+    for (std::size_t i = 0; i < table["calls"].size(); ++i) {
+      const std::string path = table["calls"][i]["path"];
+      if (loader == 0 && (path.find(".so") != std::string::npos)) loader = i + 1;
+      if (own == 0 && path.find("raw/bridge/") != std::string::npos) own = i + 1;
+    }
+    EXPECT_GT(loader, 0u) << "no library opened in " << table["calls"].dump();
+    EXPECT_GT(own, 0u) << table["calls"].dump();
+    EXPECT_LT(loader, own) << "the libraries load before the bridge starts";
+  }
+}
+
 TEST_F(RunAttribution, the_json_report_follows_its_schema) {
   std::string error;
   const auto schema = JsonSchema::builtin("attribution-report.schema.json", error);

@@ -53,7 +53,7 @@ int adopt(int fd) {
 // Runs in the child between fork and exec: only async-signal-safe calls. Boost runs it after
 // its std_in/std_out/std_err redirections (it follows them in bp::child), so the spec's
 // descriptors replace those.
-void prepare_child(pid_t parent, const SpawnSpec& spec) {
+void prepare_child(pid_t parent, const SpawnSpec& spec, int hold_fd) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() != parent) _exit(127);  // the harness died before prctl took effect
   setpgid(0, spec.process_group);
@@ -66,6 +66,25 @@ void prepare_child(pid_t parent, const SpawnSpec& spec) {
       const int flags = fcntl(fd, F_GETFD);
       if (flags >= 0) fcntl(fd, F_SETFD, flags | FD_CLOEXEC);
     }
+  }
+  if (hold_fd >= 0) {
+    // Held: one byte from the harness lets it exec; end of file (the harness gave up) ends it.
+    // Every descriptor past stderr but the hold's is closed now rather than at exec: among them
+    // the pipe on which Boost's parent side waits for the exec, which must not wait for the hold.
+    // (An exec that then fails is an exit without hello, not Boost's exception.)
+    if (hold_fd > 3) close_range(3, static_cast<unsigned>(hold_fd) - 1, 0);
+    close_range(static_cast<unsigned>(hold_fd) + 1, ~0U, 0);
+    // The wait is a poll, which a syscall tracer does not time, so the hold is not taken for the
+    // worker's own start-up; only the one-byte read after it is a traced call.
+    pollfd ready{hold_fd, POLLIN, 0};
+    while (poll(&ready, 1, -1) < 0 && errno == EINTR) {
+    }
+    char go = 0;
+    ssize_t n = 0;
+    do {
+      n = read(hold_fd, &go, 1);
+    } while (n < 0 && errno == EINTR);
+    if (n != 1) _exit(127);
   }
 }
 
@@ -100,13 +119,36 @@ Spawned ChildProcess::spawn(const SpawnSpec& spec) {
     for (const auto& [key, value] : spec.extra_env) env[key] = value;
     const pid_t parent = getpid();
     const pid_t group = spec.process_group;
-    auto setup =
-        bp::extend::on_exec_setup = [parent, &spec](auto&) { prepare_child(parent, spec); };
+    int hold[2] = {-1, -1};
+    if (spec.hold_before_exec && pipe2(hold, O_CLOEXEC) != 0) {
+      out.error = fmt::format("cannot make the exec hold's pipe: {}", std::strerror(errno));
+      return out;
+    }
+    const int hold_fd = hold[0];
+    auto setup = bp::extend::on_exec_setup = [parent, &spec, hold_fd](auto&) {
+      prepare_child(parent, spec, hold_fd);
+    };
     const std::string dir = spec.working_dir.empty() ? std::string(".") : spec.working_dir;
     const std::string err = spec.stderr_path.empty() ? std::string("/dev/null") : spec.stderr_path;
-    bp::child child(bp::exe = spec.executable, bp::args = spec.args,
-                    bp::std_in<to_child, bp::std_out> from_child, bp::std_err > err,
-                    bp::start_dir = dir, env, setup, bp::posix::use_vfork);
+    const auto start = [&]() {
+      if (spec.hold_before_exec) {
+        return bp::child(bp::exe = spec.executable, bp::args = spec.args,
+                         bp::std_in<to_child, bp::std_out> from_child, bp::std_err > err,
+                         bp::start_dir = dir, env, setup);
+      }
+      return bp::child(bp::exe = spec.executable, bp::args = spec.args,
+                       bp::std_in<to_child, bp::std_out> from_child, bp::std_err > err,
+                       bp::start_dir = dir, env, setup, bp::posix::use_vfork);
+    };
+    bp::child child;
+    try {
+      child = start();
+    } catch (...) {
+      if (hold[0] >= 0) close(hold[0]);
+      if (hold[1] >= 0) close(hold[1]);
+      throw;
+    }
+    if (hold[0] >= 0) close(hold[0]);  // the child's end
     const pid_t pid = child.id();
     child.detach();  // this class reaps it, with wait4 and the rusage
     // The parent sets the group too, so it holds before the first kill_group() however the
@@ -115,6 +157,7 @@ Spawned ChildProcess::spawn(const SpawnSpec& spec) {
     const int in = adopt(to_child.native_sink());
     const int from = adopt(from_child.native_source());
     out.process.reset(new ChildProcess(pid, group == 0 ? pid : group, in, from));
+    out.process->release_fd_ = hold[1];
     if (in < 0 || from < 0) {
       out.error = fmt::format("cannot adopt the worker's pipes: {}", std::strerror(errno));
       out.process->kill_and_reap();
@@ -131,8 +174,24 @@ ChildProcess::ChildProcess(pid_t pid, pid_t group, int stdin_fd, int stdout_fd)
 
 ChildProcess::~ChildProcess() {
   if (!status_) kill_and_reap();
+  if (release_fd_ >= 0) close(release_fd_);
   close_stdin();
   if (stdout_fd_ >= 0) close(stdout_fd_);
+}
+
+bool ChildProcess::release_exec(std::string& error) {
+  if (release_fd_ < 0) return true;
+  const char go = 1;
+  ssize_t n = 0;
+  do {
+    n = ::write(release_fd_, &go, 1);
+  } while (n < 0 && errno == EINTR);
+  const int saved = errno;
+  close(release_fd_);
+  release_fd_ = -1;
+  if (n == 1) return true;
+  error = fmt::format("cannot release worker {} to exec: {}", pid_, std::strerror(saved));
+  return false;
 }
 
 bool ChildProcess::write_line(std::string_view line, int timeout_ms, std::string& error) {

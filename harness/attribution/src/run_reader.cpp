@@ -114,13 +114,26 @@ void startup_steps(const Json& run, const Json* worker, Incarnation& inc) {
   const Json& s = run.contains("startup_steps") ? run["startup_steps"] : Json::object();
   const auto start = decimal_at(run.at("boundaries"), "startup_start_ns");
   const Json w = worker ? *worker : Json::object();
-  add_step(inc, "spawn (fork, exec)", start, decimal_at(s, "spawned_ns"));
-  add_step(inc, "process start, library loading, bridge initialisation (until hello; not traced)",
-           decimal_at(s, "spawned_ns"), decimal_at(w, "hello_t_ns"));
-  add_step(inc, "registration and collector attach", decimal_at(w, "hello_t_ns"),
-           decimal_at(s, "collectors_attached_ns"));
-  add_step(inc, "configure to ready (dataset, connection)", decimal_at(s, "collectors_attached_ns"),
-           decimal_at(w, "ready_t_ns"));
+  if (const auto released = decimal_at(s, "released_ns")) {
+    // Held before exec while the collectors attached: traced from the program's first
+    // instruction.
+    add_step(inc, "spawn (fork, held before exec)", start, decimal_at(s, "spawned_ns"));
+    add_step(inc, "admission and collector attach", decimal_at(s, "spawned_ns"),
+             decimal_at(s, "collectors_attached_ns"));
+    add_step(inc, "release", decimal_at(s, "collectors_attached_ns"), released);
+    add_step(inc, "exec, library loading, bridge initialisation (until hello; traced)", released,
+             decimal_at(w, "hello_t_ns"));
+    add_step(inc, "configure to ready (dataset, connection)", decimal_at(w, "hello_t_ns"),
+             decimal_at(w, "ready_t_ns"));
+  } else {
+    add_step(inc, "spawn (fork, exec)", start, decimal_at(s, "spawned_ns"));
+    add_step(inc, "process start, library loading, bridge initialisation (until hello; not traced)",
+             decimal_at(s, "spawned_ns"), decimal_at(w, "hello_t_ns"));
+    add_step(inc, "registration and collector attach", decimal_at(w, "hello_t_ns"),
+             decimal_at(s, "collectors_attached_ns"));
+    add_step(inc, "configure to ready (dataset, connection)",
+             decimal_at(s, "collectors_attached_ns"), decimal_at(w, "ready_t_ns"));
+  }
   if (const auto open = decimal_at(w, "open_ns"))
     inc.startup_steps.emplace_back("of which connection open", *open);
   add_step(inc, "canary", decimal_at(w, "ready_t_ns"), decimal_at(w, "canary_t_ns"));

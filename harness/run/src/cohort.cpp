@@ -16,9 +16,19 @@ std::optional<std::string> Cohort::register_worker(std::size_t index, pid_t spaw
   const auto stat = proc::read_proc_stat(spawned);
   if (!stat) return fmt::format("worker {} (pid {}) is gone before registration", index, spawned);
   for (const auto& m : members_) {
-    if (m.runtime_id == hello["runtime_id"]) {
+    if (!m.runtime_id.empty() && m.runtime_id == hello["runtime_id"]) {
       return fmt::format("worker {} reuses the runtime_id of worker {}", index, *m.worker);
     }
+  }
+  for (auto& m : members_) {
+    if (m.worker != index) continue;
+    if (m.pid != spawned || m.start_time_ticks != stat->start_time_ticks) {
+      return fmt::format("worker {} (pid {}) is not the process admitted before its exec", index,
+                         spawned);
+    }
+    m.runtime_id = hello["runtime_id"].get<std::string>();
+    m.comm = stat->comm;  // the program's, now that it runs
+    return std::nullopt;
   }
   CohortMember member;
   member.worker = index;
@@ -27,6 +37,21 @@ std::optional<std::string> Cohort::register_worker(std::size_t index, pid_t spaw
   member.boot_id = boot_id_;
   member.start_time_ticks = stat->start_time_ticks;
   member.runtime_id = hello["runtime_id"].get<std::string>();
+  member.comm = stat->comm;
+  member.registered_ns = monotonic_ns();
+  members_.push_back(std::move(member));
+  return std::nullopt;
+}
+
+std::optional<std::string> Cohort::admit_spawned(std::size_t index, pid_t spawned) {
+  const auto stat = proc::read_proc_stat(spawned);
+  if (!stat) return fmt::format("worker {} (pid {}) is gone before it was admitted", index, spawned);
+  CohortMember member;
+  member.worker = index;
+  member.pid = spawned;
+  member.ppid = stat->ppid;
+  member.boot_id = boot_id_;
+  member.start_time_ticks = stat->start_time_ticks;
   member.comm = stat->comm;
   member.registered_ns = monotonic_ns();
   members_.push_back(std::move(member));

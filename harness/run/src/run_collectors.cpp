@@ -106,7 +106,8 @@ void RunCollectors::exited(pid_t pid, const proc::ExitStatus& s) {
   }
 }
 
-std::string RunCollectors::finish(const Json& boundaries, const Cohort& cohort) {
+std::string RunCollectors::finish(const Json& boundaries, const Cohort& cohort,
+                                  bool confirmed) {
   Json required_names = Json::array();
   for (const auto& plan : plans_) {
     if (plan.required) required_names.push_back(plan.name);
@@ -116,11 +117,16 @@ std::string RunCollectors::finish(const Json& boundaries, const Cohort& cohort) 
                  {"requires", required_names},
                  {"attached", attached_},
                  {"collectors", Json::array()}};
-  // The run ended before its cohort was registered: no collector started, none is listed (the
-  // run's own status says why).
-  if (!attached_) return {};
   const std::vector<col::Member> members = members_of(cohort);
   const col::FinishContext context{members, workers_, attached_ns_, &boundaries};
+  // The run ended before every worker's hello confirmed the cohort: what attached to the
+  // admitted workers is stopped, and none is listed (the run's own status says why).
+  if (attached_ && !confirmed) {
+    for (const auto& c : attached_collectors()) c->finish(context);
+    attached_ = false;
+    trace_mode_["attached"] = false;
+  }
+  if (!attached_) return {};
   std::vector<col::CollectorEntry> entries;
   for (const auto& c : attached_collectors()) {
     for (auto& e : c->finish(context)) entries.push_back(std::move(e));

@@ -37,7 +37,7 @@ class RunCollectors {
   // Creates the raw directories. Returns why it could not, or "".
   std::string prepare();
   collectors::WorkerEnv worker_env(std::size_t index) const;
-  // Every worker said hello and was registered. Returns the reason the run cannot go on, or "".
+  // Every worker is admitted (held before its exec). Returns the reason the run cannot go on, or "".
   std::string attach(const Cohort& cohort, std::size_t workers, std::uint64_t deadline_ns);
   // Every worker made its canary call. Returns "attachment not verified: ..." or "".
   std::string verify(std::uint64_t deadline_ns);
@@ -46,7 +46,9 @@ class RunCollectors {
   void exited(pid_t pid, const proc::ExitStatus& status);
   // Stops what still runs and lists every row of the table with its status. Returns the reason
   // a required collector did not prove its evidence (the run then fails), or "".
-  std::string finish(const nlohmann::json& boundaries, const Cohort& cohort);
+  // `confirmed`: every worker's hello came. A run that ended before that has no evidence to
+  // list: its collectors are stopped, and trace_mode says none attached.
+  std::string finish(const nlohmann::json& boundaries, const Cohort& cohort, bool confirmed);
 
   const nlohmann::json& trace_mode() const { return trace_mode_; }
   // Raw documents to keep in the run directory: (path inside it, content).

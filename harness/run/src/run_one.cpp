@@ -114,6 +114,7 @@ class RunExecution {
   pid_t group_ = 0;
   std::uint64_t run_deadline_ = 0;
   std::optional<RunStatus> status_;  // set by the first failure
+  bool confirmed_ = false;  // every worker's hello confirmed the cohort admitted before exec
   RunRecord record_;
   Json boundaries_ = Json::object();
   Json startup_steps_ = Json::object();  // where start-up time went, inside startup
@@ -237,6 +238,9 @@ bool RunExecution::spawn_and_register(const std::string& db) {
     s.extra_env = {{"JBENCH_RUN_ID", spec_.run_id}, {"JBENCH_WORKER_INDEX", std::to_string(i)}};
     for (auto& kv : collectors_.worker_env(i)) s.extra_env.push_back(std::move(kv));
     s.process_group = group_;
+    // Held before exec until the collectors have it: its start-up is traced from the first
+    // instruction of its program (dynamic loading, the bridge's and the runtime's own start).
+    s.hold_before_exec = true;
     auto spawned = spawner_.spawn(s);
     if (!spawned.process) {
       fail({WaitResult::failed, i, fmt::format("worker {}: {}", i, spawned.error)});
@@ -247,18 +251,17 @@ bool RunExecution::spawn_and_register(const std::string& db) {
     workers_.push_back(WorkerLink{i, std::move(spawned.process), {}, false});
   }
   startup_steps_["spawned_ns"] = ns_string(clock_.now_ns());
-  // Every worker says hello and then blocks: it is registered before it does any work.
-  if (!step("hello", startup_deadline, hello_)) return false;
-  startup_steps_["hello_ns"] = ns_string(clock_.now_ns());
+  // Every worker is held before its exec: admitted by pid and start time, it is in the cohort
+  // before it runs any of its program.
   for (auto& w : workers_) {
-    if (auto refusal = cohort_.register_worker(w.index, w.process->pid(), hello_[w.index])) {
+    if (auto refusal = cohort_.admit_spawned(w.index, w.process->pid())) {
       fail({WaitResult::failed, w.index, *refusal});
       return false;
     }
   }
-  // Collectors attach to the registered cohort before it does any work, so startup is traced.
-  // A kernel-side tracer may take seconds to compile and attach: that is its own budget (within
-  // the run's), and the workers' startup budget starts again once it is done.
+  // Collectors attach to the admitted cohort before its first instruction, so all of startup
+  // is traced. A kernel-side tracer may take seconds to compile and attach: that is its own
+  // budget (within the run's), and the workers' startup budget starts again once it is done.
   if (auto problem = collectors_.attach(
           cohort_, workers_.size(),
           std::min<std::uint64_t>(run_deadline_, clock_.now_ns() + kAttachTimeoutNs));
@@ -269,6 +272,24 @@ bool RunExecution::spawn_and_register(const std::string& db) {
   startup_deadline = std::min<std::uint64_t>(
       run_deadline_, clock_.now_ns() + std::uint64_t{spec_.startup_timeout_ms} * 1'000'000);
   startup_steps_["collectors_attached_ns"] = ns_string(clock_.now_ns());
+  for (auto& w : workers_) {
+    std::string error;
+    if (!w.process->release_exec(error)) {
+      fail({WaitResult::failed, w.index, fmt::format("worker {}: {}", w.index, error)});
+      return false;
+    }
+  }
+  startup_steps_["released_ns"] = ns_string(clock_.now_ns());
+  // Every worker says hello and then blocks: its hello confirms the incarnation admitted.
+  if (!step("hello", startup_deadline, hello_)) return false;
+  startup_steps_["hello_ns"] = ns_string(clock_.now_ns());
+  for (auto& w : workers_) {
+    if (auto refusal = cohort_.register_worker(w.index, w.process->pid(), hello_[w.index])) {
+      fail({WaitResult::failed, w.index, *refusal});
+      return false;
+    }
+  }
+  confirmed_ = true;
   for (auto& w : workers_) {
     WaitFailure failure;
     if (!send_one(w, configure_message(spec_, w.index, db), transcript_, clock_, failure)) {
@@ -452,7 +473,7 @@ RunRecord RunExecution::execute() {
     }
   }
   // The collectors end after the cohort: a required one that failed fails the run.
-  if (auto failed = collectors_.finish(boundaries_, cohort_); !failed.empty()) {
+  if (auto failed = collectors_.finish(boundaries_, cohort_, confirmed_); !failed.empty()) {
     fail({WaitResult::failed, 0, failed});
   }
   record_.run["trace_mode"] = collectors_.trace_mode();

@@ -11,6 +11,7 @@ class RealWorker final : public WorkerProcess {
   pid_t pid() const override { return p_->pid(); }
   pid_t process_group() const override { return p_->process_group(); }
   int stdout_fd() const override { return p_->stdout_fd(); }
+  bool release_exec(std::string& error) override { return p_->release_exec(error); }
   bool write_line(std::string_view line, int timeout_ms, std::string& error) override {
     return p_->write_line(line, timeout_ms, error);
   }

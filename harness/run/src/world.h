@@ -29,6 +29,8 @@ class WorkerProcess {
   virtual pid_t pid() const = 0;
   virtual pid_t process_group() const = 0;
   virtual int stdout_fd() const = 0;  // poll()able: readable when a line may be there
+  // Lets a worker spawned held before exec run its program. False with `error` if refused.
+  virtual bool release_exec(std::string& error) = 0;
   // One line to its stdin, waiting at most `timeout_ms` for room. False with `error` if refused.
   virtual bool write_line(std::string_view line, int timeout_ms, std::string& error) = 0;
   virtual void close_stdin() = 0;

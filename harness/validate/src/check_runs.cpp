@@ -84,6 +84,12 @@ void check_cohort(const std::string& file, const Json& run, bool ok, Findings& f
       findings.add("cohort.duplicate_runtime_id", file, at + "/runtime_id",
                    fmt::format("runtime id {} belongs to two members", *runtime_id));
     }
+    // A worker is admitted before its exec and confirmed by its hello: an ok run has no worker
+    // whose hello never came.
+    if (ok && !forked && !runtime_id) {
+      findings.add("cohort.worker_unconfirmed", file, at + "/runtime_id",
+                   "a worker of an ok run without the runtime id of its hello");
+    }
   }
   if (!ok) return;
   // In an ok run every worker that did the work is a member of the cohort.

@@ -141,6 +141,8 @@ class Checker {
     for (const auto& m : *members) {
       const Json* index = member(m, "worker");
       if (!index || *index != worker) continue;
+      // Admitted before its exec and never confirmed by a hello (runtime_id null): not registered.
+      if (!string_at(m, "runtime_id")) continue;
       registered_ = true;
       if (u64_at(m, "pid") == u64_at(hello.message, "pid") &&
           string_at(m, "runtime_id") == string_at(hello.message, "runtime_id")) {

@@ -23,7 +23,6 @@ class FakeWorker final : public WorkerProcess {
       read_fd_ = fds[0];
       write_fd_ = fds[1];
     }
-    if (script_.says_hello) say("hello");
   }
   ~FakeWorker() override {
     if (read_fd_ >= 0) close(read_fd_);
@@ -33,6 +32,12 @@ class FakeWorker final : public WorkerProcess {
   pid_t pid() const override { return getpid(); }
   pid_t process_group() const override { return kNoSuchGroup; }
   int stdout_fd() const override { return read_fd_; }
+  // Held before exec until released, as a real worker: its hello comes after.
+  bool release_exec(std::string& /*error*/) override {
+    events_.push_back("release worker " + std::to_string(index_));
+    if (script_.says_hello) say("hello");
+    return true;
+  }
 
   bool write_line(std::string_view line, int /*timeout_ms*/, std::string& error) override {
     if (status_ || stdin_closed_) {

@@ -83,7 +83,7 @@ TEST_F(RunnerWithFakes, AWellBehavedWorkerRunsEveryPhaseInProtocolOrder) {
   const RunRecord r = run(0, interrupt);
   EXPECT_EQ(r.status, RunStatus::ok) << r.reason;
   const std::vector<std::string> order = {
-      "spawn worker 0", "<- hello", "-> configure",   "<- ready",       "-> canary",
+      "spawn worker 0", "release worker 0", "<- hello", "-> configure", "<- ready", "-> canary",
       "<- canary_done", "-> start", "<- warmup_done", "-> measure",     "<- measure_done",
       "<- result",      "-> exit",  "<- bye",         "signal group 9", "reaped worker 0"};
   EXPECT_EQ(spawner_.events, order);
@@ -109,8 +109,12 @@ TEST_F(RunnerWithFakes, AWorkerThatNeverSaysHelloTimesOutAtStartupAndIsKilled) {
   EXPECT_FALSE(happened("-> start"));
   EXPECT_TRUE(happened("kill worker 0"));
   EXPECT_TRUE(happened("reaped worker 0"));
-  // No collector attached: the cohort was never registered.
+  // The collectors attached to the admitted worker before its release; its hello never came, so
+  // they list no evidence, and the cohort lists it unconfirmed (no runtime id).
+  EXPECT_TRUE(happened("release worker 0"));
   EXPECT_EQ(r.run["trace_mode"]["attached"], false);
+  ASSERT_EQ(r.run["cohort"]["members"].size(), 1u);
+  EXPECT_TRUE(r.run["cohort"]["members"][0]["runtime_id"].is_null());
 }
 
 TEST_F(RunnerWithFakes, ATimeoutInMeasureEndsTheRunAsTimeoutAfterItsBoundaries) {

@@ -42,6 +42,10 @@ struct SpawnSpec {
   // SIGPIPE back to SIG_DFL in the child: the harness ignores it while workers run, and a tool
   // run to completion should die of it as it would from a shell.
   bool default_sigpipe = false;
+  // The child stops before exec until release_exec(): its pid and start time are known, and a
+  // tracer can take it in, before its first instruction of the new program. Forked, not vforked
+  // (a vfork child that waits would hold the harness too). Released never, it exits 127.
+  bool hold_before_exec = false;
 };
 
 struct ExitStatus {
@@ -73,6 +77,10 @@ class ChildProcess {
   pid_t pid() const { return pid_; }
   pid_t process_group() const { return group_; }
   int stdout_fd() const { return stdout_fd_; }
+
+  // Lets a child spawned with hold_before_exec go on to exec. False with `error` if it could
+  // not be told (it is gone); true at once for a child that was not held.
+  bool release_exec(std::string& error);
 
   // Writes one line (a '\n' is appended), waiting at most `timeout_ms` for pipe space.
   // False with `error` set if the child is gone or does not read.
@@ -107,6 +115,7 @@ class ChildProcess {
   pid_t group_;
   int stdin_fd_;
   int stdout_fd_;
+  int release_fd_ = -1;  // hold_before_exec: one byte here lets the child exec
   std::string partial_;
   std::deque<std::string> ready_;  // complete lines next_line() has read but not returned
   std::uint64_t bytes_read_ = 0;
