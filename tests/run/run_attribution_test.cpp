@@ -199,6 +199,57 @@ TEST_F(RunAttribution, the_startup_table_begins_at_exec_with_the_loaders_calls) 
   }
 }
 
+// A worker that sleeps 300 µs after every statement: the report names the sleep as a blocked wait
+// in clock_nanosleep, woken by a timer's interrupt, and its share agrees with the worker's own
+// timing of its sleeps: each traced wait lies inside the sleep the worker timed, which holds
+// besides only the wake-up's wait for a CPU and the call's own entry and exit.
+TEST_F(RunAttribution, a_planted_sleep_is_named_as_a_blocked_wait_within_the_workers_own_timing) {
+  const Bundle sleep = make_bundle("sleep");
+  ASSERT_EQ(sleep.run.exit_code, 0) << sleep.run.err;
+  const json report = report_json(sleep.path);
+  const json* full = cell(report, "full");
+  ASSERT_NE(full, nullptr) << report.dump(2);
+  const json* slept = nullptr;
+  double runnable = 0;
+  for (const auto& p : (*full)["parts"]) {
+    if (p["call"] == "off-cpu:blocked" && p["request"] == "clock_nanosleep") slept = &p;
+    if (p["call"] == "off-cpu:runnable") runnable = p["share"].get<double>();
+  }
+  ASSERT_NE(slept, nullptr) << (*full)["parts"].dump(2);
+  EXPECT_EQ((*full)["parts"][0]["label"], "blocked in clock_nanosleep (off the CPU)")
+      << (*full)["parts"].dump(2);
+  double slept_ns = 0;
+  double sleeps = 0;
+  double window_ns = 0;
+  const json manifest = read_json(sleep.path + "/manifest.json");
+  for (const auto& e : manifest["runs"]) {
+    if (e["trace"] != "full") continue;
+    const std::string run = sleep.path + "/runs/" + e["id"].get<std::string>();
+    const json result = read_json(run + "/raw/worker-0.result.json");
+    ASSERT_TRUE(result.contains("plant_sleep")) << result.dump();
+    slept_ns += std::stod(result["plant_sleep"]["slept_ns"].get<std::string>());
+    sleeps += result["plant_sleep"]["calls"].get<double>();
+    const json run_json = read_json(run + "/run.json");
+    for (const auto& w : run_json["workers"]) {
+      window_ns += std::stod(w["measure_end_ns"].get<std::string>()) -
+                   std::stod(w["measure_start_ns"].get<std::string>());
+    }
+  }
+  ASSERT_GT(window_ns, 0);
+  const double own = slept_ns / window_ns;
+  const double traced = (*slept)["share"].get<double>();
+  // Inside the worker's timed sleeps: never more than they, give or take the clock reads.
+  EXPECT_LE(traced, own + 0.005) << slept->dump();
+  // And short of them by at most the wake-ups' waits for a CPU and the calls' own entry and
+  // exit (well under 10 µs each).
+  EXPECT_GE(traced, own - runnable - 0.005 - sleeps * 10'000.0 / window_ns) << slept->dump();
+  bool timer = false;
+  for (const auto& w : (*full)["wait_for"]) {
+    timer |= w["what"] == (*slept)["label"] && w["woken_by"].get<std::string>().starts_with("an interrupt");
+  }
+  EXPECT_TRUE(timer) << (*full)["wait_for"].dump(2);
+}
+
 TEST_F(RunAttribution, the_json_report_follows_its_schema) {
   std::string error;
   const auto schema = JsonSchema::builtin("attribution-report.schema.json", error);

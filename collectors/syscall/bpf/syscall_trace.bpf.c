@@ -559,9 +559,9 @@ static __always_inline void note_waker(struct entry* e) {
   e->waker_tid = how == JB_WAKER_INTERRUPT ? 0 : (__u32)pid_tgid;
 }
 
-// A cohort thread woken: in a traced call, the call's waker is noted; blocked outside one, from
-// now it is runnable, waiting for a CPU, and its waker is noted. sched_waking, not sched_wakeup:
-// a wake-up of a thread on another CPU completes there, in whatever runs there.
+// A cohort thread being woken, in the waker's own context (sched_waking: sched_wakeup may run on
+// the woken thread's CPU, in whatever runs there): who woke it, in a traced call or a blocked
+// wait outside one.
 SEC("tp_btf/sched_waking")
 int BPF_PROG(on_sched_waking, struct task_struct* p) {
   if (!tracing) return 0;
@@ -572,8 +572,18 @@ int BPF_PROG(on_sched_waking, struct task_struct* p) {
     return 0;
   }
   if (e->off_ns == 0 || e->off_call != JB_CALL_OFF_CPU_BLOCKED || e->woken_ns) return 0;
-  e->woken_ns = bpf_ktime_get_ns();
   note_waker(e);
+  return 0;
+}
+
+// A blocked cohort thread put on a run queue: from now it is runnable, waiting for a CPU — the
+// kernel's own start of its run delay (schedstat), so the two accounts agree.
+SEC("tp_btf/sched_wakeup")
+int BPF_PROG(on_sched_wakeup, struct task_struct* p) {
+  if (!tracing) return 0;
+  struct entry* e = bpf_task_storage_get(&in_flight, p, 0, 0);
+  if (!e || e->off_ns == 0 || e->off_call != JB_CALL_OFF_CPU_BLOCKED || e->woken_ns) return 0;
+  e->woken_ns = bpf_ktime_get_ns();
   return 0;
 }
 

@@ -239,6 +239,7 @@ std::unique_ptr<LibbpfTracer> LibbpfTracer::open(std::string& why, const TracerO
   for (bpf_program* p : {state->skel->progs.on_sys_enter, state->skel->progs.on_sys_exit,
                          state->skel->progs.on_fork, state->skel->progs.on_process_exit,
                          state->skel->progs.on_sched_switch, state->skel->progs.on_sched_waking,
+                         state->skel->progs.on_sched_wakeup,
                          state->skel->progs.on_irq_entry, state->skel->progs.on_irq_exit,
                          state->skel->progs.on_softirq_entry, state->skel->progs.on_softirq_exit,
                          state->skel->progs.on_hrtimer_entry, state->skel->progs.on_hrtimer_exit}) {

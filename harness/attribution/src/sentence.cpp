@@ -62,8 +62,10 @@ std::string dominant_sentence(const CellAttribution& c) {
           ? fmt::format("the {} incarnation", lane_word(c.values))
           : fmt::format("the {} {} incarnations", c.incarnations, lane_word(c.values));
   const std::string of_time = c.threads > 1 ? "measure thread-time" : "measure wall time";
-  // A span's part reads "on a CPU in <span>" already.
-  const std::string what = top.kind == "span" ? top.label : "in " + top.label;
+  // A span's part reads "on a CPU in <span>" already, a wait off the CPU "blocked in <call>".
+  const bool says_where = top.kind == "span" || top.label.starts_with("blocked ") ||
+                          top.label.starts_with("runnable ");
+  const std::string what = says_where ? top.label : "in " + top.label;
   std::string s =
       fmt::format("{}: {} {} {} of {} {} ({} per {})", where, who,
                   c.incarnations == 1 ? "spends" : "spend", share_with_interval(top.share), of_time,

@@ -9,7 +9,7 @@ constexpr std::array<std::string_view, 4> kSynchronousLevels = {"off", "normal",
 constexpr std::array<std::string_view, 3> kSubqueryCachePolicies = {"off", "transaction",
                                                                     "connection"};
 
-const std::array<ParamSpec, 7> kSqliteParams = {{
+const std::array<ParamSpec, 8> kSqliteParams = {{
     {"synchronous", ParamSpec::Type::choice, 0, 0, kSynchronousLevels, std::string("normal"),
      "PRAGMA synchronous of every connection"},
     {"ops_per_transaction",
@@ -52,6 +52,15 @@ const std::array<ParamSpec, 7> kSqliteParams = {{
      {},
      std::int64_t{0},
      "nanoseconds of busy waiting added to every operation, inside its latency (0: none)"},
+    // A known wait off the CPU per operation (a sleep inside its latency and span), for checking
+    // that an attribution report names it (docs/attribution.md); 0 plants nothing.
+    {"plant_sleep_ns",
+     ParamSpec::Type::integer,
+     0,
+     10'000'000,
+     {},
+     std::int64_t{0},
+     "nanoseconds every operation sleeps, inside its latency and its statement's span (0: none)"},
     // An optimization candidate (docs/worker-protocol.md, params.subquery_cache); `connection`
     // is deliberately wrong, for showing that the oracle pass catches it.
     {"subquery_cache", ParamSpec::Type::choice, 0, 0, kSubqueryCachePolicies, std::string("off"),

@@ -154,8 +154,10 @@ std::optional<std::uint64_t> Workload::run_attempts(Connection& conn, const TxnP
   for (std::uint32_t attempt = 0;; ++attempt) {
     const Attempt a =
         attempt_transaction(conn, catalog_, plan, limit, deadline, plant_ ? &*plant_ : nullptr,
-                            config_.params.plant_delay_ns);
+                            {config_.params.plant_delay_ns, config_.params.plant_sleep_ns});
     if (a.plant) s.plant.add(*a.plant);
+    s.plant_sleeps += a.sleeps;
+    s.plant_slept_ns += a.slept_ns;
     if (!a.plant_error.empty()) {
       // The host refused the plant: every later transaction would measure something else.
       s.aborted = a.plant_error;

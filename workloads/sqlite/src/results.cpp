@@ -145,6 +145,11 @@ json result_json(const Workload& w, const PhaseStats& m, const std::string& runt
                   {"fdatasync_ns", ns(m.plant.fdatasync_ns)},
                   {"write_ns", ns(m.plant.write_ns)}};
   }
+  if (cfg.params.plant_sleep_ns > 0) {
+    r["plant_sleep"] = {{"sleep_ns", ns(cfg.params.plant_sleep_ns)},
+                        {"calls", m.plant_sleeps},
+                        {"slept_ns", ns(m.plant_slept_ns)}};
+  }
   return r;
 }
 

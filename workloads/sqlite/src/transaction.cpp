@@ -78,7 +78,7 @@ Attempt::Status status_of(int code) {
 
 Attempt attempt_transaction(Connection& conn, const QueryCatalog& catalog, const TxnPlan& plan,
                             std::size_t limit, std::uint64_t deadline, FsyncPlant* plant,
-                            std::uint64_t delay_ns) {
+                            OpDelays delays) {
   Attempt a;
   a.ops.reserve(limit);
   std::uint64_t ignored_rows = 0;
@@ -117,10 +117,19 @@ Attempt attempt_transaction(Connection& conn, const QueryCatalog& catalog, const
                             : run_to_done(conn, stmt, r.rows, r.vm_steps);
       // The delay plant: a busy wait (not a sleep, whose wake-up would add more than asked),
       // inside the operation's latency, so throughput and latency both carry it.
-      if (delay_ns > 0) {
-        const std::uint64_t until = monotonic_ns() + delay_ns;
+      if (delays.busy_ns > 0) {
+        const std::uint64_t until = monotonic_ns() + delays.busy_ns;
         while (monotonic_ns() < until) {
         }
+      }
+      // The sleep plant: off the CPU for a known time, timed by the worker as it slept.
+      if (delays.sleep_ns > 0) {
+        const std::uint64_t before = monotonic_ns();
+        const timespec length{static_cast<time_t>(delays.sleep_ns / 1'000'000'000ULL),
+                              static_cast<long>(delays.sleep_ns % 1'000'000'000ULL)};
+        clock_nanosleep(CLOCK_MONOTONIC, 0, &length, nullptr);
+        a.slept_ns += elapsed_ns(before, monotonic_ns());
+        ++a.sleeps;
       }
       r.end_ns = monotonic_ns();
     }

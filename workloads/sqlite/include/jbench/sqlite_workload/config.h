@@ -49,6 +49,9 @@ struct WorkloadParams {
   // Nanoseconds of busy waiting added to every operation, inside its latency: a slowdown of
   // known size for checking comparisons (transaction.cpp). 0: none.
   std::uint64_t plant_delay_ns = 0;
+  // Nanoseconds every operation sleeps (clock_nanosleep), inside its latency and its statement's
+  // span: a wait off the CPU of known length, for checking that a profile names it. 0: none.
+  std::uint64_t plant_sleep_ns = 0;
   SubqueryCachePolicy subquery_cache = SubqueryCachePolicy::off;
 };
 

@@ -73,6 +73,8 @@ struct PhaseStats {
   std::map<std::string, std::uint64_t> errors;  // by result-code name, plus "busy_exhausted"
   std::optional<std::string> aborted;           // why the phase stopped early
   PlantTotals plant;                            // fires of the fsync plant, when it is on
+  std::uint64_t plant_sleeps = 0;               // the sleep plant's sleeps, every attempt's
+  std::uint64_t plant_slept_ns = 0;             // and their time, as the worker timed them
 
   CpuTimes cpu;  // getrusage(RUSAGE_SELF) delta from phase start to t_finished_ns
 

@@ -47,6 +47,9 @@ struct Attempt {
   // The plant's cost if this attempt fired it, whatever became of the attempt afterwards (a
   // COMMIT that failed still paid it).
   std::optional<PlantTiming> plant;
+  // The sleep plant's sleeps of this attempt, as the worker timed them.
+  std::uint64_t sleeps = 0;
+  std::uint64_t slept_ns = 0;
   std::string plant_error;  // set (status failed, code 0) if the plant's write or fdatasync failed
 };
 
@@ -61,9 +64,14 @@ struct Attempt {
 // Every statement run is shown to the connection's subquery cache (Connection::after_statement);
 // with the cache on, count_above_mean_weight runs through it while it applies, timed as the
 // operation it stands for (its op type and span stay those of the original statement).
-// `delay_ns` (params.plant_delay_ns) is busy-waited after every statement, inside its latency.
+// After every statement, inside its latency and span: `delays.busy_ns` (params.plant_delay_ns)
+// busy-waited, then `delays.sleep_ns` (params.plant_sleep_ns) slept.
+struct OpDelays {
+  std::uint64_t busy_ns = 0;
+  std::uint64_t sleep_ns = 0;
+};
 Attempt attempt_transaction(Connection& conn, const QueryCatalog& catalog, const TxnPlan& plan,
                             std::size_t limit, std::uint64_t deadline, FsyncPlant* plant,
-                            std::uint64_t delay_ns = 0);
+                            OpDelays delays = {});
 
 }  // namespace jbench::sqlite_workload
