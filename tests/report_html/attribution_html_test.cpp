@@ -29,6 +29,21 @@ TEST(AttributionHtml, sections_come_in_the_documented_order) {
   }
 }
 
+TEST(AttributionHtml, a_cells_wait_for_rows_are_a_table_of_who_woke_whom) {
+  json report = attribution_fixture("example.json");
+  report["cells"][0]["wait_for"] = json::array(
+      {{{"worker", 2}, {"what", "flock LOCK_EX on db.lock"}, {"woken_by", "worker 1"},
+        {"share", 0.31}, {"share_low", 0.27}, {"share_high", 0.35}, {"ns_per_op", 41000.0}}});
+  const std::string page = attribution_to_html(report);
+  const auto table = page.find("<table class=\"wait-for\">");
+  ASSERT_NE(table, std::string::npos);
+  const std::string row = "<tr><td>2</td><td>flock LOCK_EX on db.lock</td><td>worker 1</td><td>31%";
+  EXPECT_NE(page.find(row, table), std::string::npos) << page.substr(table, 800);
+  // A cell without rows has no table.
+  report["cells"][0]["wait_for"] = json::array();
+  EXPECT_EQ(attribution_to_html(report).find("class=\"wait-for\""), std::string::npos);
+}
+
 TEST(AttributionHtml, dominant_cost_sentence_stands_in_its_cell_element) {
   const json report = attribution_fixture("example.json");
   const std::string page = attribution_to_html(report);

@@ -182,6 +182,32 @@ std::string spans_table(const json& spans) {
   return out + "</tbody></table>\n";
 }
 
+// Who ended the waits: per waiting worker, what it waited in and who woke it (inside the parts).
+std::string wait_for_table(const json& rows, const json& repetitions) {
+  if (array_or_empty(rows).empty()) return {};
+  std::string out =
+      "<table class=\"wait-for\"><caption>who ended the waits (a share of the waiting worker's "
+      "time, inside the parts)</caption><thead><tr><th>worker</th><th>waited in</th>"
+      "<th>woken by</th><th>share [95%]</th><th>per op</th></tr></thead><tbody>\n";
+  constexpr std::size_t kRows = 12;
+  std::size_t shown = 0;
+  for (const json& w : rows) {
+    if (shown++ == kRows) break;
+    const auto share = number(field(w, "share"));
+    out += "<tr>" + td(or_dash(number(field(w, "worker")), plain)) + td(text(field(w, "what"))) +
+           td(text(field(w, "woken_by"))) +
+           td(share ? percent(*share) + " " +
+                          share_interval(field(w, "share_low"), field(w, "share_high"), repetitions)
+                    : "—") +
+           td(or_dash(number(field(w, "ns_per_op")), duration)) + "</tr>\n";
+  }
+  if (rows.size() > kRows) {
+    out += fmt::format("<tr><td colspan=\"5\" class=\"empty\">{} smaller rows in --json</td></tr>\n",
+                       rows.size() - kRows);
+  }
+  return out + "</tbody></table>\n";
+}
+
 // The scheduler's split of the same time (the kernel's accounting), beside the parts.
 std::string scheduler_line(const json& sched, const json& repetitions) {
   std::string out = "the scheduler (kernel accounting, overlapping the parts, never subtracted):";
@@ -218,7 +244,8 @@ std::string cell_tables_section(const json& cells) {
     }
     out += "<ul class=\"evidence\">\n";
     for (const std::string& line : lines) out += "<li>" + escape(line) + "</li>\n";
-    out += "</ul>\n" + spans_table(field(cell, "spans")) + "</section>\n";
+    out += "</ul>\n" + spans_table(field(cell, "spans")) +
+           wait_for_table(field(cell, "wait_for"), field(cell, "repetitions")) + "</section>\n";
   }
   return out + "</section>\n";
 }
