@@ -148,10 +148,11 @@ static __always_inline struct jb_cpu_counts* my_counts(void) {
   return bpf_map_lookup_elem(&cpu_counts, &zero);
 }
 
-// Per-CPU: only this CPU writes its value, and these programs do not nest on one CPU.
+// Per-CPU: only this CPU writes its value; atomically, because the sampler's program can
+// interrupt another of these on the same CPU.
 static __always_inline void count_lost(void) {
   struct jb_cpu_counts* c = my_counts();
-  if (c) c->lost += 1;
+  if (c) __sync_fetch_and_add(&c->lost, 1);
 }
 
 // No wakeup per record: the reader polls on a timer, and is woken only when the ring fills up.
@@ -323,7 +324,7 @@ static __always_inline void record_call(const struct entry* e, __u64 pid_tgid, _
   if (!counts) return;
   struct jb_call_record* r = bpf_ringbuf_reserve(&records, sizeof(*r), 0);
   if (!r) {
-    counts->lost += 1;
+    __sync_fetch_and_add(&counts->lost, 1);
     return;
   }
   const __u32 cpu = bpf_get_smp_processor_id();
@@ -346,11 +347,11 @@ static __always_inline void record_call(const struct entry* e, __u64 pid_tgid, _
   // Opens: the file the returned descriptor names; the others: the file of the descriptor used.
   file_identity(e->kind == JB_KIND_PATH ? ret : e->fd, &r->inode, &r->dev);
   bpf_ringbuf_submit(r, wake_flags());
-  counts->submitted += 1;
+  __sync_fetch_and_add(&counts->submitted, 1);
   if (e->kind != JB_KIND_PATH) return;
   struct jb_path_record* p = bpf_ringbuf_reserve(&records, sizeof(*p), 0);
   if (!p) {
-    counts->lost += 1;
+    __sync_fetch_and_add(&counts->lost, 1);
     return;
   }
   p->type = JB_EVENT_PATH;
@@ -359,7 +360,7 @@ static __always_inline void record_call(const struct entry* e, __u64 pid_tgid, _
   p->t_ns = e->t_ns;
   p->length = bpf_probe_read_user_str(p->path, sizeof p->path, (const void*)e->path);
   bpf_ringbuf_submit(p, wake_flags());
-  counts->submitted += 1;
+  __sync_fetch_and_add(&counts->submitted, 1);
 }
 
 // A completed call (or an off-CPU interval) of thread `pid_tgid`, ended at `end`: its record
@@ -622,6 +623,44 @@ int BPF_PROG(on_process_exit, struct task_struct* task) {
   return 0;
 }
 
+// full: a sample of whatever runs on this CPU, at JB_SAMPLE_HZ (a perf software clock event per
+// CPU): a workload thread of the run's cohort is recorded with its user stack (frame pointers;
+// where a library has none the walk ends early, and the leaf is still the true one).
+SEC("perf_event")
+int on_cpu_sample(struct bpf_perf_event_data* ctx) {
+  if (!tracing || detail != JB_DETAIL_FULL) return 0;
+  const __u64 pid_tgid = bpf_get_current_pid_tgid();
+  const __u32 tgid = pid_tgid >> 32;
+  if (!bpf_map_lookup_elem(&cohort, &tgid)) return 0;
+  // The thread's storage, where it has one and it can be had: the sample may interrupt another of
+  // these programs in the middle of its own storage access, and then it is busy (never created
+  // here for that reason). Without it, the thread's role comes from its name.
+  struct entry* e = bpf_task_storage_get(&in_flight, bpf_get_current_task_btf(), 0, 0);
+  const __u32 role = e && e->member_run == run ? e->role : thread_role();
+  struct jb_cpu_counts* counts = my_counts();
+  if (!counts) return 0;
+  struct jb_sample_record* r = bpf_ringbuf_reserve(&records, sizeof(*r), 0);
+  if (!r) {
+    __sync_fetch_and_add(&counts->lost, 1);
+    return 0;
+  }
+  r->type = JB_EVENT_SAMPLE;
+  r->cpu = bpf_get_smp_processor_id();
+  r->tgid = tgid;
+  r->tid = (__u32)pid_tgid;
+  r->t_ns = bpf_ktime_get_ns();
+  r->phase = (__u8)phase;
+  r->role = (__u8)role;
+  // Kernel addresses are the upper half on x86-64 and arm64 alike.
+  r->in_kernel = (__s64)PT_REGS_IP(&ctx->regs) < 0;
+  r->pad = 0;
+  const long bytes = bpf_get_stack(ctx, r->ip, sizeof r->ip, BPF_F_USER_STACK);
+  r->frames = bytes < 0 ? (__s32)bytes : (__s32)((__u64)bytes >> 3);  // BPF has no signed divide
+  bpf_ringbuf_submit(r, wake_flags());
+  __sync_fetch_and_add(&counts->submitted, 1);
+  return 0;
+}
+
 // Run by the harness once on each CPU (BPF_PROG_TEST_RUN with that CPU) after tracing stopped:
 // the CPU's last record says how many came before it.
 SEC("raw_tp")
@@ -630,7 +669,7 @@ int emit_drained(void* ctx) {
   if (!counts) return 0;
   struct jb_drained_record* r = bpf_ringbuf_reserve(&records, sizeof(*r), 0);
   if (!r) {
-    counts->lost += 1;
+    __sync_fetch_and_add(&counts->lost, 1);
     return 0;
   }
   r->type = JB_EVENT_DRAINED;

@@ -84,6 +84,12 @@ struct jb_cpu_counts {
 #define JB_EVENT_CALL 3
 #define JB_EVENT_PATH 4
 #define JB_EVENT_DRAINED 5
+#define JB_EVENT_SAMPLE 6
+
+/* full: on-CPU samples of the cohort's workload threads, per CPU at this rate (a software clock
+ * event: no hardware counter needed), each with up to this many user frames. */
+#define JB_SAMPLE_HZ 997
+#define JB_SAMPLE_FRAMES 32
 
 struct jb_event {
   __u32 type;
@@ -134,6 +140,21 @@ struct jb_path_record {
   __s32 length; /* bytes read with the NUL; JB_PATH_MAX: cut; < 0: unreadable */
   __u64 t_ns;
   char path[JB_PATH_MAX];
+};
+
+/* full: one on-CPU sample of a cohort thread (the records ring). */
+struct jb_sample_record {
+  __u32 type; /* JB_EVENT_SAMPLE */
+  __u32 cpu;
+  __u32 tgid;
+  __u32 tid;
+  __u64 t_ns;
+  __u8 phase;
+  __u8 role;      /* JB_ROLE_* */
+  __u8 in_kernel; /* the sample interrupted the kernel (a system call, a fault), not user code */
+  __u8 pad;
+  __s32 frames;                   /* user frames in ip[], leaf first; < 0: the stack was unreadable */
+  __u64 ip[JB_SAMPLE_FRAMES];
 };
 
 /* full: the last record of one CPU for a run, made on that CPU after tracing stopped. */

@@ -50,6 +50,7 @@ struct Observed {
   bool per_call = false;               // calls holds every call (full); else totals (light)
   bool thread_roles = false;           // calls and totals tell the bridge writer's thread apart
   std::vector<CallRecord> calls;       // pid and phase filled in
+  std::vector<CpuSample> samples;      // full, the compiled tracer: on-CPU samples
   std::map<TotalsKey, Totals> totals;  // light
   std::vector<CanaryHit> canaries;
   std::vector<SeenProcess> processes;

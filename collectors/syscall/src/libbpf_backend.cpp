@@ -19,6 +19,8 @@
 #include "incarnations.h"
 #include "jbench/common/clock.h"
 #include "libbpf_tracer.h"
+#include "symbolize.h"
+#include "syscall_trace.h"
 
 namespace jbench::collectors::syscall_detail {
 namespace {
@@ -26,6 +28,7 @@ namespace {
 // The program that traced, kept beside the run's records (provenance stores it as the tracer).
 constexpr const char* kProgramFile = "syscall.libbpf.bpf.o";
 constexpr const char* kRecordsFile = "syscall.libbpf.records";  // full (libbpf_records.h)
+constexpr int kTeardownPhase = 3;
 
 // The records ring's size: JBENCH_LIBBPF_RING_BYTES where set (read when the tracer loads).
 TracerOptions session_options() {
@@ -104,6 +107,12 @@ class LibbpfBackend final : public Backend {
 
   void mark_phase(int phase) override {
     if (tracer_) tracer_->set_phase(phase);
+    // Teardown: the workers still run, so their mappings can be read to name the samples' frames.
+    if (full() && phase == kTeardownPhase) {
+      for (const auto& p : ctx_.cohort) maps_[p.pid] = read_executable_maps(p.pid);
+      std::lock_guard lock(ctx_.live->mu);
+      for (const auto& f : forks_) maps_[f.child] = read_executable_maps(f.child);
+    }
   }
 
   std::string add_process(const CohortProcess& p) override {
@@ -149,6 +158,13 @@ class LibbpfBackend final : public Backend {
       }
       out.entry["record_ring_bytes"] = tracer_ ? tracer_->record_ring_bytes() : 0;
       out.entry["records_drained_cpus"] = end_.records.drained_cpus;
+      // The on-CPU sampler: its rate, or why it did not run; and how many samples it took.
+      const std::string why_not = tracer_ ? tracer_->sampling() : "the tracer is not loaded";
+      out.entry["cpu_sampling"] =
+          why_not.empty() ? fmt::format("{} Hz per CPU", JB_SAMPLE_HZ) : "off: " + why_not;
+      out.entry["cpu_samples"] = out.samples.size();
+      out.entry["cpu_sample_hz"] = why_not.empty() ? nlohmann::json(JB_SAMPLE_HZ) : nullptr;
+      out.header["cpu_sample_hz"] = why_not.empty() ? nlohmann::json(JB_SAMPLE_HZ) : nullptr;
     }
     return out;
   }
@@ -179,10 +195,26 @@ class LibbpfBackend final : public Backend {
     records_clean_ = decoded.has_trailer && decoded.malformed == 0 && end_.records.malformed == 0 &&
                      end_.problems.empty() && drain_error_.empty();
     out.calls = std::move(decoded.calls);
+    out.samples = std::move(decoded.samples);
+    name_frames(out.samples);
     out.malformed = decoded.malformed + end_.records.malformed;
     out.malformed_examples = std::move(decoded.malformed_examples);
     if (!decoded.has_trailer) {
       out.problems.push_back(fmt::format("{} has no trailer: it was not closed", kRecordsFile));
+    }
+  }
+
+  // Every sample's frames named against its process's mappings read at teardown (a process gone
+  // before then keeps its addresses).
+  void name_frames(std::vector<CpuSample>& samples) {
+    Symbolizer symbolizer;
+    static const std::vector<Mapping> kNone;
+    for (CpuSample& s : samples) {
+      const auto maps = maps_.find(s.pid);
+      const std::vector<Mapping>& m = maps == maps_.end() ? kNone : maps->second;
+      for (std::size_t i = 0; i < s.ips.size(); ++i) {
+        s.frames.push_back(symbolizer.frame(s.ips[i], m, i > 0).text());
+      }
     }
   }
 
@@ -230,6 +262,7 @@ class LibbpfBackend final : public Backend {
   RunEnd end_;
   std::string drain_error_;  // written by the drain thread before it ends
   std::uint64_t records_bytes_ = 0;
+  std::map<pid_t, std::vector<Mapping>> maps_;  // full: each process's, read at teardown
   bool records_clean_ = false;  // decoded whole: every call is in the raw events file
   bool records_kept_ = true;
 };

@@ -69,6 +69,8 @@ bool record_size_ok(std::uint32_t type, std::size_t size) {
       return size == sizeof(jb_path_record);
     case JB_EVENT_DRAINED:
       return size == sizeof(jb_drained_record);
+    case JB_EVENT_SAMPLE:
+      return size == sizeof(jb_sample_record);
     default:
       return false;
   }
@@ -113,6 +115,7 @@ DecodedRecords decode_record_file(std::string_view bytes) {
     const std::size_t size = type == JB_EVENT_CALL      ? sizeof(jb_call_record)
                              : type == JB_EVENT_PATH    ? sizeof(jb_path_record)
                              : type == JB_EVENT_DRAINED ? sizeof(jb_drained_record)
+                             : type == JB_EVENT_SAMPLE  ? sizeof(jb_sample_record)
                                                         : 0;
     if (size == 0) {
       malformed(at, fmt::format("unknown record type {}", type));
@@ -143,6 +146,27 @@ DecodedRecords decode_record_file(std::string_view bytes) {
         if (r.inode != 0) c.file = identity(r.dev, r.inode);
         if (call->kind == ArgKind::path) opens[{r.tid, r.t_ns}] = out.calls.size();
         out.calls.push_back(std::move(c));
+      }
+    } else if (type == JB_EVENT_SAMPLE) {
+      const auto s = read_at<jb_sample_record>(bytes, at);
+      if (s.phase >= kPhaseCount || s.frames > JB_SAMPLE_FRAMES) {
+        malformed(at, fmt::format("a sample in phase {} with {} frames", s.phase, s.frames));
+      } else {
+        CpuSample c;
+        c.pid = static_cast<pid_t>(s.tgid);
+        c.tid = static_cast<pid_t>(s.tid);
+        c.t_ns = s.t_ns;
+        c.phase = s.phase;
+        c.role = s.role == JB_ROLE_BRIDGE_WRITER ? ThreadRole::bridge_writer : ThreadRole::workload;
+        c.in_kernel = s.in_kernel != 0;
+        if (s.frames < 0) {
+          c.stack_error = -s.frames;
+        } else {
+          c.ips.assign(s.ip, s.ip + s.frames);
+          // The walk ends at a zero return address (the outermost frame's): not a frame.
+          while (!c.ips.empty() && c.ips.back() == 0) c.ips.pop_back();
+        }
+        out.samples.push_back(std::move(c));
       }
     } else if (type == JB_EVENT_PATH) {
       const auto p = read_at<jb_path_record>(bytes, at);

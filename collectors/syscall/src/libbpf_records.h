@@ -42,6 +42,7 @@ bool record_size_ok(std::uint32_t type, std::size_t size);
 
 struct DecodedRecords {
   std::vector<CallRecord> calls;  // paths paired with their opens
+  std::vector<CpuSample> samples;
   std::uint64_t malformed = 0;
   std::vector<std::string> malformed_examples;
   bool has_trailer = false;

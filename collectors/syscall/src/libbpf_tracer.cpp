@@ -3,6 +3,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <fmt/format.h>
+#include <linux/perf_event.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -122,11 +123,13 @@ struct LibbpfTracer::State {
   std::vector<ForkSeen>* forks = nullptr;
   int cpus = 1;
   std::unique_ptr<RecordFile> records;  // full runs, while they run
+  std::vector<int> sample_fds;          // one software clock event per CPU, sampling
 
   ~State() {
     if (records && records->file) std::fclose(records->file);
     if (ring) ring_buffer__free(ring);
     for (bpf_link* l : links) bpf_link__destroy(l);
+    for (const int fd : sample_fds) close(fd);
     if (skel) syscall_trace_bpf__destroy(skel);
   }
 
@@ -184,6 +187,30 @@ std::string LibbpfTracer::program_object() {
   std::size_t size = 0;
   const void* bytes = syscall_trace_bpf__elf_bytes(&size);
   return std::string(static_cast<const char*>(bytes), size);
+}
+
+// The on-CPU sampler: a software clock event at JB_SAMPLE_HZ on every CPU, each running
+// on_cpu_sample. "" once attached, else why not (the tracer works on without samples).
+std::string attach_sampling(LibbpfTracer::State& state) {
+  perf_event_attr attr{};
+  attr.type = PERF_TYPE_SOFTWARE;
+  attr.size = sizeof attr;
+  attr.config = PERF_COUNT_SW_CPU_CLOCK;
+  attr.freq = 1;
+  attr.sample_freq = JB_SAMPLE_HZ;
+  for (int cpu = 0; cpu < state.cpus; ++cpu) {
+    const int fd = static_cast<int>(
+        syscall(SYS_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC));
+    if (fd < 0) {
+      if (errno == ENODEV) continue;  // a possible CPU that is not online
+      return fmt::format("perf_event_open (cpu-clock) on CPU {}: {}", cpu, errno_text(errno));
+    }
+    state.sample_fds.push_back(fd);
+    bpf_link* l = bpf_program__attach_perf_event(state.skel->progs.on_cpu_sample, fd);
+    if (!l) return fmt::format("cannot attach the sampler on CPU {}: {}", cpu, errno_text(errno));
+    state.links.push_back(l);
+  }
+  return state.sample_fds.empty() ? "no CPU took a sampling event" : "";
 }
 
 LibbpfTracer::LibbpfTracer(std::unique_ptr<State> state) : state_(std::move(state)) {}
@@ -259,6 +286,7 @@ std::unique_ptr<LibbpfTracer> LibbpfTracer::open(std::string& why, const TracerO
   if (state->cpus <= 0) {
     return refuse(0, "cannot count this host's possible CPUs");
   }
+  std::string sampling = options.samples ? attach_sampling(*state) : "not asked for";
   state->skel->bss->skip_off_cpu = options.off_cpu ? 0 : 1;
   state->skel->bss->probe_tgid = static_cast<__u32>(getpid());
   state->skel->bss->probe_nr = SYS_getpgid;
@@ -266,6 +294,7 @@ std::unique_ptr<LibbpfTracer> LibbpfTracer::open(std::string& why, const TracerO
   std::unique_ptr<LibbpfTracer> tracer(new LibbpfTracer(std::move(state)));
   tracer->attached_ = std::move(attached);
   tracer->attach_ns_ = monotonic_ns() - started;
+  tracer->sampling_ = std::move(sampling);
   return tracer;
 }
 

@@ -38,6 +38,8 @@ struct TracerOptions {
   // Follow the cohort's threads off the CPU outside their traced calls (off-cpu:blocked,
   // off-cpu:runnable). Off: only system calls, for a test that counts records exactly.
   bool off_cpu = true;
+  // full: sample the cohort's threads on the CPU (JB_SAMPLE_HZ). Off: records of calls only.
+  bool samples = true;
 };
 
 // Where a full run's records go, and its bound.
@@ -75,6 +77,8 @@ class LibbpfTracer {
   static std::string program_object();
   // The traced calls (and canary calls) this architecture has, by name.
   const std::vector<std::string>& attached_calls() const { return attached_; }
+  // "" when full runs sample the cohort on the CPU (JB_SAMPLE_HZ per CPU), else why not.
+  const std::string& sampling() const { return sampling_; }
 
   // Starts tracing `tgids` (and their forks) in phase 0: light, or full into `records.path`
   // (created; it must not exist). Returns "" or why not.
@@ -104,6 +108,7 @@ class LibbpfTracer {
   std::uint64_t attach_ns_ = 0;
   bool healthy_ = true;
   std::vector<std::string> attached_;
+  std::string sampling_;
 };
 
 }  // namespace jbench::collectors::syscall_detail

@@ -60,6 +60,20 @@ struct CallRecord {
   std::optional<Waker> waker;
 };
 
+// The compiled tracer, full: one on-CPU sample of a cohort thread, its user stack leaf first
+// (return addresses in the process's address space; symbolized against its maps).
+struct CpuSample {
+  pid_t pid = 0;
+  pid_t tid = 0;
+  std::uint64_t t_ns = 0;
+  int phase = 0;
+  ThreadRole role = ThreadRole::workload;
+  bool in_kernel = false;           // it interrupted the kernel (a system call, a fault)
+  std::vector<std::uint64_t> ips;  // empty with stack_error
+  int stack_error = 0;             // the kernel's errno when the stack could not be read
+  std::vector<std::string> frames;  // ips named (symbolize.h), leaf first
+};
+
 struct CanaryHit {
   pid_t pid = 0;
   pid_t tid = 0;

@@ -118,6 +118,30 @@ void append_call_fields(std::string& out, const CallRecord& c) {
   }
 }
 
+// An on-CPU sample's own fields (EventWriter::record, type cpu_sample): its phase, whether it
+// interrupted the kernel, and its user stack folded root first ("main;run;leaf"), with the leaf
+// apart; or why the stack could not be read.
+void append_sample_fields(std::string& out, const CpuSample& s) {
+  out.append(",\"phase\":");
+  events::append_json_string(out, kPhaseNames[s.phase]);
+  out.append(s.in_kernel ? ",\"in_kernel\":true" : ",\"in_kernel\":false");
+  if (s.frames.empty()) {
+    out.append(",\"stack_error\":");
+    events::append_json_string(out, s.stack_error ? errno_name(s.stack_error) : "no frames");
+  } else {
+    std::string folded;
+    for (auto f = s.frames.rbegin(); f != s.frames.rend(); ++f) {
+      if (!folded.empty()) folded.push_back(';');
+      folded.append(*f);
+    }
+    out.append(",\"stack\":");
+    events::append_json_string(out, folded);
+    out.append(",\"leaf\":");
+    events::append_json_string(out, s.frames.front());
+  }
+  if (s.role == ThreadRole::bridge_writer) out.append(",\"thread_role\":\"bridge_writer\"");
+}
+
 // An object's members but its type, as record fields (EventWriter::record).
 std::string fields_text(const Json& record) {
   std::string out;
@@ -170,8 +194,29 @@ void write_calls(const ReportInput& in, Observed& observed, ReportOutput& out, E
   }
   std::map<pid_t, std::uint64_t> unattributed;
   std::string fields;
-  for (std::size_t i : entry_order(observed.calls)) {
+  // The samples go in among the calls, each thread's stream in time order (the per-CPU rings
+  // deliver them out of order).
+  std::sort(observed.samples.begin(), observed.samples.end(),
+            [](const CpuSample& a, const CpuSample& b) {
+              return std::tie(a.t_ns, a.tid) < std::tie(b.t_ns, b.tid);
+            });
+  const std::vector<std::size_t> calls = entry_order(observed.calls);
+  std::size_t next_sample = 0;
+  const auto write_samples_until = [&](std::uint64_t t_ns) {
+    for (; next_sample < observed.samples.size() && observed.samples[next_sample].t_ns <= t_ns;
+         ++next_sample) {
+      const CpuSample& s = observed.samples[next_sample];
+      const auto who = out.incarnations.at(s.pid, s.t_ns);
+      if (!who) continue;  // a sample of a process the run does not know: counted nowhere
+      const Incarnation& inc = out.incarnations[*who];
+      fields.clear();
+      append_sample_fields(fields, s);
+      writer.record(inc.pid, inc.start_time_ticks, s.tid, s.t_ns, "cpu_sample", fields);
+    }
+  };
+  for (std::size_t i : calls) {
     CallRecord& c = observed.calls[i];
+    write_samples_until(c.t_ns);
     auto who = out.incarnations.at(c.pid, c.t_ns);
     if (!who) {
       ++unattributed[c.pid];
@@ -187,6 +232,7 @@ void write_calls(const ReportInput& in, Observed& observed, ReportOutput& out, E
     append_call_fields(fields, c);
     writer.record(inc.pid, inc.start_time_ticks, c.tid, c.t_ns, "syscall", fields);
   }
+  write_samples_until(UINT64_MAX);
   for (const auto& [pid, n] : unattributed) {
     out.problems.push_back(
         fmt::format("{} call(s) of pid {} belong to no known incarnation", n, pid));

@@ -251,6 +251,20 @@ CallCost& AccountBuilder::cost_of(PhaseAccount& phase, std::size_t incarnation, 
   return it->second;
 }
 
+void AccountBuilder::add_sample(const SampleRecord& s) {
+  Incarnation* inc = find(s.who);
+  if (!inc || s.bridge_writer) return;  // the observer's own thread is in no share
+  const SpanSegments& segs = segments_[s.who];
+  const auto* span = segs.innermost(s.tid, s.t_ns);
+  const PhaseWindows& w = windows_[index_.at(s.who)];
+  for (std::size_t p = 0; p < kPhases; ++p) {
+    if (s.t_ns < w.begin[p] || s.t_ns >= w.end[p]) continue;
+    PhaseAccount& phase = inc->phases[p];
+    ++phase.samples[{span ? segs.names()[span->name] : std::string(), std::string(s.leaf)}];
+    ++phase.sample_count;
+  }
+}
+
 void AccountBuilder::add_light(const LightTotal& t) {
   Incarnation* inc = find(t.who);
   if (!inc) return;

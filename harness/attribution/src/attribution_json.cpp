@@ -38,6 +38,20 @@ Json estimate_json(const Estimate& e, const char* name) {
   return {{name, e.value}, {"low", opt(e.low)}, {"high", opt(e.high)}};
 }
 
+Json cpu_samples_json(const std::optional<CpuSamples>& s) {
+  if (!s) return nullptr;
+  Json rows = Json::array();
+  for (const auto& r : s->rows) {
+    rows.push_back({{"span", r.span},
+                    {"function", r.function},
+                    {"share", r.share.value},
+                    {"share_low", opt(r.share.low)},
+                    {"share_high", opt(r.share.high)},
+                    {"ns_per_op", opt(r.ns_per_op)}});
+  }
+  return {{"hz", s->hz}, {"samples_per_run", s->samples_per_run}, {"rows", rows}};
+}
+
 Json wait_for_json(const std::vector<WaitRow>& rows) {
   Json out = Json::array();
   for (const auto& w : rows) {
@@ -114,6 +128,7 @@ Json cell_json(const CellAttribution& c) {
       {"sentence", c.sentence},
       {"spans", spans},
       {"wait_for", wait_for_json(c.wait_for)},
+      {"cpu_samples", cpu_samples_json(c.cpu_samples)},
       {"notes", c.notes}};
 }
 

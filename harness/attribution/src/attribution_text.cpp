@@ -14,6 +14,7 @@ namespace {
 constexpr std::size_t kMaxPartRows = 12;
 constexpr std::size_t kMaxSpanRows = 8;
 constexpr std::size_t kMaxWaitRows = 6;
+constexpr std::size_t kMaxSampleRows = 8;
 constexpr std::size_t kMaxStartupCallRows = 40;
 
 std::string interval(const Estimate& e, const std::function<std::string(double)>& f) {
@@ -37,6 +38,27 @@ void wait_for_text(std::ostream& o, const CellAttribution& c) {
   }
   if (c.wait_for.size() > kMaxWaitRows)
     o << fmt::format("    ... {} smaller rows in --json\n", c.wait_for.size() - kMaxWaitRows);
+}
+
+// The on-CPU samples by function and span, largest first.
+void cpu_samples_text(std::ostream& o, const CellAttribution& c) {
+  if (!c.cpu_samples) return;
+  const CpuSamples& s = *c.cpu_samples;
+  o << fmt::format(
+      "  on-CPU samples ({:.0f} Hz per CPU, {:.0f} per run in the measure phase; a share of the "
+      "samples, each one period of CPU time):\n",
+      s.hz, s.samples_per_run);
+  if (s.rows.empty()) o << "    none: the workload was never on a CPU when the clock fired\n";
+  for (std::size_t i = 0; i < s.rows.size() && i < kMaxSampleRows; ++i) {
+    const SampleRow& r = s.rows[i];
+    o << fmt::format("    {} {}{}{}\n", share_with_interval(r.share), r.function,
+                     r.span.empty() ? " (outside every span)" : " in " + r.span,
+                     r.ns_per_op ? fmt::format(" (≈ {} per {})", duration(*r.ns_per_op),
+                                               c.operation_unit)
+                                 : "");
+  }
+  if (s.rows.size() > kMaxSampleRows)
+    o << fmt::format("    ... {} smaller rows in --json\n", s.rows.size() - kMaxSampleRows);
 }
 
 void cell_text(std::ostream& o, const CellAttribution& c) {
@@ -98,6 +120,7 @@ void cell_text(std::ostream& o, const CellAttribution& c) {
     }
   }
   wait_for_text(o, c);
+  cpu_samples_text(o, c);
   for (const auto& n : c.notes) o << "  note: " << n << "\n";
 }
 

@@ -45,6 +45,8 @@ struct RunMeasure {
   // (waiting worker, what it waited in, who woke it) -> ns; and each worker's thread-time.
   std::map<std::tuple<std::uint32_t, std::string, std::string>, double> woken;
   std::map<std::uint32_t, double> worker_ns;
+  std::map<std::pair<std::string, std::string>, double> samples;  // (span, leaf) -> samples
+  double sample_count = 0;
 };
 
 RunMeasure pool(const RunAccount& run) {
@@ -57,6 +59,8 @@ RunMeasure pool(const RunAccount& run) {
     m.statements += static_cast<double>(p.statements);
     m.threads = std::max(m.threads, p.threads);
     m.worker_ns[inc.worker] += static_cast<double>(p.thread_ns());
+    for (const auto& [key, n] : p.samples) m.samples[key] += static_cast<double>(n);
+    m.sample_count += static_cast<double>(p.sample_count);
     for (const auto& [key, ns] : p.woken) {
       m.woken[{inc.worker, key.first, key.second}] += static_cast<double>(ns);
     }
@@ -370,6 +374,40 @@ CellAttribution analyse_cell(const CellInputs& in) {
   std::stable_sort(c.wait_for.begin(), c.wait_for.end(), [](const WaitRow& a, const WaitRow& b) {
     return a.share.value > b.share.value;
   });
+
+  // The on-CPU samples, where every run sampled at the same rate.
+  const std::optional<double> hz = in.runs.front()->sample_hz;
+  const bool sampled = hz && *hz > 0 && std::all_of(in.runs.begin(), in.runs.end(), [&](const RunAccount* r) {
+                         return r->sample_hz == hz;
+                       });
+  const double sample_total =
+      sum_of(runs, all, [](const RunMeasure& m) { return m.sample_count; });
+  if (sampled) {
+    CpuSamples cs;
+    cs.hz = *hz;
+    cs.samples_per_run = sample_total / static_cast<double>(runs.size());
+    std::set<std::pair<std::string, std::string>> keys;
+    for (const auto& m : runs) {
+      for (const auto& [key, n] : m.samples) keys.insert(key);
+    }
+    for (const auto& key : keys) {
+      const auto of_key = [&key](const RunMeasure& m) {
+        const auto it = m.samples.find(key);
+        return it == m.samples.end() ? 0.0 : it->second;
+      };
+      SampleRow row{key.first, key.second, {}, std::nullopt};
+      row.share = estimate([&](const auto& pick) {
+        const double t = sum_of(runs, pick, [](const RunMeasure& m) { return m.sample_count; });
+        return t > 0 ? sum_of(runs, pick, of_key) / t : 0.0;
+      });
+      if (operations > 0) row.ns_per_op = sum_of(runs, all, of_key) * 1e9 / *hz / operations;
+      cs.rows.push_back(std::move(row));
+    }
+    std::stable_sort(cs.rows.begin(), cs.rows.end(), [](const SampleRow& a, const SampleRow& b) {
+      return a.share.value > b.share.value;
+    });
+    c.cpu_samples = std::move(cs);
+  }
 
   // The span view: totals and self times, with the calls and GC inside.
   std::map<std::string, SpanCost> spans;

@@ -182,6 +182,9 @@ class Reader {
       const bool calls_ok = status_of(syscall) == "ok";
       a.detail = calls_ok ? facts_.trace : "none";
       a.backend = syscall ? syscall->value("backend", "") : "";
+      if (syscall && syscall->contains("cpu_sample_hz") && (*syscall)["cpu_sample_hz"].is_number()) {
+        a.sample_hz = (*syscall)["cpu_sample_hz"].get<double>();
+      }
       const Json* collectors = member(summary, "collectors");
       const Json* roles = collectors ? member(*collectors, "syscall") : nullptr;
       roles = roles ? member(*roles, "thread_roles") : nullptr;
@@ -344,10 +347,31 @@ class Reader {
     }
   }
 
+  // An on-CPU sample: its leaf frame, or why its stack could not be read.
+  void sample(const events::FlatRecord& r, const std::string& rel, std::size_t n,
+              AccountBuilder& b) {
+    const auto t = r.decimal("t_ns");
+    const auto tid = r.integer("tid");
+    if (!t || !tid) {
+      throw Failure{fmt::format("{}:{}:1: a cpu_sample record needs t_ns and tid", rel, n)};
+    }
+    SampleRecord s;
+    s.who = who(r, fmt::format("{}:{}:1", rel, n));
+    s.tid = *tid;
+    s.bridge_writer = r.string("thread_role") == "bridge_writer";
+    s.t_ns = *t;
+    s.leaf = r.string("leaf").value_or("(stack not readable)");
+    b.add_sample(s);
+  }
+
   void syscall_records(const Json& syscall, AccountBuilder& b, RunRead& out) {
     const std::string rel =
         rel_ + "/" + syscall.value("raw", std::string("raw/syscall.events.jsonl"));
     records(rel, out.bytes, [&](const events::FlatRecord& r, std::size_t n) {
+      if (r.string("type") == "cpu_sample") {
+        sample(r, rel, n, b);
+        return;
+      }
       if (r.string("type") != "syscall") return;
       const auto call = r.string("syscall");
       const auto t = r.decimal("t_ns");

@@ -165,6 +165,9 @@ long calls_made(const Outcome& o) {
   return calls;
 }
 
+// The compiled tracer's on-CPU samples of a full run, each a record of its own (0 elsewhere).
+long samples_of(const Outcome& o) { return o.entry.value("cpu_samples", 0L); }
+
 // The compiled tracer's intervals off the CPU (off-cpu:*), each a record of its own: none from
 // the other backends.
 long off_cpu_recorded(const Outcome& o) {
@@ -187,7 +190,7 @@ TEST(SyscallCollectorBpftrace, FullRecordsEveryCallWithItsFileAndRequest) {
   EXPECT_EQ(o.entry["backend"], "bpftrace");
   expect_counting_outcome(o);
   expect_file_breakdown(o, /*identity=*/true);
-  EXPECT_EQ(o.entry["records"].get<long>(), calls_made(o) + off_cpu_recorded(o));
+  EXPECT_EQ(o.entry["records"].get<long>(), calls_made(o) + off_cpu_recorded(o) + samples_of(o));
 }
 
 TEST(SyscallCollectorStrace, LightCountsArePerPhaseExactAndScopedToTheCohort) {
@@ -312,7 +315,7 @@ TEST(SyscallCollectorLibbpf, FullRecordsEveryCallWithItsFileAndRequest) {
   EXPECT_EQ(o.entry["backend"], "libbpf");
   expect_counting_outcome(o);
   expect_file_breakdown(o, /*identity=*/true);
-  EXPECT_EQ(o.entry["records"].get<long>(), calls_made(o) + off_cpu_recorded(o));
+  EXPECT_EQ(o.entry["records"].get<long>(), calls_made(o) + off_cpu_recorded(o) + samples_of(o));
   // Every call is in the event file: the tracer's own records, read back whole, are not kept
   // beside it.
   const Json raw = o.entry["backend_raw"];
@@ -334,7 +337,7 @@ TEST(SyscallCollectorLibbpf, FullKeepsEveryCallOfABurstRightBeforeTheStop) {
   ASSERT_EQ(o.entry.value("status", ""), "ok") << o.entry.dump(2);
   EXPECT_EQ(o.entry["dropped"], 0);
   expect_counts(o.entry, o.pid, o.did);
-  EXPECT_EQ(o.entry["records"].get<long>(), calls_made(o) + off_cpu_recorded(o));
+  EXPECT_EQ(o.entry["records"].get<long>(), calls_made(o) + off_cpu_recorded(o) + samples_of(o));
 }
 #endif
 

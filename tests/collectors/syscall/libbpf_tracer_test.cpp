@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <poll.h>
 #include <sys/file.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -195,6 +196,18 @@ TEST_F(LibbpfTracerTest, FullRecordsEveryCallOfTheCohortWithOpensPathsAndDrainsE
   twin->exit_and_reap();
 }
 
+// Whether `pid` is asleep (state S) in system call `nr`, as /proc says: an event to wait on.
+bool sleeping_in(pid_t pid, long nr) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string all;
+  std::getline(stat, all);
+  const auto paren = all.rfind(')');
+  if (paren == std::string::npos || paren + 2 >= all.size() || all[paren + 2] != 'S') return false;
+  std::ifstream sys("/proc/" + std::to_string(pid) + "/syscall");
+  long in = -1;
+  return static_cast<bool>(sys >> in) && in == nr;
+}
+
 // Between two commands the member waits for the next in rt_sigtimedwait, a call the tracer does not
 // time: that wait is recorded off the CPU, blocked, naming the call it blocked in.
 TEST_F(LibbpfTracerTest, ABlockedWaitOutsideTracedCallsNamesTheCallItBlockedIn) {
@@ -204,6 +217,14 @@ TEST_F(LibbpfTracerTest, ABlockedWaitOutsideTracedCallsNamesTheCallItBlockedIn) 
   ASSERT_EQ(tracer_->begin_run({member->pid()}, {file}), "");
   tracer_->set_phase(2);
   member->work(1);
+  // The next command only once the member sleeps in rt_sigtimedwait (its /proc syscall file
+  // names the call it is blocked in); sent earlier, it would find the signal already pending.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (!sleeping_in(member->pid(), SYS_rt_sigtimedwait) &&
+         std::chrono::steady_clock::now() < deadline) {
+    ::poll(nullptr, 0, 1);
+  }
+  ASSERT_TRUE(sleeping_in(member->pid(), SYS_rt_sigtimedwait));
   member->work(1);
   const RunEnd end = tracer_->end_run();
   EXPECT_TRUE(end.problems.empty()) << end.problems.front();
@@ -273,6 +294,7 @@ TEST_F(LibbpfTracerTest, ARingNobodyReadsCountsEveryRecordItCouldNotKeep) {
   TracerOptions tiny;
   tiny.record_ring_bytes = 4096;
   tiny.off_cpu = false;  // system calls only, so every record is one the member made
+  tiny.samples = false;
   auto small = LibbpfTracer::open(why, tiny);
   ASSERT_TRUE(small) << why;
   EXPECT_EQ(small->record_ring_bytes(), 4096u);

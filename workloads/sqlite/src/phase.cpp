@@ -158,6 +158,8 @@ std::optional<std::uint64_t> Workload::run_attempts(Connection& conn, const TxnP
     if (a.plant) s.plant.add(*a.plant);
     s.plant_sleeps += a.sleeps;
     s.plant_slept_ns += a.slept_ns;
+    s.plant_busy_waits += a.busy_waits;
+    s.plant_busy_cpu_ns += a.busy_cpu_ns;
     if (!a.plant_error.empty()) {
       // The host refused the plant: every later transaction would measure something else.
       s.aborted = a.plant_error;

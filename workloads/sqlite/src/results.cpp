@@ -145,6 +145,11 @@ json result_json(const Workload& w, const PhaseStats& m, const std::string& runt
                   {"fdatasync_ns", ns(m.plant.fdatasync_ns)},
                   {"write_ns", ns(m.plant.write_ns)}};
   }
+  if (cfg.params.plant_delay_ns > 0) {
+    r["plant_delay"] = {{"delay_ns", ns(cfg.params.plant_delay_ns)},
+                        {"calls", m.plant_busy_waits},
+                        {"cpu_ns", ns(m.plant_busy_cpu_ns)}};
+  }
   if (cfg.params.plant_sleep_ns > 0) {
     r["plant_sleep"] = {{"sleep_ns", ns(cfg.params.plant_sleep_ns)},
                         {"calls", m.plant_sleeps},

@@ -92,6 +92,10 @@ struct PhaseAccount {
   // (the part's label) and who woke the thread ("worker 1", "an interrupt", ...): their time.
   // Within the parts, never added to them.
   std::map<std::pair<std::string, std::string>, std::uint64_t> woken;
+  // Full detail, the compiled tracer's on-CPU samples of the workload threads: by (the span
+  // innermost at the sample, "" outside every span; the leaf frame), and in all.
+  std::map<std::pair<std::string, std::string>, std::uint64_t> samples;
+  std::uint64_t sample_count = 0;
   // Full detail: per span name, the time it was the innermost span open on a workload thread
   // outside every traced call and GC pause (its self time less those). With the off-CPU
   // intervals traced, that is the span's own time on a CPU. A part of its own, out of the rest.
@@ -152,6 +156,7 @@ struct RunAccount {
   std::string status;
   std::string detail;        // full | light | none: what the syscall part came from
   std::string backend;       // the syscall backend
+  std::optional<double> sample_hz;  // full, the compiled tracer: its on-CPU sampling rate
   std::string thread_roles;  // told_apart | mixed | "" (unknown)
   std::vector<std::pair<std::string, std::string>> values;
   double throughput = 0;
@@ -184,6 +189,14 @@ struct CallRecord {
   std::string_view woken_by;
   std::int64_t waker_pid = 0;
   std::int64_t waker_tid = 0;
+};
+
+struct SampleRecord {
+  IncarnationId who;
+  std::int64_t tid = 0;
+  bool bridge_writer = false;
+  std::uint64_t t_ns = 0;
+  std::string_view leaf;  // the leaf frame, named ("sqlite3VdbeExec (libsqlite3.so.0)")
 };
 
 struct LightTotal {
@@ -219,6 +232,7 @@ class AccountBuilder {
   void seal_spans();  // after the bridge records, before the calls
 
   void add_call(const CallRecord& call);
+  void add_sample(const SampleRecord& sample);  // after seal_spans()
   void add_light(const LightTotal& total);
 
   RunAccount finish();

@@ -58,6 +58,22 @@ struct WaitRow {
   Estimate ns_per_op;
 };
 
+// On-CPU samples by the function they landed in (the leaf frame) and the span innermost then:
+// their share of the cell's samples, and the CPU time they stand for per operation (each sample
+// one period of the sampling clock).
+struct SampleRow {
+  std::string span;      // "" outside every span
+  std::string function;  // the leaf frame, named
+  Estimate share;
+  std::optional<double> ns_per_op;
+};
+
+struct CpuSamples {
+  double hz = 0;
+  double samples_per_run = 0;
+  std::vector<SampleRow> rows;  // by share
+};
+
 struct Observer {
   std::string mode;
   std::optional<double> median_ratio;
@@ -113,6 +129,7 @@ struct CellAttribution {
   std::string sentence;
   std::vector<SpanRow> spans;
   std::vector<WaitRow> wait_for;  // full detail with the compiled tracer; by share
+  std::optional<CpuSamples> cpu_samples;  // full detail with the compiled tracer's sampler
   std::vector<std::string> notes;
 };
 

@@ -75,6 +75,8 @@ struct PhaseStats {
   PlantTotals plant;                            // fires of the fsync plant, when it is on
   std::uint64_t plant_sleeps = 0;               // the sleep plant's sleeps, every attempt's
   std::uint64_t plant_slept_ns = 0;             // and their time, as the worker timed them
+  std::uint64_t plant_busy_waits = 0;           // the delay plant's busy waits, every attempt's
+  std::uint64_t plant_busy_cpu_ns = 0;          // and their time on the thread's CPU clock
 
   CpuTimes cpu;  // getrusage(RUSAGE_SELF) delta from phase start to t_finished_ns
 

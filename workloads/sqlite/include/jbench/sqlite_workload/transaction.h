@@ -50,6 +50,9 @@ struct Attempt {
   // The sleep plant's sleeps of this attempt, as the worker timed them.
   std::uint64_t sleeps = 0;
   std::uint64_t slept_ns = 0;
+  // The delay plant's busy waits of this attempt, on the thread's CPU clock.
+  std::uint64_t busy_waits = 0;
+  std::uint64_t busy_cpu_ns = 0;
   std::string plant_error;  // set (status failed, code 0) if the plant's write or fdatasync failed
 };
 
