@@ -188,8 +188,7 @@ TEST(AttributionAccount, light_totals_with_each_requests_time_are_a_part_per_req
   EXPECT_EQ(calls.at({"off-cpu:blocked", "", "clock_nanosleep"}).count, 3u);
   EXPECT_EQ(calls.at({"off-cpu:blocked", "", "futex"}).ns, 60u);
   EXPECT_EQ(calls.at({"fcntl", "", "F_SETLK,F_GETLK"}).ns, 40u);
-  EXPECT_EQ(CallKey({"off-cpu:blocked", "", "futex"}).label(),
-            "blocked in futex (off the CPU)");
+  EXPECT_EQ(CallKey({"off-cpu:blocked", "", "futex"}).label(), "blocked in futex (off the CPU)");
   expect_parts_sum_to_the_phase(a);
 }
 
@@ -213,7 +212,7 @@ TEST(AttributionAccount, a_wait_that_ended_with_a_wake_up_names_who_woke_it_in_t
   CallRecord flock = call("flock", 300, 200);
   flock.path = "db.lock";
   flock.request = "LOCK_EX";
-  b.add_call(woken(flock, "task", 200, 201));                      // the other worker released it
+  b.add_call(woken(flock, "task", 200, 201));                        // the other worker released it
   b.add_call(woken(call("fdatasync", 600, 50), "interrupt", 0, 0));  // the disk finished
   b.add_call(woken(call("read", 700, 30), "task", 50, 50));          // the harness's next command
   b.add_call(woken(call("futex", 800, 10), "task", 100, 102));       // another of its threads
@@ -222,7 +221,8 @@ TEST(AttributionAccount, a_wait_that_ended_with_a_wake_up_names_who_woke_it_in_t
   const RunAccount a = b.finish();
   const auto& w = a.incarnations[0].phases[2].woken;
   EXPECT_EQ(w.at({"flock LOCK_EX on db.lock", "worker 1"}), 200u);
-  EXPECT_EQ(w.at({"fdatasync on db.sqlite-wal", "an interrupt (a device, a timer, a softirq)"}), 50u);
+  EXPECT_EQ(w.at({"fdatasync on db.sqlite-wal", "an interrupt (a device, a timer, a softirq)"}),
+            50u);
   EXPECT_EQ(w.at({"read on db.sqlite-wal", "the harness (jbench)"}), 30u);
   EXPECT_EQ(w.at({"futex on db.sqlite-wal", "another thread of its process"}), 10u);
   EXPECT_EQ(w.at({"pwrite64 on db.sqlite-wal", "a process outside the run (pid 777)"}), 10u);

@@ -31,9 +31,13 @@ TEST(AttributionHtml, sections_come_in_the_documented_order) {
 
 TEST(AttributionHtml, a_cells_wait_for_rows_are_a_table_of_who_woke_whom) {
   json report = attribution_fixture("example.json");
-  report["cells"][0]["wait_for"] = json::array(
-      {{{"worker", 2}, {"what", "flock LOCK_EX on db.lock"}, {"woken_by", "worker 1"},
-        {"share", 0.31}, {"share_low", 0.27}, {"share_high", 0.35}, {"ns_per_op", 41000.0}}});
+  report["cells"][0]["wait_for"] = json::array({{{"worker", 2},
+                                                 {"what", "flock LOCK_EX on db.lock"},
+                                                 {"woken_by", "worker 1"},
+                                                 {"share", 0.31},
+                                                 {"share_low", 0.27},
+                                                 {"share_high", 0.35},
+                                                 {"ns_per_op", 41000.0}}});
   const std::string page = attribution_to_html(report);
   const auto table = page.find("<table class=\"wait-for\">");
   ASSERT_NE(table, std::string::npos);

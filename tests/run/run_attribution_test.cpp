@@ -151,8 +151,8 @@ TEST_F(RunAttribution, full_detail_names_the_time_outside_the_calls_by_span) {
   }
   // The compiled tracer follows the waits off the CPU outside the traced calls.
   bool off_cpu_traced = false;
-  const json run = read_json(planted_->path + "/runs/" + first_run(planted_->path, "full") +
-                             "/run.json");
+  const json run =
+      read_json(planted_->path + "/runs/" + first_run(planted_->path, "full") + "/run.json");
   for (const auto& c : run["trace_mode"]["collectors"]) {
     if (c["name"] == "syscall") off_cpu_traced = c["backend"] == "libbpf";
   }
@@ -170,7 +170,8 @@ TEST_F(RunAttribution, full_detail_names_the_time_outside_the_calls_by_span) {
   // The SQLite worker runs every statement in a span: with the off-CPU waits traced, what no part
   // names is the loop between its transactions.
   if (off_cpu_traced) {
-    EXPECT_EQ((*full)["parts"].back()["label"], "rest: on a CPU outside every span and traced call");
+    EXPECT_EQ((*full)["parts"].back()["label"],
+              "rest: on a CPU outside every span and traced call");
     EXPECT_GE(rest, 0.0);
     EXPECT_LE(rest, 0.05) << (*full)["parts"].dump(2);
   }
@@ -246,12 +247,13 @@ TEST_F(RunAttribution, a_planted_sleep_is_named_as_a_blocked_wait_within_the_wor
   // And short of them by at most the wake-ups' waits for a CPU, the calls' own entry and exit
   // (well under 10 µs each), and the sleep of a run's last operation, which the worker counts
   // whole and the account clips at the end of the window (under 1 ms).
-  EXPECT_GE(traced, own - runnable - 0.005 - sleeps * 10'000.0 / window_ns -
-                        runs * 1'000'000.0 / window_ns)
+  EXPECT_GE(traced,
+            own - runnable - 0.005 - sleeps * 10'000.0 / window_ns - runs * 1'000'000.0 / window_ns)
       << slept->dump();
   bool timer = false;
   for (const auto& w : (*full)["wait_for"]) {
-    timer |= w["what"] == (*slept)["label"] && w["woken_by"].get<std::string>().starts_with("an interrupt");
+    timer |= w["what"] == (*slept)["label"] &&
+             w["woken_by"].get<std::string>().starts_with("an interrupt");
   }
   EXPECT_TRUE(timer) << (*full)["wait_for"].dump(2);
 }
@@ -295,7 +297,8 @@ TEST_F(RunAttribution, on_cpu_samples_name_a_planted_busy_function_and_agree_wit
     ASSERT_TRUE(result.contains("plant_delay")) << result.dump();
     cpu_ns += std::stod(result["plant_delay"]["cpu_ns"].get<std::string>());
   }
-  const double ops = (*full)["operations_per_run"].get<double>() * (*full)["repetitions"].get<double>();
+  const double ops =
+      (*full)["operations_per_run"].get<double>() * (*full)["repetitions"].get<double>();
   ASSERT_GT(ops, 0);
   const double own_ns_per_op = cpu_ns / ops;
   // The samples counted in the function: n ~ Poisson; 4 standard errors of a count of n, plus

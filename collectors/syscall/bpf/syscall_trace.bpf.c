@@ -437,10 +437,11 @@ static __always_inline __u64 syscall_in(struct task_struct* task) {
 }
 
 // Switched out outside a traced call: the thread is off the CPU from now, runnable if it was
-// preempted (or yielded) and blocked otherwise, in the system call it is in (an untraced one). Switched in: that interval is accounted as a
-// call of its own, blocked up to the wake-up and runnable after it. Only the workload's threads
-// already found in this run's cohort (at their first traced call) are followed: no lookup for
-// any other, and the bridge's writer, which waits for work by design, is not the workload's.
+// preempted (or yielded) and blocked otherwise, in the system call it is in (an untraced one).
+// Switched in: that interval is accounted as a call of its own, blocked up to the wake-up and
+// runnable after it. Only the workload's threads already found in this run's cohort (at their first
+// traced call) are followed: no lookup for any other, and the bridge's writer, which waits for work
+// by design, is not the workload's.
 SEC("tp_btf/sched_switch")
 int BPF_PROG(on_sched_switch, bool preempt, struct task_struct* prev, struct task_struct* next,
              unsigned int prev_state) {

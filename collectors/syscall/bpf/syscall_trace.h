@@ -153,7 +153,7 @@ struct jb_sample_record {
   __u8 role;      /* JB_ROLE_* */
   __u8 in_kernel; /* the sample interrupted the kernel (a system call, a fault), not user code */
   __u8 pad;
-  __s32 frames;                   /* user frames in ip[], leaf first; < 0: the stack was unreadable */
+  __s32 frames; /* user frames in ip[], leaf first; < 0: the stack was unreadable */
   __u64 ip[JB_SAMPLE_FRAMES];
 };
 

@@ -29,7 +29,6 @@ std::optional<CallRecord::Waker> waker_of(const jb_call_record& r) {
   }
 }
 
-
 constexpr char kMagic[8] = {'J', 'B', 'S', 'C', 'R', 'E', 'C', '1'};
 constexpr std::size_t kHeaderBytes = sizeof kMagic + 5 * sizeof(std::uint32_t);
 

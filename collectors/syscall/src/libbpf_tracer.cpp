@@ -199,8 +199,8 @@ std::string attach_sampling(LibbpfTracer::State& state) {
   attr.freq = 1;
   attr.sample_freq = JB_SAMPLE_HZ;
   for (int cpu = 0; cpu < state.cpus; ++cpu) {
-    const int fd = static_cast<int>(
-        syscall(SYS_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC));
+    const int fd =
+        static_cast<int>(syscall(SYS_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC));
     if (fd < 0) {
       if (errno == ENODEV) continue;  // a possible CPU that is not online
       return fmt::format("perf_event_open (cpu-clock) on CPU {}: {}", cpu, errno_text(errno));
@@ -263,13 +263,13 @@ std::unique_ptr<LibbpfTracer> LibbpfTracer::open(std::string& why, const TracerO
     }
     attached.emplace_back(n.name);
   }
-  for (bpf_program* p : {state->skel->progs.on_sys_enter, state->skel->progs.on_sys_exit,
-                         state->skel->progs.on_fork, state->skel->progs.on_process_exit,
-                         state->skel->progs.on_sched_switch, state->skel->progs.on_sched_waking,
-                         state->skel->progs.on_sched_wakeup,
-                         state->skel->progs.on_irq_entry, state->skel->progs.on_irq_exit,
-                         state->skel->progs.on_softirq_entry, state->skel->progs.on_softirq_exit,
-                         state->skel->progs.on_hrtimer_entry, state->skel->progs.on_hrtimer_exit}) {
+  for (bpf_program* p :
+       {state->skel->progs.on_sys_enter, state->skel->progs.on_sys_exit, state->skel->progs.on_fork,
+        state->skel->progs.on_process_exit, state->skel->progs.on_sched_switch,
+        state->skel->progs.on_sched_waking, state->skel->progs.on_sched_wakeup,
+        state->skel->progs.on_irq_entry, state->skel->progs.on_irq_exit,
+        state->skel->progs.on_softirq_entry, state->skel->progs.on_softirq_exit,
+        state->skel->progs.on_hrtimer_entry, state->skel->progs.on_hrtimer_exit}) {
     bpf_link* l = bpf_program__attach(p);
     if (!l) {
       return refuse_errno(fmt::format("cannot attach {}", bpf_program__name(p)));

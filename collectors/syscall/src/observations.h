@@ -69,8 +69,8 @@ struct CpuSample {
   int phase = 0;
   ThreadRole role = ThreadRole::workload;
   bool in_kernel = false;           // it interrupted the kernel (a system call, a fault)
-  std::vector<std::uint64_t> ips;  // empty with stack_error
-  int stack_error = 0;             // the kernel's errno when the stack could not be read
+  std::vector<std::uint64_t> ips;   // empty with stack_error
+  int stack_error = 0;              // the kernel's errno when the stack could not be read
   std::vector<std::string> frames;  // ips named (symbolize.h), leaf first
 };
 

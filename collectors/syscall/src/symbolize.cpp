@@ -135,7 +135,8 @@ std::vector<Mapping> read_executable_maps(pid_t pid) {
 }
 
 std::string Frame::text() const {
-  if (!function.empty()) return module.empty() ? function : fmt::format("{} ({})", function, module);
+  if (!function.empty())
+    return module.empty() ? function : fmt::format("{} ({})", function, module);
   if (!module.empty()) return fmt::format("{}+0x{:x}", module, offset);
   return fmt::format("0x{:x}", offset);
 }

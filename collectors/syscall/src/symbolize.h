@@ -26,8 +26,8 @@ struct Mapping {
 std::vector<Mapping> read_executable_maps(pid_t pid);
 
 struct Frame {
-  std::string function;  // demangled; empty when no symbol covers the address
-  std::string module;    // the file's last path component; empty outside every file mapping
+  std::string function;      // demangled; empty when no symbol covers the address
+  std::string module;        // the file's last path component; empty outside every file mapping
   std::uint64_t offset = 0;  // into the module's file, or the address itself without a module
   std::string text() const;  // "function (module)", "module+0x…", "0x…"
 };

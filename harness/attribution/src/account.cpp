@@ -189,8 +189,9 @@ void AccountBuilder::add_call(const CallRecord& c) {
     }
     cost_of(phase, incarnation, p, c).add(ns, entered_here ? 1 : 0, c.duration_ns);
     if (!c.woken_by.empty() && ns) {
-      phase.woken[{CallKey{std::string(c.call), std::string(c.path), std::string(c.request)}.label(),
-                   waker_words(*inc, c)}] += ns;
+      phase
+          .woken[{CallKey{std::string(c.call), std::string(c.path), std::string(c.request)}.label(),
+                  waker_words(*inc, c)}] += ns;
     }
     if (pause) {
       gc_calls_ns_[{c.who, p}] +=

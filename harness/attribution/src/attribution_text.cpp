@@ -26,15 +26,15 @@ std::string interval(const Estimate& e, const std::function<std::string(double)>
 // db.lock until woken by worker 1".
 void wait_for_text(std::ostream& o, const CellAttribution& c) {
   if (c.wait_for.empty()) return;
-  o << "  wait-for (who ended each wait; a share of the waiting worker's time, inside the parts):\n";
+  o << "  wait-for (who ended each wait; a share of the waiting worker's time, inside the "
+       "parts):\n";
   for (std::size_t i = 0; i < c.wait_for.size() && i < kMaxWaitRows; ++i) {
     const WaitRow& w = c.wait_for[i];
-    o << fmt::format("    worker {} spent {} of its time {} until woken by {} ({} per {})\n",
-                     w.worker, share_with_interval(w.share),
-                     w.what.starts_with("blocked") || w.what.starts_with("runnable")
-                         ? w.what
-                         : "in " + w.what,
-                     w.waker, duration(w.ns_per_op.value), c.operation_unit);
+    o << fmt::format(
+        "    worker {} spent {} of its time {} until woken by {} ({} per {})\n", w.worker,
+        share_with_interval(w.share),
+        w.what.starts_with("blocked") || w.what.starts_with("runnable") ? w.what : "in " + w.what,
+        w.waker, duration(w.ns_per_op.value), c.operation_unit);
   }
   if (c.wait_for.size() > kMaxWaitRows)
     o << fmt::format("    ... {} smaller rows in --json\n", c.wait_for.size() - kMaxWaitRows);
@@ -51,11 +51,10 @@ void cpu_samples_text(std::ostream& o, const CellAttribution& c) {
   if (s.rows.empty()) o << "    none: the workload was never on a CPU when the clock fired\n";
   for (std::size_t i = 0; i < s.rows.size() && i < kMaxSampleRows; ++i) {
     const SampleRow& r = s.rows[i];
-    o << fmt::format("    {} {}{}{}\n", share_with_interval(r.share), r.function,
-                     r.span.empty() ? " (outside every span)" : " in " + r.span,
-                     r.ns_per_op ? fmt::format(" (≈ {} per {})", duration(*r.ns_per_op),
-                                               c.operation_unit)
-                                 : "");
+    o << fmt::format(
+        "    {} {}{}{}\n", share_with_interval(r.share), r.function,
+        r.span.empty() ? " (outside every span)" : " in " + r.span,
+        r.ns_per_op ? fmt::format(" (≈ {} per {})", duration(*r.ns_per_op), c.operation_unit) : "");
   }
   if (s.rows.size() > kMaxSampleRows)
     o << fmt::format("    ... {} smaller rows in --json\n", s.rows.size() - kMaxSampleRows);

@@ -75,7 +75,8 @@ RunMeasure pool(const RunAccount& run) {
     for (const auto& [name, ns] : p.in_span) {
       m.ns[{false, {}, name}] += static_cast<double>(ns);
       const auto span = p.spans.find(name);
-      m.count[{false, {}, name}] += span == p.spans.end() ? 0.0 : static_cast<double>(span->second.count);
+      m.count[{false, {}, name}] +=
+          span == p.spans.end() ? 0.0 : static_cast<double>(span->second.count);
     }
     m.writer_ns += static_cast<double>(p.writer_calls.ns);
     m.protocol_ns += static_cast<double>(p.protocol_ns);
@@ -239,17 +240,17 @@ CellAttribution analyse_cell(const CellInputs& in) {
                   [](const RunAccount* r) { return r->backend == "libbpf"; }) ||
       std::any_of(ids.begin(), ids.end(),
                   [](const PartId& id) { return !id.gc && is_off_cpu(id.key.call); });
-  const bool spans_split = std::any_of(ids.begin(), ids.end(),
-                                       [](const PartId& id) { return !id.span.empty(); });
+  const bool spans_split =
+      std::any_of(ids.begin(), ids.end(), [](const PartId& id) { return !id.span.empty(); });
   for (const PartId& id : ids) {
     PartRow row;
     row.kind = id.gc ? "gc" : id.span.empty() ? "syscall" : "span";
     row.key = id.key;
     row.span = id.span;
-    row.label = id.gc              ? "GC pauses"
-                : id.span.empty()  ? id.key.label()
-                : off_cpu_traced   ? fmt::format("on a CPU in {}", id.span)
-                                   : fmt::format("in {} outside traced calls", id.span);
+    row.label = id.gc             ? "GC pauses"
+                : id.span.empty() ? id.key.label()
+                : off_cpu_traced  ? fmt::format("on a CPU in {}", id.span)
+                                  : fmt::format("in {} outside traced calls", id.span);
     row.share = estimate([&](const auto& pick) { return share_of(id, pick); });
     row.ns_per_op = estimate([&](const auto& pick) {
       const double o = ops(pick);
@@ -274,7 +275,7 @@ CellAttribution analyse_cell(const CellInputs& in) {
 
   PartRow rest;
   rest.kind = "rest";
-  rest.label = !c.syscalls_attributed           ? "not attributed (no traced-syscall evidence)"
+  rest.label = !c.syscalls_attributed          ? "not attributed (no traced-syscall evidence)"
                : off_cpu_traced && spans_split ? kRestOnCpuOutsideSpans
                : off_cpu_traced                ? kRestOnCpu
                : spans_split ? "rest: outside every span (on-CPU elsewhere and untraced waiting)"
@@ -377,11 +378,10 @@ CellAttribution analyse_cell(const CellInputs& in) {
 
   // The on-CPU samples, where every run sampled at the same rate.
   const std::optional<double> hz = in.runs.front()->sample_hz;
-  const bool sampled = hz && *hz > 0 && std::all_of(in.runs.begin(), in.runs.end(), [&](const RunAccount* r) {
-                         return r->sample_hz == hz;
-                       });
-  const double sample_total =
-      sum_of(runs, all, [](const RunMeasure& m) { return m.sample_count; });
+  const bool sampled = hz && *hz > 0 &&
+                       std::all_of(in.runs.begin(), in.runs.end(),
+                                   [&](const RunAccount* r) { return r->sample_hz == hz; });
+  const double sample_total = sum_of(runs, all, [](const RunMeasure& m) { return m.sample_count; });
   if (sampled) {
     CpuSamples cs;
     cs.hz = *hz;

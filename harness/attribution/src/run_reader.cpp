@@ -182,7 +182,8 @@ class Reader {
       const bool calls_ok = status_of(syscall) == "ok";
       a.detail = calls_ok ? facts_.trace : "none";
       a.backend = syscall ? syscall->value("backend", "") : "";
-      if (syscall && syscall->contains("cpu_sample_hz") && (*syscall)["cpu_sample_hz"].is_number()) {
+      if (syscall && syscall->contains("cpu_sample_hz") &&
+          (*syscall)["cpu_sample_hz"].is_number()) {
         a.sample_hz = (*syscall)["cpu_sample_hz"].get<double>();
       }
       const Json* collectors = member(summary, "collectors");

@@ -63,8 +63,8 @@ std::string dominant_sentence(const CellAttribution& c) {
           : fmt::format("the {} {} incarnations", c.incarnations, lane_word(c.values));
   const std::string of_time = c.threads > 1 ? "measure thread-time" : "measure wall time";
   // A span's part reads "on a CPU in <span>" already, a wait off the CPU "blocked in <call>".
-  const bool says_where = top.kind == "span" || top.label.starts_with("blocked ") ||
-                          top.label.starts_with("runnable ");
+  const bool says_where =
+      top.kind == "span" || top.label.starts_with("blocked ") || top.label.starts_with("runnable ");
   const std::string what = says_where ? top.label : "in " + top.label;
   std::string s =
       fmt::format("{}: {} {} {} of {} {} ({} per {})", where, who,
@@ -83,7 +83,8 @@ std::string dominant_sentence(const CellAttribution& c) {
   if (rest.share.value > kRestWorthSaying) {
     std::string_view unnamed = rest.label;
     if (unnamed.starts_with("rest: ")) unnamed.remove_prefix(6);
-    s += fmt::format("; {} of the time is named by no part ({})", percent(rest.share.value), unnamed);
+    s += fmt::format("; {} of the time is named by no part ({})", percent(rest.share.value),
+                     unnamed);
   }
   s += "; " + noise + ".";
   return s;

@@ -202,8 +202,9 @@ std::string wait_for_table(const json& rows, const json& repetitions) {
            td(or_dash(number(field(w, "ns_per_op")), duration)) + "</tr>\n";
   }
   if (rows.size() > kRows) {
-    out += fmt::format("<tr><td colspan=\"5\" class=\"empty\">{} smaller rows in --json</td></tr>\n",
-                       rows.size() - kRows);
+    out +=
+        fmt::format("<tr><td colspan=\"5\" class=\"empty\">{} smaller rows in --json</td></tr>\n",
+                    rows.size() - kRows);
   }
   return out + "</tbody></table>\n";
 }

@@ -45,7 +45,8 @@ std::optional<std::string> Cohort::register_worker(std::size_t index, pid_t spaw
 
 std::optional<std::string> Cohort::admit_spawned(std::size_t index, pid_t spawned) {
   const auto stat = proc::read_proc_stat(spawned);
-  if (!stat) return fmt::format("worker {} (pid {}) is gone before it was admitted", index, spawned);
+  if (!stat)
+    return fmt::format("worker {} (pid {}) is gone before it was admitted", index, spawned);
   CohortMember member;
   member.worker = index;
   member.pid = spawned;

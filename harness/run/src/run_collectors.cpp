@@ -106,8 +106,7 @@ void RunCollectors::exited(pid_t pid, const proc::ExitStatus& s) {
   }
 }
 
-std::string RunCollectors::finish(const Json& boundaries, const Cohort& cohort,
-                                  bool confirmed) {
+std::string RunCollectors::finish(const Json& boundaries, const Cohort& cohort, bool confirmed) {
   Json required_names = Json::array();
   for (const auto& plan : plans_) {
     if (plan.required) required_names.push_back(plan.name);

@@ -37,7 +37,8 @@ class RunCollectors {
   // Creates the raw directories. Returns why it could not, or "".
   std::string prepare();
   collectors::WorkerEnv worker_env(std::size_t index) const;
-  // Every worker is admitted (held before its exec). Returns the reason the run cannot go on, or "".
+  // Every worker is admitted (held before its exec). Returns the reason the run cannot go on, or
+  // "".
   std::string attach(const Cohort& cohort, std::size_t workers, std::uint64_t deadline_ns);
   // Every worker made its canary call. Returns "attachment not verified: ..." or "".
   std::string verify(std::uint64_t deadline_ns);

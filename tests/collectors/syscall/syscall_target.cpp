@@ -12,8 +12,8 @@
 //   3 fork N      forks a child that does N rounds and exits; waits for it; the ack has its pid
 //   4 burst N     N ioctl(FIONREAD) calls on one file, as fast as possible
 //   5 exit        acknowledged, then exit 0
-//   6 lock        opens DIR/flock.lock and takes flock(LOCK_EX) on it, waiting while another holds it
-//   7 unlock      flock(LOCK_UN) on it and closes it
+//   6 lock        opens DIR/flock.lock and takes flock(LOCK_EX) on it, waiting while another holds
+//   it 7 unlock      flock(LOCK_UN) on it and closes it
 //
 // Why signals and vmsplice: the control channel must not make a single traced system call,
 // so the counts a test reads from the trace are exactly the op set's. Commands are received

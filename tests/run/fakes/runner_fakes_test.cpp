@@ -83,9 +83,10 @@ TEST_F(RunnerWithFakes, AWellBehavedWorkerRunsEveryPhaseInProtocolOrder) {
   const RunRecord r = run(0, interrupt);
   EXPECT_EQ(r.status, RunStatus::ok) << r.reason;
   const std::vector<std::string> order = {
-      "spawn worker 0", "release worker 0", "<- hello", "-> configure", "<- ready", "-> canary",
-      "<- canary_done", "-> start", "<- warmup_done", "-> measure",     "<- measure_done",
-      "<- result",      "-> exit",  "<- bye",         "signal group 9", "reaped worker 0"};
+      "spawn worker 0", "release worker 0", "<- hello",        "-> configure",
+      "<- ready",       "-> canary",        "<- canary_done",  "-> start",
+      "<- warmup_done", "-> measure",       "<- measure_done", "<- result",
+      "-> exit",        "<- bye",           "signal group 9",  "reaped worker 0"};
   EXPECT_EQ(spawner_.events, order);
   // The phases were timed in order on the run's clock.
   const auto& b = r.run["boundaries"];

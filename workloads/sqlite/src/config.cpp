@@ -138,11 +138,11 @@ ConfigParse parse_configure(const json& m) {
 
   const json& p = m["params"];
   const bool mixed = m["lane"] == "mixed";
-  if (c.keys(p, "params",
-             {"synchronous", "ops_per_transaction", "busy_timeout_ms", "read_ratio",
-              "page_cache_kib", "plant_fsync_file", "plant_delay_ns", "plant_sleep_ns",
-              "subquery_cache"},
-             {"synchronous", "ops_per_transaction", "busy_timeout_ms", "page_cache_kib"})) {
+  if (c.keys(
+          p, "params",
+          {"synchronous", "ops_per_transaction", "busy_timeout_ms", "read_ratio", "page_cache_kib",
+           "plant_fsync_file", "plant_delay_ns", "plant_sleep_ns", "subquery_cache"},
+          {"synchronous", "ops_per_transaction", "busy_timeout_ms", "page_cache_kib"})) {
     if (auto v = c.choice(p["synchronous"], "params.synchronous", kSyncs)) {
       cfg.params.synchronous = static_cast<Synchronous>(*v);
     }

@@ -24,7 +24,6 @@ std::uint64_t thread_cpu_ns() {
   } while (monotonic_ns() < until);
 }
 
-
 // Steps `stmt` to completion, reading every column of every row as a client would, then resets
 // it and shows it to the connection's subquery cache. Adds its VM steps to `vm_steps`, read and
 // reset here so that each execution counts its own. Returns SQLITE_OK or the extended code of

@@ -154,10 +154,10 @@ struct RunAccount {
   std::string cell;  // the point without its trace mode
   std::string trace;
   std::string status;
-  std::string detail;        // full | light | none: what the syscall part came from
-  std::string backend;       // the syscall backend
+  std::string detail;               // full | light | none: what the syscall part came from
+  std::string backend;              // the syscall backend
   std::optional<double> sample_hz;  // full, the compiled tracer: its on-CPU sampling rate
-  std::string thread_roles;  // told_apart | mixed | "" (unknown)
+  std::string thread_roles;         // told_apart | mixed | "" (unknown)
   std::vector<std::pair<std::string, std::string>> values;
   double throughput = 0;
   std::vector<Incarnation> incarnations;

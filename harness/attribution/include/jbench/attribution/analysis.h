@@ -128,7 +128,7 @@ struct CellAttribution {
   std::string agreement_note;
   std::string sentence;
   std::vector<SpanRow> spans;
-  std::vector<WaitRow> wait_for;  // full detail with the compiled tracer; by share
+  std::vector<WaitRow> wait_for;          // full detail with the compiled tracer; by share
   std::optional<CpuSamples> cpu_samples;  // full detail with the compiled tracer's sampler
   std::vector<std::string> notes;
 };
