@@ -361,7 +361,17 @@ class Reader {
     s.tid = *tid;
     s.bridge_writer = r.string("thread_role") == "bridge_writer";
     s.t_ns = *t;
-    s.leaf = r.string("leaf").value_or("(stack not readable)");
+    const std::string_view leaf = r.string("leaf").value_or("(stack not readable)");
+    // A sample in the kernel (a system call's work, a fault) is named by where user code entered
+    // it: that is the last frame the user stack has.
+    const events::FlatField* in_kernel = r.find("in_kernel");
+    if (in_kernel && in_kernel->kind == events::FlatField::Kind::boolean && in_kernel->number) {
+      kernel_leaf_ = "the kernel, entered from ";
+      kernel_leaf_ += leaf;
+      s.leaf = kernel_leaf_;
+    } else {
+      s.leaf = leaf;
+    }
     b.add_sample(s);
   }
 
@@ -444,7 +454,8 @@ class Reader {
   const std::string& dir_;
   const report::RunFacts& facts_;
   std::string rel_;
-  std::deque<std::string> recorded_;                         // the paths as recorded
+  std::deque<std::string> recorded_;  // the paths as recorded
+  std::string kernel_leaf_;           // a kernel sample's name, built per record
   std::unordered_map<std::string_view, std::string> paths_;  // -> as the account keys them
 };
 
