@@ -4,6 +4,7 @@
 #include <bpf/libbpf.h>
 #include <fmt/format.h>
 #include <linux/perf_event.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -198,6 +199,7 @@ std::string attach_sampling(LibbpfTracer::State& state) {
   attr.config = PERF_COUNT_SW_CPU_CLOCK;
   attr.freq = 1;
   attr.sample_freq = JB_SAMPLE_HZ;
+  attr.disabled = 1;  // enabled by each full run (sample_clock)
   for (int cpu = 0; cpu < state.cpus; ++cpu) {
     const int fd =
         static_cast<int>(syscall(SYS_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC));
@@ -358,7 +360,16 @@ std::string LibbpfTracer::begin_run(const std::vector<pid_t>& tgids, const Recor
     if (auto problem = add_process(pid); !problem.empty()) return problem;
   }
   __atomic_store_n(&skel->bss->tracing, 1u, __ATOMIC_SEQ_CST);
+  // The sampling clock ticks only while a full run is traced: a timer interrupt a millisecond on
+  // every CPU keeps idle CPUs out of deep sleep, which would change what a light run measures.
+  if (!records.path.empty()) sample_clock(true);
   return {};
+}
+
+void LibbpfTracer::sample_clock(bool on) {
+  for (const int fd : state_->sample_fds) {
+    ioctl(fd, on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0);
+  }
 }
 
 void LibbpfTracer::set_phase(int phase) {
@@ -397,6 +408,7 @@ RunEnd LibbpfTracer::end_run(std::vector<CanaryHit>& canaries, std::vector<ForkS
   RunEnd out;
   prove_attached(out);
   __atomic_store_n(&skel->bss->tracing, 0u, __ATOMIC_SEQ_CST);
+  sample_clock(false);
   if (state_->records) {
     drain_every_cpu(out, canaries, forks);
   } else {

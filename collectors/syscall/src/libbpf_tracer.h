@@ -104,6 +104,7 @@ class LibbpfTracer {
   void prove_attached(RunEnd& out);
   void drain_every_cpu(RunEnd& out, std::vector<CanaryHit>& canaries, std::vector<ForkSeen>& forks);
   void close_records(RunEnd& out);
+  void sample_clock(bool on);  // the per-CPU sampling events, on for a full run only
   std::unique_ptr<State> state_;
   std::uint64_t attach_ns_ = 0;
   bool healthy_ = true;
