@@ -227,6 +227,36 @@ static __always_inline struct jb_totals* totals_of(struct entry* e) {
   return bpf_map_lookup_elem(&totals, &slot);
 }
 
+// Per CPU: how deep in interrupt handlers it is now (hard IRQs, softirqs, hrtimer callbacks),
+// from their tracepoints, so that a wake-up made there is not taken for the task it landed on.
+// The kernel's own preempt count is not exported to BPF where kallsyms holds no data symbols.
+struct {
+  __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+  __uint(max_entries, 1);
+  __type(key, __u32);
+  __type(value, __u32);
+} irq_depth SEC(".maps");
+
+// A system call's entry and a context switch are never inside an interrupt handler: the depth is
+// 0 there. Set so, it cannot drift: an exit program the kernel skipped (a handler's exit nested
+// in the same program's run on this CPU) leaves a count too high only until the next of them.
+static __always_inline void out_of_interrupts(void) {
+  const __u32 zero = 0;
+  __u32* depth = bpf_map_lookup_elem(&irq_depth, &zero);
+  if (depth) *depth = 0;
+}
+
+static __always_inline void enter_interrupt(int step) {
+  const __u32 zero = 0;
+  __u32* depth = bpf_map_lookup_elem(&irq_depth, &zero);
+  if (!depth) return;
+  if (step > 0) {
+    *depth += 1;
+  } else if (*depth > 0) {
+    *depth -= 1;  // an exit whose entry came before the programs were attached: nothing to undo
+  }
+}
+
 // JB_ROLE_BRIDGE_WRITER for the trace bridge's writer thread (by its name), else the workload's.
 static __always_inline __u32 thread_role(void) {
   char name[16] = {};
@@ -245,6 +275,7 @@ static __always_inline __u32 thread_role(void) {
 SEC("tp_btf/sys_enter")
 int BPF_PROG(on_sys_enter, struct pt_regs* regs, long id) {
   if (!tracing) return 0;
+  out_of_interrupts();
   const __u64 pid_tgid = bpf_get_current_pid_tgid();
   const __u32 tgid = pid_tgid >> 32;
   if (tgid == probe_tgid) {
@@ -445,7 +476,9 @@ static __always_inline __u64 syscall_in(struct task_struct* task) {
 SEC("tp_btf/sched_switch")
 int BPF_PROG(on_sched_switch, bool preempt, struct task_struct* prev, struct task_struct* next,
              unsigned int prev_state) {
-  if (!tracing || skip_off_cpu) return 0;
+  if (!tracing) return 0;
+  out_of_interrupts();
+  if (skip_off_cpu) return 0;
   const __u64 now = bpf_ktime_get_ns();
   struct entry* out = bpf_task_storage_get(&in_flight, prev, 0, 0);
   if (out && out->member_run == run && !out->active && out->role == JB_ROLE_WORKLOAD) {
@@ -484,27 +517,6 @@ int BPF_PROG(on_sched_switch, bool preempt, struct task_struct* prev, struct tas
     account(in, pid_tgid, now, 0);
   }
   return 0;
-}
-
-// Per CPU: how deep in interrupt handlers it is now (hard IRQs, softirqs, hrtimer callbacks),
-// from their tracepoints, so that a wake-up made there is not taken for the task it landed on.
-// The kernel's own preempt count is not exported to BPF where kallsyms holds no data symbols.
-struct {
-  __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-  __uint(max_entries, 1);
-  __type(key, __u32);
-  __type(value, __u32);
-} irq_depth SEC(".maps");
-
-static __always_inline void enter_interrupt(int step) {
-  const __u32 zero = 0;
-  __u32* depth = bpf_map_lookup_elem(&irq_depth, &zero);
-  if (!depth) return;
-  if (step > 0) {
-    *depth += 1;
-  } else if (*depth > 0) {
-    *depth -= 1;  // an exit whose entry came before the programs were attached: nothing to undo
-  }
 }
 
 SEC("tp_btf/irq_handler_entry")
