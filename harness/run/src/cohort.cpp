@@ -30,32 +30,29 @@ std::optional<std::string> Cohort::register_worker(std::size_t index, pid_t spaw
     m.comm = stat->comm;  // the program's, now that it runs
     return std::nullopt;
   }
+  // Not admitted before (a spawner that does not hold before exec): registered now.
+  members_.push_back(worker_member(index, *stat));
+  members_.back().runtime_id = hello["runtime_id"].get<std::string>();
+  return std::nullopt;
+}
+
+CohortMember Cohort::worker_member(std::size_t index, const proc::ProcStat& stat) const {
   CohortMember member;
   member.worker = index;
-  member.pid = spawned;
-  member.ppid = stat->ppid;
+  member.pid = stat.pid;
+  member.ppid = stat.ppid;
   member.boot_id = boot_id_;
-  member.start_time_ticks = stat->start_time_ticks;
-  member.runtime_id = hello["runtime_id"].get<std::string>();
-  member.comm = stat->comm;
+  member.start_time_ticks = stat.start_time_ticks;
+  member.comm = stat.comm;
   member.registered_ns = monotonic_ns();
-  members_.push_back(std::move(member));
-  return std::nullopt;
+  return member;
 }
 
 std::optional<std::string> Cohort::admit_spawned(std::size_t index, pid_t spawned) {
   const auto stat = proc::read_proc_stat(spawned);
   if (!stat)
     return fmt::format("worker {} (pid {}) is gone before it was admitted", index, spawned);
-  CohortMember member;
-  member.worker = index;
-  member.pid = spawned;
-  member.ppid = stat->ppid;
-  member.boot_id = boot_id_;
-  member.start_time_ticks = stat->start_time_ticks;
-  member.comm = stat->comm;
-  member.registered_ns = monotonic_ns();
-  members_.push_back(std::move(member));
+  members_.push_back(worker_member(index, *stat));
   return std::nullopt;
 }
 

@@ -52,6 +52,7 @@ class Cohort {
   nlohmann::json to_json() const;
 
  private:
+  CohortMember worker_member(std::size_t index, const proc::ProcStat& stat) const;
   std::string boot_id_;
   std::vector<CohortMember> members_;
 };
