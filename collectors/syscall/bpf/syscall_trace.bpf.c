@@ -237,18 +237,21 @@ struct {
   __type(value, __u32);
 } irq_depth SEC(".maps");
 
+static __always_inline __u32* interrupt_depth(void) {
+  const __u32 zero = 0;
+  return bpf_map_lookup_elem(&irq_depth, &zero);
+}
+
 // A system call's entry and a context switch are never inside an interrupt handler: the depth is
 // 0 there. Set so, it cannot drift: an exit program the kernel skipped (a handler's exit nested
 // in the same program's run on this CPU) leaves a count too high only until the next of them.
 static __always_inline void out_of_interrupts(void) {
-  const __u32 zero = 0;
-  __u32* depth = bpf_map_lookup_elem(&irq_depth, &zero);
+  __u32* depth = interrupt_depth();
   if (depth) *depth = 0;
 }
 
 static __always_inline void enter_interrupt(int step) {
-  const __u32 zero = 0;
-  __u32* depth = bpf_map_lookup_elem(&irq_depth, &zero);
+  __u32* depth = interrupt_depth();
   if (!depth) return;
   if (step > 0) {
     *depth += 1;
@@ -558,8 +561,7 @@ int BPF_PROG(on_hrtimer_exit) {
 // Who is waking a thread now (sched_waking runs in the waker's own context): an interrupt
 // handler, a kernel thread, or a task.
 static __always_inline void note_waker(struct entry* e) {
-  const __u32 zero = 0;
-  const __u32* depth = bpf_map_lookup_elem(&irq_depth, &zero);
+  const __u32* depth = interrupt_depth();
   struct task_struct* current = bpf_get_current_task_btf();
   __u32 how = JB_WAKER_TASK;
   if (depth && *depth > 0) {

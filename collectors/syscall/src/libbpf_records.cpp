@@ -137,7 +137,7 @@ DecodedRecords decode_record_file(std::string_view bytes) {
         c.duration_ns = r.duration_ns;
         c.call = r.call;
         c.phase = r.phase;
-        c.role = r.role == JB_ROLE_BRIDGE_WRITER ? ThreadRole::bridge_writer : ThreadRole::workload;
+        c.role = thread_role_of(r.role);
         c.fd = r.fd;
         c.result = r.result;
         if (has_request(*call)) c.request = r.request;
@@ -156,7 +156,7 @@ DecodedRecords decode_record_file(std::string_view bytes) {
         c.tid = static_cast<pid_t>(s.tid);
         c.t_ns = s.t_ns;
         c.phase = s.phase;
-        c.role = s.role == JB_ROLE_BRIDGE_WRITER ? ThreadRole::bridge_writer : ThreadRole::workload;
+        c.role = thread_role_of(s.role);
         c.in_kernel = s.in_kernel != 0;
         if (s.frames < 0) {
           c.stack_error = -s.frames;

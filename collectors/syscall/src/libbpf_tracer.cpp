@@ -200,19 +200,32 @@ std::string attach_sampling(LibbpfTracer::State& state) {
   attr.freq = 1;
   attr.sample_freq = JB_SAMPLE_HZ;
   attr.disabled = 1;  // enabled by each full run (sample_clock)
+  // All CPUs or none: a sampler on some CPUs only would sample while the entry says it is off.
+  std::vector<int> fds;
+  std::vector<bpf_link*> links;
+  const auto undo = [&](std::string why) {
+    for (bpf_link* l : links) bpf_link__destroy(l);
+    for (const int fd : fds) close(fd);
+    return why;
+  };
   for (int cpu = 0; cpu < state.cpus; ++cpu) {
     const int fd =
         static_cast<int>(syscall(SYS_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC));
     if (fd < 0) {
       if (errno == ENODEV) continue;  // a possible CPU that is not online
-      return fmt::format("perf_event_open (cpu-clock) on CPU {}: {}", cpu, errno_text(errno));
+      return undo(fmt::format("perf_event_open (cpu-clock) on CPU {}: {}", cpu, errno_text(errno)));
     }
-    state.sample_fds.push_back(fd);
+    fds.push_back(fd);
     bpf_link* l = bpf_program__attach_perf_event(state.skel->progs.on_cpu_sample, fd);
-    if (!l) return fmt::format("cannot attach the sampler on CPU {}: {}", cpu, errno_text(errno));
-    state.links.push_back(l);
+    if (!l) {
+      return undo(fmt::format("cannot attach the sampler on CPU {}: {}", cpu, errno_text(errno)));
+    }
+    links.push_back(l);
   }
-  return state.sample_fds.empty() ? "no CPU took a sampling event" : "";
+  if (fds.empty()) return "no CPU took a sampling event";
+  state.sample_fds = std::move(fds);
+  state.links.insert(state.links.end(), links.begin(), links.end());
+  return {};
 }
 
 LibbpfTracer::LibbpfTracer(std::unique_ptr<State> state) : state_(std::move(state)) {}
@@ -518,8 +531,7 @@ std::map<TotalsKey, Totals> LibbpfTracer::read_totals() {
     __u32 slot = 0;
     if (bpf_map_lookup_elem(slots, &key, &slot) != 0) continue;
     if (bpf_map_lookup_elem(fd, &slot, per_cpu.data()) != 0) continue;
-    const ThreadRole role =
-        key.role == JB_ROLE_BRIDGE_WRITER ? ThreadRole::bridge_writer : ThreadRole::workload;
+    const ThreadRole role = thread_role_of(key.role);
     Totals& t = totals[{static_cast<pid_t>(key.tgid), key.phase, key.call, role}];
     const TracedCall* call = call_by_id(key.call);
     const bool request = call && has_request(*call);

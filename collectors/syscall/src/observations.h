@@ -34,6 +34,10 @@ struct FileIdentity {
 // Which of a process's threads made a call: the workload's own, or jbench's trace-bridge writer
 // (the observer's). Only the compiled tracer tells them apart.
 enum class ThreadRole { workload = 0, bridge_writer = 1 };
+// The compiled tracer's JB_ROLE_* code (syscall_trace.h) as a role: 1 is the bridge writer's.
+inline ThreadRole thread_role_of(unsigned code) {
+  return code == 1 ? ThreadRole::bridge_writer : ThreadRole::workload;
+}
 
 // One completed system call.
 struct CallRecord {

@@ -33,6 +33,7 @@ constexpr std::array<TracedCall, 2> kOffCpu = {{
     {JB_CALL_OFF_CPU_BLOCKED, "off-cpu:blocked", ArgKind::request, false, true},
     {JB_CALL_OFF_CPU_RUNNABLE, "off-cpu:runnable", ArgKind::fd, false, true},
 }};
+static_assert(JB_ROLE_BRIDGE_WRITER == 1 && JB_ROLE_WORKLOAD == 0);  // thread_role_of
 static_assert(JB_CALL_OFF_CPU_BLOCKED == kCalls.size() && JB_CALL_OFF_CPU_RUNNABLE == 15 &&
               JB_CALL_OFF_CPU_RUNNABLE < JB_HINT_CALLS);
 
