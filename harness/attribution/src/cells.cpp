@@ -112,9 +112,84 @@ double sum_of(const std::vector<RunMeasure>& runs, const std::vector<std::size_t
   return s;
 }
 
-double part_ns(const RunMeasure& m, const PartId& id) {
-  const auto it = m.ns.find(id);
-  return it == m.ns.end() ? 0.0 : it->second;
+using Pick = std::vector<std::size_t>;
+using Field = std::function<double(const RunMeasure&)>;
+// A figure of the picked runs as its point and bootstrap interval (analyse_cell's `estimate`).
+using Estimator = std::function<Estimate(const std::function<double(const Pick&)>&)>;
+
+// A run's value under `key`, 0 where the run has none.
+template <typename Map, typename Key>
+double at_or_zero(const Map& values, const Key& key) {
+  const auto it = values.find(key);
+  return it == values.end() ? 0.0 : it->second;
+}
+
+// The sum of `num` over the picked runs divided by that of `den`; 0 where the latter is 0.
+double ratio_of(const std::vector<RunMeasure>& runs, const Pick& pick, const Field& num,
+                const Field& den) {
+  const double d = sum_of(runs, pick, den);
+  return d > 0 ? sum_of(runs, pick, num) / d : 0.0;
+}
+
+double part_ns(const RunMeasure& m, const PartId& id) { return at_or_zero(m.ns, id); }
+
+// Who ended the waits: per worker, what it waited in and who woke it, as a share of that
+// worker's time and per operation; largest first.
+std::vector<WaitRow> wait_for_rows(const std::vector<RunMeasure>& runs, const Estimator& estimate) {
+  std::set<std::tuple<std::uint32_t, std::string, std::string>> keys;
+  for (const auto& m : runs) {
+    for (const auto& [key, ns] : m.woken) keys.insert(key);
+  }
+  std::vector<WaitRow> rows;
+  for (const auto& key : keys) {
+    const Field woken_ns = [&key](const RunMeasure& m) { return at_or_zero(m.woken, key); };
+    const Field worker_ns = [&key](const RunMeasure& m) {
+      return at_or_zero(m.worker_ns, std::get<0>(key));
+    };
+    const Field ops = [](const RunMeasure& m) { return m.ops; };
+    WaitRow row{std::get<0>(key), std::get<1>(key), std::get<2>(key), {}, {}};
+    row.share =
+        estimate([&](const Pick& pick) { return ratio_of(runs, pick, woken_ns, worker_ns); });
+    row.ns_per_op = estimate([&](const Pick& pick) { return ratio_of(runs, pick, woken_ns, ops); });
+    rows.push_back(std::move(row));
+  }
+  std::stable_sort(rows.begin(), rows.end(), [](const WaitRow& a, const WaitRow& b) {
+    return a.share.value > b.share.value;
+  });
+  return rows;
+}
+
+// The on-CPU samples by (span, leaf function), where every run sampled at the same rate: their
+// share of the samples and the CPU time they stand for per operation; largest first.
+std::optional<CpuSamples> cpu_sample_rows(const CellInputs& in, const std::vector<RunMeasure>& runs,
+                                          const Estimator& estimate) {
+  const std::optional<double> hz = in.runs.front()->sample_hz;
+  const bool sampled = hz && *hz > 0 &&
+                       std::all_of(in.runs.begin(), in.runs.end(),
+                                   [&](const RunAccount* r) { return r->sample_hz == hz; });
+  if (!sampled) return std::nullopt;
+  Pick all(runs.size());
+  std::iota(all.begin(), all.end(), 0);
+  const Field count = [](const RunMeasure& m) { return m.sample_count; };
+  const double operations = sum_of(runs, all, [](const RunMeasure& m) { return m.ops; });
+  CpuSamples cs;
+  cs.hz = *hz;
+  cs.samples_per_run = sum_of(runs, all, count) / static_cast<double>(runs.size());
+  std::set<std::pair<std::string, std::string>> keys;
+  for (const auto& m : runs) {
+    for (const auto& [key, n] : m.samples) keys.insert(key);
+  }
+  for (const auto& key : keys) {
+    const Field of_key = [&key](const RunMeasure& m) { return at_or_zero(m.samples, key); };
+    SampleRow row{key.first, key.second, {}, std::nullopt};
+    row.share = estimate([&](const Pick& pick) { return ratio_of(runs, pick, of_key, count); });
+    if (operations > 0) row.ns_per_op = sum_of(runs, all, of_key) * 1e9 / *hz / operations;
+    cs.rows.push_back(std::move(row));
+  }
+  std::stable_sort(cs.rows.begin(), cs.rows.end(), [](const SampleRow& a, const SampleRow& b) {
+    return a.share.value > b.share.value;
+  });
+  return cs;
 }
 
 double rest_ns(const RunMeasure& m) {
@@ -347,67 +422,8 @@ CellAttribution analyse_cell(const CellInputs& in) {
     c.detectable.fraction_of_wall = stats::minimum_detectable_change(cv, base.size(), base.size());
   }
 
-  // Who ended the waits: per worker, what it waited in and who woke it.
-  std::set<std::tuple<std::uint32_t, std::string, std::string>> wait_keys;
-  for (const auto& m : runs) {
-    for (const auto& [key, ns] : m.woken) wait_keys.insert(key);
-  }
-  for (const auto& key : wait_keys) {
-    const auto woken_ns = [&key](const RunMeasure& m) {
-      const auto it = m.woken.find(key);
-      return it == m.woken.end() ? 0.0 : it->second;
-    };
-    const auto worker_ns = [&key](const RunMeasure& m) {
-      const auto it = m.worker_ns.find(std::get<0>(key));
-      return it == m.worker_ns.end() ? 0.0 : it->second;
-    };
-    WaitRow row{std::get<0>(key), std::get<1>(key), std::get<2>(key), {}, {}};
-    row.share = estimate([&](const auto& pick) {
-      const double t = sum_of(runs, pick, worker_ns);
-      return t > 0 ? sum_of(runs, pick, woken_ns) / t : 0.0;
-    });
-    row.ns_per_op = estimate([&](const auto& pick) {
-      const double o = ops(pick);
-      return o > 0 ? sum_of(runs, pick, woken_ns) / o : 0.0;
-    });
-    c.wait_for.push_back(std::move(row));
-  }
-  std::stable_sort(c.wait_for.begin(), c.wait_for.end(), [](const WaitRow& a, const WaitRow& b) {
-    return a.share.value > b.share.value;
-  });
-
-  // The on-CPU samples, where every run sampled at the same rate.
-  const std::optional<double> hz = in.runs.front()->sample_hz;
-  const bool sampled = hz && *hz > 0 &&
-                       std::all_of(in.runs.begin(), in.runs.end(),
-                                   [&](const RunAccount* r) { return r->sample_hz == hz; });
-  const double sample_total = sum_of(runs, all, [](const RunMeasure& m) { return m.sample_count; });
-  if (sampled) {
-    CpuSamples cs;
-    cs.hz = *hz;
-    cs.samples_per_run = sample_total / static_cast<double>(runs.size());
-    std::set<std::pair<std::string, std::string>> keys;
-    for (const auto& m : runs) {
-      for (const auto& [key, n] : m.samples) keys.insert(key);
-    }
-    for (const auto& key : keys) {
-      const auto of_key = [&key](const RunMeasure& m) {
-        const auto it = m.samples.find(key);
-        return it == m.samples.end() ? 0.0 : it->second;
-      };
-      SampleRow row{key.first, key.second, {}, std::nullopt};
-      row.share = estimate([&](const auto& pick) {
-        const double t = sum_of(runs, pick, [](const RunMeasure& m) { return m.sample_count; });
-        return t > 0 ? sum_of(runs, pick, of_key) / t : 0.0;
-      });
-      if (operations > 0) row.ns_per_op = sum_of(runs, all, of_key) * 1e9 / *hz / operations;
-      cs.rows.push_back(std::move(row));
-    }
-    std::stable_sort(cs.rows.begin(), cs.rows.end(), [](const SampleRow& a, const SampleRow& b) {
-      return a.share.value > b.share.value;
-    });
-    c.cpu_samples = std::move(cs);
-  }
+  c.wait_for = wait_for_rows(runs, estimate);
+  c.cpu_samples = cpu_sample_rows(in, runs, estimate);
 
   // The span view: totals and self times, with the calls and GC inside.
   std::map<std::string, SpanCost> spans;
