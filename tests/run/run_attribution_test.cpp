@@ -65,6 +65,25 @@ class RunAttribution : public ::testing::Test {
     fs::copy(bundle, copy, fs::copy_options::recursive);
     return copy;
   }
+  // The directories of a bundle's runs of one trace mode.
+  static std::vector<std::string> run_dirs(const std::string& bundle, const std::string& trace) {
+    std::vector<std::string> out;
+    const json manifest = read_json(bundle + "/manifest.json");
+    for (const auto& e : manifest["runs"]) {
+      if (e["trace"] == trace) out.push_back(bundle + "/runs/" + e["id"].get<std::string>());
+    }
+    return out;
+  }
+  // The workers' own measure windows of a run, summed.
+  static double worker_windows_ns(const std::string& run_dir) {
+    double ns = 0;
+    const json run = read_json(run_dir + "/run.json");
+    for (const auto& w : run["workers"]) {
+      ns += std::stod(w["measure_end_ns"].get<std::string>()) -
+            std::stod(w["measure_start_ns"].get<std::string>());
+    }
+    return ns;
+  }
   static std::string first_run(const std::string& bundle, const std::string& trace) {
     const json manifest = read_json(bundle + "/manifest.json");
     for (const auto& e : manifest["runs"]) {
@@ -101,19 +120,12 @@ TEST_F(RunAttribution, the_planted_fdatasync_is_named_and_agrees_with_the_worker
   double planted_ns = 0;
   double planted_calls = 0;
   double window_ns = 0;
-  const json manifest = read_json(planted_->path + "/manifest.json");
-  for (const auto& e : manifest["runs"]) {
-    if (e["trace"] != "full") continue;
-    const std::string run = planted_->path + "/runs/" + e["id"].get<std::string>();
+  for (const std::string& run : run_dirs(planted_->path, "full")) {
     const json result = read_json(run + "/raw/worker-0.result.json");
     ASSERT_TRUE(result.contains("plant")) << result.dump();
     planted_ns += std::stod(result["plant"]["fdatasync_ns"].get<std::string>());
     planted_calls += result["plant"]["calls"].get<double>();
-    const json run_json = read_json(run + "/run.json");
-    for (const auto& w : run_json["workers"]) {
-      window_ns += std::stod(w["measure_end_ns"].get<std::string>()) -
-                   std::stod(w["measure_start_ns"].get<std::string>());
-    }
+    window_ns += worker_windows_ns(run);
   }
   ASSERT_GT(window_ns, 0);
   const double own_share = planted_ns / window_ns;
@@ -224,20 +236,13 @@ TEST_F(RunAttribution, a_planted_sleep_is_named_as_a_blocked_wait_within_the_wor
   double sleeps = 0;
   double window_ns = 0;
   double runs = 0;
-  const json manifest = read_json(sleep.path + "/manifest.json");
-  for (const auto& e : manifest["runs"]) {
-    if (e["trace"] != "full") continue;
-    const std::string run = sleep.path + "/runs/" + e["id"].get<std::string>();
+  for (const std::string& run : run_dirs(sleep.path, "full")) {
     const json result = read_json(run + "/raw/worker-0.result.json");
     ASSERT_TRUE(result.contains("plant_sleep")) << result.dump();
     slept_ns += std::stod(result["plant_sleep"]["slept_ns"].get<std::string>());
     sleeps += result["plant_sleep"]["calls"].get<double>();
     ++runs;
-    const json run_json = read_json(run + "/run.json");
-    for (const auto& w : run_json["workers"]) {
-      window_ns += std::stod(w["measure_end_ns"].get<std::string>()) -
-                   std::stod(w["measure_start_ns"].get<std::string>());
-    }
+    window_ns += worker_windows_ns(run);
   }
   ASSERT_GT(window_ns, 0);
   const double own = slept_ns / window_ns;
@@ -289,11 +294,8 @@ TEST_F(RunAttribution, on_cpu_samples_name_a_planted_busy_function_and_agree_wit
     sampled_ns_per_op += r["ns_per_op"].get<double>();
   }
   double cpu_ns = 0;
-  const json manifest = read_json(busy.path + "/manifest.json");
-  for (const auto& e : manifest["runs"]) {
-    if (e["trace"] != "full") continue;
-    const json result =
-        read_json(busy.path + "/runs/" + e["id"].get<std::string>() + "/raw/worker-0.result.json");
+  for (const std::string& run : run_dirs(busy.path, "full")) {
+    const json result = read_json(run + "/raw/worker-0.result.json");
     ASSERT_TRUE(result.contains("plant_delay")) << result.dump();
     cpu_ns += std::stod(result["plant_delay"]["cpu_ns"].get<std::string>());
   }
