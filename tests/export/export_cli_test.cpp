@@ -41,6 +41,13 @@ std::uint64_t text_ns(const std::string& micros) {  // "12.345" -> 12345
   return std::stoull(micros.substr(0, dot)) * 1000 + std::stoull(micros.substr(dot + 1));
 }
 
+// The first three frames of a folded line: "run;worker N pid P;tid T".
+std::string thread_of(const std::string& stack) {
+  std::size_t cut = 0;
+  for (int i = 0; i < 3; ++i) cut = stack.find(';', cut + 1);
+  return stack.substr(0, cut);
+}
+
 class ExportRealBundle : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -228,11 +235,7 @@ TEST_F(ExportRealBundle, folded_self_times_add_up_to_the_root_spans_of_each_thre
   EXPECT_TRUE(bad.empty()) << bad.front();
   ASSERT_FALSE(lines.empty());
   std::map<std::string, std::uint64_t> self_by_thread;  // "run;worker N pid P;tid T"
-  for (const auto& [stack, ns] : lines) {
-    std::size_t cut = 0;
-    for (int i = 0; i < 3; ++i) cut = stack.find(';', cut + 1);
-    self_by_thread[stack.substr(0, cut)] += ns;
-  }
+  for (const auto& [stack, ns] : lines) self_by_thread[thread_of(stack)] += ns;
   std::map<std::string, std::uint64_t> roots_by_thread;
   const json run = json::parse(slurp(bundle_ + "/runs/" + full_run_ + "/run.json"));
   for (const auto& m : run["cohort"]["members"]) {
@@ -262,6 +265,111 @@ TEST_F(ExportRealBundle, folded_self_times_add_up_to_the_root_spans_of_each_thre
   std::istringstream in(r.out);
   for (std::string line; std::getline(in, line);) in_order.push_back(line);
   EXPECT_TRUE(std::is_sorted(in_order.begin(), in_order.end()));
+}
+
+// Every on-CPU sample of the full run is counted once, under its own thread and phase; a sample
+// taken while one of the thread's spans was open has that span as its first frame after the
+// phase, and only then.
+TEST_F(ExportRealBundle, folded_on_cpu_counts_every_sample_once_under_its_thread_and_span) {
+  const auto r = run_jbench({"export", bundle_, "--format", "folded-on-cpu"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::vector<std::string> bad;
+  const auto lines = folded_lines(r.out, bad);
+  EXPECT_TRUE(bad.empty()) << bad.front();
+  const json run = json::parse(slurp(bundle_ + "/runs/" + full_run_ + "/run.json"));
+  std::map<std::int64_t, std::string> thread_name;  // tid -> "run;worker N pid P;tid T"
+  std::map<std::int64_t, std::vector<std::pair<std::uint64_t, std::uint64_t>>> roots;  // by tid
+  std::set<std::string> root_names;
+  for (const auto& m : run["cohort"]["members"]) {
+    const int worker = m["worker"];
+    std::map<std::string, std::pair<std::uint64_t, std::int64_t>> begun;  // id -> begin, tid
+    for (const auto& rec :
+         records(raw("bridge/worker-" + std::to_string(worker) + ".events.jsonl.zst"))) {
+      const std::uint64_t t = std::stoull(rec["t_ns"].get<std::string>());
+      const std::int64_t tid = rec["tid"];
+      thread_name[tid] = full_run_ + ";worker " + std::to_string(worker) + " pid " +
+                         std::to_string(m["pid"].get<int>()) + ";tid " + std::to_string(tid);
+      if (rec["type"] == "span_begin" && rec["parent_id"].is_null()) {
+        begun[rec["span_id"]] = {t, tid};
+        root_names.insert(rec["name"].get<std::string>());
+      } else if (rec["type"] == "span_end" && begun.contains(rec["span_id"])) {
+        const auto [b, at] = begun[rec["span_id"]];
+        roots[at].emplace_back(b, t);
+      }
+    }
+  }
+  std::map<std::string, std::uint64_t> samples, in_span;  // by thread
+  for (const auto& rec : records(raw("syscall.events.jsonl.zst"))) {
+    if (rec["type"] != "cpu_sample" || !thread_name.contains(rec["tid"])) continue;
+    const std::uint64_t t = std::stoull(rec["t_ns"].get<std::string>());
+    const std::string& thread = thread_name[rec["tid"]];
+    ++samples[thread];
+    // A caller is a frame of a mapped file or the walk's end, never a bare address (data the
+    // frame-pointer walk read past a function without one).
+    const std::string stack = rec.value("stack", "");
+    const std::string callers = stack.substr(0, stack.rfind(';') + 1);
+    EXPECT_FALSE(std::regex_search(callers, std::regex("(^|;)0x[0-9a-f]+;"))) << stack;
+    for (const auto& [b, e] : roots[rec["tid"]]) in_span[thread] += b <= t && t < e ? 1 : 0;
+  }
+  ASSERT_FALSE(samples.empty()) << "no cpu_sample record of a worker thread in " << full_run_;
+  std::map<std::string, std::uint64_t> counted, counted_in_span;
+  for (const auto& [stack, n] : lines) {
+    const std::string thread = thread_of(stack);
+    if (!samples.contains(thread)) continue;  // a thread no bridge record names
+    counted[thread] += n;
+    const std::string after_phase = stack.substr(stack.find(';', thread.size() + 1) + 1);
+    if (root_names.contains(after_phase.substr(0, after_phase.find(';')))) {
+      counted_in_span[thread] += n;
+    }
+  }
+  EXPECT_EQ(counted, samples);
+  std::erase_if(in_span, [](const auto& thread_count) { return thread_count.second == 0; });
+  EXPECT_EQ(counted_in_span, in_span);
+  EXPECT_FALSE(in_span.empty()) << "no sample inside a span: nothing above was tested";
+}
+
+// Time off the CPU: every off-CPU interval and every traced call that slept, once, each line
+// ending with why and by whom it was woken (a runnable wait needs no waker).
+TEST_F(ExportRealBundle, folded_off_cpu_holds_every_wait_and_call_that_slept_with_its_waker) {
+  const auto r = run_jbench({"export", bundle_, "--format", "folded-off-cpu", "--run", full_run_});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::vector<std::string> bad;
+  const auto lines = folded_lines(r.out, bad);
+  EXPECT_TRUE(bad.empty()) << bad.front();
+  std::uint64_t expected = 0;
+  for (const auto& rec : records(raw("syscall.events.jsonl.zst"))) {
+    if (rec["type"] != "syscall") continue;
+    const std::string call = rec["syscall"];
+    if (call.starts_with("off-cpu:") || rec.contains("woken_by")) {
+      expected += std::stoull(rec["duration_ns"].get<std::string>());
+    }
+  }
+  std::uint64_t total = 0, fsyncs = 0;
+  for (const auto& [stack, ns] : lines) {
+    total += ns;
+    const std::string last = stack.substr(stack.rfind(';') + 1);
+    EXPECT_TRUE(last.starts_with("woken by ") || last == "runnable (waiting for a CPU)" ||
+                (last == "waker not seen" && stack.find(";blocked ") != std::string::npos))
+        << stack;
+    if (stack.find(";fdatasync on db.sqlite") != std::string::npos) fsyncs += ns;
+  }
+  EXPECT_EQ(total, expected);
+  EXPECT_GT(fsyncs, 0u) << "the writers' fdatasync calls sleep on the disk: " << r.out;
+}
+
+// A run without samples has nothing to fold: said, with exit 2, and no empty file.
+TEST_F(ExportRealBundle, a_folded_export_with_nothing_to_fold_says_so) {
+  std::string baseline = full_run_;
+  baseline.replace(baseline.find(".full."), 6, ".baseline.");
+  for (const std::string format : {"folded-on-cpu", "folded-off-cpu"}) {
+    const std::string out = dir_->path() + "/empty." + format;
+    const auto r =
+        run_jbench({"export", bundle_, "--format", format, "--run", baseline, "--out", out});
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("nothing to export: no "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(baseline), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(out));
+  }
 }
 
 // A file export is written in one pass, naming each track where it first appears; stdout's in

@@ -96,21 +96,4 @@ std::vector<std::string> time_texts(const std::string& text) {
   return out;
 }
 
-std::map<std::string, std::uint64_t> folded_lines(const std::string& text,
-                                                  std::vector<std::string>& bad) {
-  static const std::regex line_re(R"(^(\S.*) (\d+)$)");
-  std::map<std::string, std::uint64_t> out;
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) {
-    std::smatch m;
-    if (!std::regex_match(line, m, line_re) || out.contains(m[1])) {
-      bad.push_back(line);
-      continue;
-    }
-    out[m[1]] = std::stoull(m[2]);
-  }
-  return out;
-}
-
 }  // namespace jbench::test

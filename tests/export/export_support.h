@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "folded_lines.h"
 #include "run_process.h"
 
 namespace jbench::test {
@@ -26,9 +27,5 @@ std::string unpaired_slices(const nlohmann::json& trace);
 
 // The raw text of every "ts" and "dur" value in a Chrome trace file.
 std::vector<std::string> time_texts(const std::string& text);
-
-// "a;b;c 123" lines: stack -> value; `bad` gets each line that is not of that form.
-std::map<std::string, std::uint64_t> folded_lines(const std::string& text,
-                                                  std::vector<std::string>& bad);
 
 }  // namespace jbench::test

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <map>
 
+#include "folded_lines.h"
 #include "jbench/events/compressed_file.h"
 #include "jbench/schema/json_schema.h"
 #include "raw_lines.h"
@@ -46,6 +47,28 @@ class RunAttribution : public ::testing::Test {
     inv.traced = true;
     auto r = run_jbench_run(*dir_, inv, tag_);
     return Bundle{dir_->path() + "/out/" + name, std::move(r)};
+  }
+  // The measure phase's lines of `jbench export BUNDLE --format FORMAT`: stack -> value.
+  static std::map<std::string, std::uint64_t> folded_measure(const std::string& bundle,
+                                                             const std::string& format) {
+    const auto r = run_process({JBENCH_BINARY, "export", bundle, "--format", format});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    std::vector<std::string> bad;
+    auto lines = folded_lines(r.out, bad);
+    EXPECT_TRUE(bad.empty()) << bad.front();
+    std::erase_if(lines, [](const auto& line) {
+      return line.first.find(";phase measure") == std::string::npos;
+    });
+    EXPECT_FALSE(lines.empty()) << r.out;
+    return lines;
+  }
+  static std::string largest(const std::map<std::string, std::uint64_t>& values) {
+    std::string top;
+    std::uint64_t most = 0;
+    for (const auto& [key, value] : values) {
+      if (value > most) top = key, most = value;
+    }
+    return top;
   }
   static json report_json(const std::string& bundle, std::vector<std::string> extra = {}) {
     std::vector<std::string> args{JBENCH_BINARY, "report", bundle, "--json"};
@@ -261,6 +284,15 @@ TEST_F(RunAttribution, a_planted_sleep_is_named_as_a_blocked_wait_within_the_wor
              w["woken_by"].get<std::string>().starts_with("an interrupt");
   }
   EXPECT_TRUE(timer) << (*full)["wait_for"].dump(2);
+  // The off-CPU flame graph of the measure phase says the same: inside the statements, its widest
+  // reason and waker is the planted sleep. (Outside them the worker waits for the harness's next
+  // command once its operations are done: as long as the harness takes, on a loaded host too.)
+  auto in_statements = folded_measure(sleep.path, "folded-off-cpu");
+  std::erase_if(in_statements, [](const auto& line) {
+    return line.first.find(";statement:") == std::string::npos;
+  });
+  const auto waits = folded_by_tail(in_statements, 2);
+  EXPECT_EQ(largest(waits), "blocked in clock_nanosleep;woken by an interrupt");
 }
 
 // A worker that busy-waits 300 µs in plant_busy_wait after every statement: the on-CPU samples
@@ -310,6 +342,16 @@ TEST_F(RunAttribution, on_cpu_samples_name_a_planted_busy_function_and_agree_wit
   const double bound = 4.0 / std::sqrt(n) + 0.10;
   EXPECT_NEAR(sampled_ns_per_op / own_ns_per_op, 1.0, bound)
       << "sampled " << sampled_ns_per_op << " ns/op, own clock " << own_ns_per_op << " ns/op";
+  // The on-CPU flame graph of the measure phase says the same: its widest leaf is the planted
+  // function, always under a statement's span.
+  const auto stacks = folded_measure(busy.path, "folded-on-cpu");
+  const auto leaves = folded_by_tail(stacks, 1);
+  EXPECT_NE(largest(leaves).find("plant_busy_wait"), std::string::npos) << largest(leaves);
+  for (const auto& [stack, count] : stacks) {
+    if (stack.ends_with(largest(leaves))) {
+      EXPECT_NE(stack.find(";statement:"), std::string::npos) << stack;
+    }
+  }
 }
 
 TEST_F(RunAttribution, the_json_report_follows_its_schema) {

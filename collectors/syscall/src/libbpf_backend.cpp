@@ -205,7 +205,9 @@ class LibbpfBackend final : public Backend {
   }
 
   // Every sample's frames named against its process's mappings read at teardown (a process gone
-  // before then keeps its addresses).
+  // before then keeps its addresses). A caller outside every executable file mapping ends the
+  // stack: the walk went through a function without a frame pointer (libc's, a distribution's
+  // library), so what it read as return addresses from there on is data, not frames.
   void name_frames(std::vector<CpuSample>& samples) {
     Symbolizer symbolizer;
     static const std::vector<Mapping> kNone;
@@ -213,7 +215,12 @@ class LibbpfBackend final : public Backend {
       const auto maps = maps_.find(s.pid);
       const std::vector<Mapping>& m = maps == maps_.end() ? kNone : maps->second;
       for (std::size_t i = 0; i < s.ips.size(); ++i) {
-        s.frames.push_back(symbolizer.frame(s.ips[i], m, i > 0).text());
+        const Frame f = symbolizer.frame(s.ips[i], m, i > 0);
+        if (i > 0 && !m.empty() && f.module.empty()) {
+          s.frames.push_back(kUnwindEnded);
+          break;
+        }
+        s.frames.push_back(f.text());
       }
     }
   }

@@ -25,6 +25,10 @@ struct Mapping {
 // The executable file mappings of `pid`, in address order; empty when it cannot be read.
 std::vector<Mapping> read_executable_maps(pid_t pid);
 
+// The root frame of a stack whose walk left the executable mappings: the frames below it are
+// real, the callers above it unknown.
+inline constexpr const char* kUnwindEnded = "[callers unknown: a frame without a frame pointer]";
+
 struct Frame {
   std::string function;      // demangled; empty when no symbol covers the address
   std::string module;        // the file's last path component; empty outside every file mapping

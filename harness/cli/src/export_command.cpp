@@ -1,5 +1,6 @@
-// `jbench export BUNDLE --format chrome-json|folded|jsonl [--run ID] [--out FILE] [--max-events N]
-// [--allow-invalid]`: a bundle's timelines for a viewer (docs/export.md).
+// `jbench export BUNDLE --format chrome-json|folded|folded-on-cpu|folded-off-cpu|jsonl [--run ID]
+// [--out FILE] [--max-events N] [--allow-invalid]`: a bundle's timelines for a viewer
+// (docs/export.md).
 #include <iostream>
 #include <memory>
 
@@ -25,9 +26,11 @@ int run_export(ExportCommandOptions o) {
     return kExitUsage;
   }
   if (!o.run.empty()) o.options.run = o.run;
-  o.options.format = o.format == "folded"  ? exports::ExportFormat::folded
-                     : o.format == "jsonl" ? exports::ExportFormat::jsonl
-                                           : exports::ExportFormat::chrome_json;
+  o.options.format = o.format == "folded"           ? exports::ExportFormat::folded
+                     : o.format == "folded-on-cpu"  ? exports::ExportFormat::folded_on_cpu
+                     : o.format == "folded-off-cpu" ? exports::ExportFormat::folded_off_cpu
+                     : o.format == "jsonl"          ? exports::ExportFormat::jsonl
+                                                    : exports::ExportFormat::chrome_json;
   const auto outcome = exports::export_bundle(o.options, std::cout);
   for (const auto& note : outcome.notes) std::cerr << "jbench: " << note << '\n';
   switch (outcome.failure) {
@@ -49,10 +52,12 @@ Action add_export_command(CLI::App& app) {
   auto o = std::make_shared<ExportCommandOptions>();
   app.add_option("BUNDLE", o->options.bundle, "the bundle directory")->required();
   app.add_option("--format", o->format,
-                 "chrome-json (Perfetto UI, speedscope), folded (flamegraph.pl, speedscope) or "
-                 "jsonl (the raw records as text, compressed files read as written)")
+                 "chrome-json (Perfetto UI, speedscope); for flamegraph.pl and speedscope, "
+                 "folded (span self time, ns), folded-on-cpu (on-CPU samples by span and user "
+                 "stack, a count) or folded-off-cpu (time off the CPU by span, reason and waker, "
+                 "ns); or jsonl (the raw records as text, compressed files read as written)")
       ->required()
-      ->check(CLI::IsMember({"chrome-json", "folded", "jsonl"}));
+      ->check(CLI::IsMember({"chrome-json", "folded", "folded-on-cpu", "folded-off-cpu", "jsonl"}));
   app.add_option("--run", o->run,
                  "export this run only (default: every run with spans or calls; jsonl: every "
                  "run that ran)");

@@ -27,6 +27,7 @@ std::optional<RunInput> read_run(const std::string& bundle, const std::string& i
     for (const Json& m : (*cohort)["members"]) {
       Incarnation inc;
       inc.pid = m.value("pid", std::int64_t{0});
+      inc.parent_pid = m.value("ppid", std::int64_t{0});
       inc.start_time_ticks = decimal_at(m, "start_time_ticks").value_or(0);
       if (m.contains("worker") && m["worker"].is_number_unsigned()) {
         inc.worker = m["worker"].get<std::size_t>();

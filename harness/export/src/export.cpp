@@ -212,6 +212,34 @@ ExportOutcome export_jsonl(const ExportOptions& o, const BundleInput& bundle, st
   return out;
 }
 
+std::optional<FoldedWeight> folded_weight(ExportFormat format) {
+  switch (format) {
+    case ExportFormat::folded:
+      return FoldedWeight::span_self_time;
+    case ExportFormat::folded_on_cpu:
+      return FoldedWeight::on_cpu_samples;
+    case ExportFormat::folded_off_cpu:
+      return FoldedWeight::off_cpu_time;
+    case ExportFormat::chrome_json:
+    case ExportFormat::jsonl:
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+// Why a folded export has no line: nothing of that kind was recorded in the runs exported.
+std::string nothing_folded(FoldedWeight weight, const ExportOptions& o) {
+  const char* what =
+      weight == FoldedWeight::span_self_time ? "no span ended"
+      : weight == FoldedWeight::on_cpu_samples
+          ? "no cpu_sample record (on-CPU samples are taken in full-detail runs by the compiled "
+            "tracer when the host allows it: see the syscall entry's cpu_sampling)"
+          : "no off-CPU record and no traced call that slept (off-CPU intervals and wakers are "
+            "recorded in full-detail runs by the compiled tracer)";
+  return fmt::format("nothing to export: {} in {}{}", what,
+                     o.run ? "run " + *o.run + " of " : "the runs of ", o.bundle);
+}
+
 }  // namespace
 
 ExportOutcome export_bundle(const ExportOptions& o, std::ostream& stream) {
@@ -288,12 +316,13 @@ ExportOutcome export_bundle(const ExportOptions& o, std::ostream& stream) {
   OutputFile file(o.out, stream);
   if (auto error = file.open(); !error.empty()) return failed(ExportFailure::bad_input, error);
 
-  if (o.format == ExportFormat::folded) {
-    FoldedWriter folded(runs);
+  if (const auto weight = folded_weight(o.format)) {
+    FoldedWriter folded(runs, *weight);
     AdmitAll everything;  // folded output is bounded by its distinct stacks, not by a cap
     if (auto error = replay(bundle, facts, folded, everything); !error.empty()) {
       return failed(ExportFailure::bad_input, error);
     }
+    if (folded.empty()) return failed(ExportFailure::bad_input, nothing_folded(*weight, o));
     out.events_written = folded.write(file);
     if (auto error = file.commit(); !error.empty()) return failed(ExportFailure::bad_input, error);
     return out;

@@ -37,13 +37,18 @@ class JsonFields {
     const auto it = j_.find(key);
     return it != j_.end() && it->is_null();
   }
+  std::optional<bool> boolean(std::string_view key) const {
+    const auto it = j_.find(key);
+    if (it == j_.end() || !it->is_boolean()) return std::nullopt;
+    return it->get<bool>();
+  }
 
  private:
   const Json& j_;
 };
 
-// FlatRecord's fields gathered in one sweep: a call record has about 15 fields and the event
-// wants 13 of them, so looking each up by name would compare keys some hundred times a line.
+// FlatRecord's fields gathered in one sweep: a call record has about 18 fields and the event
+// wants most of them, so looking each up by name would compare keys some hundred times a line.
 class SweptFields {
  public:
   explicit SweptFields(const events::FlatRecord& r) {
@@ -69,11 +74,16 @@ class SweptFields {
     const events::FlatField* f = at(key);
     return f != nullptr && f->kind == events::FlatField::Kind::null;
   }
+  std::optional<bool> boolean(std::string_view key) const {
+    const events::FlatField* f = at(key);
+    if (f == nullptr || f->kind != events::FlatField::Kind::boolean) return std::nullopt;
+    return f->number != 0;
+  }
 
  private:
   // By length first: most keys differ in length, so a field's slot costs one or two compares
   // (and a literal's folds away at compile time).
-  static constexpr int kSlots = 16;
+  static constexpr int kSlots = 24;
   static constexpr int slot_of(std::string_view k) {
     switch (k.size()) {
       case 2:
@@ -83,17 +93,23 @@ class SweptFields {
       case 4:
         return k == "t_ns" ? 3 : k == "name" ? 4 : k == "path" ? 5 : -1;
       case 5:
-        return k == "errno" ? 6 : -1;
+        return k == "errno" ? 6 : k == "stack" ? 16 : k == "phase" ? 22 : -1;
       case 6:
         return k == "result" ? 7 : -1;
       case 7:
         return k == "span_id" ? 8 : k == "syscall" ? 9 : k == "request" ? 10 : -1;
+      case 8:
+        return k == "woken_by" ? 17 : -1;
       case 9:
-        return k == "parent_id" ? 11 : -1;
+        return k == "parent_id"   ? 11
+               : k == "waker_pid" ? 18
+               : k == "waker_tid" ? 19
+               : k == "in_kernel" ? 20
+                                  : -1;
       case 10:
         return k == "generation" ? 12 : -1;
       case 11:
-        return k == "duration_ns" ? 13 : k == "thread_role" ? 14 : -1;
+        return k == "duration_ns" ? 13 : k == "thread_role" ? 14 : k == "stack_error" ? 21 : -1;
       case 16:
         return k == "start_time_ticks" ? 15 : -1;
       default:
@@ -114,6 +130,7 @@ std::optional<RecordType> shown_type(std::string_view type) {
   if (type == "gc_begin") return RecordType::gc_begin;
   if (type == "gc_end") return RecordType::gc_end;
   if (type == "phase") return RecordType::phase;
+  if (type == "cpu_sample") return RecordType::cpu_sample;
   return std::nullopt;
 }
 
@@ -175,6 +192,21 @@ const char* fill(const Fields& f, RecordType type, RawEvent& e) {
       e.path = f.string("path");
       e.request = f.string("request");
       e.error_name = f.string("errno");
+      e.bridge_writer = f.string("thread_role") == std::string_view("bridge_writer");
+      e.phase = f.string("phase");
+      e.woken_by = f.string("woken_by");
+      e.waker_pid = f.integer("waker_pid");
+      e.waker_tid = f.integer("waker_tid");
+      return nullptr;
+    }
+    case RecordType::cpu_sample: {
+      const auto in_kernel = f.boolean("in_kernel");
+      if (!in_kernel) return "in_kernel";
+      e.in_kernel = *in_kernel;
+      e.phase = f.string("phase");
+      e.stack = f.string("stack");
+      e.stack_error = f.string("stack_error");
+      if (!e.stack && !e.stack_error) return "stack";
       e.bridge_writer = f.string("thread_role") == std::string_view("bridge_writer");
       return nullptr;
     }

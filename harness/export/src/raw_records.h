@@ -1,7 +1,8 @@
 // The records of one run's raw files that a timeline shows, read line by line (docs/events.md,
 // docs/collectors/syscall.md): spans, GC pauses and phases from the bridge's files, one record
-// per call from the syscall collector's. Every other line (header, trailer, canaries, counters,
-// a light run's `syscall_totals`, types this reader does not know) is skipped.
+// per call and one per on-CPU sample from the syscall collector's. Every other line (header,
+// trailer, canaries, counters, a light run's `syscall_totals`, types this reader does not know)
+// is skipped.
 #pragma once
 
 #include <cstdint>
@@ -14,7 +15,15 @@
 
 namespace jbench::exports {
 
-enum class RecordType : std::uint8_t { span_begin, span_end, gc_begin, gc_end, phase, syscall };
+enum class RecordType : std::uint8_t {
+  span_begin,
+  span_end,
+  gc_begin,
+  gc_end,
+  phase,
+  syscall,
+  cpu_sample,
+};
 
 // Views into the line being read: valid only during the callback.
 struct RawEvent {
@@ -34,6 +43,15 @@ struct RawEvent {
   std::optional<std::string_view> path;
   std::optional<std::string_view> request;
   std::optional<std::string_view> error_name;  // `errno`
+  std::optional<std::string_view> phase;       // syscall, cpu_sample: the phase it began in
+  // syscall (a call or an off-CPU interval that slept): who woke the thread, when it was woken
+  std::optional<std::string_view> woken_by;  // "task", "interrupt" or "kernel_thread"
+  std::optional<std::int64_t> waker_pid;
+  std::optional<std::int64_t> waker_tid;
+  // cpu_sample: the user stack folded root first ("main;run;leaf"), or why there is none
+  std::optional<std::string_view> stack;
+  std::optional<std::string_view> stack_error;
+  bool in_kernel = false;      // the sample interrupted the kernel, entered from the stack's leaf
   bool bridge_writer = false;  // `"thread_role":"bridge_writer"`: the observer's own thread
 };
 

@@ -26,6 +26,10 @@ TimelineBuilder::Track& TimelineBuilder::track_of(const TrackId& id, bool bridge
 }
 
 void TimelineBuilder::record(const RawEvent& e) {
+  if (e.type == RecordType::cpu_sample) {
+    sink_.sample(TrackId{run_, e.pid, e.start_time_ticks, e.tid}, e);
+    return;
+  }
   if (e.type == RecordType::syscall || e.type == RecordType::span_begin) ++spans_or_calls_;
   const TrackId id{run_, e.pid, e.start_time_ticks, e.tid};
   Track& track = track_of(id, e.bridge_writer);
@@ -77,6 +81,8 @@ void TimelineBuilder::record(const RawEvent& e) {
     case RecordType::phase:
       if (admission_.admit(e.t_ns, 1, EventKind::phase)) sink_.instant(run_, id, e.t_ns, e.name);
       return;
+    case RecordType::cpu_sample:
+      return;  // handed on above, before any track
   }
 }
 
@@ -192,6 +198,7 @@ std::uint64_t TimelineBuilder::finish_run() {
   closed_early_.clear();
   cached_id_ = nullptr;
   cached_track_ = nullptr;
+  sink_.run_finished(run_);
   return not_ended;
 }
 

@@ -1,8 +1,8 @@
 // Raw records → the events of a timeline, per track (one thread of one incarnation of one run):
 // span and GC begins and ends paired on a stack per track so that they always nest, syscalls as
-// complete events, phases and boundaries as instants. What the writers (chrome_writer.h,
-// folded_writer.h) receive is already consistent: every begin gets exactly one end, on its own
-// track, never earlier than anything before it on that track.
+// complete events, phases and boundaries as instants, on-CPU samples as they are. What the writers
+// (chrome_writer.h, folded_writer.h) receive is already consistent: every begin gets exactly one
+// end, on its own track, never earlier than anything before it on that track.
 //
 // The order of a raw file across threads is not time order (docs/events.md): a span's end may
 // come before its begin (it ended on another thread, drained first), or on another thread.
@@ -60,6 +60,11 @@ class TimelineSink {
   virtual void span_closed(const TrackId&, std::span<const std::string_view> /*frames*/,
                            std::uint64_t /*self_ns*/) {}
   virtual void thread_seen(const TrackId&, bool /*bridge_writer*/) {}
+  // An on-CPU sample (`cpu_sample`). It opens no track: a sink that shows tracks sees none of
+  // a thread that was only sampled.
+  virtual void sample(const TrackId&, const RawEvent& /*sample*/) {}
+  // The run's last record has been read and every slice closed (its last `end` sent).
+  virtual void run_finished(std::size_t /*run*/) {}
 };
 
 class TimelineBuilder {

@@ -1,6 +1,7 @@
 // Viewer exports of a bundle's timelines (docs/export.md): Chrome trace-event JSON, which
-// Perfetto UI and speedscope open, and folded stacks of span self time, which flamegraph.pl and
-// speedscope read. Everything comes from the bundle's raw files; nothing is re-run.
+// Perfetto UI and speedscope open, and folded stacks — of span self time, of on-CPU samples, of
+// off-CPU time by reason and waker — which flamegraph.pl and speedscope read. Everything comes from
+// the bundle's raw files; nothing is re-run.
 //
 //   ExportOptions o{.bundle = "bundles/b", .format = ExportFormat::chrome_json};
 //   ExportOutcome r = export_bundle(o, std::cout);
@@ -21,8 +22,10 @@
 
 namespace jbench::exports {
 
-// jsonl: the raw records as text, every file of the selected runs as written (docs/export.md).
-enum class ExportFormat { chrome_json, folded, jsonl };
+// folded: span self time (ns); folded_on_cpu: on-CPU samples (a count); folded_off_cpu: off-CPU
+// time (ns). jsonl: the raw records as text, every file of the selected runs as written
+// (docs/export.md).
+enum class ExportFormat { chrome_json, folded, folded_on_cpu, folded_off_cpu, jsonl };
 
 struct ExportOptions {
   std::string bundle;
