@@ -293,6 +293,30 @@ TEST_F(RunAttribution, a_planted_sleep_is_named_as_a_blocked_wait_within_the_wor
   });
   const auto waits = folded_by_tail(in_statements, 2);
   EXPECT_EQ(largest(waits), "blocked in clock_nanosleep;woken by an interrupt");
+  // The sleeps are system calls no tracer follows as calls, and still each is counted: the
+  // summary's other calls hold exactly the worker's own count of them, and the report's table
+  // names them with their time.
+  double counted = 0;
+  for (const std::string& run : run_dirs(sleep.path, "full")) {
+    const json summary = read_json(run + "/raw/syscall.summary.json");
+    const json result = read_json(run + "/raw/worker-0.result.json");
+    ASSERT_EQ(summary["incarnations"].size(), 1u) << summary.dump();
+    const json& measure = summary["incarnations"][0]["phases"]["measure"];
+    ASSERT_TRUE(measure.contains("syscall:other")) << measure.dump();
+    const json& made = measure["syscall:other"]["requests"]["clock_nanosleep"];
+    EXPECT_EQ(made["count"], result["plant_sleep"]["calls"]) << measure.dump();
+    counted += made["count"].get<double>();
+  }
+  const json* nanosleep = nullptr;
+  for (const auto& r : (*full)["other_syscalls"]) {
+    if (r["name"] == "clock_nanosleep") nanosleep = &r;
+  }
+  ASSERT_NE(nanosleep, nullptr) << (*full)["other_syscalls"].dump(2);
+  const double ops =
+      (*full)["operations_per_run"].get<double>() * (*full)["repetitions"].get<double>();
+  EXPECT_NEAR((*nanosleep)["calls_per_op"].get<double>(), counted / ops, 1e-9);
+  EXPECT_EQ((*full)["other_syscalls"][0]["name"], "clock_nanosleep")
+      << "the planted sleeps are the longest of the other calls";
 }
 
 // A worker that busy-waits 300 µs in plant_busy_wait after every statement: the on-CPU samples

@@ -99,6 +99,13 @@ struct entry {
   __u32 off_phase;
   __u32 off_run;
   __u32 off_pad;
+  // In another system call (JB_KIND_COUNTED): since when (0: not), which, in which phase and run.
+  // Fields of their own: the off-CPU intervals reuse the call's while the thread is in no call.
+  __u64 other_ns;
+  __u32 other_nr;
+  __u32 other_phase;
+  __u32 other_run;
+  __u32 other_pad;
   struct slot_hint hints[JB_HINT_CALLS * JB_HINT_PHASES];  // by call * JB_HINT_PHASES + phase
 };
 
@@ -131,6 +138,14 @@ struct {
   __type(key, __u32);
   __type(value, struct jb_cpu_counts);
 } cpu_counts SEC(".maps");
+
+// Every other system call's totals (both details), per CPU.
+struct {
+  __uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+  __uint(max_entries, JB_MAX_OTHER);
+  __type(key, struct jb_other_key);
+  __type(value, struct jb_other_totals);
+} other_totals SEC(".maps");
 
 struct {
   __uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -271,10 +286,11 @@ static __always_inline __u32 thread_role(void) {
   return JB_ROLE_BRIDGE_WRITER;
 }
 
-// Every system call of the host passes here: a call that is not traced costs an array lookup,
-// one of a process outside the cohort a hash lookup more (while a run is traced). The arguments are
-// read from the caller's registers: the second is the request of flock/fcntl/ioctl and the path of
-// faccessat; access has it first.
+// Every system call of the host passes here (while a run is traced): an array lookup for its kind,
+// a task-storage lookup, and a hash lookup for a thread not yet found in this run's cohort. The
+// traced calls are followed as calls; every other call of a cohort thread is only timed and
+// counted by its number (count_other). The arguments are read from the caller's registers: the
+// second is the request of flock/fcntl/ioctl and the path of faccessat; access has it first.
 SEC("tp_btf/sys_enter")
 int BPF_PROG(on_sys_enter, struct pt_regs* regs, long id) {
   if (!tracing) return 0;
@@ -308,6 +324,14 @@ int BPF_PROG(on_sys_enter, struct pt_regs* regs, long id) {
     e->member_run = run;
     e->tgid = tgid;
     e->role = thread_role();
+  }
+  if (info->kind == JB_KIND_COUNTED) {
+    // Not a traced call: the thread's time off the CPU in it stays its off-CPU intervals'.
+    e->other_ns = bpf_ktime_get_ns();
+    e->other_nr = nr;
+    e->other_phase = phase;
+    e->other_run = run;
+    return 0;
   }
   e->t_ns = bpf_ktime_get_ns();
   e->phase = phase;
@@ -419,9 +443,41 @@ static __always_inline void account(struct entry* e, __u64 pid_tgid, __u64 end, 
   if (bucket < JB_HIST_BUCKETS) t->hist[bucket] += 1;
 }
 
+// Another system call ended: its totals, per CPU (only this CPU writes them, but the sampler's
+// program cannot touch them, so plain adds are exact). A key first seen is added as zeros.
+static __always_inline void count_other(struct entry* e, long ret) {
+  const __u64 since = e->other_ns;
+  e->other_ns = 0;
+  if (!tracing || e->other_run != run) return;
+  struct jb_other_key key = {};
+  key.tgid = e->tgid;
+  key.nr = (__u16)e->other_nr;
+  key.phase = (__u8)e->other_phase;
+  key.role = (__u8)e->role;
+  struct jb_other_totals* t = bpf_map_lookup_elem(&other_totals, &key);
+  if (!t) {
+    const struct jb_other_totals zero = {};
+    bpf_map_update_elem(&other_totals, &key, &zero, BPF_NOEXIST);
+    t = bpf_map_lookup_elem(&other_totals, &key);
+    if (!t) {
+      count_lost();
+      return;
+    }
+  }
+  const __u64 d = bpf_ktime_get_ns() - since;
+  t->count += 1;
+  if (ret < 0) t->errors += 1;
+  t->total_ns += d;
+  if (d > t->max_ns) t->max_ns = d;
+}
+
 SEC("tp_btf/sys_exit")
 int BPF_PROG(on_sys_exit, struct pt_regs* regs, long ret) {
   struct entry* e = bpf_task_storage_get(&in_flight, bpf_get_current_task_btf(), 0, 0);
+  if (e && e->other_ns) {
+    count_other(e, ret);
+    return 0;
+  }
   if (!e || !e->active) return 0;
   e->active = 0;
   if (e->kind == JB_KIND_PROBE) {

@@ -15,6 +15,9 @@
  * 32 workers and their forks over 4 phases and 14 calls; when every slot is taken, a call counts
  * as lost, never as silence. */
 #define JB_MAX_TOTALS 4096
+/* Keys of the other system calls' per-CPU totals (32 bytes a CPU each): 64 processes making
+ * 60 different calls in each of 4 phases. A call that finds no room counts as lost. */
+#define JB_MAX_OTHER 16384
 #define JB_RING_BYTES (1 << 20)
 /* full: the per-call records' ring. 32 MiB hold 400 000 calls: more than a second of the
  * busiest cohort seen here, while the consumer drains every 10 ms. */
@@ -34,12 +37,17 @@
 #define JB_KIND_CANARY 4
 #define JB_KIND_PROBE 5   /* the harness's own liveness call (not in the calls map) */
 #define JB_KIND_OFF_CPU 6 /* an interval off the CPU outside any traced call (sched_switch) */
+/* Any other system call: counted per number in the totals (both details), never a call of its
+ * own (its time off the CPU stays the thread's off-CPU intervals'). */
+#define JB_KIND_COUNTED 7
 
 /* The scheduler's intervals of a cohort thread outside its traced calls, counted and recorded as
  * calls of their own (TracedCall ids after the system calls): switched out blocked until woken,
  * and runnable (preempted, or woken) until switched in again. */
 #define JB_CALL_OFF_CPU_BLOCKED 14
 #define JB_CALL_OFF_CPU_RUNNABLE 15
+/* Every other system call's totals, keyed by its number plus one as the request. */
+#define JB_CALL_SYSCALL_OTHER 16
 
 /* Detail, as the harness sets it per run. */
 #define JB_DETAIL_LIGHT 0
@@ -71,6 +79,22 @@ struct jb_totals {
   __u64 total_ns;
   __u64 max_ns;
   __u64 hist[JB_HIST_BUCKETS]; /* bucket b: durations in [2^b, 2^(b+1)) ns, b = 0 also 0..1 */
+};
+
+/* Every other system call of a cohort thread (JB_KIND_COUNTED), per process, phase, role and
+ * number: counted and timed, without a histogram. */
+struct jb_other_key {
+  __u32 tgid;
+  __u16 nr;
+  __u8 phase;
+  __u8 role; /* JB_ROLE_* */
+};
+
+struct jb_other_totals {
+  __u64 count;
+  __u64 errors;
+  __u64 total_ns;
+  __u64 max_ns;
 };
 
 /* Per CPU: records submitted to the records ring, and records that could not be kept. */

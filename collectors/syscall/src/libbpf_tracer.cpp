@@ -278,6 +278,15 @@ std::unique_ptr<LibbpfTracer> LibbpfTracer::open(std::string& why, const TracerO
     }
     attached.emplace_back(n.name);
   }
+  // Every other number is counted (JB_KIND_COUNTED): a number the host lacks is never entered.
+  for (__u32 nr = 0; nr < JB_MAX_SYSCALL_NR; ++nr) {
+    jb_call_info info{};
+    if (bpf_map_lookup_elem(calls_fd, &nr, &info) == 0 && info.kind != JB_KIND_NONE) continue;
+    info = jb_call_info{JB_CALL_SYSCALL_OTHER, JB_KIND_COUNTED, 0, 0};
+    if (bpf_map_update_elem(calls_fd, &nr, &info, BPF_ANY) != 0) {
+      return refuse_errno(fmt::format("cannot describe syscall {} to the compiled tracer", nr));
+    }
+  }
   for (bpf_program* p :
        {state->skel->progs.on_sys_enter, state->skel->progs.on_sys_exit, state->skel->progs.on_fork,
         state->skel->progs.on_process_exit, state->skel->progs.on_sched_switch,
@@ -556,7 +565,36 @@ std::map<TotalsKey, Totals> LibbpfTracer::read_totals() {
     }
   }
   clear_totals();
+  read_other_totals(totals);
   return totals;
+}
+
+// Every other system call's totals, as the call JB_CALL_SYSCALL_OTHER with the number plus one
+// as its request (request_name names it); then the map is emptied for the next run.
+void LibbpfTracer::read_other_totals(std::map<TotalsKey, Totals>& totals) {
+  const int fd = bpf_map__fd(state_->skel->maps.other_totals);
+  std::vector<jb_other_totals> per_cpu(static_cast<std::size_t>(state_->cpus));
+  jb_other_key key{};
+  jb_other_key next{};
+  bool first = true;
+  while (bpf_map_get_next_key(fd, first ? nullptr : &key, &next) == 0) {
+    first = false;
+    key = next;
+    if (bpf_map_lookup_elem(fd, &key, per_cpu.data()) != 0) continue;
+    Totals& t = totals[{static_cast<pid_t>(key.tgid), key.phase, JB_CALL_SYSCALL_OTHER,
+                        thread_role_of(key.role)}];
+    const std::uint64_t request = std::uint64_t{key.nr} + 1;
+    for (const jb_other_totals& c : per_cpu) {
+      t.count += c.count;
+      t.errors += c.errors;
+      t.total_ns += c.total_ns;
+      t.max_ns = std::max<std::uint64_t>(t.max_ns, c.max_ns);
+      t.requests[request] += c.count;
+      if (c.errors > 0) t.request_errors[request] += c.errors;
+      t.request_ns[request] += c.total_ns;
+    }
+  }
+  clear_map<jb_other_key>(fd);
 }
 
 // Zeroes every slot given out and takes the keys back, so the next run starts from nothing.

@@ -99,7 +99,8 @@ class LibbpfTracer {
 
  private:
   explicit LibbpfTracer(std::unique_ptr<State> state);
-  std::map<TotalsKey, Totals> read_totals();  // and clears them
+  std::map<TotalsKey, Totals> read_totals();                    // and clears them
+  void read_other_totals(std::map<TotalsKey, Totals>& totals);  // and clears them
   void clear_totals();
   void prove_attached(RunEnd& out);
   void drain_every_cpu(RunEnd& out, std::vector<CanaryHit>& canaries, std::vector<ForkSeen>& forks);

@@ -253,12 +253,15 @@ void write_totals(const ReportInput& in, Observed& observed, ReportOutput& out, 
     if (incarnations_per_pid[key.pid] > 1) {
       out.problems.push_back(fmt::format(
           "pid {} was {} processes during the run; totals aggregated by pid cannot tell them "
-          "apart (use full detail)",
-          key.pid, incarnations_per_pid[key.pid]));
+          "apart{}",
+          key.pid, incarnations_per_pid[key.pid], observed.per_call ? "" : " (use full detail)"));
       incarnations_per_pid[key.pid] = 1;  // said once
     }
     const Incarnation& inc = out.incarnations[*who];
     summary.add_totals(*who, key, totals);
+    // Full detail: the records are the calls', in time order per thread; the other calls'
+    // totals are the summary's only.
+    if (observed.per_call) continue;
     Json record = totals_record_json(key.phase, key.call, totals);
     if (key.role == ThreadRole::bridge_writer) record["thread_role"] = "bridge_writer";
     writer.record(inc.pid, inc.start_time_ticks, inc.pid, phase_start(in, key.phase),
@@ -281,11 +284,10 @@ ReportOutput write_report(const ReportInput& in, Observed& observed) {
     out.write_error = error;
     return out;
   }
-  if (observed.per_call) {
-    write_calls(in, observed, out, writer, summary);
-  } else {
-    write_totals(in, observed, out, writer, summary);
-  }
+  // Full detail: a record per call, and the summary's totals of the other system calls
+  // (syscall:other).
+  if (observed.per_call) write_calls(in, observed, out, writer, summary);
+  write_totals(in, observed, out, writer, summary);
   out.records = writer.records();
   out.refused = writer.refused();
   out.over_bound = writer.overflowed();

@@ -64,7 +64,9 @@ void add_requests(std::map<std::string, RequestTotals>& named, const TracedCall&
 
 std::uint64_t SummaryBuilder::calls() const {
   std::uint64_t n = 0;
-  for (const auto& [key, t] : cells_) n += t.count;
+  for (const auto& [key, t] : cells_) {
+    if (std::get<3>(key) != other_syscalls().id) n += t.count;
+  }
   return n;
 }
 

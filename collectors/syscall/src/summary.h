@@ -82,7 +82,7 @@ class SummaryBuilder {
 
   using CellKey = std::tuple<std::size_t, ThreadRole, int, int>;  // (who, role, phase, call)
   const std::map<CellKey, CallTotals>& cells() const { return cells_; }
-  std::uint64_t calls() const;  // over every cell
+  std::uint64_t calls() const;  // over every cell but the other system calls' (syscall:other)
   nlohmann::json to_json() const;
 
  private:

@@ -33,6 +33,9 @@ constexpr std::array<TracedCall, 2> kOffCpu = {{
     {JB_CALL_OFF_CPU_BLOCKED, "off-cpu:blocked", ArgKind::request, false, true},
     {JB_CALL_OFF_CPU_RUNNABLE, "off-cpu:runnable", ArgKind::fd, false, true},
 }};
+// Every other system call of the compiled tracer's cohort, counted by number (the request).
+constexpr TracedCall kOther = {JB_CALL_SYSCALL_OTHER, "syscall:other", ArgKind::request, false};
+static_assert(JB_CALL_SYSCALL_OTHER == JB_CALL_OFF_CPU_RUNNABLE + 1);
 static_assert(JB_ROLE_BRIDGE_WRITER == 1 && JB_ROLE_WORKLOAD == 0);  // thread_role_of
 static_assert(JB_CALL_OFF_CPU_BLOCKED == kCalls.size() && JB_CALL_OFF_CPU_RUNNABLE == 15 &&
               JB_CALL_OFF_CPU_RUNNABLE < JB_HINT_CALLS);
@@ -134,13 +137,15 @@ std::span<const TracedCall> traced_calls() { return kCalls; }
 
 std::span<const TracedCall> off_cpu_calls() { return kOffCpu; }
 
+const TracedCall& other_syscalls() { return kOther; }
+
 const TracedCall* find_call(std::string_view name) {
   for (const std::span<const TracedCall> table : {traced_calls(), off_cpu_calls()}) {
     for (const auto& c : table) {
       if (c.name == name) return &c;
     }
   }
-  return nullptr;
+  return name == kOther.name ? &kOther : nullptr;
 }
 
 const TracedCall* call_by_id(int id) {
@@ -148,7 +153,7 @@ const TracedCall* call_by_id(int id) {
   const auto i = static_cast<std::size_t>(id);
   if (i < kCalls.size()) return &kCalls[i];
   if (i - kCalls.size() < kOffCpu.size()) return &kOffCpu[i - kCalls.size()];
-  return nullptr;
+  return id == kOther.id ? &kOther : nullptr;
 }
 
 bool is_canary_call(std::string_view name) {

@@ -36,7 +36,11 @@ std::span<const TracedCall> traced_calls();
 // and recorded as calls of their own after the system calls (no descriptor, no file): off the CPU
 // blocked until woken ("off-cpu:blocked"), and runnable until run again ("off-cpu:runnable").
 std::span<const TracedCall> off_cpu_calls();
-// Either kind, by name or id.
+// The compiled tracer's totals of every other system call of the cohort ("syscall:other"),
+// whose request is the call's number plus one: counted and timed per number, in both details,
+// never a call record (its time off the CPU is the thread's off-CPU intervals').
+const TracedCall& other_syscalls();
+// Any of these, by name or id.
 const TracedCall* find_call(std::string_view name);
 const TracedCall* call_by_id(int id);
 

@@ -266,6 +266,16 @@ void AccountBuilder::add_sample(const SampleRecord& s) {
   }
 }
 
+void AccountBuilder::add_other_syscall(IncarnationId who, Phase phase, const std::string& name,
+                                       const OtherSyscall& totals) {
+  Incarnation* inc = find(who);
+  if (!inc) return;
+  OtherSyscall& o = inc->phases[static_cast<std::size_t>(phase)].other_syscalls[name];
+  o.count += totals.count;
+  o.errors += totals.errors;
+  o.ns += totals.ns;
+}
+
 void AccountBuilder::add_light(const LightTotal& t) {
   Incarnation* inc = find(t.who);
   if (!inc) return;

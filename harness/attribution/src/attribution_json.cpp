@@ -66,6 +66,22 @@ Json wait_for_json(const std::vector<WaitRow>& rows) {
   return out;
 }
 
+Json other_syscalls_json(const std::vector<OtherSyscallRow>& rows) {
+  Json out = Json::array();
+  for (const auto& r : rows) {
+    out.push_back({{"name", r.name},
+                   {"calls_per_op", r.calls_per_op},
+                   {"errors_per_op", r.errors_per_op},
+                   {"ns_per_op", r.ns_per_op.value},
+                   {"ns_per_op_low", opt(r.ns_per_op.low)},
+                   {"ns_per_op_high", opt(r.ns_per_op.high)},
+                   {"share", r.share.value},
+                   {"share_low", opt(r.share.low)},
+                   {"share_high", opt(r.share.high)}});
+  }
+  return out;
+}
+
 Json cell_json(const CellAttribution& c) {
   Json parts = Json::array();
   for (const auto& p : c.parts) parts.push_back(part_json(p));
@@ -129,6 +145,7 @@ Json cell_json(const CellAttribution& c) {
       {"spans", spans},
       {"wait_for", wait_for_json(c.wait_for)},
       {"cpu_samples", cpu_samples_json(c.cpu_samples)},
+      {"other_syscalls", other_syscalls_json(c.other_syscalls)},
       {"notes", c.notes}};
 }
 

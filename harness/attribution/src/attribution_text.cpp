@@ -15,6 +15,7 @@ constexpr std::size_t kMaxPartRows = 12;
 constexpr std::size_t kMaxSpanRows = 8;
 constexpr std::size_t kMaxWaitRows = 6;
 constexpr std::size_t kMaxSampleRows = 8;
+constexpr std::size_t kMaxOtherSyscallRows = 6;
 constexpr std::size_t kMaxStartupCallRows = 40;
 
 std::string interval(const Estimate& e, const std::function<std::string(double)>& f) {
@@ -58,6 +59,22 @@ void cpu_samples_text(std::ostream& o, const CellAttribution& c) {
   }
   if (s.rows.size() > kMaxSampleRows)
     o << fmt::format("    ... {} smaller rows in --json\n", s.rows.size() - kMaxSampleRows);
+}
+
+// The system calls counted but not followed as calls, the longest first.
+void other_syscalls_text(std::ostream& o, const CellAttribution& c) {
+  if (c.other_syscalls.empty()) return;
+  o << "  other system calls (counted by the compiled tracer, not followed as calls; per harness "
+       "phase, overlapping the parts):\n";
+  for (std::size_t i = 0; i < c.other_syscalls.size() && i < kMaxOtherSyscallRows; ++i) {
+    const OtherSyscallRow& r = c.other_syscalls[i];
+    o << fmt::format("    {:<20} {:.3g} calls and {} per {} ({} of the threads' time{})\n", r.name,
+                     r.calls_per_op, interval(r.ns_per_op, [](double v) { return duration(v); }),
+                     c.operation_unit, share_with_interval(r.share),
+                     r.errors_per_op > 0 ? fmt::format("; {:.3g} failed", r.errors_per_op) : "");
+  }
+  if (c.other_syscalls.size() > kMaxOtherSyscallRows)
+    o << fmt::format("    ... {} more in --json\n", c.other_syscalls.size() - kMaxOtherSyscallRows);
 }
 
 void cell_text(std::ostream& o, const CellAttribution& c) {
@@ -120,6 +137,7 @@ void cell_text(std::ostream& o, const CellAttribution& c) {
   }
   wait_for_text(o, c);
   cpu_samples_text(o, c);
+  other_syscalls_text(o, c);
   for (const auto& n : c.notes) o << "  note: " << n << "\n";
 }
 

@@ -47,6 +47,7 @@ struct RunMeasure {
   std::map<std::uint32_t, double> worker_ns;
   std::map<std::pair<std::string, std::string>, double> samples;  // (span, leaf) -> samples
   double sample_count = 0;
+  std::map<std::string, OtherSyscall> other_syscalls;  // by name
 };
 
 RunMeasure pool(const RunAccount& run) {
@@ -60,6 +61,12 @@ RunMeasure pool(const RunAccount& run) {
     m.threads = std::max(m.threads, p.threads);
     m.worker_ns[inc.worker] += static_cast<double>(p.thread_ns());
     for (const auto& [key, n] : p.samples) m.samples[key] += static_cast<double>(n);
+    for (const auto& [name, o] : p.other_syscalls) {
+      OtherSyscall& t = m.other_syscalls[name];
+      t.count += o.count;
+      t.errors += o.errors;
+      t.ns += o.ns;
+    }
     m.sample_count += static_cast<double>(p.sample_count);
     for (const auto& [key, ns] : p.woken) {
       m.woken[{inc.worker, key.first, key.second}] += static_cast<double>(ns);
@@ -190,6 +197,40 @@ std::optional<CpuSamples> cpu_sample_rows(const CellInputs& in, const std::vecto
     return a.share.value > b.share.value;
   });
   return cs;
+}
+
+// The other system calls by name: calls, errors and time per operation and the time's share of
+// the workload threads' time; the longest first.
+std::vector<OtherSyscallRow> other_syscall_rows(const std::vector<RunMeasure>& runs,
+                                                const Estimator& estimate) {
+  std::set<std::string> names;
+  for (const auto& m : runs) {
+    for (const auto& [name, o] : m.other_syscalls) names.insert(name);
+  }
+  Pick all(runs.size());
+  std::iota(all.begin(), all.end(), 0);
+  const Field ops = [](const RunMeasure& m) { return m.ops; };
+  const Field thread_ns = [](const RunMeasure& m) { return m.thread_ns; };
+  std::vector<OtherSyscallRow> rows;
+  for (const auto& name : names) {
+    const auto of = [&name](const RunMeasure& m) {
+      const auto it = m.other_syscalls.find(name);
+      return it == m.other_syscalls.end() ? OtherSyscall{} : it->second;
+    };
+    const Field ns = [&of](const RunMeasure& m) { return static_cast<double>(of(m).ns); };
+    OtherSyscallRow row{name, 0, 0, {}, {}};
+    row.calls_per_op = ratio_of(
+        runs, all, [&of](const RunMeasure& m) { return static_cast<double>(of(m).count); }, ops);
+    row.errors_per_op = ratio_of(
+        runs, all, [&of](const RunMeasure& m) { return static_cast<double>(of(m).errors); }, ops);
+    row.ns_per_op = estimate([&](const Pick& pick) { return ratio_of(runs, pick, ns, ops); });
+    row.share = estimate([&](const Pick& pick) { return ratio_of(runs, pick, ns, thread_ns); });
+    rows.push_back(std::move(row));
+  }
+  std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+    return a.ns_per_op.value > b.ns_per_op.value;
+  });
+  return rows;
 }
 
 double rest_ns(const RunMeasure& m) {
@@ -424,6 +465,7 @@ CellAttribution analyse_cell(const CellInputs& in) {
 
   c.wait_for = wait_for_rows(runs, estimate);
   c.cpu_samples = cpu_sample_rows(in, runs, estimate);
+  c.other_syscalls = other_syscall_rows(runs, estimate);
 
   // The span view: totals and self times, with the calls and GC inside.
   std::map<std::string, SpanCost> spans;

@@ -221,6 +221,7 @@ class Reader {
       } else if (calls_ok) {
         light_totals(summary, builder);
       }
+      if (calls_ok) other_syscalls(summary, builder);
       out.account = builder.finish();
     } catch (const Failure& f) {
       out.error = f.message;
@@ -430,6 +431,7 @@ class Reader {
           const auto phase = phase_named(phase_name);
           if (!phase) continue;
           for (const auto& [call, c] : calls.items()) {
+            if (call == kOtherSyscalls) continue;  // beside the parts: other_syscalls
             LightTotal t{id,
                          *phase,
                          std::string_view(group) == "bridge_writer_phases",
@@ -446,6 +448,27 @@ class Reader {
             }
             b.add_light(t);
           }
+        }
+      }
+    }
+  }
+
+  // Every other system call of the workload threads, from the summary (either detail).
+  void other_syscalls(const Json& summary, AccountBuilder& b) {
+    const Json& s = summary.at("collectors").at("syscall");
+    for (const Json& inc : s.value("incarnations", Json::array())) {
+      const IncarnationId id{inc.value("pid", std::int64_t{0}),
+                             decimal_at(inc, "start_time_ticks").value_or(0)};
+      if (!inc.contains("phases")) continue;
+      for (const auto& [phase_name, calls] : inc["phases"].items()) {
+        const auto phase = phase_named(phase_name);
+        const auto other = calls.find(kOtherSyscalls);
+        if (!phase || other == calls.end() || !other->contains("requests")) continue;
+        for (const auto& [name, r] : (*other)["requests"].items()) {
+          b.add_other_syscall(
+              id, *phase, name,
+              {r.value("count", std::uint64_t{0}), r.value("errors", std::uint64_t{0}),
+               decimal_at(r, "total_ns").value_or(0)});
         }
       }
     }

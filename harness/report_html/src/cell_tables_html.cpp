@@ -209,6 +209,35 @@ std::string wait_for_table(const json& rows, const json& repetitions) {
   return out + "</tbody></table>\n";
 }
 
+// The system calls the compiled tracer counts but does not follow as calls, the longest first
+// (per harness phase, overlapping the parts).
+std::string other_syscalls_table(const json& rows, const json& repetitions) {
+  if (array_or_empty(rows).empty()) return {};
+  std::string out =
+      "<table class=\"other-syscalls\"><caption>other system calls (counted, not followed as "
+      "calls; per harness phase, overlapping the parts)</caption><thead><tr><th>call</th>"
+      "<th>calls per op</th><th>time per op</th><th>share of the threads' time [95%]</th>"
+      "<th>failed per op</th></tr></thead><tbody>\n";
+  constexpr std::size_t kRows = 12;
+  std::size_t shown = 0;
+  for (const json& r : rows) {
+    if (shown++ == kRows) break;
+    const auto share = number(field(r, "share"));
+    out += "<tr>" + td(text(field(r, "name"))) +
+           td(or_dash(number(field(r, "calls_per_op")), plain)) +
+           td(or_dash(number(field(r, "ns_per_op")), duration)) +
+           td(share ? percent(*share) + " " +
+                          share_interval(field(r, "share_low"), field(r, "share_high"), repetitions)
+                    : "—") +
+           td(or_dash(number(field(r, "errors_per_op")), plain)) + "</tr>\n";
+  }
+  if (rows.size() > kRows) {
+    out += fmt::format("<tr><td colspan=\"5\" class=\"empty\">{} more in --json</td></tr>\n",
+                       rows.size() - kRows);
+  }
+  return out + "</tbody></table>\n";
+}
+
 // The scheduler's split of the same time (the kernel's accounting), beside the parts.
 std::string scheduler_line(const json& sched, const json& repetitions) {
   std::string out = "the scheduler (kernel accounting, overlapping the parts, never subtracted):";
@@ -246,7 +275,9 @@ std::string cell_tables_section(const json& cells) {
     out += "<ul class=\"evidence\">\n";
     for (const std::string& line : lines) out += "<li>" + escape(line) + "</li>\n";
     out += "</ul>\n" + spans_table(field(cell, "spans")) +
-           wait_for_table(field(cell, "wait_for"), field(cell, "repetitions")) + "</section>\n";
+           wait_for_table(field(cell, "wait_for"), field(cell, "repetitions")) +
+           other_syscalls_table(field(cell, "other_syscalls"), field(cell, "repetitions")) +
+           "</section>\n";
   }
   return out + "</section>\n";
 }

@@ -25,11 +25,14 @@ namespace {
 
 using Json = nlohmann::json;
 
-// The calls the tracer counted for `pid` in `phase`, by name: {count, errors}.
+// The traced calls the tracer counted for `pid` in `phase`, by name: {count, errors}.
 std::map<std::string, std::pair<long, long>> counted(const RunEnd& t, pid_t pid, int phase) {
   std::map<std::string, std::pair<long, long>> out;
   for (const auto& [key, totals] : t.totals) {
-    if (key.pid != pid || key.phase != phase || call_by_id(key.call)->off_cpu) continue;
+    if (key.pid != pid || key.phase != phase || call_by_id(key.call)->off_cpu ||
+        key.call == other_syscalls().id) {
+      continue;
+    }
     auto& cell = out[std::string(call_by_id(key.call)->name)];
     cell.first += static_cast<long>(totals.count);
     cell.second += static_cast<long>(totals.errors);
@@ -70,6 +73,49 @@ TEST_F(LibbpfTracerTest, AttachesEveryTracedCallThisKernelHas) {
   }
   std::fprintf(stderr, "loaded and attached in %.1f ms\n",
                static_cast<double>(tracer_->attach_ns()) / 1e6);
+}
+
+// Every other system call of `pid` in `phase`, by the kernel's name: {count, ns}.
+std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> others(const RunEnd& t, pid_t pid,
+                                                                      int phase) {
+  std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> out;
+  for (const auto& [key, totals] : t.totals) {
+    if (key.pid != pid || key.phase != phase || key.call != other_syscalls().id) continue;
+    for (const auto& [request, n] : totals.requests) {
+      auto& cell = out[request_name(other_syscalls(), request)];
+      cell.first += n;
+      cell.second += totals.request_ns.at(request);
+    }
+  }
+  return out;
+}
+
+// A call no tracer follows is still counted, exactly, by its name and with its time, in its
+// phase; and so is the target's acknowledgement (vmsplice), which is no traced call on purpose.
+// Nothing of the unregistered twin.
+TEST_F(LibbpfTracerTest, EveryOtherSystemCallOfTheCohortIsCountedByItsName) {
+  auto member = test::Target::spawn(dir_.path() + "/member");
+  auto twin = test::Target::spawn(dir_.path() + "/twin");
+  ASSERT_TRUE(member && twin);
+  ASSERT_EQ(tracer_->begin_run({member->pid()}), "");
+  tracer_->set_phase(2);
+  EXPECT_EQ(member->other(37)["getppid"], 37);
+  twin->other(37);
+  const RunEnd t = tracer_->end_run();
+  EXPECT_EQ(t.lost, 0u);
+  const auto seen = others(t, member->pid(), 2);
+  ASSERT_TRUE(seen.contains("getppid")) << testing::PrintToString(seen);
+  EXPECT_EQ(seen.at("getppid").first, 37u);
+  EXPECT_GT(seen.at("getppid").second, 0u);
+  // The acknowledgement; the sigtimedwait that received the command began before the run, and
+  // the next one has not returned: a call counts in the run it entered and only once it ends.
+  ASSERT_TRUE(seen.contains("vmsplice")) << testing::PrintToString(seen);
+  EXPECT_EQ(seen.at("vmsplice").first, 1u);
+  EXPECT_EQ(seen.size(), 2u) << testing::PrintToString(seen);
+  EXPECT_TRUE(others(t, twin->pid(), 2).empty());
+  EXPECT_TRUE(others(t, member->pid(), 0).empty()) << "nothing happened in startup";
+  member->exit_and_reap();
+  twin->exit_and_reap();
 }
 
 TEST_F(LibbpfTracerTest, CountsExactlyTheCohortsCallsPerPhaseAndNothingOfAnUnregisteredTwin) {

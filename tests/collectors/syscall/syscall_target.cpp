@@ -13,7 +13,9 @@
 //   4 burst N     N ioctl(FIONREAD) calls on one file, as fast as possible
 //   5 exit        acknowledged, then exit 0
 //   6 lock        opens DIR/flock.lock and takes flock(LOCK_EX) on it, waiting while another holds
-//   it 7 unlock      flock(LOCK_UN) on it and closes it
+//                 it
+//   7 unlock      flock(LOCK_UN) on it and closes it
+//   8 other N     N raw getppid calls: a system call no tracer follows as a call, only counts
 //
 // Why signals and vmsplice: the control channel must not make a single traced system call,
 // so the counts a test reads from the trace are exactly the op set's. Commands are received
@@ -267,6 +269,10 @@ int main(int argc, char** argv) {
         if (lock_fd >= 0) close(lock_fd);
         lock_fd = -1;
         acknowledge("{\"ack\":\"unlock\",\"did\":" + tally_json(before) + "}\n");
+        break;
+      case 8:
+        for (int i = 0; i < argument; ++i) syscall(SYS_getppid);
+        acknowledge("{\"ack\":\"other\",\"getppid\":" + std::to_string(argument) + "}\n");
         break;
       default:
         acknowledge("{\"ack\":\"unknown\"}\n");

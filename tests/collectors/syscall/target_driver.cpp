@@ -106,6 +106,7 @@ Json Target::canary() { return command(1, 0); }
 Json Target::work(int rounds) { return command(2, static_cast<unsigned>(rounds)); }
 Json Target::fork_work(int rounds) { return command(3, static_cast<unsigned>(rounds)); }
 Json Target::burst(int calls) { return command(4, static_cast<unsigned>(calls)); }
+Json Target::other(int calls) { return command(8, static_cast<unsigned>(calls)); }
 Json Target::lock() { return command(6, 0); }
 bool Target::send_lock() { return send(6, 0); }
 Json Target::unlock() { return command(7, 0); }

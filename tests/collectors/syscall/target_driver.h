@@ -35,6 +35,7 @@ class Target {
   nlohmann::json work(int rounds);
   nlohmann::json fork_work(int rounds);
   nlohmann::json burst(int calls);
+  nlohmann::json other(int calls);  // raw getppid calls
   // flock(LOCK_EX) on DIR/flock.lock, and its release. `lock` waits for the acknowledgement, so
   // for the lock itself; `send_lock` returns once the command is sent, `await_ack` then waits.
   nlohmann::json lock();

@@ -43,6 +43,16 @@ inline constexpr std::string_view kOffCpuRunnable = "off-cpu:runnable";
 inline bool is_off_cpu(std::string_view call) {
   return call == kOffCpuBlocked || call == kOffCpuRunnable;
 }
+// The compiled tracer's totals of every other system call, by name in its requests: beside the
+// parts (their time overlaps the off-CPU waits and the spans' CPU time), never one of them.
+inline constexpr std::string_view kOtherSyscalls = "syscall:other";
+
+// An untraced system call's totals in a phase (every call entered in the harness phase).
+struct OtherSyscall {
+  std::uint64_t count = 0;
+  std::uint64_t errors = 0;
+  std::uint64_t ns = 0;
+};
 
 struct CallKey {
   std::string call;
@@ -100,6 +110,9 @@ struct PhaseAccount {
   // outside every traced call and GC pause (its self time less those). With the off-CPU
   // intervals traced, that is the span's own time on a CPU. A part of its own, out of the rest.
   std::map<std::string, std::uint64_t> in_span;
+  // The compiled tracer: every other system call of the workload threads, by name (both
+  // details; per harness phase). Beside the parts, overlapping them.
+  std::map<std::string, OtherSyscall> other_syscalls;
   std::optional<std::uint64_t> cpu_ns;  // the process's on-CPU time (cpu collector), apart
   std::uint64_t cpu_window_ns = 0;      // the harness phase it was read over
   // The workload threads by the scheduler's accounting (cpu collector's schedstat), over the same
@@ -234,6 +247,9 @@ class AccountBuilder {
   void add_call(const CallRecord& call);
   void add_sample(const SampleRecord& sample);  // after seal_spans()
   void add_light(const LightTotal& total);
+  // The workload threads' other system calls in a phase (summary's syscall:other requests).
+  void add_other_syscall(IncarnationId who, Phase phase, const std::string& name,
+                         const OtherSyscall& totals);
 
   RunAccount finish();
 

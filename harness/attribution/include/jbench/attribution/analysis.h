@@ -74,6 +74,17 @@ struct CpuSamples {
   std::vector<SampleRow> rows;  // by share
 };
 
+// A system call the tracer counts but does not follow as a call (syscall:other), by name: calls
+// and time per operation, and its time as a share of the workload threads' time. Per harness
+// phase (a call counts in the phase it entered), beside the parts: it overlaps them.
+struct OtherSyscallRow {
+  std::string name;  // the kernel's name: "mmap", "futex", "syscall 335" without a table
+  double calls_per_op = 0;
+  double errors_per_op = 0;
+  Estimate ns_per_op;
+  Estimate share;
+};
+
 struct Observer {
   std::string mode;
   std::optional<double> median_ratio;
@@ -128,8 +139,9 @@ struct CellAttribution {
   std::string agreement_note;
   std::string sentence;
   std::vector<SpanRow> spans;
-  std::vector<WaitRow> wait_for;          // full detail with the compiled tracer; by share
-  std::optional<CpuSamples> cpu_samples;  // full detail with the compiled tracer's sampler
+  std::vector<WaitRow> wait_for;                // full detail with the compiled tracer; by share
+  std::optional<CpuSamples> cpu_samples;        // full detail with the compiled tracer's sampler
+  std::vector<OtherSyscallRow> other_syscalls;  // the compiled tracer, either detail; by time
   std::vector<std::string> notes;
 };
 
