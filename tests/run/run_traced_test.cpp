@@ -130,6 +130,8 @@ TEST_F(RunTraced, the_bridge_writer_threads_calls_are_kept_apart_from_the_worklo
       const json writer = inc.value("bridge_writer_phases", json::object());
       for (const auto& [phase, calls] : writer.items()) {
         for (const auto& [call, cell] : calls.items()) {
+          // Its other calls (the futex it waits for work in, its clock reads) are counted too.
+          if (call == "syscall:other") continue;
           EXPECT_TRUE(call == "write" || call == "pwrite64" || call == "writev" ||
                       call == "openat" || call == "fsync" || call == "fdatasync")
               << "the bridge writer made a " << call;

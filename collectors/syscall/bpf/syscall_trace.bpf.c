@@ -85,6 +85,12 @@ struct entry {
   __u32 member_run;  // the last run whose cohort this thread's process was found in
   __u32 tgid;
   __u32 role;  // JB_ROLE_*, from the thread's name at its first traced call of the run
+  // The run whose first traced call set `role`: until then the thread is counted (its other
+  // calls, by its name at each) but not followed off the CPU. A thread names itself after it
+  // starts (the bridge's writer does), so a role read at its first call of any kind could be
+  // the one it had before its name.
+  __u32 role_run;
+  __u32 role_pad;
   // Off the CPU outside a traced call: since when, how (a JB_CALL_OFF_CPU_*), in which phase and
   // run, and when it was woken (0: not yet). off_ns 0: on a CPU, or not followed.
   __u64 off_ns;
@@ -105,7 +111,7 @@ struct entry {
   __u32 other_nr;
   __u32 other_phase;
   __u32 other_run;
-  __u32 other_pad;
+  __u32 other_role;
   struct slot_hint hints[JB_HINT_CALLS * JB_HINT_PHASES];  // by call * JB_HINT_PHASES + phase
 };
 
@@ -323,7 +329,6 @@ int BPF_PROG(on_sys_enter, struct pt_regs* regs, long id) {
     }
     e->member_run = run;
     e->tgid = tgid;
-    e->role = thread_role();
   }
   if (info->kind == JB_KIND_COUNTED) {
     // Not a traced call: the thread's time off the CPU in it stays its off-CPU intervals'.
@@ -331,7 +336,12 @@ int BPF_PROG(on_sys_enter, struct pt_regs* regs, long id) {
     e->other_nr = nr;
     e->other_phase = phase;
     e->other_run = run;
+    e->other_role = e->role_run == run ? e->role : thread_role();
     return 0;
+  }
+  if (e->role_run != run) {
+    e->role = thread_role();
+    e->role_run = run;
   }
   e->t_ns = bpf_ktime_get_ns();
   e->phase = phase;
@@ -453,7 +463,7 @@ static __always_inline void count_other(struct entry* e, long ret) {
   key.tgid = e->tgid;
   key.nr = (__u16)e->other_nr;
   key.phase = (__u8)e->other_phase;
-  key.role = (__u8)e->role;
+  key.role = (__u8)e->other_role;
   struct jb_other_totals* t = bpf_map_lookup_elem(&other_totals, &key);
   if (!t) {
     const struct jb_other_totals zero = {};
@@ -540,7 +550,8 @@ int BPF_PROG(on_sched_switch, bool preempt, struct task_struct* prev, struct tas
   if (skip_off_cpu) return 0;
   const __u64 now = bpf_ktime_get_ns();
   struct entry* out = bpf_task_storage_get(&in_flight, prev, 0, 0);
-  if (out && out->member_run == run && !out->active && out->role == JB_ROLE_WORKLOAD) {
+  if (out && out->member_run == run && out->role_run == run && !out->active &&
+      out->role == JB_ROLE_WORKLOAD) {
     out->off_ns = now;
     out->woken_ns = 0;
     out->off_call = preempt || prev_state == 0 ? JB_CALL_OFF_CPU_RUNNABLE : JB_CALL_OFF_CPU_BLOCKED;
@@ -707,7 +718,7 @@ int on_cpu_sample(struct bpf_perf_event_data* ctx) {
   // these programs in the middle of its own storage access, and then it is busy (never created
   // here for that reason). Without it, the thread's role comes from its name.
   struct entry* e = bpf_task_storage_get(&in_flight, bpf_get_current_task_btf(), 0, 0);
-  const __u32 role = e && e->member_run == run ? e->role : thread_role();
+  const __u32 role = e && e->role_run == run ? e->role : thread_role();
   struct jb_cpu_counts* counts = my_counts();
   if (!counts) return 0;
   struct jb_sample_record* r = bpf_ringbuf_reserve(&records, sizeof(*r), 0);
