@@ -319,7 +319,7 @@ TEST_F(RunAttribution, a_planted_sleep_is_named_as_a_blocked_wait_within_the_wor
       << "the planted sleeps are the longest of the other calls";
 }
 
-// A worker that busy-waits 300 µs in plant_busy_wait after every statement: the on-CPU samples
+// A worker that busy-waits 1 ms in plant_busy_wait after every statement: the on-CPU samples
 // name that function first, in the statements' spans, and the CPU time they stand for agrees with
 // the worker's own thread-CPU clock over its waits, within the samples' counting error.
 TEST_F(RunAttribution, on_cpu_samples_name_a_planted_busy_function_and_agree_with_its_cpu_clock) {
