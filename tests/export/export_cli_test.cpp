@@ -131,10 +131,20 @@ TEST_F(ExportRealBundle, every_begin_has_its_end_on_its_own_track_properly_neste
   EXPECT_EQ(begins, spans);
 }
 
+// Every call and every interval off the CPU is a complete event: the calls as "syscall", the
+// intervals as the scheduler's slices ("sched"), each with who woke the thread where it slept.
 TEST_F(ExportRealBundle, every_call_is_a_complete_event_with_its_args) {
   std::size_t calls = 0;
-  for (const auto& r : records(raw("syscall.events.jsonl.zst"))) calls += r["type"] == "syscall";
+  std::map<std::string, std::size_t> raw_by;  // "cat name woken_by waker_pid" -> records
+  for (const auto& r : records(raw("syscall.events.jsonl.zst"))) {
+    if (r["type"] != "syscall") continue;
+    ++calls;
+    const std::string name = r["syscall"];
+    ++raw_by[(name.starts_with("off-cpu:") ? "sched " : "syscall ") + name + " " +
+             r.value("woken_by", "-") + " " + std::to_string(r.value("waker_pid", 0))];
+  }
   std::size_t complete = 0;
+  std::map<std::string, std::size_t> exported_by;
   for (const auto& e : (*trace_)["traceEvents"]) {
     if (e["ph"] != "X") continue;
     ++complete;
@@ -142,9 +152,16 @@ TEST_F(ExportRealBundle, every_call_is_a_complete_event_with_its_args) {
     for (const char* arg : {"fd", "path", "request", "result"}) {
       EXPECT_TRUE(e["args"].contains(arg)) << e.dump();
     }
+    ++exported_by[e["cat"].get<std::string>() + " " + e["name"].get<std::string>() + " " +
+                  e["args"].value("woken_by", "-") + " " +
+                  std::to_string(e["args"].value("waker_pid", 0))];
   }
   EXPECT_GT(calls, 0u);
   EXPECT_EQ(complete, calls);
+  EXPECT_EQ(exported_by, raw_by);
+  EXPECT_TRUE(std::any_of(raw_by.begin(), raw_by.end(), [](const auto& kv) {
+    return kv.first.starts_with("sched ");
+  })) << "no interval off the CPU in the full run: the sched slices went untested";
 }
 
 TEST_F(ExportRealBundle, timestamps_are_exact_microseconds_that_give_back_the_raw_nanoseconds) {

@@ -143,7 +143,9 @@ void ChromeWriter::complete(const TrackId& track, const RawEvent& e) {
   std::string& b = start_event('X', &track, e.t_ns);
   b.append(",\"dur\":");
   append_micros(b, e.duration_ns);
-  b.append(",\"cat\":\"syscall\",\"name\":");
+  // The tracer's intervals off the CPU are the scheduler's slices, apart from the calls.
+  b.append(e.name.starts_with("off-cpu:") ? ",\"cat\":\"sched\",\"name\":"
+                                          : ",\"cat\":\"syscall\",\"name\":");
   string(e.name);
   b.append(",\"args\":{\"fd\":");
   if (e.fd) {
@@ -172,6 +174,18 @@ void ChromeWriter::complete(const TrackId& track, const RawEvent& e) {
   if (e.error_name) {
     b.append(",\"errno\":");
     string(*e.error_name);
+  }
+  if (e.woken_by) {  // who last woke the thread in the call or the wait
+    b.append(",\"woken_by\":");
+    string(*e.woken_by);
+    if (e.waker_pid) {
+      b.append(",\"waker_pid\":");
+      events::append_int(b, *e.waker_pid);
+    }
+    if (e.waker_tid) {
+      b.append(",\"waker_tid\":");
+      events::append_int(b, *e.waker_tid);
+    }
   }
   b.push_back('}');
   finish_event();
