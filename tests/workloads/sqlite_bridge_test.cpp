@@ -296,6 +296,54 @@ TEST(SqliteBridge, EverySleepOfTheBusyHandlerIsABusyWaitSpanInsideItsTransaction
   EXPECT_GT(waited_ns, 0u);
 }
 
+// ---- the WAL's automatic checkpoint ------------------------------------------------------------
+
+// Enough committed writes to pass the WAL's 1000 frames several times: every automatic
+// checkpoint is a `wal_checkpoint` span inside the write transaction whose commit paid for it,
+// and the checkpoints happen — the WAL file stays within 1000 frames and one commit's worth of
+// its own size, as SQLite's default keeps it, where without them it would grow with every commit.
+TEST(SqliteBridge, EveryAutomaticCheckpointIsAWalCheckpointSpanInsideTheCommittingTransaction) {
+  TempDir dir;
+  const std::string db = dir.path() + "/d.db";
+  const std::string raw = dir.path() + "/bridge.events.jsonl";
+  build_dataset(db, kRows, 32, 11);
+  // An idle connection (no transaction: it holds no checkpoint back), so that the worker's is
+  // not the last to close and the WAL file is left as the run made it.
+  sqlite3* idle = nullptr;
+  ASSERT_EQ(sqlite3_open(db.c_str(), &idle), SQLITE_OK);
+  // One read, ended at once: the connection now has the WAL open, and no transaction.
+  ASSERT_EQ(sqlite3_exec(idle, "SELECT count(*) FROM sqlite_master", nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  WorkerOptions o;
+  o.ops_per_transaction = 1;
+  o.warmup = {{"operations", 0}};
+  o.measure = {{"operations", 4000}};
+  Worker w(bridge_env("full", raw));
+  Transcript t = drive_until(w, configure_message(db, o), "result");
+  end_session(w, t);
+  ASSERT_TRUE(t.exit.exited);
+  ASSERT_EQ(t.exit.code, 0);
+  struct stat wal {};
+  const int stat_rc = ::stat((db + "-wal").c_str(), &wal);
+  sqlite3_close(idle);
+
+  const RawTrace trace = read_trace(raw);
+  std::uint64_t checkpoints = 0;
+  for (const auto& [id, span] : trace.spans) {
+    if (span.name != "wal_checkpoint") continue;
+    ++checkpoints;
+    ASSERT_TRUE(span.end_ns) << id << " never ended";
+    ASSERT_TRUE(span.parent) << id << " has no parent";
+    EXPECT_EQ(trace.spans.at(*span.parent).name, "transaction:write");
+  }
+  // 4000 commits of at least one frame each pass 1000 frames at least 3 times.
+  EXPECT_GE(checkpoints, 3u);
+  // The WAL restarts from its beginning after a complete checkpoint, so it never holds much more
+  // than the threshold: 1000 frames and one transaction's, of a page and a 24-byte header each.
+  ASSERT_EQ(stat_rc, 0);
+  EXPECT_LE(static_cast<std::uint64_t>(wal.st_size), 32u + 1100u * (4096u + 24u));
+}
+
 // A reader never changes the database, so one dataset serves every mode; the same seed must read
 // the same rows whatever the bridge does, and only a recording mode may leave a file.
 TEST(SqliteBridge, EveryModeRunsTheSameOperationsAndOnlyRecordingModesWriteAFile) {

@@ -29,6 +29,19 @@ int busy_wait(void* timeout, int count) {
   return 1;
 }
 
+// SQLite's automatic checkpoint, as sqlite3_wal_autocheckpoint installs it by default (the WAL
+// hook, after each commit): once the WAL holds kAutoCheckpointPages frames or more, a passive
+// checkpoint of that database — here inside a span (trace::kWalCheckpoint), so that the commit
+// that pays for copying the WAL back is seen paying for it.
+constexpr int kAutoCheckpointPages = 1000;  // SQLITE_DEFAULT_WAL_AUTOCHECKPOINT
+
+int wal_checkpoint(void* /*unused*/, sqlite3* db, const char* schema, int frames) {
+  if (frames < kAutoCheckpointPages) return SQLITE_OK;
+  const trace::Span span(trace::kWalCheckpoint);
+  sqlite3_wal_checkpoint(db, schema);  // passive: its failure is left for the next commit's
+  return SQLITE_OK;
+}
+
 }  // namespace
 
 int Connection::open(const WorkerConfig& config, Connection& out, std::string& error) {
@@ -48,6 +61,7 @@ int Connection::open(const WorkerConfig& config, Connection& out, std::string& e
       c.db_.get(), busy_wait,
       reinterpret_cast<void*>(static_cast<std::uintptr_t>(config.params.busy_timeout_ms)));
   if (rc != SQLITE_OK) return fail(rc, "busy_handler");
+  sqlite3_wal_hook(c.db_.get(), wal_checkpoint, nullptr);  // replaces the default auto-checkpoint
   rc = c.db_.exec(fmt::format("PRAGMA synchronous={}; PRAGMA cache_size=-{}",
                               to_string(config.params.synchronous), config.params.page_cache_kib));
   if (rc != SQLITE_OK) return fail(rc, "pragma");

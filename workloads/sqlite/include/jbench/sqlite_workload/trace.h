@@ -33,6 +33,7 @@ inline constexpr const char* kConnectionCloseStartup = "connection_close:startup
 inline constexpr const char* kConnectionCloseSteady = "connection_close:steady";
 inline constexpr const char* kConnectionCloseTeardown = "connection_close:teardown";
 inline constexpr const char* kBusyWait = "busy_wait";
+inline constexpr const char* kWalCheckpoint = "wal_checkpoint";
 
 // "transaction:write" or "transaction:read": the kind the lane drew for this transaction.
 const char* transaction_span(bool writes);
