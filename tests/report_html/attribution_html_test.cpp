@@ -48,6 +48,61 @@ TEST(AttributionHtml, a_cells_wait_for_rows_are_a_table_of_who_woke_whom) {
   EXPECT_EQ(attribution_to_html(report).find("class=\"wait-for\""), std::string::npos);
 }
 
+// A cell's other system calls are a table; its timeline one strip per incarnation, each bin's
+// column as tall as the shares it holds (a strip is 22 px); the run's name is escaped.
+TEST(AttributionHtml, a_cells_other_calls_are_a_table_and_its_timeline_a_strip_per_worker) {
+  json report = attribution_fixture("example.json");
+  report["cells"][0]["other_syscalls"] = json::array({{{"name", "futex"},
+                                                       {"calls_per_op", 2.5},
+                                                       {"errors_per_op", 0.0},
+                                                       {"ns_per_op", 1200.0},
+                                                       {"ns_per_op_low", 1100.0},
+                                                       {"ns_per_op_high", 1300.0},
+                                                       {"share", 0.04},
+                                                       {"share_low", 0.03},
+                                                       {"share_high", 0.05}}});
+  const json zeros = json::array({0.0, 0.0, 0.0, 0.0});
+  report["cells"][0]["timeline"] = {
+      {"run", std::string("r1") + kHostile},
+      {"window_ns", 1e9},
+      {"bins", 4},
+      {"incarnations", json::array({{{"worker", 0},
+                                     {"threads", 1},
+                                     {"blocked", json::array({0.5, 0.0, 0.0, 0.0})},
+                                     {"runnable", zeros},
+                                     {"in_calls", json::array({0.0, 0.25, 0.0, 0.0})}},
+                                    {{"worker", 1},
+                                     {"threads", 1},
+                                     {"blocked", zeros},
+                                     {"runnable", json::array({0.0, 0.0, 1.0, 0.0})},
+                                     {"in_calls", zeros}}})}};
+  const std::string page = attribution_to_html(report);
+  const auto table = page.find("<table class=\"other-syscalls\">");
+  ASSERT_NE(table, std::string::npos);
+  EXPECT_NE(page.find("<tr><td>futex</td><td>2.5</td>", table), std::string::npos)
+      << page.substr(table, 600);
+  const auto figure = page.find("<figure class=\"timeline\">");
+  ASSERT_NE(figure, std::string::npos);
+  const std::string svg = page.substr(figure, page.find("</figure>", figure) - figure);
+  EXPECT_NE(svg.find("worker 0"), std::string::npos);
+  EXPECT_NE(svg.find("worker 1"), std::string::npos);
+  // Two background strips, then the three non-zero bins: 11 px blocked, 5.5 px in calls, 22 px
+  // runnable (the second strip starts at 28 px).
+  const std::regex rect(
+      "<rect x=\"([0-9.]+)\" y=\"([0-9.]+)\" width=\"([0-9.]+)\" "
+      "height=\"([0-9.]+)\"");
+  std::vector<std::string> heights;
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), rect); it != std::sregex_iterator();
+       ++it) {
+    heights.push_back((*it)[4]);
+  }
+  EXPECT_EQ(heights, (std::vector<std::string>{"22.0", "11.0", "5.5", "22.0", "22.0"})) << svg;
+  EXPECT_EQ(svg.find(kHostile), std::string::npos) << "the run's name is escaped";
+  // Without a timeline (not full detail), no figure.
+  report["cells"][0]["timeline"] = nullptr;
+  EXPECT_EQ(attribution_to_html(report).find("class=\"timeline\""), std::string::npos);
+}
+
 TEST(AttributionHtml, dominant_cost_sentence_stands_in_its_cell_element) {
   const json report = attribution_fixture("example.json");
   const std::string page = attribution_to_html(report);

@@ -158,6 +158,23 @@ TEST_F(RunAttribution, the_planted_fdatasync_is_named_and_agrees_with_the_worker
   const double slack = 0.005 + planted_calls * 2000.0 / window_ns;
   EXPECT_GE(own_share, top["share_low"].get<double>() - slack) << top.dump();
   EXPECT_LE(own_share, top["share_high"].get<double>() + slack) << top.dump();
+  // The timeline of one of those runs: every bin's shares within the bin, and its time in traced
+  // calls at least what that run's worker timed of the planted ones alone.
+  const json& timeline = (*full)["timeline"];
+  ASSERT_TRUE(timeline.is_object()) << full->dump();
+  ASSERT_EQ(timeline["incarnations"].size(), 1u);
+  const json& strip = timeline["incarnations"][0];
+  const std::size_t bins = timeline["bins"];
+  double in_calls = 0;
+  for (std::size_t i = 0; i < bins; ++i) {
+    const double b = strip["blocked"][i], r = strip["runnable"][i], c = strip["in_calls"][i];
+    EXPECT_LE(b + r + c, 1.0015) << "bin " << i;  // three shares rounded to 0.001 each
+    in_calls += c / static_cast<double>(bins);
+  }
+  const std::string run_dir = planted_->path + "/runs/" + timeline["run"].get<std::string>();
+  const json result = read_json(run_dir + "/raw/worker-0.result.json");
+  const double run_planted = std::stod(result["plant"]["fdatasync_ns"].get<std::string>());
+  EXPECT_GE(in_calls, run_planted / worker_windows_ns(run_dir) - slack) << strip.dump();
   // The parts of a cell's measure phase are the whole of it.
   double sum = 0;
   for (const auto& p : (*full)["parts"]) {

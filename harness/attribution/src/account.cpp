@@ -165,6 +165,23 @@ void AccountBuilder::seal_spans() {
   }
 }
 
+void TimelineBins::add(std::vector<std::uint64_t>& bins, std::uint64_t from,
+                       std::uint64_t to) const {
+  if (end_ns <= begin_ns) return;
+  from = std::max(from, begin_ns);
+  to = std::min(to, end_ns);
+  // Bin i is [begin + span·i/n, begin + span·(i+1)/n): the window split as evenly as integers
+  // allow. span·n fits 64 bits for any window under a thousand days.
+  const std::uint64_t span = end_ns - begin_ns;
+  while (from < to) {
+    const std::uint64_t i = (from - begin_ns) * kTimelineBins / span;
+    const std::uint64_t bin_end = begin_ns + span * (i + 1) / kTimelineBins;
+    const std::uint64_t upto = std::min(to, std::max(bin_end, from + 1));
+    bins[std::min<std::uint64_t>(i, kTimelineBins - 1)] += upto - from;
+    from = upto;
+  }
+}
+
 void AccountBuilder::add_call(const CallRecord& c) {
   Incarnation* inc = find(c.who);
   if (!inc) return;
@@ -188,6 +205,14 @@ void AccountBuilder::add_call(const CallRecord& c) {
       continue;
     }
     cost_of(phase, incarnation, p, c).add(ns, entered_here ? 1 : 0, c.duration_ns);
+    if (p == static_cast<std::size_t>(Phase::measure) && ns) {
+      if (!phase.timeline) phase.timeline = TimelineBins{b, e};
+      TimelineBins& t = *phase.timeline;
+      t.add(c.call == kOffCpuBlocked    ? t.blocked
+            : c.call == kOffCpuRunnable ? t.runnable
+                                        : t.in_calls,
+            c.t_ns, end);
+    }
     if (!c.woken_by.empty() && ns) {
       phase
           .woken[{CallKey{std::string(c.call), std::string(c.path), std::string(c.request)}.label(),

@@ -82,6 +82,22 @@ Json other_syscalls_json(const std::vector<OtherSyscallRow>& rows) {
   return out;
 }
 
+Json timeline_json(const std::optional<Timeline>& t) {
+  if (!t) return nullptr;
+  Json incarnations = Json::array();
+  for (const auto& r : t->incarnations) {
+    incarnations.push_back({{"worker", r.worker},
+                            {"threads", r.threads},
+                            {"blocked", r.blocked},
+                            {"runnable", r.runnable},
+                            {"in_calls", r.in_calls}});
+  }
+  return {{"run", t->run},
+          {"window_ns", t->window_ns},
+          {"bins", kTimelineBins},
+          {"incarnations", incarnations}};
+}
+
 Json cell_json(const CellAttribution& c) {
   Json parts = Json::array();
   for (const auto& p : c.parts) parts.push_back(part_json(p));
@@ -146,6 +162,7 @@ Json cell_json(const CellAttribution& c) {
       {"wait_for", wait_for_json(c.wait_for)},
       {"cpu_samples", cpu_samples_json(c.cpu_samples)},
       {"other_syscalls", other_syscalls_json(c.other_syscalls)},
+      {"timeline", timeline_json(c.timeline)},
       {"notes", c.notes}};
 }
 

@@ -233,6 +233,33 @@ std::vector<OtherSyscallRow> other_syscall_rows(const std::vector<RunMeasure>& r
   return rows;
 }
 
+// The first of the cell's runs with a timeline (full detail), per incarnation as shares.
+std::optional<Timeline> timeline_of(const CellInputs& in) {
+  for (const RunAccount* run : in.runs) {
+    Timeline t;
+    t.run = run->id;
+    for (const Incarnation& inc : run->incarnations) {
+      const PhaseAccount& p = inc.phases[kMeasure];
+      if (!p.timeline || p.timeline->end_ns <= p.timeline->begin_ns) continue;
+      const TimelineBins& bins = *p.timeline;
+      const double bin_ns = static_cast<double>(bins.end_ns - bins.begin_ns) /
+                            static_cast<double>(kTimelineBins) * p.threads;
+      const auto shares = [bin_ns](const std::vector<std::uint64_t>& ns) {
+        std::vector<double> out;
+        for (const std::uint64_t v : ns) {
+          out.push_back(std::round(std::min(1.0, static_cast<double>(v) / bin_ns) * 1000) / 1000);
+        }
+        return out;
+      };
+      if (t.incarnations.empty()) t.window_ns = static_cast<double>(bins.end_ns - bins.begin_ns);
+      t.incarnations.push_back({inc.worker, p.threads, shares(bins.blocked), shares(bins.runnable),
+                                shares(bins.in_calls)});
+    }
+    if (!t.incarnations.empty()) return t;
+  }
+  return std::nullopt;
+}
+
 double rest_ns(const RunMeasure& m) {
   double used = 0;
   for (const auto& [id, ns] : m.ns) used += ns;
@@ -466,6 +493,7 @@ CellAttribution analyse_cell(const CellInputs& in) {
   c.wait_for = wait_for_rows(runs, estimate);
   c.cpu_samples = cpu_sample_rows(in, runs, estimate);
   c.other_syscalls = other_syscall_rows(runs, estimate);
+  c.timeline = timeline_of(in);
 
   // The span view: totals and self times, with the calls and GC inside.
   std::map<std::string, SpanCost> spans;

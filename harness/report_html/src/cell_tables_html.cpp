@@ -277,7 +277,7 @@ std::string cell_tables_section(const json& cells) {
     out += "</ul>\n" + spans_table(field(cell, "spans")) +
            wait_for_table(field(cell, "wait_for"), field(cell, "repetitions")) +
            other_syscalls_table(field(cell, "other_syscalls"), field(cell, "repetitions")) +
-           "</section>\n";
+           timeline_figure(field(cell, "timeline")) + "</section>\n";
   }
   return out + "</section>\n";
 }

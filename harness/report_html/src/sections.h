@@ -14,6 +14,10 @@ std::string dominant_cost_section(const nlohmann::json& cells);
 std::string cost_bars_section(const nlohmann::json& cells);
 std::string cell_tables_section(const nlohmann::json& cells);
 
+// From a cell's "timeline" (full detail): one strip per incarnation of one run's measure phase,
+// on and off the CPU over time; "" without one.
+std::string timeline_figure(const nlohmann::json& timeline);
+
 // From report["scaling"]: one curve per scaling group.
 std::string scaling_section(const nlohmann::json& scaling);
 

@@ -80,6 +80,20 @@ struct SpanCost {
   std::uint64_t gc_ns = 0;
 };
 
+// Full detail: a phase window of one incarnation cut into kTimelineBins equal bins, each with the
+// time its workload threads spent blocked off the CPU, runnable, and in traced calls (what is
+// left of bin × threads was on a CPU outside every call). The HTML page draws one run's.
+inline constexpr std::size_t kTimelineBins = 200;
+struct TimelineBins {
+  std::uint64_t begin_ns = 0;
+  std::uint64_t end_ns = 0;
+  std::vector<std::uint64_t> blocked = std::vector<std::uint64_t>(kTimelineBins);
+  std::vector<std::uint64_t> runnable = std::vector<std::uint64_t>(kTimelineBins);
+  std::vector<std::uint64_t> in_calls = std::vector<std::uint64_t>(kTimelineBins);
+  // Adds [from, to) to `bins`, each bin its overlap with it.
+  void add(std::vector<std::uint64_t>& bins, std::uint64_t from, std::uint64_t to) const;
+};
+
 struct PhaseAccount {
   std::uint64_t wall_ns = 0;          // the phase window
   std::uint32_t threads = 1;          // workload threads seen; the shares are of wall_ns × threads
@@ -113,8 +127,9 @@ struct PhaseAccount {
   // The compiled tracer: every other system call of the workload threads, by name (both
   // details; per harness phase). Beside the parts, overlapping them.
   std::map<std::string, OtherSyscall> other_syscalls;
-  std::optional<std::uint64_t> cpu_ns;  // the process's on-CPU time (cpu collector), apart
-  std::uint64_t cpu_window_ns = 0;      // the harness phase it was read over
+  std::optional<TimelineBins> timeline;  // full detail, measure: the calls and waits over time
+  std::optional<std::uint64_t> cpu_ns;   // the process's on-CPU time (cpu collector), apart
+  std::uint64_t cpu_window_ns = 0;       // the harness phase it was read over
   // The workload threads by the scheduler's accounting (cpu collector's schedstat), over the same
   // phase: on a CPU, and runnable (waiting for one).
   std::optional<std::uint64_t> on_cpu_ns;

@@ -85,6 +85,23 @@ struct OtherSyscallRow {
   Estimate share;
 };
 
+// One run's measure phase over time, per incarnation (full detail): in each of `bins` equal bins
+// the share of bin × threads its workload threads spent blocked off the CPU, runnable, and in
+// traced calls; the rest of the bin they were on a CPU outside every call.
+struct TimelineRow {
+  std::uint32_t worker = 0;
+  std::uint32_t threads = 1;
+  std::vector<double> blocked;
+  std::vector<double> runnable;
+  std::vector<double> in_calls;
+};
+
+struct Timeline {
+  std::string run;
+  double window_ns = 0;  // the first incarnation's measure window
+  std::vector<TimelineRow> incarnations;
+};
+
 struct Observer {
   std::string mode;
   std::optional<double> median_ratio;
@@ -142,6 +159,7 @@ struct CellAttribution {
   std::vector<WaitRow> wait_for;                // full detail with the compiled tracer; by share
   std::optional<CpuSamples> cpu_samples;        // full detail with the compiled tracer's sampler
   std::vector<OtherSyscallRow> other_syscalls;  // the compiled tracer, either detail; by time
+  std::optional<Timeline> timeline;             // full detail: the cell's first run
   std::vector<std::string> notes;
 };
 
