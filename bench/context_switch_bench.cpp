@@ -28,6 +28,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -249,17 +250,22 @@ END { clear(@since); clear(@stack); clear(@off_ns); }
   return o;
 }
 
+// The rallies under an outside observer, started on the partner first; false (and the case
+// skipped with the reason) when it is not observing.
+bool rallies_observed(benchmark::State& state, const Scratch& dir,
+                      const std::function<Observer(const Scratch&, pid_t)>& start) {
+  Partner partner;
+  Observer o = start(dir, partner.pid());
+  if (o.error.empty()) rallies(state, partner);
+  if (o.process) stop(*o.process);
+  if (!o.error.empty()) state.SkipWithError(o.error.c_str());
+  return o.error.empty();
+}
+
 void perf_sched_record(benchmark::State& state) {
   Scratch dir;
-  Partner partner;
-  Observer perf = start_perf_sched(dir);
-  if (!perf.error.empty()) {
-    if (perf.process) stop(*perf.process);
-    state.SkipWithError(perf.error.c_str());
-    return;
-  }
-  rallies(state, partner);
-  stop(*perf.process);
+  const auto start = [](const Scratch& d, pid_t) { return start_perf_sched(d); };
+  if (!rallies_observed(state, dir, start)) return;
   std::error_code ec;
   state.counters["perf_data_bytes"] = benchmark::Counter(
       static_cast<double>(std::filesystem::file_size(dir.path("perf.data"), ec)));
@@ -267,15 +273,7 @@ void perf_sched_record(benchmark::State& state) {
 
 void bpftrace_off_cpu(benchmark::State& state) {
   Scratch dir;
-  Partner partner;
-  Observer bt = start_bpftrace_off_cpu(dir, partner.pid());
-  if (!bt.error.empty()) {
-    if (bt.process) stop(*bt.process);
-    state.SkipWithError(bt.error.c_str());
-    return;
-  }
-  rallies(state, partner);
-  stop(*bt.process);
+  rallies_observed(state, dir, start_bpftrace_off_cpu);
 }
 
 }  // namespace
