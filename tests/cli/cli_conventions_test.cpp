@@ -38,5 +38,36 @@ TEST(CliConventions, usage_errors_exit_2_on_stderr) {
   }
 }
 
+// A word jbench does not know is an error that names it and the nearest valid names — also when
+// --help follows it, which would otherwise print help and exit 0 (a misspelt command in a script
+// passing silently). A value that begins with '-' is not taken for an option.
+TEST(CliConventions, an_unknown_command_or_option_is_named_with_the_nearest_valid_ones) {
+  struct Case {
+    std::vector<std::string> args;
+    std::string says;
+  };
+  for (const Case& c : std::vector<Case>{
+           {{"rnu", "matrices/sqlite.yaml"}, "unknown command 'rnu' (did you mean 'run'?)"},
+           {{"nosuch", "--help"}, "unknown command 'nosuch' (one of: plan, run, validate"},
+           {{"run", "--repetitons", "3", "matrices/sqlite.yaml"},
+            "unknown option '--repetitons' for 'jbench run' (did you mean '--repetitions'?)"},
+           {{"run", "--nosuch", "--help"}, "unknown option '--nosuch' for 'jbench run' (one of:"},
+           {{"--verison"}, "unknown option '--verison' for jbench (did you mean '--version'?)"},
+           {{"report", "b", "--jsno"},
+            "unknown option '--jsno' for 'jbench report' (did you mean '--json'?)"}}) {
+    const auto r = run_jbench(c.args);
+    EXPECT_EQ(r.exit_code, 2) << ::testing::PrintToString(c.args);
+    EXPECT_EQ(r.out, "") << ::testing::PrintToString(c.args);
+    EXPECT_NE(r.err.find("jbench: error: " + c.says), std::string::npos)
+        << ::testing::PrintToString(c.args) << "\n"
+        << r.err;
+  }
+  // Known words pass through to the command as before: help, and a value beginning with '-'.
+  EXPECT_EQ(run_jbench({"run", "--help"}).exit_code, 0);
+  const auto negative = run_jbench({"plan", "matrices/sqlite.yaml", "--host-cores", "-1"});
+  EXPECT_EQ(negative.exit_code, 2);
+  EXPECT_EQ(negative.err.find("unknown option"), std::string::npos) << negative.err;
+}
+
 }  // namespace
 }  // namespace jbench::test

@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "commands.h"
+#include "unknown_words.h"
 
 namespace jbench {
 
@@ -68,6 +69,14 @@ int run_cli(int argc, char** argv) {
       "k8s", "a matrix as a Kubernetes Indexed Job of shards and a merge Job, as a manifest");
   actions.emplace_back(k8s, cli::add_k8s_command(*k8s));
 
+  // CLI11 would print help for `jbench rnu --help`, and exit 0: a misspelt word is an error first.
+  if (const std::string unknown =
+          cli::unknown_words(app, std::vector<std::string>(argv + 1, argv + argc));
+      !unknown.empty()) {
+    std::cerr << fmt::format(
+        "jbench: error: {}\nRun 'jbench --help' or 'jbench <command> --help'.\n", unknown);
+    return kExitUsage;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
