@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <map>
+#include <sstream>
 
 #include "run_support.h"
 
@@ -42,6 +43,16 @@ TEST_F(RunHappyPath, exits_0_prints_the_bundle_path_and_the_cell_table) {
   EXPECT_NE(result_->err.find("ops/s (med)"), std::string::npos) << result_->err;
   EXPECT_NE(result_->err.find("w2.persistent.mixed.small.baseline"), std::string::npos);
   EXPECT_TRUE(processes_tagged(tag_).empty());
+  // The table's rows in the matrix's axis order (this run is untraced: baselines only).
+  std::vector<std::string> rows;
+  std::istringstream err(result_->err.substr(result_->err.find("ops/s (med)")));
+  std::string line;
+  std::getline(err, line);  // the header
+  while (std::getline(err, line) && !line.empty()) rows.push_back(line.substr(0, line.find(' ')));
+  EXPECT_EQ(rows, (std::vector<std::string>{
+                      "w1.persistent.writer.small.baseline", "w1.persistent.mixed.small.baseline",
+                      "w2.persistent.writer.small.baseline", "w2.persistent.mixed.small.baseline"}))
+      << result_->err;
 }
 
 TEST_F(RunHappyPath, the_bundle_checks_with_sha256sum_and_was_valid_before_it) {

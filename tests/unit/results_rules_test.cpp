@@ -2,16 +2,52 @@
 // and the starved count, and the axis states execution delivered.
 #include <gtest/gtest.h>
 
+#include <iterator>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "jbench/results/execution.h"
 #include "jbench/results/fairness.h"
 #include "jbench/results/lanes.h"
+#include "jbench/results/summary.h"
 
 namespace jbench {
 namespace {
 
 using nlohmann::json;
+
+// The cells table: rows in the order given, a traced row's `vs base` its point's baseline median
+// over its own; "-" for a baseline, and for a traced row whose point has no baseline here.
+TEST(CellTable, a_traced_row_shows_its_baseline_over_its_own_median_throughput) {
+  const auto line = [](std::string cell, std::string point, bool baseline, double ops) {
+    CellLine l;
+    l.cell = std::move(cell);
+    l.point = std::move(point);
+    l.baseline = baseline;
+    RunFigures figures;
+    figures.throughput_ops_per_s = ops;
+    l.add_run(true, figures);
+    return l;
+  };
+  const std::string table =
+      format_cell_table({line("p.baseline", "p", true, 100), line("p.full", "p", false, 80),
+                         line("q.light", "q", false, 50)});
+  std::istringstream in(table);
+  std::vector<std::vector<std::string>> rows;
+  for (std::string l; std::getline(in, l);) {
+    std::istringstream words(l);
+    rows.emplace_back(std::istream_iterator<std::string>(words),
+                      std::istream_iterator<std::string>());
+  }
+  ASSERT_EQ(rows.size(), 4u) << table;
+  EXPECT_EQ(rows[0][6], "vs");  // the header's "vs base" (its earlier titles are two words)
+  EXPECT_EQ(rows[1][0], "p.baseline");
+  EXPECT_EQ(rows[1][4], "-");
+  EXPECT_EQ(rows[2][0], "p.full");
+  EXPECT_EQ(rows[2][4], "x1.25");
+  EXPECT_EQ(rows[3][0], "q.light");
+  EXPECT_EQ(rows[3][4], "-");
+}
 
 TEST(LaneMix, a_run_as_a_whole_must_do_what_its_lane_says) {
   EXPECT_FALSE(lane_mix_problem("mixed", 3, 1));

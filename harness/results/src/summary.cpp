@@ -157,20 +157,30 @@ RunSummary summarize(const std::vector<Json>& results, const Json& run_doc) {
 }
 
 std::string format_cell_table(const std::vector<CellLine>& lines) {
+  std::map<std::string, double> baseline;  // point -> its baseline's median ops/s
+  for (const auto& l : lines) {
+    if (l.baseline && !l.throughput.empty()) baseline[l.point] = median(l.throughput);
+  }
   std::string out =
-      fmt::format("{:<42} {:>5} {:>12} {:>22} {:>10} {:>10} {:>6} {:>8}\n", "cell", "ok",
-                  "ops/s (med)", "spread (min..max)", "p50", "p99", "fair", "starved");
+      fmt::format("{:<42} {:>5} {:>12} {:>22} {:>8} {:>10} {:>10} {:>6} {:>8}\n", "cell", "ok",
+                  "ops/s (med)", "spread (min..max)", "vs base", "p50", "p99", "fair", "starved");
   for (const auto& l : lines) {
     std::string spread = "-";
     if (!l.throughput.empty()) {
       const auto [lo, hi] = std::minmax_element(l.throughput.begin(), l.throughput.end());
       spread = fmt::format("{:.0f}..{:.0f}", *lo, *hi);
     }
+    std::string vs_base = "-";
+    const auto base = baseline.find(l.point);
+    if (!l.baseline && base != baseline.end() && !l.throughput.empty() &&
+        median(l.throughput) > 0) {
+      vs_base = fmt::format("x{:.2f}", base->second / median(l.throughput));
+    }
     out += fmt::format(
-        "{:<42} {:>5} {:>12} {:>22} {:>10} {:>10} {:>6} {:>8}\n", l.cell,
+        "{:<42} {:>5} {:>12} {:>22} {:>8} {:>10} {:>10} {:>6} {:>8}\n", l.cell,
         fmt::format("{}/{}", l.ok, l.runs),
         l.throughput.empty() ? std::string("-") : fmt::format("{:.0f}", median(l.throughput)),
-        spread, latency_text(l.p50_ns), latency_text(l.p99_ns),
+        spread, vs_base, latency_text(l.p50_ns), latency_text(l.p99_ns),
         l.fairness.empty() ? std::string("-") : fmt::format("{:.2f}", median(l.fairness)),
         l.worker_runs == 0 ? std::string("-")
                            : fmt::format("{}/{}", l.starved_worker_runs, l.worker_runs));

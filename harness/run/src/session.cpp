@@ -156,8 +156,10 @@ class Session {
   proc::InterruptWatch interrupt_;
   IgnoreSigpipe ignore_sigpipe_;
   run::Progress progress_;
-  std::map<std::string, CellLine> cells_;  // by cell id, in first-run order below
-  std::vector<std::string> cell_order_;
+  std::map<std::string, CellLine> cells_;  // by cell id
+  // Where each cell's row goes: its point in the plan's canonical order (axis order), then its
+  // baseline first and its traced modes after it in the trace axis's order.
+  std::map<std::string, std::pair<std::uint32_t, std::uint32_t>> cell_rank_;
   std::optional<std::pair<std::string, nlohmann::json>> noise_after_last_run_;  // run id, sample
   bool valid_ = false;
 };
@@ -260,9 +262,18 @@ void Session::run(std::size_t i) {
 
 void Session::add_to_cell_table(const Run& r, run::RunStatus status, const RunFigures& figures) {
   const std::string cell = cell_id(plan_, r);
-  if (!cells_.count(cell)) cell_order_.push_back(cell);
   CellLine& line = cells_[cell];
-  line.cell = cell;
+  if (line.cell.empty()) {
+    const Block& block = plan_.blocks[r.block];
+    std::uint32_t point = kNoCell;  // the block's first explicit cell: where its point stands
+    for (std::uint32_t i = block.first_run; i < block.first_run + block.run_count; ++i) {
+      point = std::min(point, plan_.runs[i].cell);
+    }
+    line.cell = cell;
+    line.point = point_id(*plan_.matrix, block.point);
+    line.baseline = r.trace == TraceMode::baseline;
+    cell_rank_[cell] = {point, line.baseline ? 0 : 1 + r.cell};
+  }
   line.add_run(status == run::RunStatus::ok, figures);
 }
 
@@ -321,7 +332,10 @@ SessionOutcome Session::finalize() {
       !valid_ ? Outcome::invalid : (interrupted ? Outcome::interrupted : Outcome::complete);
   auto final_path = bundle_.finalize(bundle_outcome);
   std::vector<CellLine> table;
-  for (const auto& c : cell_order_) table.push_back(cells_[c]);
+  for (const auto& [cell, line] : cells_) table.push_back(line);
+  std::stable_sort(table.begin(), table.end(), [this](const CellLine& a, const CellLine& b) {
+    return cell_rank_.at(a.cell) < cell_rank_.at(b.cell);
+  });
   log_ << '\n' << format_cell_table(table);
   SessionOutcome outcome;
   if (!final_path) {

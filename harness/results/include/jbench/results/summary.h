@@ -40,6 +40,8 @@ nlohmann::json summarize_run(const std::vector<nlohmann::json>& results,
 // fairness index over workers, and how many workers of the ok runs starved.
 struct CellLine {
   std::string cell;
+  std::string point;      // the cell without its trace mode: its traced rows' baseline is here
+  bool baseline = false;  // the untraced run of its point
   std::size_t runs = 0;
   std::size_t ok = 0;
   std::vector<double> throughput;  // ops/s, one per ok run
@@ -52,6 +54,8 @@ struct CellLine {
   // Counts one run of the cell; only an ok run's figures enter the medians.
   void add_run(bool ok, const RunFigures& figures);
 };
+// The table `jbench run` prints, one row per line in the order given; a traced row's `vs base` is
+// its point's baseline median throughput over its own (×1.20: 20% slower), "-" without one.
 std::string format_cell_table(const std::vector<CellLine>& lines);
 
 }  // namespace jbench
