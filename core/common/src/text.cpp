@@ -73,7 +73,6 @@ LineColumn line_column_at(std::string_view text, std::size_t offset) {
   return lc;
 }
 
-namespace {
 std::size_t edit_distance(std::string_view a, std::string_view b) {
   std::vector<std::size_t> row(b.size() + 1);
   for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
@@ -88,7 +87,6 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
   }
   return row[b.size()];
 }
-}  // namespace
 
 std::optional<std::string> closest_match(std::string_view word,
                                          std::span<const std::string_view> candidates) {

@@ -5,26 +5,11 @@
 
 #include <algorithm>
 #include <cctype>
-#include <numeric>
+
+#include "jbench/common/text.h"
 
 namespace jbench::cli {
 namespace {
-
-// Levenshtein distance: insertions, deletions and substitutions.
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  std::iota(row.begin(), row.end(), std::size_t{0});
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
 
 std::string suggestion(const std::string& word, const std::vector<std::string>& names) {
   const auto near = nearest_names(word, names);

@@ -98,8 +98,7 @@ std::string FoldedWriter::waker(const TrackId& track, const RawEvent& e) const {
   return fmt::format("woken by pid {} outside the run", pid);
 }
 
-void FoldedWriter::edge(const TrackId& track, std::uint64_t ts_ns) {
-  Track& t = tracks_[track];
+void FoldedWriter::edge(Track& t, std::uint64_t ts_ns) {
   std::string chain;
   for (const std::string& name : t.open) {
     if (!chain.empty()) chain += ';';
@@ -117,15 +116,16 @@ void FoldedWriter::edge(const TrackId& track, std::uint64_t ts_ns) {
 void FoldedWriter::begin(const TrackId& track, std::uint64_t ts_ns, SliceKind,
                          std::string_view name, std::string_view) {
   if (weight_ == FoldedWeight::span_self_time) return;
-  tracks_[track].open.emplace_back(name);
-  edge(track, ts_ns);
+  Track& t = tracks_[track];
+  t.open.emplace_back(name);
+  edge(t, ts_ns);
 }
 
 void FoldedWriter::end(const TrackId& track, std::uint64_t ts_ns, EndNote) {
   if (weight_ == FoldedWeight::span_self_time) return;
   Track& t = tracks_[track];
   if (!t.open.empty()) t.open.pop_back();
-  edge(track, ts_ns);
+  edge(t, ts_ns);
 }
 
 void FoldedWriter::complete(const TrackId& track, const RawEvent& call) {

@@ -64,7 +64,7 @@ class FoldedWriter final : public TimelineSink {
   };
 
   const std::string& prefix(const TrackId& track);
-  void edge(const TrackId& track, std::uint64_t ts_ns);
+  void edge(Track& track, std::uint64_t ts_ns);  // the track's open slices changed at ts_ns
   std::uint32_t chain_at(const TrackId& track, std::uint64_t t_ns) const;
   std::string who(const RunInput& run, std::int64_t pid) const;
   std::string waker(const TrackId& track, const RawEvent& e) const;

@@ -27,6 +27,9 @@ struct LineColumn {
 };
 LineColumn line_column_at(std::string_view text, std::size_t offset);
 
+// Levenshtein distance: the insertions, deletions and substitutions that turn `a` into `b`.
+std::size_t edit_distance(std::string_view a, std::string_view b);
+
 // The candidate closest to `word` by edit distance, if it is close enough to be a plausible typo.
 std::optional<std::string> closest_match(std::string_view word,
                                          std::span<const std::string_view> candidates);
