@@ -39,8 +39,8 @@ done
 grep -q "plant_delay_ns: 0" "$matrix" ||
   { echo "calibrate: $matrix has no 'plant_delay_ns: 0' to plant into" >&2; exit 2; }
 if [ "${JBENCH_CALIBRATE_NO_BUILD:-0}" != 1 ]; then
-  bash ci/build.sh jbench jbench-sqlite-worker jbench_bridge_shared jbench_alloc_preload \
-    jbench-ledger-worker >&2
+  bash ci/build.sh jbench jbench-compare jbench-history jbench-sqlite-worker jbench_bridge_shared \
+    jbench_alloc_preload jbench-ledger-worker >&2
 fi
 [ -n "$out" ] || out=$(mktemp -d /tmp/jbench-calibrate-XXXXXX)
 mkdir -p "$out"

@@ -66,8 +66,8 @@ awk -v t="$threshold" 'BEGIN { exit !(t ~ /^[0-9]*\.?[0-9]+$/ && t > 0 && t < 1)
 build_dir="${BUILD_DIR:-build}"
 jbench="$build_dir/bin/jbench"
 if [ "${JBENCH_NIGHTLY_NO_BUILD:-0}" != 1 ]; then
-  bash ci/build.sh jbench jbench-sqlite-worker jbench_bridge_shared jbench_alloc_preload \
-    jbench-ledger-worker >&2
+  bash ci/build.sh jbench jbench-compare jbench-history jbench-sqlite-worker jbench_bridge_shared \
+    jbench_alloc_preload jbench-ledger-worker >&2
 fi
 plan=$("$jbench" plan "$matrix" --json) || die "cannot plan $matrix (above: why)"
 kind=$(grep -m1 -o '"kind": *"[^"]*"' <<< "$plan" | cut -d'"' -f4)

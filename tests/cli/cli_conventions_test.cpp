@@ -2,7 +2,11 @@
 // errors on stderr with exit 2.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <sstream>
+
 #include "jbench_binary.h"
+#include "temp_dir.h"
 
 namespace jbench::test {
 namespace {
@@ -54,7 +58,10 @@ TEST(CliConventions, an_unknown_command_or_option_is_named_with_the_nearest_vali
            {{"run", "--nosuch", "--help"}, "unknown option '--nosuch' for 'jbench run' (one of:"},
            {{"--verison"}, "unknown option '--verison' for jbench (did you mean '--version'?)"},
            {{"report", "b", "--jsno"},
-            "unknown option '--jsno' for 'jbench report' (did you mean '--json'?)"}}) {
+            "unknown option '--jsno' for 'jbench report' (did you mean '--json'?)"},
+           // Checked by the command's own executable, which jbench started in its place.
+           {{"compare", "a", "b", "--jsno"},
+            "unknown option '--jsno' for 'jbench compare' (did you mean '--json'?)"}}) {
     const auto r = run_jbench(c.args);
     EXPECT_EQ(r.exit_code, 2) << ::testing::PrintToString(c.args);
     EXPECT_EQ(r.out, "") << ::testing::PrintToString(c.args);
@@ -67,6 +74,53 @@ TEST(CliConventions, an_unknown_command_or_option_is_named_with_the_nearest_vali
   const auto negative = run_jbench({"plan", "matrices/sqlite.yaml", "--host-cores", "-1"});
   EXPECT_EQ(negative.exit_code, 2);
   EXPECT_EQ(negative.err.find("unknown option"), std::string::npos) << negative.err;
+}
+
+// The commands `jbench --help` lists, read from its Subcommands section.
+std::vector<std::string> listed_commands() {
+  std::istringstream help(run_jbench({"--help"}).out);
+  std::vector<std::string> names;
+  bool in_list = false;
+  for (std::string line; std::getline(help, line);) {
+    if (line == "Subcommands:")
+      in_list = true;
+    else if (in_list && line.empty())
+      break;
+    else if (in_list)
+      names.push_back(line.substr(2, line.find(' ', 2) - 2));
+  }
+  return names;
+}
+
+// Some commands are executables of their own beside jbench (jbench-compare, ...); each still
+// answers to `jbench NAME`, with its own help and its own exit code.
+TEST(CliConventions, every_listed_command_answers_to_jbench_name) {
+  const auto names = listed_commands();
+  ASSERT_GE(names.size(), 15u);
+  for (const auto& name : names) {
+    const auto r = run_jbench({name, "--help"});
+    EXPECT_EQ(r.exit_code, 0) << name << ": " << r.err;
+    EXPECT_NE(r.out.find("Usage: jbench " + name + " [OPTIONS]"), std::string::npos) << r.out;
+  }
+  const auto merged = run_jbench({"merge"});  // its own usage error, passed through
+  EXPECT_EQ(merged.exit_code, 2);
+  EXPECT_NE(merged.err.find("jbench: error: "), std::string::npos) << merged.err;
+}
+
+// A jbench whose folder lacks a command's executable says which file is missing and how to build
+// it, exit 2, instead of failing to start it without a word.
+TEST(CliConventions, a_command_not_built_names_its_missing_executable) {
+  const TempDir dir;
+  const std::string lone = dir.path() + "/jbench";
+  std::filesystem::copy_file(jbench_binary(), lone);
+  const auto r = run_process({lone, "merge", "--help"}, {.cwd = dir.path()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("jbench: error: 'jbench merge' is not built here: " + dir.path() +
+                       "/jbench-merge is missing. Build it with `bash ci/build.sh jbench-merge`"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(run_process({lone, "plan", "--help"}, {.cwd = dir.path()}).exit_code, 0);
 }
 
 }  // namespace

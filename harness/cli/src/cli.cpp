@@ -1,17 +1,94 @@
 #include "jbench/cli/cli.h"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <iostream>
+#include <vector>
 
 #include "commands.h"
+#include "jbench/common/path_search.h"
 #include "unknown_words.h"
 
-namespace jbench {
+namespace jbench::cli {
+namespace {
 
-int run_cli(int argc, char** argv) {
+struct Listed {
+  const char* name;
+  const char* description;
+  bool own_executable;  // built as jbench-<name>, not into jbench itself
+};
+
+// Every command, in the order `jbench --help` lists them, and where it is built.
+constexpr Listed kCommands[] = {
+    {"plan", "expand a matrix into the ordered, seeded runs it means", false},
+    {"run", "execute a matrix's runs and leave a validated bundle", false},
+    {"validate", "check a bundle: checksums, schemas, attribution, summaries", false},
+    {"archive", "write a bundle as one file that `jbench validate` checks", false},
+    {"doctor", "what tracing this host can do, and for what it cannot, why", false},
+    {"probes", "list a binary's USDT probes and check them against the bridge's ABI contract",
+     false},
+    {"report", "where each cell's time went, beside what each trace mode cost", false},
+    {"export",
+     "a bundle's timelines for a viewer: Chrome trace JSON (Perfetto), folded stacks; "
+     "or its raw records as text (jsonl)",
+     true},
+    {"oracle", "the correctness pass: corpus, generator, ledgers under kill storms, I/O faults",
+     false},
+    {"compare", "two bundles cell by cell: regressed, improved, same, or not enough evidence",
+     true},
+    {"history", "a folder of nightly bundles: series per cell, change points", true},
+    {"propose", "an optimization's evidence: oracle gate, interleaved sessions, declared rule",
+     true},
+    {"merge", "join the shard bundles of one plan (run --shard K/N) into one validated bundle",
+     true},
+    {"slurm", "a matrix as a Slurm job array of shards and a dependent merge, submitted or not",
+     true},
+    {"k8s", "a matrix as a Kubernetes Indexed Job of shards and a merge Job, as a manifest", true},
+};
+
+// The executable beside this one that holds `command`, in this process's place with the same
+// arguments. Returns only when it cannot be started.
+int start_elsewhere(const Listed& command, int argc, char** argv) {
+  const std::string file =
+      command.own_executable ? fmt::format("jbench-{}", command.name) : std::string("jbench");
+  std::string exe = beside_self_executable(file);
+  std::vector<char*> args(argv, argv + argc);
+  args[0] = exe.data();
+  args.push_back(nullptr);
+  ::execv(exe.c_str(), args.data());
+  const int err = errno;
+  if (err == ENOENT) {
+    std::cerr << fmt::format(
+        "jbench: error: 'jbench {0}' is not built here: {1} is missing. Build it with "
+        "`bash ci/build.sh {2}` (or every command with `bash ci/build.sh`).\n",
+        command.name, exe, file);
+    return kExitUsage;
+  }
+  std::cerr << fmt::format("jbench: internal error: cannot start {}: {}\n", exe,
+                           std::strerror(err));
+  return kExitInternal;
+}
+
+}  // namespace
+
+int run_commands(int argc, char** argv, const CommandsHere& here) {
+  // A command held elsewhere gets the whole command line, and checks its own options. jbench's
+  // own options (--help, --version) take no value: the first other word is the command.
+  const auto command_word =
+      std::find_if(argv + 1, argv + argc, [](const char* a) { return a[0] != '-'; });
+  if (command_word != argv + argc) {
+    for (const Listed& c : kCommands) {
+      if (*command_word == std::string_view(c.name) && !here.count(c.name)) {
+        return start_elsewhere(c, argc, argv);
+      }
+    }
+  }
   CLI::App app{
       "jbench: a benchmark harness whose measurements are attributable, validated and "
       "reproducible.",
@@ -22,56 +99,21 @@ int run_cli(int argc, char** argv) {
       "Exit codes: 0 success, 1 the checked thing failed, 2 bad usage or input, "
       "3 internal error.\nSee docs/cli.md.");
 
-  std::vector<std::pair<CLI::App*, cli::Action>> actions;
-  auto* plan = app.add_subcommand("plan", "expand a matrix into the ordered, seeded runs it means");
-  actions.emplace_back(plan, cli::add_plan_command(*plan));
-  auto* run = app.add_subcommand("run", "execute a matrix's runs and leave a validated bundle");
-  actions.emplace_back(run, cli::add_run_command(*run));
-  auto* validate =
-      app.add_subcommand("validate", "check a bundle: checksums, schemas, attribution, summaries");
-  actions.emplace_back(validate, cli::add_validate_command(*validate));
-  auto* archive =
-      app.add_subcommand("archive", "write a bundle as one file that `jbench validate` checks");
-  actions.emplace_back(archive, cli::add_archive_command(*archive));
-  auto* doctor =
-      app.add_subcommand("doctor", "what tracing this host can do, and for what it cannot, why");
-  actions.emplace_back(doctor, cli::add_doctor_command(*doctor));
-  auto* probes = app.add_subcommand(
-      "probes", "list a binary's USDT probes and check them against the bridge's ABI contract");
-  actions.emplace_back(probes, cli::add_probes_command(*probes));
-  auto* report =
-      app.add_subcommand("report", "where each cell's time went, beside what each trace mode cost");
-  actions.emplace_back(report, cli::add_report_command(*report));
-  auto* exporter = app.add_subcommand(
-      "export",
-      "a bundle's timelines for a viewer: Chrome trace JSON (Perfetto), folded stacks; "
-      "or its raw records as text (jsonl)");
-  actions.emplace_back(exporter, cli::add_export_command(*exporter));
-  auto* oracle = app.add_subcommand(
-      "oracle", "the correctness pass: corpus, generator, ledgers under kill storms, I/O faults");
-  actions.emplace_back(oracle, cli::add_oracle_command(*oracle));
-  auto* compare = app.add_subcommand(
-      "compare", "two bundles cell by cell: regressed, improved, same, or not enough evidence");
-  actions.emplace_back(compare, cli::add_compare_command(*compare));
-  auto* history =
-      app.add_subcommand("history", "a folder of nightly bundles: series per cell, change points");
-  actions.emplace_back(history, cli::add_history_command(*history));
-  auto* propose = app.add_subcommand(
-      "propose", "an optimization's evidence: oracle gate, interleaved sessions, declared rule");
-  actions.emplace_back(propose, cli::add_propose_command(*propose));
-  auto* merge = app.add_subcommand(
-      "merge", "join the shard bundles of one plan (run --shard K/N) into one validated bundle");
-  actions.emplace_back(merge, cli::add_merge_command(*merge));
-  auto* slurm = app.add_subcommand(
-      "slurm", "a matrix as a Slurm job array of shards and a dependent merge, submitted or not");
-  actions.emplace_back(slurm, cli::add_slurm_command(*slurm));
-  auto* k8s = app.add_subcommand(
-      "k8s", "a matrix as a Kubernetes Indexed Job of shards and a merge Job, as a manifest");
-  actions.emplace_back(k8s, cli::add_k8s_command(*k8s));
+  std::vector<std::pair<CLI::App*, Action>> actions;
+  for (const Listed& c : kCommands) {
+    CLI::App* sub = app.add_subcommand(c.name, c.description);
+    const auto it = here.find(c.name);
+    if (it != here.end()) {
+      actions.emplace_back(sub, it->second(*sub));
+    } else {
+      sub->allow_extras();  // its own executable knows its options
+      actions.emplace_back(sub, [&c, argc, argv] { return start_elsewhere(c, argc, argv); });
+    }
+  }
 
   // CLI11 would print help for `jbench rnu --help`, and exit 0: a misspelt word is an error first.
   if (const std::string unknown =
-          cli::unknown_words(app, std::vector<std::string>(argv + 1, argv + argc));
+          unknown_words(app, std::vector<std::string>(argv + 1, argv + argc));
       !unknown.empty()) {
     std::cerr << fmt::format(
         "jbench: error: {}\nRun 'jbench --help' or 'jbench <command> --help'.\n", unknown);
@@ -96,4 +138,4 @@ int run_cli(int argc, char** argv) {
   return kExitInternal;
 }
 
-}  // namespace jbench
+}  // namespace jbench::cli

@@ -94,7 +94,7 @@ int run_slurm(SlurmCli& o) {
   }
 
   scheduler::ShardedRun run;
-  run.jbench = self_executable();
+  run.jbench = beside_self_executable("jbench");  // not this jbench-slurm: the shards run jbench
   run.matrix = fs::absolute(o.input.plan.matrix, ec).string();
   run.run_args = run_arguments(o.input.plan);
   run.shards = o.input.shards;

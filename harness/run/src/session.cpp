@@ -20,6 +20,7 @@
 #include "jbench/bundle/staging_bundle.h"
 #include "jbench/collectors/modes/summaries.h"
 #include "jbench/common/clock.h"
+#include "jbench/common/path_search.h"
 #include "jbench/doctor/capabilities.h"
 #include "jbench/matrix/oracle_matrix.h"
 #include "jbench/oracle_pass/oracle_bundle.h"
@@ -365,13 +366,13 @@ void Session::print_closing_lines(const SessionOutcome& outcome) {
                       : interrupt_.interrupted() ? " (interrupted)"
                       : !docs_.all_runs_ok()     ? " (some runs did not succeed: see manifest.json)"
                                                  : "");
-  // Where to look next, with the paths filled in.
-  const std::string jbench_exe = run::self_exe();
+  // Where to look next, with the paths filled in: jbench itself, also when jbench-propose ran this.
+  const std::string jbench_exe = beside_self_executable("jbench");
   log_ << fmt::format(
       "next: {0} report {1}          # where the time went, and what tracing cost\n"
       "      {0} validate {1}        # re-check the evidence, anywhere, later\n"
       "      (cd {1} && sha256sum -c SHA256SUMS)\n",
-      jbench_exe.empty() ? std::string("jbench") : jbench_exe, outcome.bundle_path);
+      jbench_exe, outcome.bundle_path);
 }
 
 }  // namespace

@@ -19,7 +19,7 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string self_dir() {
-  const fs::path exe = self_exe();
+  const fs::path exe = self_executable();
   return exe.empty() ? std::string(".") : exe.parent_path().string();
 }
 
@@ -45,8 +45,6 @@ Status prepare_scratch(const std::string& dir) {
 }
 
 }  // namespace
-
-std::string self_exe() { return self_executable(); }
 
 Result<SessionSetup> resolve_session(const Plan& plan, const SessionOptions& given) {
   const Matrix& m = *plan.matrix;

@@ -28,7 +28,4 @@ Result<SessionSetup> resolve_session(const Plan& plan, const SessionOptions& opt
 // Creates the scratch directory and the staging bundle. On failure nothing is left behind.
 Result<StagingBundle> open_bundle(const SessionSetup& setup);
 
-// This jbench executable; empty when /proc/self/exe cannot be read.
-std::string self_exe();
-
 }  // namespace jbench::run

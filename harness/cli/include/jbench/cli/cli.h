@@ -1,4 +1,4 @@
-// The jbench command line. Results go to stdout, diagnostics to stderr.
+// The jbench command line's exit codes. Results go to stdout, diagnostics to stderr.
 //
 // Exit codes (docs/cli.md):
 //   0  success
@@ -10,7 +10,5 @@
 namespace jbench {
 
 enum ExitCode : int { kExitOk = 0, kExitCheckFailed = 1, kExitUsage = 2, kExitInternal = 3 };
-
-int run_cli(int argc, char** argv);
 
 }  // namespace jbench
