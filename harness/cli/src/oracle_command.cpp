@@ -71,8 +71,7 @@ int run_oracle(const OracleOptions& o) {
   pass.ledger_worker = beside_self_executable("jbench-ledger-worker");
   if (!m.ledgers.empty() && ::access(pass.ledger_worker.c_str(), X_OK) != 0) {
     std::cerr << "jbench: error: the ledgers need " << pass.ledger_worker
-              << ", which is not there: build it (cmake --build build --target "
-                 "jbench-ledger-worker)\n";
+              << ", which is not there: build it (bash ci/build.sh jbench-ledger-worker)\n";
     return kExitUsage;
   }
   std::error_code ec;

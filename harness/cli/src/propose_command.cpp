@@ -41,8 +41,7 @@ int run_propose(const ProposeCli& o) {
   for (const auto* side : {&resolved->baseline, &resolved->candidate}) {
     if (!side->oracle.ledgers.empty() && ::access(options.ledger_worker.c_str(), X_OK) != 0) {
       std::cerr << "jbench: error: the oracle's ledgers need " << options.ledger_worker
-                << ", which is not there: build it (cmake --build build --target "
-                   "jbench-ledger-worker)\n";
+                << ", which is not there: build it (bash ci/build.sh jbench-ledger-worker)\n";
       return kExitUsage;
     }
   }
