@@ -4,9 +4,12 @@
 // validator's findings; a different matrix is refused with the differing key named (exit 2).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "jbench/schema/json_schema.h"
 #include "run_process.h"
@@ -61,6 +64,55 @@ TEST(CompareCli, a_planted_regression_is_found_and_named) {
     EXPECT_LE(row["q"].get<double>(), 0.05);
   }
   EXPECT_TRUE(throughput);
+}
+
+// --format csv: one row per cell and metric, the JSON's rows in the same order with the same
+// figures; the exit code and the verdict's sentence (on stderr) as with text. Markdown: the same
+// rows as a table.
+TEST(CompareCli, csv_and_markdown_hold_the_jsons_rows_and_keep_the_exit_code) {
+  const std::vector<std::string> sides = {kBundles + "/writer-a", kBundles + "/writer-planted",
+                                          "--allow-different-settings"};
+  const nlohmann::json j = compare_json(sides);
+  auto args = sides;
+  args.insert(args.end(), {"--format", "csv"});
+  const auto csv = compare(args);
+  EXPECT_EQ(csv.exit_code, 1) << csv.err;
+  EXPECT_NE(csv.err.find("jbench compare: "), std::string::npos) << csv.err;
+  std::istringstream lines(csv.out);
+  std::string header;
+  std::getline(lines, header);
+  EXPECT_EQ(header,
+            "cell,metric,unit,base_median,candidate_median,ratio,ratio_low,ratio_high,p,q,"
+            "verdict,detectable_change_pct,base_runs,candidate_runs,reason");
+  std::size_t n = 0;
+  for (std::string line; std::getline(lines, line); ++n) {
+    ASSERT_LT(n, j["rows"].size());
+    const nlohmann::json& row = j["rows"][n];
+    std::vector<std::string> f;
+    for (std::istringstream l(line); std::getline(l, f.emplace_back(), ',');) {
+    }
+    ASSERT_GE(f.size(), 14u) << line;  // the reason, last, may hold commas
+    EXPECT_EQ(f[0], row["cell"]);
+    EXPECT_EQ(f[1], row["metric"]);
+    EXPECT_EQ(f[10], row["verdict"]);
+    EXPECT_NEAR(std::stod(f[3]), row["base_median"].get<double>(),
+                1e-5 * std::abs(row["base_median"].get<double>()));
+    if (row["ratio"].is_number()) {
+      EXPECT_NEAR(std::stod(f[5]), row["ratio"].get<double>(), 1e-5) << line;
+    }
+    if (row["metric"] == "throughput_ops_per_s") {
+      EXPECT_EQ(f[2], "ops/s");
+    }
+  }
+  EXPECT_EQ(n, j["rows"].size());
+  args.back() = "markdown";
+  const auto md = compare(args);
+  EXPECT_EQ(md.exit_code, 1);
+  EXPECT_EQ(md.out.rfind("| cell | metric | unit |", 0), 0u) << md.out;
+  EXPECT_EQ(static_cast<std::size_t>(std::count(md.out.begin(), md.out.end(), '\n')),
+            j["rows"].size() + 2);
+  args.push_back("--json");
+  EXPECT_EQ(compare(args).exit_code, 2);
 }
 
 TEST(CompareCli, the_same_build_twice_finds_no_regression) {

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 
+#include "jbench/report/cell_order.h"
 #include "temp_dir.h"
 
 namespace jbench::report {
@@ -38,6 +39,48 @@ TEST(BundleRuns, a_manifest_without_runs_is_an_error_not_a_crash) {
   EXPECT_FALSE(read_bundle_runs(dir.path()).error.empty());
   dir.write("manifest.json", R"({"status":"complete"})");
   EXPECT_FALSE(read_bundle_runs(dir.path()).error.empty());
+}
+
+}  // namespace
+}  // namespace jbench::report
+
+namespace jbench::report {
+namespace {
+
+// Cells follow the bundle's plan (the matrix's axis order: "below" before "above"), baseline
+// first; points the plan does not list come after, in natural order (w2 before w10).
+TEST(CellOrder, points_in_the_plans_order_then_the_rest_naturally) {
+  test::TempDir dir;
+  dir.write("manifest.json", R"({"status":"complete","runs":[
+    {"id":"w1.above.full.r1","trace":"full","status":"ok","block":0,"order":0,"throughput_ops_per_s":1},
+    {"id":"w10.x.light.r1","trace":"light","status":"ok","block":1,"order":1,"throughput_ops_per_s":1},
+    {"id":"w1.below.light.r1","trace":"light","status":"ok","block":2,"order":2,"throughput_ops_per_s":1},
+    {"id":"w2.x.light.r1","trace":"light","status":"ok","block":3,"order":3,"throughput_ops_per_s":1},
+    {"id":"w1.below.baseline.r1","trace":"baseline","status":"ok","block":2,"order":4,"throughput_ops_per_s":1}]})");
+  for (const char* run : {"w1.above.full.r1", "w10.x.light.r1", "w1.below.light.r1",
+                          "w2.x.light.r1", "w1.below.baseline.r1"}) {
+    std::filesystem::create_directories(dir.path() + "/runs/" + run);
+    dir.write(std::string("runs/") + run + "/run.json", R"({"values":{}})");
+  }
+  dir.write("plan.json", R"({"cells":[{"id":"w1.below.baseline"},{"id":"w1.below.light"},
+    {"id":"w1.above.baseline"},{"id":"w1.above.full"}]})");
+  const BundleRuns r = read_bundle_runs(dir.path());
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  EXPECT_EQ(r.runs[0].plan_rank, std::optional<std::size_t>(3));
+  EXPECT_EQ(r.runs[1].plan_rank, std::nullopt);
+  EXPECT_EQ(ordered_points(r.runs),
+            (std::vector<std::string>{"w1.below", "w1.above", "w2.x", "w10.x"}));
+  EXPECT_LT(mode_rank("baseline"), mode_rank("no-consumer"));
+  EXPECT_LT(mode_rank("light"), mode_rank("full"));
+  // The overhead table follows the same order.
+  std::vector<std::string> cells;
+  for (const auto& row : compute_overhead(r.runs).rows) cells.push_back(row.cell + "." + row.mode);
+  EXPECT_EQ(cells, (std::vector<std::string>{"w1.below.light", "w1.above.full", "w2.x.light",
+                                             "w10.x.light"}));
+  // Without a plan, natural order.
+  std::filesystem::remove(dir.path() + "/plan.json");
+  EXPECT_EQ(ordered_points(read_bundle_runs(dir.path()).runs),
+            (std::vector<std::string>{"w1.above", "w1.below", "w2.x", "w10.x"}));
 }
 
 }  // namespace

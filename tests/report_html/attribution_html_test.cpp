@@ -20,13 +20,49 @@ using test::kHostile;
 TEST(AttributionHtml, sections_come_in_the_documented_order) {
   const std::string page = attribution_to_html(attribution_fixture("example.json"));
   std::size_t at = 0;
-  for (const char* id :
-       {"dominant-costs", "cost-bars", "cells", "scaling", "overhead", "startup", "warnings"}) {
+  for (const char* id : {"overview", "dominant-costs", "cost-bars", "cells", "scaling", "overhead",
+                         "startup", "warnings"}) {
     const std::size_t found = page.find(std::string("<section id=\"") + id + "\"");
     ASSERT_NE(found, std::string::npos) << id;
     EXPECT_GT(found, at) << id << " is out of order";
     at = found;
   }
+}
+
+// The overview: a square per row of report["overview"], cells down and modes across, each with
+// the row's figures, tinted by the rest and linked to the account of the same index.
+TEST(AttributionHtml, the_overview_is_a_grid_of_the_reports_rows_linked_to_their_accounts) {
+  json report = attribution_fixture("example.json");
+  json second = report["overview"][0];
+  second["mode"] = "light";
+  second["largest"] = "pwrite64";
+  second["largest_share"] = 0.2;
+  second["rest_share"] = 0.01;
+  second["rest_over_limit"] = false;
+  second["cost_ratio"] = nullptr;
+  report["overview"].push_back(second);
+  report["cells"].push_back(report["cells"][0]);
+  report["cells"][1]["mode"] = "light";
+  const std::string page = attribution_to_html(report);
+  const auto grid = page.find("<table class=\"overview\">");
+  ASSERT_NE(grid, std::string::npos);
+  EXPECT_NE(page.find("<th>full</th><th>light</th>", grid), std::string::npos);
+  const std::string full = page.substr(page.find("<td class=\"square over-limit\"", grid), 700);
+  for (const char* expected :
+       {"data-mode=\"full\"", "data-rest=\"0.37\"", "href=\"#account-0\"",
+        "fdatasync on plant.log</span> <span class=\"share\">58%", "rest 37%",
+        "cost ×1.07 [1.03–1.12]", "class=\"cost costly\"", "rgba(192, 57, 43, 0.550)"}) {
+    EXPECT_NE(full.find(expected), std::string::npos) << expected << " not in " << full;
+  }
+  const std::string light = page.substr(page.find("<td class=\"square\"", grid), 700);
+  for (const char* expected : {"data-mode=\"light\"", "href=\"#account-1\"", "20%", "rest 1.0%",
+                               "cost not measured", "rgba(192, 57, 43, 0.055)"}) {
+    EXPECT_NE(light.find(expected), std::string::npos) << expected << " not in " << light;
+  }
+  EXPECT_NE(page.find("<section class=\"cell\" id=\"account-1\""), std::string::npos);
+  // A report without rows says so instead of drawing an empty table.
+  report["overview"] = json::array();
+  EXPECT_NE(attribution_to_html(report).find("nothing to overview"), std::string::npos);
 }
 
 TEST(AttributionHtml, a_cells_wait_for_rows_are_a_table_of_who_woke_whom) {
@@ -186,11 +222,14 @@ TEST(AttributionHtml, page_names_no_url_and_forbids_every_fetch) {
     const std::string page = attribution_to_html(attribution_fixture(name));
     EXPECT_EQ(page.find("http://"), std::string::npos) << name;
     EXPECT_EQ(page.find("https://"), std::string::npos) << name;
-    // No tag has a src or href attribute (the renderer double-quotes every attribute value, so
-    // "src=" inside one, as in an escaped hostile string, is not taken for an attribute).
+    // No tag has a src attribute, nor an href but to a place in the page ("#account-0": the
+    // overview's squares); the renderer double-quotes every attribute value, so "src=" inside
+    // one, as in an escaped hostile string, is not taken for an attribute.
     const std::regex fetching_attribute(
-        R"re(<[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z:-]+(?:="[^"]*")?)*\s+(?:src|href)\s*=)re");
+        R"re(<[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z:-]+(?:="[^"]*")?)*\s+(?:src\s*=|href\s*=\s*"[^#]))re");
     ASSERT_TRUE(std::regex_search("<img class=\"a\" src=\"x.png\">", fetching_attribute));
+    ASSERT_TRUE(std::regex_search("<a class=\"a\" href=\"x.html#y\">", fetching_attribute));
+    ASSERT_FALSE(std::regex_search("<a class=\"a\" href=\"#account-2\">", fetching_attribute));
     EXPECT_FALSE(std::regex_search(page, fetching_attribute)) << name;
     EXPECT_NE(page.find("content=\"default-src 'none';"), std::string::npos) << name;
   }

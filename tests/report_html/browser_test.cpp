@@ -5,6 +5,7 @@
 // only when no chromium is installed.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <regex>
 #include <unordered_map>
 
@@ -39,6 +40,33 @@ TEST_F(AttributionPageInBrowser, shows_the_dominant_cost_sentence_without_errors
   for (const char* mark : {"class=\"segment\"", "class=\"band\"", "class=\"unity\""}) {
     EXPECT_NE(run.out.find(mark), std::string::npos) << mark;
   }
+}
+
+// The overview reaches the DOM first, a square per row with the row's own figures, and the
+// account each square links to is there.
+TEST_F(AttributionPageInBrowser, shows_the_overview_grid_with_the_reports_figures) {
+  const nlohmann::json report = attribution_fixture("example.json");
+  const BrowserRun run = dump_dom(render("example.json"));
+  ASSERT_TRUE(run.ok);
+  const auto overview = run.out.find("<section id=\"overview\">");
+  ASSERT_NE(overview, std::string::npos);
+  EXPECT_LT(overview, run.out.find("<section id=\"dominant-costs\">"));
+  const nlohmann::json& row = report["overview"][0];
+  const auto square =
+      run.out.find("data-cell=\"" + row["cell"].get<std::string>() + "\"", overview);
+  ASSERT_NE(square, std::string::npos);
+  const std::string text = run.out.substr(square, 800);
+  const auto percent = [](double share) { return std::to_string(std::lround(share * 100)) + "%"; };
+  for (const std::string& expected :
+       {serialized_text(row["largest"].get<std::string>()),
+        percent(row["largest_share"].get<double>()),
+        "rest " + percent(row["rest_share"].get<double>()),
+        "cost ×" + std::to_string(row["cost_ratio"].get<double>()).substr(0, 4)}) {
+    EXPECT_NE(text.find(expected), std::string::npos) << expected << " not in " << text;
+  }
+  EXPECT_NE(run.out.find("id=\"account-0\""), std::string::npos);
+  EXPECT_EQ(recorded_errors(run.out), "0") << recorded_error_log(run.out);
+  EXPECT_EQ(joined(console_lines(run.err)), "");
 }
 
 TEST_F(AttributionPageInBrowser, runs_none_of_the_markup_a_hostile_bundle_carries) {

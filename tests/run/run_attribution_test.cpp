@@ -5,10 +5,13 @@
 // refused unless asked for, and then every line says so.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <sstream>
+#include <tuple>
 
 #include "folded_lines.h"
 #include "jbench/events/compressed_file.h"
@@ -403,6 +406,91 @@ TEST_F(RunAttribution, the_json_report_follows_its_schema) {
   for (const auto& v : schema->validate(report)) ADD_FAILURE() << v.pointer << ": " << v.message;
   EXPECT_FALSE(report["startup"].empty());
   EXPECT_FALSE(report["startup"][0]["steps"].empty()) << report["startup"][0].dump(2);
+}
+
+// The overview: a row per cell and mode, read off that cell's account; the text report opens
+// with it, and its CSV, parsed back, is the JSON's rows (the planted fdatasync the largest part).
+TEST_F(RunAttribution, the_overview_comes_first_and_its_csv_reads_back_as_the_json) {
+  const json report = report_json(planted_->path);
+  const json& rows = report["overview"];
+  ASSERT_EQ(rows.size(), report["cells"].size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const json& cell = report["cells"][i];
+    EXPECT_EQ(rows[i]["cell"], cell["cell"]);
+    EXPECT_EQ(rows[i]["mode"], cell["mode"]);
+    EXPECT_EQ(rows[i]["cost_ratio"], cell["observer"]["median_ratio"]);
+    for (const auto& part : cell["parts"]) {
+      if (part["kind"] == "rest") {
+        EXPECT_EQ(rows[i]["rest_share"], part["share"]);
+      }
+    }
+    EXPECT_EQ(rows[i]["largest"], cell["parts"][0]["label"]);  // the largest is not the rest here
+  }
+  const json* full = cell(report, "full");
+  ASSERT_NE(full, nullptr);
+  EXPECT_NE(rows[1]["largest"].get<std::string>().find("plant.log"), std::string::npos)
+      << rows[1].dump();
+
+  const auto text = run_process({JBENCH_BINARY, "report", planted_->path});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  const auto overview = text.out.find("\nOverview — per cell and traced mode");
+  ASSERT_NE(overview, std::string::npos) << text.out.substr(0, 2000);
+  EXPECT_LT(overview, text.out.find(" · light mode · "));
+
+  const auto csv = run_process({JBENCH_BINARY, "report", planted_->path, "--format", "csv"});
+  ASSERT_EQ(csv.exit_code, 0) << csv.err;
+  std::istringstream lines(csv.out);
+  std::string header;
+  std::getline(lines, header);
+  std::vector<std::string> columns;
+  for (std::istringstream h(header); std::getline(h, columns.emplace_back(), ',');) {
+  }
+  columns.pop_back();
+  const auto column = [&columns](const std::string& name) {
+    return static_cast<std::size_t>(std::find(columns.begin(), columns.end(), name) -
+                                    columns.begin());
+  };
+  ASSERT_LT(column("rest_high_pct"), columns.size()) << header;
+  std::size_t n = 0;
+  for (std::string line; std::getline(lines, line); ++n) {
+    ASSERT_LT(n, rows.size());
+    std::vector<std::string> f;  // no field of this bundle holds a comma or a quote
+    for (std::istringstream l(line); std::getline(l, f.emplace_back(), ',');) {
+    }
+    f.pop_back();
+    ASSERT_EQ(f.size(), columns.size()) << line;
+    EXPECT_EQ(f[column("cell")], rows[n]["cell"]);
+    EXPECT_EQ(f[column("mode")], rows[n]["mode"]);
+    EXPECT_EQ(f[column("largest_part")], rows[n]["largest"]);
+    EXPECT_EQ(f[column("workers")], "1");
+    EXPECT_EQ(f[column("bundle_valid")], "yes");
+    for (const auto& [csv_name, json_name, scale] :
+         std::vector<std::tuple<std::string, std::string, double>>{
+             {"largest_share_pct", "largest_share", 100},
+             {"largest_share_low_pct", "largest_share_low", 100},
+             {"largest_share_high_pct", "largest_share_high", 100},
+             {"rest_pct", "rest_share", 100},
+             {"rest_low_pct", "rest_share_low", 100},
+             {"rest_high_pct", "rest_share_high", 100},
+             {"cost_ratio", "cost_ratio", 1},
+             {"cost_ratio_low", "cost_ratio_low", 1},
+             {"cost_ratio_high", "cost_ratio_high", 1}}) {
+      const json& expected = rows[n][json_name];
+      ASSERT_TRUE(expected.is_number()) << json_name;  // 3 repetitions: every interval is there
+      EXPECT_NEAR(std::stod(f[column(csv_name)]), expected.get<double>() * scale, 1e-4 * scale)
+          << csv_name;
+    }
+  }
+  EXPECT_EQ(n, rows.size());
+
+  const auto md = run_process({JBENCH_BINARY, "report", planted_->path, "--format", "markdown"});
+  ASSERT_EQ(md.exit_code, 0) << md.err;
+  EXPECT_EQ(md.out.rfind("| cell | ", 0), 0u) << md.out;
+  EXPECT_EQ(std::count(md.out.begin(), md.out.end(), '\n'), static_cast<long>(rows.size() + 2));
+  // Two formats at once is bad usage.
+  EXPECT_EQ(
+      run_process({JBENCH_BINARY, "report", planted_->path, "--json", "--format", "csv"}).exit_code,
+      2);
 }
 
 TEST_F(RunAttribution, every_incarnations_phases_split_into_parts_that_sum_to_their_time) {

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "cells.h"
+#include "jbench/report/cell_order.h"
 #include "scaling.h"
 
 namespace jbench::attribution {
@@ -69,32 +70,6 @@ IncarnationRow incarnation_row(const RunAccount& a, const Incarnation& inc) {
   return row;
 }
 
-// Digit runs compare as numbers, everything else byte by byte.
-bool natural_less(const std::string& a, const std::string& b) {
-  std::size_t i = 0;
-  std::size_t j = 0;
-  while (i < a.size() && j < b.size()) {
-    if (std::isdigit(static_cast<unsigned char>(a[i])) &&
-        std::isdigit(static_cast<unsigned char>(b[j]))) {
-      std::size_t ie = i;
-      std::size_t je = j;
-      while (ie < a.size() && std::isdigit(static_cast<unsigned char>(a[ie]))) ++ie;
-      while (je < b.size() && std::isdigit(static_cast<unsigned char>(b[je]))) ++je;
-      const std::string_view x = std::string_view(a).substr(i, ie - i);
-      const std::string_view y = std::string_view(b).substr(j, je - j);
-      if (x.size() != y.size()) return x.size() < y.size();
-      if (x != y) return x < y;
-      i = ie;
-      j = je;
-      continue;
-    }
-    if (a[i] != b[j]) return a[i] < b[j];
-    ++i;
-    ++j;
-  }
-  return a.size() - i < b.size() - j;
-}
-
 }  // namespace
 
 AttributionReport analyse(const BundleAccounts& bundle) {
@@ -119,11 +94,14 @@ AttributionReport analyse(const BundleAccounts& bundle) {
     if (!groups.count(key)) order.push_back(key);
     groups[key].push_back(&a);
   }
-  // Cells in natural order (w1 before w2 before w10), full before light within a cell: full has
-  // files, so it reads first.
-  std::sort(order.begin(), order.end(), [](const auto& x, const auto& y) {
-    if (x.first != y.first) return natural_less(x.first, y.first);
-    return x.second == "full" && y.second != "full";
+  // Cells in the matrix's axis order, modes in the documented order (report/cell_order.h).
+  const std::vector<std::string> points = report::ordered_points(bundle.runs);
+  const auto point_rank = [&points](const std::string& cell) {
+    return std::find(points.begin(), points.end(), cell) - points.begin();
+  };
+  std::sort(order.begin(), order.end(), [&](const auto& x, const auto& y) {
+    return std::pair(point_rank(x.first), report::mode_rank(x.second)) <
+           std::pair(point_rank(y.first), report::mode_rank(y.second));
   });
   std::map<std::string, std::vector<double>> baselines;
   for (const auto& run : bundle.runs) {
@@ -144,6 +122,7 @@ AttributionReport analyse(const BundleAccounts& bundle) {
     }
   }
   for (auto& c : r.cells) c.sentence = dominant_sentence(c);
+  for (const auto& c : r.cells) r.overview.push_back(overview_row(c));
   r.scaling = analyse_scaling(bundle.runs, r.cells);
   for (const auto& key : order) {
     for (const RunAccount* a : groups[key]) {

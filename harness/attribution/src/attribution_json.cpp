@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include "cells.h"
 #include "jbench/attribution/attribution_output.h"
 #include "jbench/stats/decimal.h"
 
@@ -177,6 +178,28 @@ std::string bundle_note(const AttributionReport& r) {
   return note;
 }
 
+Json overview_json(const std::vector<OverviewRow>& rows) {
+  Json out = Json::array();
+  for (const OverviewRow& o : rows) {
+    out.push_back(
+        {{"cell", o.cell},
+         {"mode", o.mode},
+         {"repetitions", o.repetitions},
+         {"largest", o.largest.empty() ? Json(nullptr) : Json(o.largest)},
+         {"largest_share", o.largest.empty() ? Json(nullptr) : Json(o.largest_share.value)},
+         {"largest_share_low", opt(o.largest_share.low)},
+         {"largest_share_high", opt(o.largest_share.high)},
+         {"rest_share", o.rest_share.value},
+         {"rest_share_low", opt(o.rest_share.low)},
+         {"rest_share_high", opt(o.rest_share.high)},
+         {"rest_over_limit", o.rest_share.value > kRestWorthSaying},
+         {"cost_ratio", o.cost ? Json(o.cost->value) : Json(nullptr)},
+         {"cost_ratio_low", o.cost ? opt(o.cost->low) : Json(nullptr)},
+         {"cost_ratio_high", o.cost ? opt(o.cost->high) : Json(nullptr)}});
+  }
+  return out;
+}
+
 }  // namespace
 
 Json attribution_to_json(const AttributionReport& r) {
@@ -265,6 +288,7 @@ Json attribution_to_json(const AttributionReport& r) {
           {"bundle_status", r.bundle_status},
           {"bundle_valid", r.valid},
           {"bundle_note", bundle_note(r)},
+          {"overview", overview_json(r.overview)},
           {"cells", cells},
           {"scaling", scaling},
           {"startup", startup},

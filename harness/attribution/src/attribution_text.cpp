@@ -3,9 +3,12 @@
 // an invalid bundle (--allow-invalid) carries the mark on every line.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <sstream>
 
+#include "cells.h"
 #include "jbench/attribution/attribution_output.h"
+#include "jbench/report/cell_order.h"
 #include "words.h"
 
 namespace jbench::attribution {
@@ -21,6 +24,68 @@ constexpr std::size_t kMaxStartupCallRows = 40;
 std::string interval(const Estimate& e, const std::function<std::string(double)>& f) {
   if (!e.low || !e.high) return f(e.value);
   return fmt::format("{} [{}–{}]", f(e.value), f(*e.low), f(*e.high));
+}
+
+// At most `width` characters (code points) of `text`, the last one "…" when it was cut.
+std::string shortened(const std::string& text, std::size_t width) {
+  std::size_t chars = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) == 0x80) continue;  // inside a character
+    if (++chars == width) {
+      std::size_t end = i + 1;
+      while (end < text.size() && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) ++end;
+      return end == text.size() ? text : text.substr(0, i) + "…";
+    }
+  }
+  return text;
+}
+
+// The overview's two lines of one cell and mode: its largest part, then the rest and the cost.
+std::pair<std::string, std::string> overview_square(const OverviewRow& o, std::size_t width) {
+  std::string part =
+      o.largest.empty() ? "no part but the rest" : percent(o.largest_share.value) + " " + o.largest;
+  std::string second = "rest " + percent(o.rest_share.value);
+  if (o.rest_share.value > kRestWorthSaying) second += " (over 5%)";
+  second += " · cost " + (o.cost ? fmt::format("×{:.2f}", o.cost->value) : "not measured");
+  return {shortened(part, width), shortened(second, width)};
+}
+
+// The first block: cells down, traced modes across (docs/report.md, "Overview").
+void overview_text(std::ostream& o, const std::vector<OverviewRow>& rows) {
+  if (rows.empty()) return;
+  constexpr std::size_t kWidth = 44;
+  std::vector<std::string> cells;
+  std::vector<std::string> modes;
+  std::size_t cell_width = 4;
+  for (const OverviewRow& r : rows) {
+    if (std::find(cells.begin(), cells.end(), r.cell) == cells.end()) cells.push_back(r.cell);
+    if (std::find(modes.begin(), modes.end(), r.mode) == modes.end()) modes.push_back(r.mode);
+    cell_width = std::max(cell_width, r.cell.size());
+  }
+  std::sort(modes.begin(), modes.end(), [](const auto& a, const auto& b) {
+    return report::mode_rank(a) < report::mode_rank(b);
+  });
+  o << "\nOverview — per cell and traced mode: the largest part and its share of the measure "
+       "phase,\nwhat no part names (rest), and what observing cost (the paired baseline's "
+       "throughput over the mode's)\n";
+  const auto line = [](std::string text) { return text.erase(text.find_last_not_of(' ') + 1); };
+  std::string head = fmt::format("  {:<{}}", "cell", cell_width);
+  for (const auto& m : modes) head += fmt::format("  {:<{}}", m, kWidth);
+  o << line(head) << "\n";
+  for (const auto& cell : cells) {
+    std::string first = fmt::format("  {:<{}}", cell, cell_width);
+    std::string second = fmt::format("  {:<{}}", "", cell_width);
+    for (const auto& m : modes) {
+      const auto it = std::find_if(rows.begin(), rows.end(), [&](const OverviewRow& r) {
+        return r.cell == cell && r.mode == m;
+      });
+      const auto [a, b] = it == rows.end() ? std::pair<std::string, std::string>{"—", ""}
+                                           : overview_square(*it, kWidth);
+      first += fmt::format("  {:<{}}", a, kWidth);
+      second += fmt::format("  {:<{}}", b, kWidth);
+    }
+    o << line(first) << "\n" << line(second) << "\n";
+  }
 }
 
 // Who ended the waits, largest first: "worker 2 spent 31% [27–35] of its time in flock LOCK_EX on
@@ -159,6 +224,7 @@ std::string attribution_to_text(const AttributionReport& r) {
     o << "\nthe bundle has no successful light or full run, so nothing can be attributed "
          "(baseline runs record no calls)\n";
   }
+  overview_text(o, r.overview);
   for (const auto& c : r.cells) cell_text(o, c);
   if (!r.scaling.empty()) o << "\nScaling along workers (baseline runs)\n";
   for (const auto& g : r.scaling) {

@@ -38,4 +38,7 @@ inline constexpr const char* kSchedulerBlocked = "scheduler: blocked";
 // The plain-words sentence (sentence.cpp).
 std::string dominant_sentence(const CellAttribution& cell);
 
+// The cell's line of the overview (overview.cpp).
+OverviewRow overview_row(const CellAttribution& cell);
+
 }  // namespace jbench::attribution

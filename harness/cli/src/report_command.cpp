@@ -12,6 +12,7 @@
 #include "jbench/attribution/bundle_accounts.h"
 #include "jbench/bundle/bundle_validity.h"
 #include "jbench/cli/cli.h"
+#include "jbench/common/table.h"
 #include "jbench/report/bundle_runs.h"
 #include "jbench/report/overhead.h"
 #include "jbench/report_html/attribution_html.h"
@@ -22,7 +23,8 @@ namespace {
 
 struct ReportOptions {
   std::string bundle;
-  bool json = false;
+  bool json = false;  // the same as --format json
+  std::string format = "text";
   std::string html;
   bool allow_invalid = false;
   bool overhead_only = false;
@@ -35,7 +37,7 @@ int overhead_only(const ReportOptions& o) {
     return kExitUsage;
   }
   const auto overhead = report::compute_overhead(runs.runs);
-  if (o.json) {
+  if (o.format == "json") {
     auto j = report::overhead_to_json(overhead);
     j["bundle_status"] = runs.bundle_status;
     std::cout << j.dump(2) << '\n';
@@ -49,7 +51,16 @@ int overhead_only(const ReportOptions& o) {
   return kExitOk;
 }
 
-int run_report(const ReportOptions& o) {
+int run_report(ReportOptions o) {
+  if (o.json && o.format != "text" && o.format != "json") {
+    std::cerr << "jbench: error: --json and --format " << o.format << " ask for two formats\n";
+    return kExitUsage;
+  }
+  if (o.json) o.format = "json";
+  if (o.overhead_only && (o.format == "csv" || o.format == "markdown")) {
+    std::cerr << "jbench: error: --overhead-only prints text or JSON, not " << o.format << "\n";
+    return kExitUsage;
+  }
   if (is_oracle_bundle(o.bundle)) {
     std::cerr << "jbench: error: " << o.bundle
               << " is an oracle bundle (oracle.json): it holds correctness checks, not timings; "
@@ -76,8 +87,12 @@ int run_report(const ReportOptions& o) {
   if (!o.html.empty()) {
     if (!write_page(o.html, report_html::attribution_to_html(json), "report")) return kExitUsage;
   }
-  if (o.json) {
+  if (o.format == "json") {
     std::cout << json.dump(2) << '\n';
+  } else if (o.format == "csv") {
+    std::cout << to_csv(attribution::overview_table(analysis));
+  } else if (o.format == "markdown") {
+    std::cout << to_markdown(attribution::overview_table(analysis));
   } else {
     std::cout << attribution::attribution_to_text(analysis);
   }
@@ -90,6 +105,10 @@ Action add_report_command(CLI::App& app) {
   auto o = std::make_shared<ReportOptions>();
   app.add_option("BUNDLE", o->bundle, "the bundle directory")->required();
   app.add_flag("--json", o->json, "print the report as JSON (schema jbench.attribution_report)");
+  app.add_option("--format", o->format,
+                 "text (the whole report), json (as --json), or the overview alone, one row per "
+                 "cell and traced mode: csv or markdown")
+      ->check(CLI::IsMember({"text", "json", "csv", "markdown"}));
   app.add_option("--html", o->html, "also write the report as one self-contained HTML page");
   app.add_flag("--allow-invalid", o->allow_invalid,
                "report a bundle that failed validation; every line then says so");

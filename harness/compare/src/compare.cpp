@@ -230,6 +230,19 @@ std::string common_shift(const std::vector<MetricRow>& rows) {
       ratios.front(), ratios.back());
 }
 
+// The side's cells in its bundle's order, then any its order does not list (a side built by
+// hand), in the map's.
+std::vector<std::string> ordered_cells(const CompareSide& side) {
+  std::vector<std::string> out;
+  for (const auto& cell : side.cell_order) {
+    if (side.cells.count(cell)) out.push_back(cell);
+  }
+  for (const auto& [cell, ignored] : side.cells) {
+    if (std::find(out.begin(), out.end(), cell) == out.end()) out.push_back(cell);
+  }
+  return out;
+}
+
 }  // namespace
 
 const char* to_string(Verdict v) {
@@ -354,7 +367,8 @@ Comparison compare_bundles(const CompareSide& base, const CompareSide& cand,
   for (const auto& [cell, s] : cand.cells) {
     if (!base.cells.count(cell)) c.only_in_candidate.push_back(cell);
   }
-  for (const auto& [cell, b] : base.cells) {
+  for (const std::string& cell : ordered_cells(base)) {
+    const SideCell& b = base.cells.at(cell);
     auto it = cand.cells.find(cell);
     if (it == cand.cells.end()) continue;
     for (const MetricInfo& m : all_metrics()) {

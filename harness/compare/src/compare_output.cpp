@@ -136,3 +136,39 @@ nlohmann::json comparison_to_json(const Comparison& c) {
 }
 
 }  // namespace jbench::compare
+
+namespace jbench::compare {
+namespace {
+
+// The unit a metric's name ends in: "throughput_ops_per_s" is in ops/s, "p50_ns" in ns.
+std::string metric_unit(std::string_view metric) {
+  if (metric.ends_with("_ops_per_s")) return "ops/s";
+  if (metric.ends_with("_ns")) return "ns";
+  if (metric.ends_with("_per_op")) return "per op";
+  return "";
+}
+
+std::string figure(std::optional<double> v) {
+  return v ? fmt::format("{:.6g}", *v) : std::string();
+}
+
+}  // namespace
+
+Table comparison_table(const Comparison& c) {
+  Table t;
+  t.columns = {"cell",        "metric",           "unit",
+               "base_median", "candidate_median", "ratio",
+               "ratio_low",   "ratio_high",       "p",
+               "q",           "verdict",          "detectable_change_pct",
+               "base_runs",   "candidate_runs",   "reason"};
+  for (const MetricRow& r : c.rows) {
+    t.rows.push_back({r.cell, r.metric, metric_unit(r.metric), figure(r.base_median),
+                      figure(r.candidate_median), figure(r.ratio), figure(r.ci_low),
+                      figure(r.ci_high), figure(r.p), figure(r.q), to_string(r.verdict),
+                      r.detectable ? fmt::format("{:.4f}", *r.detectable * 100) : "",
+                      std::to_string(r.n_base), std::to_string(r.n_candidate), r.reason});
+  }
+  return t;
+}
+
+}  // namespace jbench::compare

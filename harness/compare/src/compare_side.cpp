@@ -15,6 +15,7 @@
 #include "jbench/matrix/load.h"
 #include "jbench/matrix/param_override.h"
 #include "jbench/report/bundle_runs.h"
+#include "jbench/report/cell_order.h"
 #include "jbench/validate/validate.h"
 
 namespace jbench::compare {
@@ -101,6 +102,17 @@ CompareSide read_one_bundle(const std::string& dir) {
     side.error = runs.error;
     return side;
   }
+  for (const std::string& point : report::ordered_points(runs.runs)) {
+    std::vector<std::string> traces;
+    for (const report::RunFacts& r : runs.runs) {
+      if (r.cell == point && std::find(traces.begin(), traces.end(), r.trace) == traces.end())
+        traces.push_back(r.trace);
+    }
+    std::sort(traces.begin(), traces.end(), [](const auto& a, const auto& b) {
+      return report::mode_rank(a) < report::mode_rank(b);
+    });
+    for (const auto& trace : traces) side.cell_order.push_back(point + "." + trace);
+  }
   for (const report::RunFacts& r : runs.runs) {
     SideCell& cell = side.cells[r.cell + "." + r.trace];
     ++cell.runs;
@@ -163,6 +175,10 @@ CompareSide read_pooled(const std::string& dir, const std::vector<std::string>& 
         side.findings.push_back(members[i] + " ran another workload build than " + reference);
       }
       side.started_utc = std::min(side.started_utc, one.started_utc);
+    }
+    for (const auto& cell : one.cell_order) {  // the members' orders, merged first seen first
+      if (std::find(side.cell_order.begin(), side.cell_order.end(), cell) == side.cell_order.end())
+        side.cell_order.push_back(cell);
     }
     for (auto& [cell, c] : one.cells) {
       SideCell& pooled = side.cells[cell];

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "jbench/bundle/json_file.h"
@@ -40,6 +41,21 @@ double number_at(const Json& j, const char* key) {
   return it != j.end() && it->is_number() ? it->get<double>() : 0.0;
 }
 
+// plan.json's cells by id ("w1.cold.mixed.below.full") -> their position: the matrix's axis
+// order. A bundle without a readable plan orders its cells naturally (cell_order.h).
+std::map<std::string, std::size_t> plan_cell_ranks(const std::string& dir) {
+  std::map<std::string, std::size_t> out;
+  std::string ignored;
+  const auto plan = read_json_object(dir + "/plan.json", ignored);
+  if (!plan) return out;
+  const auto cells = plan->find("cells");
+  if (cells == plan->end() || !cells->is_array()) return out;
+  for (std::size_t i = 0; i < cells->size(); ++i) {
+    if ((*cells)[i].is_object()) out.emplace(text_at((*cells)[i], "id"), i);
+  }
+  return out;
+}
+
 }  // namespace
 
 std::set<std::string> clean_collectors(const Json& run) {
@@ -69,6 +85,7 @@ BundleRuns read_bundle_runs(const std::string& dir) {
     out.error = fmt::format("{}/manifest.json has no list of runs", dir);
     return out;
   }
+  const auto plan_ranks = plan_cell_ranks(dir);
   for (const auto& entry : *found) {
     if (!entry.is_object()) {
       out.error = fmt::format("{}/manifest.json: a run entry is not an object", dir);
@@ -105,6 +122,8 @@ BundleRuns read_bundle_runs(const std::string& dir) {
     r.cell = point.size() > suffix.size() && point.ends_with(suffix)
                  ? point.substr(0, point.size() - suffix.size())
                  : point;
+    if (const auto rank = plan_ranks.find(r.cell + suffix); rank != plan_ranks.end())
+      r.plan_rank = rank->second;
     out.runs.push_back(std::move(r));
   }
   return out;

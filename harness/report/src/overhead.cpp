@@ -7,6 +7,7 @@
 #include <map>
 
 #include "jbench/common/random.h"
+#include "jbench/report/cell_order.h"
 #include "jbench/stats/median.h"
 
 namespace jbench::report {
@@ -60,13 +61,11 @@ OverheadReport compute_overhead(const std::vector<RunFacts>& runs) {
   // (cell, block) -> the baseline of that block; blocks hold one repetition of one point.
   std::map<std::pair<std::string, std::size_t>, const RunFacts*> baselines;
   std::map<std::string, const RunFacts*> any_of_cell;
-  std::vector<std::string> cells;
   for (const auto& r : runs) {
-    if (!any_of_cell.count(r.cell)) cells.push_back(r.cell);
     any_of_cell.emplace(r.cell, &r);
     if (r.trace == "baseline") baselines[{r.cell, r.block}] = &r;
   }
-  std::sort(cells.begin(), cells.end());
+  const std::vector<std::string> cells = ordered_points(runs);
   std::map<std::string, std::vector<double>> baseline_throughput;
   for (const auto& [key, b] : baselines) {
     if (b->status == "ok" && b->throughput > 0)

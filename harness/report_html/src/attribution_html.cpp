@@ -49,6 +49,7 @@ std::string attribution_to_html(const json& report) {
   out += banners(report) + "</header>\n";
 
   const json& cells = field(report, "cells");
+  out += overview_section(field(report, "overview"));
   out += dominant_cost_section(cells);
   out += cost_bars_section(cells);
   out += cell_tables_section(cells);

@@ -258,9 +258,10 @@ std::string scheduler_line(const json& sched, const json& repetitions) {
 
 std::string cell_tables_section(const json& cells) {
   std::string out = "<section id=\"cells\">\n<h2>Each cell's account</h2>\n";
+  std::size_t index = 0;
   for (const json& cell : array_or_empty(cells)) {
-    out += fmt::format("<section class=\"cell\" data-cell=\"{}\">\n<h3>{}</h3>\n",
-                       escape(text(field(cell, "cell"))), escape(cell_name(cell)));
+    out += fmt::format("<section class=\"cell\" id=\"account-{}\" data-cell=\"{}\">\n<h3>{}</h3>\n",
+                       index++, escape(text(field(cell, "cell"))), escape(cell_name(cell)));
     out += facts(cell) + parts_table(cell);
     std::vector<std::string> lines = {attributed_line(cell), top_line(field(cell, "top")),
                                       observer_line(field(cell, "observer")),

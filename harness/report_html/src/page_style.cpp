@@ -12,6 +12,12 @@ h3 { font-size: 15px; margin: 20px 0 6px; }
 .banner { padding: 10px 14px; margin: 12px 0; border-radius: 4px; font-weight: 600; }
 .banner.invalid { background: #fde2e1; border: 2px solid #c0392b; color: #7b1d14; }
 .banner.note { background: #fff6d6; border: 1px solid #d8b74a; font-weight: normal; }
+table.overview td.square { font-size: 12.5px; min-width: 16em; }
+table.overview td.square a { color: inherit; text-decoration: none; display: block; }
+table.overview td.square .share { font-weight: 600; }
+table.overview td.square.over-limit .rest { font-weight: 700; color: #7b1d14; }
+table.overview .cost.costly { font-weight: 700; color: #8a4b00; }
+table.overview th.cell { font-family: ui-monospace, monospace; font-size: 12px; font-weight: normal; }
 .dominant-cost { font-size: 15px; background: #f3f6fa; border-left: 4px solid #4e79a7; padding: 8px 12px; }
 .explain, .note, .cell-facts { color: #555; }
 .empty { color: #777; font-style: italic; }

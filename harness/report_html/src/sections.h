@@ -8,6 +8,9 @@
 
 namespace jbench::report_html {
 
+// From report["overview"]: cells down, traced modes across, each square linking to the account of
+// the same index in report["cells"] (id "account-N").
+std::string overview_section(const nlohmann::json& overview);
 // From report["cells"]: one sentence per cell+mode (class "dominant-cost", data-cell), then one
 // stacked bar per cell+mode, then each cell's table of parts and its evidence.
 std::string dominant_cost_section(const nlohmann::json& cells);

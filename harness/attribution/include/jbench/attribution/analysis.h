@@ -222,12 +222,26 @@ struct IncarnationRow {
 
 inline constexpr std::size_t kTopCallsPerPhase = 5;
 
+// The first look (docs/report.md, "Overview"): per cell and traced mode, in the cells' order, the
+// largest part that names something, what no part names (the rest), and what observing cost.
+struct OverviewRow {
+  std::string cell;
+  std::string mode;
+  std::size_t repetitions = 0;
+  std::string largest;  // the largest part's label; "" when the rest is the only part
+  Estimate largest_share;
+  Estimate rest_share;
+  std::optional<Estimate>
+      cost;  // the paired baseline's throughput over this mode's; no pairs: unset
+};
+
 struct AttributionReport {
   std::string bundle;
   std::string bundle_status;  // the manifest's: complete, interrupted, ...
   bool valid = true;
   std::vector<std::string> invalid_because;
   std::vector<CellAttribution> cells;
+  std::vector<OverviewRow> overview;  // one per cell, in the same order
   std::vector<ScalingGroup> scaling;
   std::vector<StartupTable> startup;
   std::vector<IncarnationRow> incarnations;  // every accounted run's incarnations

@@ -7,10 +7,17 @@
 #include <string>
 
 #include "jbench/attribution/analysis.h"
+#include "jbench/common/table.h"
 
 namespace jbench::attribution {
 
 std::string attribution_to_text(const AttributionReport& report);
 nlohmann::json attribution_to_json(const AttributionReport& report);
+
+// The overview (docs/report.md, "Overview") as one row per cell and traced mode, in the report's
+// order: the cell, its axis values, the mode, the largest part and the rest as percentages with
+// their interval as two columns, the observer's cost as a ratio with its interval, and whether the
+// bundle is valid (a report of an invalid one says so on every row).
+Table overview_table(const AttributionReport& report);
 
 }  // namespace jbench::attribution

@@ -29,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "jbench/common/table.h"
 #include "jbench/compare/compare_side.h"
 
 namespace jbench::compare {
@@ -105,5 +106,10 @@ Comparison compare_bundles(const CompareSide& base, const CompareSide& candidate
 
 std::string comparison_to_text(const Comparison& c);
 nlohmann::json comparison_to_json(const Comparison& c);
+
+// One row per cell × metric, in the comparison's order, for --format csv|markdown: the metric's
+// unit, both medians, the ratio with its interval as two columns, p and q, the verdict and the
+// smallest change these runs could see (docs/compare.md).
+Table comparison_table(const Comparison& c);
 
 }  // namespace jbench::compare

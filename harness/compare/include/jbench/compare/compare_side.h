@@ -40,6 +40,9 @@ struct CompareSide {
   std::string jbench_revision;
   std::string started_utc;                // manifest.json /started_utc
   std::map<std::string, SideCell> cells;  // by cell ("<point>.<trace>")
+  // The same cells in the bundle's order (report/cell_order.h: the matrix's axis order, the
+  // baseline first); a side built by hand may leave it empty (then the map's order).
+  std::vector<std::string> cell_order;
 };
 
 // A bundle directory, or a folder of bundle directories (each with a manifest.json) to pool.

@@ -29,6 +29,9 @@ struct RunFacts {
   std::string status;  // ok | failed | ...
   double throughput = 0;
   std::vector<std::pair<std::string, std::string>> values;  // axis -> value, trace excluded
+  // Its cell's position among the cells of the bundle's plan.json (the matrix's axis order);
+  // unset where the bundle has no plan that lists it (cell_order.h).
+  std::optional<std::size_t> plan_rank;
   // How long the kernel-side tracer (the syscall collector) took from start to attached, outside
   // the run's phases; unset where no tracer attached.
   std::optional<std::uint64_t> tracer_attach_ns;
