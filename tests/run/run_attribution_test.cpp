@@ -493,6 +493,32 @@ TEST_F(RunAttribution, the_overview_comes_first_and_its_csv_reads_back_as_the_js
       2);
 }
 
+// `report --cells` reads back from the bundle the very table `jbench run` printed, line for line,
+// and its CSV holds the same figures.
+TEST_F(RunAttribution, the_cells_table_reads_back_from_the_bundle_as_the_run_printed_it) {
+  const auto text = run_process({JBENCH_BINARY, "report", planted_->path, "--cells"});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  const std::string printed = planted_->run.out + planted_->run.err;
+  std::istringstream lines(text.out);
+  std::size_t n = 0;
+  for (std::string line; std::getline(lines, line); ++n) {
+    EXPECT_NE(printed.find(line + "\n"), std::string::npos)
+        << "not as the run printed it: " << line;
+  }
+  EXPECT_EQ(n, 4u);  // the header, then baseline, light, full
+  EXPECT_NE(text.out.find(".baseline "), std::string::npos);
+  EXPECT_LT(text.out.find(".baseline "), text.out.find(".light "));
+  EXPECT_LT(text.out.find(".light "), text.out.find(".full "));
+
+  const auto csv =
+      run_process({JBENCH_BINARY, "report", planted_->path, "--cells", "--format", "csv"});
+  ASSERT_EQ(csv.exit_code, 0) << csv.err;
+  EXPECT_EQ(csv.out.rfind("cell,ok_runs,runs,throughput_median_ops_per_s,", 0), 0u) << csv.out;
+  EXPECT_NE(csv.out.find(".full,3,3,"), std::string::npos) << csv.out;
+  EXPECT_EQ(run_process({JBENCH_BINARY, "report", planted_->path, "--cells", "--json"}).exit_code,
+            2);
+}
+
 TEST_F(RunAttribution, every_incarnations_phases_split_into_parts_that_sum_to_their_time) {
   const json report = report_json(planted_->path);
   ASSERT_FALSE(report["incarnations"].empty());

@@ -47,6 +47,37 @@ TEST(CellTable, a_traced_row_shows_its_baseline_over_its_own_median_throughput) 
   EXPECT_EQ(rows[2][4], "x1.25");
   EXPECT_EQ(rows[3][0], "q.light");
   EXPECT_EQ(rows[3][4], "-");
+  // The same rows as figures: the ratio as a number, empty where the text says "-".
+  const Table figures =
+      cell_table({line("p.baseline", "p", true, 100), line("p.full", "p", false, 80),
+                  line("q.light", "q", false, 50)});
+  ASSERT_EQ(figures.rows.size(), 3u);
+  EXPECT_EQ(figures.columns[6], "vs_baseline_ratio");
+  EXPECT_EQ(figures.rows[0][6], "");
+  EXPECT_EQ(figures.rows[1][6], "1.2500");
+  EXPECT_EQ(figures.rows[1][3], "80.0");
+  EXPECT_EQ(figures.rows[2][6], "");
+}
+
+// A summary.json read back gives the figures the run computed; an edited one with fields of
+// another type reads as absent, never as an exception.
+TEST(CellTable, a_summary_read_back_gives_its_figures_and_odd_fields_read_as_absent) {
+  const nlohmann::json summary = {
+      {"throughput_ops_per_s", 1234.5},
+      {"workers", {{"count", 4}, {"starved", 1}, {"jain_fairness_index", 0.9}}},
+      {"latency", {{"all_operations", {{"p50_ns", "1500"}, {"p99_ns", "64000"}}}}}};
+  const RunFigures f = figures_of_summary(summary);
+  EXPECT_DOUBLE_EQ(f.throughput_ops_per_s, 1234.5);
+  EXPECT_EQ(f.workers, 4u);
+  EXPECT_EQ(f.starved, 1u);
+  EXPECT_EQ(f.p50_ns, std::optional<std::uint64_t>(1500));
+  EXPECT_EQ(f.p99_ns, std::optional<std::uint64_t>(64000));
+  const RunFigures odd = figures_of_summary(
+      {{"throughput_ops_per_s", "fast"}, {"workers", 3}, {"latency", {{"all_operations", 7}}}});
+  EXPECT_DOUBLE_EQ(odd.throughput_ops_per_s, 0);
+  EXPECT_EQ(odd.p50_ns, std::nullopt);
+  EXPECT_EQ(odd.jain_fairness_index, std::nullopt);
+  EXPECT_EQ(odd.workers, 0u);
 }
 
 TEST(LaneMix, a_run_as_a_whole_must_do_what_its_lane_says) {

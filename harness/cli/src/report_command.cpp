@@ -13,6 +13,7 @@
 #include "jbench/bundle/bundle_validity.h"
 #include "jbench/cli/cli.h"
 #include "jbench/common/table.h"
+#include "jbench/report/bundle_cells.h"
 #include "jbench/report/bundle_runs.h"
 #include "jbench/report/overhead.h"
 #include "jbench/report_html/attribution_html.h"
@@ -28,6 +29,7 @@ struct ReportOptions {
   std::string html;
   bool allow_invalid = false;
   bool overhead_only = false;
+  bool cells = false;
 };
 
 int overhead_only(const ReportOptions& o) {
@@ -51,12 +53,43 @@ int overhead_only(const ReportOptions& o) {
   return kExitOk;
 }
 
+// The bundle's cells table, as `jbench run` printed it; evidence only from a valid bundle.
+int cells_table(const ReportOptions& o) {
+  const BundleValidity validity = judge_bundle(o.bundle, /*check_sums=*/true);
+  if (!validity.valid && !o.allow_invalid) {
+    std::cerr << fmt::format(
+        "jbench: error: {} is invalid ({}); `jbench validate {}` says why. "
+        "--allow-invalid prints it anyway, marked invalid\n",
+        o.bundle, fmt::join(validity.reasons, "; "), o.bundle);
+    return kExitCheckFailed;
+  }
+  const auto cells = report::read_bundle_cells(o.bundle);
+  if (!cells.error.empty()) {
+    std::cerr << "jbench: error: " << cells.error << '\n';
+    return kExitUsage;
+  }
+  if (o.format == "text") {
+    if (!validity.valid) std::cout << "[INVALID BUNDLE] every figure below\n";
+    std::cout << format_cell_table(cells.lines);
+    return kExitOk;
+  }
+  Table table = cell_table(cells.lines);
+  table.columns.emplace_back("bundle_valid");
+  for (auto& row : table.rows) row.emplace_back(validity.valid ? "yes" : "no");
+  std::cout << (o.format == "csv" ? to_csv(table) : to_markdown(table));
+  return kExitOk;
+}
+
 int run_report(ReportOptions o) {
   if (o.json && o.format != "text" && o.format != "json") {
     std::cerr << "jbench: error: --json and --format " << o.format << " ask for two formats\n";
     return kExitUsage;
   }
   if (o.json) o.format = "json";
+  if (o.cells && (o.format == "json" || o.overhead_only)) {
+    std::cerr << "jbench: error: --cells prints text, csv or markdown, alone\n";
+    return kExitUsage;
+  }
   if (o.overhead_only && (o.format == "csv" || o.format == "markdown")) {
     std::cerr << "jbench: error: --overhead-only prints text or JSON, not " << o.format << "\n";
     return kExitUsage;
@@ -68,6 +101,7 @@ int run_report(ReportOptions o) {
     return kExitUsage;
   }
   if (o.overhead_only) return overhead_only(o);
+  if (o.cells) return cells_table(o);
   const auto bundle = attribution::read_bundle_accounts(o.bundle, {});
   if (!bundle.error.empty()) {
     // A run's error names its file inside the bundle; the manifest's names the bundle already.
@@ -112,6 +146,9 @@ Action add_report_command(CLI::App& app) {
   app.add_option("--html", o->html, "also write the report as one self-contained HTML page");
   app.add_flag("--allow-invalid", o->allow_invalid,
                "report a bundle that failed validation; every line then says so");
+  app.add_flag("--cells", o->cells,
+               "only the cells table `jbench run` printed (throughput, latency, fairness per cell "
+               "and mode), read back from the bundle; with --format csv or markdown");
   app.add_flag("--overhead-only", o->overhead_only,
                "only the observer-overhead table (schema jbench.overhead_report with --json)");
   app.footer(

@@ -129,13 +129,6 @@ RunSummary summarize(const std::vector<Json>& results, const Json& run_doc) {
     }
   }
   WorkerFairness fairness = fairness_of(results);
-  RunFigures figures;
-  figures.throughput_ops_per_s = throughput;
-  figures.p50_ns = all_ops.quantile_ns(500'000);
-  figures.p99_ns = all_ops.quantile_ns(990'000);
-  figures.jain_fairness_index = fairness.jain_fairness_index;
-  figures.workers = fairness.workers;
-  figures.starved = fairness.starved;
   Json document = {
       {"schema", "jbench.summary"},
       {"schema_version", 1},
@@ -153,14 +146,100 @@ RunSummary summarize(const std::vector<Json>& results, const Json& run_doc) {
          "measure_phase_*: each worker's getrusage at its phase boundaries; "
          "process_lifetime_*: the kernel's wait4 rusage of each worker"}}},
       {"problems", problems}};
+  RunFigures figures = figures_of_summary(document);  // one reading, the run's and a report's
   return {std::move(document), figures};
 }
 
-std::string format_cell_table(const std::vector<CellLine>& lines) {
-  std::map<std::string, double> baseline;  // point -> its baseline's median ops/s
+RunFigures figures_of_summary(const Json& summary) {
+  const auto at = [](const Json& j, std::initializer_list<const char*> path) -> const Json* {
+    const Json* node = &j;
+    for (const char* key : path) {
+      if (!node->is_object()) return nullptr;
+      const auto it = node->find(key);
+      if (it == node->end()) return nullptr;
+      node = &*it;
+    }
+    return node;
+  };
+  const auto decimal =
+      [&](std::initializer_list<const char*> path) -> std::optional<std::uint64_t> {
+    const Json* v = at(summary, path);
+    if (!v || !v->is_string()) return std::nullopt;
+    return stats::parse_decimal_u64(v->get_ref<const std::string&>());
+  };
+  const auto number = [&](std::initializer_list<const char*> path) -> std::optional<double> {
+    const Json* v = at(summary, path);
+    return v && v->is_number() ? std::optional<double>(v->get<double>()) : std::nullopt;
+  };
+  RunFigures f;
+  f.throughput_ops_per_s = number({"throughput_ops_per_s"}).value_or(0);
+  f.p50_ns = decimal({"latency", "all_operations", "p50_ns"});
+  f.p99_ns = decimal({"latency", "all_operations", "p99_ns"});
+  f.jain_fairness_index = number({"workers", "jain_fairness_index"});
+  f.workers = static_cast<std::size_t>(number({"workers", "count"}).value_or(0));
+  f.starved = static_cast<std::size_t>(number({"workers", "starved"}).value_or(0));
+  return f;
+}
+
+namespace {
+
+// point -> its baseline's median ops/s
+std::map<std::string, double> baseline_medians(const std::vector<CellLine>& lines) {
+  std::map<std::string, double> baseline;
   for (const auto& l : lines) {
     if (l.baseline && !l.throughput.empty()) baseline[l.point] = median(l.throughput);
   }
+  return baseline;
+}
+
+// A traced line's point's baseline median throughput over its own; unset without either.
+std::optional<double> vs_baseline(const CellLine& l,
+                                  const std::map<std::string, double>& baseline) {
+  const auto base = baseline.find(l.point);
+  if (l.baseline || base == baseline.end() || l.throughput.empty() || median(l.throughput) <= 0)
+    return std::nullopt;
+  return base->second / median(l.throughput);
+}
+
+}  // namespace
+
+Table cell_table(const std::vector<CellLine>& lines) {
+  const auto baseline = baseline_medians(lines);
+  Table t;
+  t.columns = {"cell",
+               "ok_runs",
+               "runs",
+               "throughput_median_ops_per_s",
+               "throughput_min_ops_per_s",
+               "throughput_max_ops_per_s",
+               "vs_baseline_ratio",
+               "p50_ns",
+               "p99_ns",
+               "jain_fairness",
+               "starved_workers",
+               "worker_runs"};
+  const auto med = [](const std::vector<double>& v, const char* format) {
+    return v.empty() ? std::string() : fmt::format(fmt::runtime(format), median(v));
+  };
+  for (const auto& l : lines) {
+    std::string lo, hi;
+    if (!l.throughput.empty()) {
+      const auto [a, b] = std::minmax_element(l.throughput.begin(), l.throughput.end());
+      lo = fmt::format("{:.1f}", *a);
+      hi = fmt::format("{:.1f}", *b);
+    }
+    const auto ratio = vs_baseline(l, baseline);
+    t.rows.push_back({l.cell, std::to_string(l.ok), std::to_string(l.runs),
+                      med(l.throughput, "{:.1f}"), lo, hi,
+                      ratio ? fmt::format("{:.4f}", *ratio) : "", med(l.p50_ns, "{:.0f}"),
+                      med(l.p99_ns, "{:.0f}"), med(l.fairness, "{:.4f}"),
+                      std::to_string(l.starved_worker_runs), std::to_string(l.worker_runs)});
+  }
+  return t;
+}
+
+std::string format_cell_table(const std::vector<CellLine>& lines) {
+  const auto baseline = baseline_medians(lines);
   std::string out =
       fmt::format("{:<42} {:>5} {:>12} {:>22} {:>8} {:>10} {:>10} {:>6} {:>8}\n", "cell", "ok",
                   "ops/s (med)", "spread (min..max)", "vs base", "p50", "p99", "fair", "starved");
@@ -170,12 +249,8 @@ std::string format_cell_table(const std::vector<CellLine>& lines) {
       const auto [lo, hi] = std::minmax_element(l.throughput.begin(), l.throughput.end());
       spread = fmt::format("{:.0f}..{:.0f}", *lo, *hi);
     }
-    std::string vs_base = "-";
-    const auto base = baseline.find(l.point);
-    if (!l.baseline && base != baseline.end() && !l.throughput.empty() &&
-        median(l.throughput) > 0) {
-      vs_base = fmt::format("x{:.2f}", base->second / median(l.throughput));
-    }
+    const auto ratio = vs_baseline(l, baseline);
+    const std::string vs_base = ratio ? fmt::format("x{:.2f}", *ratio) : "-";
     out += fmt::format(
         "{:<42} {:>5} {:>12} {:>22} {:>8} {:>10} {:>10} {:>6} {:>8}\n", l.cell,
         fmt::format("{}/{}", l.ok, l.runs),

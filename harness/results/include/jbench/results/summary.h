@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "jbench/common/table.h"
+
 namespace jbench {
 
 // One run: operations by type, reads/writes, errors by kind, retries, throughput (summed over
@@ -31,6 +33,9 @@ struct RunSummary {
   RunFigures figures;
 };
 RunSummary summarize(const std::vector<nlohmann::json>& results, const nlohmann::json& run_doc);
+// The figures of a summary.json, as summarize() computed them with it: what a report reads back
+// from a bundle. A field missing or of another type (an edited bundle) reads as absent, or 0.
+RunFigures figures_of_summary(const nlohmann::json& summary);
 // summarize(results, run_doc).document.
 nlohmann::json summarize_run(const std::vector<nlohmann::json>& results,
                              const nlohmann::json& run_doc);
@@ -57,5 +62,8 @@ struct CellLine {
 // The table `jbench run` prints, one row per line in the order given; a traced row's `vs base` is
 // its point's baseline median throughput over its own (×1.20: 20% slower), "-" without one.
 std::string format_cell_table(const std::vector<CellLine>& lines);
+// The same rows as figures, for --format csv|markdown (docs/report.md, "The cells table"): units in
+// the column names, the throughput's spread as two columns, nothing left out for want of width.
+Table cell_table(const std::vector<CellLine>& lines);
 
 }  // namespace jbench

@@ -1,0 +1,50 @@
+#include "jbench/report/bundle_cells.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "jbench/bundle/json_file.h"
+#include "jbench/report/bundle_runs.h"
+#include "jbench/report/cell_order.h"
+
+namespace jbench::report {
+
+BundleCells read_bundle_cells(const std::string& dir) {
+  BundleCells out;
+  const BundleRuns runs = read_bundle_runs(dir);
+  if (!runs.error.empty()) {
+    out.error = runs.error;
+    return out;
+  }
+  std::map<std::pair<std::string, std::string>, CellLine> lines;  // (point, trace) -> its line
+  for (const RunFacts& r : runs.runs) {
+    CellLine& line = lines[{r.cell, r.trace}];
+    line.cell = r.cell + "." + r.trace;
+    line.point = r.cell;
+    line.baseline = r.trace == "baseline";
+    RunFigures figures;
+    if (r.status == "ok") {
+      const std::string path = fmt::format("{}/runs/{}/summary.json", dir, r.id);
+      const auto summary = read_json_object(path, out.error);
+      if (!summary) return out;  // an ok run keeps its summary: a bundle without it is broken
+      figures = figures_of_summary(*summary);
+    }
+    line.add_run(r.status == "ok", figures);
+  }
+  for (const std::string& point : ordered_points(runs.runs)) {
+    std::vector<CellLine*> of_point;
+    for (auto& [key, line] : lines) {
+      if (key.first == point) of_point.push_back(&line);
+    }
+    std::sort(of_point.begin(), of_point.end(), [](const CellLine* a, const CellLine* b) {
+      return mode_rank(a->cell.substr(a->point.size() + 1)) <
+             mode_rank(b->cell.substr(b->point.size() + 1));
+    });
+    for (CellLine* line : of_point) out.lines.push_back(std::move(*line));
+  }
+  return out;
+}
+
+}  // namespace jbench::report
