@@ -78,6 +78,25 @@ TEST(ExternalEngine, a_wrong_cache_behind_the_protocol_is_caught) {
   EXPECT_EQ(r.divergences[0].oracle_result, "1 row: (2125)");
 }
 
+// An engine that answers every integer as the real of the same value (42.0 for 42) is caught:
+// storage classes are compared, against the corpus's expectations and against the oracle.
+TEST(ExternalEngine, an_engine_that_returns_integers_as_reals_is_caught) {
+  ProcessTarget target = start({JBENCH_ORACLE_FIXTURE_ENGINE, "--lie", "integers-as-reals"});
+  SqliteTarget oracle = memory_db();
+  ParsedCorpus p = read_corpus_file(JBENCH_ORACLE_CORPUS_DIR + "/scalar_subqueries.test");
+  ASSERT_TRUE(p.corpus);
+  RunReport r = run_corpus(*p.corpus, target, oracle);
+  ASSERT_FALSE(r.divergences.empty());
+  EXPECT_EQ(r.divergences[0].sql, "SELECT (SELECT count(*) FROM t)");
+  EXPECT_EQ(r.divergences[0].target_result, "1 row: (4.0)");
+  EXPECT_TRUE(r.target_failures.empty());
+  // The same engine telling no lie agrees.
+  ProcessTarget honest = start({JBENCH_ORACLE_FIXTURE_ENGINE});
+  SqliteTarget oracle2 = memory_db();
+  RunReport clean = run_corpus(*p.corpus, honest, oracle2);
+  for (const Finding& f : clean.divergences) ADD_FAILURE() << describe(f);
+}
+
 struct Fault {
   std::string mode;
   std::string says;  // a piece of the finding's words

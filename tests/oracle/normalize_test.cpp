@@ -16,8 +16,9 @@ using V = Value;
 
 using test_support::rows_of;
 
-TEST(Normalization, integer_equals_the_real_that_is_exactly_it) {
+TEST(Normalization, when_relaxed_an_integer_equals_the_real_that_is_exactly_it) {
   Normalization n;
+  n.integer_equals_exact_real = true;
   EXPECT_TRUE(values_equal(V::integer(1), V::real(1.0), n));
   EXPECT_TRUE(values_equal(V::real(-3.0), V::integer(-3), n));
   EXPECT_FALSE(values_equal(V::integer(1), V::real(1.5), n));
@@ -26,10 +27,10 @@ TEST(Normalization, integer_equals_the_real_that_is_exactly_it) {
   EXPECT_FALSE(values_equal(V::integer(INT64_MAX), V::real(9223372036854775808.0), n));
 }
 
-TEST(Normalization, integer_and_real_differ_when_kinds_must_match) {
+TEST(Normalization, integer_and_real_differ_by_default_storage_classes_are_compared) {
   Normalization n;
-  n.integer_equals_exact_real = false;
   EXPECT_FALSE(values_equal(V::integer(1), V::real(1.0), n));
+  EXPECT_FALSE(values_equal(V::real(42.0), V::integer(42), n));
 }
 
 TEST(Normalization, null_and_empty_text_are_distinct_unless_stated) {
@@ -97,7 +98,7 @@ TEST(Normalization, is_recorded_as_json_with_every_rule) {
   EXPECT_EQ(j["order_key"], nlohmann::json::array({0, 2}));
   EXPECT_EQ(j["limit_ties"], true);
   EXPECT_EQ(j["null_equals_empty_text"], false);
-  EXPECT_EQ(j["integer_equals_exact_real"], true);
+  EXPECT_EQ(j["integer_equals_exact_real"], false);
   EXPECT_EQ(j["max_ulps"], 4);
   EXPECT_EQ(j["relative_tolerance"], 1e-12);
   EXPECT_EQ(j["text_encoding"], "UTF-8");

@@ -2,13 +2,14 @@
 // protocol over a real in-memory SQLite — plain, behind a scalar-subquery cache (right or
 // wrong), or misbehaving at its N-th request in one of the ways a real engine can.
 //
-//   jbench-oracle-fixture-engine [--cache POLICY] [--fault MODE --at N]
+//   jbench-oracle-fixture-engine [--cache POLICY] [--fault MODE --at N] [--lie integers-as-reals]
 //
 // POLICY: a name from cache_policy_names(). MODE: crash (SIGABRT), hang (sleeps an hour),
 // exit (exits 0 without answering), answer-then-exit (answers, then exits), garbage (a line that is
 // not JSON), wrong-id, bad-literal (a value that is not an SQL literal), ragged-row (rows of
 // different widths), no-hello (says nothing and hangs at start), bad-hello (another protocol at
-// start).
+// start). A lie is told in every answer: integers-as-reals returns each integer as the real of the
+// same value (42.0 for 42), which only an exact comparison of storage classes catches.
 #include <unistd.h>
 
 #include <csignal>
@@ -25,13 +26,14 @@
 using namespace jbench::oracle;
 
 int main(int argc, char** argv) {
-  std::string cache, fault;
+  std::string cache, fault, lie;
   std::uint64_t at = 1;
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string a = argv[i];
     if (a == "--cache") cache = argv[i + 1];
     if (a == "--fault") fault = argv[i + 1];
     if (a == "--at") at = std::stoull(argv[i + 1]);
+    if (a == "--lie") lie = argv[i + 1];
   }
   auto db = SqliteTarget::open(":memory:", {});
   if (!db) {
@@ -50,7 +52,9 @@ int main(int argc, char** argv) {
     engine = std::make_unique<testing::SubqueryCacheTarget>(std::move(*db), *policy, cache);
   }
   std::string name = "fixture " + (cache.empty() ? std::string("sqlite") : "cache " + cache);
-  if (fault.empty()) return serve_protocol(*engine, std::cin, std::cout, std::cerr, name);
+  if (fault.empty() && lie.empty()) {
+    return serve_protocol(*engine, std::cin, std::cout, std::cerr, name);
+  }
 
   if (fault == "no-hello") {
     std::cerr << "fixture: never says hello\n";
@@ -67,14 +71,15 @@ int main(int argc, char** argv) {
     bool quit = false;
     Decoded<RunRequest> d = decode_request(line, quit);
     if (quit || !d.value) return quit ? 0 : 2;
-    if (n == at && fault == "answer-then-exit") {
+    const bool fault_now = !fault.empty() && n == at;
+    if (fault_now && fault == "answer-then-exit") {
       // Answers, then dies before the next request: jbench's next write meets a closed pipe.
       std::cout << encode_response(d.value->id, engine->run(d.value->sql, d.value->params))
                 << std::endl;
       std::cerr << "fixture: exiting after request " << n << "\n";
       return 0;
     }
-    if (n == at) {
+    if (fault_now) {
       std::cerr << "fixture: fault " << fault << " at request " << n << "\n";
       if (fault == "crash") std::abort();
       if (fault == "hang") sleep(3600);
@@ -94,6 +99,13 @@ int main(int argc, char** argv) {
     const RunRequest& r = *d.value;
     ResultSet result = r.statement.empty() ? engine->run(r.sql, r.params)
                                            : engine->run_prepared(r.statement, r.sql, r.params);
+    if (lie == "integers-as-reals") {
+      for (Row& row : result.rows) {
+        for (Value& v : row) {
+          if (v.kind == ValueKind::integer) v = Value::real(static_cast<double>(v.integer_value));
+        }
+      }
+    }
     std::cout << encode_response(r.id, result) << std::endl;
   }
   return 0;

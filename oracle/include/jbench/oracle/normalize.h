@@ -1,11 +1,11 @@
 // Normalization: the explicit rules under which two results count as the same. Every comparison
 // records the Normalization it used (to_json), so a verdict says how it was reached.
 //
-//   Normalization n;                         // multiset, NULL != '', 1 == 1.0, floats 4 ULPs/1e-12
+//   Normalization n;                         // multiset, NULL != '', 1 != 1.0, floats 4 ULPs/1e-12
 //   n.order = RowOrder::ordered;             // the statement has ORDER BY
 //   n.order_key = {0};                       // ... ORDER BY its first column
 //   n.limit_ties = true;                     // ... with a LIMIT that may cut a tie group
-//   values_equal(Value::integer(1), Value::real(1.0), n)  // true
+//   values_equal(Value::integer(1), Value::real(1.0), n)  // false: storage classes differ
 //
 // The rules, stated once (docs/oracle-corpus.md repeats them):
 // - Row order: `multiset` when the statement has no ORDER BY (engines may return rows in any
@@ -17,8 +17,9 @@
 //   rows of that tie are a correct answer. So the last group must have the same number of rows
 //   and the same ORDER BY key on both sides; its other columns are not compared.
 // - NULL and '' are distinct unless `null_equals_empty_text`.
-// - An integer equals a real when the real is exactly that integer (1 == 1.0, 2^53+1 != 2^53)
-//   when `integer_equals_exact_real`; otherwise kinds must match.
+// - Storage classes are compared: an integer never equals a real (an engine that answers 42.0 for
+//   42 is wrong). `integer_equals_exact_real` relaxes it, explicitly: then an integer equals a
+//   real that is exactly that integer (1 == 1.0, 2^53+1 != 2^53).
 // - Two reals are equal when they are identical, within `max_ulps` units in the last place, or
 //   within `relative_tolerance` of the larger magnitude. Infinities equal only themselves.
 // - Text is UTF-8 and is compared byte for byte (no collation, no Unicode normalization); blobs
@@ -41,7 +42,7 @@ struct Normalization {
   std::vector<std::size_t> order_key;  // 0-based column indices of the ORDER BY key
   bool limit_ties = false;
   bool null_equals_empty_text = false;
-  bool integer_equals_exact_real = true;
+  bool integer_equals_exact_real = false;
   std::uint64_t max_ulps = 4;
   double relative_tolerance = 1e-12;
   // Column names differ between engines for the same expression ("count(*)" vs "COUNT(*)");
