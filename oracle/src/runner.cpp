@@ -33,8 +33,9 @@ void add(std::vector<Finding>& list, std::size_t& left_off, Finding f, std::size
   }
 }
 
-// A statement record: only the outcome (ok or error) is compared, as the corpus says nothing of
-// its rows; the oracle's outcome is also checked against the header.
+// A statement record: the outcome (ok or error) is compared, and two failures by their primary
+// result codes (a UNIQUE violation reported as a generic error is wrong), as the corpus says
+// nothing of its rows; the oracle's outcome is also checked against the header.
 void play_statement(const Record& r, const ResultSet& target, const ResultSet& oracle,
                     RunReport& report, const RunOptions& options) {
   if (target.ok() != oracle.ok()) {
@@ -42,6 +43,13 @@ void play_statement(const Record& r, const ResultSet& target, const ResultSet& o
         finding_of(FindingKind::divergence, r, target, oracle,
                    "the statement is " + outcome_words(target) + " on the target but " +
                        outcome_words(oracle) + " on the oracle"),
+        options.max_findings);
+  } else if (!target.ok() && (target.error->code & 0xff) != (oracle.error->code & 0xff)) {
+    add(report.divergences, report.divergences_left_off,
+        finding_of(FindingKind::divergence, r, target, oracle,
+                   "the statement fails with primary code " +
+                       std::to_string(target.error->code & 0xff) + " on the target but " +
+                       std::to_string(oracle.error->code & 0xff) + " on the oracle"),
         options.max_findings);
   }
   bool want_ok = r.kind == RecordKind::statement_ok;

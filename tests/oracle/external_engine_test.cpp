@@ -97,6 +97,22 @@ TEST(ExternalEngine, an_engine_that_returns_integers_as_reals_is_caught) {
   for (const Finding& f : clean.divergences) ADD_FAILURE() << describe(f);
 }
 
+// An engine that reports every failure as a generic error (a UNIQUE violation as SQLITE_ERROR) is
+// caught: two failures compare by their primary result codes.
+TEST(ExternalEngine, an_engine_that_reports_the_wrong_error_code_is_caught) {
+  ProcessTarget target = start({JBENCH_ORACLE_FIXTURE_ENGINE, "--lie", "generic-errors"});
+  SqliteTarget oracle = memory_db();
+  ParsedCorpus p = read_corpus_file(JBENCH_ORACLE_CORPUS_DIR + "/errors.test");
+  ASSERT_TRUE(p.corpus);
+  RunReport r = run_corpus(*p.corpus, target, oracle);
+  ASSERT_FALSE(r.divergences.empty());
+  EXPECT_NE(r.divergences[0].what.find("fails with primary code 1 on the target but 19 on the "
+                                       "oracle"),
+            std::string::npos)
+      << describe(r.divergences[0]);
+  EXPECT_TRUE(r.target_failures.empty());
+}
+
 struct Fault {
   std::string mode;
   std::string says;  // a piece of the finding's words

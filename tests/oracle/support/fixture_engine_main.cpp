@@ -8,8 +8,9 @@
 // exit (exits 0 without answering), answer-then-exit (answers, then exits), garbage (a line that is
 // not JSON), wrong-id, bad-literal (a value that is not an SQL literal), ragged-row (rows of
 // different widths), no-hello (says nothing and hangs at start), bad-hello (another protocol at
-// start). A lie is told in every answer: integers-as-reals returns each integer as the real of the
-// same value (42.0 for 42), which only an exact comparison of storage classes catches.
+// start). A LIE is told in every answer: integers-as-reals returns each integer as the real of the
+// same value (42.0 for 42), which only an exact comparison of storage classes catches;
+// generic-errors reports every failure as SQLITE_ERROR (1), whatever its code.
 #include <unistd.h>
 
 #include <csignal>
@@ -99,6 +100,7 @@ int main(int argc, char** argv) {
     const RunRequest& r = *d.value;
     ResultSet result = r.statement.empty() ? engine->run(r.sql, r.params)
                                            : engine->run_prepared(r.statement, r.sql, r.params);
+    if (lie == "generic-errors" && result.error) result.error->code = 1;
     if (lie == "integers-as-reals") {
       for (Row& row : result.rows) {
         for (Value& v : row) {
