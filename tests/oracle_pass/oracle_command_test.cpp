@@ -139,6 +139,45 @@ TEST(OracleCommand, a_wrong_cache_behind_the_protocol_exits_1_with_a_reduced_scr
   EXPECT_EQ(shell.exit_code, 0) << shell.err;
 }
 
+// A target whose hello declines prepared statements fails the pass, saying which check went
+// untested, unless the matrix waives it by name; either way the record says so.
+TEST(OracleCommand, a_declined_capability_is_a_finding_unless_the_matrix_waives_it) {
+  test::TempDir dir;
+  std::string matrix =
+      fixture_copy(dir, "engine-template.yaml",
+                   {{"@ENGINE@", JBENCH_ORACLE_FIXTURE_ENGINE}, {"@ARGS@", "--lie, no-prepared"}});
+  auto r = jbench({"oracle", matrix, "--out", dir.path() + "/declined"});
+  ASSERT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.err.find("not exercised: an engine's hello says prepared: false"), std::string::npos)
+      << r.err;
+  nlohmann::json d = oracle_json(bundle_of(r));
+  bool named = false;
+  for (const auto& f : d["sections"]["corpus"]["files"]) {
+    if (!f.contains("not_exercised")) continue;
+    named = true;
+    EXPECT_EQ(f["status"], "failed");
+    EXPECT_EQ(f["not_exercised"][0]["capability"], "prepared");
+    EXPECT_EQ(f["not_exercised"][0]["waived"], false);
+  }
+  EXPECT_TRUE(named) << d["sections"]["corpus"].dump();
+  EXPECT_EQ(jbench({"validate", bundle_of(r)}).exit_code, 0);  // a failed check, recorded soundly
+
+  std::ofstream(matrix, std::ios::app) << "waive: [prepared]\n";
+  auto waived = jbench({"oracle", matrix, "--out", dir.path() + "/waived"});
+  EXPECT_EQ(waived.exit_code, 0) << waived.out << waived.err;
+  EXPECT_NE(waived.err.find("(waived by the matrix)"), std::string::npos) << waived.err;
+  EXPECT_TRUE(oracle_json(bundle_of(waived))["passed"].get<bool>());
+  // A waiver of something no target can decline is bad input.
+  std::ofstream(matrix, std::ios::app) << "# and\n";
+  const std::string bad =
+      dir.write("bad.yaml", replaced(read(matrix), "waive: [prepared]", "waive: [everything]"));
+  auto refused = jbench({"oracle", bad, "--out", dir.path() + "/bad"});
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_NE(refused.err.find("'everything' is no capability a target may decline"),
+            std::string::npos)
+      << refused.err;
+}
+
 TEST(OracleCommand, an_engine_that_crashes_is_a_finding_naming_the_statement) {
   test::TempDir dir;
   std::string matrix = fixture_copy(

@@ -2,6 +2,8 @@
 // matrix's strict, located reads.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <array>
 #include <limits>
 
 #include "decode_support.h"
@@ -16,9 +18,11 @@ namespace {
 using decode::Context;
 using decode::Fields;
 
-constexpr std::array<std::string_view, 11> kOracleKeys = {
+constexpr std::array<std::string_view, 12> kOracleKeys = {
     "version", "name",      "description", "seed",    "target", "oracle",
-    "corpus",  "generator", "metamorphic", "ledgers", "faults"};
+    "corpus",  "generator", "metamorphic", "ledgers", "faults", "waive"};
+// What a target may decline, by the name `waive:` gives it.
+constexpr std::array<std::string_view, 1> kWaivable = {"prepared"};
 
 std::vector<std::string> strings(Context& ctx, const yaml::Node& n, const std::string& path) {
   std::vector<std::string> out;
@@ -198,6 +202,16 @@ void decode_oracle_matrix(Context& ctx, const yaml::Node& root, OracleMatrix& m)
     }
   }
   if (const auto* n = fields.optional("faults")) decode_faults(ctx, *n, m);
+  if (const auto* n = fields.optional("waive")) {
+    m.waived = strings(ctx, *n, "waive");
+    for (std::size_t i = 0; i < m.waived.size(); ++i) {
+      if (std::find(kWaivable.begin(), kWaivable.end(), m.waived[i]) == kWaivable.end()) {
+        ctx.error(
+            n->items[i], decode::index_path("waive", i),
+            "'" + m.waived[i] + "' is no capability a target may decline; waivable: prepared");
+      }
+    }
+  }
 
   // Nothing checked is never a pass: a matrix must ask for something.
   if (m.corpus.empty() && !m.generator && !m.metamorphic_cases && m.ledgers.empty() && !m.faults &&

@@ -1,5 +1,8 @@
 // The sections that compare the target with the oracle: the corpus files and the generated
 // stream, each first divergence reduced to a script.
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <ostream>
@@ -51,6 +54,12 @@ Result<std::vector<oracle::Corpus>> load_corpus(const OracleMatrix& m, const std
   return out;
 }
 
+std::size_t prepared_records(const oracle::Corpus& stream) {
+  return static_cast<std::size_t>(
+      std::count_if(stream.records.begin(), stream.records.end(),
+                    [](const oracle::Record& r) { return !r.prepared.empty(); }));
+}
+
 nlohmann::json compare_stream(const oracle::Corpus& stream, const std::string& name,
                               const Engines& e, const oracle::ReduceOptions& budget, Files& files,
                               const std::function<bool()>& should_stop) {
@@ -74,6 +83,19 @@ nlohmann::json compare_stream(const oracle::Corpus& stream, const std::string& n
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   nlohmann::json j = to_json(report);
   j["status"] = !report.clean() ? kFailed : report.interrupted ? kInterrupted : kPassed;
+  const std::size_t prepared = prepared_records(stream);
+  if (prepared > 0 && !report.prepared_supported) {
+    // A check the target declined is a finding, unless the matrix waived it by name.
+    j["not_exercised"] = {
+        {{"capability", "prepared"},
+         {"waived", e.prepared_waived},
+         {"what", fmt::format("an engine's hello says prepared: false, so {} prepared record{} "
+                              "ran afresh and reset and re-execution went untested{}",
+                              prepared, prepared == 1 ? "" : "s",
+                              e.prepared_waived ? " (waived by the matrix)"
+                                                : "; `waive: [prepared]` accepts that")}}};
+    if (!e.prepared_waived) j["status"] = kFailed;
+  }
   j["elapsed_s"] = seconds;
   j["reduction"] = nullptr;
   if (!report.divergences.empty() && !report.interrupted) {
@@ -110,6 +132,9 @@ nlohmann::json corpus_section(const std::vector<oracle::Corpus>& corpus, const E
     if (log) {
       *log << "oracle: corpus " << c.file << ": " << one.value("statements_compared", 0)
            << " statements compared, " << one["status"].get<std::string>() << "\n";
+      for (const auto& n : one.value("not_exercised", nlohmann::json::array()))
+        *log << "oracle: corpus " << c.file << ": not exercised: " << n["what"].get<std::string>()
+             << "\n";
     }
     list.push_back(std::move(one));
     if (interrupted) break;  // the files after it were never begun

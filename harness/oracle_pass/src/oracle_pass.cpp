@@ -1,5 +1,6 @@
 #include "jbench/oracle_pass/oracle_pass.h"
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <functional>
@@ -23,6 +24,8 @@ Result<OracleRecord> run_oracle_pass(const OracleMatrix& m, const PassOptions& o
   auto target = engine_factory(m.target, base.empty() ? "." : base);
   if (!target) return target.error();
   engines.target = *target;
+  engines.prepared_waived =
+      std::find(m.waived.begin(), m.waived.end(), "prepared") != m.waived.end();
   if (m.oracle) {
     auto oracle_engine = engine_factory(*m.oracle, base.empty() ? "." : base);
     if (!oracle_engine) return oracle_engine.error();

@@ -22,7 +22,8 @@ using Files = std::vector<std::pair<std::string, std::string>>;
 
 struct Engines {
   EngineFactory target;
-  EngineFactory oracle;  // empty when the matrix names none
+  EngineFactory oracle;          // empty when the matrix names none
+  bool prepared_waived = false;  // the matrix's `waive: [prepared]`
 };
 
 // Every corpus file the matrix names, parsed; the first syntax error refuses them all.

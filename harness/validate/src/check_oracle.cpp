@@ -38,6 +38,13 @@ class RecordCheck {
     std::size_t found =
         count(s, "divergences") + count(s, "expectation_failures") + count(s, "engine_failures") +
         (left ? count(*left, "divergences") + count(*left, "expectation_failures") : 0);
+    // A capability the target declined, unless the matrix waived it, is a finding too.
+    if (const Json* declined = member(s, "not_exercised"); declined && declined->is_array()) {
+      for (const Json& d : *declined) {
+        const Json* waived = member(d, "waived");
+        if (!waived || *waived != true) ++found;
+      }
+    }
     const Json* cut = member(s, "interrupted");
     const bool interrupted = cut && cut->is_boolean() && cut->get<bool>();
     bool complete = count(s, "statements_compared") > 0;

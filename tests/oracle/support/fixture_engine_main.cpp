@@ -10,7 +10,8 @@
 // different widths), no-hello (says nothing and hangs at start), bad-hello (another protocol at
 // start). A LIE is told in every answer: integers-as-reals returns each integer as the real of the
 // same value (42.0 for 42), which only an exact comparison of storage classes catches;
-// generic-errors reports every failure as SQLITE_ERROR (1), whatever its code.
+// generic-errors reports every failure as SQLITE_ERROR (1), whatever its code; no-prepared says
+// prepared: false in its hello, declining prepared statements.
 #include <unistd.h>
 
 #include <csignal>
@@ -66,7 +67,7 @@ int main(int argc, char** argv) {
     std::cout << R"({"protocol":"some-other/9","engine":"x"})" << std::endl;
     return 0;
   }
-  std::cout << encode_hello({name, true}) << std::endl;
+  std::cout << encode_hello({name, lie != "no-prepared"}) << std::endl;
   std::string line;
   for (std::uint64_t n = 1; std::getline(std::cin, line); ++n) {
     bool quit = false;

@@ -68,6 +68,9 @@ struct OracleMatrix {
   std::optional<std::uint64_t> metamorphic_cases;  // TLP and NoREC on the target alone
   std::vector<OracleLedgerSpec> ledgers;
   std::optional<OracleFaultSpec> faults;
+  // Capabilities the target may decline without failing the pass (`waive: [prepared]`): what a
+  // target declines is otherwise a finding, never a check silently skipped.
+  std::vector<std::string> waived;
 };
 
 struct LoadedOracleMatrix {
