@@ -168,7 +168,6 @@ TEST(OracleCommand, a_declined_capability_is_a_finding_unless_the_matrix_waives_
   EXPECT_NE(waived.err.find("(waived by the matrix)"), std::string::npos) << waived.err;
   EXPECT_TRUE(oracle_json(bundle_of(waived))["passed"].get<bool>());
   // A waiver of something no target can decline is bad input.
-  std::ofstream(matrix, std::ios::app) << "# and\n";
   const std::string bad =
       dir.write("bad.yaml", replaced(read(matrix), "waive: [prepared]", "waive: [everything]"));
   auto refused = jbench({"oracle", bad, "--out", dir.path() + "/bad"});
@@ -176,6 +175,34 @@ TEST(OracleCommand, a_declined_capability_is_a_finding_unless_the_matrix_waives_
   EXPECT_NE(refused.err.find("'everything' is no capability a target may decline"),
             std::string::npos)
       << refused.err;
+}
+
+// The matrix's deadline bounds the whole pass: 500,000 generated statements take far longer than
+// its one second, and the pass stops there, interrupted and never passed, saying so.
+TEST(OracleCommand, a_pass_past_its_deadline_is_interrupted_never_passed) {
+  test::TempDir dir;
+  const std::string matrix = dir.write("deadline.yaml", R"(version: 1
+name: deadline
+seed: 5
+target: {engine: sqlite}
+oracle: {engine: sqlite, optimizer: "off"}
+generator: {statements: 500000}
+metamorphic: {cases: 10}
+deadline_s: 1
+)");
+  auto r = jbench({"oracle", matrix, "--out", dir.path() + "/b"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("INTERRUPTED"), std::string::npos) << r.out;
+  const std::string bundle = bundle_of(r);
+  nlohmann::json d = oracle_json(bundle);
+  EXPECT_FALSE(d["passed"].get<bool>());
+  EXPECT_TRUE(d["interrupted"].get<bool>());
+  EXPECT_TRUE(d["deadline_reached"].get<bool>());
+  EXPECT_EQ(d["deadline_s"], 1);
+  EXPECT_EQ(d["sections"]["generator"]["status"], "interrupted");
+  EXPECT_EQ(d["sections"]["metamorphic"]["status"], "interrupted");  // never begun
+  EXPECT_LT(d["sections"]["generator"]["statements_compared"].get<std::size_t>(), 500000u);
+  EXPECT_EQ(jbench({"validate", bundle}).exit_code, 0) << bundle;
 }
 
 TEST(OracleCommand, an_engine_that_crashes_is_a_finding_naming_the_statement) {

@@ -18,9 +18,9 @@ namespace {
 using decode::Context;
 using decode::Fields;
 
-constexpr std::array<std::string_view, 12> kOracleKeys = {
-    "version", "name",      "description", "seed",    "target", "oracle",
-    "corpus",  "generator", "metamorphic", "ledgers", "faults", "waive"};
+constexpr std::array<std::string_view, 13> kOracleKeys = {
+    "version",   "name",        "description", "seed",   "target", "oracle",    "corpus",
+    "generator", "metamorphic", "ledgers",     "faults", "waive",  "deadline_s"};
 // What a target may decline, by the name `waive:` gives it.
 constexpr std::array<std::string_view, 1> kWaivable = {"prepared"};
 
@@ -202,6 +202,9 @@ void decode_oracle_matrix(Context& ctx, const yaml::Node& root, OracleMatrix& m)
     }
   }
   if (const auto* n = fields.optional("faults")) decode_faults(ctx, *n, m);
+  if (const auto* n = fields.optional("deadline_s")) {
+    if (auto v = ctx.integer(*n, "deadline_s", 1, 10'000'000)) m.deadline_s = *v;
+  }
   if (const auto* n = fields.optional("waive")) {
     m.waived = strings(ctx, *n, "waive");
     for (std::size_t i = 0; i < m.waived.size(); ++i) {

@@ -36,29 +36,40 @@ Result<OracleRecord> run_oracle_pass(const OracleMatrix& m, const PassOptions& o
 
   OracleRecord record;
   const auto started = std::chrono::steady_clock::now();
+  // The matrix's deadline stops the pass as a signal would: between statements and checks.
+  bool deadline_reached = false;
+  PassOptions bounded = o;
+  bounded.should_stop = [&] {
+    if (o.should_stop && o.should_stop()) return true;
+    if (m.deadline_s &&
+        std::chrono::steady_clock::now() - started >= std::chrono::seconds(*m.deadline_s)) {
+      deadline_reached = true;
+    }
+    return deadline_reached;
+  };
   // Each check in turn; once a signal has come, the checks not yet begun are recorded as
   // interrupted, never as passed or left out.
   bool stopped = false;
   auto section = [&](bool requested, const std::function<nlohmann::json()>& check) {
     if (!requested) return not_requested();
-    stopped = stopped || (o.should_stop && o.should_stop());
+    stopped = stopped || bounded.should_stop();
     nlohmann::json s = stopped ? nlohmann::json{{"status", kInterrupted}} : check();
     stopped = stopped || s["status"] == kInterrupted;
     return s;
   };
   nlohmann::json sections;
-  sections["corpus"] =
-      section(!m.corpus.empty(), [&] { return corpus_section(*corpus, engines, record.files, o); });
+  sections["corpus"] = section(
+      !m.corpus.empty(), [&] { return corpus_section(*corpus, engines, record.files, bounded); });
   sections["generator"] = section(m.generator.has_value(), [&] {
-    return generator_section(*m.generator, engines, record.files, o);
+    return generator_section(*m.generator, engines, record.files, bounded);
   });
   sections["metamorphic"] = section(m.metamorphic_cases.has_value(), [&] {
-    return metamorphic_section(*m.metamorphic_cases, m.seed, engines, o.log);
+    return metamorphic_section(*m.metamorphic_cases, m.seed, engines, bounded.log);
   });
   sections["ledgers"] =
-      section(!m.ledgers.empty(), [&] { return ledger_section(m.ledgers, m.seed, o); });
+      section(!m.ledgers.empty(), [&] { return ledger_section(m.ledgers, m.seed, bounded); });
   sections["faults"] =
-      section(m.faults.has_value(), [&] { return fault_section(*m.faults, m.seed, o); });
+      section(m.faults.has_value(), [&] { return fault_section(*m.faults, m.seed, bounded); });
 
   bool passed = true;
   std::size_t ran = 0;
@@ -69,6 +80,8 @@ Result<OracleRecord> run_oracle_pass(const OracleMatrix& m, const PassOptions& o
   }
   nlohmann::json& d = record.document;
   d["interrupted"] = stopped;
+  d["deadline_s"] = m.deadline_s ? nlohmann::json(*m.deadline_s) : nlohmann::json(nullptr);
+  d["deadline_reached"] = deadline_reached;
   d["schema"] = "jbench.oracle";
   d["schema_version"] = 1;
   d["name"] = m.name;

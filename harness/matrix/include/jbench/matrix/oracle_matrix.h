@@ -71,6 +71,10 @@ struct OracleMatrix {
   // Capabilities the target may decline without failing the pass (`waive: [prepared]`): what a
   // target declines is otherwise a finding, never a check silently skipped.
   std::vector<std::string> waived;
+  // `deadline_s`: the whole pass's bound. Reached, the pass stops between statements and checks
+  // and is interrupted, never passed (an engine answering just under each statement's timeout
+  // would otherwise stretch a pass to days).
+  std::optional<std::uint64_t> deadline_s;
 };
 
 struct LoadedOracleMatrix {
