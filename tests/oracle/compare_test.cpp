@@ -135,9 +135,13 @@ TEST(Compare, errors_match_by_primary_code_and_messages_only_when_asked) {
   EXPECT_TRUE(compare(failure(1, "x"), failure(1, "y"), n));
 }
 
-TEST(Compare, integer_and_exact_real_rows_are_the_same) {
-  EXPECT_FALSE(compare(rows_of({{V::integer(1)}}), rows_of({{V::real(1.0)}}), {}));
-  EXPECT_TRUE(compare(rows_of({{V::integer(1)}}), rows_of({{V::real(1.0000001)}}), {}));
+// Storage classes are compared: 1 and 1.0 differ, unless the comparison relaxes it explicitly.
+TEST(Compare, integer_and_real_rows_differ_unless_relaxed) {
+  EXPECT_TRUE(compare(rows_of({{V::integer(1)}}), rows_of({{V::real(1.0)}}), {}));
+  Normalization relaxed;
+  relaxed.integer_equals_exact_real = true;
+  EXPECT_FALSE(compare(rows_of({{V::integer(1)}}), rows_of({{V::real(1.0)}}), relaxed));
+  EXPECT_TRUE(compare(rows_of({{V::integer(1)}}), rows_of({{V::real(1.0000001)}}), relaxed));
 }
 
 }  // namespace
