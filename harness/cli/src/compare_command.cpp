@@ -12,6 +12,7 @@
 #include "jbench/common/table.h"
 #include "jbench/compare/compare.h"
 #include "jbench/report_html/compare_html.h"
+#include "output_format.h"
 #include "page_file.h"
 
 namespace jbench::cli {
@@ -19,8 +20,7 @@ namespace {
 
 struct CompareCommandOptions {
   std::string base, candidate;
-  bool json = false;  // the same as --format json
-  std::string format = "text";
+  OutputFormat output;
   std::string html;
   compare::CompareOptions options;
 };
@@ -46,12 +46,9 @@ compare::CompareSide read_side(const std::string& path, std::optional<ArchiveInp
   return side;
 }
 
-int run_compare(CompareCommandOptions o) {
-  if (o.json && o.format != "text" && o.format != "json") {
-    std::cerr << "jbench: error: --json and --format " << o.format << " ask for two formats\n";
-    return kExitUsage;
-  }
-  if (o.json) o.format = "json";
+int run_compare(const CompareCommandOptions& o) {
+  const auto format = chosen_format(o.output);
+  if (!format) return kExitUsage;
   std::optional<ArchiveInput> base_archive, candidate_archive;
   compare::Comparison c = compare::compare_bundles(
       read_side(o.base, base_archive), read_side(o.candidate, candidate_archive), o.options);
@@ -60,11 +57,11 @@ int run_compare(CompareCommandOptions o) {
       !write_page(o.html, report_html::comparison_to_html(report), "compare page")) {
     return kExitInternal;
   }
-  if (o.format == "json") {
+  if (*format == "json") {
     std::cout << report.dump(2) << '\n';
-  } else if (o.format == "csv" || o.format == "markdown") {
+  } else if (*format == "csv" || *format == "markdown") {
     const Table table = compare::comparison_table(c);
-    std::cout << (o.format == "csv" ? to_csv(table) : to_markdown(table));
+    std::cout << (*format == "csv" ? to_csv(table) : to_markdown(table));
     std::cerr << "jbench compare: " << c.summary << '\n';  // the verdict, beside the rows
   } else {
     std::cout << compare::comparison_to_text(c);
@@ -81,11 +78,9 @@ Action add_compare_command(CLI::App& app) {
       ->required();
   app.add_option("CANDIDATE", o->candidate, "the bundle compared (a directory or an archive)")
       ->required();
-  app.add_flag("--json", o->json, "print the jbench.compare_report document");
-  app.add_option("--format", o->format,
-                 "text, json (as --json), or one row per cell and metric: csv or markdown (the "
-                 "verdict's sentence then goes to stderr)")
-      ->check(CLI::IsMember({"text", "json", "csv", "markdown"}));
+  add_format_options(app, o->output, "print the jbench.compare_report document",
+                     "text, json (as --json), or one row per cell and metric: csv or markdown "
+                     "(the verdict's sentence then goes to stderr)");
   app.add_option("--html", o->html,
                  "also write the comparison as one self-contained HTML page (stdout unchanged)");
   app.add_option("--fdr", o->options.fdr, "the false discovery rate across all cells × metrics")

@@ -17,6 +17,7 @@
 #include "jbench/report/bundle_runs.h"
 #include "jbench/report/overhead.h"
 #include "jbench/report_html/attribution_html.h"
+#include "output_format.h"
 #include "page_file.h"
 
 namespace jbench::cli {
@@ -24,8 +25,8 @@ namespace {
 
 struct ReportOptions {
   std::string bundle;
-  bool json = false;  // the same as --format json
-  std::string format = "text";
+  OutputFormat output;
+  std::string format;  // chosen_format(output)
   std::string html;
   bool allow_invalid = false;
   bool overhead_only = false;
@@ -53,16 +54,19 @@ int overhead_only(const ReportOptions& o) {
   return kExitOk;
 }
 
+// Exit 1 for an invalid bundle the user did not allow, saying why.
+int refuse_invalid(const ReportOptions& o, const std::vector<std::string>& reasons) {
+  std::cerr << fmt::format(
+      "jbench: error: {} is invalid ({}); `jbench validate {}` says why. "
+      "--allow-invalid reports it anyway, marked invalid\n",
+      o.bundle, fmt::join(reasons, "; "), o.bundle);
+  return kExitCheckFailed;
+}
+
 // The bundle's cells table, as `jbench run` printed it; evidence only from a valid bundle.
 int cells_table(const ReportOptions& o) {
   const BundleValidity validity = judge_bundle(o.bundle, /*check_sums=*/true);
-  if (!validity.valid && !o.allow_invalid) {
-    std::cerr << fmt::format(
-        "jbench: error: {} is invalid ({}); `jbench validate {}` says why. "
-        "--allow-invalid prints it anyway, marked invalid\n",
-        o.bundle, fmt::join(validity.reasons, "; "), o.bundle);
-    return kExitCheckFailed;
-  }
+  if (!validity.valid && !o.allow_invalid) return refuse_invalid(o, validity.reasons);
   const auto cells = report::read_bundle_cells(o.bundle);
   if (!cells.error.empty()) {
     std::cerr << "jbench: error: " << cells.error << '\n';
@@ -81,11 +85,9 @@ int cells_table(const ReportOptions& o) {
 }
 
 int run_report(ReportOptions o) {
-  if (o.json && o.format != "text" && o.format != "json") {
-    std::cerr << "jbench: error: --json and --format " << o.format << " ask for two formats\n";
-    return kExitUsage;
-  }
-  if (o.json) o.format = "json";
+  const auto format = chosen_format(o.output);
+  if (!format) return kExitUsage;
+  o.format = *format;
   if (o.cells && (o.format == "json" || o.overhead_only)) {
     std::cerr << "jbench: error: --cells prints text, csv or markdown, alone\n";
     return kExitUsage;
@@ -109,13 +111,7 @@ int run_report(ReportOptions o) {
     std::cerr << "jbench: error: " << (named ? "" : o.bundle + "/") << bundle.error << '\n';
     return kExitUsage;
   }
-  if (!bundle.valid && !o.allow_invalid) {
-    std::cerr << fmt::format(
-        "jbench: error: {} is invalid ({}); `jbench validate {}` says why. "
-        "--allow-invalid reports it anyway, marked invalid on every line\n",
-        o.bundle, fmt::join(bundle.invalid_because, "; "), o.bundle);
-    return kExitCheckFailed;
-  }
+  if (!bundle.valid && !o.allow_invalid) return refuse_invalid(o, bundle.invalid_because);
   const auto analysis = attribution::analyse(bundle);
   const auto json = attribution::attribution_to_json(analysis);
   if (!o.html.empty()) {
@@ -138,11 +134,9 @@ int run_report(ReportOptions o) {
 Action add_report_command(CLI::App& app) {
   auto o = std::make_shared<ReportOptions>();
   app.add_option("BUNDLE", o->bundle, "the bundle directory")->required();
-  app.add_flag("--json", o->json, "print the report as JSON (schema jbench.attribution_report)");
-  app.add_option("--format", o->format,
-                 "text (the whole report), json (as --json), or the overview alone, one row per "
-                 "cell and traced mode: csv or markdown")
-      ->check(CLI::IsMember({"text", "json", "csv", "markdown"}));
+  add_format_options(app, o->output, "print the report as JSON (schema jbench.attribution_report)",
+                     "text (the whole report), json (as --json), or the overview alone, one row "
+                     "per cell and traced mode: csv or markdown");
   app.add_option("--html", o->html, "also write the report as one self-contained HTML page");
   app.add_flag("--allow-invalid", o->allow_invalid,
                "report a bundle that failed validation; every line then says so");
