@@ -144,6 +144,26 @@ TEST(CompareRules, every_cell_moving_the_same_way_is_noted_as_possibly_the_host)
   EXPECT_TRUE(some.common_shift.empty()) << some.common_shift;
 }
 
+// Rows come in the base bundle's cell order (the matrix's axis order, baseline first), not the
+// cell ids' alphabetical order; cells its order does not list follow, alphabetically.
+TEST(CompareRules, rows_follow_the_base_bundles_cell_order) {
+  std::vector<double> runs = {100, 101, 102, 103, 104, 105};
+  auto a = side("a", runs);
+  auto b = side("b", runs);
+  for (const char* cell : {"w1.d.full", "w2.d.baseline", "w10.d.baseline"}) {
+    a.cells[cell] = a.cells["w1.d.baseline"];
+    b.cells[cell] = b.cells["w1.d.baseline"];
+  }
+  a.cell_order = {"w1.d.baseline", "w1.d.full", "w2.d.baseline"};
+  const Comparison c = compare_bundles(a, b, {});
+  std::vector<std::string> cells;
+  for (const MetricRow& r : c.rows) {
+    if (cells.empty() || cells.back() != r.cell) cells.push_back(r.cell);
+  }
+  EXPECT_EQ(cells, (std::vector<std::string>{"w1.d.baseline", "w1.d.full", "w2.d.baseline",
+                                             "w10.d.baseline"}));
+}
+
 // A side of `sessions` sessions of `runs` each: every run of session k is `level + offsets[k]`
 // plus a small spread, as runs of one session share its state of the host.
 CompareSide sessions_side(const std::string& dir, double level, const std::vector<double>& offsets,
