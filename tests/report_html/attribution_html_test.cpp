@@ -59,7 +59,16 @@ TEST(AttributionHtml, the_overview_is_a_grid_of_the_reports_rows_linked_to_their
                                "cost not measured", "rgba(192, 57, 43, 0.055)"}) {
     EXPECT_NE(light.find(expected), std::string::npos) << expected << " not in " << light;
   }
-  EXPECT_NE(page.find("<section class=\"cell\" id=\"account-1\""), std::string::npos);
+  // Each account opens with its cell's sentence and links to its bar.
+  const auto account = page.find("<section class=\"cell\" id=\"account-1\"");
+  ASSERT_NE(account, std::string::npos);
+  const std::string head = page.substr(account, 1200);
+  EXPECT_NE(head.find("<p class=\"account-sentence\">" +
+                      escape(report["cells"][1]["sentence"].get<std::string>())),
+            std::string::npos)
+      << head;
+  EXPECT_NE(head.find("href=\"#bar-1\""), std::string::npos) << head;
+  EXPECT_NE(page.find("<figure class=\"cost-bar\" id=\"bar-1\""), std::string::npos);
   // A report without rows says so instead of drawing an empty table.
   report["overview"] = json::array();
   EXPECT_NE(attribution_to_html(report).find("nothing to overview"), std::string::npos);

@@ -262,6 +262,12 @@ std::string cell_tables_section(const json& cells) {
   for (const json& cell : array_or_empty(cells)) {
     out += fmt::format("<section class=\"cell\" id=\"account-{}\" data-cell=\"{}\">\n<h3>{}</h3>\n",
                        index++, escape(text(field(cell, "cell"))), escape(cell_name(cell)));
+    // The overview's squares land here: the cell's sentence first, then its bar, a click away.
+    if (const std::string sentence = text(field(cell, "sentence")); !sentence.empty()) {
+      out += "<p class=\"account-sentence\">" + escape(sentence) + "</p>\n";
+    }
+    out +=
+        fmt::format("<p class=\"see-bar\"><a href=\"#bar-{}\">its bar above</a></p>\n", index - 1);
     out += facts(cell) + parts_table(cell);
     std::vector<std::string> lines = {attributed_line(cell), top_line(field(cell, "top")),
                                       observer_line(field(cell, "observer")),

@@ -59,6 +59,7 @@ std::string cost_bars_section(const json& cells) {
       "attributed time, largest first; the hatched grey segment is the rest (on-CPU elsewhere "
       "and untraced waiting). Hover over a segment for its interval.</p>\n";
   int id = 0;
+  std::size_t index = 0;  // the cell's place in report["cells"]: its account links here
   for (const json& cell : array_or_empty(cells)) {
     const json& reps = field(cell, "repetitions");
     std::vector<BarSegment> segments;
@@ -77,8 +78,9 @@ std::string cost_bars_section(const json& cells) {
     if (const auto f = number(field(cell, "attributed_fraction")); f && *f < 1.0) {
       caption += ": shares of the " + percent(*f) + " of the time that was attributed";
     }
-    out += fmt::format("<figure class=\"cost-bar\" data-cell=\"{}\"><figcaption>{}</figcaption>\n",
-                       escape(text(field(cell, "cell"))), escape(caption));
+    out += fmt::format(
+        "<figure class=\"cost-bar\" id=\"bar-{}\" data-cell=\"{}\"><figcaption>{}</figcaption>\n",
+        index++, escape(text(field(cell, "cell"))), escape(caption));
     out += segments.empty()
                ? "<p class=\"empty\">No parts: not enough evidence to split this cell's time.</p>\n"
                : stacked_bar(segments, "cost bar of " + cell_name(cell), id++);
