@@ -113,6 +113,19 @@ TEST(ExternalEngine, an_engine_that_reports_the_wrong_error_code_is_caught) {
   EXPECT_TRUE(r.target_failures.empty());
 }
 
+// An engine that sorts NULLs last where SQLite sorts them first is caught by the corpus's ORDER BY
+// over a nullable column.
+TEST(ExternalEngine, an_engine_that_orders_nulls_last_is_caught) {
+  ProcessTarget target = start({JBENCH_ORACLE_FIXTURE_ENGINE, "--lie", "nulls-last"});
+  SqliteTarget oracle = memory_db();
+  ParsedCorpus p = read_corpus_file(JBENCH_ORACLE_CORPUS_DIR + "/scalar_subqueries.test");
+  ASSERT_TRUE(p.corpus);
+  RunReport r = run_corpus(*p.corpus, target, oracle);
+  ASSERT_FALSE(r.divergences.empty());
+  EXPECT_EQ(r.divergences[0].sql, "SELECT id, v FROM t ORDER BY v, id");
+  EXPECT_TRUE(r.target_failures.empty());
+}
+
 struct Fault {
   std::string mode;
   std::string says;  // a piece of the finding's words

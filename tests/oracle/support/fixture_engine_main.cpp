@@ -11,7 +11,8 @@
 // start). A LIE is told in every answer: integers-as-reals returns each integer as the real of the
 // same value (42.0 for 42), which only an exact comparison of storage classes catches;
 // generic-errors reports every failure as SQLITE_ERROR (1), whatever its code; no-prepared says
-// prepared: false in its hello, declining prepared statements.
+// prepared: false in its hello, declining prepared statements; nulls-last sorts NULLs last in
+// the first ORDER BY term of every statement (as engines that follow another convention do).
 #include <unistd.h>
 
 #include <csignal>
@@ -26,6 +27,21 @@
 #include "subquery_cache_target.h"
 
 using namespace jbench::oracle;
+
+namespace {
+
+// `sql` with NULLS LAST after its first ORDER BY term: "ORDER BY v, id" -> "ORDER BY v NULLS LAST,
+// id". A term that says DESC already sorts NULLs last in SQLite; the lie changes ascending ones.
+std::string nulls_last(std::string sql) {
+  const auto order = sql.find("ORDER BY ");
+  if (order == std::string::npos) return sql;
+  std::size_t end = order + 9;
+  while (end < sql.size() && sql[end] != ',' && sql[end] != ')' && sql[end] != ' ') ++end;
+  if (sql.compare(end, 5, " DESC") == 0) return sql;
+  return sql.insert(end, " NULLS LAST");
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   std::string cache, fault, lie;
@@ -99,8 +115,9 @@ int main(int argc, char** argv) {
       continue;
     }
     const RunRequest& r = *d.value;
-    ResultSet result = r.statement.empty() ? engine->run(r.sql, r.params)
-                                           : engine->run_prepared(r.statement, r.sql, r.params);
+    const std::string sql = lie == "nulls-last" ? nulls_last(r.sql) : r.sql;
+    ResultSet result = r.statement.empty() ? engine->run(sql, r.params)
+                                           : engine->run_prepared(r.statement, sql, r.params);
     if (lie == "generic-errors" && result.error) result.error->code = 1;
     if (lie == "integers-as-reals") {
       for (Row& row : result.rows) {
