@@ -85,3 +85,27 @@ TEST(CellOrder, points_in_the_plans_order_then_the_rest_naturally) {
 
 }  // namespace
 }  // namespace jbench::report
+
+namespace jbench::report {
+namespace {
+
+// A run's values come in the matrix's axis order, as plan.json lists the axes (run.json's
+// object holds them by name); an axis the plan does not name comes after.
+TEST(BundleRuns, values_follow_the_plans_axis_order) {
+  test::TempDir dir;
+  dir.write("manifest.json", R"({"status":"complete","runs":[
+    {"id":"w1.cold.light.r1","trace":"light","status":"ok","block":0,"order":0,"throughput_ops_per_s":1}]})");
+  std::filesystem::create_directories(dir.path() + "/runs/w1.cold.light.r1");
+  dir.write("runs/w1.cold.light.r1/run.json",
+            R"({"values":{"connection":"cold","extra":"x","trace":"light","workers":"1"}})");
+  dir.write("plan.json", R"({"cells":[],"axes":[{"axis":"workers"},{"axis":"connection"},
+    {"axis":"trace"}]})");
+  const BundleRuns r = read_bundle_runs(dir.path());
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  ASSERT_EQ(r.runs.size(), 1u);
+  using Values = std::vector<std::pair<std::string, std::string>>;
+  EXPECT_EQ(r.runs[0].values, (Values{{"workers", "1"}, {"connection", "cold"}, {"extra", "x"}}));
+}
+
+}  // namespace
+}  // namespace jbench::report

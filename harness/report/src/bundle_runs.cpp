@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -41,19 +42,40 @@ double number_at(const Json& j, const char* key) {
   return it != j.end() && it->is_number() ? it->get<double>() : 0.0;
 }
 
-// plan.json's cells by id ("w1.cold.mixed.below.full") -> their position: the matrix's axis
-// order. A bundle without a readable plan orders its cells naturally (cell_order.h).
-std::map<std::string, std::size_t> plan_cell_ranks(const std::string& dir) {
-  std::map<std::string, std::size_t> out;
+// What the bundle's plan.json says of the matrix's order: its cells by id
+// ("w1.cold.mixed.below.full") -> their position, and its axes' names in order. A bundle without a
+// readable plan orders its cells naturally (cell_order.h) and its values by name.
+struct PlanOrder {
+  std::map<std::string, std::size_t> cell_rank;
+  std::vector<std::string> axes;
+};
+
+PlanOrder plan_order(const std::string& dir) {
+  PlanOrder out;
   std::string ignored;
   const auto plan = read_json_object(dir + "/plan.json", ignored);
   if (!plan) return out;
-  const auto cells = plan->find("cells");
-  if (cells == plan->end() || !cells->is_array()) return out;
-  for (std::size_t i = 0; i < cells->size(); ++i) {
-    if ((*cells)[i].is_object()) out.emplace(text_at((*cells)[i], "id"), i);
+  if (const auto cells = plan->find("cells"); cells != plan->end() && cells->is_array()) {
+    for (std::size_t i = 0; i < cells->size(); ++i) {
+      if ((*cells)[i].is_object()) out.cell_rank.emplace(text_at((*cells)[i], "id"), i);
+    }
+  }
+  if (const auto axes = plan->find("axes"); axes != plan->end() && axes->is_array()) {
+    for (const Json& a : *axes) {
+      if (a.is_object()) out.axes.push_back(text_at(a, "axis"));
+    }
   }
   return out;
+}
+
+// A run's values in the matrix's axis order; axes the plan does not name after them, by name.
+void order_values(std::vector<std::pair<std::string, std::string>>& values,
+                  const std::vector<std::string>& axes) {
+  const auto rank = [&axes](const std::string& axis) {
+    return std::find(axes.begin(), axes.end(), axis) - axes.begin();
+  };
+  std::stable_sort(values.begin(), values.end(),
+                   [&](const auto& a, const auto& b) { return rank(a.first) < rank(b.first); });
 }
 
 }  // namespace
@@ -85,7 +107,7 @@ BundleRuns read_bundle_runs(const std::string& dir) {
     out.error = fmt::format("{}/manifest.json has no list of runs", dir);
     return out;
   }
-  const auto plan_ranks = plan_cell_ranks(dir);
+  const PlanOrder plan = plan_order(dir);
   for (const auto& entry : *found) {
     if (!entry.is_object()) {
       out.error = fmt::format("{}/manifest.json: a run entry is not an object", dir);
@@ -122,8 +144,9 @@ BundleRuns read_bundle_runs(const std::string& dir) {
     r.cell = point.size() > suffix.size() && point.ends_with(suffix)
                  ? point.substr(0, point.size() - suffix.size())
                  : point;
-    if (const auto rank = plan_ranks.find(r.cell + suffix); rank != plan_ranks.end())
+    if (const auto rank = plan.cell_rank.find(r.cell + suffix); rank != plan.cell_rank.end())
       r.plan_rank = rank->second;
+    order_values(r.values, plan.axes);
     out.runs.push_back(std::move(r));
   }
   return out;

@@ -28,7 +28,8 @@ struct RunFacts {
   std::size_t order = 0;
   std::string status;  // ok | failed | ...
   double throughput = 0;
-  std::vector<std::pair<std::string, std::string>> values;  // axis -> value, trace excluded
+  // axis -> value, trace excluded, in the matrix's axis order (by name without a plan)
+  std::vector<std::pair<std::string, std::string>> values;
   // Its cell's position among the cells of the bundle's plan.json (the matrix's axis order);
   // unset where the bundle has no plan that lists it (cell_order.h).
   std::optional<std::size_t> plan_rank;
