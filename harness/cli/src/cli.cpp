@@ -58,6 +58,13 @@ int start_elsewhere(const Listed& command, int argc, char** argv) {
   const std::string file =
       command.own_executable ? fmt::format("jbench-{}", command.name) : std::string("jbench");
   std::string exe = beside_self_executable(file);
+  if (exe == self_executable()) {  // listed as built in, but not registered: never exec a loop
+    std::cerr << fmt::format(
+        "jbench: internal error: 'jbench {}' is listed as built into {} "
+        "but is not there\n",
+        command.name, exe);
+    return kExitInternal;
+  }
   std::vector<char*> args(argv, argv + argc);
   args[0] = exe.data();
   args.push_back(nullptr);
@@ -102,12 +109,9 @@ int run_commands(int argc, char** argv, const CommandsHere& here) {
   std::vector<std::pair<CLI::App*, Action>> actions;
   for (const Listed& c : kCommands) {
     CLI::App* sub = app.add_subcommand(c.name, c.description);
-    const auto it = here.find(c.name);
-    if (it != here.end()) {
+    // A command held elsewhere is listed for --help only: the command word started it above.
+    if (const auto it = here.find(c.name); it != here.end()) {
       actions.emplace_back(sub, it->second(*sub));
-    } else {
-      sub->allow_extras();  // its own executable knows its options
-      actions.emplace_back(sub, [&c, argc, argv] { return start_elsewhere(c, argc, argv); });
     }
   }
 

@@ -63,7 +63,6 @@ std::string unknown_words(CLI::App& app, const std::vector<std::string>& args) {
         if (sub->get_name() == a) command = sub;
       }
       if (!command) return fmt::format("unknown command '{}'{}", a, suggestion(a, commands));
-      if (command->get_allow_extras()) break;  // held by another executable, which checks them
       continue;
     }
     if (!option) continue;
