@@ -7,6 +7,7 @@
 
 #include "format.h"
 #include "html_escape.h"
+#include "jbench/report/cell_order.h"
 #include "sections.h"
 
 namespace jbench::report_html {
@@ -78,6 +79,11 @@ std::string overview_section(const json& overview) {
     if (std::find(cells.begin(), cells.end(), cell) == cells.end()) cells.push_back(cell);
     if (std::find(modes.begin(), modes.end(), mode) == modes.end()) modes.push_back(mode);
   }
+  // The columns in the documented order, as the text report draws them, whichever cell comes
+  // first.
+  std::stable_sort(modes.begin(), modes.end(), [](const auto& a, const auto& b) {
+    return report::mode_rank(a) < report::mode_rank(b);
+  });
   out += "<table class=\"overview\">\n<thead><tr><th>cell</th>";
   for (const auto& m : modes) out += "<th>" + escape(m) + "</th>";
   out += "</tr></thead>\n<tbody>\n";
