@@ -82,7 +82,6 @@ AttributionReport analyse(const BundleAccounts& bundle) {
   r.syscall_records = bundle.syscall_records;
   r.warnings = bundle.skipped;
 
-  std::vector<std::pair<std::string, std::string>> order;  // (cell, mode) as first seen
   std::map<std::pair<std::string, std::string>, std::vector<const RunAccount*>> groups;
   for (const RunAccount& a : bundle.accounts) {
     if (!a.problems.empty()) {
@@ -90,19 +89,13 @@ AttributionReport analyse(const BundleAccounts& bundle) {
         r.warnings.push_back(fmt::format("{}: account refused: {}", a.id, p));
       continue;
     }
-    const auto key = std::make_pair(a.cell, a.trace);
-    if (!groups.count(key)) order.push_back(key);
-    groups[key].push_back(&a);
+    groups[{a.cell, a.trace}].push_back(&a);
   }
-  // Cells in the matrix's axis order, modes in the documented order (report/cell_order.h).
-  const std::vector<std::string> points = report::ordered_points(bundle.runs);
-  const auto point_rank = [&points](const std::string& cell) {
-    return std::find(points.begin(), points.end(), cell) - points.begin();
-  };
-  std::sort(order.begin(), order.end(), [&](const auto& x, const auto& y) {
-    return std::pair(point_rank(x.first), report::mode_rank(x.second)) <
-           std::pair(point_rank(y.first), report::mode_rank(y.second));
-  });
+  // (cell, mode) in the matrix's axis order, modes in the documented order (report/cell_order.h).
+  std::vector<std::pair<std::string, std::string>> order;
+  for (const auto& cell : report::ordered_cells(bundle.runs)) {
+    if (groups.count(cell)) order.push_back(cell);
+  }
   std::map<std::string, std::vector<double>> baselines;
   for (const auto& run : bundle.runs) {
     if (run.trace == "baseline" && run.status == "ok")

@@ -1,6 +1,5 @@
 #include <fmt/format.h>
 
-#include "cells.h"
 #include "jbench/attribution/attribution_output.h"
 #include "jbench/stats/decimal.h"
 
@@ -192,7 +191,7 @@ Json overview_json(const std::vector<OverviewRow>& rows) {
          {"rest_share", o.rest_share.value},
          {"rest_share_low", opt(o.rest_share.low)},
          {"rest_share_high", opt(o.rest_share.high)},
-         {"rest_over_limit", o.rest_share.value > kRestWorthSaying},
+         {"rest_over_limit", o.rest_over_limit},
          {"cost_ratio", o.cost ? Json(o.cost->value) : Json(nullptr)},
          {"cost_ratio_low", o.cost ? opt(o.cost->low) : Json(nullptr)},
          {"cost_ratio_high", o.cost ? opt(o.cost->high) : Json(nullptr)}});

@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <sstream>
 
-#include "cells.h"
 #include "jbench/attribution/attribution_output.h"
 #include "jbench/report/cell_order.h"
 #include "words.h"
@@ -45,7 +44,7 @@ std::pair<std::string, std::string> overview_square(const OverviewRow& o, std::s
   std::string part =
       o.largest.empty() ? "no part but the rest" : percent(o.largest_share.value) + " " + o.largest;
   std::string second = "rest " + percent(o.rest_share.value);
-  if (o.rest_share.value > kRestWorthSaying) second += " (over 5%)";
+  if (o.rest_over_limit) second += " (over 5%)";
   second += " · cost " + (o.cost ? fmt::format("×{:.2f}", o.cost->value) : "not measured");
   return {shortened(part, width), shortened(second, width)};
 }

@@ -29,6 +29,7 @@ OverviewRow overview_row(const CellAttribution& cell) {
       row.largest_share = p.share;
     }
   }
+  row.rest_over_limit = row.rest_share.value > kRestWorthSaying;
   if (cell.observer.median_ratio) {
     row.cost = Estimate{*cell.observer.median_ratio, cell.observer.ci_low, cell.observer.ci_high};
   }
@@ -68,9 +69,9 @@ Table overview_table(const AttributionReport& report) {
                 largest ? figure(o.largest_share.low, 100) : "",
                 largest ? figure(o.largest_share.high, 100) : "", figure(o.rest_share.value, 100),
                 figure(o.rest_share.low, 100), figure(o.rest_share.high, 100),
-                std::string(o.rest_share.value > kRestWorthSaying ? "yes" : "no"),
-                o.cost ? figure(cost.value, 1) : "", o.cost ? figure(cost.low, 1) : "",
-                o.cost ? figure(cost.high, 1) : "", std::string(report.valid ? "yes" : "no")});
+                std::string(o.rest_over_limit ? "yes" : "no"), o.cost ? figure(cost.value, 1) : "",
+                o.cost ? figure(cost.low, 1) : "", o.cost ? figure(cost.high, 1) : "",
+                std::string(report.valid ? "yes" : "no")});
     t.rows.push_back(std::move(row));
   }
   return t;

@@ -102,17 +102,8 @@ CompareSide read_one_bundle(const std::string& dir) {
     side.error = runs.error;
     return side;
   }
-  for (const std::string& point : report::ordered_points(runs.runs)) {
-    std::vector<std::string> traces;
-    for (const report::RunFacts& r : runs.runs) {
-      if (r.cell == point && std::find(traces.begin(), traces.end(), r.trace) == traces.end())
-        traces.push_back(r.trace);
-    }
-    std::sort(traces.begin(), traces.end(), [](const auto& a, const auto& b) {
-      return report::mode_rank(a) < report::mode_rank(b);
-    });
-    for (const auto& trace : traces) side.cell_order.push_back(point + "." + trace);
-  }
+  for (const auto& [point, trace] : report::ordered_cells(runs.runs))
+    side.cell_order.push_back(point + "." + trace);
   for (const report::RunFacts& r : runs.runs) {
     SideCell& cell = side.cells[r.cell + "." + r.trace];
     ++cell.runs;

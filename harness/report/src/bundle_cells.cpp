@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <map>
 
 #include "jbench/bundle/json_file.h"
@@ -33,17 +32,7 @@ BundleCells read_bundle_cells(const std::string& dir) {
     }
     line.add_run(r.status == "ok", figures);
   }
-  for (const std::string& point : ordered_points(runs.runs)) {
-    std::vector<CellLine*> of_point;
-    for (auto& [key, line] : lines) {
-      if (key.first == point) of_point.push_back(&line);
-    }
-    std::sort(of_point.begin(), of_point.end(), [](const CellLine* a, const CellLine* b) {
-      return mode_rank(a->cell.substr(a->point.size() + 1)) <
-             mode_rank(b->cell.substr(b->point.size() + 1));
-    });
-    for (CellLine* line : of_point) out.lines.push_back(std::move(*line));
-  }
+  for (const auto& cell : ordered_cells(runs.runs)) out.lines.push_back(std::move(lines[cell]));
   return out;
 }
 

@@ -55,4 +55,20 @@ std::vector<std::string> ordered_points(const std::vector<RunFacts>& runs) {
   return out;
 }
 
+std::vector<std::pair<std::string, std::string>> ordered_cells(const std::vector<RunFacts>& runs) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const std::string& point : ordered_points(runs)) {
+    const std::size_t first = out.size();
+    for (const RunFacts& r : runs) {
+      const std::pair<std::string, std::string> cell{point, r.trace};
+      if (r.cell == point && std::find(out.begin() + first, out.end(), cell) == out.end())
+        out.push_back(cell);
+    }
+    std::stable_sort(out.begin() + first, out.end(), [](const auto& a, const auto& b) {
+      return mode_rank(a.second) < mode_rank(b.second);
+    });
+  }
+  return out;
+}
+
 }  // namespace jbench::report

@@ -231,8 +231,9 @@ struct OverviewRow {
   std::string largest;  // the largest part's label; "" when the rest is the only part
   Estimate largest_share;
   Estimate rest_share;
-  std::optional<Estimate>
-      cost;  // the paired baseline's throughput over this mode's; no pairs: unset
+  bool rest_over_limit = false;  // more rest than the sentence leaves unsaid (kRestWorthSaying)
+  // The paired baseline's throughput over this mode's; unset without pairs.
+  std::optional<Estimate> cost;
 };
 
 struct AttributionReport {

@@ -6,6 +6,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "jbench/report/overhead.h"
@@ -20,5 +21,8 @@ std::size_t mode_rank(std::string_view mode);
 
 // Every point of `runs` (RunFacts::cell), once, in the order above.
 std::vector<std::string> ordered_points(const std::vector<RunFacts>& runs);
+
+// Every cell of `runs` as (point, trace mode), once, in the order above.
+std::vector<std::pair<std::string, std::string>> ordered_cells(const std::vector<RunFacts>& runs);
 
 }  // namespace jbench::report
