@@ -151,33 +151,27 @@ RunSummary summarize(const std::vector<Json>& results, const Json& run_doc) {
 }
 
 RunFigures figures_of_summary(const Json& summary) {
-  const auto at = [](const Json& j, std::initializer_list<const char*> path) -> const Json* {
-    const Json* node = &j;
-    for (const char* key : path) {
-      if (!node->is_object()) return nullptr;
-      const auto it = node->find(key);
-      if (it == node->end()) return nullptr;
-      node = &*it;
-    }
-    return node;
+  // A path missing or through a value of another type (an edited bundle) reads as absent.
+  const auto found = [&summary](const char* pointer) -> const Json* {
+    const Json::json_pointer p(pointer);
+    return summary.contains(p) ? &summary.at(p) : nullptr;
   };
-  const auto decimal =
-      [&](std::initializer_list<const char*> path) -> std::optional<std::uint64_t> {
-    const Json* v = at(summary, path);
+  const auto decimal = [&](const char* pointer) -> std::optional<std::uint64_t> {
+    const Json* v = found(pointer);
     if (!v || !v->is_string()) return std::nullopt;
     return stats::parse_decimal_u64(v->get_ref<const std::string&>());
   };
-  const auto number = [&](std::initializer_list<const char*> path) -> std::optional<double> {
-    const Json* v = at(summary, path);
+  const auto number = [&](const char* pointer) -> std::optional<double> {
+    const Json* v = found(pointer);
     return v && v->is_number() ? std::optional<double>(v->get<double>()) : std::nullopt;
   };
   RunFigures f;
-  f.throughput_ops_per_s = number({"throughput_ops_per_s"}).value_or(0);
-  f.p50_ns = decimal({"latency", "all_operations", "p50_ns"});
-  f.p99_ns = decimal({"latency", "all_operations", "p99_ns"});
-  f.jain_fairness_index = number({"workers", "jain_fairness_index"});
-  f.workers = static_cast<std::size_t>(number({"workers", "count"}).value_or(0));
-  f.starved = static_cast<std::size_t>(number({"workers", "starved"}).value_or(0));
+  f.throughput_ops_per_s = number("/throughput_ops_per_s").value_or(0);
+  f.p50_ns = decimal("/latency/all_operations/p50_ns");
+  f.p99_ns = decimal("/latency/all_operations/p99_ns");
+  f.jain_fairness_index = number("/workers/jain_fairness_index");
+  f.workers = static_cast<std::size_t>(number("/workers/count").value_or(0));
+  f.starved = static_cast<std::size_t>(number("/workers/starved").value_or(0));
   return f;
 }
 
