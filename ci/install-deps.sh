@@ -9,6 +9,7 @@ packages=(
   nlohmann-json3-dev libfmt-dev libgtest-dev libgmock-dev libcli11-dev libspdlog-dev
   libssl-dev libsqlite3-dev sqlite3 systemtap-sdt-dev bpftrace strace chezscheme
   libarchive-dev zstd libzstd-dev clang-format ccache lld clang llvm libbpf-dev bpftool zlib1g-dev
+  valgrind # counted runs: callgrind counts the workers' instructions (docs/trace-modes.md)
   chromium # the HTML report's browser test (tests/report_html): headless, no display needed
   slurmctld slurmd slurm-client munge # the Slurm backend's test: a private single-node Slurm (tests/slurm)
 )

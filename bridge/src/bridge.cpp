@@ -14,6 +14,7 @@
 #pragma GCC visibility push(default)
 #include "jbench_bridge.h"
 #pragma GCC visibility pop
+#include "instruction_count.h"
 #include "process_state.h"
 #include "recorder.h"
 #include "thread_state.h"
@@ -201,6 +202,7 @@ void jb_alloc_sample(uint64_t bytes, const char* site) {
 }
 
 void jb_phase(const char* name) {
+  jb_detail::count_phase(name);
   const int mode = current_mode();
   if (bridge_off(mode)) return;
   if (JBENCH_PHASE_ENABLED()) JBENCH_PHASE(name ? name : "");

@@ -88,7 +88,8 @@ TEST(RunMetrics, every_metric_has_a_direction_and_unknown_ones_are_guessed_from_
   EXPECT_FALSE(higher_is_better("some_future_ns"));
   EXPECT_TRUE(higher_is_better("some_future_rate"));
   EXPECT_FALSE(higher_is_better("vm_steps_per_op"));
-  EXPECT_EQ(all_metrics().size(), 9u);
+  EXPECT_FALSE(higher_is_better("instructions_per_op"));
+  EXPECT_EQ(all_metrics().size(), 10u);
 }
 
 TEST(RunMetrics, the_workers_own_vm_step_count_needs_no_collector) {

@@ -29,7 +29,9 @@ const char* const kLinuxChecks[] = {"os",
                                     "compiled_tracer",
                                     "bpftrace",
                                     "strace",
-                                    "dtrace"};
+                                    "dtrace",
+                                    "instructions_counter",
+                                    "callgrind"};
 
 TEST(DoctorCli, TextListsEveryCheckAndTheBackends) {
   test::FakeRoot root;

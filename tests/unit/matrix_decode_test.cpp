@@ -35,7 +35,7 @@ TEST(MatrixDecode, decodes_a_valid_matrix_with_defaults_filled) {
   EXPECT_EQ(m.sha256.size(), 64u);
   // plant_fsync_file (no value), plant_delay_ns and plant_sleep_ns (0) and subquery_cache (off)
   // among them
-  ASSERT_EQ(m.workload.params.size(), 8u);
+  ASSERT_EQ(m.workload.params.size(), 9u);
   for (const auto& p : m.workload.params) EXPECT_TRUE(p.defaulted) << p.key;
 }
 

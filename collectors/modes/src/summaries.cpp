@@ -8,6 +8,7 @@
 #include "jbench/collectors/alloc/alloc_consumer.h"
 #include "jbench/collectors/bridge/bridge_consumer.h"
 #include "jbench/collectors/cpu/cpu_accounting.h"
+#include "jbench/collectors/instructions/instructions_collector.h"
 
 namespace jbench::collectors {
 namespace {
@@ -99,6 +100,9 @@ Json summarize_collectors(const std::string& run_dir, const Json& run) {
       const Json summary = Json::parse(in, nullptr, false);
       if (!summary.is_discarded()) out["syscall"] = summary;
     }
+  }
+  if (const Json* counted = collector(run, "instructions"); ran(counted)) {
+    out["instructions"] = instructions_summary(run_dir, kInstructionsFile);
   }
   const Json* alloc = collector(run, "alloc");
   if (ran(alloc) && text_of(*alloc, "source") == "ld-preload") {

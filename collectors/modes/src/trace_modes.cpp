@@ -5,6 +5,7 @@
 #include "jbench/collectors/alloc/alloc_collector.h"
 #include "jbench/collectors/bridge/bridge_collector.h"
 #include "jbench/collectors/cpu/cpu_collector.h"
+#include "jbench/collectors/instructions/instructions_collector.h"
 #include "jbench/collectors/syscall/syscall_run_collector.h"
 
 namespace jbench::collectors {
@@ -19,6 +20,8 @@ std::string_view bridge_mode_for(TraceMode mode) {
       return "light";
     case TraceMode::full:
       return "full";
+    case TraceMode::counted:  // the bridge only marks the phases that switch counting on
+      return "off";
   }
   return "off";
 }
@@ -34,13 +37,47 @@ std::uint64_t alloc_mean_bytes_for(TraceMode mode) {
   }
 }
 
+namespace {
+
+std::string not_traced_reason(TraceMode mode) {
+  switch (mode) {
+    case TraceMode::baseline:
+      return "baseline: nothing is armed but the harness's own accounting";
+    case TraceMode::no_consumer:
+      return "no-consumer: the bridge and probes are armed exactly as for tracing, nothing "
+             "consumes";
+    case TraceMode::counted:
+      return "counted: the target runs inside an instruction-counting runtime, which would "
+             "count every other collector's work as the target's";
+    default:
+      return {};
+  }
+}
+
+// Counted runs only: the instructions the workers execute in their measure phase.
+CollectorPlan instructions_plan(TraceMode mode) {
+  CollectorPlan p;
+  p.name = "instructions";
+  p.source = "callgrind";
+  p.make = make_instructions_collector;
+  p.check_host = instructions_host_check;
+  if (mode == TraceMode::counted) {
+    p.requested = p.required = true;
+    p.setting = "on";
+  } else {
+    p.reason = std::string(trace_mode_name(mode)) +
+               ": instructions are counted in the counted mode only (a counting runtime slows "
+               "the target many times over)";
+  }
+  return p;
+}
+
+}  // namespace
+
 std::vector<CollectorPlan> collectors_for(TraceMode mode, std::string_view workload_kind) {
   const bool traced = mode == TraceMode::light || mode == TraceMode::full;
   const std::string setting = traced ? std::string(trace_mode_name(mode)) : std::string();
-  const std::string not_traced =
-      mode == TraceMode::baseline
-          ? "baseline: nothing is armed but the harness's own accounting"
-          : "no-consumer: the bridge and probes are armed exactly as for tracing, nothing consumes";
+  const std::string not_traced = not_traced_reason(mode);
   std::vector<CollectorPlan> out;
   // The kernel's accounting of each incarnation, read by the harness between phases: free of
   // any instrumentation in the target, so every mode has it (the baseline's evidence too).
@@ -76,6 +113,7 @@ std::vector<CollectorPlan> collectors_for(TraceMode mode, std::string_view workl
   out.push_back(
       traced_plan("syscall", "libbpf|bpftrace|strace", make_syscall_collector,
                   mode == TraceMode::full ? syscall_full_host_check : syscall_light_host_check));
+  out.push_back(instructions_plan(mode));
   return out;
 }
 

@@ -12,12 +12,13 @@ namespace {
 
 using Json = nlohmann::json;
 
-// The run's own figures, the workload's own count of its engine's work, then the counters of
-// the cpu, syscall and gc collectors.
-constexpr std::array<MetricInfo, 9> kMetrics = {{
+// The run's own figures, the instructions of a counted run, the workload's own count of its
+// engine's work, then the counters of the cpu, syscall and gc collectors.
+constexpr std::array<MetricInfo, 10> kMetrics = {{
     {"throughput_ops_per_s", true},
     {"p50_ns", false},
     {"p99_ns", false},
+    {"instructions_per_op", false},
     {"vm_steps_per_op", false},
     {"cpu_ns_per_op", false},
     {"traced_syscalls_per_op", false},
@@ -62,21 +63,31 @@ bool higher_is_better(std::string_view metric) {
 
 std::map<std::string, double> run_metrics(const Json& summary, const std::set<std::string>& clean) {
   std::map<std::string, double> out;
-  if (auto v = number(member(summary, "throughput_ops_per_s"))) out["throughput_ops_per_s"] = *v;
-  const Json& all = member(member(summary, "latency"), "all_operations");
-  for (const char* key : {"p50_ns", "p99_ns"}) {
-    if (auto v = number(member(all, key))) out[key] = *v;
+  const Json& collectors = member(summary, "collectors");
+  // A counted run's program ran inside the counting runtime: its times are the runtime's, never
+  // the program's performance (docs/trace-modes.md, "counted").
+  const bool counted = member(collectors, "instructions").is_object();
+  if (!counted) {
+    if (auto v = number(member(summary, "throughput_ops_per_s"))) out["throughput_ops_per_s"] = *v;
+    const Json& all = member(member(summary, "latency"), "all_operations");
+    for (const char* key : {"p50_ns", "p99_ns"}) {
+      if (auto v = number(member(all, key))) out[key] = *v;
+    }
   }
   const auto ops = number(member(member(summary, "measure"), "operations"));
   if (!ops || *ops <= 0) return out;  // nothing to divide by: no per-operation counter
-  const Json& collectors = member(summary, "collectors");
   auto per_op = [&](const char* metric, std::optional<double> total) {
     if (total) out[metric] = *total / *ops;
   };
+  if (clean.count("instructions")) {
+    per_op("instructions_per_op",
+           over_incarnations(member(member(collectors, "instructions"), "incarnations"),
+                             [](const Json& m) { return number(member(m, "instructions")); }));
+  }
   // The SQLite worker counts its statements' virtual-machine steps itself (docs/worker-protocol.md,
   // `vm_steps`): the engine's own accounting, in every trace mode, no collector involved.
   per_op("vm_steps_per_op", number(member(member(summary, "measure"), "vm_steps")));
-  if (clean.count("cpu")) {
+  if (clean.count("cpu") && !counted) {
     per_op("cpu_ns_per_op",
            over_incarnations(member(member(collectors, "cpu"), "incarnations"),
                              [](const Json& m) { return number(member(m, "cpu_ns")); }));

@@ -57,6 +57,11 @@ Check compiled_tracer_check_for(const collectors::CompiledTracerProbe& probe,
                                 const Check& lockdown);
 Check check_dtrace(const ProbeContext& ctx, const std::vector<Check>& before);
 
+// Instruction counting, for counted runs (counter_checks.cpp): the hardware counter through
+// perf_event_open, and valgrind's callgrind (run on a real program unless --no-attach).
+Check check_instructions_counter(const ProbeContext& ctx);
+Check check_callgrind(const ProbeContext& ctx);
+
 // The chosen backend per kind of event, with the alternatives and why (backends.cpp).
 nlohmann::json choose_backends(const std::vector<Check>& checks);
 

@@ -62,6 +62,8 @@ nlohmann::json probe_capabilities(const ProbeOptions& options) {
   checks.push_back(check_bpftrace(ctx, checks));
   checks.push_back(check_strace(ctx, checks));
   checks.push_back(check_dtrace(ctx, checks));
+  checks.push_back(check_instructions_counter(ctx));
+  checks.push_back(check_callgrind(ctx));
 
   nlohmann::json doc = {{"schema", "jbench.capabilities"},
                         {"schema_version", 1},

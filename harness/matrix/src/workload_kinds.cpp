@@ -9,7 +9,7 @@ constexpr std::array<std::string_view, 4> kSynchronousLevels = {"off", "normal",
 constexpr std::array<std::string_view, 3> kSubqueryCachePolicies = {"off", "transaction",
                                                                     "connection"};
 
-const std::array<ParamSpec, 8> kSqliteParams = {{
+const std::array<ParamSpec, 9> kSqliteParams = {{
     {"synchronous", ParamSpec::Type::choice, 0, 0, kSynchronousLevels, std::string("normal"),
      "PRAGMA synchronous of every connection"},
     {"ops_per_transaction",
@@ -61,6 +61,16 @@ const std::array<ParamSpec, 8> kSqliteParams = {{
      {},
      std::int64_t{0},
      "nanoseconds every operation sleeps, inside its latency and its statement's span (0: none)"},
+    // A known cost in instructions per operation, for checking that a counted comparison sees a
+    // change of known size (docs/trace-modes.md, "counted"); 0 plants nothing.
+    {"plant_work_loops",
+     ParamSpec::Type::integer,
+     0,
+     100'000'000,
+     {},
+     std::int64_t{0},
+     "iterations of a fixed arithmetic loop (a few instructions each) added to every operation, "
+     "inside its latency (0: none)"},
     // An optimization candidate (docs/worker-protocol.md, params.subquery_cache); `connection`
     // is deliberately wrong, for showing that the oracle pass catches it.
     {"subquery_cache", ParamSpec::Type::choice, 0, 0, kSubqueryCachePolicies, std::string("off"),

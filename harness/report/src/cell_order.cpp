@@ -6,6 +6,8 @@
 #include <map>
 #include <optional>
 
+#include "jbench/common/trace_mode.h"
+
 namespace jbench::report {
 
 bool natural_less(std::string_view a, std::string_view b) {
@@ -34,8 +36,8 @@ bool natural_less(std::string_view a, std::string_view b) {
 }
 
 std::size_t mode_rank(std::string_view mode) {
-  constexpr std::array<std::string_view, 4> kModes = {"baseline", "no-consumer", "light", "full"};
-  return static_cast<std::size_t>(std::find(kModes.begin(), kModes.end(), mode) - kModes.begin());
+  return static_cast<std::size_t>(std::find(kTraceValues.begin(), kTraceValues.end(), mode) -
+                                  kTraceValues.begin());
 }
 
 std::vector<std::string> ordered_points(const std::vector<RunFacts>& runs) {

@@ -14,7 +14,7 @@ namespace jbench::report {
 namespace {
 
 constexpr std::uint64_t kBootstrapSeed = 0x6a62656e63680001ULL;  // fixed: reproducible reports
-constexpr const char* kModeOrder[] = {"no-consumer", "light", "full"};
+constexpr const char* kModeOrder[] = {"no-consumer", "light", "full", "counted"};
 
 // The effects a reader compares: two cells that differ in exactly one axis value.
 bool differ_in_one_axis(const RunFacts& a, const RunFacts& b, std::string& axis) {

@@ -61,6 +61,12 @@ col::WorkerEnv RunCollectors::worker_env(std::size_t index) const {
   return env;
 }
 
+std::vector<std::string> RunCollectors::worker_command(std::size_t index,
+                                                       std::vector<std::string> command) const {
+  for (const auto& c : collectors_) c->wrap_command(index, command);
+  return command;
+}
+
 std::string RunCollectors::attach(const Cohort& cohort, std::size_t workers,
                                   std::uint64_t deadline_ns) {
   workers_ = workers;

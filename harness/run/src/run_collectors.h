@@ -37,6 +37,9 @@ class RunCollectors {
   // Creates the raw directories. Returns why it could not, or "".
   std::string prepare();
   collectors::WorkerEnv worker_env(std::size_t index) const;
+  // The worker's program and arguments, inside whatever runtime a collector runs it in.
+  std::vector<std::string> worker_command(std::size_t index,
+                                          std::vector<std::string> command) const;
   // Every worker is admitted (held before its exec). Returns the reason the run cannot go on, or
   // "".
   std::string attach(const Cohort& cohort, std::size_t workers, std::uint64_t deadline_ns);

@@ -231,8 +231,10 @@ bool RunExecution::spawn_and_register(const std::string& db) {
   }
   for (std::uint32_t i = 0; i < count; ++i) {
     proc::SpawnSpec s;
-    s.executable = spec_.worker_binary;
-    s.args = {"serve"};
+    std::vector<std::string> command =
+        collectors_.worker_command(i, {spec_.worker_binary, "serve"});
+    s.executable = command.front();
+    s.args.assign(command.begin() + 1, command.end());
     s.working_dir = spec_.scratch_dir;
     s.stderr_path = fmt::format("{}/worker-{}.stderr", spec_.logs_dir, i);
     s.extra_env = {{"JBENCH_RUN_ID", spec_.run_id}, {"JBENCH_WORKER_INDEX", std::to_string(i)}};

@@ -42,17 +42,37 @@ TEST(TraceModes, BaselineAndNoConsumerRunOnlyTheKernelsAccounting) {
   EXPECT_GT(alloc_mean_bytes_for(TraceMode::light), alloc_mean_bytes_for(TraceMode::full));
 }
 
+TEST(TraceModes, CountedRunsTheInstructionCounterAndTheKernelsAccountingOnly) {
+  EXPECT_EQ(bridge_mode_for(TraceMode::counted), "off");
+  for (const char* kind : {"sqlite", "chez"}) {
+    for (const auto& c : collectors_for(TraceMode::counted, kind)) {
+      const bool counts = c.name == "instructions" || c.name == "cpu";
+      EXPECT_EQ(c.requested, counts) << c.name;
+      EXPECT_EQ(c.required, counts) << c.name;
+      if (!counts) EXPECT_NE(c.reason.find("counted:"), std::string::npos) << c.reason;
+    }
+  }
+  for (auto mode :
+       {TraceMode::baseline, TraceMode::no_consumer, TraceMode::light, TraceMode::full}) {
+    for (const auto& c : collectors_for(mode, "sqlite")) {
+      if (c.name == "instructions") EXPECT_FALSE(c.requested) << trace_mode_name(mode);
+    }
+  }
+}
+
 TEST(TraceModes, GcIsRequiredOnlyWhereTheTargetHasACollector) {
   for (auto mode : {TraceMode::light, TraceMode::full}) {
     for (const auto& c : collectors_for(mode, "sqlite")) {
       if (c.name == "gc") {
         EXPECT_FALSE(c.required);
         EXPECT_NE(c.reason.find("no GC"), std::string::npos) << c.reason;
-      } else {
+      } else if (c.name != "instructions") {
         EXPECT_TRUE(c.required) << c.name;
       }
     }
-    for (const auto& c : collectors_for(mode, "chez")) EXPECT_TRUE(c.required) << c.name;
+    for (const auto& c : collectors_for(mode, "chez")) {
+      EXPECT_EQ(c.required, c.name != "instructions") << c.name;
+    }
   }
 }
 

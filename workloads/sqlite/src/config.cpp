@@ -138,11 +138,11 @@ ConfigParse parse_configure(const json& m) {
 
   const json& p = m["params"];
   const bool mixed = m["lane"] == "mixed";
-  if (c.keys(
-          p, "params",
-          {"synchronous", "ops_per_transaction", "busy_timeout_ms", "read_ratio", "page_cache_kib",
-           "plant_fsync_file", "plant_delay_ns", "plant_sleep_ns", "subquery_cache"},
-          {"synchronous", "ops_per_transaction", "busy_timeout_ms", "page_cache_kib"})) {
+  if (c.keys(p, "params",
+             {"synchronous", "ops_per_transaction", "busy_timeout_ms", "read_ratio",
+              "page_cache_kib", "plant_fsync_file", "plant_delay_ns", "plant_sleep_ns",
+              "plant_work_loops", "subquery_cache"},
+             {"synchronous", "ops_per_transaction", "busy_timeout_ms", "page_cache_kib"})) {
     if (auto v = c.choice(p["synchronous"], "params.synchronous", kSyncs)) {
       cfg.params.synchronous = static_cast<Synchronous>(*v);
     }
@@ -159,6 +159,11 @@ ConfigParse parse_configure(const json& m) {
     if (p.contains("plant_delay_ns")) {
       if (auto v = c.integer(p["plant_delay_ns"], "params.plant_delay_ns", 0, 10'000'000)) {
         cfg.params.plant_delay_ns = static_cast<std::uint64_t>(*v);
+      }
+    }
+    if (p.contains("plant_work_loops")) {
+      if (auto v = c.integer(p["plant_work_loops"], "params.plant_work_loops", 0, 100'000'000)) {
+        cfg.params.plant_work_loops = static_cast<std::uint64_t>(*v);
       }
     }
     if (p.contains("plant_sleep_ns")) {

@@ -150,6 +150,9 @@ json result_json(const Workload& w, const PhaseStats& m, const std::string& runt
                         {"calls", m.plant_busy_waits},
                         {"cpu_ns", ns(m.plant_busy_cpu_ns)}};
   }
+  if (cfg.params.plant_work_loops > 0) {
+    r["plant_work"] = {{"loops_per_operation", cfg.params.plant_work_loops}};
+  }
   if (cfg.params.plant_sleep_ns > 0) {
     r["plant_sleep"] = {{"sleep_ns", ns(cfg.params.plant_sleep_ns)},
                         {"calls", m.plant_sleeps},

@@ -50,12 +50,14 @@ class Server {
   std::optional<int> await(std::string_view expected, json* message = nullptr);
   bool send(const json& message);
   int protocol_error(std::string message, json details = nullptr);
-  int finish();  // tear down, bye, exit 0
+  void enter_teardown();  // the bridge's teardown phase, once
+  int finish();           // tear down, bye, exit 0
 
   LineReader in_;
   int out_fd_;
   int exit_code_ = kExitOk;
   bool result_sent_ = false;
+  bool in_teardown_ = false;
   std::string runtime_id_;
   std::unique_ptr<Workload> workload_;
 };
@@ -125,8 +127,13 @@ std::optional<int> Server::await(std::string_view expected, json* message) {
   return std::nullopt;
 }
 
+void Server::enter_teardown() {
+  if (!in_teardown_) jb_phase("teardown");
+  in_teardown_ = true;
+}
+
 int Server::finish() {
-  jb_phase("teardown");
+  enter_teardown();
   std::string error;
   const std::uint64_t teardown_ns = workload_ ? workload_->tear_down(error) : 0;
   if (!error.empty()) log_line(error);
@@ -194,6 +201,10 @@ int Server::run() {
   if (auto end = await("measure")) return *end;
   jb_phase("measure");
   const PhaseStats measure = workload_->run_phase(workload_->config().measure);
+  // The worker's own part of the measure phase ends with its last operation: what follows
+  // (building and sending its figures, waiting for "exit") is not the workload's, and a counted
+  // run stops counting here (docs/trace-modes.md, "counted").
+  enter_teardown();
   if (!send({{"type", "measure_done"},
              {"t_ns", now_ns()},
              {"t_start_ns", stats::to_decimal(measure.t_start_ns)},

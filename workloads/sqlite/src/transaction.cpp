@@ -16,6 +16,16 @@ std::uint64_t thread_cpu_ns() {
          static_cast<std::uint64_t>(t.tv_nsec);
 }
 
+// The work plant: the same instructions on every machine (an LCG step per iteration, kept by
+// the empty asm from being folded away), so counted runs see a cost of known size.
+[[gnu::noinline]] void plant_work(std::uint64_t loops) {
+  std::uint64_t x = loops;
+  for (std::uint64_t i = 0; i < loops; ++i) {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    asm volatile("" : "+r"(x));
+  }
+}
+
 [[gnu::noinline]] void plant_busy_wait(std::uint64_t ns) {
   const std::uint64_t until = monotonic_ns() + ns;
   volatile std::uint64_t turns = 0;
@@ -151,6 +161,7 @@ Attempt attempt_transaction(Connection& conn, const QueryCatalog& catalog, const
         a.slept_ns += elapsed_ns(before, monotonic_ns());
         ++a.sleeps;
       }
+      if (delays.work_loops > 0) plant_work(delays.work_loops);
       r.end_ns = monotonic_ns();
     }
     a.ops.push_back(r);

@@ -128,7 +128,8 @@ struct PlanCounts {
 // What the executor can do: a trace mode with a reason here is kept in the plan as `planned`
 // with that reason, never run under another label.
 struct PlanOptions {
-  std::array<std::string, 4> unavailable_trace_modes;  // indexed by TraceMode; empty = can run
+  std::array<std::string, kTraceValues.size()>
+      unavailable_trace_modes;  // by TraceMode; empty = can run
   // What attaching the kernel-side tracer costs each light or full run (outside its phases),
   // and where that figure comes from; unset = kTracerAttachMs, an assumption said as such.
   std::optional<std::uint64_t> tracer_attach_ms;

@@ -16,7 +16,7 @@ namespace jbench::report {
 // Digit runs compare as numbers, everything else byte by byte: w2 before w10.
 bool natural_less(std::string_view a, std::string_view b);
 
-// baseline 0, no-consumer 1, light 2, full 3; another mode after them.
+// baseline 0, no-consumer 1, light 2, full 3, counted 4 (kTraceValues); another mode after them.
 std::size_t mode_rank(std::string_view mode);
 
 // Every point of `runs` (RunFacts::cell), once, in the order above.

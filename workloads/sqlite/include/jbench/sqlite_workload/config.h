@@ -52,6 +52,10 @@ struct WorkloadParams {
   // Nanoseconds every operation sleeps (clock_nanosleep), inside its latency and its statement's
   // span: a wait off the CPU of known length, for checking that a profile names it. 0: none.
   std::uint64_t plant_sleep_ns = 0;
+  // Iterations of a fixed arithmetic loop added to every operation, inside its latency: a cost
+  // of known size in instructions, the same on every machine, for checking counted comparisons
+  // (docs/trace-modes.md, "counted"). 0: none.
+  std::uint64_t plant_work_loops = 0;
   SubqueryCachePolicy subquery_cache = SubqueryCachePolicy::off;
 };
 

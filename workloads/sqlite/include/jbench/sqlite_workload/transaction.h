@@ -68,10 +68,12 @@ struct Attempt {
 // with the cache on, count_above_mean_weight runs through it while it applies, timed as the
 // operation it stands for (its op type and span stay those of the original statement).
 // After every statement, inside its latency and span: `delays.busy_ns` (params.plant_delay_ns)
-// busy-waited, then `delays.sleep_ns` (params.plant_sleep_ns) slept.
+// busy-waited, then `delays.sleep_ns` (params.plant_sleep_ns) slept, then `delays.work_loops`
+// (params.plant_work_loops) iterations of a fixed loop run.
 struct OpDelays {
   std::uint64_t busy_ns = 0;
   std::uint64_t sleep_ns = 0;
+  std::uint64_t work_loops = 0;
 };
 Attempt attempt_transaction(Connection& conn, const QueryCatalog& catalog, const TxnPlan& plan,
                             std::size_t limit, std::uint64_t deadline, FsyncPlant* plant,

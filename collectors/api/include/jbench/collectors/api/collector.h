@@ -4,6 +4,7 @@
 //
 //   prepare()                 before any worker is spawned: create what it writes into
 //   add_worker_env(i, env)    as worker i is spawned: what the worker must see (its raw file, ...)
+//   wrap_command(i, command)  as worker i is spawned: a runtime the worker's program runs inside
 //   attach(cohort, deadline)  every worker said hello and was registered; no work was sent yet
 //   verify(deadline)          every worker made its canary call: prove it reached this collector
 //   boundary(phase)           right before each phase is released: "warmup", "measure", "teardown"
@@ -93,6 +94,10 @@ class Collector {
   // Returns why it cannot run (the run then fails before anything starts), or "".
   virtual std::string prepare() { return {}; }
   virtual void add_worker_env(std::size_t /*index*/, WorkerEnv& /*env*/) const {}
+  // `command` is the worker's program and its arguments; a collector that runs the program
+  // inside another (an instruction-counting runtime) puts that one in front. The wrapper must
+  // exec the program in the same process: the cohort admitted its pid.
+  virtual void wrap_command(std::size_t /*index*/, std::vector<std::string>& /*command*/) const {}
   // Returns the reason the run cannot go on, or "".
   virtual std::string attach(std::span<const Member> cohort, std::size_t workers,
                              std::uint64_t deadline_ns) = 0;

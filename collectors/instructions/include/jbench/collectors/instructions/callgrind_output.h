@@ -1,0 +1,33 @@
+// What jbench reads of a callgrind output file (valgrind's "callgrind format"): the program it
+// ran, its pid, the events counted and their totals. Pure over the file's text.
+//
+//   auto totals = parse_callgrind_totals(text);   // nullopt: no "events:" and "totals:" lines
+//   totals->instructions();                       // the "Ir" total
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace jbench::collectors {
+
+struct CallgrindTotals {
+  std::int64_t pid = 0;
+  std::string command;                // the "cmd:" line
+  std::vector<std::string> events;    // "events: Ir ..." in order
+  std::vector<std::uint64_t> totals;  // one per event, from "totals:" (else "summary:")
+  // The "Ir" (instructions read, i.e. executed) total, if counted.
+  std::optional<std::uint64_t> instructions() const;
+};
+
+std::optional<CallgrindTotals> parse_callgrind_totals(std::string_view text);
+
+// The valgrind command a worker runs in: callgrind with instrumentation and collection off until
+// the bridge's measure phase switches them on, following exec (a launcher script that execs its
+// runtime keeps its pid), its output file `out_pattern` (callgrind's %p is the pid).
+std::vector<std::string> callgrind_command(const std::string& valgrind,
+                                           const std::string& out_pattern);
+
+}  // namespace jbench::collectors

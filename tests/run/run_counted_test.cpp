@@ -1,0 +1,142 @@
+// Counted runs (docs/trace-modes.md, "counted"): real SQLite workers inside real callgrind,
+// counting from the bridge's measure phase to the worker's last operation. The same seed counts
+// the same instructions; a planted cost of known size is counted; without valgrind the mode is
+// refused with its reason and no figure is made up.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <string>
+
+#include "run_support.h"
+
+namespace jbench::test {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+struct CountedRun {
+  std::uint64_t instructions = 0;
+  std::uint64_t operations = 0;
+  json vm_steps;
+};
+
+// `jbench run MATRIX` (counted and baseline modes); the counted runs' figures by run id.
+std::map<std::string, CountedRun> counted_runs(const TempDir& dir, const std::string& matrix,
+                                               const std::string& name) {
+  RunInvocation inv;
+  inv.matrix = matrix;
+  inv.name = name;
+  inv.traced = true;
+  const auto r = run_jbench_run(dir, inv, unique_tag());
+  EXPECT_FALSE(r.timed_out);
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  const std::string bundle = dir.path() + "/out/" + name;
+  EXPECT_TRUE(fs::exists(bundle + "/SHA256SUMS")) << "not a valid bundle: " << bundle;
+  std::map<std::string, CountedRun> out;
+  const json manifest = read_json(bundle + "/manifest.json");
+  for (const auto& entry : manifest["runs"]) {
+    if (entry["trace"] != "counted") continue;
+    const std::string id = entry["id"];
+    const std::string run_dir = bundle + "/runs/" + id;
+    const json run = read_json(run_dir + "/run.json");
+    bool seen = false;
+    for (const auto& c : run["trace_mode"]["collectors"]) {
+      if (c["name"] != "instructions") {
+        // Nothing else observes a counted run but the kernel's accounting.
+        if (c["name"] != "cpu") EXPECT_EQ(c["status"], "not_requested") << id << " " << c;
+        continue;
+      }
+      seen = true;
+      EXPECT_EQ(c["status"], "ok") << id << " " << c;
+      EXPECT_EQ(c["backend"], "callgrind") << c;
+      EXPECT_EQ(c["version"].get<std::string>().rfind("valgrind-", 0), 0u) << c;
+      for (const auto& kept : c["callgrind_files"]) {
+        EXPECT_TRUE(fs::is_regular_file(run_dir + "/" + kept.get<std::string>())) << kept;
+      }
+    }
+    EXPECT_TRUE(seen) << id << ": no instructions entry";
+    const json summary = read_json(run_dir + "/summary.json");
+    const json& counted = summary["collectors"]["instructions"];
+    EXPECT_EQ(counted["source"], "callgrind") << counted;
+    out[id] = {std::stoull(counted["measure_instructions"].get<std::string>()),
+               summary["measure"]["operations"].get<std::uint64_t>(),
+               summary["measure"]["vm_steps"]};
+  }
+  return out;
+}
+
+TEST(CountedRuns, the_same_seed_counts_the_same_instructions_within_a_thousandth) {
+  TempDir dir;
+  const auto a = counted_runs(dir, "instructions.yaml", "a");
+  const auto b = counted_runs(dir, "instructions.yaml", "b");
+  ASSERT_EQ(a.size(), 2u);  // two repetitions, two seeds
+  ASSERT_EQ(b.size(), a.size());
+  for (const auto& [id, run] : a) {
+    ASSERT_TRUE(b.contains(id)) << id;
+    ASSERT_GT(run.instructions, 1000 * run.operations) << id;  // an operation is real work
+    EXPECT_EQ(run.operations, 300u) << id;
+    const double other = static_cast<double>(b.at(id).instructions);
+    EXPECT_LE(std::fabs(other / static_cast<double>(run.instructions) - 1.0), 0.001)
+        << id << ": " << run.instructions << " against " << b.at(id).instructions;
+  }
+  // The two seeds draw different operations: the count follows the work, not the clock.
+  EXPECT_NE(a.begin()->second.instructions, std::next(a.begin())->second.instructions);
+}
+
+TEST(CountedRuns, a_planted_cost_of_about_one_percent_is_counted) {
+  TempDir dir;
+  const auto base = counted_runs(dir, "instructions.yaml", "base");
+  const auto planted = counted_runs(dir, "instructions-planted.yaml", "planted");
+  ASSERT_EQ(base.size(), 2u);
+  ASSERT_EQ(planted.size(), base.size());
+  for (const auto& [id, run] : base) {
+    ASSERT_TRUE(planted.contains(id)) << id;
+    EXPECT_EQ(planted.at(id).vm_steps, run.vm_steps) << id << ": the same statements ran";
+    // 120 iterations of a loop of about five instructions on top of ~60,000 an operation.
+    const double ratio =
+        static_cast<double>(planted.at(id).instructions) / static_cast<double>(run.instructions);
+    EXPECT_GT(ratio, 1.005) << id;
+    EXPECT_LT(ratio, 1.02) << id;
+  }
+}
+
+TEST(CountedRuns, without_valgrind_the_mode_is_not_available_and_nothing_is_counted) {
+  TempDir dir;
+  const std::string empty_bin = dir.path() + "/empty-bin";
+  fs::create_directories(empty_bin);
+  RunInvocation inv;
+  inv.matrix = "instructions.yaml";
+  inv.name = "none";
+  inv.traced = true;
+  inv.env = {{"PATH", empty_bin}};
+  const auto r = run_jbench_run(dir, inv, unique_tag());
+  ASSERT_FALSE(r.timed_out);
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;  // runs that did not succeed
+  EXPECT_NE(r.err.find("no valgrind in PATH"), std::string::npos) << r.err;
+  const std::string bundle = dir.path() + "/out/none";
+  const json manifest = read_json(bundle + "/manifest.json");
+  const json& mode = manifest["trace_modes"]["counted"];
+  EXPECT_EQ(mode["status"], "not_available") << mode;
+  EXPECT_NE(mode["reason"].get<std::string>().find("valgrind"), std::string::npos) << mode;
+  EXPECT_FALSE(mode["remediation"].get<std::string>().empty()) << mode;
+  std::size_t counted = 0;
+  for (const auto& entry : manifest["runs"]) {
+    const std::string id = entry["id"];
+    const json summary = read_json(bundle + "/runs/" + id + "/summary.json");
+    EXPECT_FALSE(summary.contains("collectors") && summary["collectors"].contains("instructions"))
+        << id << ": a count without a counter";
+    if (entry["trace"] != "counted") {
+      EXPECT_EQ(entry["status"], "ok") << id;
+      continue;
+    }
+    ++counted;
+    EXPECT_EQ(entry["status"], "failed") << id;
+  }
+  EXPECT_EQ(counted, 2u);
+}
+
+}  // namespace
+}  // namespace jbench::test
