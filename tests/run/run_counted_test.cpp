@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "run_support.h"
 
@@ -25,10 +26,12 @@ struct CountedRun {
 
 // `jbench run MATRIX` (counted and baseline modes); the counted runs' figures by run id.
 std::map<std::string, CountedRun> counted_runs(const TempDir& dir, const std::string& matrix,
-                                               const std::string& name) {
+                                               const std::string& name,
+                                               std::vector<std::string> args = {}) {
   RunInvocation inv;
   inv.matrix = matrix;
   inv.name = name;
+  inv.args = std::move(args);
   inv.traced = true;
   const auto r = run_jbench_run(dir, inv, unique_tag());
   EXPECT_FALSE(r.timed_out);
@@ -101,6 +104,50 @@ TEST(CountedRuns, a_planted_cost_of_about_one_percent_is_counted) {
     EXPECT_GT(ratio, 1.005) << id;
     EXPECT_LT(ratio, 1.02) << id;
   }
+}
+
+// `jbench compare BASE CANDIDATE --json` (settings may differ); the counted cell's
+// instructions_per_op row.
+json counted_row(const TempDir& dir, const std::string& base, const std::string& candidate) {
+  const auto r =
+      run_process({JBENCH_BINARY, "compare", dir.path() + "/out/" + base,
+                   dir.path() + "/out/" + candidate, "--json", "--allow-different-settings"});
+  EXPECT_FALSE(r.timed_out);
+  const json doc = json::parse(r.out, nullptr, false);
+  EXPECT_TRUE(doc.is_object()) << r.out << r.err;
+  for (const auto& row : doc["rows"]) {
+    if (row["cell"] == "w1.persistent.mixed.small.counted" &&
+        row["metric"] == "instructions_per_op")
+      return row;
+    // A counted run's times are the counting runtime's: compare never reads them.
+    if (row["cell"] == "w1.persistent.mixed.small.counted") {
+      EXPECT_NE(row["metric"], "throughput_ops_per_s");
+      EXPECT_NE(row["metric"], "p50_ns");
+    }
+  }
+  ADD_FAILURE() << "no instructions_per_op row of the counted cell:\n" << r.out;
+  return json();
+}
+
+TEST(CountedRuns, compare_finds_a_planted_one_percent_and_calls_the_same_build_the_same) {
+  TempDir dir;
+  const std::vector<std::string> three = {"--repetitions", "3"};
+  ASSERT_EQ(counted_runs(dir, "instructions.yaml", "a", three).size(), 3u);
+  ASSERT_EQ(counted_runs(dir, "instructions.yaml", "a-again", three).size(), 3u);
+  ASSERT_EQ(counted_runs(dir, "instructions-planted.yaml", "planted", three).size(), 3u);
+
+  const json planted = counted_row(dir, "a", "planted");
+  EXPECT_EQ(planted["verdict"], "regressed") << planted.dump(1);
+  EXPECT_TRUE(planted["paired"].get<bool>());
+  EXPECT_EQ(planted["units_base"], 3);  // three pairs, one per seed
+  EXPECT_GT(planted["ratio"].get<double>(), 1.005) << planted;
+  EXPECT_LT(planted["ratio"].get<double>(), 1.02) << planted;
+  EXPECT_GT(planted["ci_low"].get<double>(), 1.0) << planted;
+  EXPECT_LT(planted["detectable_change"].get<double>(), 0.005) << planted;
+
+  const json same = counted_row(dir, "a", "a-again");
+  EXPECT_EQ(same["verdict"], "same") << same.dump(1);
+  EXPECT_LE(std::fabs(same["ratio"].get<double>() - 1), 0.001) << same;
 }
 
 TEST(CountedRuns, without_valgrind_the_mode_is_not_available_and_nothing_is_counted) {

@@ -1,4 +1,5 @@
 // `jbench compare BASE CANDIDATE [--json] [--html FILE] [--fdr Q] [--threshold X]
+// [--counted-threshold X]
 // [--allow-different-build] [--allow-different-settings]`: is the candidate faster, slower, the
 // same — or is there not enough evidence (docs/compare.md).
 #include <filesystem>
@@ -90,6 +91,11 @@ Action add_compare_command(CLI::App& app) {
                  "a relative change smaller than this is 'the same'")
       ->default_val(o->options.threshold)
       ->check(CLI::Range(1e-4, 0.5));
+  app.add_option("--counted-threshold", o->options.counted_threshold,
+                 "the same for counted metrics (instructions_per_op), compared run by run of one "
+                 "seed")
+      ->default_val(o->options.counted_threshold)
+      ->check(CLI::Range(1e-5, 0.5));
   app.add_flag("--allow-different-build", o->options.allow_different_build,
                "compare bundles whose workload binaries differ (a proposal); their provenance "
                "diff is printed");

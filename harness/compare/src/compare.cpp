@@ -11,6 +11,7 @@
 #include "jbench/report/overhead.h"
 #include "jbench/stats/fdr.h"
 #include "jbench/stats/median.h"
+#include "jbench/stats/paired_test.h"
 #include "jbench/stats/power.h"
 #include "jbench/stats/rank_test.h"
 
@@ -85,12 +86,57 @@ std::pair<double, double> session_ratio_interval(const std::vector<std::vector<d
   return report::percentile_interval(ratios);
 }
 
+// Candidate / base for each base run whose seed a candidate run has (each run used once; a
+// pooled side may hold a seed once per session).
+std::vector<double> ratios_by_seed(const std::vector<double>& base,
+                                   const std::vector<std::string>& base_seeds,
+                                   const std::vector<double>& cand,
+                                   const std::vector<std::string>& cand_seeds) {
+  std::vector<double> ratios;
+  std::vector<bool> used(cand.size(), false);
+  for (std::size_t i = 0; i < base.size() && i < base_seeds.size(); ++i) {
+    if (base_seeds[i].empty() || base[i] <= 0) continue;
+    for (std::size_t j = 0; j < cand.size() && j < cand_seeds.size(); ++j) {
+      if (used[j] || cand_seeds[j] != base_seeds[i]) continue;
+      used[j] = true;
+      ratios.push_back(cand[j] / base[i]);
+      break;
+    }
+  }
+  return ratios;
+}
+
+// A counted metric's test, interval and reach, over its pairs (see compare.h).
+void compare_pairs(MetricRow& row, const std::vector<double>& ratios, const CompareOptions& o) {
+  row.paired = true;
+  row.threshold = o.counted_threshold;
+  row.units_base = row.units_candidate = ratios.size();
+  if (ratios.empty()) {
+    row.reason =
+        "no candidate run has the seed of a base run: a counted metric compares the runs of one "
+        "seed (run both sides from matrices with the same seed)";
+    return;
+  }
+  const stats::PairedTest t = stats::paired_log_ratio_test(ratios);
+  row.repetitions_needed = stats::pairs_needed(t.sd_log, o.counted_threshold);
+  if (t.pairs == 0) return;
+  row.ratio = t.ratio;
+  row.ci_low = t.ci_low;
+  row.ci_high = t.ci_high;
+  row.p = t.p_two_sided;
+  row.exact = false;
+  row.base_cv = t.sd_log;  // the noise floor: how much the pairs' ratios spread
+  row.detectable = t.detectable;
+}
+
 MetricRow compare_metric(const std::string& cell, const MetricInfo& m,
                          const std::vector<double>& base, const std::vector<std::size_t>& base_ids,
+                         const std::vector<std::string>& base_seeds,
                          const std::vector<double>& cand, const std::vector<std::size_t>& cand_ids,
-                         const CompareOptions& o) {
+                         const std::vector<std::string>& cand_seeds, const CompareOptions& o) {
   MetricRow row;
   row.cell = cell;
+  row.threshold = o.threshold;
   row.metric = std::string(m.name);
   row.higher_is_better = m.higher_is_better;
   row.n_base = base.size();
@@ -108,6 +154,10 @@ MetricRow compare_metric(const std::string& cell, const MetricInfo& m,
       std::all_of(base.begin(), base.end(), zero) && std::all_of(cand.begin(), cand.end(), zero);
   row.base_median = *stats::median(base);
   row.candidate_median = *stats::median(cand);
+  if (m.counted) {
+    compare_pairs(row, ratios_by_seed(base, base_seeds, cand, cand_seeds), o);
+    return row;
+  }
   if (row.base_median != 0) row.ratio = row.candidate_median / row.base_median;
   const auto base_groups = by_session(base, base_ids), cand_groups = by_session(cand, cand_ids);
   row.by_session = base_groups.size() > 1 || cand_groups.size() > 1;
@@ -138,7 +188,7 @@ MetricRow compare_metric(const std::string& cell, const MetricInfo& m,
 
 // The verdict once q is known (see compare.h).
 void decide(MetricRow& row, const CompareOptions& o) {
-  const char* units = row.by_session ? "sessions" : "runs";
+  const char* units = row.paired ? "pairs" : row.by_session ? "sessions" : "runs";
   if (row.units_base < kMinRepetitions || row.units_candidate < kMinRepetitions ||
       (row.ratio && !row.ci_low)) {
     if (row.reason.empty()) {
@@ -166,13 +216,13 @@ void decide(MetricRow& row, const CompareOptions& o) {
     }
     return;
   }
-  if (*row.ci_low >= 1.0 - o.threshold && *row.ci_high <= 1.0 + o.threshold && row.detectable &&
-      *row.detectable <= o.threshold) {
+  if (*row.ci_low >= 1.0 - row.threshold && *row.ci_high <= 1.0 + row.threshold && row.detectable &&
+      *row.detectable <= row.threshold) {
     row.verdict = Verdict::same;
     return;
   }
   const bool above = *row.ci_low > 1.0, below = *row.ci_high < 1.0;
-  const bool large = std::fabs(*row.ratio - 1.0) >= o.threshold;
+  const bool large = std::fabs(*row.ratio - 1.0) >= row.threshold;
   if (row.q <= o.fdr && (above || below) && large) {
     const bool better = above == row.higher_is_better;
     row.verdict = better ? Verdict::improved : Verdict::regressed;
@@ -187,14 +237,17 @@ void decide(MetricRow& row, const CompareOptions& o) {
         "±{:.0f}%, and the interval is not within ±{:.0f}% either; {} {} per side would settle "
         "it",
         (*row.ratio - 1) * 100, (*row.ci_low - 1) * 100, (*row.ci_high - 1) * 100, row.q,
-        o.threshold * 100, o.threshold * 100, *row.repetitions_needed, units);
+        row.threshold * 100, row.threshold * 100, *row.repetitions_needed, units);
     return;
   }
   row.reason = fmt::format(
       "not enough evidence: the interval [{:.3f}, {:.3f}] is neither clear of 1 at FDR {} nor "
       "within ±{:.0f}%; run more {} ({} per side would see a {:.0f}% change)",
-      *row.ci_low, *row.ci_high, o.fdr, o.threshold * 100,
-      row.by_session ? "sessions" : "repetitions", *row.repetitions_needed, o.threshold * 100);
+      *row.ci_low, *row.ci_high, o.fdr, row.threshold * 100,
+      row.paired       ? "pairs (runs of the same seed on each side)"
+      : row.by_session ? "sessions"
+                       : "repetitions",
+      *row.repetitions_needed, row.threshold * 100);
 }
 
 // See Comparison::common_shift.
@@ -381,13 +434,18 @@ Comparison compare_bundles(const CompareSide& base, const CompareSide& cand,
       }
       static const std::vector<double> none;
       static const std::vector<std::size_t> one_session;
+      static const std::vector<std::string> no_seeds;
       auto ids = [&m](const SideCell& side) -> const std::vector<std::size_t>& {
         auto found = side.sessions.find(std::string(m.name));
         return found == side.sessions.end() ? one_session : found->second;
       };
+      auto seeds = [&m](const SideCell& side) -> const std::vector<std::string>& {
+        auto found = side.seeds.find(std::string(m.name));
+        return found == side.seeds.end() ? no_seeds : found->second;
+      };
       c.rows.push_back(compare_metric(cell, m, bv == b.metrics.end() ? none : bv->second, ids(b),
-                                      cv == it->second.metrics.end() ? none : cv->second,
-                                      ids(it->second), o));
+                                      seeds(b), cv == it->second.metrics.end() ? none : cv->second,
+                                      ids(it->second), seeds(it->second), o));
     }
   }
   // One family: every cell × metric with samples on both sides (a row without any has no test

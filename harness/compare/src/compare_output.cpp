@@ -75,6 +75,13 @@ std::string comparison_to_text(const Comparison& c) {
                                c.candidate_bundles.empty() ? 1 : c.candidate_bundles.size())
                  : std::string(),
         c.rows.size(), c.options.threshold * 100);
+    if (std::any_of(c.rows.begin(), c.rows.end(), [](const MetricRow& r) { return r.paired; })) {
+      out += fmt::format(
+          "counted metrics (instructions_per_op): each candidate run paired with the base run of "
+          "its seed; ratio = geometric mean of the pairs' ratios, p: Student's t on their logs, "
+          "same = within +-{:.1f}%.\n",
+          c.options.counted_threshold * 100);
+    }
   }
   if (!c.common_shift.empty()) out += "note: " + c.common_shift + "\n";
   out += c.summary + "\n";
@@ -91,6 +98,8 @@ nlohmann::json comparison_to_json(const Comparison& c) {
          {"n_base", r.n_base},
          {"n_candidate", r.n_candidate},
          {"by_session", r.by_session},
+         {"paired", r.paired},
+         {"threshold", r.threshold},
          {"units_base", r.units_base},
          {"units_candidate", r.units_candidate},
          {"base_median", r.base_median},
@@ -120,6 +129,7 @@ nlohmann::json comparison_to_json(const Comparison& c) {
           {"candidate_bundles", c.candidate_bundles},
           {"fdr", c.options.fdr},
           {"threshold", c.options.threshold},
+          {"counted_threshold", c.options.counted_threshold},
           {"allow_different_build", c.options.allow_different_build},
           {"allow_different_settings", c.options.allow_different_settings},
           {"outcome", to_string(c.outcome)},

@@ -113,6 +113,7 @@ CompareSide read_one_bundle(const std::string& dir) {
     ++cell.ok;
     for (auto& [metric, value] : run_metrics(*summary, r.clean_collectors)) {
       cell.metrics[metric].push_back(value);
+      cell.seeds[metric].push_back(r.seed);
     }
   }
   return side;
@@ -179,6 +180,8 @@ CompareSide read_pooled(const std::string& dir, const std::vector<std::string>& 
         auto& to = pooled.metrics[metric];
         to.insert(to.end(), values.begin(), values.end());
         pooled.sessions[metric].insert(pooled.sessions[metric].end(), values.size(), i);
+        auto& seeds = pooled.seeds[metric];
+        seeds.insert(seeds.end(), c.seeds[metric].begin(), c.seeds[metric].end());
       }
     }
   }

@@ -18,7 +18,7 @@ constexpr std::array<MetricInfo, 10> kMetrics = {{
     {"throughput_ops_per_s", true},
     {"p50_ns", false},
     {"p99_ns", false},
-    {"instructions_per_op", false},
+    {"instructions_per_op", false, true},
     {"vm_steps_per_op", false},
     {"cpu_ns_per_op", false},
     {"traced_syscalls_per_op", false},

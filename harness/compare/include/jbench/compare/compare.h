@@ -18,6 +18,9 @@
 // - unknown: neither; the row says how many repetitions would settle it.
 // A counter at 0 in every run of both sides is `same` ("no event observed"); one whose base
 // median is 0 has no ratio and is judged by the rank test alone.
+// A counted metric (instructions per operation of counted runs: the same seed executes the same
+// operations) is compared pair by pair instead: each candidate run against the base run of its
+// seed, Student's t on the pairs' log ratios, its interval, against `counted_threshold`.
 // What cannot be compared is refused, with the keys that differ: a different workload or phase
 // or dataset definition, another class of host, another workload binary or other workload
 // parameters unless allowed.
@@ -40,6 +43,9 @@ const char* to_string(Verdict v);
 struct CompareOptions {
   double fdr = 0.05;        // the false discovery rate across all cells × metrics
   double threshold = 0.03;  // a change smaller than this (relative) is "the same"
+  // The same for counted metrics (MetricInfo::counted), compared pair by pair: a count the same
+  // seed reproduces to the instruction can decide far below wall time's threshold.
+  double counted_threshold = 0.005;
   bool allow_different_build = false;
   // Workload parameters may differ (two settings of one workload, as a proposal compares); the
   // differences are listed. Phases and datasets must still be the same.
@@ -58,7 +64,12 @@ struct MetricRow {
   // counted as independent, they would make a session's shift look like evidence. Otherwise
   // each run is one. `units_*` count them.
   bool by_session = false;
+  // A counted metric: each candidate run paired with the base run of the same seed, and the test,
+  // the interval and the detectable change are over the pairs' ratios (stats/paired_test.h);
+  // units_* then count pairs.
+  bool paired = false;
   std::size_t units_base = 0, units_candidate = 0;
+  double threshold = 0;  // the threshold this row was judged against
   // The samples themselves, one per run with the metric, in the bundle's run order: the row's
   // evidence, so that a reader (or a later simulation) need not reopen the bundles.
   std::vector<double> base_values, candidate_values;

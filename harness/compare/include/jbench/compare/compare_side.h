@@ -22,6 +22,9 @@ struct SideCell {
   // metric -> which session (index into CompareSide::bundles) each value came from, parallel to
   // `metrics`; empty for a single bundle: one session.
   std::map<std::string, std::vector<std::size_t>> sessions;
+  // metric -> the seed of the run each value came from, parallel to `metrics`: a counted metric
+  // is compared pair by pair, each candidate run with the base run of its seed (compare.h).
+  std::map<std::string, std::vector<std::string>> seeds;
 };
 
 struct CompareSide {

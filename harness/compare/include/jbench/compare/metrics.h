@@ -20,6 +20,9 @@ namespace jbench::compare {
 struct MetricInfo {
   std::string_view name;
   bool higher_is_better;
+  // A count that the same seed reproduces (instructions of a counted run): compared pair by pair,
+  // each candidate run with the base run of its seed, against CompareOptions::counted_threshold.
+  bool counted = false;
 };
 
 // Every metric, in the order rows are written.

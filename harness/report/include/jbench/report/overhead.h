@@ -27,6 +27,7 @@ struct RunFacts {
   std::size_t block = 0;
   std::size_t order = 0;
   std::string status;  // ok | failed | ...
+  std::string seed;    // the run's seed, as the manifest writes it (a decimal string)
   double throughput = 0;
   // axis -> value, trace excluded, in the matrix's axis order (by name without a plan)
   std::vector<std::pair<std::string, std::string>> values;
