@@ -6,7 +6,10 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -148,6 +151,70 @@ TEST(CountedRuns, compare_finds_a_planted_one_percent_and_calls_the_same_build_t
   const json same = counted_row(dir, "a", "a-again");
   EXPECT_EQ(same["verdict"], "same") << same.dump(1);
   EXPECT_LE(std::fabs(same["ratio"].get<double>() - 1), 0.001) << same;
+}
+
+// The codes `jbench validate --json BUNDLE` reports.
+std::set<std::string> validation_codes(const std::string& bundle) {
+  const auto r = run_process({JBENCH_BINARY, "validate", "--json", bundle});
+  const json doc = json::parse(r.out, nullptr, false);
+  std::set<std::string> codes;
+  if (!doc.is_object()) return {"(no report: " + r.out + r.err + ")"};
+  for (const auto& f : doc["findings"]) codes.insert(f["code"].get<std::string>());
+  return codes;
+}
+
+// Rewrites the first instructions record of a run's raw file through `edit`.
+void edit_record(const std::string& run_dir, const std::function<void(json&)>& edit) {
+  const std::string path = run_dir + "/raw/instructions.events.jsonl";
+  std::ifstream in(path);
+  std::string text, line;
+  bool done = false;
+  while (std::getline(in, line)) {
+    json j = json::parse(line);
+    if (!done && j["kind"] == "record") {
+      edit(j);
+      done = true;
+    }
+    text += j.dump() + "\n";
+  }
+  in.close();
+  std::ofstream(path, std::ios::trunc) << text;
+}
+
+TEST(CountedRuns, a_count_that_is_not_the_kept_callgrind_output_is_found) {
+  TempDir dir;
+  ASSERT_EQ(counted_runs(dir, "instructions.yaml", "kept").size(), 2u);
+  const std::string bundle = dir.path() + "/out/kept";
+  EXPECT_TRUE(validation_codes(bundle).empty()) << *validation_codes(bundle).begin();
+  const std::string r1 = bundle + "/runs/w1.persistent.mixed.small.counted.r1";
+  const std::string r2 = bundle + "/runs/w1.persistent.mixed.small.counted.r2";
+
+  // An edited count.
+  std::string original;
+  edit_record(r1, [&original](json& r) {
+    original = r["instructions"];
+    r["instructions"] = std::to_string(std::stoull(original) - 1000);
+  });
+  EXPECT_TRUE(validation_codes(bundle).contains("counted.mismatch"));
+  edit_record(r1, [&original](json& r) { r["instructions"] = original; });
+
+  // Another process's output in its place.
+  json kept1, kept2;
+  edit_record(r1, [&kept1](json& r) { kept1 = r; });
+  edit_record(r2, [&kept2](json& r) { kept2 = r; });
+  const std::string own = r1 + "/" + kept1["callgrind"].get<std::string>();
+  fs::copy_file(own, own + ".saved");
+  fs::copy_file(r2 + "/" + kept2["callgrind"].get<std::string>(), own,
+                fs::copy_options::overwrite_existing);
+  EXPECT_TRUE(validation_codes(bundle).contains("counted.foreign_output"));
+
+  // No output at all.
+  fs::remove(own);
+  EXPECT_TRUE(validation_codes(bundle).contains("counted.missing_output"));
+  fs::rename(own + ".saved", own);
+  // Restored, only the edit of SHA256SUMS's files remains to be told.
+  for (const auto& code : validation_codes(bundle))
+    EXPECT_EQ(code.rfind("counted.", 0), std::string::npos) << code;
 }
 
 TEST(CountedRuns, without_valgrind_the_mode_is_not_available_and_nothing_is_counted) {

@@ -2,6 +2,9 @@
 
 #include <charconv>
 
+#include "jbench/events/event_file.h"
+#include "jbench/events/line_reader.h"
+
 namespace jbench::collectors {
 namespace {
 
@@ -66,6 +69,30 @@ std::optional<CallgrindTotals> parse_callgrind_totals(std::string_view text) {
   if (t.events.empty() || !(totals || summary)) return std::nullopt;
   t.totals = totals ? *totals : *summary;
   return t;
+}
+
+std::optional<CallgrindTotals> read_callgrind_totals(const std::string& path, std::string& error) {
+  // Only the header and the totals matter; the cost lines between them are read and dropped.
+  std::string kept;
+  const auto read = events::for_each_line(
+      path, kMaxLineBytes,
+      [&kept](std::size_t, std::string_view line) {
+        for (std::string_view key : {"events: ", "totals: ", "summary: ", "pid: ", "cmd: "}) {
+          if (line.starts_with(key)) {
+            kept.append(line);
+            kept += '\n';
+          }
+        }
+        return true;
+      },
+      [](std::size_t) {});
+  if (!read.error.empty()) {
+    error = read.error;
+    return std::nullopt;
+  }
+  auto totals = parse_callgrind_totals(kept);
+  if (!totals) error = path + ": no events and totals lines (not callgrind output, or cut)";
+  return totals;
 }
 
 std::vector<std::string> callgrind_command(const std::string& valgrind,

@@ -5,7 +5,6 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "jbench/collectors/instructions/callgrind_output.h"
 #include "jbench/common/clock.h"
@@ -23,13 +22,6 @@ constexpr const char* kDir = "raw/instructions";
 constexpr const char* kNotSwitchedOn =
     "collection was never switched on: the program did not enter its measure phase through the "
     "trace bridge (jb_phase(\"measure\")), or it was built without <valgrind/callgrind.h>";
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 std::string exe_of(pid_t pid) {
   std::error_code ec;
@@ -111,10 +103,11 @@ class InstructionsCollector final : public Collector {
                         i, m.pid, name));
         continue;
       }
-      const auto totals = parse_callgrind_totals(read_text(path));
+      std::string error;
+      const auto totals = read_callgrind_totals(path, error);
       kept.push_back(events::keep_compressed(context_.run_dir, name));
       if (!totals || !totals->instructions()) {
-        e.fail(fmt::format("{}: no Ir total in callgrind's output", name));
+        e.fail(fmt::format("{}: no Ir total in callgrind's output {}", name, error));
         continue;
       }
       if (*totals->instructions() == 0) {

@@ -20,6 +20,9 @@ void check_execution(const BundleView& bundle, Findings& findings);
 void check_runs(const BundleView& bundle, Findings& findings);
 // The raw event files the collectors of each run name (docs/events.md).
 void check_events(const BundleView& bundle, Findings& findings);
+// Each counted run's instructions records against the callgrind outputs kept beside them
+// (codes "counted.*").
+void check_counted(const BundleView& bundle, Findings& findings);
 // Each run's protocol transcript (logs/protocol.jsonl): its lines, their times, and what they say
 // against run.json and raw/worker-<i>.result.json (codes "protocol.*").
 void check_transcripts(const BundleView& bundle, Findings& findings);

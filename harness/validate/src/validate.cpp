@@ -56,6 +56,7 @@ ValidationReport validate_bundle(const std::string& dir, BundleStage stage) {
     validate::check_execution(bundle, findings);
     validate::check_runs(bundle, findings);
     validate::check_events(bundle, findings);
+    validate::check_counted(bundle, findings);
     validate::check_transcripts(bundle, findings);
     validate::check_summaries(bundle, findings);
     validate::check_provenance(bundle, findings);

@@ -24,6 +24,10 @@ struct CallgrindTotals {
 
 std::optional<CallgrindTotals> parse_callgrind_totals(std::string_view text);
 
+// The same of a file as a run keeps it, plain or compressed (jbench/events/compressed_file.h);
+// nullopt with `error` when it cannot be read or holds no totals.
+std::optional<CallgrindTotals> read_callgrind_totals(const std::string& path, std::string& error);
+
 // The valgrind command a worker runs in: callgrind with instrumentation and collection off until
 // the bridge's measure phase switches them on, following exec (a launcher script that execs its
 // runtime keeps its pid), its output file `out_pattern` (callgrind's %p is the pid).

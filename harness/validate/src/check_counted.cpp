@@ -1,0 +1,92 @@
+// Counted runs (docs/trace-modes.md, "counted"): each instructions record against the callgrind
+// output it was read from, kept beside it — the count a comparison decides on is the one callgrind
+// wrote, for the process the record names.
+#include <fmt/format.h>
+
+#include <filesystem>
+
+#include "checks.h"
+#include "jbench/collectors/instructions/callgrind_output.h"
+#include "jbench/collectors/instructions/instructions_collector.h"
+#include "jbench/events/event_file.h"
+#include "jbench/events/line_reader.h"
+
+namespace jbench::validate {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool counted_run(const RunView& r) {
+  const Json* mode = r.run ? member(*r.run, "trace_mode") : nullptr;
+  const Json* listed = mode ? member(*mode, "collectors") : nullptr;
+  if (!listed || !listed->is_array()) return false;
+  for (const Json& c : *listed) {
+    if (string_at(c, "name") != "instructions") continue;
+    const auto status = string_at(c, "status");
+    return status == "ok" || status == "no_events_observed" || status == "collector_failed";
+  }
+  return false;
+}
+
+void check_record(const std::string& root, const RunView& r, const std::string& at,
+                  const Json& record, Findings& findings) {
+  const std::string kept = string_at(record, "callgrind").value_or("");
+  const std::string raw = r.dir + "/" + collectors::kInstructionsFile;
+  if (kept.empty() || !safe_relative(kept)) {
+    findings.add("counted.bad_path", raw, at,
+                 fmt::format("'{}' is not a callgrind output inside the run's directory", kept));
+    return;
+  }
+  const std::string file = r.dir + "/" + kept;
+  std::error_code ec;
+  if (!fs::is_regular_file(root + "/" + file, ec)) {
+    findings.add("counted.missing_output", raw, at,
+                 fmt::format("the callgrind output {} is missing", file));
+    return;
+  }
+  std::string error;
+  const auto totals = collectors::read_callgrind_totals(root + "/" + file, error);
+  if (!totals || !totals->instructions()) {
+    findings.add("counted.unreadable", file, "",
+                 error.empty() ? "callgrind's output has no Ir total" : error);
+    return;
+  }
+  const auto pid = u64_at(record, "pid");
+  if (!pid || static_cast<std::int64_t>(*pid) != totals->pid) {
+    findings.add("counted.foreign_output", raw, at,
+                 fmt::format("the record names pid {}, its callgrind output pid {}",
+                             pid ? std::to_string(*pid) : "(none)", totals->pid));
+  }
+  const std::string stated = string_at(record, "instructions").value_or("");
+  if (stated != std::to_string(*totals->instructions())) {
+    findings.add("counted.mismatch", raw, at,
+                 fmt::format("the record says {} instructions, callgrind's output {}",
+                             stated.empty() ? "(none)" : stated, *totals->instructions()));
+  }
+}
+
+void check_run(const std::string& root, const RunView& r, Findings& findings) {
+  if (!counted_run(r)) return;
+  const std::string raw = r.dir + "/" + collectors::kInstructionsFile;
+  const auto read = events::for_each_line(
+      root + "/" + raw, kMaxLineBytes,
+      [&](std::size_t number, std::string_view line) {
+        const Json record = Json::parse(line, nullptr, false);
+        if (string_at(record, "kind") == "record" && string_at(record, "type") == "instructions") {
+          check_record(root, r, fmt::format("line {}", number), record, findings);
+        }
+        return true;
+      },
+      [](std::size_t) {});
+  // A missing or unreadable file is the events check's finding already (events.missing_raw).
+  (void)read;
+}
+
+}  // namespace
+
+void check_counted(const BundleView& bundle, Findings& findings) {
+  for_each_run(bundle, findings,
+               [&bundle](const RunView& r, Findings& found) { check_run(bundle.root, r, found); });
+}
+
+}  // namespace jbench::validate
