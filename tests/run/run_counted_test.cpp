@@ -153,6 +153,40 @@ TEST(CountedRuns, compare_finds_a_planted_one_percent_and_calls_the_same_build_t
   EXPECT_LE(std::fabs(same["ratio"].get<double>() - 1), 0.001) << same;
 }
 
+TEST(CountedRuns, the_report_shows_counts_with_their_source_and_never_the_counted_times) {
+  TempDir dir;
+  const auto runs = counted_runs(dir, "instructions.yaml", "shown");
+  ASSERT_EQ(runs.size(), 2u);
+  const std::string bundle = dir.path() + "/out/shown";
+  const auto r = run_process({JBENCH_BINARY, "report", bundle, "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json doc = json::parse(r.out, nullptr, false);
+  ASSERT_TRUE(doc.is_object()) << r.out;
+  ASSERT_EQ(doc["counted"].size(), 1u) << doc["counted"];
+  const json& cell = doc["counted"][0];
+  EXPECT_EQ(cell["cell"], "w1.persistent.mixed.small");
+  EXPECT_EQ(cell["counted_runs"], 2);
+  EXPECT_EQ(cell["source"].get<std::string>().rfind("callgrind (valgrind-", 0), 0u) << cell;
+  std::set<double> expected, shown;
+  for (const auto& [id, run] : runs) {
+    expected.insert(static_cast<double>(run.instructions) / static_cast<double>(run.operations));
+  }
+  for (const auto& v : cell["instructions_per_op"]) shown.insert(v.get<double>());
+  EXPECT_EQ(shown, expected);
+
+  const auto text = run_process({JBENCH_BINARY, "report", bundle});
+  EXPECT_NE(text.out.find("Counted instructions per operation"), std::string::npos) << text.out;
+  // The cells table shows a counted row's cost against its baseline, not its throughput.
+  const auto cells = run_process({JBENCH_BINARY, "report", bundle, "--cells"});
+  ASSERT_EQ(cells.exit_code, 0) << cells.err;
+  const auto row = cells.out.find("w1.persistent.mixed.small.counted");
+  ASSERT_NE(row, std::string::npos) << cells.out;
+  const std::string line = cells.out.substr(row, cells.out.find('\n', row) - row);
+  EXPECT_NE(line.find(" counted "), std::string::npos) << line;
+  EXPECT_NE(line.find(" x"), std::string::npos) << line;
+  EXPECT_EQ(line.find(" us"), std::string::npos) << line;
+}
+
 // The codes `jbench validate --json BUNDLE` reports.
 std::set<std::string> validation_codes(const std::string& bundle) {
   const auto r = run_process({JBENCH_BINARY, "validate", "--json", bundle});

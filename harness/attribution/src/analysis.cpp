@@ -79,6 +79,7 @@ AttributionReport analyse(const BundleAccounts& bundle) {
   r.valid = bundle.valid;
   r.invalid_because = bundle.invalid_because;
   r.overhead = report::compute_overhead(bundle.runs);
+  r.counted = bundle.counted;
   r.syscall_records = bundle.syscall_records;
   r.warnings = bundle.skipped;
 

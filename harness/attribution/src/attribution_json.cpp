@@ -293,6 +293,7 @@ Json attribution_to_json(const AttributionReport& r) {
           {"startup", startup},
           {"incarnations", incarnations},
           {"overhead", report::overhead_to_json(r.overhead)},
+          {"counted", report::counted_to_json(r.counted)},
           {"syscall_records", r.syscall_records},
           {"warnings", r.warnings}};
 }

@@ -265,6 +265,7 @@ std::string attribution_to_text(const AttributionReport& r) {
       o << fmt::format("      ... {} more in --json{}\n", more,
                        t.calls_cut ? fmt::format(" ({} past its bound)", t.calls_cut) : "");
   }
+  o << report::counted_to_text(r.counted);
   o << "\nObserver overhead against the paired baselines (docs/report.md)\n"
     << report::overhead_to_text(r.overhead);
   for (const auto& w : r.warnings) o << "warning: " << w << "\n";

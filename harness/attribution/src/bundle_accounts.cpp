@@ -24,6 +24,12 @@ BundleAccounts read_bundle_accounts(const std::string& dir, const ReadOptions& o
   }
   out.runs = std::move(runs.runs);
   out.status = runs.bundle_status;
+  report::CountedCells counted = report::read_counted_cells(dir, out.runs);
+  if (!counted.error.empty()) {
+    out.error = counted.error;
+    return out;
+  }
+  out.counted = std::move(counted.cells);
   // The checksums are read on a thread of their own while the runs are read: the verdict is
   // needed only before anything is reported.
   std::future<BundleValidity> verdict = std::async(

@@ -23,6 +23,7 @@ BundleCells read_bundle_cells(const std::string& dir) {
     line.cell = r.cell + "." + r.trace;
     line.point = r.cell;
     line.baseline = r.trace == "baseline";
+    line.counted = r.trace == "counted";
     RunFigures figures;
     if (r.status == "ok") {
       const std::string path = fmt::format("{}/runs/{}/summary.json", dir, r.id);

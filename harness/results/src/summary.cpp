@@ -223,10 +223,14 @@ Table cell_table(const std::vector<CellLine>& lines) {
       hi = fmt::format("{:.1f}", *b);
     }
     const auto ratio = vs_baseline(l, baseline);
+    if (l.counted) lo = hi = "";  // the counting runtime's times (CellLine::counted)
+    const auto timed = [&l, &med](const std::vector<double>& v, const char* format) {
+      return l.counted ? std::string() : med(v, format);
+    };
     t.rows.push_back({l.cell, std::to_string(l.ok), std::to_string(l.runs),
-                      med(l.throughput, "{:.1f}"), lo, hi,
-                      ratio ? fmt::format("{:.4f}", *ratio) : "", med(l.p50_ns, "{:.0f}"),
-                      med(l.p99_ns, "{:.0f}"), med(l.fairness, "{:.4f}"),
+                      timed(l.throughput, "{:.1f}"), lo, hi,
+                      ratio ? fmt::format("{:.4f}", *ratio) : "", timed(l.p50_ns, "{:.0f}"),
+                      timed(l.p99_ns, "{:.0f}"), med(l.fairness, "{:.4f}"),
                       std::to_string(l.starved_worker_runs), std::to_string(l.worker_runs)});
   }
   return t;
@@ -237,8 +241,18 @@ std::string format_cell_table(const std::vector<CellLine>& lines) {
   std::string out =
       fmt::format("{:<42} {:>5} {:>12} {:>22} {:>8} {:>10} {:>10} {:>6} {:>8}\n", "cell", "ok",
                   "ops/s (med)", "spread (min..max)", "vs base", "p50", "p99", "fair", "starved");
+  bool counted = false;
   for (const auto& l : lines) {
     std::string spread = "-";
+    if (l.counted) {
+      // Timed inside the counting runtime: only its cost against the baseline is shown.
+      counted = true;
+      const auto ratio = vs_baseline(l, baseline);
+      out += fmt::format("{:<42} {:>5} {:>12} {:>22} {:>8} {:>10} {:>10} {:>6} {:>8}\n", l.cell,
+                         fmt::format("{}/{}", l.ok, l.runs), "counted", "-",
+                         ratio ? fmt::format("x{:.2f}", *ratio) : "-", "-", "-", "-", "-");
+      continue;
+    }
     if (!l.throughput.empty()) {
       const auto [lo, hi] = std::minmax_element(l.throughput.begin(), l.throughput.end());
       spread = fmt::format("{:.0f}..{:.0f}", *lo, *hi);
@@ -253,6 +267,11 @@ std::string format_cell_table(const std::vector<CellLine>& lines) {
         l.fairness.empty() ? std::string("-") : fmt::format("{:.2f}", median(l.fairness)),
         l.worker_runs == 0 ? std::string("-")
                            : fmt::format("{}/{}", l.starved_worker_runs, l.worker_runs));
+  }
+  if (counted) {
+    out +=
+        "counted: the workers ran inside a counting runtime; `vs base` is its slowdown, their "
+        "instructions per operation are in `jbench report`\n";
   }
   return out;
 }

@@ -273,6 +273,7 @@ void Session::add_to_cell_table(const Run& r, run::RunStatus status, const RunFi
     line.cell = cell;
     line.point = point_id(*plan_.matrix, block.point);
     line.baseline = r.trace == TraceMode::baseline;
+    line.counted = r.trace == TraceMode::counted;
     cell_rank_[cell] = {point, line.baseline ? 0 : 1 + r.cell};
   }
   line.add_run(status == run::RunStatus::ok, figures);

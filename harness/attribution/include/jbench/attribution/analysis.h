@@ -247,6 +247,7 @@ struct AttributionReport {
   std::vector<StartupTable> startup;
   std::vector<IncarnationRow> incarnations;  // every accounted run's incarnations
   report::OverheadReport overhead;
+  std::vector<report::CountedCell> counted;  // the counted cells, as read (report/counted.h)
   std::vector<std::string> warnings;
   std::uint64_t syscall_records = 0;
 };

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "jbench/attribution/account.h"
+#include "jbench/report/counted.h"
 #include "jbench/report/overhead.h"
 
 namespace jbench::attribution {
@@ -25,7 +26,8 @@ struct BundleAccounts {
   std::string status;                  // the manifest's: complete, interrupted, ...
   std::vector<report::RunFacts> runs;  // every run of the manifest (for the overhead and spread)
   std::vector<RunAccount> accounts;    // light and full runs that succeeded
-  std::vector<std::string> skipped;    // traced runs not accounted, each with why
+  std::vector<report::CountedCell> counted;  // counted cells' instructions (report/counted.h)
+  std::vector<std::string> skipped;          // traced runs not accounted, each with why
   bool valid = true;
   std::vector<std::string> invalid_because;
   std::string error;                  // why the bundle could not be read; empty when it could

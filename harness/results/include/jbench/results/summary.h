@@ -47,6 +47,9 @@ struct CellLine {
   std::string cell;
   std::string point;      // the cell without its trace mode: its traced rows' baseline is here
   bool baseline = false;  // the untraced run of its point
+  // A counted cell: its times are the counting runtime's, so the table shows only their cost
+  // against the baseline (`vs base`), never them as performance.
+  bool counted = false;
   std::size_t runs = 0;
   std::size_t ok = 0;
   std::vector<double> throughput;  // ops/s, one per ok run

@@ -1,0 +1,113 @@
+#include "jbench/report/counted.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "jbench/bundle/json_file.h"
+#include "jbench/report/cell_order.h"
+#include "jbench/stats/decimal.h"
+#include "jbench/stats/median.h"
+
+namespace jbench::report {
+namespace {
+
+using Json = nlohmann::json;
+
+// The instructions collector's backend and version, as run.json lists it.
+std::string source_of(const Json& run) {
+  const Json* list = nullptr;
+  if (const auto mode = run.find("trace_mode"); mode != run.end() && mode->is_object()) {
+    if (const auto c = mode->find("collectors"); c != mode->end() && c->is_array()) list = &*c;
+  }
+  if (!list) return {};
+  for (const Json& c : *list) {
+    if (!c.is_object() || c.value("name", "") != "instructions") continue;
+    return fmt::format("{} ({})", c.value("backend", "?"), c.value("version", "version unknown"));
+  }
+  return {};
+}
+
+// Instructions per operation of a counted run's summary; nothing when it has no clean count.
+std::optional<double> per_op(const Json& summary) {
+  const Json::json_pointer count("/collectors/instructions/measure_instructions");
+  const Json::json_pointer ops("/measure/operations");
+  if (!summary.contains(count) || !summary.contains(ops)) return std::nullopt;
+  const Json& c = summary.at(count);
+  const Json& o = summary.at(ops);
+  const auto n = c.is_string() ? stats::parse_decimal_u64(c.get<std::string>()) : std::nullopt;
+  if (!n || !o.is_number() || o.get<double>() <= 0) return std::nullopt;
+  return static_cast<double>(*n) / o.get<double>();
+}
+
+}  // namespace
+
+CountedCells read_counted_cells(const std::string& dir, const std::vector<RunFacts>& runs) {
+  CountedCells out;
+  std::map<std::string, CountedCell> cells;
+  for (const RunFacts& r : runs) {
+    if (r.trace != "counted") continue;
+    CountedCell& cell = cells[r.cell];
+    cell.cell = r.cell;
+    ++cell.runs;
+    if (r.status != "ok" || !r.clean_collectors.count("instructions")) continue;
+    const auto summary =
+        read_json_object(fmt::format("{}/runs/{}/summary.json", dir, r.id), out.error);
+    const auto run = read_json_object(fmt::format("{}/runs/{}/run.json", dir, r.id), out.error);
+    if (!summary || !run) return out;
+    const auto value = per_op(*summary);
+    if (!value) continue;
+    ++cell.counted;
+    cell.instructions_per_op.push_back(*value);
+    cell.seeds.push_back(r.seed);
+    if (cell.source.empty()) cell.source = source_of(*run);
+  }
+  for (const auto& [point, trace] : ordered_cells(runs)) {
+    if (trace == "counted") out.cells.push_back(std::move(cells[point]));
+  }
+  return out;
+}
+
+std::string counted_to_text(const std::vector<CountedCell>& cells) {
+  if (cells.empty()) return {};
+  std::string out = fmt::format(
+      "\nCounted instructions per operation (docs/trace-modes.md, \"counted\")\n"
+      "each run counted inside the counting runtime, from its first measured operation to its "
+      "last;\nthe spread is between seeds (other statements drawn), not noise: one seed counts the "
+      "same every time\n\n{:<40} {:>7} {:>14} {:>26}  {}\n",
+      "cell", "runs", "median", "min..max", "counted by");
+  for (const CountedCell& c : cells) {
+    std::string median = "-", spread = "-";
+    if (!c.instructions_per_op.empty()) {
+      median = fmt::format("{:.0f}", *stats::median(c.instructions_per_op));
+      const auto [lo, hi] =
+          std::minmax_element(c.instructions_per_op.begin(), c.instructions_per_op.end());
+      spread = fmt::format("{:.0f}..{:.0f}", *lo, *hi);
+    }
+    out += fmt::format("{:<40} {:>7} {:>14} {:>26}  {}\n", c.cell,
+                       fmt::format("{}/{}", c.counted, c.runs), median, spread,
+                       c.source.empty() ? "-" : c.source);
+  }
+  out +=
+      "their times are the counting runtime's: its slowdown is the overhead table's `counted` "
+      "row, and compare reads only their counts\n";
+  return out;
+}
+
+Json counted_to_json(const std::vector<CountedCell>& cells) {
+  Json out = Json::array();
+  for (const CountedCell& c : cells) {
+    Json median = nullptr;
+    if (!c.instructions_per_op.empty()) median = *stats::median(c.instructions_per_op);
+    out.push_back({{"cell", c.cell},
+                   {"runs", c.runs},
+                   {"counted_runs", c.counted},
+                   {"instructions_per_op", c.instructions_per_op},
+                   {"seeds", c.seeds},
+                   {"median_instructions_per_op", median},
+                   {"source", c.source}});
+  }
+  return out;
+}
+
+}  // namespace jbench::report
