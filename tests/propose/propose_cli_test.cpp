@@ -160,6 +160,33 @@ TEST(ProposeCli, a_planted_speed_up_that_moves_its_counter_is_accepted) {
   EXPECT_TRUE(fs::exists(p.bundle + "/report.txt"));
 }
 
+// Decided by counting (docs/trace-modes.md, "counted"): the cache's saving in instructions is the
+// same in every pair of runs of one seed, so the verdict is decisive either way — accepted when
+// the rule asks for 1%, rejected (the interval excludes it) when it asks for 5%.
+TEST(ProposeCli, a_counted_primary_decides_pair_by_pair_either_way) {
+  test::TempDir out1, out5;
+  const Proposed p = propose(out1, "counted-subquery-cache.yaml");
+  ASSERT_EQ(p.result.exit_code, 0) << p.result.out << p.result.err;
+  EXPECT_EQ(p.record["verdict"], "accepted") << p.result.out;
+  EXPECT_EQ(jbench({"validate", p.bundle}).exit_code, 0);
+  const Json comparison = Json::parse(slurp(p.bundle + "/comparison.json"));
+  bool seen = false;
+  for (const auto& row : comparison["rows"]) {
+    if (row["metric"] != "instructions_per_op") continue;
+    seen = true;
+    EXPECT_TRUE(row["paired"].get<bool>()) << row.dump();
+    EXPECT_EQ(row["units_base"], 4) << row.dump();  // a pair per session
+    EXPECT_LT(row["ratio"].get<double>(), 0.99) << row.dump();
+    EXPECT_LT(row["ci_high"].get<double>(), 0.99) << row.dump();
+  }
+  EXPECT_TRUE(seen) << comparison.dump();
+  EXPECT_NE(slurp(p.bundle + "/report.txt").find("4 pairs of runs of one seed"), std::string::npos);
+
+  const Proposed strict = propose(out5, "counted-subquery-cache-5pct.yaml");
+  EXPECT_EQ(strict.result.exit_code, 1) << strict.result.out << strict.result.err;
+  EXPECT_EQ(strict.record["verdict"], "rejected");
+}
+
 TEST(ProposeCli, a_speed_up_that_does_not_move_its_declared_counter_is_flagged_unexplained) {
   test::TempDir out;
   const Proposed p = propose(out, "unexplained-speedup.yaml");
@@ -265,6 +292,20 @@ TEST(ProposeCli, bad_input_is_refused_with_its_location_before_anything_runs) {
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("few.yaml:8:11: error: sessions:"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("give at least 4 sessions"), std::string::npos) << r.err;
+
+  // A counted primary over cells with no counted run could never be measured: refused.
+  std::string uncounted = replaced(slurp(fixture("counted-subquery-cache.yaml")),
+                                   "matrix: tiny-counted.yaml", "matrix: " + fixture("tiny.yaml"));
+  uncounted = replaced(uncounted, "  accept_cells: {trace: [counted]}\n", "");
+  for (int side = 0; side < 2; ++side) {
+    uncounted = replaced(uncounted, "oracle: ../oracle/", "oracle: " + fixture("../oracle/"));
+  }
+  r = jbench({"propose", out.write("uncounted.yaml", uncounted), "--out", out.path() + "/bundles"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("uncounted.yaml:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("instructions_per_op is counted only in the counted trace mode"),
+            std::string::npos)
+      << r.err;
 
   // A file the proposal names that is not there is named where the proposal names it.
   r = jbench({"propose", out.write("lost.yaml", slurp(fixture("planted-speedup.yaml"))), "--out",

@@ -88,15 +88,21 @@ std::string evidence_text(const Json& record, const Json& comparison) {
     out += fmt::format("  {}{}\n", cell, c.value("accepting", false) ? "" : " (guarded only)");
     if (c.value("accepting", false)) {
       const Json& row = rows[{cell, text(rule, "primary")}];
-      out += fmt::format("    {}: {} (ratio {} [{}-{}], q {}, {} vs {} sessions)\n",
-                         text(rule, "primary"), text(c, "primary"), figure(row, "ratio"),
-                         figure(row, "ci_low"), figure(row, "ci_high"), figure(row, "q"),
-                         row.value("units_base", 0), row.value("units_candidate", 0));
+      // A counted metric is compared pair by pair (runs of one seed), others session by session.
+      const bool paired = row.value("paired", false);
+      const std::string units =
+          paired ? fmt::format("{} pairs of runs of one seed", row.value("units_base", 0))
+                 : fmt::format("{} vs {} sessions", row.value("units_base", 0),
+                               row.value("units_candidate", 0));
+      out += fmt::format("    {}: {} (ratio {} [{}-{}], q {}, {})\n", text(rule, "primary"),
+                         text(c, "primary"), figure(row, "ratio"), figure(row, "ci_low"),
+                         figure(row, "ci_high"), figure(row, "q"), units);
       if (text(c, "primary") == "open" && row.contains("repetitions_needed") &&
           row["repetitions_needed"].is_number()) {
-        out += fmt::format("      about {} sessions a side would settle a {:.1f}% change\n",
-                           row["repetitions_needed"].get<std::size_t>(),
-                           rule.value("improvement_at_least", 0.0) * 100);
+        out +=
+            fmt::format("      about {} {} a side would settle a {:.1f}% change\n",
+                        row["repetitions_needed"].get<std::size_t>(), paired ? "pairs" : "sessions",
+                        rule.value("improvement_at_least", 0.0) * 100);
       }
       const Json counters = c.value("counters", Json::object());
       for (const auto& [metric, status] : counters.items()) {

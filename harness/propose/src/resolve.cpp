@@ -195,9 +195,10 @@ std::optional<ResolvedProposal> resolve_proposal(const Proposal& p,
   // The accepting cells: those the rule names, else every measured point untraced (a traced
   // mode's throughput carries its observer; its counters are read beside it, decide.h).
   const Plan& plan = r.baseline.plan;
-  bool traced = false;
+  bool traced = false, counted = false;
   for (const Run& run : plan.runs) {
     if (run.trace == TraceMode::light || run.trace == TraceMode::full) traced = true;
+    if (run.trace == TraceMode::counted) counted = true;
     bool accepting = !accept_filters.filters.empty() || run.trace == TraceMode::baseline;
     for (const OnlyFilter& f : accept_filters.filters) {
       // The run's value on the filter's axis; an implicit baseline has none on the trace axis.
@@ -214,7 +215,18 @@ std::optional<ResolvedProposal> resolve_proposal(const Proposal& p,
   } else if (r.accept_cells.empty()) {
     c.error(p.rule.where, "rule.accept_cells", "no measured cell is an accepting cell");
   }
+  // Instructions are counted only by counted runs (docs/trace-modes.md, "counted").
+  const auto needs_counted = [&](const SourceLocation& at, const char* path,
+                                 const std::string& metric) {
+    if (metric != "instructions_per_op" || counted) return;
+    c.error(at, path,
+            "instructions_per_op is counted only in the counted trace mode, and the proposal's "
+            "cells have none: add it to 'only: {trace: ...}' (and, for the primary, to "
+            "'rule.accept_cells')");
+  };
+  needs_counted(p.rule.where, "rule.primary", p.rule.primary);
   for (const auto& counter : p.counters) {
+    needs_counted(counter.where, "counters.metric", counter.metric);
     if (needs_traced_mode(counter.metric) && !traced) {
       c.error(counter.where, "counters.metric",
               fmt::format("{} is counted only in the light and full trace modes, and the "
