@@ -6,7 +6,7 @@
 # night, and writes a short markdown summary — keeping every bundle, failed and invalid ones too.
 #
 #   bash ci/nightly.sh [--results DIR] [--matrix FILE] [--sessions S] [--threshold X]
-#                      [--plant-delay-ns N]
+#                      [--counted-threshold X] [--plant-delay-ns N]
 #
 #   --results DIR        where the nights live (default: results/nightly)
 #   --matrix FILE        the matrix (default: matrices/nightly.yaml)
@@ -16,6 +16,9 @@
 #                        the same (default 0.10: what 32 interleaved runs per side can tell apart
 #                        on the 2-core host calibrated in docs/nightly.md; ci/calibrate.sh
 #                        measures yours)
+#   --counted-threshold X  the same for counted metrics (instructions per operation of the
+#                        matrix's counted cells, compared pair by pair: one seed counts the same
+#                        instructions every time; default 0.005, compare's)
 #   --plant-delay-ns N   plant a known delay per operation in this build's sessions (a check that
 #                        the job sees a slowdown: the comparison then runs across that one setting
 #                        and says so). The planted night goes to DIR/planted/: it is compared with
@@ -41,11 +44,12 @@ results=results/nightly
 matrix=matrices/nightly.yaml
 plant=0
 threshold=0.10
+counted_threshold=0.005
 sessions=32
 die() { echo "nightly: $1" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
-    --results | --matrix | --plant-delay-ns | --threshold | --sessions)
+    --results | --matrix | --plant-delay-ns | --threshold | --counted-threshold | --sessions)
       [ $# -ge 2 ] || die "$1 wants a value (see the head of ci/nightly.sh)" ;;
     *) die "unknown option $1 (see the head of ci/nightly.sh)" ;;
   esac
@@ -55,6 +59,7 @@ while [ $# -gt 0 ]; do
     --matrix) matrix="$(cd "$here" && realpath -m "$2")"; shift 2 ;;
     --plant-delay-ns) plant="$2"; shift 2 ;;
     --threshold) threshold="$2"; shift 2 ;;
+    --counted-threshold) counted_threshold="$2"; shift 2 ;;
     --sessions) sessions="$2"; shift 2 ;;
   esac
 done
@@ -63,6 +68,8 @@ case "$sessions" in '' | *[!0-9]* | 0) die "--sessions wants a whole number abov
 case "$plant" in '' | *[!0-9]*) die "--plant-delay-ns wants a whole number of ns, not '$plant'" ;; esac
 awk -v t="$threshold" 'BEGIN { exit !(t ~ /^[0-9]*\.?[0-9]+$/ && t > 0 && t < 1) }' ||
   die "--threshold wants a fraction between 0 and 1, not '$threshold'"
+awk -v t="$counted_threshold" 'BEGIN { exit !(t ~ /^[0-9]*\.?[0-9]+$/ && t > 0 && t < 1) }' ||
+  die "--counted-threshold wants a fraction between 0 and 1, not '$counted_threshold'"
 build_dir="${BUILD_DIR:-build}"
 jbench="$build_dir/bin/jbench"
 if [ "${JBENCH_NIGHTLY_NO_BUILD:-0}" != 1 ]; then
@@ -245,7 +252,7 @@ elif [ -n "$base_reason" ]; then
   echo "- comparison: $base_reason: no verdict" >> "$summary"
 else
   echo "- validation: valid ($sessions sessions)" >> "$summary"
-  allow=(--threshold "$threshold")
+  allow=(--threshold "$threshold" --counted-threshold "$counted_threshold")
   [ "$plant" != 0 ] && allow+=(--allow-different-settings)
   [ "$build" != "$last_build" ] && allow+=(--allow-different-build)
   set +e
@@ -255,7 +262,7 @@ else
     > "$out/$name.compare.json" 2> /dev/null
   set -e
   line=$(tail -1 "$out/$name.compare.txt")
-  echo "- comparison with the build of \`$last\`, threshold $threshold: **$line** (exit $verdict)" >> "$summary"
+  echo "- comparison with the build of \`$last\`, threshold $threshold (counted metrics $counted_threshold, pair by pair): **$line** (exit $verdict)" >> "$summary"
   note=$({ grep '^note: ' "$out/$name.compare.txt" || true; } | sed 's/^note: //')
   [ -n "$note" ] && echo "- note: $note" >> "$summary"
   # Per cell, which metrics had which verdict: what was measured, and what was not settled.

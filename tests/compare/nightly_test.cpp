@@ -100,6 +100,13 @@ TEST(Nightly, first_no_verdict_then_compared_then_a_planted_regression_kept_apar
   EXPECT_NE(second.out.find("- cells compared:\n  - w1.persistent.writer.small.baseline: "),
             std::string::npos)
       << second.out;
+  // Counted beside timed: the same build on both sides counts the same instructions, pair by
+  // pair, where its times only tell what ten runs of noise can.
+  EXPECT_NE(second.out.find("  - w1.persistent.writer.small.counted: same: instructions_per_op"),
+            std::string::npos)
+      << second.out;
+  EXPECT_NE(second.out.find("(counted metrics 0.005, pair by pair)"), std::string::npos)
+      << second.out;
   // The first night's build, kept, ran tonight between this build's sessions: ABBA.
   std::smatch night2;
   ASSERT_TRUE(std::regex_search(second.out, night2, std::regex("in `([^`]*/nightly-[^`/]*)`")))
