@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -100,6 +101,30 @@ TEST(ChezHarness, RunOfASmallChezMatrixLeavesAValidBundle) {
     EXPECT_EQ(summary["measure"]["operations"].get<std::uint64_t>() % 400, 0u);
   }
   EXPECT_EQ(results, 6u);  // 1 + 2 workers, two lanes
+}
+
+// Counted through the bridge alone: the worker is a shell script that execs Chez Scheme, which
+// loads the bridge as a shared library; callgrind follows the exec, and the bridge's measure
+// phase switches counting on. The same seed counts the same instructions, within a thousandth.
+TEST(ChezHarness, ACountedChezRunCountsItsMeasurePhaseAlike) {
+  TempDir dir;
+  std::vector<double> per_op;
+  for (const char* name : {"a", "b"}) {
+    const auto r =
+        run_process({jbench_binary(), "run", source_dir() + "/tests/chez/fixtures/counted.yaml",
+                     "--out", dir.path() + "/out", "--name", name});
+    ASSERT_FALSE(r.timed_out);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::string run =
+        dir.path() + "/out/" + name + "/runs/w1.persistent.mixed.small.counted.r1";
+    const json summary = read_json(run + "/summary.json");
+    const json& counted = summary["collectors"]["instructions"];
+    ASSERT_TRUE(counted.is_object()) << summary.dump();
+    EXPECT_EQ(summary["measure"]["operations"], 400);
+    per_op.push_back(std::stod(counted["measure_instructions"].get<std::string>()) / 400);
+  }
+  EXPECT_GT(per_op[0], 1000);  // an operation of a Scheme program is real work
+  EXPECT_LE(std::fabs(per_op[1] / per_op[0] - 1), 0.001) << per_op[0] << " " << per_op[1];
 }
 
 }  // namespace

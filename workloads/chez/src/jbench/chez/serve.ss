@@ -56,9 +56,18 @@
                  (jobj "type" "error" "message" message "errors" (list->vector (car errors)))))
       (return exit-protocol-error))
 
+    ;; The bridge's teardown phase, once: right after the last measured operation (building and
+    ;; sending the figures is not the workload's, and a counted run stops counting there:
+    ;; docs/trace-modes.md, "counted"), or at finish! if the session ends before measuring.
+    (define in-teardown #f)
+    (define (enter-teardown!)
+      (unless in-teardown
+        (bridge-phase phase-teardown)
+        (set! in-teardown #t)))
+
     ;; Teardown: drop the live set, close the bridge's file (its trailer), say bye, exit 0.
     (define (finish!)
-      (bridge-phase phase-teardown)
+      (enter-teardown!)
       (let ([t0 (monotonic-ns)])
         (set! workload #f)
         (set! live-set #f)
@@ -131,6 +140,7 @@
         (await "measure")
         (bridge-phase phase-measure)
         (let ([measure (run-phase! workload (config-measure config) sample?)])
+          (enter-teardown!)
           (send! (jobj "type" "measure_done" "t_ns" (now)
                        "t_start_ns" (number->string (phase-t-start measure))
                        "t_end_ns" (number->string (phase-t-end measure))
