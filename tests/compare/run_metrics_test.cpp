@@ -18,8 +18,11 @@ Json summary() {
     "throughput_ops_per_s": 1000, "measure": {"operations": 200},
     "latency": {"all_operations": {"p50_ns": "900", "p99_ns": 4000}},
     "collectors": {
-      "cpu": {"incarnations": [{"phases": {"measure": {"cpu_ns": "100000"}}},
-                               {"phases": {"measure": {"cpu_ns": "300000"}}}]},
+      "cpu": {"incarnations": [
+          {"phases": {"measure": {"cpu_ns": "100000", "voluntary_switches": 30,
+                                  "involuntary_switches": 10}}},
+          {"phases": {"measure": {"cpu_ns": "300000", "voluntary_switches": 60,
+                                  "involuntary_switches": 0}}}]},
       "syscall": {"incarnations": [{"phases": {"measure": {
           "fdatasync": {"count": 150}, "fsync": {"count": 50}, "pwrite64": {"count": 200}}}}]},
       "gc": {"cells": [{"phase": "warmup", "collections": 9, "pause_total_ns": "9"},
@@ -39,6 +42,7 @@ TEST(RunMetrics, clean_collectors_give_counters_per_measured_operation) {
   EXPECT_DOUBLE_EQ(m.at("throughput_ops_per_s"), 1000);
   EXPECT_DOUBLE_EQ(m.at("p50_ns"), 900);          // exact nanoseconds kept as a decimal string
   EXPECT_DOUBLE_EQ(m.at("cpu_ns_per_op"), 2000);  // both incarnations, measure phase only
+  EXPECT_DOUBLE_EQ(m.at("context_switches_per_op"), 0.5);  // (30 + 10 + 60 + 0) / 200
   EXPECT_DOUBLE_EQ(m.at("fsyncs_per_op"), 1.0);
   EXPECT_DOUBLE_EQ(m.at("traced_syscalls_per_op"), 2.0);
   EXPECT_DOUBLE_EQ(m.at("gc_collections_per_op"), 0.02);  // warmup's collections left out
@@ -57,6 +61,25 @@ TEST(RunMetrics, a_collector_not_requested_failed_or_lossy_gives_no_value_not_ze
   auto m = run_metrics(summary(), report::clean_collectors(Json::object()));
   EXPECT_FALSE(m.count("cpu_ns_per_op"));
   EXPECT_TRUE(m.count("throughput_ops_per_s"));
+}
+
+TEST(RunMetrics, a_counted_run_gives_its_instructions_and_never_its_times) {
+  Json s = summary();
+  s["collectors"]["instructions"] = Json::parse(R"({"incarnations": [
+      {"phases": {"measure": {"instructions": "6000000"}}},
+      {"phases": {"measure": {"instructions": "4000000"}}}]})");
+  Json run = run_with("not_requested", 0);
+  run["trace_mode"]["collectors"].push_back(
+      {{"name", "instructions"}, {"status", "ok"}, {"dropped", 0}});
+  auto m = run_metrics(s, report::clean_collectors(run));
+  EXPECT_DOUBLE_EQ(m.at("instructions_per_op"), 50000);  // both workers, per measured operation
+  for (const char* timed :
+       {"throughput_ops_per_s", "p50_ns", "p99_ns", "cpu_ns_per_op", "context_switches_per_op"}) {
+    EXPECT_FALSE(m.count(timed)) << timed << ": the counting runtime's, not the program's";
+  }
+  // A count its collector did not prove is no value.
+  run["trace_mode"]["collectors"].back()["status"] = "collector_failed";
+  EXPECT_FALSE(run_metrics(s, report::clean_collectors(run)).count("instructions_per_op"));
 }
 
 TEST(RunMetrics, a_clean_collector_that_saw_nothing_gives_a_measured_zero) {
@@ -89,7 +112,7 @@ TEST(RunMetrics, every_metric_has_a_direction_and_unknown_ones_are_guessed_from_
   EXPECT_TRUE(higher_is_better("some_future_rate"));
   EXPECT_FALSE(higher_is_better("vm_steps_per_op"));
   EXPECT_FALSE(higher_is_better("instructions_per_op"));
-  EXPECT_EQ(all_metrics().size(), 10u);
+  EXPECT_EQ(all_metrics().size(), 11u);
 }
 
 TEST(RunMetrics, the_workers_own_vm_step_count_needs_no_collector) {

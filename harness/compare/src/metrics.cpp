@@ -14,13 +14,14 @@ using Json = nlohmann::json;
 
 // The run's own figures, the instructions of a counted run, the workload's own count of its
 // engine's work, then the counters of the cpu, syscall and gc collectors.
-constexpr std::array<MetricInfo, 10> kMetrics = {{
+constexpr std::array<MetricInfo, 11> kMetrics = {{
     {"throughput_ops_per_s", true},
     {"p50_ns", false},
     {"p99_ns", false},
     {"instructions_per_op", false, true},
     {"vm_steps_per_op", false},
     {"cpu_ns_per_op", false},
+    {"context_switches_per_op", false},
     {"traced_syscalls_per_op", false},
     {"fsyncs_per_op", false},
     {"gc_collections_per_op", false},
@@ -88,9 +89,18 @@ std::map<std::string, double> run_metrics(const Json& summary, const std::set<st
   // `vm_steps`): the engine's own accounting, in every trace mode, no collector involved.
   per_op("vm_steps_per_op", number(member(member(summary, "measure"), "vm_steps")));
   if (clean.count("cpu") && !counted) {
-    per_op("cpu_ns_per_op",
-           over_incarnations(member(member(collectors, "cpu"), "incarnations"),
-                             [](const Json& m) { return number(member(m, "cpu_ns")); }));
+    const Json& incarnations = member(member(collectors, "cpu"), "incarnations");
+    per_op("cpu_ns_per_op", over_incarnations(incarnations, [](const Json& m) {
+             return number(member(m, "cpu_ns"));
+           }));
+    // The kernel's count of every time a worker's threads left the CPU, voluntarily (a wait) or
+    // not (preempted): a count, but one the host's other work moves too.
+    per_op("context_switches_per_op", over_incarnations(incarnations, [](const Json& m) {
+             const auto voluntary = number(member(m, "voluntary_switches"));
+             const auto involuntary = number(member(m, "involuntary_switches"));
+             if (!voluntary || !involuntary) return std::optional<double>();
+             return std::optional<double>(*voluntary + *involuntary);
+           }));
   }
   if (clean.count("syscall")) {
     const Json& incarnations = member(member(collectors, "syscall"), "incarnations");
