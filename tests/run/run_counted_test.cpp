@@ -148,6 +148,15 @@ TEST(CountedRuns, compare_finds_a_planted_one_percent_and_calls_the_same_build_t
   EXPECT_GT(planted["ci_low"].get<double>(), 1.0) << planted;
   EXPECT_LT(planted["detectable_change"].get<double>(), 0.005) << planted;
 
+  // Every row says what its runs could have seen: here a fraction of a percent.
+  const auto text = run_process({JBENCH_BINARY, "compare", dir.path() + "/out/a",
+                                 dir.path() + "/out/planted", "--allow-different-settings"});
+  const auto at = text.out.find("w1.persistent.mixed.small.counted            instructions_per_op");
+  ASSERT_NE(at, std::string::npos) << text.out;
+  const std::string line = text.out.substr(at, text.out.find('\n', at) - at);
+  EXPECT_TRUE(line.ends_with("%  regressed")) << line;
+  EXPECT_NE(text.out.find("sees = the smallest change these runs could see"), std::string::npos);
+
   const json same = counted_row(dir, "a", "a-again");
   EXPECT_EQ(same["verdict"], "same") << same.dump(1);
   EXPECT_LE(std::fabs(same["ratio"].get<double>() - 1), 0.001) << same;

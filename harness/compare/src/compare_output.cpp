@@ -21,6 +21,13 @@ std::string value_text(const std::string& metric, double v) {
   return fmt::format("{:.0f} ns{}", v, per);
 }
 
+// The smallest change a row's runs could see (80% power, MetricRow::detectable), in percent.
+std::string sees_text(const std::optional<double>& detectable) {
+  if (!detectable) return "-";
+  const double pct = *detectable * 100;
+  return pct < 1 ? fmt::format("{:.2f}%", pct) : fmt::format("{:.0f}%", pct);
+}
+
 nlohmann::json optional_number(const std::optional<double>& v) {
   return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
 }
@@ -48,16 +55,17 @@ std::string comparison_to_text(const Comparison& c) {
     out += "  only in the candidate (not compared): " + s + "\n";
   }
   if (!c.rows.empty()) {
-    out += fmt::format("\n{:<44} {:<23} {:>7} {:>14} {:>14} {:>24} {:>8} {:>8}  {}\n", "cell",
-                       "metric", "n", "base", "candidate", "ratio [95%]", "p", "q", "verdict");
+    out +=
+        fmt::format("\n{:<44} {:<23} {:>7} {:>14} {:>14} {:>24} {:>8} {:>8} {:>7}  {}\n", "cell",
+                    "metric", "n", "base", "candidate", "ratio [95%]", "p", "q", "sees", "verdict");
     for (const MetricRow& r : c.rows) {
       std::string ratio = r.ratio ? fmt::format("{:.3f}", *r.ratio) : "-";
       if (r.ci_low) ratio += fmt::format(" [{:.3f}-{:.3f}]", *r.ci_low, *r.ci_high);
-      out += fmt::format("{:<44} {:<23} {:>3}+{:<3} {:>14} {:>14} {:>24} {:>8.4f} {:>8.4f}  {}\n",
-                         r.cell, r.metric, r.n_base, r.n_candidate,
-                         r.n_base ? value_text(r.metric, r.base_median) : "-",
-                         r.n_candidate ? value_text(r.metric, r.candidate_median) : "-", ratio, r.p,
-                         r.q, to_string(r.verdict));
+      out += fmt::format(
+          "{:<44} {:<23} {:>3}+{:<3} {:>14} {:>14} {:>24} {:>8.4f} {:>8.4f} {:>7}  {}\n", r.cell,
+          r.metric, r.n_base, r.n_candidate, r.n_base ? value_text(r.metric, r.base_median) : "-",
+          r.n_candidate ? value_text(r.metric, r.candidate_median) : "-", ratio, r.p, r.q,
+          sees_text(r.detectable), to_string(r.verdict));
     }
     for (const MetricRow& r : c.rows) {
       if (r.verdict == Verdict::unknown && !r.reason.empty()) {
@@ -68,7 +76,8 @@ std::string comparison_to_text(const Comparison& c) {
         std::any_of(c.rows.begin(), c.rows.end(), [](const MetricRow& r) { return r.by_session; });
     out += fmt::format(
         "\nratio = candidate median / base median; p: Mann-Whitney{}, q: Benjamini-Hochberg over "
-        "all {} rows; same = the interval within +-{:.0f}%.\n",
+        "all {} rows; sees = the smallest change these runs could see (80% power); same = the "
+        "interval within +-{:.0f}%.\n",
         sessions ? fmt::format(" over each session's median ({}+{} sessions: a pooled side is "
                                "compared session by session, its interval resamples sessions)",
                                c.base_bundles.empty() ? 1 : c.base_bundles.size(),

@@ -94,9 +94,14 @@ std::string evidence_text(const Json& record, const Json& comparison) {
           paired ? fmt::format("{} pairs of runs of one seed", row.value("units_base", 0))
                  : fmt::format("{} vs {} sessions", row.value("units_base", 0),
                                row.value("units_candidate", 0));
-      out += fmt::format("    {}: {} (ratio {} [{}-{}], q {}, {})\n", text(rule, "primary"),
+      // What these units could have seen (80% power): a verdict says what it could not.
+      const std::string sees =
+          row.contains("detectable_change") && row["detectable_change"].is_number()
+              ? fmt::format(", could see {:.2f}%", row["detectable_change"].get<double>() * 100)
+              : std::string();
+      out += fmt::format("    {}: {} (ratio {} [{}-{}], q {}, {}{})\n", text(rule, "primary"),
                          text(c, "primary"), figure(row, "ratio"), figure(row, "ci_low"),
-                         figure(row, "ci_high"), figure(row, "q"), units);
+                         figure(row, "ci_high"), figure(row, "q"), units, sees);
       if (text(c, "primary") == "open" && row.contains("repetitions_needed") &&
           row["repetitions_needed"].is_number()) {
         out +=
