@@ -1,5 +1,5 @@
 // `jbench compare BASE CANDIDATE [--json] [--html FILE] [--fdr Q] [--threshold X]
-// [--counted-threshold X]
+// [--counted-threshold X] [--pair-by-time]
 // [--allow-different-build] [--allow-different-settings]`: is the candidate faster, slower, the
 // same — or is there not enough evidence (docs/compare.md).
 #include <filesystem>
@@ -96,6 +96,9 @@ Action add_compare_command(CLI::App& app) {
                  "seed")
       ->default_val(o->options.counted_threshold)
       ->check(CLI::Range(1e-5, 0.5));
+  app.add_flag("--pair-by-time", o->options.pair_by_time,
+               "a duet: the sides ran at once (docs/compare.md); compare each base run with the "
+               "candidate run that measured beside it");
   app.add_flag("--allow-different-build", o->options.allow_different_build,
                "compare bundles whose workload binaries differ (a proposal); their provenance "
                "diff is printed");

@@ -86,39 +86,84 @@ std::pair<double, double> session_ratio_interval(const std::vector<std::vector<d
   return report::percentile_interval(ratios);
 }
 
+// One side's samples of a metric in a cell, with what each came from (SideCell).
+struct Samples {
+  const std::vector<double>& values;
+  const std::vector<std::size_t>& sessions;
+  const std::vector<std::string>& seeds;
+  const std::vector<std::pair<std::uint64_t, std::uint64_t>>& windows;
+};
+
 // Candidate / base for each base run whose seed a candidate run has (each run used once; a
 // pooled side may hold a seed once per session).
-std::vector<double> ratios_by_seed(const std::vector<double>& base,
-                                   const std::vector<std::string>& base_seeds,
-                                   const std::vector<double>& cand,
-                                   const std::vector<std::string>& cand_seeds) {
+std::vector<double> ratios_by_seed(const Samples& base, const Samples& cand) {
   std::vector<double> ratios;
-  std::vector<bool> used(cand.size(), false);
-  for (std::size_t i = 0; i < base.size() && i < base_seeds.size(); ++i) {
-    if (base_seeds[i].empty() || base[i] <= 0) continue;
-    for (std::size_t j = 0; j < cand.size() && j < cand_seeds.size(); ++j) {
-      if (used[j] || cand_seeds[j] != base_seeds[i]) continue;
+  std::vector<bool> used(cand.values.size(), false);
+  for (std::size_t i = 0; i < base.values.size() && i < base.seeds.size(); ++i) {
+    if (base.seeds[i].empty() || base.values[i] <= 0) continue;
+    for (std::size_t j = 0; j < cand.values.size() && j < cand.seeds.size(); ++j) {
+      if (used[j] || cand.seeds[j] != base.seeds[i]) continue;
       used[j] = true;
-      ratios.push_back(cand[j] / base[i]);
+      ratios.push_back(cand.values[j] / base.values[i]);
       break;
     }
   }
   return ratios;
 }
 
-// A counted metric's test, interval and reach, over its pairs (see compare.h).
-void compare_pairs(MetricRow& row, const std::vector<double>& ratios, const CompareOptions& o) {
+std::uint64_t overlap(std::pair<std::uint64_t, std::uint64_t> a,
+                      std::pair<std::uint64_t, std::uint64_t> b) {
+  const std::uint64_t start = std::max(a.first, b.first), end = std::min(a.second, b.second);
+  return end > start ? end - start : 0;
+}
+
+// Candidate / base for each base run that a candidate run measured beside (a duet): the unused
+// candidate run whose measure window overlaps the base run's most, by at least half the shorter
+// of the two. Both sides on one host read one CLOCK_MONOTONIC.
+std::vector<double> ratios_by_time(const Samples& base, const Samples& cand) {
+  std::vector<double> ratios;
+  std::vector<bool> used(cand.values.size(), false);
+  for (std::size_t i = 0; i < base.values.size() && i < base.windows.size(); ++i) {
+    const auto b = base.windows[i];
+    if (b.second <= b.first || base.values[i] <= 0) continue;
+    std::optional<std::size_t> best;
+    std::uint64_t best_overlap = 0;
+    for (std::size_t j = 0; j < cand.values.size() && j < cand.windows.size(); ++j) {
+      const auto c = cand.windows[j];
+      if (used[j] || c.second <= c.first) continue;
+      const std::uint64_t o = overlap(b, c);
+      const std::uint64_t shorter = std::min(b.second - b.first, c.second - c.first);
+      if (2 * o >= shorter && o > best_overlap) {
+        best = j;
+        best_overlap = o;
+      }
+    }
+    if (!best) continue;
+    used[*best] = true;
+    ratios.push_back(cand.values[*best] / base.values[i]);
+  }
+  return ratios;
+}
+
+// A row's test, interval and reach over its pairs' ratios (see compare.h): a counted metric's
+// runs of one seed, or a duet's runs that measured at once.
+void compare_pairs(MetricRow& row, const std::vector<double>& ratios, double threshold,
+                   const char* by) {
   row.paired = true;
-  row.threshold = o.counted_threshold;
+  row.paired_by = by;
+  row.threshold = threshold;
   row.units_base = row.units_candidate = ratios.size();
   if (ratios.empty()) {
     row.reason =
-        "no candidate run has the seed of a base run: a counted metric compares the runs of one "
-        "seed (run both sides from matrices with the same seed)";
+        row.paired_by == "seed"
+            ? "no candidate run has the seed of a base run: a counted metric compares the runs "
+              "of one seed (run both sides from matrices with the same seed)"
+            : "no candidate run measured while a base run did: --pair-by-time compares runs "
+              "that ran at once (a duet: docs/compare.md)";
     return;
   }
   const stats::PairedTest t = stats::paired_log_ratio_test(ratios);
-  row.repetitions_needed = stats::pairs_needed(t.sd_log, o.counted_threshold);
+  row.repetitions_needed = stats::pairs_needed(t.sd_log, threshold);
   if (t.pairs == 0) return;
   row.ratio = t.ratio;
   row.ci_low = t.ci_low;
@@ -129,11 +174,10 @@ void compare_pairs(MetricRow& row, const std::vector<double>& ratios, const Comp
   row.detectable = t.detectable;
 }
 
-MetricRow compare_metric(const std::string& cell, const MetricInfo& m,
-                         const std::vector<double>& base, const std::vector<std::size_t>& base_ids,
-                         const std::vector<std::string>& base_seeds,
-                         const std::vector<double>& cand, const std::vector<std::size_t>& cand_ids,
-                         const std::vector<std::string>& cand_seeds, const CompareOptions& o) {
+MetricRow compare_metric(const std::string& cell, const MetricInfo& m, const Samples& b,
+                         const Samples& c, const CompareOptions& o) {
+  const std::vector<double>& base = b.values;
+  const std::vector<double>& cand = c.values;
   MetricRow row;
   row.cell = cell;
   row.threshold = o.threshold;
@@ -155,11 +199,15 @@ MetricRow compare_metric(const std::string& cell, const MetricInfo& m,
   row.base_median = *stats::median(base);
   row.candidate_median = *stats::median(cand);
   if (m.counted) {
-    compare_pairs(row, ratios_by_seed(base, base_seeds, cand, cand_seeds), o);
+    compare_pairs(row, ratios_by_seed(b, c), o.counted_threshold, "seed");
+    return row;
+  }
+  if (o.pair_by_time) {
+    compare_pairs(row, ratios_by_time(b, c), o.threshold, "time");
     return row;
   }
   if (row.base_median != 0) row.ratio = row.candidate_median / row.base_median;
-  const auto base_groups = by_session(base, base_ids), cand_groups = by_session(cand, cand_ids);
+  const auto base_groups = by_session(base, b.sessions), cand_groups = by_session(cand, c.sessions);
   row.by_session = base_groups.size() > 1 || cand_groups.size() > 1;
   // The test's observations: every run, or each session's median (see MetricRow::by_session).
   const std::vector<double> tb = row.by_session ? session_medians(base_groups) : base;
@@ -435,17 +483,19 @@ Comparison compare_bundles(const CompareSide& base, const CompareSide& cand,
       static const std::vector<double> none;
       static const std::vector<std::size_t> one_session;
       static const std::vector<std::string> no_seeds;
-      auto ids = [&m](const SideCell& side) -> const std::vector<std::size_t>& {
-        auto found = side.sessions.find(std::string(m.name));
-        return found == side.sessions.end() ? one_session : found->second;
+      static const std::vector<std::pair<std::uint64_t, std::uint64_t>> no_windows;
+      const std::string name(m.name);
+      auto samples = [&name](const SideCell& side) {
+        const auto values = side.metrics.find(name);
+        const auto sessions = side.sessions.find(name);
+        const auto seeds = side.seeds.find(name);
+        const auto windows = side.windows.find(name);
+        return Samples{values == side.metrics.end() ? none : values->second,
+                       sessions == side.sessions.end() ? one_session : sessions->second,
+                       seeds == side.seeds.end() ? no_seeds : seeds->second,
+                       windows == side.windows.end() ? no_windows : windows->second};
       };
-      auto seeds = [&m](const SideCell& side) -> const std::vector<std::string>& {
-        auto found = side.seeds.find(std::string(m.name));
-        return found == side.seeds.end() ? no_seeds : found->second;
-      };
-      c.rows.push_back(compare_metric(cell, m, bv == b.metrics.end() ? none : bv->second, ids(b),
-                                      seeds(b), cv == it->second.metrics.end() ? none : cv->second,
-                                      ids(it->second), seeds(it->second), o));
+      c.rows.push_back(compare_metric(cell, m, samples(b), samples(it->second), o));
     }
   }
   // One family: every cell × metric with samples on both sides (a row without any has no test

@@ -84,7 +84,14 @@ std::string comparison_to_text(const Comparison& c) {
                                c.candidate_bundles.empty() ? 1 : c.candidate_bundles.size())
                  : std::string(),
         c.rows.size(), c.options.threshold * 100);
-    if (std::any_of(c.rows.begin(), c.rows.end(), [](const MetricRow& r) { return r.paired; })) {
+    if (std::any_of(c.rows.begin(), c.rows.end(),
+                    [](const MetricRow& r) { return r.paired_by == "time"; })) {
+      out +=
+          "--pair-by-time (a duet): each base run paired with the candidate run that measured "
+          "beside it; ratio = geometric mean of the pairs' ratios, p: Student's t on their logs.\n";
+    }
+    if (std::any_of(c.rows.begin(), c.rows.end(),
+                    [](const MetricRow& r) { return r.paired_by == "seed"; })) {
       out += fmt::format(
           "counted metrics (instructions_per_op): each candidate run paired with the base run of "
           "its seed; ratio = geometric mean of the pairs' ratios, p: Student's t on their logs, "
@@ -108,6 +115,7 @@ nlohmann::json comparison_to_json(const Comparison& c) {
          {"n_candidate", r.n_candidate},
          {"by_session", r.by_session},
          {"paired", r.paired},
+         {"paired_by", r.paired ? nlohmann::json(r.paired_by) : nlohmann::json(nullptr)},
          {"threshold", r.threshold},
          {"units_base", r.units_base},
          {"units_candidate", r.units_candidate},
@@ -139,6 +147,7 @@ nlohmann::json comparison_to_json(const Comparison& c) {
           {"fdr", c.options.fdr},
           {"threshold", c.options.threshold},
           {"counted_threshold", c.options.counted_threshold},
+          {"pair_by_time", c.options.pair_by_time},
           {"allow_different_build", c.options.allow_different_build},
           {"allow_different_settings", c.options.allow_different_settings},
           {"outcome", to_string(c.outcome)},

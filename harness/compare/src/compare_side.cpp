@@ -114,6 +114,7 @@ CompareSide read_one_bundle(const std::string& dir) {
     for (auto& [metric, value] : run_metrics(*summary, r.clean_collectors)) {
       cell.metrics[metric].push_back(value);
       cell.seeds[metric].push_back(r.seed);
+      cell.windows[metric].push_back(r.measure_window.value_or(std::pair<std::uint64_t, std::uint64_t>{}));
     }
   }
   return side;
@@ -182,6 +183,8 @@ CompareSide read_pooled(const std::string& dir, const std::vector<std::string>& 
         pooled.sessions[metric].insert(pooled.sessions[metric].end(), values.size(), i);
         auto& seeds = pooled.seeds[metric];
         seeds.insert(seeds.end(), c.seeds[metric].begin(), c.seeds[metric].end());
+        auto& windows = pooled.windows[metric];
+        windows.insert(windows.end(), c.windows[metric].begin(), c.windows[metric].end());
       }
     }
   }

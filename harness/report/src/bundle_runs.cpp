@@ -16,6 +16,16 @@ namespace {
 using Json = nlohmann::json;
 
 // run.json -> trace_mode.collectors[name == syscall].lifecycle: attached_ns - started_ns.
+// The measure phase's boundaries, when run.json has both in order.
+std::optional<std::pair<std::uint64_t, std::uint64_t>> measure_window(const Json& run) {
+  const auto b = run.find("boundaries");
+  if (b == run.end() || !b->is_object()) return std::nullopt;
+  const auto start = decimal_at(*b, "measure_start_ns");
+  const auto end = decimal_at(*b, "measure_end_ns");
+  if (!start || !end || *end <= *start) return std::nullopt;
+  return std::pair{*start, *end};
+}
+
 std::optional<std::uint64_t> tracer_attach_ns(const Json& run) {
   const Json* c = collector_entry(run, "syscall");
   if (!c) return std::nullopt;
@@ -137,6 +147,7 @@ BundleRuns read_bundle_runs(const std::string& dir) {
       }
     }
     r.tracer_attach_ns = tracer_attach_ns(*run);
+    r.measure_window = measure_window(*run);
     r.clean_collectors = clean_collectors(*run);
     // The run id names the point in the plan's own axis order: drop ".<trace>.r<n>".
     const auto rep = r.id.rfind(".r");

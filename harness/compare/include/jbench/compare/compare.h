@@ -46,6 +46,10 @@ struct CompareOptions {
   // The same for counted metrics (MetricInfo::counted), compared pair by pair: a count the same
   // seed reproduces to the instruction can decide far below wall time's threshold.
   double counted_threshold = 0.005;
+  // A duet: the two sides ran at once (on disjoint CPUs, docs/compare.md "Duet"), and each base
+  // run is compared with the candidate run that measured beside it, pair by pair, so that what the
+  // host did to both cancels. Rows without such pairs say so.
+  bool pair_by_time = false;
   bool allow_different_build = false;
   // Workload parameters may differ (two settings of one workload, as a proposal compares); the
   // differences are listed. Phases and datasets must still be the same.
@@ -68,6 +72,7 @@ struct MetricRow {
   // the interval and the detectable change are over the pairs' ratios (stats/paired_test.h);
   // units_* then count pairs.
   bool paired = false;
+  std::string paired_by;  // "seed" (a counted metric) or "time" (--pair-by-time: a duet)
   std::size_t units_base = 0, units_candidate = 0;
   double threshold = 0;  // the threshold this row was judged against
   // The samples themselves, one per run with the metric, in the bundle's run order: the row's

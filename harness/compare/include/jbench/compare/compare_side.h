@@ -25,6 +25,10 @@ struct SideCell {
   // metric -> the seed of the run each value came from, parallel to `metrics`: a counted metric
   // is compared pair by pair, each candidate run with the base run of its seed (compare.h).
   std::map<std::string, std::vector<std::string>> seeds;
+  // metric -> the measure window (CLOCK_MONOTONIC ns) of the run each value came from, parallel to
+  // `metrics`; (0, 0) when not recorded. With --pair-by-time, runs of the two sides that measured
+  // at once are compared pair by pair (a duet, compare.h).
+  std::map<std::string, std::vector<std::pair<std::uint64_t, std::uint64_t>>> windows;
 };
 
 struct CompareSide {

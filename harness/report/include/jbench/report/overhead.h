@@ -16,6 +16,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace jbench::report {
@@ -28,6 +29,8 @@ struct RunFacts {
   std::size_t order = 0;
   std::string status;  // ok | failed | ...
   std::string seed;    // the run's seed, as the manifest writes it (a decimal string)
+  // The run's measure phase, CLOCK_MONOTONIC ns (run.json boundaries); unset when not recorded.
+  std::optional<std::pair<std::uint64_t, std::uint64_t>> measure_window;
   double throughput = 0;
   // axis -> value, trace excluded, in the matrix's axis order (by name without a plan)
   std::vector<std::pair<std::string, std::string>> values;
