@@ -1,7 +1,8 @@
 // ci/duet.sh end to end: the base and the candidate run at once, each pinned to its own CPU, twice
 // with the CPUs swapped, and `jbench compare --pair-by-time` pairs each base run with the
-// candidate run that measured beside it. The same build on both sides is never a regression; a
-// planted busy wait per statement is found, pair by pair.
+// candidate run that measured beside it. A planted busy wait of three statements' length is found
+// pair by pair however busy the host (the suite runs beside it); what a duet can see on a given
+// host is measured, not tested (docs/nightly.md, "Run orders compared").
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -37,12 +38,12 @@ Json throughput_row(const std::string& out) {
   return Json();
 }
 
-TEST(Duet, the_same_build_beside_itself_pairs_every_run_and_is_no_regression) {
+TEST(Duet, the_same_build_beside_itself_pairs_nearly_every_run) {
   test::TempDir dir;
   const std::string out = dir.path() + "/duet";
   const auto r = duet(out, "duet-tiny.yaml");
   ASSERT_FALSE(r.timed_out);
-  EXPECT_NE(r.exit_code, 1) << r.out << r.err;
+  // Compare's outcome (a host may make even A/A noisy enough to flag a row); never bad usage.
   EXPECT_NE(r.exit_code, 2) << r.out << r.err;
   for (const char* s : {"/base/h1", "/base/h2", "/candidate/h1", "/candidate/h2"}) {
     EXPECT_TRUE(fs::exists(out + s + "/SHA256SUMS")) << s << " is not a valid bundle";
@@ -51,7 +52,7 @@ TEST(Duet, the_same_build_beside_itself_pairs_every_run_and_is_no_regression) {
   EXPECT_EQ(row["paired_by"], "time") << row.dump();
   // Six runs a half, two halves: nearly every base run measured beside a candidate run.
   EXPECT_GE(row["units_base"].get<int>(), 10) << row.dump();
-  EXPECT_NE(row["verdict"], "regressed") << row.dump();
+  EXPECT_TRUE(row["ci_low"].is_number() && row["ci_high"].is_number()) << row.dump();
   EXPECT_NE(r.err.find("half 2 of 2: the base on CPU 1, the candidate on CPU 0"), std::string::npos)
       << r.err;
 }
@@ -65,7 +66,7 @@ TEST(Duet, a_planted_busy_wait_is_found_pair_by_pair) {
   const Json row = throughput_row(out);
   EXPECT_EQ(row["verdict"], "regressed") << row.dump();
   EXPECT_EQ(row["paired_by"], "time");
-  EXPECT_LT(row["ci_high"].get<double>(), 1.0) << row.dump();
+  EXPECT_LT(row["ci_high"].get<double>(), 0.8) << row.dump();  // about x0.3 on a quiet host
 }
 
 TEST(Duet, bad_usage_exits_2_before_anything_runs) {
@@ -75,10 +76,9 @@ TEST(Duet, bad_usage_exits_2_before_anything_runs) {
   const auto one = test::run_process({"/bin/bash", JBENCH_SOURCE_DIR + "/ci/duet.sh", "a.yaml"}, o);
   EXPECT_EQ(one.exit_code, 2) << one.err;
   const std::string m = JBENCH_SOURCE_DIR + "/tests/fixtures/compare/duet-tiny.yaml";
-  const auto same_cpu = test::run_process(
-      {"/bin/bash", JBENCH_SOURCE_DIR + "/ci/duet.sh", m, m, "--cpus", "1,1", "--out",
-       dir.path() + "/d"},
-      o);
+  const auto same_cpu = test::run_process({"/bin/bash", JBENCH_SOURCE_DIR + "/ci/duet.sh", m, m,
+                                           "--cpus", "1,1", "--out", dir.path() + "/d"},
+                                          o);
   EXPECT_EQ(same_cpu.exit_code, 2) << same_cpu.err;
   EXPECT_NE(same_cpu.err.find("two different CPUs"), std::string::npos) << same_cpu.err;
   EXPECT_FALSE(fs::exists(dir.path() + "/d"));
