@@ -114,7 +114,8 @@ CompareSide read_one_bundle(const std::string& dir) {
     for (auto& [metric, value] : run_metrics(*summary, r.clean_collectors)) {
       cell.metrics[metric].push_back(value);
       cell.seeds[metric].push_back(r.seed);
-      cell.windows[metric].push_back(r.measure_window.value_or(std::pair<std::uint64_t, std::uint64_t>{}));
+      cell.windows[metric].push_back(
+          r.measure_window.value_or(std::pair<std::uint64_t, std::uint64_t>{}));
     }
   }
   return side;
