@@ -90,6 +90,27 @@ std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> others(const RunE
   return out;
 }
 
+// Whether `pid` is asleep (state S) in system call `nr`, as /proc says: an event to wait on.
+bool sleeping_in(pid_t pid, long nr) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string all;
+  std::getline(stat, all);
+  const auto paren = all.rfind(')');
+  if (paren == std::string::npos || paren + 2 >= all.size() || all[paren + 2] != 'S') return false;
+  std::ifstream sys("/proc/" + std::to_string(pid) + "/syscall");
+  long in = -1;
+  return static_cast<bool>(sys >> in) && in == nr;
+}
+
+// Waits (a safety net of 10 s) until `pid` sleeps in system call `nr`; whether it does.
+bool wait_until_sleeping_in(pid_t pid, long nr) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (!sleeping_in(pid, nr) && std::chrono::steady_clock::now() < deadline) {
+    ::poll(nullptr, 0, 1);
+  }
+  return sleeping_in(pid, nr);
+}
+
 // A call no tracer follows is still counted, exactly, by its name and with its time, in its
 // phase; and so is the target's acknowledgement (vmsplice), which is no traced call on purpose.
 // Nothing of the unregistered twin.
@@ -97,6 +118,9 @@ TEST_F(LibbpfTracerTest, EveryOtherSystemCallOfTheCohortIsCountedByItsName) {
   auto member = test::Target::spawn(dir_.path() + "/member");
   auto twin = test::Target::spawn(dir_.path() + "/twin");
   ASSERT_TRUE(member && twin);
+  // The run begins once the member waits for its command: its rt_sigtimedwait then began before
+  // the run, as the count below assumes (on a busy host it may still be on its way there).
+  ASSERT_TRUE(wait_until_sleeping_in(member->pid(), SYS_rt_sigtimedwait));
   ASSERT_EQ(tracer_->begin_run({member->pid()}), "");
   tracer_->set_phase(2);
   EXPECT_EQ(member->other(37)["getppid"], 37);
@@ -242,18 +266,6 @@ TEST_F(LibbpfTracerTest, FullRecordsEveryCallOfTheCohortWithOpensPathsAndDrainsE
   twin->exit_and_reap();
 }
 
-// Whether `pid` is asleep (state S) in system call `nr`, as /proc says: an event to wait on.
-bool sleeping_in(pid_t pid, long nr) {
-  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-  std::string all;
-  std::getline(stat, all);
-  const auto paren = all.rfind(')');
-  if (paren == std::string::npos || paren + 2 >= all.size() || all[paren + 2] != 'S') return false;
-  std::ifstream sys("/proc/" + std::to_string(pid) + "/syscall");
-  long in = -1;
-  return static_cast<bool>(sys >> in) && in == nr;
-}
-
 // Between two commands the member waits for the next in rt_sigtimedwait, a call the tracer does not
 // time: that wait is recorded off the CPU, blocked, naming the call it blocked in.
 TEST_F(LibbpfTracerTest, ABlockedWaitOutsideTracedCallsNamesTheCallItBlockedIn) {
@@ -265,12 +277,7 @@ TEST_F(LibbpfTracerTest, ABlockedWaitOutsideTracedCallsNamesTheCallItBlockedIn) 
   member->work(1);
   // The next command only once the member sleeps in rt_sigtimedwait (its /proc syscall file
   // names the call it is blocked in); sent earlier, it would find the signal already pending.
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (!sleeping_in(member->pid(), SYS_rt_sigtimedwait) &&
-         std::chrono::steady_clock::now() < deadline) {
-    ::poll(nullptr, 0, 1);
-  }
-  ASSERT_TRUE(sleeping_in(member->pid(), SYS_rt_sigtimedwait));
+  ASSERT_TRUE(wait_until_sleeping_in(member->pid(), SYS_rt_sigtimedwait));
   member->work(1);
   const RunEnd end = tracer_->end_run();
   EXPECT_TRUE(end.problems.empty()) << end.problems.front();
