@@ -137,6 +137,20 @@ TEST(CompareHtml, a_shift_of_every_cell_is_a_note_under_the_outcome_and_only_the
   EXPECT_NO_THROW(comparison_to_html(doc));
 }
 
+TEST(CompareHtml, a_paired_row_says_what_paired_it_and_the_page_how_pairs_are_compared) {
+  json doc = comparison_document("writer-a", "writer-planted", true);
+  const std::string unpaired = comparison_to_html(doc);
+  EXPECT_EQ(unpaired.find("Rows marked <em>paired</em>"), std::string::npos);
+  doc["rows"][0]["paired"] = true;
+  doc["rows"][0]["paired_by"] = "seed";
+  doc["rows"][1]["paired"] = true;
+  doc["rows"][1]["paired_by"] = "time";
+  const std::string page = comparison_to_html(doc);
+  EXPECT_EQ(occurrences(page, "Rows marked <em>paired</em>"), 1u);
+  EXPECT_EQ(occurrences(page, " <em>paired by seed</em></td>"), 1u);
+  EXPECT_EQ(occurrences(page, " <em>paired by time</em></td>"), 1u);
+}
+
 TEST(CompareHtml, a_row_without_a_ratio_says_why) {
   json doc = comparison_document("writer-a", "writer-planted", true);
   for (json& row : doc["rows"]) row["ratio"] = row["ci_low"] = row["ci_high"] = nullptr;

@@ -138,8 +138,11 @@ std::string rows_table_section(const json& report) {
   }
   const auto fdr = number(field(report, "fdr"));
   const auto threshold = number(field(report, "threshold"));
-  bool sessions = false;
-  for (const json& row : array_or_empty(rows)) sessions |= field(row, "by_session") == true;
+  bool sessions = false, paired = false;
+  for (const json& row : array_or_empty(rows)) {
+    sessions |= field(row, "by_session") == true;
+    paired |= field(row, "paired") == true;
+  }
   out += fmt::format(
       "<p class=\"explain\">ratio = candidate median / base median, with its 95% bootstrap "
       "interval; p: the Mann–Whitney rank test{}; q: Benjamini–Hochberg over all {} rows{}. A "
@@ -151,6 +154,14 @@ std::string rows_table_section(const json& report) {
                : "",
       array_or_empty(rows).size(), fdr ? " (at a false discovery rate of " + plain(*fdr) + ")" : "",
       threshold ? percent(*threshold) : "the threshold");
+  if (paired) {
+    out +=
+        "<p class=\"explain\">Rows marked <em>paired</em> compare run by run: a counted metric "
+        "each candidate run with the base run of its seed, a duet each with the run that measured "
+        "beside it. Their ratio is the geometric mean of the pairs' ratios, p is Student's t on "
+        "their logarithms, n counts pairs, and the noise floor is the spread of the pairs' log "
+        "ratios (docs/compare.md).</p>\n";
+  }
   out +=
       "<div class=\"table-scroll\"><table "
       "class=\"compare-rows\">\n<thead><tr><th>cell</th><th>metric</th>"
@@ -168,8 +179,12 @@ std::string rows_table_section(const json& report) {
         "<td class=\"verdict {0}\">{14}</td><td class=\"note\">{15}</td>"
         "<td class=\"repetitions\">{16}</td></tr>\n",
         css, escape(cell_of(row)), escape(metric), escape(text(field(row, "verdict"))),
-        escape(metric_label(metric)), count_text(field(row, "n_base")),
-        count_text(field(row, "n_candidate")), escape(median_text(row, "n_base", "base_median")),
+        escape(metric_label(metric)) +
+            (field(row, "paired") == true
+                 ? " <em>paired by " + escape(text(field(row, "paired_by"))) + "</em>"
+                 : std::string()),
+        count_text(field(row, "n_base")), count_text(field(row, "n_candidate")),
+        escape(median_text(row, "n_base", "base_median")),
         escape(median_text(row, "n_candidate", "candidate_median")), escape(ratio_text(row, 3)),
         number_text(field(row, "p")), number_text(field(row, "q")),
         share_text(field(row, "detectable_change"), "not estimable"),
