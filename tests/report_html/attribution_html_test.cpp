@@ -29,6 +29,25 @@ TEST(AttributionHtml, sections_come_in_the_documented_order) {
   }
 }
 
+// Counted cells, when the report has them: a table row each with its figures and source, before
+// the overhead; a report without them has no such section.
+TEST(AttributionHtml, counted_cells_are_a_table_before_the_overhead_and_only_when_there) {
+  json report = attribution_fixture("example.json");
+  EXPECT_EQ(attribution_to_html(report).find("<section id=\"counted\""), std::string::npos);
+  report["counted"] = json::parse(R"J([{"cell": "w1.persistent.mixed.small", "runs": 3,
+      "counted_runs": 2, "instructions_per_op": [53923.4, 58841.0], "seeds": ["1", "2"],
+      "median_instructions_per_op": 56382.2, "source": "callgrind (valgrind-3.19.0)"
+}])J");
+  const std::string page = attribution_to_html(report);
+  const std::size_t counted = page.find("<section id=\"counted\"");
+  ASSERT_NE(counted, std::string::npos);
+  EXPECT_LT(counted, page.find("<section id=\"overhead\""));
+  EXPECT_NE(page.find("<tr><td>w1.persistent.mixed.small</td><td>2 of 3</td><td>56382</td>"
+                      "<td>53923..58841</td><td>callgrind (valgrind-3.19.0)</td></tr>"),
+            std::string::npos)
+      << page.substr(counted, 2000);
+}
+
 // The overview: a square per row of report["overview"], cells down and modes across, each with
 // the row's figures, tinted by the rest and linked to the account of the same index.
 TEST(AttributionHtml, the_overview_is_a_grid_of_the_reports_rows_linked_to_their_accounts) {

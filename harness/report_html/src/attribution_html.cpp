@@ -54,6 +54,7 @@ std::string attribution_to_html(const json& report) {
   out += cost_bars_section(cells);
   out += cell_tables_section(cells);
   out += scaling_section(field(report, "scaling"));
+  out += counted_section(field(report, "counted"));
   out += overhead_section(field(report, "overhead"));
   out += startup_section(field(report, "startup"));
   out += warnings_section(field(report, "warnings"));

@@ -26,6 +26,8 @@ std::string scaling_section(const nlohmann::json& scaling);
 
 // From report["overhead"]: the forest plot of every cell+mode's median ratio.
 std::string overhead_section(const nlohmann::json& overhead);
+// The counted cells' instructions per operation (report["counted"]); "" when there are none.
+std::string counted_section(const nlohmann::json& counted);
 
 // From report["startup"]: each run's startup steps and its call sequence.
 std::string startup_section(const nlohmann::json& startup);
