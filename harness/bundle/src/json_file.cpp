@@ -39,7 +39,9 @@ const nlohmann::json* collector_entry(const nlohmann::json& run, std::string_vie
   const auto collectors = mode->find("collectors");
   if (collectors == mode->end() || !collectors->is_array()) return nullptr;
   for (const nlohmann::json& c : *collectors) {
-    if (c.is_object() && c.value("name", "") == name) return &c;
+    if (!c.is_object()) continue;
+    const auto n = c.find("name");
+    if (n != c.end() && n->is_string() && n->get_ref<const std::string&>() == name) return &c;
   }
   return nullptr;
 }

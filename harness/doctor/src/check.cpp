@@ -6,6 +6,13 @@
 
 namespace jbench::doctor {
 
+Check with_tool_proof(Check check, Evidence evidence, const std::string& path, bool verified) {
+  check.evidence = std::move(evidence);
+  check.facts["path"] = path;
+  check.facts["attach_verified"] = verified;
+  return check;
+}
+
 Evidence evidence_of(const std::vector<std::string>& argv, const ToolRun& run,
                      std::optional<std::string> version) {
   Evidence e;

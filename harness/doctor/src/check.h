@@ -54,6 +54,10 @@ struct Check {
 Evidence evidence_of(const std::vector<std::string>& argv, const ToolRun& run,
                      std::optional<std::string> version);
 
+// A tool's check with what proves it: the command's evidence, the tool's path, and whether the
+// tool was seen to work (facts.attach_verified; false when --no-attach left it untried).
+Check with_tool_proof(Check check, Evidence evidence, const std::string& path, bool verified);
+
 nlohmann::json to_json(const Check& check);
 
 // The check called `name` (it must exist: the probe builds them all).

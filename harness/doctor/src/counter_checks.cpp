@@ -61,11 +61,9 @@ Check check_callgrind(const ProbeContext& ctx) {
   const std::string name =
       fmt::format("{} {}", path, version.empty() ? "(version unknown)" : version);
   if (!ctx.options.try_attach) {
-    Check c = Check::ok("callgrind", name + "; a counted program not tried (--no-attach)");
-    c.evidence = evidence_of(version_argv, version_run, version);
-    c.facts["path"] = path;
-    c.facts["attach_verified"] = false;
-    return c;
+    return with_tool_proof(
+        Check::ok("callgrind", name + "; a counted program not tried (--no-attach)"),
+        evidence_of(version_argv, version_run, version), path, false);
   }
   // A real program, counted: callgrind must start and exit cleanly around it.
   const std::vector<std::string> argv{
@@ -78,10 +76,8 @@ Check check_callgrind(const ProbeContext& ctx) {
                 : Check::missing("callgrind", "attach_failed",
                                  name + ": callgrind did not run a program to a clean end",
                                  "run `" + evidence.command + "` by hand and read its stderr");
-  c.evidence = evidence;
-  c.facts["path"] = path;
-  c.facts["attach_verified"] = c.available;
-  return c;
+  const bool verified = c.available;
+  return with_tool_proof(std::move(c), evidence, path, verified);
 }
 
 }  // namespace jbench::doctor

@@ -56,11 +56,9 @@ Check check_bpftrace(const ProbeContext& ctx, const std::vector<Check>& before) 
   const std::string name = fmt::format("{} {}", path, version.value_or("(version unknown)"));
 
   if (!ctx.options.try_attach) {
-    Check c = Check::ok("bpftrace", name + "; attach not tried (--no-attach): not proven");
-    c.evidence = evidence_of(version_argv, version_run, version);
-    c.facts["path"] = path;
-    c.facts["attach_verified"] = false;
-    return c;
+    return with_tool_proof(
+        Check::ok("bpftrace", name + "; attach not tried (--no-attach): not proven"),
+        evidence_of(version_argv, version_run, version), path, false);
   }
   const std::vector<std::string> argv{path, "-e", kAttachProgram};
   const int timeout = ctx.options.attach_timeout_ms;
@@ -100,10 +98,8 @@ Check check_bpftrace(const ProbeContext& ctx, const std::vector<Check>& before) 
     c = Check::missing("bpftrace", "attach_failed",
                        with_errno(name + ": the attach test " + why, evidence), fix);
   }
-  c.evidence = evidence;
-  c.facts["path"] = path;
-  c.facts["attach_verified"] = c.available;
-  return c;
+  const bool verified = c.available;
+  return with_tool_proof(std::move(c), evidence, path, verified);
 }
 
 Check check_strace(const ProbeContext& ctx, const std::vector<Check>& before) {
@@ -132,11 +128,9 @@ Check check_strace(const ProbeContext& ctx, const std::vector<Check>& before) {
     return c;
   }
   if (!ctx.options.try_attach) {
-    Check c = Check::ok("strace", name + "; ptrace scope allows it; trace not tried (--no-attach)");
-    c.evidence = evidence_of(version_argv, version_run, version);
-    c.facts["path"] = path;
-    c.facts["attach_verified"] = false;
-    return c;
+    return with_tool_proof(
+        Check::ok("strace", name + "; ptrace scope allows it; trace not tried (--no-attach)"),
+        evidence_of(version_argv, version_run, version), path, false);
   }
   // Trace a short child that surely exists: strace itself printing its version.
   const std::vector<std::string> argv{path, "-f",           "-qq", "-o", "/dev/null",
@@ -154,10 +148,8 @@ Check check_strace(const ProbeContext& ctx, const std::vector<Check>& before) {
                            "` by hand and read its stderr; in a container, ptrace may be "
                            "blocked by seccomp (docker run --cap-add SYS_PTRACE)");
   }
-  c.evidence = evidence;
-  c.facts["path"] = path;
-  c.facts["attach_verified"] = c.available;
-  return c;
+  const bool verified = c.available;
+  return with_tool_proof(std::move(c), evidence, path, verified);
 }
 
 Check check_dtrace(const ProbeContext& ctx, const std::vector<Check>& before) {

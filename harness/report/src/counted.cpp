@@ -16,16 +16,13 @@ using Json = nlohmann::json;
 
 // The instructions collector's backend and version, as run.json lists it.
 std::string source_of(const Json& run) {
-  const Json* list = nullptr;
-  if (const auto mode = run.find("trace_mode"); mode != run.end() && mode->is_object()) {
-    if (const auto c = mode->find("collectors"); c != mode->end() && c->is_array()) list = &*c;
-  }
-  if (!list) return {};
-  for (const Json& c : *list) {
-    if (!c.is_object() || c.value("name", "") != "instructions") continue;
-    return fmt::format("{} ({})", c.value("backend", "?"), c.value("version", "version unknown"));
-  }
-  return {};
+  const Json* c = collector_entry(run, "instructions");
+  if (!c) return {};
+  const auto text = [c](const char* key, const char* absent) {
+    const auto it = c->find(key);
+    return it != c->end() && it->is_string() ? it->get<std::string>() : std::string(absent);
+  };
+  return fmt::format("{} ({})", text("backend", "?"), text("version", "version unknown"));
 }
 
 // Instructions per operation of a counted run's summary; nothing when it has no clean count.

@@ -6,6 +6,8 @@
 #include <filesystem>
 
 #include "checks.h"
+#include "jbench/bundle/json_file.h"
+#include "jbench/collectors/api/status.h"
 #include "jbench/collectors/instructions/callgrind_output.h"
 #include "jbench/collectors/instructions/instructions_collector.h"
 #include "jbench/events/event_file.h"
@@ -16,16 +18,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// The instructions collector ran (whatever it proved): its records are there to check.
 bool counted_run(const RunView& r) {
-  const Json* mode = r.run ? member(*r.run, "trace_mode") : nullptr;
-  const Json* listed = mode ? member(*mode, "collectors") : nullptr;
-  if (!listed || !listed->is_array()) return false;
-  for (const Json& c : *listed) {
-    if (string_at(c, "name") != "instructions") continue;
-    const auto status = string_at(c, "status");
-    return status == "ok" || status == "no_events_observed" || status == "collector_failed";
-  }
-  return false;
+  const Json* c = r.run && r.run->is_object() ? collector_entry(*r.run, "instructions") : nullptr;
+  const auto status =
+      c ? collectors::status_from_word(string_at(*c, "status").value_or("")) : std::nullopt;
+  return status && collectors::ran(*status);
 }
 
 void check_record(const std::string& root, const RunView& r, const std::string& at,
