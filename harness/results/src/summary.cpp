@@ -237,31 +237,29 @@ Table cell_table(const std::vector<CellLine>& lines) {
 }
 
 std::string format_cell_table(const std::vector<CellLine>& lines) {
+  constexpr const char* kRow = "{:<42} {:>5} {:>12} {:>22} {:>8} {:>10} {:>10} {:>6} {:>8}\n";
   const auto baseline = baseline_medians(lines);
-  std::string out =
-      fmt::format("{:<42} {:>5} {:>12} {:>22} {:>8} {:>10} {:>10} {:>6} {:>8}\n", "cell", "ok",
-                  "ops/s (med)", "spread (min..max)", "vs base", "p50", "p99", "fair", "starved");
+  std::string out = fmt::format(fmt::runtime(kRow), "cell", "ok", "ops/s (med)",
+                                "spread (min..max)", "vs base", "p50", "p99", "fair", "starved");
   bool counted = false;
   for (const auto& l : lines) {
-    std::string spread = "-";
+    const auto ratio = vs_baseline(l, baseline);
+    const std::string vs_base = ratio ? fmt::format("x{:.2f}", *ratio) : "-";
+    const std::string ok = fmt::format("{}/{}", l.ok, l.runs);
     if (l.counted) {
       // Timed inside the counting runtime: only its cost against the baseline is shown.
       counted = true;
-      const auto ratio = vs_baseline(l, baseline);
-      out += fmt::format("{:<42} {:>5} {:>12} {:>22} {:>8} {:>10} {:>10} {:>6} {:>8}\n", l.cell,
-                         fmt::format("{}/{}", l.ok, l.runs), "counted", "-",
-                         ratio ? fmt::format("x{:.2f}", *ratio) : "-", "-", "-", "-", "-");
+      out +=
+          fmt::format(fmt::runtime(kRow), l.cell, ok, "counted", "-", vs_base, "-", "-", "-", "-");
       continue;
     }
+    std::string spread = "-";
     if (!l.throughput.empty()) {
       const auto [lo, hi] = std::minmax_element(l.throughput.begin(), l.throughput.end());
       spread = fmt::format("{:.0f}..{:.0f}", *lo, *hi);
     }
-    const auto ratio = vs_baseline(l, baseline);
-    const std::string vs_base = ratio ? fmt::format("x{:.2f}", *ratio) : "-";
     out += fmt::format(
-        "{:<42} {:>5} {:>12} {:>22} {:>8} {:>10} {:>10} {:>6} {:>8}\n", l.cell,
-        fmt::format("{}/{}", l.ok, l.runs),
+        fmt::runtime(kRow), l.cell, ok,
         l.throughput.empty() ? std::string("-") : fmt::format("{:.0f}", median(l.throughput)),
         spread, vs_base, latency_text(l.p50_ns), latency_text(l.p99_ns),
         l.fairness.empty() ? std::string("-") : fmt::format("{:.2f}", median(l.fairness)),
