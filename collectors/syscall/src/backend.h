@@ -1,6 +1,7 @@
-// One way of observing the cohort's system calls (bpftrace, strace), behind the interface the
-// collector drives. Each backend launches its tool, proves it attached, follows phases, and after
-// stop() turns its raw output into Observed: the same shape whatever the tool.
+// One way of observing the cohort's system calls (the compiled tracer, bpftrace, DTrace, strace),
+// behind the interface the collector drives. Each backend launches its tool, proves it attached,
+// follows phases, and after stop() turns its raw output into Observed: the same shape whatever the
+// tool.
 #pragma once
 
 #include <sys/types.h>
@@ -100,6 +101,9 @@ class Backend {
 std::unique_ptr<Backend> make_bpftrace_backend(BackendContext context, std::string executable,
                                                std::string tracefs);
 std::unique_ptr<Backend> make_strace_backend(BackendContext context, std::string executable);
+// A real DTrace at `executable` (host_caps::find_dtrace), light and full.
+std::unique_ptr<Backend> make_dtrace_backend(BackendContext context, std::string executable,
+                                             std::string version);
 // The compiled tracer, where this build has it (JBENCH_HAVE_LIBBPF); light detail only so far.
 std::unique_ptr<Backend> make_libbpf_backend(BackendContext context);
 

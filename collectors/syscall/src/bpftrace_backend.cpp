@@ -194,7 +194,7 @@ class BpftraceBackend final : public Backend {
     std::ifstream in(ctx_.raw_dir + "/" + kBpftraceOutput);
     std::string line;
     while (std::getline(in, line)) reader.line(line);
-    BpftraceObservations obs = reader.finish();
+    ProgramObservations obs = reader.finish();
     Observed out;
     out.per_call = ctx_.detail == Detail::full;
     out.calls = std::move(obs.calls);

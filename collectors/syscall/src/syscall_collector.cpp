@@ -11,6 +11,7 @@
 #include "host_tools.h"
 #include "jbench/common/clock.h"
 #include "jbench/events/event_file.h"
+#include "jbench/host_caps/dtrace.h"
 #include "jbench/host_caps/tracefs.h"
 #include "report.h"
 #include "status.h"
@@ -95,9 +96,10 @@ std::string SyscallCollector::State::try_backend(std::unique_ptr<Backend> candid
 
 void SyscallCollector::State::choose_and_attach() {
   const std::string& wanted = options.backend;
-  if (wanted != "" && wanted != "bpftrace" && wanted != "strace" && wanted != "libbpf") {
+  if (wanted != "" && wanted != "bpftrace" && wanted != "strace" && wanted != "libbpf" &&
+      wanted != "dtrace") {
     start_failure = fmt::format(
-        "unknown backend '{}' (libbpf, bpftrace, strace, or empty for the best)", wanted);
+        "unknown backend '{}' (libbpf, bpftrace, dtrace, strace, or empty for the best)", wanted);
     return;
   }
   BackendContext ctx;
@@ -107,6 +109,17 @@ void SyscallCollector::State::choose_and_attach() {
   ctx.max_output_bytes = options.max_output_bytes;
   ctx.harness_pid = getpid();
   ctx.live = &live;
+  if (wanted == "dtrace") {
+    // Only when asked for: the best backend is chosen among the others.
+    const host_caps::DtraceFound dtrace = host_caps::find_dtrace();
+    if (dtrace.path.empty()) {
+      unavailable = dtrace.reason;
+      remediation = dtrace.remediation;
+      return;
+    }
+    start_failure = try_backend(make_dtrace_backend(ctx, dtrace.path, dtrace.version));
+    return;
+  }
   if (wanted == "libbpf") {
 #ifdef JBENCH_HAVE_LIBBPF
     start_failure = try_backend(make_libbpf_backend(ctx));

@@ -10,6 +10,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -338,10 +339,32 @@ TEST(SyscallCollectorFaults, NothingTracedIsNoEventsObserved) {
 TEST(SyscallCollectorFaults, UnknownBackendNameFails) {
   TempDir dir;
   Scenario s;
-  s.backend = "dtrace";
+  s.backend = "perf";
   const Outcome o = run_scenario(s, dir.path());
   EXPECT_EQ(o.entry["status"], "collector_failed");
-  EXPECT_NE(reason(o).find("unknown backend 'dtrace'"), std::string::npos) << reason(o);
+  EXPECT_NE(reason(o).find("unknown backend 'perf' (libbpf, bpftrace, dtrace, strace"),
+            std::string::npos)
+      << reason(o);
+}
+
+// DTrace named where none is found: not_available, with the reason and how to build one.
+TEST(SyscallCollectorFaults, DtraceWhereNoneIsFoundIsNotAvailableAndSaysHowToGetOne) {
+  TempDir dir;
+  const char* was = std::getenv("JBENCH_DTRACE");
+  const std::string saved = was ? was : "";
+  ::setenv("JBENCH_DTRACE", "/nonexistent/dtrace", 1);
+  Scenario s;
+  s.backend = "dtrace";
+  const Outcome o = run_scenario(s, dir.path());
+  if (was) {
+    ::setenv("JBENCH_DTRACE", saved.c_str(), 1);
+  } else {
+    ::unsetenv("JBENCH_DTRACE");
+  }
+  EXPECT_EQ(o.entry["status"], "not_available") << o.entry.dump(2);
+  EXPECT_NE(reason(o).find("JBENCH_DTRACE=/nonexistent/dtrace"), std::string::npos) << reason(o);
+  EXPECT_NE(o.entry.value("remediation", "").find("ci/dtrace-linux.sh"), std::string::npos)
+      << o.entry.dump(2);
 }
 
 }  // namespace

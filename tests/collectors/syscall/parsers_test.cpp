@@ -30,7 +30,7 @@ std::size_t lines_matching(const std::vector<std::string>& lines, const std::str
   return n;
 }
 
-BpftraceObservations read_bpftrace(const std::vector<std::string>& lines) {
+ProgramObservations read_bpftrace(const std::vector<std::string>& lines) {
   BpftraceReader reader;
   for (const auto& l : lines) reader.line(l);
   return reader.finish();

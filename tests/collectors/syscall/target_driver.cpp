@@ -11,6 +11,7 @@
 
 #include "host_tools.h"
 #include "jbench/common/clock.h"
+#include "jbench/host_caps/dtrace.h"
 #include "jbench/host_caps/tracefs.h"
 #include "jbench/proc/proc_stat.h"
 #ifdef JBENCH_HAVE_LIBBPF
@@ -212,6 +213,8 @@ std::string bpftrace_missing() {
   const auto why = bpftrace_unavailable(find_on_path("bpftrace"), host_caps::find_tracefs().dir);
   return why.reason;
 }
+
+std::string dtrace_missing() { return host_caps::find_dtrace().reason; }
 
 std::string strace_missing() {
   using namespace collectors::syscall_detail;

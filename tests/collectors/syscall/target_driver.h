@@ -108,6 +108,7 @@ std::set<pid_t> summary_pids(const nlohmann::json& entry);
 // tracepoints); when not, the reason for GTEST_SKIP.
 std::string bpftrace_missing();
 std::string strace_missing();
+std::string dtrace_missing();  // why no DTrace is found ($JBENCH_DTRACE, PATH), or ""
 #ifdef JBENCH_HAVE_LIBBPF
 std::string libbpf_missing();  // why the compiled tracer cannot load here, or ""
 #endif

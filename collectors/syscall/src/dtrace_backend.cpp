@@ -1,0 +1,243 @@
+// The DTrace backend: the generated D program (dtrace_script.h) run by a real DTrace (found by
+// host_tools' find_dtrace), attached once a phase marker made by this process comes back
+// through its output. DTrace fires BEGIN only once every probe is enabled and prints what its
+// consumer read, so that line proves the probes are live, as with bpftrace.
+#include <fmt/format.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "backend.h"
+#include "dtrace_output.h"
+#include "dtrace_script.h"
+#include "host_tools.h"
+#include "incarnations.h"
+#include "jbench/common/clock.h"
+#include "jbench/proc/run_tool.h"
+#include "syscall_table.h"
+
+namespace jbench::collectors::syscall_detail {
+namespace {
+
+constexpr const char* kScript = "syscall.dtrace.d";
+constexpr const char* kOutput = "syscall.dtrace.txt";
+constexpr const char* kStderr = "syscall.dtrace.stderr.txt";
+constexpr std::uint64_t kQuietNs = 100'000'000;  // five of the consumer's reads (20 Hz)
+
+void marker_call(std::int64_t value) { ::syscall(SYS_getpgid, static_cast<pid_t>(value)); }
+
+// The calls of the syscall provider, from `dtrace -l -P syscall` ("ID PROVIDER MODULE FUNCTION
+// NAME" rows): what the program may name.
+std::set<std::string> syscall_probes(const std::string& dtrace) {
+  std::set<std::string> out;
+  const proc::ToolRun run =
+      proc::run_to_completion({dtrace, "-l", "-P", "syscall"}, std::nullopt, 30'000, 1 << 20);
+  std::istringstream in(run.out);
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream row(line);
+    std::string id, provider, module, function, name;
+    if (row >> id >> provider >> module >> function >> name && provider == "syscall") {
+      out.insert(function);
+    }
+  }
+  return out;
+}
+
+// The first lines of dtrace's stderr that say why it stopped.
+std::string stderr_excerpt(const std::string& path) {
+  std::ifstream in(path);
+  std::string line, out;
+  while (std::getline(in, line) && out.size() < 400) {
+    if (line.empty()) continue;
+    if (!out.empty()) out += " | ";
+    out += line;
+  }
+  return out;
+}
+
+class DtraceBackend final : public Backend {
+ public:
+  DtraceBackend(BackendContext context, std::string executable, std::string version)
+      : ctx_(std::move(context)), exe_(std::move(executable)), version_(std::move(version)) {}
+
+  std::string_view name() const override { return "dtrace"; }
+  std::string version() const override { return version_; }
+
+  std::string attach(std::uint64_t deadline_ns) override {
+    const std::set<std::string> probes = syscall_probes(exe_);
+    if (probes.empty()) {
+      return fmt::format("{} -l -P syscall listed no probes: DTrace cannot trace system calls here",
+                         exe_);
+    }
+    ScriptSpec spec;
+    spec.detail = ctx_.detail;
+    spec.harness_pid = ctx_.harness_pid;
+    for (const auto& p : ctx_.cohort) spec.cohort.push_back(p.pid);
+    for (const auto& c : traced_calls()) {
+      if (probes.count(std::string(c.name))) {
+        spec.calls.push_back(c.name);
+      } else {
+        left_out_.push_back(std::string(c.name));
+      }
+    }
+    for (std::string_view c : {"faccessat", "faccessat2", "access"}) {
+      if (probes.count(std::string(c))) spec.canary_calls.push_back(c);
+    }
+    if (!probes.count("getpgid")) return "DTrace has no syscall::getpgid probe for phase markers";
+    const std::string script_path = ctx_.raw_dir + "/" + kScript;
+    {
+      std::ofstream out(script_path, std::ios::trunc);
+      out << dtrace_script(spec);
+      if (!out.flush()) return fmt::format("cannot write {}", script_path);
+    }
+    BackendLaunch launch;
+    launch.executable = exe_;
+    launch.args = {"-s", script_path};
+    launch.output_path = ctx_.raw_dir + "/" + kOutput;
+    launch.stderr_path = ctx_.raw_dir + "/" + kStderr;
+    launch.max_output_bytes = ctx_.max_output_bytes;
+    LiveView* live = ctx_.live;
+    launch.on_line = [live](std::string_view line) {
+      const LiveLine l = scan_program_line(line);
+      if (l.kind == LiveLine::Kind::other || l.kind == LiveLine::Kind::process) return;
+      std::lock_guard lock(live->mu);
+      if (l.kind == LiveLine::Kind::marker) live->marker_seen = true;
+      if (l.kind == LiveLine::Kind::sync) live->sync_seen = std::max(live->sync_seen, l.sync);
+      if (l.kind == LiveLine::Kind::canary) live->canaries.try_emplace(l.canary.pid, l.canary);
+      live->changed.notify_all();
+    };
+    std::string error;
+    process_ = BackendProcess::launch(std::move(launch), error);
+    if (!process_) return "dtrace did not start: " + error;
+    // Compiling and enabling takes about two seconds; meanwhile the marker is repeated.
+    std::unique_lock lock(ctx_.live->mu);
+    while (!ctx_.live->marker_seen) {
+      lock.unlock();
+      if (!process_->running()) {
+        const std::string why = stderr_excerpt(ctx_.raw_dir + "/" + kStderr);
+        return fmt::format("dtrace exited before it attached{}{}", why.empty() ? "" : ": ", why);
+      }
+      if (monotonic_ns() >= deadline_ns) {
+        process_->stop(monotonic_ns() + 2'000'000'000ULL);
+        return fmt::format("dtrace did not attach within the attach timeout (see {})", kStderr);
+      }
+      marker_call(kPhaseMarkerBase + 0);
+      lock.lock();
+      ctx_.live->changed.wait_for(lock, std::chrono::milliseconds(20));
+    }
+    return {};
+  }
+
+  bool launched() const override { return process_ != nullptr; }
+  pid_t pid() const override { return process_->pid(); }
+  bool alive() override { return process_ && process_->running(); }
+
+  bool sync(std::uint64_t deadline_ns) {
+    const int n = ++syncs_;
+    marker_call(kSyncMarkerBase + n);
+    std::unique_lock lock(ctx_.live->mu);
+    while (ctx_.live->sync_seen < n) {
+      if (monotonic_ns() >= deadline_ns) return false;
+      lock.unlock();
+      const bool running = process_->running();
+      lock.lock();
+      if (!running) return false;
+      ctx_.live->changed.wait_for(lock, std::chrono::milliseconds(5));
+    }
+    return true;
+  }
+
+  void mark_phase(int phase) override { marker_call(kPhaseMarkerBase + phase); }
+
+  std::string add_process(const CohortProcess& p) override {
+    marker_call(kJoinMarkerBase + p.pid);
+    return {};
+  }
+
+  // As with bpftrace: a sync marker read back proves the consumer has read the buffers up to it;
+  // then SIGINT, on which DTrace runs END (the aggregations) and exits.
+  BackendEnd stop(std::uint64_t deadline_ns) override {
+    const bool running = process_->running();
+    caught_up_ = !running;
+    if (running && sync(deadline_ns) && sync(deadline_ns)) {
+      std::uint64_t seen = process_->output_bytes();
+      std::uint64_t quiet_since = monotonic_ns();
+      while (monotonic_ns() < deadline_ns && monotonic_ns() - quiet_since < kQuietNs) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        if (const std::uint64_t now = process_->output_bytes(); now != seen) {
+          seen = now;
+          quiet_since = monotonic_ns();
+        }
+      }
+      caught_up_ = monotonic_ns() - quiet_since >= kQuietNs;
+    }
+    return process_->stop(deadline_ns);
+  }
+
+  Observed collect(const std::vector<PhaseMark>& /*marks: the kernel kept the phase*/) override {
+    DtraceReader reader;
+    std::string line;
+    std::ifstream out(ctx_.raw_dir + "/" + kOutput);
+    while (std::getline(out, line)) reader.line(line);
+    std::ifstream err(ctx_.raw_dir + "/" + kStderr);
+    while (std::getline(err, line)) reader.stderr_line(line);
+    ProgramObservations obs = reader.finish();
+    Observed o;
+    o.per_call = ctx_.detail == Detail::full;
+    o.calls = std::move(obs.calls);
+    o.totals = std::move(obs.totals);
+    o.canaries = std::move(obs.canaries);
+    std::set<pid_t> forked;
+    for (const auto& f : obs.forks) forked.insert(f.child);
+    for (const auto& p : obs.processes) {
+      o.processes.push_back({p.pid, boottime_ns_to_ticks(p.start_boottime_ns.value_or(0)), p.parent,
+                             p.t_ns, forked.count(p.pid) > 0});
+    }
+    o.lost = obs.lost;
+    o.malformed = obs.malformed;
+    o.malformed_examples = std::move(obs.malformed_examples);
+    for (const auto& e : reader.errors()) o.problems.push_back("dtrace: " + e);
+    if (process_->overlong_lines()) o.problems.push_back("dtrace wrote a line over 1 MiB");
+    if (!caught_up_) {
+      o.problems.push_back(
+          "dtrace had not printed all it read by the stop deadline: calls may be missing");
+    }
+    o.header = {
+        {"script", std::filesystem::path(ctx_.raw_dir).filename().string() + "/" + kScript}};
+    o.entry = {{"backend_version", version_},
+               {"phase_markers_seen", obs.markers.size()},
+               {"forks_seen", obs.forks.size()},
+               {"calls_without_probe", left_out_}};
+    return o;
+  }
+
+  std::vector<std::string> raw_files() const override { return {kScript, kOutput, kStderr}; }
+  std::uint64_t output_bytes() const override { return process_ ? process_->output_bytes() : 0; }
+  bool over_bound() const override { return process_ && process_->over_bound(); }
+
+ private:
+  BackendContext ctx_;
+  std::string exe_;
+  std::string version_;
+  std::vector<std::string> left_out_;  // traced calls this host's provider has no probe for
+  std::unique_ptr<BackendProcess> process_;
+  int syncs_ = 0;
+  bool caught_up_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_dtrace_backend(BackendContext context, std::string executable,
+                                             std::string version) {
+  return std::make_unique<DtraceBackend>(std::move(context), std::move(executable),
+                                         std::move(version));
+}
+
+}  // namespace jbench::collectors::syscall_detail

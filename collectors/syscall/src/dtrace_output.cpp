@@ -1,0 +1,133 @@
+#include "dtrace_output.h"
+
+#include <cctype>
+
+#include "dtrace_script.h"
+#include "syscall_table.h"
+
+namespace jbench::collectors::syscall_detail {
+namespace {
+
+constexpr std::size_t kMaxErrorsQuoted = 3;
+
+std::string_view trimmed(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+// (pid, phase, call) of an aggregation line, checked against the phases and the call table.
+std::optional<TotalsKey> totals_key(Fields& f) {
+  TotalsKey k;
+  if (!f.number(k.pid) || !f.number(k.phase) || !f.number(k.call)) return std::nullopt;
+  if (k.phase < 0 || k.phase >= kPhaseCount || !call_by_id(k.call)) return std::nullopt;
+  return k;
+}
+
+}  // namespace
+
+void DtraceReader::line(std::string_view text) {
+  if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
+  if (histogram_) {
+    histogram_row(text);
+    return;
+  }
+  if (text.empty()) return;  // printa separates aggregations by blank lines
+  if (text.starts_with("A ")) {
+    aggregation(text);
+    return;
+  }
+  lines_.text(text, text);
+}
+
+void DtraceReader::aggregation(std::string_view text) {
+  Fields f(text);
+  f.next();
+  const auto name = f.next();
+  std::optional<TotalsKey> key = totals_key(f);
+  if (!name || !key) {
+    lines_.malformed(text);
+    return;
+  }
+  if (*name == "h") {  // quantize() prints its rows after the line, the value field empty
+    if (!trimmed(f.rest().value_or("")).empty()) {
+      lines_.malformed(text);
+      return;
+    }
+    histogram_ = key;
+    return;
+  }
+  const bool by_request = *name == "q" || *name == "qe";
+  std::uint64_t request = 0;
+  std::uint64_t value = 0;
+  if ((by_request && !f.number(request)) || !f.number(value) || !f.at_end()) {
+    lines_.malformed(text);
+    return;
+  }
+  ProgramObservations& obs = lines_.observations();
+  Totals& t = obs.totals[*key];
+  if (*name == "c") {
+    t.count = value;
+  } else if (*name == "t") {
+    t.total_ns = value;
+  } else if (*name == "x") {
+    t.max_ns = value;
+  } else if (*name == "r") {
+    t.errors = value;
+  } else if (*name == "q") {
+    t.requests[request] = value;
+  } else if (*name == "qe") {
+    if (value > 0) t.request_errors[request] = value;
+  } else {
+    lines_.malformed(text);
+  }
+  obs.largest_map = std::max(obs.largest_map, obs.totals.size());
+}
+
+// quantize()'s rows: a header ("value  --- Distribution --- count"), then "<lower bound> |@@@
+// <count>" per power of two, then a blank line that ends them.
+void DtraceReader::histogram_row(std::string_view text) {
+  const std::string_view row = trimmed(text);
+  if (row.empty()) {
+    histogram_.reset();
+    return;
+  }
+  if (row.starts_with("value")) return;
+  const auto bar = row.find('|');
+  if (bar == std::string_view::npos) {
+    lines_.malformed(text);
+    return;
+  }
+  Fields bound(trimmed(row.substr(0, bar)));
+  Fields count(trimmed(row.substr(row.find_last_of(" @|") + 1)));
+  std::int64_t lower = 0;
+  std::uint64_t n = 0;
+  if (!bound.number(lower) || !count.number(n) || lower < 0) {
+    lines_.malformed(text);
+    return;
+  }
+  if (n > 0) lines_.observations().totals[*histogram_].log2_buckets[lower] += n;
+}
+
+void DtraceReader::stderr_line(std::string_view text) {
+  Fields f(trimmed(text));
+  if (f.next() != "dtrace:") return;
+  std::uint64_t n = 0;
+  Fields counted = f;
+  if (counted.number(n)) {
+    const std::string_view rest = counted.rest().value_or("");
+    if (rest.find("drops") != std::string_view::npos) lines_.observations().lost += n;
+    return;
+  }
+  if (trimmed(text).find("dtrace: error on enabled probe") == 0) {
+    ++lines_.observations().lost;
+    if (errors_.size() < kMaxErrorsQuoted) errors_.emplace_back(trimmed(text).substr(0, 300));
+  }
+}
+
+ProgramObservations DtraceReader::finish() {
+  if (histogram_) histogram_.reset();  // the output ended inside a histogram: its rows are read
+  return lines_.finish(kDtraceStringLimit);
+}
+
+}  // namespace jbench::collectors::syscall_detail

@@ -1,0 +1,35 @@
+// The D program of one run, generated from the traced-call table (pure: text in, text out), for
+// DTrace's syscall and proc providers (DTrace for Linux names the calls as the kernel does:
+// syscall::pread64:entry). It prints the same lines as the bpftrace program (bpftrace_script.h,
+// read by program_lines.h), so both backends make the same observations:
+//
+//   B 1 | M <phase> <t> | S <n> <t> | J <pid> <t> | F <parent> <child> <t>
+//   P <pid> <start_boottime_ns> <parent> <t> | K <pid> <tid> <t> <path>
+//   O <tid> <t> <path> | C <call> <pid> <tid> <t> <dur> <phase> <fd> <ret> <request> <maj> <min>
+//   <ino>
+//
+// and, light, at exit its aggregations keyed (pid, phase, call), one line each:
+//   A c|t|x|r <pid> <phase> <call> <value>          count, total ns, max ns, errors
+//   A q|qe <pid> <phase> <call> <request> <value>   per request: count, errors
+//   A h <pid> <phase> <call>                        followed by quantize()'s rows of log2 buckets
+//
+// Scope is decided in the kernel as in the bpftrace program: `cohort[pid]` holds the registered
+// processes (2 until their first traced call announces them, 1 after), a member's fork joins, a
+// process the harness adds joins through a marker call, an exiting leader leaves. The phase is
+// the global `phase`, set by the harness's marker call getpgid(kPhaseMarkerBase + phase); a call
+// belongs to the phase in force when it entered. Entry state is thread-local (self->).
+#pragma once
+
+#include <string>
+
+#include "bpftrace_script.h"
+
+namespace jbench::collectors::syscall_detail {
+
+// DTrace's string limit as this program sets it (strsize): paths are cut at one less.
+inline constexpr std::size_t kDtraceStringLimit = 512;
+
+// `spec.calls` and `spec.canary_calls` name probes the host's syscall provider has.
+std::string dtrace_script(const ScriptSpec& spec);
+
+}  // namespace jbench::collectors::syscall_detail
