@@ -123,6 +123,18 @@ TEST(MatrixDecode, the_mixed_lane_needs_a_ratio_strictly_between_0_and_1) {
   EXPECT_TRUE(has_error(ds, "workload.params.read_ratio", "strictly between 0 and 1"));
 }
 
+TEST(MatrixDecode, the_syscall_backend_is_one_of_the_named_backends) {
+  EXPECT_EQ(test::must_parse(matrix_yaml()).collectors.syscall_backend, "");  // the best here
+  const Matrix m =
+      test::must_parse(matrix_yaml("", "collectors:\n  syscall:\n    backend: dtrace\n"));
+  EXPECT_EQ(m.collectors.syscall_backend, "dtrace");
+  const auto typo = errors_of(matrix_yaml("", "collectors:\n  syscall:\n    backend: dtrac\n"));
+  EXPECT_TRUE(has_error(typo, "collectors.syscall.backend", "did you mean 'dtrace'"));
+  const auto unknown = errors_of(matrix_yaml("", "collectors:\n  syscall:\n    tool: dtrace\n"));
+  ASSERT_FALSE(unknown.empty());
+  EXPECT_GT(unknown[0].where.line, 0u);
+}
+
 TEST(MatrixDecode, the_allocation_sampler_interval_is_a_per_mode_setting) {
   const Matrix m = test::must_parse(
       matrix_yaml("", "collectors:\n  alloc:\n    mean_interval_bytes: {light: 4096}\n"));

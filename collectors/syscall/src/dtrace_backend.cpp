@@ -191,6 +191,7 @@ class DtraceBackend final : public Backend {
     ProgramObservations obs = reader.finish();
     Observed o;
     o.per_call = ctx_.detail == Detail::full;
+    o.thread_roles = true;
     o.calls = std::move(obs.calls);
     o.totals = std::move(obs.totals);
     o.canaries = std::move(obs.canaries);

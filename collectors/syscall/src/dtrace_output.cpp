@@ -16,11 +16,18 @@ std::string_view trimmed(std::string_view s) {
   return s;
 }
 
-// (pid, phase, call) of an aggregation line, checked against the phases and the call table.
+// (pid, phase, call, role) of an aggregation line, checked against the phases, the call table
+// and the roles.
 std::optional<TotalsKey> totals_key(Fields& f) {
   TotalsKey k;
-  if (!f.number(k.pid) || !f.number(k.phase) || !f.number(k.call)) return std::nullopt;
-  if (k.phase < 0 || k.phase >= kPhaseCount || !call_by_id(k.call)) return std::nullopt;
+  unsigned role = 0;
+  if (!f.number(k.pid) || !f.number(k.phase) || !f.number(k.call) || !f.number(role)) {
+    return std::nullopt;
+  }
+  if (k.phase < 0 || k.phase >= kPhaseCount || !call_by_id(k.call) || role > 1) {
+    return std::nullopt;
+  }
+  k.role = thread_role_of(role);
   return k;
 }
 

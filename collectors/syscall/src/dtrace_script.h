@@ -5,13 +5,16 @@
 //
 //   B 1 | M <phase> <t> | S <n> <t> | J <pid> <t> | F <parent> <child> <t>
 //   P <pid> <start_boottime_ns> <parent> <t> | K <pid> <tid> <t> <path>
-//   O <tid> <t> <path> | C <call> <pid> <tid> <t> <dur> <phase> <fd> <ret> <request> <maj> <min>
-//   <ino>
+//   O <tid> <t> <path>
+//   C <call> <pid> <tid> <t> <dur> <phase> <fd> <ret> <request> <maj> <min> <ino> <role>
 //
-// and, light, at exit its aggregations keyed (pid, phase, call), one line each:
-//   A c|t|x|r <pid> <phase> <call> <value>          count, total ns, max ns, errors
-//   A q|qe <pid> <phase> <call> <request> <value>   per request: count, errors
-//   A h <pid> <phase> <call>                        followed by quantize()'s rows of log2 buckets
+// and, light, at exit its aggregations keyed (pid, phase, call, role), one line each:
+//   A c|t|x|r <pid> <phase> <call> <role> <value>          count, total ns, max ns, errors
+//   A q|qe <pid> <phase> <call> <role> <request> <value>   per request: count, errors
+//   A h <pid> <phase> <call> <role>          followed by quantize()'s rows of log2 buckets
+//
+// Unlike the bpftrace program it tells the trace bridge's writer thread apart (role 1, by the
+// thread's name at its first traced call), as the compiled tracer does.
 //
 // Scope is decided in the kernel as in the bpftrace program: `cohort[pid]` holds the registered
 // processes (2 until their first traced call announces them, 1 after), a member's fork joins, a

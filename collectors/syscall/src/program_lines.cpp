@@ -130,7 +130,11 @@ void ProgramLineReader::text(std::string_view line, std::string_view raw) {
       ok = f.number(c.call) && f.number(c.pid) && f.number(c.tid) && f.number(c.t_ns) &&
            f.number(c.duration_ns) && f.number(c.phase) && f.number(c.fd) && f.number(ret) &&
            f.number(request) && f.number(file.major) && f.number(file.minor) &&
-           f.number(file.inode) && f.at_end();
+           f.number(file.inode);
+      // The D program adds the thread's role (0 the workload's, 1 the bridge writer's).
+      unsigned role = 0;
+      ok = ok && (f.at_end() || (f.number(role) && role <= 1 && f.at_end()));
+      c.role = thread_role_of(role);
       const TracedCall* call = ok ? call_by_id(c.call) : nullptr;
       ok = ok && call && c.phase >= 0 && c.phase < kPhaseCount;
       if (ok) {

@@ -22,6 +22,12 @@ void add_plan_input_options(CLI::App& app, PlanInput& input, bool with_shard) {
                  "run each cell this many times instead of the matrix's 'repetitions' (recorded "
                  "in the plan and the manifest as an override)")
       ->check(CLI::Range(1, 1000));
+  app.add_option("--syscall-backend", input.syscall_backend,
+                 "trace system calls with this backend in every traced run instead of the "
+                 "matrix's collectors.syscall.backend or the best this host runs (recorded as an "
+                 "override)")
+      ->check(CLI::IsMember(
+          std::vector<std::string>(kSyscallBackends.begin(), kSyscallBackends.end())));
   if (with_shard) {
     app.add_option("--shard", input.shard,
                    "only this shard's share of the plan, K of N counted from 0 (blocks are never "
@@ -48,6 +54,13 @@ std::optional<Plan> make_plan_from(const PlanInput& input, const std::string& bu
     loaded.matrix->overrides.push_back({"repetitions", std::to_string(loaded.matrix->repetitions),
                                         std::to_string(*input.repetitions), "--repetitions"});
     loaded.matrix->repetitions = *input.repetitions;
+  }
+  std::string& backend = loaded.matrix->collectors.syscall_backend;
+  if (!input.syscall_backend.empty() && input.syscall_backend != backend) {
+    loaded.matrix->overrides.push_back({"collectors.syscall.backend",
+                                        backend.empty() ? "(the best this host runs)" : backend,
+                                        input.syscall_backend, "--syscall-backend"});
+    backend = input.syscall_backend;
   }
   auto filters = parse_only_filters(input.only, *loaded.matrix);
   if (!filters.errors.empty()) {

@@ -18,7 +18,8 @@ struct PlanInput {
   std::optional<std::uint32_t> host_cores;
   std::optional<std::uint64_t> host_memory_mib;
   std::optional<std::uint32_t> repetitions;  // replaces the matrix's, recorded as an override
-  std::string shard;                         // "K/N": this shard's share of the plan (shard.h)
+  std::string syscall_backend;  // replaces collectors.syscall.backend, recorded as an override
+  std::string shard;            // "K/N": this shard's share of the plan (shard.h)
 };
 
 // `with_shard`: whether --shard is offered (not where the command makes the shards itself).

@@ -165,11 +165,25 @@ void decode_order(Context& ctx, const yaml::Node& node, Matrix& m) {
   }
 }
 
+// collectors: {syscall: {backend: NAME}} -- the syscall collector's backend, every traced run.
+void decode_syscall_settings(Context& ctx, const yaml::Node& node, std::string path, Matrix& m) {
+  constexpr std::array<std::string_view, 1> kKeys = {"backend"};
+  Fields fields(ctx, node, std::move(path), kKeys);
+  if (const auto* n = fields.optional("backend")) {
+    if (auto v = ctx.one_of(*n, fields.path("backend"), kSyscallBackends)) {
+      m.collectors.syscall_backend = *v;
+    }
+  }
+}
+
 // collectors: {alloc: {mean_interval_bytes: {light: N, full: N}}} -- the allocation sampler's
 // mean interval per traced mode (the preload library accepts 1 byte .. 1 TiB).
 void decode_collectors(Context& ctx, const yaml::Node& node, Matrix& m) {
-  constexpr std::array<std::string_view, 1> kKeys = {"alloc"};
+  constexpr std::array<std::string_view, 2> kKeys = {"alloc", "syscall"};
   Fields fields(ctx, node, "collectors", kKeys);
+  if (const auto* syscall = fields.optional("syscall")) {
+    decode_syscall_settings(ctx, *syscall, fields.path("syscall"), m);
+  }
   const auto* alloc = fields.optional("alloc");
   if (!alloc) return;
   constexpr std::array<std::string_view, 1> kAllocKeys = {"mean_interval_bytes"};

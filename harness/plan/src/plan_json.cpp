@@ -42,7 +42,8 @@ Json collector_settings_json(const CollectorSettings& c) {
   return {
       {"alloc",
        {{"mean_interval_bytes",
-         {{"light", bytes(c.alloc_mean_bytes_light)}, {"full", bytes(c.alloc_mean_bytes_full)}}}}}};
+         {{"light", bytes(c.alloc_mean_bytes_light)}, {"full", bytes(c.alloc_mean_bytes_full)}}}}},
+      {"syscall", {{"backend", c.syscall_backend.empty() ? Json() : Json(c.syscall_backend)}}}};
 }
 
 Json overrides_json(const std::vector<MatrixOverride>& overrides) {

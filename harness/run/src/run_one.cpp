@@ -130,7 +130,8 @@ collectors::RunContext RunExecution::collectors_setup(const RunSpec& spec, std::
   s.run_dir = spec.run_dir;
   s.boot_id = std::move(boot_id);
   s.alloc_library = spec.alloc_library;
-  s.syscall_backend = spec.syscall_backend;
+  s.syscall_backend =
+      spec.syscall_backend.empty() ? plan.matrix->collectors.syscall_backend : spec.syscall_backend;
   s.max_output_bytes = std::uint64_t{plan.matrix->limits.output_mib} * 1024 * 1024;
   s.seed = plan.blocks[plan.runs[spec.run_index].block].seed;
   const CollectorSettings& settings = plan.matrix->collectors;

@@ -50,7 +50,7 @@ TEST(DtraceScript, SeedsTheCohortAndFollowsProcessesNotThreads) {
 TEST(DtraceScript, OnlyTheHarnessMovesThePhase) {
   const std::string text = dtrace_script(d_spec(Detail::light));
   EXPECT_TRUE(mentions(text, "syscall::getpgid:entry /pid == 4242 && arg0 >= " +
-                            std::to_string(kPhaseMarkerBase) + "/"));
+                                 std::to_string(kPhaseMarkerBase) + "/"));
   EXPECT_TRUE(mentions(text, std::to_string(kSyncMarkerBase)));
   EXPECT_TRUE(mentions(text, std::to_string(kJoinMarkerBase)));
 }
@@ -67,15 +67,35 @@ TEST(DtraceScript, ProbesExactlyTheCallsItIsGiven) {
 
 TEST(DtraceScript, LightAggregatesInTheKernelAndFullPrintsEveryCall) {
   const std::string light = dtrace_script(d_spec(Detail::light));
-  EXPECT_TRUE(mentions(light, "@h[pid, self->ph, 3] = quantize(this->d);"));
-  EXPECT_TRUE(mentions(light, "@q[pid, self->ph, 13, self->rq] = count();"));
-  EXPECT_TRUE(mentions(light, "printa(\"A h %d %d %d %@u\\n\", @h);"));
+  EXPECT_TRUE(mentions(light, "@h[pid, self->ph, 3, self->role] = quantize(this->d);"));
+  EXPECT_TRUE(mentions(light, "@q[pid, self->ph, 13, self->role, self->rq] = count();"));
+  EXPECT_TRUE(mentions(light, "printa(\"A h %d %d %d %d %@u\\n\", @h);"));
   EXPECT_FALSE(mentions(light, "printf(\"C "));
   const std::string full = dtrace_script(d_spec(Detail::full));
   EXPECT_TRUE(mentions(full, "printf(\"C 3 "));
   EXPECT_TRUE(mentions(full, "printf(\"O %d %u %s\\n\", tid, self->t, copyinstr(self->p));"));
   EXPECT_TRUE(mentions(full, "#pragma D option bufsize=16m"));
   EXPECT_FALSE(mentions(full, "printa("));
+}
+
+TEST(DtraceScript, TellsTheBridgeWriterThreadApartByItsNameAtItsFirstTracedCall) {
+  const std::string text = dtrace_script(d_spec(Detail::light));
+  EXPECT_TRUE(mentions(
+      text, "self->role = self->rk ? self->role : stringof(curthread->comm) == \"jbench-writer\""));
+}
+
+TEST(DtraceReader, ACallLineMayNameTheThreadsRole) {
+  DtraceReader reader;
+  reader.line("C 3 101 102 1000 20 2 3 4 0 254 0 810 1");
+  reader.line("C 3 101 101 2000 20 2 3 4 0 254 0 810 0");
+  reader.line("C 3 101 101 3000 20 2 3 4 0 254 0 810");  // as the bpftrace program prints it
+  reader.line("C 3 101 101 4000 20 2 3 4 0 254 0 810 2");
+  const auto obs = reader.finish();
+  ASSERT_EQ(obs.calls.size(), 3u);
+  EXPECT_EQ(obs.calls[0].role, ThreadRole::bridge_writer);
+  EXPECT_EQ(obs.calls[1].role, ThreadRole::workload);
+  EXPECT_EQ(obs.calls[2].role, ThreadRole::workload);
+  EXPECT_EQ(obs.malformed, 1u);
 }
 
 TEST(DtraceReader, RealLightOutputBecomesConsistentTotals) {
@@ -127,20 +147,21 @@ TEST(DtraceReader, DropsAndFaultedActionsAreLostEvents) {
 
 TEST(DtraceReader, EveryMalformedLineIsCountedAndQuoted) {
   DtraceReader reader;
-  reader.line("A c 101 9 3 5");        // no such phase
-  reader.line("A c 101 2 999 5");      // no such call
-  reader.line("A z 101 2 3 5");        // no such aggregation
-  reader.line("A c 101 2 3");          // no value
-  reader.line("A h 101 2 3 17");       // a histogram's line carries no value
+  reader.line("A c 101 9 3 0 5");      // no such phase
+  reader.line("A c 101 2 999 0 5");    // no such call
+  reader.line("A c 101 2 3 7 5");      // no such role
+  reader.line("A c 101 2 3 0");        // no value
+  reader.line("A h 101 2 3 0 17");     // a histogram's line carries no value
   reader.line("C 3 101 101 1 2 2 3");  // a call line cut short
-  reader.line("A h 101 2 3 ");
+  reader.line("A z 101 2 3 0 5");      // no such aggregation
+  reader.line("A h 101 2 3 0 ");
   reader.line("           value  ------------- Distribution ------------- count    ");
   reader.line("             256 |@@@@@@@@@                                 seven");
   reader.line("");
   const auto obs = reader.finish();
-  EXPECT_EQ(obs.malformed, 7u);
+  EXPECT_EQ(obs.malformed, 8u);
   ASSERT_FALSE(obs.malformed_examples.empty());
-  EXPECT_EQ(obs.malformed_examples[0], "A c 101 9 3 5");
+  EXPECT_EQ(obs.malformed_examples[0], "A c 101 9 3 0 5");
 }
 
 TEST(DtraceVersion, NamesTheDOfARealDtraceAndNothingElse) {

@@ -103,7 +103,13 @@ struct CollectorSettings {
   // The allocation sampler's mean interval between samples, in bytes, per traced mode.
   std::optional<std::uint64_t> alloc_mean_bytes_light;
   std::optional<std::uint64_t> alloc_mean_bytes_full;
+  // The syscall collector's backend (docs/collectors/syscall.md): "" = the best this host runs.
+  std::string syscall_backend;
 };
+
+// The backends a matrix or the command line may name.
+inline constexpr std::array<std::string_view, 4> kSyscallBackends = {"libbpf", "bpftrace", "dtrace",
+                                                                     "strace"};
 
 // A matrix value replaced from the command line (e.g. --repetitions), kept so the bundle says
 // that what ran is not exactly what the file says.
