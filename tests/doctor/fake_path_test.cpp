@@ -32,11 +32,15 @@ constexpr const char* kHealthyBpftrace =
 TEST(DoctorFakePath, NoToolsOnPathMeansNoBackendAndTheRemediation) {
   test::FakeRoot root;
   test::FakeTools empty;
-  const auto caps = probe_capabilities({.root = root.path(), .path_env = empty.path()});
+  const auto caps =
+      probe_capabilities({.root = root.path(), .path_env = empty.path(), .dtrace_override = ""});
   for (const char* tool : {"bpftrace", "strace", "dtrace"}) {
     const auto c = check_named(caps, tool);
     EXPECT_EQ(str(c, "reason_code"), "not_installed") << tool;
-    EXPECT_TRUE(contains(str(c, "remediation"), "apt-get install")) << c.dump(2);
+    // DTrace is not in Debian: it is built from source (ci/dtrace-linux.sh).
+    const std::string how =
+        std::string(tool) == "dtrace" ? "ci/dtrace-linux.sh" : "apt-get install";
+    EXPECT_TRUE(contains(str(c, "remediation"), how)) << c.dump(2);
   }
   for (const char* key : kSyscallKeys) {
     const auto& syscall = caps["backends"][key];
@@ -188,11 +192,80 @@ TEST(DoctorFakePath, SystemtapDtraceIsNotATracer) {
   tools.script("dtrace",
                "echo 'Usage /usr/bin/dtrace [--help] [-h | -G] [-C [-I<Path>]] -s File.d' >&2\n"
                "echo 'Where -h builds a systemtap header file from the .d file' >&2\nexit 1\n");
-  const auto c = check_named(
-      probe_capabilities({.root = root.path(), .path_env = tools.path(), .try_attach = false}),
-      "dtrace");
+  const auto c = check_named(probe_capabilities({.root = root.path(),
+                                                 .path_env = tools.path(),
+                                                 .try_attach = false,
+                                                 .dtrace_override = ""}),
+                             "dtrace");
   EXPECT_EQ(str(c, "reason_code"), "not_a_tracer");
+  EXPECT_TRUE(contains(str(c, "remediation"), "ci/dtrace-linux.sh")) << str(c, "remediation");
   EXPECT_TRUE(contains(str(c, "detail"), "generator"));
+}
+
+// A DTrace that says so (`-V`) and whose BEGIN probe prints: what it needs on Linux is checked
+// first (debugfs where DTrace for Linux reads tracefs, root), then the probe is the proof.
+constexpr const char* kFakeDtrace =
+    "if [ \"$1\" = -V ]; then echo 'dtrace: Oracle D 2.0'; exit 0; fi\n"
+    "echo 'jbench-attach-ok'\n";
+
+nlohmann::json dtrace_check(const test::FakeRoot& root, const test::FakeTools& tools) {
+  return check_named(probe_capabilities({.root = root.path(),
+                                         .path_env = tools.path(),
+                                         .attach_timeout_ms = 5000,
+                                         .dtrace_override = tools.path() + "/dtrace"}),
+                     "dtrace");
+}
+
+TEST(DoctorFakePath, ARealDtraceIsProvenByItsBeginProbe) {
+  test::FakeRoot root;
+  root.mkdir("sys/kernel/debug/tracing");
+  test::FakeTools tools;
+  tools.script("dtrace", kFakeDtrace);
+  const auto c = dtrace_check(root, tools);
+  EXPECT_EQ(str(c, "status"), "available") << c.dump(2);
+  EXPECT_EQ(c["facts"]["version"], "Oracle D 2.0");
+  EXPECT_EQ(c["facts"]["attach_verified"], true);
+  EXPECT_TRUE(contains(str(c, "detail"), "--syscall-backend dtrace"));
+}
+
+TEST(DoctorFakePath, DtraceForLinuxWithoutDebugfsSaysToMountIt) {
+  test::FakeRoot root;
+  test::FakeTools tools;
+  tools.script("dtrace", kFakeDtrace);
+  const auto c = dtrace_check(root, tools);
+  EXPECT_EQ(str(c, "reason_code"), "not_mounted") << c.dump(2);
+  EXPECT_EQ(str(c, "remediation"), "sudo mount -t debugfs none /sys/kernel/debug");
+}
+
+TEST(DoctorFakePath, DtraceForLinuxAsAnotherUserIsDeniedPrivilege) {
+  test::FakeRoot root;
+  root.mkdir("sys/kernel/debug/tracing");
+  root.status(1000, "0000000000000000");
+  test::FakeTools tools;
+  tools.script("dtrace", kFakeDtrace);
+  EXPECT_EQ(str(dtrace_check(root, tools), "reason_code"), "denied_privilege");
+}
+
+TEST(DoctorFakePath, ADtraceWhoseProbeFailsIsAttachFailedWithEvidence) {
+  test::FakeRoot root;
+  root.mkdir("sys/kernel/debug/tracing");
+  test::FakeTools tools;
+  tools.script("dtrace",
+               "if [ \"$1\" = -V ]; then echo 'dtrace: Oracle D 2.0'; exit 0; fi\n"
+               "echo 'dtrace: failed to initialize dtrace: DTrace requires additional "
+               "privileges' >&2\nexit 1\n");
+  const auto c = dtrace_check(root, tools);
+  EXPECT_EQ(str(c, "reason_code"), "attach_failed") << c.dump(2);
+  EXPECT_TRUE(contains(c["evidence"].value("stderr_excerpt", ""), "additional privileges"));
+}
+
+TEST(DoctorFakePath, JbenchDtraceNamingSomethingElseIsNotInstalled) {
+  test::FakeRoot root;
+  test::FakeTools tools;
+  tools.script("dtrace", "echo 'not a tracer'\n");
+  const auto c = dtrace_check(root, tools);
+  EXPECT_EQ(str(c, "reason_code"), "not_installed") << c.dump(2);
+  EXPECT_TRUE(contains(str(c, "detail"), "does not say it is a DTrace"));
 }
 
 TEST(DoctorFakePath, StraceBlockedByPtraceScope) {

@@ -3,11 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "checks.h"
 #include "host_files.h"
 #include "jbench/common/path_search.h"
 #include "jbench/doctor/parsers.h"
+#include "jbench/host_caps/dtrace.h"
 #include "jbench/host_caps/remediation.h"
 #include "jbench/proc/run_tool.h"
 
@@ -152,45 +154,101 @@ Check check_strace(const ProbeContext& ctx, const std::vector<Check>& before) {
   return with_tool_proof(std::move(c), evidence, path, verified);
 }
 
-Check check_dtrace(const ProbeContext& ctx, const std::vector<Check>& before) {
+namespace {
+
+constexpr const char* kDtraceAttachProgram = R"(BEGIN { printf("jbench-attach-ok\n"); exit(0); })";
+
+// No DTrace: the one $JBENCH_DTRACE named is not one; else systemtap's generator where one answers
+// to the name; else nothing at all.
+Check no_dtrace(const ProbeContext& ctx, const host_caps::DtraceFound& found, bool named) {
   const std::string path =
       find_in_path("dtrace", ctx.options.path_env, RelativePathEntries::resolve);
-  if (path.empty()) {
-    return Check::missing(
-        "dtrace", "not_installed", "no executable dtrace in PATH=" + ctx.options.path_env,
-        ctx.linux_host()
-            ? "none needed on Linux: bpftrace traces the bridge's USDT probes; to build probe "
-              "headers, sudo apt-get install systemtap-sdt-dev"
-            : "DTrace ships with macOS and illumos: check PATH (/usr/sbin)");
+  if (named || path.empty()) {
+    return Check::missing("dtrace", "not_installed", found.reason, found.remediation);
   }
   // systemtap's dtrace has no version option; its usage text identifies it.
   const std::vector<std::string> argv{path, "--help"};
   const ToolRun run = proc::run_to_completion(argv, ctx.options.path_env, version_timeout(ctx));
-  Check c;
-  if (is_systemtap_dtrace(run.out + run.err)) {
-    c = Check::missing("dtrace", "not_a_tracer",
-                       path +
-                           " is systemtap's USDT header/object generator (dtrace -h, -G), "
-                           "not a tracer",
-                       "nothing to fix on Linux: it builds the bridge's probe headers; the probes "
-                       "are traced with bpftrace (see the bpftrace check)");
-    c.facts["kind"] = "systemtap-sdt generator";
-  } else if (ctx.os == "Darwin") {
-    const Check* sip = nullptr;
-    for (const auto& b : before) {
-      if (b.name == "sip") sip = &b;
-    }
-    c = sip != nullptr && !sip->available
-            ? Check::missing("dtrace", sip->reason_code, path + ": " + sip->detail,
-                             sip->remediation)
-            : Check::ok("dtrace", path + ": DTrace (jbench has no DTrace backend yet)");
-    c.facts["kind"] = "dtrace";
-  } else {
-    c = Check::ok("dtrace", path + ": a DTrace (jbench has no DTrace backend yet)");
-    c.facts["kind"] = "dtrace";
-  }
+  const bool systemtap = is_systemtap_dtrace(run.out + run.err);
+  Check c = Check::missing(
+      "dtrace", "not_a_tracer",
+      systemtap ? path +
+                      " is systemtap's USDT header/object generator (dtrace -h, -G), not a "
+                      "tracer, and JBENCH_DTRACE is unset"
+                : found.reason,
+      found.remediation);
+  c.facts["kind"] = systemtap ? "systemtap-sdt generator" : "unknown";
   c.evidence = evidence_of(argv, run, std::nullopt);
   c.facts["path"] = path;
+  return c;
+}
+
+// What a found DTrace still needs here before it can trace: SIP on macOS; on Linux root and
+// tracefs where DTrace for Linux reads it (/sys/kernel/debug/tracing).
+std::optional<Check> dtrace_blocked(const ProbeContext& ctx, const std::vector<Check>& before,
+                                    const std::string& name) {
+  if (ctx.os == "Darwin") {
+    for (const auto& b : before) {
+      if (b.name == "sip" && !b.available) {
+        return Check::missing("dtrace", b.reason_code, name + ": " + b.detail, b.remediation);
+      }
+    }
+    return std::nullopt;
+  }
+  if (!ctx.linux_host()) return std::nullopt;
+  if (path_kind(ctx.path("/sys/kernel/debug/tracing")) != PathKind::directory) {
+    return Check::missing("dtrace", "not_mounted",
+                          name +
+                              ": DTrace for Linux reads tracefs at /sys/kernel/debug/tracing, "
+                              "and debugfs is not mounted there",
+                          "sudo mount -t debugfs none /sys/kernel/debug");
+  }
+  if (ctx.euid.value_or(-1) != 0) {
+    return Check::missing("dtrace", "denied_privilege", name + ": DTrace for Linux runs as root",
+                          "run jbench as root (sudo)");
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+// A real DTrace (host_caps::find_dtrace: $JBENCH_DTRACE, else a dtrace on PATH that says it is
+// one), what it needs here, and, when attaching is allowed, a BEGIN probe that prints.
+Check check_dtrace(const ProbeContext& ctx, const std::vector<Check>& before) {
+  std::optional<std::string> chosen = ctx.options.dtrace_override;
+  if (!chosen) {
+    const char* env = std::getenv("JBENCH_DTRACE");
+    if (env && *env) chosen = env;
+  } else if (chosen->empty()) {
+    chosen.reset();
+  }
+  const auto found = host_caps::find_dtrace(ctx.options.path_env, chosen);
+  if (found.path.empty()) return no_dtrace(ctx, found, chosen.has_value());
+  const std::string name = fmt::format("{} ({})", found.path, found.version);
+  Check c;
+  if (auto blocked = dtrace_blocked(ctx, before, name)) {
+    c = std::move(*blocked);
+  } else if (!ctx.options.try_attach) {
+    c = Check::ok("dtrace", name + "; attach not tried (--no-attach): not proven");
+  } else {
+    const std::vector<std::string> argv{found.path, "-q", "-n", kDtraceAttachProgram};
+    const int timeout = std::max(ctx.options.attach_timeout_ms, 30'000);  // it starts in ~2 s
+    const ToolRun run = proc::run_to_completion(argv, ctx.options.path_env, timeout);
+    const bool printed = run.started && !run.timed_out && !run.signaled && run.exit_code == 0 &&
+                         run.out.find(kAttachMarker) != std::string::npos;
+    c = printed ? Check::ok("dtrace", name +
+                                          ": enabled a BEGIN probe and saw its output; "
+                                          "jbench run --syscall-backend dtrace uses it")
+                : Check::missing("dtrace", "attach_failed",
+                                 name + ": the BEGIN probe test " + ending(run, timeout),
+                                 "run `" + found.path +
+                                     " -n 'BEGIN { exit(0); }'` by hand and "
+                                     "read its stderr");
+    c = with_tool_proof(std::move(c), evidence_of(argv, run, found.version), found.path, printed);
+  }
+  c.facts["kind"] = "dtrace";
+  c.facts["path"] = found.path;
+  c.facts["version"] = found.version;
   return c;
 }
 

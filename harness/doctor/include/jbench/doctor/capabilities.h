@@ -29,6 +29,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,9 @@ struct ProbeOptions {
   // it, they are judged on being installed and on privilege, with facts.attach_verified false.
   bool try_attach = true;
   int attach_timeout_ms = 5000;
+  // The DTrace to check instead of a search of PATH: nullopt reads $JBENCH_DTRACE (as a run
+  // does), "" searches PATH only.
+  std::optional<std::string> dtrace_override;
 };
 
 nlohmann::json probe_capabilities(const ProbeOptions& options);
