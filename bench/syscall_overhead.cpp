@@ -2,9 +2,11 @@
 // makes pread64(fd, 1 byte) calls in a tight loop, timing batches with the vDSO clock, while
 // nothing, the compiled tracer light (libbpf, in-kernel per-CPU maps) or full (a binary record per
 // call through a ring buffer), bpftrace light (in-kernel maps), bpftrace full (one output line
-// per call) or strace (ptrace) observes it. Each benchmark iteration is one batch; the time
-// reported is per call. libbpf_consumer is the full-detail consumer's own speed: records per
-// second it takes from the ring and writes to the records file, on one core.
+// per call), DTrace light (in-kernel aggregations) or full (one output line per call; these two
+// skip saying why where no DTrace is found: $JBENCH_DTRACE) or strace (ptrace) observes it. Each
+// benchmark iteration is one batch; the time reported is per call. libbpf_consumer is the
+// full-detail consumer's own speed: records per second it takes from the ring and writes to the
+// records file, on one core.
 //
 //   build/bin/jbench-bench-syscall                       (as root for the bpftrace cases)
 //   build/bin/jbench-bench-syscall --benchmark_filter=light
@@ -192,6 +194,13 @@ void traced_calls(benchmark::State& state, const char* backend, SyscallDetail de
     state.counters["dropped"] = benchmark::Counter(entry.value("dropped", 0.0));
     state.counters["output_MiB"] =
         benchmark::Counter(entry.value("output_bytes", 0.0) / (1024.0 * 1024.0));
+    // From the collector's start to the proof that its tool is attached.
+    const auto& life = entry["lifecycle"];
+    if (life["attached_ns"].is_string() && life["started_ns"].is_string()) {
+      const double attach_ns = std::stod(life["attached_ns"].get<std::string>()) -
+                               std::stod(life["started_ns"].get<std::string>());
+      state.counters["attach_ms"] = benchmark::Counter(attach_ns / 1e6);
+    }
     // A collector that failed (e.g. dropped events in full detail) still slowed every call:
     // the figure is kept, and the label says how the collector ended.
     state.SetLabel("status=" + entry.value("status", std::string("?")));
@@ -287,6 +296,8 @@ void libbpf_full(benchmark::State& state) { traced_calls(state, "libbpf", Syscal
 void bpftrace_full(benchmark::State& state) {
   traced_calls(state, "bpftrace", SyscallDetail::full);
 }
+void dtrace_light(benchmark::State& state) { traced_calls(state, "dtrace", SyscallDetail::light); }
+void dtrace_full(benchmark::State& state) { traced_calls(state, "dtrace", SyscallDetail::full); }
 void strace_full(benchmark::State& state) { traced_calls(state, "strace", SyscallDetail::full); }
 
 }  // namespace
@@ -299,6 +310,8 @@ BENCHMARK(libbpf_consumer)->UseManualTime()->Iterations(5)->Unit(benchmark::kMil
 #endif
 BENCHMARK(bpftrace_light)->UseManualTime()->Iterations(50)->Unit(benchmark::kMillisecond);
 BENCHMARK(bpftrace_full)->UseManualTime()->Iterations(20)->Unit(benchmark::kMillisecond);
+BENCHMARK(dtrace_light)->UseManualTime()->Iterations(50)->Unit(benchmark::kMillisecond);
+BENCHMARK(dtrace_full)->UseManualTime()->Iterations(20)->Unit(benchmark::kMillisecond);
 BENCHMARK(strace_full)->UseManualTime()->Iterations(5)->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();

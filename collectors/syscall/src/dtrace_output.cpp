@@ -73,9 +73,7 @@ void DtraceReader::aggregation(std::string_view text) {
   }
   ProgramObservations& obs = lines_.observations();
   Totals& t = obs.totals[*key];
-  if (*name == "c") {
-    t.count = value;
-  } else if (*name == "t") {
+  if (*name == "t") {
     t.total_ns = value;
   } else if (*name == "x") {
     t.max_ns = value;
@@ -113,7 +111,11 @@ void DtraceReader::histogram_row(std::string_view text) {
     lines_.malformed(text);
     return;
   }
-  if (n > 0) lines_.observations().totals[*histogram_].log2_buckets[lower] += n;
+  if (n > 0) {
+    Totals& t = lines_.observations().totals[*histogram_];
+    t.log2_buckets[lower] += n;
+    t.count += n;  // every call is in one bucket: the histogram counts them
+  }
 }
 
 void DtraceReader::stderr_line(std::string_view text) {

@@ -1,6 +1,7 @@
 // Reading what the generated D program printed (dtrace_script.h lists its lines) and what
 // dtrace itself said on stderr about events it lost. Pure: lines in, observations out, so it is
-// tested on checked-in fixture text.
+// tested on checked-in fixture text. DTrace's consumer prints each CPU's buffer in turn, so lines
+// are not in time order (a phase marker may follow a later one): nothing here depends on it.
 //
 //   DtraceReader reader;
 //   for (line : stdout) reader.line(line);

@@ -9,9 +9,9 @@
 //   C <call> <pid> <tid> <t> <dur> <phase> <fd> <ret> <request> <maj> <min> <ino> <role>
 //
 // and, light, at exit its aggregations keyed (pid, phase, call, role), one line each:
-//   A c|t|x|r <pid> <phase> <call> <role> <value>          count, total ns, max ns, errors
+//   A t|x|r <pid> <phase> <call> <role> <value>            total ns, max ns, errors
 //   A q|qe <pid> <phase> <call> <role> <request> <value>   per request: count, errors
-//   A h <pid> <phase> <call> <role>          followed by quantize()'s rows of log2 buckets
+//   A h <pid> <phase> <call> <role>    followed by quantize()'s rows: log2 buckets, and the count
 //
 // Unlike the bpftrace program it tells the trace bridge's writer thread apart (role 1, by the
 // thread's name at its first traced call), as the compiled tracer does.
