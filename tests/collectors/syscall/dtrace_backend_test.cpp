@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "counting_checks.h"
+#include "strace_oracle.h"
 #include "temp_dir.h"
 
 namespace jbench::test {
@@ -29,6 +30,14 @@ TEST(SyscallCollectorDtrace, FullRecordsEveryCallWithItsFileAndRequest) {
   expect_counting_outcome(o);
   expect_file_breakdown(o, /*identity=*/true);
   EXPECT_EQ(o.entry["records"].get<long>(), calls_made(o));
+}
+
+// strace -c attached to the same program in the same run counts what the D program counted.
+TEST(SyscallCollectorDtrace, CountsAgreeWithStraceSummaryOfTheSameRun) {
+  if (auto why = dtrace_missing(); !why.empty()) GTEST_SKIP() << why;
+  if (auto why = strace_missing(); !why.empty()) GTEST_SKIP() << "strace cannot attach: " << why;
+  expect_agreement_with_strace("dtrace", SyscallDetail::light);
+  expect_agreement_with_strace("dtrace", SyscallDetail::full);
 }
 
 }  // namespace
