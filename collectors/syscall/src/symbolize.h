@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "jbench/elf/functions.h"
+
 namespace jbench::collectors::syscall_detail {
 
 struct Mapping {
@@ -44,9 +46,8 @@ class Symbolizer {
   Frame frame(std::uint64_t ip, const std::vector<Mapping>& maps, bool return_address);
 
  private:
-  struct Symbols;
-  const Symbols& symbols_of(const std::string& path);
-  std::map<std::string, std::unique_ptr<Symbols>> files_;
+  const elf::FunctionTable& symbols_of(const std::string& path);
+  std::map<std::string, std::unique_ptr<elf::FunctionTable>> files_;
 };
 
 }  // namespace jbench::collectors::syscall_detail
