@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "bridge_test_support.h"
+#include "fire_values.h"
 #include "run_process.h"
 #include "target_process.h"
 #include "temp_dir.h"
@@ -24,34 +25,7 @@ namespace {
 using nlohmann::json;
 using namespace std::chrono_literals;
 
-// What probe_target.c `fire` passes.
-constexpr const char* kSpanName = "probe-span";
-constexpr const char* kPhase = "probe-phase";
-constexpr const char* kDone = "probe-done";
-constexpr const char* kCounter = "probe-counter";
-constexpr std::int64_t kCounterValue = -42;
-constexpr std::uint64_t kGeneration = 2;
-constexpr std::uint64_t kBytesBefore = 4096;
-constexpr std::uint64_t kBytesAfter = 1024;
-constexpr std::uint64_t kAllocBytes = 96;
-constexpr const char* kAllocSite = "probe-site";
-constexpr const char* kProviderProbes[] = {"span__begin", "span__end",     "canary",  "gc__begin",
-                                           "gc__end",     "alloc__sample", "counter", "phase"};
-
-struct Linkage {
-  const char* name;
-  std::string program;
-  std::string probes_in;  // the file whose ELF notes hold the probes
-};
-
-void PrintTo(const Linkage& linkage, std::ostream* os) { *os << linkage.program; }
-
-const Linkage kLinkages[] = {{"Shared", PROBE_TARGET_SHARED, JBENCH_BRIDGE_SO},
-                             {"Static", PROBE_TARGET_STATIC, PROBE_TARGET_STATIC}};
-
 class EveryProbe : public ::testing::TestWithParam<Linkage> {};
-
-std::uint64_t hex(const std::string& text) { return std::stoull(text, nullptr, 16); }
 
 // The records `fire` leaves, by type (each type once, phases twice).
 std::multimap<std::string, json> records_by_type(const std::vector<json>& lines) {
@@ -140,21 +114,6 @@ std::string bpftrace_script(const std::string& probes_in) {
          "counter { printf(\"probe counter %s %ld\\n\", str(arg0), arg1); }\n" + p +
          "phase { printf(\"probe phase %s\\n\", str(arg0)); }\n" + p + "phase /str(arg0) == \"" +
          kDone + "\"/ { exit(); }\n";
-}
-
-// "probe NAME ARGS..." lines of bpftrace's output: NAME -> its argument lists.
-std::multimap<std::string, std::vector<std::string>> seen_probes(const std::string& out) {
-  std::multimap<std::string, std::vector<std::string>> seen;
-  std::istringstream in(out);
-  for (std::string line; std::getline(in, line);) {
-    std::istringstream words(line);
-    std::string tag, name;
-    if (!(words >> tag >> name) || tag != "probe") continue;
-    std::vector<std::string> args;
-    for (std::string w; words >> w;) args.push_back(w);
-    seen.emplace(name, args);
-  }
-  return seen;
 }
 
 TEST_P(EveryProbe, IsSeenByBpftraceWhereItCanAttach) {
