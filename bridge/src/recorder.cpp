@@ -129,7 +129,8 @@ int init_checked() {
   g_process.pid = ::getpid();
   if (!read_start_time_ticks(g_process.start_time_ticks) ||
       !random_bytes(g_process.runtime_id, sizeof g_process.runtime_id)) {
-    complain("cannot read /proc/self/stat or the random source", nullptr);
+    complain("cannot read this process's start time (/proc/self/stat) or the random source",
+             nullptr);
     return JB_ERR_RESOURCE;
   }
   if (mode >= JB_MODE_LIGHT) {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <string>
@@ -154,6 +155,20 @@ TEST(TransportDlopen, ALibraryLoadedAtRunTimeRecordsFromEveryThread) {
   EXPECT_TRUE(report.ok()) << test::codes(report);
   EXPECT_EQ(report.spans, std::stoull(test::parse_output(r.out).at("spans")));
   EXPECT_EQ(streams(lines).size(), 3u);
+}
+
+// On the POSIX seam (the systems DTrace lives on) the bridge cannot name its incarnation by the
+// Linux start time the events format asks for: it refuses to start, saying so, and writes nothing.
+TEST(TransportDlopen, ThePosixSeamsBridgeRefusesToStartWithoutAStartTime) {
+  test::TempDir dir;
+  const std::string out = dir.path() + "/posix.events.jsonl";
+  test::ProcessOptions o;
+  o.timeout = 60s;
+  o.env = test::bridge_env("full", out);
+  const auto r = test::run_process({DLOPEN_TARGET, JBENCH_BRIDGE_POSIX_SO, "10"}, o);
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  EXPECT_NE(r.err.find("cannot read this process's start time"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(out));
 }
 
 // The kernel gives thread ids out again once its pid counter wraps. A stream is named by (pid,

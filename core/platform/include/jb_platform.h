@@ -12,13 +12,16 @@
  * multithreaded process and on an exit path. All are hidden: each library that links the
  * objects (jbench_platform_objects) gets its own private copy, called without a PLT.
  *
- * Implementations: src/platform_linux.c. There is no other yet; a Darwin one goes in
- * src/platform_darwin.c (core/platform/CMakeLists.txt picks the file by CMAKE_SYSTEM_NAME), and
- * each declaration below says what it must do there ("Darwin:"). Some things these libraries do are
- * not behind this seam because they are not one system call: the allocation sampler's
- * interposition of the malloc family (interpose.cpp: ELF symbol interposition under LD_PRELOAD;
- * Darwin needs __DATA,__interpose and DYLD_INSERT_LIBRARIES, and has no memalign or pvalloc) and
- * the bridge's USDT probes (systemtap's sys/sdt.h; Darwin's dtrace -h writes its own header).
+ * Implementations: src/platform_linux.c, and src/platform_posix.c for the systems DTrace lives on
+ * (macOS, FreeBSD, illumos), which every build also compiles and tests here
+ * (tests/platform/; -DJBENCH_PLATFORM=posix links jbench's libraries on it). It reads no start
+ * time or boot id (the bridge then refuses to start, saying so) and lists no mappings; a Darwin
+ * file would give them, and each declaration below says what it must do there ("Darwin:"). Some
+ * things these libraries do are not behind this seam because they are not one system call: the
+ * allocation sampler's interposition of the malloc family (interpose.cpp: ELF symbol interposition
+ * under LD_PRELOAD; Darwin needs __DATA,__interpose and DYLD_INSERT_LIBRARIES, and has no memalign
+ * or pvalloc) and the bridge's USDT probes (systemtap's sys/sdt.h; Darwin's dtrace -h writes its
+ * own header).
  *
  * C-compatible (the implementation is C; the libraries are C++ without exceptions). */
 #ifndef JB_PLATFORM_H
