@@ -10,6 +10,8 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -21,6 +23,7 @@
 #include "incarnations.h"
 #include "jbench/common/clock.h"
 #include "jbench/proc/run_tool.h"
+#include "symbolize.h"
 #include "syscall_table.h"
 
 namespace jbench::collectors::syscall_detail {
@@ -30,6 +33,7 @@ constexpr const char* kScript = "syscall.dtrace.d";
 constexpr const char* kOutput = "syscall.dtrace.txt";
 constexpr const char* kStderr = "syscall.dtrace.stderr.txt";
 constexpr std::uint64_t kQuietNs = 100'000'000;  // five of the consumer's reads (20 Hz)
+constexpr int kDtraceTeardownPhase = 3;
 
 void marker_call(std::int64_t value) { ::syscall(SYS_getpgid, static_cast<pid_t>(value)); }
 
@@ -104,9 +108,14 @@ class DtraceBackend final : public Backend {
     launch.stderr_path = ctx_.raw_dir + "/" + kStderr;
     launch.max_output_bytes = ctx_.max_output_bytes;
     LiveView* live = ctx_.live;
-    launch.on_line = [live](std::string_view line) {
+    launch.on_line = [this, live](std::string_view line) {
       const LiveLine l = scan_program_line(line);
-      if (l.kind == LiveLine::Kind::other || l.kind == LiveLine::Kind::process) return;
+      if (l.kind == LiveLine::Kind::other) return;
+      if (l.kind == LiveLine::Kind::process) {
+        std::lock_guard lock(seen_mu_);
+        seen_.insert(l.pid);  // its mappings are read at teardown, to name its samples' frames
+        return;
+      }
       std::lock_guard lock(live->mu);
       if (l.kind == LiveLine::Kind::marker) live->marker_seen = true;
       if (l.kind == LiveLine::Kind::sync) live->sync_seen = std::max(live->sync_seen, l.sync);
@@ -154,7 +163,15 @@ class DtraceBackend final : public Backend {
     return true;
   }
 
-  void mark_phase(int phase) override { marker_call(kPhaseMarkerBase + phase); }
+  void mark_phase(int phase) override {
+    marker_call(kPhaseMarkerBase + phase);
+    // Teardown: the workers still run, so their mappings can be read to name the samples' frames.
+    if (ctx_.detail == Detail::full && phase == kDtraceTeardownPhase) {
+      for (const auto& p : ctx_.cohort) maps_[p.pid] = read_executable_maps(p.pid);
+      std::lock_guard lock(seen_mu_);
+      for (const pid_t pid : seen_) maps_.try_emplace(pid, read_executable_maps(pid));
+    }
+  }
 
   std::string add_process(const CohortProcess& p) override {
     marker_call(kJoinMarkerBase + p.pid);
@@ -195,6 +212,13 @@ class DtraceBackend final : public Backend {
     o.calls = std::move(obs.calls);
     o.totals = std::move(obs.totals);
     o.canaries = std::move(obs.canaries);
+    if (ctx_.detail == Detail::full) {
+      o.samples = std::move(obs.samples);
+      name_frames(o.samples);
+      o.entry["cpu_samples"] = o.samples.size();
+      o.entry["cpu_sample_hz"] = kDtraceSampleHz;
+      o.header["cpu_sample_hz"] = kDtraceSampleHz;
+    }
     std::set<pid_t> forked;
     for (const auto& f : obs.forks) forked.insert(f.child);
     for (const auto& p : obs.processes) {
@@ -210,16 +234,43 @@ class DtraceBackend final : public Backend {
       o.problems.push_back(
           "dtrace had not printed all it read by the stop deadline: calls may be missing");
     }
-    o.header = {
-        {"script", std::filesystem::path(ctx_.raw_dir).filename().string() + "/" + kScript}};
-    o.entry = {{"backend_version", version_},
-               {"phase_markers_seen", obs.markers.size()},
-               {"forks_seen", obs.forks.size()},
-               {"calls_without_probe", left_out_}};
+    o.header["script"] = std::filesystem::path(ctx_.raw_dir).filename().string() + "/" + kScript;
+    o.entry.update({{"backend_version", version_},
+                    {"phase_markers_seen", obs.markers.size()},
+                    {"forks_seen", obs.forks.size()},
+                    {"calls_without_probe", left_out_}});
     return o;
   }
 
   std::vector<std::string> raw_files() const override { return {kScript, kOutput, kStderr}; }
+
+  // Each frame as the compiled tracer's samples name it: DTrace's own symbol where it found one
+  // ("cfree (libc.so.6)"), else the address named against the process's mappings read at
+  // teardown ("dash+0x13678"); a caller outside every executable file mapping ends the stack
+  // (a frame walk through code without frame pointers reads data from there on).
+  void name_frames(std::vector<CpuSample>& samples) {
+    Symbolizer symbolizer;
+    static const std::vector<Mapping> kNone;
+    for (CpuSample& s : samples) {
+      const auto found = maps_.find(s.pid);
+      const std::vector<Mapping>& maps = found == maps_.end() ? kNone : found->second;
+      std::vector<std::string> named;
+      for (std::size_t i = 0; i < s.frames.size(); ++i) {
+        const DtraceFrame f = parse_dtrace_frame(s.frames[i]);
+        if (!f.symbol.empty()) {
+          named.push_back(fmt::format("{} ({})", demangled(f.symbol.c_str()), f.module));
+          continue;
+        }
+        const Frame frame = symbolizer.frame(f.address, maps, i > 0);
+        if (i > 0 && !maps.empty() && frame.module.empty()) {
+          named.push_back(kUnwindEnded);
+          break;
+        }
+        named.push_back(frame.text());
+      }
+      s.frames = std::move(named);
+    }
+  }
   std::uint64_t output_bytes() const override { return process_ ? process_->output_bytes() : 0; }
   bool over_bound() const override { return process_ && process_->over_bound(); }
 
@@ -228,6 +279,9 @@ class DtraceBackend final : public Backend {
   std::string exe_;
   std::string version_;
   std::vector<std::string> left_out_;  // traced calls this host's provider has no probe for
+  std::mutex seen_mu_;
+  std::set<pid_t> seen_;                        // members whose first call was seen
+  std::map<pid_t, std::vector<Mapping>> maps_;  // full: read at teardown
   std::unique_ptr<BackendProcess> process_;
   int syncs_ = 0;
   bool caught_up_ = false;

@@ -1,6 +1,7 @@
 #include "dtrace_output.h"
 
 #include <cctype>
+#include <charconv>
 
 #include "dtrace_script.h"
 #include "syscall_table.h"
@@ -39,7 +40,13 @@ void DtraceReader::line(std::string_view text) {
     histogram_row(text);
     return;
   }
+  if (stack_ && stack_row(text)) return;
+  stack_ = nullptr;
   if (text.empty()) return;  // printa separates aggregations by blank lines
+  if (text.starts_with("X ")) {
+    sample(text);
+    return;
+  }
   if (text.starts_with("A ")) {
     aggregation(text);
     return;
@@ -118,6 +125,50 @@ void DtraceReader::histogram_row(std::string_view text) {
   }
 }
 
+DtraceFrame parse_dtrace_frame(std::string_view row) {
+  DtraceFrame f;
+  const auto tick = row.find('`');
+  if (tick != std::string_view::npos) {
+    f.module = std::string(row.substr(0, tick));
+    row.remove_prefix(tick + 1);
+  }
+  if (row.starts_with("0x")) {
+    std::from_chars(row.data() + 2, row.data() + row.size(), f.address, 16);
+    return f;
+  }
+  f.symbol = std::string(row.substr(0, row.rfind("+0x")));
+  return f;
+}
+
+void DtraceReader::sample(std::string_view text) {
+  Fields f(text);
+  f.next();
+  CpuSample s;
+  unsigned role = 0, in_kernel = 0;
+  if (!f.number(s.pid) || !f.number(s.tid) || !f.number(s.t_ns) || !f.number(s.phase) ||
+      !f.number(role) || !f.number(in_kernel) || !f.at_end() || s.phase < 0 ||
+      s.phase >= kPhaseCount || role > 1 || in_kernel > 1) {
+    lines_.malformed(text);
+    return;
+  }
+  s.role = thread_role_of(role);
+  s.in_kernel = in_kernel == 1;
+  ProgramObservations& obs = lines_.observations();
+  obs.samples.push_back(std::move(s));
+  stack_ = &obs.samples.back();
+}
+
+// A row of the current sample's stack: the blank line ustack() starts with, or an indented
+// frame. Anything else ends the stack (and is read as a line of its own).
+bool DtraceReader::stack_row(std::string_view text) {
+  if (text.empty()) return stack_->frames.empty();
+  if (text.front() != ' ') return false;
+  const std::string_view frame = trimmed(text);
+  if (frame.empty()) return false;
+  stack_->frames.emplace_back(frame);
+  return true;
+}
+
 void DtraceReader::stderr_line(std::string_view text) {
   Fields f(trimmed(text));
   if (f.next() != "dtrace:") return;
@@ -136,6 +187,7 @@ void DtraceReader::stderr_line(std::string_view text) {
 
 ProgramObservations DtraceReader::finish() {
   if (histogram_) histogram_.reset();  // the output ended inside a histogram: its rows are read
+  stack_ = nullptr;
   return lines_.finish(kDtraceStringLimit);
 }
 

@@ -158,6 +158,18 @@ void membership(std::string& out) {
       "}\n";
 }
 
+// On-CPU samples (full): every CPU at kDtraceSampleHz, a cohort thread's user stack. arg0 is the
+// kernel's pc when the sample interrupted the kernel.
+void sample_clause(std::string& out) {
+  out += fmt::format(
+      "profile-{} /cohort[pid]/ {{\n"
+      "  printf(\"X %d %d %u %d %d %d\\n\", pid, tid, timestamp, phase, self->role, "
+      "arg0 != 0 ? 1 : 0);\n"
+      "  ustack({});\n"
+      "}}\n",
+      kDtraceSampleHz, kDtraceStackFrames);
+}
+
 void print_aggregations(std::string& out) {
   out += "END {\n";
   for (const char* a : {"t", "x", "r"}) {
@@ -193,6 +205,7 @@ std::string dtrace_script(const ScriptSpec& spec) {
     enter_clause(out, *c, spec.detail);
     exit_clause(out, *c, spec.detail);
   }
+  if (spec.detail == Detail::full) sample_clause(out);
   if (spec.detail == Detail::light) {
     // printa of an aggregation no clause names is an error: keep one of each, empty.
     if (!has_requests)

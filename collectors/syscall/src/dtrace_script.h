@@ -13,6 +13,9 @@
 //   A q|qe <pid> <phase> <call> <role> <request> <value>   per request: count, errors
 //   A h <pid> <phase> <call> <role>    followed by quantize()'s rows: log2 buckets, and the count
 //
+// In full detail, on-CPU samples of cohort threads from the profile provider:
+//   X <pid> <tid> <t> <phase> <role> <in_kernel>    then ustack()'s rows, leaf first
+//
 // Unlike the bpftrace program it tells the trace bridge's writer thread apart (role 1, by the
 // thread's name at its first traced call), as the compiled tracer does.
 //
@@ -31,6 +34,10 @@ namespace jbench::collectors::syscall_detail {
 
 // DTrace's string limit as this program sets it (strsize): paths are cut at one less.
 inline constexpr std::size_t kDtraceStringLimit = 512;
+// Full detail's on-CPU samples: the profile provider's rate per CPU (the compiled tracer's too),
+// and the deepest user stack kept.
+inline constexpr int kDtraceSampleHz = 99;
+inline constexpr int kDtraceStackFrames = 32;
 
 // `spec.calls` and `spec.canary_calls` name probes the host's syscall provider has.
 std::string dtrace_script(const ScriptSpec& spec);

@@ -41,6 +41,7 @@ struct ProgramObservations {
   std::vector<CanaryHit> canaries;
   std::vector<CallRecord> calls;       // full
   std::map<TotalsKey, Totals> totals;  // light
+  std::vector<CpuSample> samples;      // full, the D program: frames as DTrace wrote them
   std::uint64_t lost = 0;              // events the tool reported lost
   std::uint64_t malformed = 0;
   std::vector<std::string> malformed_examples;  // the first few, for the failure's reason

@@ -17,6 +17,8 @@ std::string base_name(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
+}  // namespace
+
 std::string demangled(const char* name) {
   int status = 0;
   char* out = abi::__cxa_demangle(name, nullptr, nullptr, &status);
@@ -26,7 +28,7 @@ std::string demangled(const char* name) {
   return s;
 }
 
-}  // namespace
+namespace {}  // namespace
 
 std::vector<Mapping> read_executable_maps(pid_t pid) {
   std::vector<Mapping> out;

@@ -24,6 +24,9 @@ struct Mapping {
   std::string path;
 };
 
+// A C++ symbol demangled ("_ZN3foo3barEv" -> "foo::bar()"); any other name as it is.
+std::string demangled(const char* name);
+
 // The executable file mappings of `pid`, in address order; empty when it cannot be read.
 std::vector<Mapping> read_executable_maps(pid_t pid);
 

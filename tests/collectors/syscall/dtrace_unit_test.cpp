@@ -76,7 +76,10 @@ TEST(DtraceScript, LightAggregatesInTheKernelAndFullPrintsEveryCall) {
   EXPECT_TRUE(mentions(full, "printf(\"C 3 "));
   EXPECT_TRUE(mentions(full, "printf(\"O %d %u %s\\n\", tid, self->t, copyinstr(self->p));"));
   EXPECT_TRUE(mentions(full, "#pragma D option bufsize=16m"));
+  EXPECT_TRUE(mentions(full, "profile-99 /cohort[pid]/"));
+  EXPECT_TRUE(mentions(full, "ustack(32);"));
   EXPECT_FALSE(mentions(full, "printa("));
+  EXPECT_FALSE(mentions(light, "profile-"));
 }
 
 TEST(DtraceScript, TellsTheBridgeWriterThreadApartByItsNameAtItsFirstTracedCall) {
@@ -169,6 +172,43 @@ TEST(DtraceReader, EveryMalformedLineIsCountedAndQuoted) {
   EXPECT_EQ(obs.malformed, 8u);
   ASSERT_FALSE(obs.malformed_examples.empty());
   EXPECT_EQ(obs.malformed_examples[0], "A t 101 9 3 0 5");
+}
+
+TEST(DtraceReader, ASampleKeepsItsStackLeafFirstAsDtraceWroteIt) {
+  DtraceReader reader;
+  for (const char* line : {"X 101 102 5000 2 0 0", "", "              libc.so.6`cfree+0x37",
+                           "              dash`0x55acc7264678", "              0x55acfe6cbac8",
+                           "X 101 101 6000 2 1 1", "", "X 101 101 7000 9 0 0", "M 3 8000"}) {
+    reader.line(line);
+  }
+  const auto obs = reader.finish();
+  ASSERT_EQ(obs.samples.size(), 2u);
+  EXPECT_EQ(obs.samples[0].tid, 102);
+  EXPECT_EQ(obs.samples[0].phase, 2);
+  EXPECT_FALSE(obs.samples[0].in_kernel);
+  EXPECT_EQ(
+      obs.samples[0].frames,
+      (std::vector<std::string>{"libc.so.6`cfree+0x37", "dash`0x55acc7264678", "0x55acfe6cbac8"}));
+  EXPECT_TRUE(obs.samples[1].frames.empty());  // a sample with no user stack
+  EXPECT_TRUE(obs.samples[1].in_kernel);
+  EXPECT_EQ(obs.samples[1].role, ThreadRole::bridge_writer);
+  EXPECT_EQ(obs.malformed, 1u);       // phase 9
+  ASSERT_EQ(obs.markers.size(), 1u);  // the line after a stack is read as its own
+}
+
+TEST(DtraceFrameRow, NamesItsModuleAndSymbolOrItsAddress) {
+  const DtraceFrame named = parse_dtrace_frame("libc.so.6`cfree+0x37");
+  EXPECT_EQ(named.module, "libc.so.6");
+  EXPECT_EQ(named.symbol, "cfree");
+  const DtraceFrame bare = parse_dtrace_frame("jbench-sqlite-worker`_ZN6jbench4waitEm");
+  EXPECT_EQ(bare.symbol, "_ZN6jbench4waitEm");
+  const DtraceFrame in_module = parse_dtrace_frame("dash`0x55acc7264678");
+  EXPECT_EQ(in_module.module, "dash");
+  EXPECT_TRUE(in_module.symbol.empty());
+  EXPECT_EQ(in_module.address, 0x55acc7264678u);
+  const DtraceFrame address = parse_dtrace_frame("0x55acfe6cbac8");
+  EXPECT_TRUE(address.module.empty() && address.symbol.empty());
+  EXPECT_EQ(address.address, 0x55acfe6cbac8u);
 }
 
 TEST(DtraceVersion, NamesTheDOfARealDtraceAndNothingElse) {
