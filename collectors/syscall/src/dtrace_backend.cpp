@@ -226,6 +226,9 @@ class DtraceBackend final : public Backend {
                              p.t_ns, forked.count(p.pid) > 0});
     }
     o.lost = obs.lost;
+    output_clean_ = obs.lost == 0 && obs.malformed == 0 && caught_up_ &&
+                    !process_->overlong_lines() && !process_->over_bound() &&
+                    reader.errors().empty();
     o.malformed = obs.malformed;
     o.malformed_examples = std::move(obs.malformed_examples);
     for (const auto& e : reader.errors()) o.problems.push_back("dtrace: " + e);
@@ -242,7 +245,19 @@ class DtraceBackend final : public Backend {
     return o;
   }
 
-  std::vector<std::string> raw_files() const override { return {kScript, kOutput, kStderr}; }
+  // Everything a clean output held is in the raw events file and the entry (calls or totals,
+  // samples, canaries, forks, phase marks): the output is not kept beside them. One with lost,
+  // malformed or unread lines stays, as the evidence of what went wrong.
+  void translated() override {
+    if (!output_clean_) return;
+    std::error_code ec;
+    if (std::filesystem::remove(ctx_.raw_dir + "/" + kOutput, ec)) output_kept_ = false;
+  }
+
+  std::vector<std::string> raw_files() const override {
+    if (output_kept_) return {kScript, kOutput, kStderr};
+    return {kScript, kStderr};
+  }
 
   // Each frame as the compiled tracer's samples name it: DTrace's own symbol where it found one
   // ("cfree (libc.so.6)"), else the address named against the process's mappings read at
@@ -285,6 +300,8 @@ class DtraceBackend final : public Backend {
   std::unique_ptr<BackendProcess> process_;
   int syncs_ = 0;
   bool caught_up_ = false;
+  bool output_clean_ = false;  // collect() read it whole: nothing lost, malformed or unread
+  bool output_kept_ = true;
 };
 
 }  // namespace

@@ -3,6 +3,10 @@
 // and file breakdown as the other backends, from the generated D program.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <string>
+#include <vector>
+
 #include "counting_checks.h"
 #include "strace_oracle.h"
 #include "temp_dir.h"
@@ -20,6 +24,16 @@ TEST(SyscallCollectorDtrace, LightCountsArePerPhaseExactAndScopedToTheCohort) {
   const Outcome o = run_scenario(counting(SyscallDetail::light, "dtrace"), dir.path());
   EXPECT_EQ(o.entry["backend"], "dtrace");
   expect_counting_outcome(o);
+  // Its output, translated whole into the raw events file, is not kept beside it; the program and
+  // dtrace's stderr are.
+  std::vector<std::string> kept;
+  for (const auto& f : o.entry["backend_raw"]) {
+    kept.push_back(f.get<std::string>());
+    EXPECT_TRUE(std::filesystem::exists(o.dir + "/" + kept.back())) << kept.back();
+  }
+  EXPECT_EQ(kept,
+            (std::vector<std::string>{"raw/syscall.dtrace.d", "raw/syscall.dtrace.stderr.txt"}));
+  EXPECT_FALSE(std::filesystem::exists(o.dir + "/raw/syscall.dtrace.txt"));
 }
 
 TEST(SyscallCollectorDtrace, FullRecordsEveryCallWithItsFileAndRequest) {
