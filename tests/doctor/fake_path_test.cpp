@@ -206,6 +206,14 @@ TEST(DoctorFakePath, SystemtapDtraceIsNotATracer) {
 // first (debugfs where DTrace for Linux reads tracefs, root), then the probe is the proof.
 constexpr const char* kFakeDtrace =
     "if [ \"$1\" = -V ]; then echo 'dtrace: Oracle D 2.0'; exit 0; fi\n"
+    "if [ \"$1\" = -l ]; then\n"
+    "  echo '   ID   PROVIDER            MODULE                          FUNCTION NAME'\n"
+    "  echo ' 3622    syscall           vmlinux                           pread64 entry'\n"
+    "  echo '   40       proc           vmlinux                                   create'\n"
+    "  echo '   60    profile                                                 profile-99'\n"
+    "  echo ' 4162    pid5274 libjbench_bridge.so.1               jb_canary entry'\n"
+    "  exit 0\n"
+    "fi\n"
     "echo 'jbench-attach-ok'\n";
 
 nlohmann::json dtrace_check(const test::FakeRoot& root, const test::FakeTools& tools) {
@@ -226,6 +234,38 @@ TEST(DoctorFakePath, ARealDtraceIsProvenByItsBeginProbe) {
   EXPECT_EQ(c["facts"]["version"], "Oracle D 2.0");
   EXPECT_EQ(c["facts"]["attach_verified"], true);
   EXPECT_TRUE(contains(str(c, "detail"), "--syscall-backend dtrace"));
+  // Providers by their probes; a process's own (pid5274) is not one of the host's.
+  EXPECT_EQ(c["facts"]["providers"], nlohmann::json({{"syscall", 1}, {"proc", 1}, {"profile", 1}}));
+}
+
+TEST(DoctorFakePath, ADtraceWithoutAProviderJbenchUsesSaysWhich) {
+  test::FakeRoot root;
+  root.mkdir("sys/kernel/debug/tracing");
+  test::FakeTools tools;
+  tools.script(
+      "dtrace",
+      "if [ \"$1\" = -V ]; then echo 'dtrace: Oracle D 2.0'; exit 0; fi\n"
+      "if [ \"$1\" = -l ]; then\n"
+      "  echo ' 3622    syscall           vmlinux                           pread64 entry'\n"
+      "  exit 0\n"
+      "fi\n"
+      "echo 'jbench-attach-ok'\n");
+  const auto c = dtrace_check(root, tools);
+  EXPECT_EQ(str(c, "reason_code"), "probe_not_found") << c.dump(2);
+  EXPECT_TRUE(contains(str(c, "detail"), "no proc, profile provider")) << str(c, "detail");
+}
+
+TEST(DoctorFakePath, ADLibraryThatDoesNotCompileNamesTheLibraryDirectory) {
+  test::FakeRoot root;
+  root.mkdir("sys/kernel/debug/tracing");
+  test::FakeTools tools;
+  tools.script("dtrace",
+               "if [ \"$1\" = -V ]; then echo 'dtrace: Oracle D 2.0'; exit 0; fi\n"
+               "echo 'dtrace: invalid probe specifier BEGIN: \"/usr/lib64/dtrace/6.10/io.d\", "
+               "line 134: failed to resolve `major_names: Unknown symbol name' >&2\nexit 1\n");
+  const auto c = dtrace_check(root, tools);
+  EXPECT_EQ(str(c, "reason_code"), "attach_failed") << c.dump(2);
+  EXPECT_TRUE(contains(str(c, "remediation"), "DTRACE_OPT_SYSLIBDIR")) << str(c, "remediation");
 }
 
 TEST(DoctorFakePath, DtraceForLinuxWithoutDebugfsSaysToMountIt) {

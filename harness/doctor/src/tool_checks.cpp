@@ -3,7 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
+#include <map>
+#include <sstream>
 
 #include "checks.h"
 #include "host_files.h"
@@ -212,6 +215,67 @@ std::optional<Check> dtrace_blocked(const ProbeContext& ctx, const std::vector<C
 
 }  // namespace
 
+namespace {
+
+// The providers of `dtrace -l` ("ID PROVIDER MODULE FUNCTION NAME" rows) and their probe counts;
+// a process's own providers (pid123, jbench456) are left out.
+std::map<std::string, int> dtrace_providers(const std::string& out) {
+  std::map<std::string, int> providers;
+  std::istringstream in(out);
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream row(line);
+    std::string id, provider;
+    if (!(row >> id >> provider) || id == "ID") continue;
+    if (!provider.empty() && std::isdigit(static_cast<unsigned char>(provider.back()))) continue;
+    ++providers[provider];
+  }
+  return providers;
+}
+
+// The proof: a BEGIN probe that prints; then the providers jbench's D programs use (syscall, proc,
+// profile), each present. A D library file that does not compile here stops every script: its
+// remediation names the library directory.
+Check prove_dtrace(const ProbeContext& ctx, const host_caps::DtraceFound& found,
+                   const std::string& name) {
+  const std::vector<std::string> argv{found.path, "-q", "-n", kDtraceAttachProgram};
+  const int timeout = std::max(ctx.options.attach_timeout_ms, 30'000);  // it starts in ~2 s
+  const ToolRun run = proc::run_to_completion(argv, ctx.options.path_env, timeout);
+  const bool printed = run.started && !run.timed_out && !run.signaled && run.exit_code == 0 &&
+                       run.out.find(kAttachMarker) != std::string::npos;
+  const Evidence evidence = evidence_of(argv, run, found.version);
+  if (!printed) {
+    const bool library = run.err.find(".d\", line") != std::string::npos;
+    Check c = Check::missing(
+        "dtrace", "attach_failed", name + ": the BEGIN probe test " + ending(run, timeout),
+        library ? "a file of DTrace's D library directory does not compile on this kernel (see "
+                  "stderr): leave it out of the directory, or point DTRACE_OPT_SYSLIBDIR at one "
+                  "without it (ci/dtrace-linux.sh leaves io.d out for this reason)"
+                : "run `" + found.path + " -n 'BEGIN { exit(0); }'` by hand and read its stderr");
+    return with_tool_proof(std::move(c), evidence, found.path, false);
+  }
+  const ToolRun list =
+      proc::run_to_completion({found.path, "-l"}, ctx.options.path_env, timeout, 4u << 20);
+  const auto providers = dtrace_providers(list.out);
+  std::string missing;
+  for (const char* p : {"syscall", "proc", "profile"}) {
+    if (!providers.count(p)) missing += (missing.empty() ? "" : ", ") + std::string(p);
+  }
+  Check c = missing.empty()
+                ? Check::ok("dtrace", name +
+                                          ": enabled a BEGIN probe and saw its output; the "
+                                          "syscall, proc and profile providers are present; "
+                                          "jbench run --syscall-backend dtrace uses it")
+                : Check::missing("dtrace", "probe_not_found",
+                                 name + ": no " + missing + " provider (`dtrace -l`)",
+                                 "a DTrace whose kernel side offers them: on Linux, a kernel with "
+                                 "syscall tracepoints and perf events (see the tracefs check)");
+  c = with_tool_proof(std::move(c), evidence, found.path, missing.empty());
+  c.facts["providers"] = providers;
+  return c;
+}
+
+}  // namespace
+
 // A real DTrace (host_caps::find_dtrace: $JBENCH_DTRACE, else a dtrace on PATH that says it is
 // one), what it needs here, and, when attaching is allowed, a BEGIN probe that prints.
 Check check_dtrace(const ProbeContext& ctx, const std::vector<Check>& before) {
@@ -231,20 +295,7 @@ Check check_dtrace(const ProbeContext& ctx, const std::vector<Check>& before) {
   } else if (!ctx.options.try_attach) {
     c = Check::ok("dtrace", name + "; attach not tried (--no-attach): not proven");
   } else {
-    const std::vector<std::string> argv{found.path, "-q", "-n", kDtraceAttachProgram};
-    const int timeout = std::max(ctx.options.attach_timeout_ms, 30'000);  // it starts in ~2 s
-    const ToolRun run = proc::run_to_completion(argv, ctx.options.path_env, timeout);
-    const bool printed = run.started && !run.timed_out && !run.signaled && run.exit_code == 0 &&
-                         run.out.find(kAttachMarker) != std::string::npos;
-    c = printed ? Check::ok("dtrace", name +
-                                          ": enabled a BEGIN probe and saw its output; "
-                                          "jbench run --syscall-backend dtrace uses it")
-                : Check::missing("dtrace", "attach_failed",
-                                 name + ": the BEGIN probe test " + ending(run, timeout),
-                                 "run `" + found.path +
-                                     " -n 'BEGIN { exit(0); }'` by hand and "
-                                     "read its stderr");
-    c = with_tool_proof(std::move(c), evidence_of(argv, run, found.version), found.path, printed);
+    c = prove_dtrace(ctx, found, name);
   }
   c.facts["kind"] = "dtrace";
   c.facts["path"] = found.path;
