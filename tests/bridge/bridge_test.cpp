@@ -4,6 +4,7 @@
 #include <elf.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
@@ -112,6 +113,34 @@ TEST(BridgeProbes, UnreadableOrNotElfIsBadUsage) {
   EXPECT_EQ(run_process({JBENCH_BIN, "probes", dir.write("text", "not an ELF file\n")}).exit_code,
             2);
   EXPECT_EQ(run_process({JBENCH_BIN, "probes"}).exit_code, 2);
+}
+
+// `--dtrace PID`: a clause per probe site of the binary, for DTrace's pid provider in PID, each
+// printing its probe's arguments by the contract's types; armed only where the process maps the
+// binary. (tests/bridge/dtrace_probe_test.cpp runs the program under a real DTrace.)
+TEST(BridgeProbes, TheDtraceProgramHasAClausePerSiteAndArmsOnlyAProcessThatMapsIt) {
+  const auto r = run_process({JBENCH_BIN, "probes", JBENCH_BRIDGE_SO, "--dtrace", "4242"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json notes = probes_json(JBENCH_BRIDGE_SO, 0);
+  std::size_t clauses = 0;
+  for (std::size_t at = r.out.find("\npid4242:libjbench_bridge.so.1:"); at != std::string::npos;
+       at = r.out.find("\npid4242:libjbench_bridge.so.1:", at + 1)) {
+    ++clauses;
+  }
+  EXPECT_EQ(clauses, notes["probes"].size()) << r.out;
+  EXPECT_NE(r.out.find(R"(printf("probe counter %s %d\n", copyinstr(((uint64_t)uregs[R_RAX])), )"
+                       R"(((int64_t)uregs[R_RDX]));)"),
+            std::string::npos)
+      << r.out;
+  // This test process does not map the library: nothing to arm, said, exit 2.
+  const auto armed = run_process(
+      {JBENCH_BIN, "probes", JBENCH_BRIDGE_SO, "--dtrace", std::to_string(::getpid()), "--arm"});
+  EXPECT_EQ(armed.exit_code, 2);
+  EXPECT_NE(armed.err.find("is not mapped in process"), std::string::npos) << armed.err;
+  EXPECT_EQ(run_process({JBENCH_BIN, "probes", JBENCH_BRIDGE_SO, "--arm"}).exit_code, 2);
+  EXPECT_EQ(
+      run_process({JBENCH_BIN, "probes", JBENCH_BRIDGE_SO, "--dtrace", "42", "--json"}).exit_code,
+      2);
 }
 
 TEST(BridgeProbes, OtherMajorVersionIsAFinding) {

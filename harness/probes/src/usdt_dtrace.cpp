@@ -122,4 +122,20 @@ std::string usdt_pid_clauses(pid_t pid, const std::string& module,
   return out;
 }
 
+std::map<std::string, std::string> usdt_printing_bodies(const ProbeContract& contract) {
+  std::map<std::string, std::string> bodies;
+  for (const ContractProbe& p : contract.probes) {
+    std::string format = "probe " + p.name;
+    std::string values;
+    for (std::size_t i = 0; i < p.arg_sizes.size(); ++i) {
+      const bool text =
+          i < p.arg_types.size() && p.arg_types[i].find("char *") != std::string::npos;
+      format += text ? " %s" : p.arg_sizes[i] < 0 ? " %d" : " %u";
+      values += text ? fmt::format(", copyinstr({{arg{}}})", i) : fmt::format(", {{arg{}}}", i);
+    }
+    bodies[p.name] = fmt::format("printf(\"{}\\n\"{});", format, values);
+  }
+  return bodies;
+}
+
 }  // namespace jbench

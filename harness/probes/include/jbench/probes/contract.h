@@ -16,7 +16,9 @@ namespace jbench {
 
 struct ContractProbe {
   std::string name;
-  std::vector<int> arg_sizes;  // bytes, negative = signed, as stapsdt writes them
+  std::vector<int> arg_sizes;          // bytes, negative = signed, as stapsdt writes them
+  std::vector<std::string> arg_names;  // "span_id"
+  std::vector<std::string> arg_types;  // C types: "uint64_t", "const char *"
 };
 
 struct ProbeContract {

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "jbench/elf/functions.h"
+#include "jbench/probes/contract.h"
 #include "jbench/probes/stapsdt.h"
 
 namespace jbench {
@@ -51,5 +52,9 @@ UsdtPlacement place_usdt_sites(const std::vector<SdtProbe>& probes,
 std::string usdt_pid_clauses(pid_t pid, const std::string& module,
                              const std::vector<UsdtSite>& sites,
                              const std::map<std::string, std::string>& bodies);
+
+// A body per probe of `contract` that prints "probe <name> <arg> ..." on a line: strings copied
+// in (%s), signed arguments with %d, the others with %u.
+std::map<std::string, std::string> usdt_printing_bodies(const ProbeContract& contract);
 
 }  // namespace jbench
