@@ -61,19 +61,7 @@ TEST(EveryProbeThroughDtrace, IsSeenWithItsArgumentsAtItsPidOffsetProbes) {
         << tracer.out();
   }
   if (::testing::Test::HasFailure()) return;
-  using Args = std::vector<std::string>;
-  EXPECT_EQ(seen.find("span__begin")->second, (Args{std::to_string(span), "0", kSpanName}));
-  EXPECT_EQ(seen.find("span__end")->second, Args{std::to_string(span)});
-  EXPECT_EQ(seen.find("canary")->second, Args{"0"});
-  EXPECT_EQ(seen.find("gc__begin")->second,
-            (Args{std::to_string(kGeneration), std::to_string(kBytesBefore)}));
-  EXPECT_EQ(seen.find("gc__end")->second,
-            (Args{std::to_string(kGeneration), std::to_string(kBytesAfter)}));
-  EXPECT_EQ(seen.find("alloc__sample")->second, (Args{std::to_string(kAllocBytes), kAllocSite}));
-  EXPECT_EQ(seen.find("counter")->second, (Args{kCounter, std::to_string(kCounterValue)}));
-  std::set<std::string> phases;
-  for (auto [it, end] = seen.equal_range("phase"); it != end; ++it) phases.insert(it->second[0]);
-  EXPECT_EQ(phases, (std::set<std::string>{kPhase, kDone}));
+  expect_fire_arguments(seen, span);
 }
 
 }  // namespace

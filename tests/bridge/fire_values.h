@@ -3,9 +3,12 @@
 // (probe_test.cpp) and through DTrace (dtrace_probe_test.cpp).
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <cstdint>
 #include <map>
 #include <ostream>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -53,6 +56,28 @@ inline std::multimap<std::string, std::vector<std::string>> seen_probes(const st
     seen.emplace(name, args);
   }
   return seen;
+}
+
+// Every argument `fire` passed, as a tracer printed it ("probe NAME ARGS..." lines read by
+// seen_probes): the span and its id, the canary, the GC pair, the allocation sample, the signed
+// counter, both phases.
+inline void expect_fire_arguments(const std::multimap<std::string, std::vector<std::string>>& seen,
+                                  std::uint64_t span) {
+  using Args = std::vector<std::string>;
+  const auto args = [&](const char* probe) {
+    const auto it = seen.find(probe);
+    return it == seen.end() ? Args{"(not seen)"} : it->second;
+  };
+  EXPECT_EQ(args("span__begin"), (Args{std::to_string(span), "0", kSpanName}));
+  EXPECT_EQ(args("span__end"), Args{std::to_string(span)});
+  EXPECT_EQ(args("canary"), Args{"0"});
+  EXPECT_EQ(args("gc__begin"), (Args{std::to_string(kGeneration), std::to_string(kBytesBefore)}));
+  EXPECT_EQ(args("gc__end"), (Args{std::to_string(kGeneration), std::to_string(kBytesAfter)}));
+  EXPECT_EQ(args("alloc__sample"), (Args{std::to_string(kAllocBytes), kAllocSite}));
+  EXPECT_EQ(args("counter"), (Args{kCounter, std::to_string(kCounterValue)}));
+  std::set<std::string> phases;
+  for (auto [it, end] = seen.equal_range("phase"); it != end; ++it) phases.insert(it->second[0]);
+  EXPECT_EQ(phases, (std::set<std::string>{kPhase, kDone}));
 }
 
 }  // namespace jbench

@@ -20,6 +20,7 @@
 #include "incarnations.h"
 #include "jbench/common/clock.h"
 #include "jbench/host_caps/tracefs.h"
+#include "marked_tool.h"
 #include "syscall_table.h"
 
 namespace jbench::collectors::syscall_detail {
@@ -43,11 +44,6 @@ std::size_t full_perf_buffer_pages(std::size_t workers) {
   return pages;
 }
 constexpr std::uint64_t kQuietNs = 50'000'000;
-
-void marker_call(std::int64_t value) {
-  // getpgid of a pid no process can have: fails with ESRCH, does nothing, and the script sees it.
-  ::syscall(SYS_getpgid, static_cast<pid_t>(value));
-}
 
 // The first error bpftrace printed, without its harmless RLIMIT_MEMLOCK complaint and warnings.
 std::string stderr_excerpt(const std::string& path) {
@@ -120,45 +116,14 @@ class BpftraceBackend final : public Backend {
     if (!process_) return "bpftrace did not start: " + error;
     // Compiling and attaching takes seconds. Meanwhile the startup marker is repeated; the
     // first one that comes back proves every probe is live.
-    std::unique_lock lock(ctx_.live->mu);
-    while (!ctx_.live->marker_seen) {
-      lock.unlock();
-      if (!process_->running()) {
-        const std::string why = stderr_excerpt(ctx_.raw_dir + "/" + kBpftraceStderr);
-        return fmt::format("bpftrace exited before it attached{}{}", why.empty() ? "" : ": ", why);
-      }
-      if (monotonic_ns() >= deadline_ns) {
-        process_->stop(monotonic_ns() + 2'000'000'000ULL);
-        return fmt::format("bpftrace did not attach within the attach timeout (see {})",
-                           kBpftraceStderr);
-      }
-      marker_call(kPhaseMarkerBase + 0);
-      lock.lock();
-      ctx_.live->changed.wait_for(lock, std::chrono::milliseconds(20));
-    }
-    return {};
+    return await_attach_marker(
+        *process_, *ctx_.live, deadline_ns, "bpftrace", kBpftraceStderr,
+        [this] { return stderr_excerpt(ctx_.raw_dir + "/" + kBpftraceStderr); });
   }
 
   bool launched() const override { return process_ != nullptr; }
   pid_t pid() const override { return process_->pid(); }
   bool alive() override { return process_ && process_->running(); }
-
-  // Makes the sync marker call and waits until bpftrace printed it (false: the deadline passed
-  // or bpftrace ended).
-  bool sync(std::uint64_t deadline_ns) {
-    const int n = ++syncs_;
-    marker_call(kSyncMarkerBase + n);
-    std::unique_lock lock(ctx_.live->mu);
-    while (ctx_.live->sync_seen < n) {
-      if (monotonic_ns() >= deadline_ns) return false;
-      lock.unlock();
-      const bool running = process_->running();
-      lock.lock();
-      if (!running) return false;
-      ctx_.live->changed.wait_for(lock, std::chrono::milliseconds(5));
-    }
-    return true;
-  }
 
   void mark_phase(int phase) override { marker_call(kPhaseMarkerBase + phase); }
 
@@ -167,25 +132,9 @@ class BpftraceBackend final : public Backend {
     return {};
   }
 
+  // Interrupted, bpftrace 0.17 drops what is still in its buffers, silently: first let it catch up.
   BackendEnd stop(std::uint64_t deadline_ns) override {
-    // Interrupted, bpftrace 0.17 drops what is still in its buffers, silently. So first let it
-    // catch up: a sync marker comes back once bpftrace read the buffer it went to; a second one,
-    // once that round of reads (every CPU's buffer) is printed; and with no more events coming
-    // (the cohort has exited), output that stays quiet means nothing is left behind.
-    const bool running = process_->running();
-    caught_up_ = !running;  // ended already: whatever it printed is all there is
-    if (running && sync(deadline_ns) && sync(deadline_ns)) {
-      std::uint64_t seen = process_->output_bytes();
-      std::uint64_t quiet_since = monotonic_ns();
-      while (monotonic_ns() < deadline_ns && monotonic_ns() - quiet_since < kQuietNs) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
-        if (const std::uint64_t now = process_->output_bytes(); now != seen) {
-          seen = now;
-          quiet_since = monotonic_ns();
-        }
-      }
-      caught_up_ = monotonic_ns() - quiet_since >= kQuietNs;
-    }
+    caught_up_ = catch_up_before_stop(*process_, *ctx_.live, syncs_, deadline_ns, kQuietNs);
     return process_->stop(deadline_ns);
   }
 

@@ -23,6 +23,7 @@
 #include "incarnations.h"
 #include "jbench/common/clock.h"
 #include "jbench/proc/run_tool.h"
+#include "marked_tool.h"
 #include "symbolize.h"
 #include "syscall_table.h"
 
@@ -32,10 +33,8 @@ namespace {
 constexpr const char* kScript = "syscall.dtrace.d";
 constexpr const char* kOutput = "syscall.dtrace.txt";
 constexpr const char* kStderr = "syscall.dtrace.stderr.txt";
-constexpr std::uint64_t kQuietNs = 100'000'000;  // five of the consumer's reads (20 Hz)
+constexpr std::uint64_t kDtraceQuietNs = 100'000'000;  // five of the consumer's reads (20 Hz)
 constexpr int kDtraceTeardownPhase = 3;
-
-void marker_call(std::int64_t value) { ::syscall(SYS_getpgid, static_cast<pid_t>(value)); }
 
 // The calls of the syscall provider, from `dtrace -l -P syscall` ("ID PROVIDER MODULE FUNCTION
 // NAME" rows): what the program may name.
@@ -126,42 +125,13 @@ class DtraceBackend final : public Backend {
     process_ = BackendProcess::launch(std::move(launch), error);
     if (!process_) return "dtrace did not start: " + error;
     // Compiling and enabling takes about two seconds; meanwhile the marker is repeated.
-    std::unique_lock lock(ctx_.live->mu);
-    while (!ctx_.live->marker_seen) {
-      lock.unlock();
-      if (!process_->running()) {
-        const std::string why = stderr_excerpt(ctx_.raw_dir + "/" + kStderr);
-        return fmt::format("dtrace exited before it attached{}{}", why.empty() ? "" : ": ", why);
-      }
-      if (monotonic_ns() >= deadline_ns) {
-        process_->stop(monotonic_ns() + 2'000'000'000ULL);
-        return fmt::format("dtrace did not attach within the attach timeout (see {})", kStderr);
-      }
-      marker_call(kPhaseMarkerBase + 0);
-      lock.lock();
-      ctx_.live->changed.wait_for(lock, std::chrono::milliseconds(20));
-    }
-    return {};
+    return await_attach_marker(*process_, *ctx_.live, deadline_ns, "dtrace", kStderr,
+                               [this] { return stderr_excerpt(ctx_.raw_dir + "/" + kStderr); });
   }
 
   bool launched() const override { return process_ != nullptr; }
   pid_t pid() const override { return process_->pid(); }
   bool alive() override { return process_ && process_->running(); }
-
-  bool sync(std::uint64_t deadline_ns) {
-    const int n = ++syncs_;
-    marker_call(kSyncMarkerBase + n);
-    std::unique_lock lock(ctx_.live->mu);
-    while (ctx_.live->sync_seen < n) {
-      if (monotonic_ns() >= deadline_ns) return false;
-      lock.unlock();
-      const bool running = process_->running();
-      lock.lock();
-      if (!running) return false;
-      ctx_.live->changed.wait_for(lock, std::chrono::milliseconds(5));
-    }
-    return true;
-  }
 
   void mark_phase(int phase) override {
     marker_call(kPhaseMarkerBase + phase);
@@ -181,20 +151,7 @@ class DtraceBackend final : public Backend {
   // As with bpftrace: a sync marker read back proves the consumer has read the buffers up to it;
   // then SIGINT, on which DTrace runs END (the aggregations) and exits.
   BackendEnd stop(std::uint64_t deadline_ns) override {
-    const bool running = process_->running();
-    caught_up_ = !running;
-    if (running && sync(deadline_ns) && sync(deadline_ns)) {
-      std::uint64_t seen = process_->output_bytes();
-      std::uint64_t quiet_since = monotonic_ns();
-      while (monotonic_ns() < deadline_ns && monotonic_ns() - quiet_since < kQuietNs) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
-        if (const std::uint64_t now = process_->output_bytes(); now != seen) {
-          seen = now;
-          quiet_since = monotonic_ns();
-        }
-      }
-      caught_up_ = monotonic_ns() - quiet_since >= kQuietNs;
-    }
+    caught_up_ = catch_up_before_stop(*process_, *ctx_.live, syncs_, deadline_ns, kDtraceQuietNs);
     return process_->stop(deadline_ns);
   }
 

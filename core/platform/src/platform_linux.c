@@ -11,22 +11,6 @@
 
 #include "jb_platform.h"
 
-long jb_platform_read_small_file(const char* path, char* out, size_t len) {
-  if (len == 0) return -1;
-  const int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return -1;
-  size_t done = 0;
-  while (done + 1 < len) {
-    const ssize_t n = read(fd, out + done, len - 1 - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    done += (size_t)n;
-  }
-  close(fd);
-  out[done] = '\0';
-  return (long)done;
-}
-
 int jb_platform_start_time_ticks(uint64_t* out) {
   char buf[1024];
   if (jb_platform_read_small_file("/proc/self/stat", buf, sizeof buf) <= 0) return 0;

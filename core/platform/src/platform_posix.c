@@ -32,22 +32,6 @@
 /* The longest one sleep in jb_platform_wait_word lasts: the delay a wake may take to be seen. */
 #define JB_POSIX_WAIT_SLICE_NS 1000000
 
-long jb_platform_read_small_file(const char* path, char* out, size_t len) {
-  if (len == 0) return -1;
-  const int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return -1;
-  size_t done = 0;
-  while (done + 1 < len) {
-    const ssize_t n = read(fd, out + done, len - 1 - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    done += (size_t)n;
-  }
-  close(fd);
-  out[done] = '\0';
-  return (long)done;
-}
-
 int jb_platform_start_time_ticks(uint64_t* out) {
   (void)out;
   return 0;
