@@ -102,14 +102,7 @@ class BpftraceBackend final : public Backend {
     launch.max_output_bytes = ctx_.max_output_bytes;
     LiveView* live = ctx_.live;
     launch.on_line = [live](std::string_view line) {
-      const LiveLine l = scan_bpftrace_line(line);
-      if (l.kind == LiveLine::Kind::other || l.kind == LiveLine::Kind::process) return;
-      std::lock_guard lock(live->mu);
-      if (l.kind == LiveLine::Kind::marker) live->marker_seen = true;
-      if (l.kind == LiveLine::Kind::sync) live->sync_seen = std::max(live->sync_seen, l.sync);
-      if (l.kind == LiveLine::Kind::canary) live->canaries.try_emplace(l.canary.pid, l.canary);
-      if (l.kind == LiveLine::Kind::lost) live->lost += l.lost;
-      live->changed.notify_all();
+      note_live_line(*live, scan_bpftrace_line(line));
     };
     std::string error;
     process_ = BackendProcess::launch(std::move(launch), error);

@@ -34,7 +34,6 @@ constexpr const char* kScript = "syscall.dtrace.d";
 constexpr const char* kOutput = "syscall.dtrace.txt";
 constexpr const char* kStderr = "syscall.dtrace.stderr.txt";
 constexpr std::uint64_t kDtraceQuietNs = 100'000'000;  // five of the consumer's reads (20 Hz)
-constexpr int kDtraceTeardownPhase = 3;
 
 // The calls of the syscall provider, from `dtrace -l -P syscall` ("ID PROVIDER MODULE FUNCTION
 // NAME" rows): what the program may name.
@@ -109,17 +108,11 @@ class DtraceBackend final : public Backend {
     LiveView* live = ctx_.live;
     launch.on_line = [this, live](std::string_view line) {
       const LiveLine l = scan_program_line(line);
-      if (l.kind == LiveLine::Kind::other) return;
       if (l.kind == LiveLine::Kind::process) {
         std::lock_guard lock(seen_mu_);
         seen_.insert(l.pid);  // its mappings are read at teardown, to name its samples' frames
-        return;
       }
-      std::lock_guard lock(live->mu);
-      if (l.kind == LiveLine::Kind::marker) live->marker_seen = true;
-      if (l.kind == LiveLine::Kind::sync) live->sync_seen = std::max(live->sync_seen, l.sync);
-      if (l.kind == LiveLine::Kind::canary) live->canaries.try_emplace(l.canary.pid, l.canary);
-      live->changed.notify_all();
+      note_live_line(*live, l);
     };
     std::string error;
     process_ = BackendProcess::launch(std::move(launch), error);
@@ -136,7 +129,7 @@ class DtraceBackend final : public Backend {
   void mark_phase(int phase) override {
     marker_call(kPhaseMarkerBase + phase);
     // Teardown: the workers still run, so their mappings can be read to name the samples' frames.
-    if (ctx_.detail == Detail::full && phase == kDtraceTeardownPhase) {
+    if (ctx_.detail == Detail::full && phase == kTeardownPhase) {
       for (const auto& p : ctx_.cohort) maps_[p.pid] = read_executable_maps(p.pid);
       std::lock_guard lock(seen_mu_);
       for (const pid_t pid : seen_) maps_.try_emplace(pid, read_executable_maps(pid));
@@ -218,8 +211,7 @@ class DtraceBackend final : public Backend {
 
   // Each frame as the compiled tracer's samples name it: DTrace's own symbol where it found one
   // ("cfree (libc.so.6)"), else the address named against the process's mappings read at
-  // teardown ("dash+0x13678"); a caller outside every executable file mapping ends the stack
-  // (a frame walk through code without frame pointers reads data from there on).
+  // teardown ("dash+0x13678"), up to where the frame walk ended.
   void name_frames(std::vector<CpuSample>& samples) {
     Symbolizer symbolizer;
     static const std::vector<Mapping> kNone;
@@ -233,12 +225,8 @@ class DtraceBackend final : public Backend {
           named.push_back(fmt::format("{} ({})", demangled(f.symbol.c_str()), f.module));
           continue;
         }
-        const Frame frame = symbolizer.frame(f.address, maps, i > 0);
-        if (i > 0 && !maps.empty() && frame.module.empty()) {
-          named.push_back(kUnwindEnded);
-          break;
-        }
-        named.push_back(frame.text());
+        named.push_back(symbolizer.stack_frame(f.address, maps, i));
+        if (named.back() == kUnwindEnded) break;
       }
       s.frames = std::move(named);
     }

@@ -78,8 +78,7 @@ void DtraceReader::aggregation(std::string_view text) {
     lines_.malformed(text);
     return;
   }
-  ProgramObservations& obs = lines_.observations();
-  Totals& t = obs.totals[*key];
+  Totals& t = lines_.observations().totals[*key];
   if (*name == "t") {
     t.total_ns = value;
   } else if (*name == "x") {
@@ -93,7 +92,6 @@ void DtraceReader::aggregation(std::string_view text) {
   } else {
     lines_.malformed(text);
   }
-  obs.largest_map = std::max(obs.largest_map, obs.totals.size());
 }
 
 // quantize()'s rows: a header ("value  --- Distribution --- count"), then "<lower bound> |@@@

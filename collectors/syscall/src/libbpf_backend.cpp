@@ -20,6 +20,7 @@
 #include "jbench/common/clock.h"
 #include "libbpf_tracer.h"
 #include "symbolize.h"
+#include "syscall_table.h"
 #include "syscall_trace.h"
 
 namespace jbench::collectors::syscall_detail {
@@ -28,7 +29,6 @@ namespace {
 // The program that traced, kept beside the run's records (provenance stores it as the tracer).
 constexpr const char* kProgramFile = "syscall.libbpf.bpf.o";
 constexpr const char* kRecordsFile = "syscall.libbpf.records";  // full (libbpf_records.h)
-constexpr int kTeardownPhase = 3;
 
 // The records ring's size: JBENCH_LIBBPF_RING_BYTES where set (read when the tracer loads).
 TracerOptions session_options() {
@@ -205,9 +205,7 @@ class LibbpfBackend final : public Backend {
   }
 
   // Every sample's frames named against its process's mappings read at teardown (a process gone
-  // before then keeps its addresses). A caller outside every executable file mapping ends the
-  // stack: the walk went through a function without a frame pointer (libc's, a distribution's
-  // library), so what it read as return addresses from there on is data, not frames.
+  // before then keeps its addresses), up to where the frame walk ended.
   void name_frames(std::vector<CpuSample>& samples) {
     Symbolizer symbolizer;
     static const std::vector<Mapping> kNone;
@@ -215,12 +213,8 @@ class LibbpfBackend final : public Backend {
       const auto maps = maps_.find(s.pid);
       const std::vector<Mapping>& m = maps == maps_.end() ? kNone : maps->second;
       for (std::size_t i = 0; i < s.ips.size(); ++i) {
-        const Frame f = symbolizer.frame(s.ips[i], m, i > 0);
-        if (i > 0 && !m.empty() && f.module.empty()) {
-          s.frames.push_back(kUnwindEnded);
-          break;
-        }
-        s.frames.push_back(f.text());
+        s.frames.push_back(symbolizer.stack_frame(s.ips[i], m, i));
+        if (s.frames.back() == kUnwindEnded) break;
       }
     }
   }

@@ -4,6 +4,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -13,6 +14,16 @@
 namespace jbench::collectors::syscall_detail {
 
 void marker_call(std::int64_t value) { ::syscall(SYS_getpgid, static_cast<pid_t>(value)); }
+
+void note_live_line(LiveView& live, const LiveLine& l) {
+  if (l.kind == LiveLine::Kind::other || l.kind == LiveLine::Kind::process) return;
+  std::lock_guard lock(live.mu);
+  if (l.kind == LiveLine::Kind::marker) live.marker_seen = true;
+  if (l.kind == LiveLine::Kind::sync) live.sync_seen = std::max(live.sync_seen, l.sync);
+  if (l.kind == LiveLine::Kind::canary) live.canaries.try_emplace(l.canary.pid, l.canary);
+  if (l.kind == LiveLine::Kind::lost) live.lost += l.lost;
+  live.changed.notify_all();
+}
 
 std::string await_attach_marker(BackendProcess& process, LiveView& live, std::uint64_t deadline_ns,
                                 std::string_view tool, std::string_view stderr_name,

@@ -12,11 +12,17 @@
 
 #include "backend.h"
 #include "backend_process.h"
+#include "program_lines.h"
 
 namespace jbench::collectors::syscall_detail {
 
 // getpgid(value): fails with ESRCH and does nothing; the program prints it back.
 void marker_call(std::int64_t value);
+
+// What one line of the program's output tells the run while it goes on (the drain thread's
+// part): a marker or sync marker came back, a worker's canary, events the tool lost. A first
+// call's line (process) is the backend's own business and changes nothing here.
+void note_live_line(LiveView& live, const LiveLine& line);
 
 // Repeats the phase-0 marker until the program prints it back. "" once it did; else why not,
 // the tool stopped: it exited (`why_exited` gives its own words) or `deadline_ns` passed.

@@ -72,6 +72,13 @@ const elf::FunctionTable& Symbolizer::symbols_of(const std::string& path) {
   return *slot;
 }
 
+std::string Symbolizer::stack_frame(std::uint64_t ip, const std::vector<Mapping>& maps,
+                                    std::size_t index) {
+  const Frame f = frame(ip, maps, index > 0);
+  if (index > 0 && !maps.empty() && f.module.empty()) return kUnwindEnded;
+  return f.text();
+}
+
 Frame Symbolizer::frame(std::uint64_t ip, const std::vector<Mapping>& maps, bool return_address) {
   const std::uint64_t at = return_address && ip > 0 ? ip - 1 : ip;
   Frame f;

@@ -47,6 +47,11 @@ class Symbolizer {
   ~Symbolizer();
   // `ip` in a process with `maps`; `return_address`: a caller's frame, looked up at ip - 1.
   Frame frame(std::uint64_t ip, const std::vector<Mapping>& maps, bool return_address);
+  // Frame `index` of a stack walked by frame pointers (leaf first), as text; kUnwindEnded for a
+  // caller outside every executable file mapping of `maps`: the walk went through a function
+  // without a frame pointer (libc's, a distribution's library), so what it read as return
+  // addresses from there on is data, not frames. The caller stops at it.
+  std::string stack_frame(std::uint64_t ip, const std::vector<Mapping>& maps, std::size_t index);
 
  private:
   const elf::FunctionTable& symbols_of(const std::string& path);

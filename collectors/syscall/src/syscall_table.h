@@ -61,6 +61,9 @@ inline constexpr std::int64_t kJoinMarkerBase = 0x40000000;
 // Phase names in order; a phase's number is its index.
 inline constexpr std::string_view kPhaseNames[] = {"startup", "warmup", "measure", "teardown"};
 inline constexpr int kPhaseCount = 4;
+// The phase in which the workers still run after measuring (their mappings can be read).
+inline constexpr int kTeardownPhase = 3;
+static_assert(kPhaseNames[kTeardownPhase] == "teardown");
 std::optional<int> phase_number(std::string_view name);
 
 // The host's name of system call `nr` ("clock_nanosleep"), or "syscall <nr>" where the build

@@ -23,7 +23,6 @@ std::optional<ProbeContract> load_probe_contract(const std::string& json_text, s
       probe.name = p.at("name").get<std::string>();
       for (const auto& a : p.at("args")) {
         probe.arg_sizes.push_back(a.at("size").get<int>());
-        probe.arg_names.push_back(a.value("name", std::string()));
         probe.arg_types.push_back(a.value("type", std::string()));
       }
       c.probes.push_back(std::move(probe));

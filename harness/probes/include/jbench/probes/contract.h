@@ -17,7 +17,6 @@ namespace jbench {
 struct ContractProbe {
   std::string name;
   std::vector<int> arg_sizes;          // bytes, negative = signed, as stapsdt writes them
-  std::vector<std::string> arg_names;  // "span_id"
   std::vector<std::string> arg_types;  // C types: "uint64_t", "const char *"
 };
 
