@@ -40,15 +40,17 @@ std::optional<std::int64_t> integer(std::string_view text) {
 }  // namespace
 
 std::optional<std::string> usdt_argument_expression(const std::string& argument) {
-  const auto at = argument.find('@');
-  if (at == std::string::npos) return std::nullopt;
-  const auto size = integer(std::string_view(argument).substr(0, at));
-  if (!size || (*size != 1 && *size != 2 && *size != 4 && *size != 8 && *size != -1 &&
-                *size != -2 && *size != -4 && *size != -8)) {
+  // The size, read as the contract check reads it (stapsdt.h), then held to C's integer widths.
+  const auto sizes = sdt_arg_sizes(argument);
+  if (!sizes || sizes->size() != 1) return std::nullopt;
+  const int size = sizes->front();
+  if (size != 1 && size != 2 && size != 4 && size != 8 && size != -1 && size != -2 && size != -4 &&
+      size != -8) {
     return std::nullopt;
   }
+  const auto at = argument.find('@');
   const std::string type =
-      fmt::format("{}int{}_t", *size < 0 ? "" : "u", 8 * (*size < 0 ? -*size : *size));
+      fmt::format("{}int{}_t", size < 0 ? "" : "u", 8 * (size < 0 ? -size : size));
   const std::string_view where = std::string_view(argument).substr(at + 1);
   if (where.starts_with("%")) {
     const auto reg = ureg_of(where.substr(1));
@@ -67,7 +69,7 @@ std::optional<std::string> usdt_argument_expression(const std::string& argument)
       open == 0 ? std::optional<std::int64_t>(0) : integer(where.substr(0, open));
   const auto reg = ureg_of(where.substr(open + 2, where.size() - open - 3));
   if (!displacement || !reg) return std::nullopt;
-  const int bytes = static_cast<int>(*size < 0 ? -*size : *size);
+  const int bytes = static_cast<int>(size < 0 ? -size : size);
   return fmt::format("*({} *)copyin(uregs[{}] + ({}), {})", type, *reg, *displacement, bytes);
 }
 
