@@ -52,7 +52,9 @@ std::map<std::string, CountedRun> counted_runs(const TempDir& dir, const std::st
     for (const auto& c : run["trace_mode"]["collectors"]) {
       if (c["name"] != "instructions") {
         // Nothing else observes a counted run but the kernel's accounting.
-        if (c["name"] != "cpu") EXPECT_EQ(c["status"], "not_requested") << id << " " << c;
+        if (c["name"] != "cpu") {
+          EXPECT_EQ(c["status"], "not_requested") << id << " " << c;
+        }
         continue;
       }
       seen = true;

@@ -1,14 +1,24 @@
 #include "plan_input.h"
 
+#include <fmt/format.h>
+
 #include <cstdlib>
 #include <iostream>
 
 #include "jbench/host/host_resources.h"
 #include "jbench/matrix/load.h"
+#include "jbench/matrix/worker_declaration.h"
 #include "jbench/plan/shard.h"
+#include "jbench/proc/worker_describe.h"
 #include "jbench/report/attach_cost.h"
 
 namespace jbench::cli {
+namespace {
+
+// A worker that has not described itself in this long is not going to.
+constexpr int kDescribeTimeoutMs = 30'000;
+
+}  // namespace
 
 void add_plan_input_options(CLI::App& app, PlanInput& input, bool with_shard) {
   app.add_option("matrix", input.matrix, "the matrix file (YAML, matrix language v1)")->required();
@@ -43,11 +53,35 @@ void add_plan_input_options(CLI::App& app, PlanInput& input, bool with_shard) {
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
 }
 
+bool declare_process_worker(Matrix& m) {
+  const auto answer = proc::ask_worker_to_describe(m.workload.command, kDescribeTimeoutMs);
+  std::string error = answer.error;
+  std::shared_ptr<const WorkerDeclaration> declared;
+  if (error.empty()) {
+    declared = parse_worker_declaration(answer.line, error);
+    if (!declared)
+      error = fmt::format("'{} describe' answered wrong: {}", m.workload.command.front(), error);
+  }
+  if (!declared) {
+    std::cerr << fmt::format(
+        "jbench: error: {}: workload.command: {} (docs/worker-protocol.md, "
+        "\"describe\")\n",
+        m.file, error);
+    return false;
+  }
+  const auto problems = declare_workload(m, std::move(declared));
+  std::cerr << format_diagnostics(problems);
+  return problems.empty();
+}
+
 std::optional<Plan> make_plan_from(const PlanInput& input, const std::string& bundles_dir,
                                    PlanOptions options) {
   auto loaded = load_matrix_file(input.matrix);
   if (!loaded.matrix) {
     std::cerr << format_diagnostics(loaded.diagnostics);
+    return std::nullopt;
+  }
+  if (loaded.matrix->workload.kind == kProcessKind && !declare_process_worker(*loaded.matrix)) {
     return std::nullopt;
   }
   if (input.repetitions && *input.repetitions != loaded.matrix->repetitions) {

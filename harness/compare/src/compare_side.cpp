@@ -14,6 +14,7 @@
 #include "jbench/compare/metrics.h"
 #include "jbench/matrix/load.h"
 #include "jbench/matrix/param_override.h"
+#include "jbench/matrix/worker_declaration.h"
 #include "jbench/report/bundle_runs.h"
 #include "jbench/report/cell_order.h"
 #include "jbench/validate/validate.h"
@@ -87,6 +88,16 @@ CompareSide read_one_bundle(const std::string& dir) {
     // What ran is the file with the settings the session replaced (a proposal's side): the
     // manifest records them, and they are applied again here so that two settings of one matrix
     // are seen as what they were.
+    std::string undeclared;
+    if (loaded.matrix->workload.kind == kProcessKind) {
+      const auto plan = read_json_object(dir + "/plan.json", undeclared);
+      if (plan) undeclared = declare_from_plan(*loaded.matrix, *plan);
+    }
+    if (!undeclared.empty()) {
+      side.readable = false;
+      side.error = undeclared;
+      return side;
+    }
     if (auto why = apply_recorded_overrides(*manifest, *loaded.matrix)) {
       side.readable = false;
       side.error = *why;

@@ -120,11 +120,16 @@ void decode_axes(Context& ctx, const yaml::Node& axes, Matrix& m) {
       if (const auto* n = fields.optional(axis_name(a))) decode_axis(ctx, a, *n, m);
     }
   }
-  if (const auto* kind = find_workload_kind(m.workload.kind)) {
+  // A process worker speaks the protocol every kind speaks: it is sent the same four values.
+  constexpr std::array<bool, kAxisCount> kProtocolAxes = {true, true, true, true, false};
+  const auto* kind = find_workload_kind(m.workload.kind);
+  if (kind || m.workload.kind == kProcessKind) {
+    const auto& needed = kind ? kind->requires_axis : kProtocolAxes;
     for (auto a : kAllAxes) {
-      if (kind->requires_axis[static_cast<std::size_t>(a)] && !axes.find(axis_name(a))) {
-        ctx.error(axes, "axes",
-                  fmt::format("workload kind '{}' needs the axis '{}'", kind->name, axis_name(a)));
+      if (needed[static_cast<std::size_t>(a)] && !axes.find(axis_name(a))) {
+        ctx.error(
+            axes, "axes",
+            fmt::format("workload kind '{}' needs the axis '{}'", m.workload.kind, axis_name(a)));
       }
     }
   }

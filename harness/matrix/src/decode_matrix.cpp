@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <limits>
 
 #include "decode_parts.h"
@@ -17,56 +18,55 @@ constexpr std::array<std::string_view, 13> kMatrixKeys = {
     "version", "name", "description", "seed",  "repetitions", "workload", "phases",
     "limits",  "axes", "exclude",     "order", "collectors",  "oracle"};
 
-void decode_params(Context& ctx, const yaml::Node* params, const WorkloadKind& kind,
-                   Workload& out) {
-  std::vector<std::string_view> known;
-  for (const auto& spec : kind.params) known.push_back(spec.key);
-  static const yaml::Node kEmpty = [] {
-    yaml::Node n;
-    n.kind = yaml::Node::Kind::map;
-    return n;
-  }();
-  Fields fields(ctx, params ? *params : kEmpty, "workload.params", known);
-  for (const auto& spec : kind.params) {
-    Param p{std::string(spec.key), spec.default_value, true};
-    if (const auto* n = fields.optional(spec.key)) {
-      const auto path = fields.path(spec.key);
-      p.defaulted = false;
-      switch (spec.type) {
-        case ParamSpec::Type::integer:
-          if (auto v = ctx.integer(*n, path, static_cast<std::uint64_t>(spec.min),
-                                   static_cast<std::uint64_t>(spec.max))) {
-            p.value = static_cast<std::int64_t>(*v);
-          }
-          break;
-        case ParamSpec::Type::number:
-          if (auto v = ctx.number(*n, path, spec.min, spec.max)) p.value = *v;
-          break;
-        case ParamSpec::Type::choice:
-          if (auto v = ctx.one_of(*n, path, spec.choices)) p.value = *v;
-          break;
-        case ParamSpec::Type::file_name:
-          if (auto v = ctx.string(*n, path)) {
-            if (auto why = plain_file_name_problem(*v)) {
-              ctx.error(*n, path, fmt::format("not a plain file name: {}", *why));
-            } else {
-              p.value = *v;
-            }
-          }
-          break;
-      }
+// A process worker's command: a non-empty list of strings; a program path with a '/' is made
+// absolute against the matrix file's folder (a bare name is looked up on PATH when it runs).
+void decode_command(Context& ctx, const yaml::Node& node, const std::string& path, Matrix& m) {
+  if (!ctx.is_sequence(node, path)) return;
+  if (node.items.empty()) {
+    ctx.error(node, path, "give the worker's program and its arguments, e.g. [./my-worker]");
+    return;
+  }
+  for (std::size_t i = 0; i < node.items.size(); ++i) {
+    auto word = ctx.string(node.items[i], index_path(path, i));
+    if (!word) continue;
+    if (word->empty()) {
+      ctx.error(node.items[i], index_path(path, i), "an empty word");
+      continue;
     }
-    out.params.push_back(std::move(p));
+    m.workload.command.push_back(std::move(*word));
+  }
+  if (m.workload.command.empty()) return;
+  std::string& program = m.workload.command.front();
+  if (program.find('/') != std::string::npos && program.front() != '/') {
+    const auto folder = std::filesystem::path(m.file).parent_path();
+    program = std::filesystem::absolute(folder / program).lexically_normal().string();
   }
 }
 
 void decode_workload(Context& ctx, const yaml::Node& node, Matrix& m) {
+  const auto* kind_node = node.find("kind");
+  const bool process =
+      kind_node && kind_node->kind == yaml::Node::Kind::scalar && kind_node->scalar == kProcessKind;
   constexpr std::array<std::string_view, 2> kKeys = {"kind", "params"};
-  Fields fields(ctx, node, "workload", kKeys);
-  const auto* kind_node = fields.required("kind");
-  if (!kind_node) return;
+  constexpr std::array<std::string_view, 3> kProcessKeys = {"kind", "command", "params"};
+  Fields fields(ctx, node, "workload",
+                process ? std::span<const std::string_view>(kProcessKeys)
+                        : std::span<const std::string_view>(kKeys));
+  if (!fields.required("kind")) return;
+  if (process) {
+    m.workload.kind = std::string(kProcessKind);
+    if (const auto* command = fields.required("command")) {
+      decode_command(ctx, *command, fields.path("command"), m);
+    }
+    // Checked once the worker has said which it takes (declare_workload).
+    if (const auto* params = fields.optional("params")) {
+      (void)ctx.is_map(*params, fields.path("params"));
+    }
+    return;
+  }
   std::vector<std::string_view> names;
   for (const auto& k : workload_kinds()) names.push_back(k.name);
+  names.push_back(kProcessKind);
   auto kind_name = ctx.one_of(*kind_node, fields.path("kind"), names);
   if (!kind_name) {
     (void)fields.optional("params");  // its keys cannot be checked without a kind
@@ -230,6 +230,49 @@ void check_consistency(Context& ctx, const yaml::Node& root, Matrix& m) {
 }
 
 }  // namespace
+
+void decode_params(Context& ctx, const yaml::Node* params, const WorkloadKind& kind,
+                   Workload& out) {
+  std::vector<std::string_view> known;
+  for (const auto& spec : kind.params) known.push_back(spec.key);
+  static const yaml::Node kEmpty = [] {
+    yaml::Node n;
+    n.kind = yaml::Node::Kind::map;
+    return n;
+  }();
+  Fields fields(ctx, params ? *params : kEmpty, "workload.params", known);
+  for (const auto& spec : kind.params) {
+    Param p{std::string(spec.key), spec.default_value, true};
+    if (const auto* n = fields.optional(spec.key)) {
+      const auto path = fields.path(spec.key);
+      p.defaulted = false;
+      switch (spec.type) {
+        case ParamSpec::Type::integer:
+          if (auto v = ctx.integer(*n, path, static_cast<std::uint64_t>(spec.min),
+                                   static_cast<std::uint64_t>(spec.max))) {
+            p.value = static_cast<std::int64_t>(*v);
+          }
+          break;
+        case ParamSpec::Type::number:
+          if (auto v = ctx.number(*n, path, spec.min, spec.max)) p.value = *v;
+          break;
+        case ParamSpec::Type::choice:
+          if (auto v = ctx.one_of(*n, path, spec.choices)) p.value = *v;
+          break;
+        case ParamSpec::Type::file_name:
+          if (auto v = ctx.string(*n, path)) {
+            if (auto why = plain_file_name_problem(*v)) {
+              ctx.error(*n, path, fmt::format("not a plain file name: {}", *why));
+            } else {
+              p.value = *v;
+            }
+          }
+          break;
+      }
+    }
+    out.params.push_back(std::move(p));
+  }
+}
 
 void decode_matrix(Context& ctx, const yaml::Node& root, Matrix& m) {
   Fields fields(ctx, root, "", kMatrixKeys);

@@ -3,6 +3,7 @@
 
 #include "decode_support.h"
 #include "jbench/matrix/matrix.h"
+#include "jbench/matrix/workload_kinds.h"
 
 namespace jbench::decode {
 
@@ -13,6 +14,8 @@ inline constexpr std::uint64_t kMaxCells = 1'000'000;
 inline constexpr std::uint64_t kMaxRuns = 2'000'000;
 
 void decode_matrix(Context& ctx, const yaml::Node& root, Matrix& m);
+// `workload.params` (null: none given) against a kind's parameter table, into out.params.
+void decode_params(Context& ctx, const yaml::Node* params, const WorkloadKind& kind, Workload& out);
 void decode_axes(Context& ctx, const yaml::Node& axes, Matrix& m);
 // Needs the axes; also checks that every rule excludes a cell no earlier rule excludes, and that
 // no rule removes a baseline while traced runs of the same cell stay.

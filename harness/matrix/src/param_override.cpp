@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "jbench/common/file_name.h"
-#include "jbench/matrix/workload_kinds.h"
+#include "jbench/matrix/worker_declaration.h"
 
 namespace jbench {
 namespace {
@@ -72,7 +72,7 @@ std::string param_value_text(const ParamValue& v) {
 
 std::optional<std::string> override_param(Matrix& m, std::string_view key, std::string_view text,
                                           std::string by) {
-  const WorkloadKind* kind = find_workload_kind(m.workload.kind);
+  const WorkloadKind* kind = workload_kind_of(m.workload);
   const ParamSpec* spec = nullptr;
   if (kind) {
     for (const auto& s : kind->params) {

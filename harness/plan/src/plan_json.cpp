@@ -6,6 +6,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "jbench/matrix/worker_declaration.h"
 #include "jbench/plan/plan_output.h"
 
 namespace jbench {
@@ -64,6 +65,14 @@ Json matrix_json(const Matrix& m) {
     with_value(p, [&](const auto& v) { params[p.key] = v; });
     if (p.defaulted) defaulted.push_back(p.key);
   }
+  Json workload = {{"kind", m.workload.kind}, {"params", params}, {"defaulted", defaulted}};
+  if (m.workload.kind == kProcessKind) {
+    workload["command"] = m.workload.command;
+    // What the worker said of itself, as it said it: the table the params were checked against.
+    if (m.workload.declaration) {
+      workload["declaration"] = Json::parse(m.workload.declaration->line());
+    }
+  }
   Json datasets = Json::array();
   for (const auto& d : m.datasets) {
     datasets.push_back({{"name", d.name},
@@ -99,7 +108,7 @@ Json matrix_json(const Matrix& m) {
           {"description", m.description},
           {"seed", std::to_string(m.seed)},
           {"repetitions", m.repetitions},
-          {"workload", {{"kind", m.workload.kind}, {"params", params}, {"defaulted", defaulted}}},
+          {"workload", workload},
           {"phases", {{"warmup", phase_json(m.warmup)}, {"measure", phase_json(m.measure)}}},
           {"limits", limits},
           {"order",

@@ -16,10 +16,10 @@ std::uint64_t dataset_seed(std::uint64_t matrix_seed, const std::string& name) {
   return combine64(matrix_seed, fnv1a64("dataset=" + name));
 }
 
-DatasetCache::DatasetCache(std::string scratch_dir, std::string worker_binary,
+DatasetCache::DatasetCache(std::string scratch_dir, std::vector<std::string> worker,
                            std::uint64_t matrix_seed, std::uint32_t build_timeout_s)
     : scratch_dir_(std::move(scratch_dir)),
-      worker_binary_(std::move(worker_binary)),
+      worker_(std::move(worker)),
       matrix_seed_(matrix_seed),
       build_timeout_s_(build_timeout_s) {}
 
@@ -47,16 +47,11 @@ BuiltDataset DatasetCache::build(const Dataset& d) const {
   std::filesystem::remove(out.path, ec);
   const std::uint64_t seed = dataset_seed(matrix_seed_, d.name);
   proc::SpawnSpec spec;
-  spec.executable = worker_binary_;
-  spec.args = {"build-dataset",
-               "--db",
-               out.path,
-               "--rows",
-               std::to_string(d.rows),
-               "--row-bytes",
-               std::to_string(d.row_bytes),
-               "--seed",
-               std::to_string(seed)};
+  spec.executable = worker_.front();
+  spec.args.assign(worker_.begin() + 1, worker_.end());
+  spec.args.insert(spec.args.end(),
+                   {"build-dataset", "--db", out.path, "--rows", std::to_string(d.rows),
+                    "--row-bytes", std::to_string(d.row_bytes), "--seed", std::to_string(seed)});
   spec.stderr_path = dir + "/" + d.name + ".build.log";
   const std::uint64_t start = monotonic_ns();
   auto spawned = proc::ChildProcess::spawn(spec);

@@ -21,7 +21,7 @@ struct BuiltDataset {
 
 class DatasetCache {
  public:
-  DatasetCache(std::string scratch_dir, std::string worker_binary, std::uint64_t matrix_seed,
+  DatasetCache(std::string scratch_dir, std::vector<std::string> worker, std::uint64_t matrix_seed,
                std::uint32_t build_timeout_s);
 
   // Builds dataset `d` on first use. Later calls return the same result.
@@ -36,7 +36,7 @@ class DatasetCache {
   BuiltDataset build(const Dataset& d) const;
 
   std::string scratch_dir_;
-  std::string worker_binary_;
+  std::vector<std::string> worker_;  // program and arguments; "build-dataset" follows them
   std::uint64_t matrix_seed_;
   std::uint32_t build_timeout_s_;
   std::vector<std::pair<std::string, BuiltDataset>> built_;

@@ -232,8 +232,9 @@ bool RunExecution::spawn_and_register(const std::string& db) {
   }
   for (std::uint32_t i = 0; i < count; ++i) {
     proc::SpawnSpec s;
-    std::vector<std::string> command =
-        collectors_.worker_command(i, {spec_.worker_binary, "serve"});
+    std::vector<std::string> command = spec_.worker;
+    command.emplace_back("serve");
+    command = collectors_.worker_command(i, std::move(command));
     s.executable = command.front();
     s.args.assign(command.begin() + 1, command.end());
     s.working_dir = spec_.scratch_dir;

@@ -21,8 +21,8 @@ struct RunSpec {
   const Plan* plan = nullptr;
   std::size_t run_index = 0;
   std::string run_id;
-  std::string worker_binary;
-  std::string scratch_dir;      // this run's own scratch directory (created here)
+  std::vector<std::string> worker;  // program and arguments; "serve" follows them
+  std::string scratch_dir;          // this run's own scratch directory (created here)
   std::string logs_dir;         // absolute: where the workers' stderr files go (inside the bundle)
   std::string run_dir;          // absolute: runs/<id> inside the bundle (collectors' raw files)
   std::string alloc_library;    // the LD_PRELOAD allocation sampler; empty: not built

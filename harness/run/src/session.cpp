@@ -4,6 +4,7 @@
 #include "jbench/run/session.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -173,7 +174,7 @@ void Session::stage_documents() {
   const Json capabilities = probe_capabilities(probe);
   docs_.started(capabilities, !setup_.alloc_library.empty());
   write_.log(fmt::format("session {} started: {} runs, workers from {}", setup_.name,
-                         plan_.runs.size(), setup_.worker));
+                         plan_.runs.size(), fmt::join(setup_.worker, " ")));
   write_.text("matrix.yaml", m_.source_text);
   std::ostringstream plan_json;
   write_plan_json(plan_, plan_json);
@@ -206,7 +207,7 @@ void Session::run(std::size_t i) {
   spec.plan = &plan_;
   spec.run_index = i;
   spec.run_id = id;
-  spec.worker_binary = setup_.worker;
+  spec.worker = setup_.worker;
   spec.scratch_dir = fmt::format("{}/runs/{}", setup_.scratch, id);
   spec.logs_dir = fmt::format("{}/{}/logs", bundle_.root(), dir);
   spec.run_dir = fmt::format("{}/{}", bundle_.root(), dir);
@@ -287,7 +288,7 @@ void Session::run_oracle(const OracleMatrix& oracle) {
                       oracle.file);
   oracle_pass::PassOptions o;
   o.work_dir = (fs::path(setup_.scratch) / "oracle").string();
-  o.ledger_worker = (fs::path(setup_.worker).parent_path() / "jbench-ledger-worker").string();
+  o.ledger_worker = (fs::path(setup_.helpers_dir) / "jbench-ledger-worker").string();
   o.log = &log_;
   o.should_stop = [this] { return interrupt_.interrupted(); };
   std::error_code ec;

@@ -7,6 +7,7 @@
 #include "jbench/collectors/modes/mode_availability.h"
 #include "jbench/collectors/modes/trace_modes.h"
 #include "jbench/common/clock.h"
+#include "jbench/matrix/worker_declaration.h"
 #include "jbench/plan/plan_output.h"
 #include "jbench/provenance/build_info.h"
 #include "jbench/provenance/host_fingerprint.h"
@@ -59,8 +60,20 @@ Json trace_capabilities(const Plan& plan, const Json& capabilities, bool alloc_l
 }  // namespace
 
 SessionDocuments::SessionDocuments(const Plan& plan, std::string bundle_name,
-                                   std::string worker_binary)
-    : plan_(plan), bundle_name_(std::move(bundle_name)), worker_binary_(std::move(worker_binary)) {}
+                                   std::vector<std::string> worker)
+    : plan_(plan), bundle_name_(std::move(bundle_name)), worker_(std::move(worker)) {}
+
+// The worker that ran: its program and, for a process worker, the whole command and the name it
+// declared (plan.json keeps the declaration itself).
+Json SessionDocuments::workload_json() const {
+  const Workload& w = plan_.matrix->workload;
+  Json out = {{"kind", w.kind}, {"binary", worker_.front()}};
+  if (w.kind == kProcessKind) {
+    out["command"] = worker_;
+    if (w.declaration) out["worker"] = w.declaration->worker();
+  }
+  return out;
+}
 
 void SessionDocuments::started(const Json& capabilities, bool alloc_library_built) {
   const Matrix& m = *plan_.matrix;
@@ -80,7 +93,7 @@ void SessionDocuments::started(const Json& capabilities, bool alloc_library_buil
                  {"name", m.name},
                  {"copy", "matrix.yaml"},
                  {"overrides", plan_matrix_overrides_json(m)}}},
-               {"workload", {{"kind", m.workload.kind}, {"binary", worker_binary_}}},
+               {"workload", workload_json()},
                {"plan",
                 {{"file", "plan.json"},
                  {"host", {{"cores", plan_.host.cores}, {"memory_mib", plan_.host.memory_mib}}},

@@ -16,7 +16,7 @@ namespace jbench::run {
 
 class SessionDocuments {
  public:
-  SessionDocuments(const Plan& plan, std::string bundle_name, std::string worker_binary);
+  SessionDocuments(const Plan& plan, std::string bundle_name, std::vector<std::string> worker);
 
   // `capabilities`: the session's probe (capabilities.json), from which the mode manifest says
   // which modes can be what they say here.
@@ -36,10 +36,11 @@ class SessionDocuments {
  private:
   nlohmann::json run_entry(std::size_t index, const std::string& id) const;
   nlohmann::json run_values(std::size_t index) const;  // axis -> label, the trace mode included
+  nlohmann::json workload_json() const;
 
   const Plan& plan_;
   std::string bundle_name_;
-  std::string worker_binary_;
+  std::vector<std::string> worker_;
   nlohmann::json manifest_;
   nlohmann::json runs_ = nlohmann::json::array();
 };

@@ -11,6 +11,7 @@
 
 #include "jbench/common/clock.h"
 #include "jbench/common/path_search.h"
+#include "jbench/proc/worker_describe.h"
 #include "probe_check.h"
 
 namespace jbench::run {
@@ -58,13 +59,24 @@ Result<SessionSetup> resolve_session(const Plan& plan, const SessionOptions& giv
     if (auto abs = fs::absolute(*path, ec); !ec) *path = abs.lexically_normal().string();
   }
   const std::string worker_dir = s.options.worker_dir.empty() ? self_dir() : s.options.worker_dir;
-  s.worker = fmt::format("{}/jbench-{}-worker", worker_dir, m.workload.kind);
-  if (access(s.worker.c_str(), X_OK) != 0) {
-    return refusal(
-        fmt::format("the workload binary {} does not exist or is not executable; "
-                    "build jbench (bash ci/build.sh) or point --worker-dir at the "
-                    "folder that holds it",
-                    s.worker));
+  if (m.workload.kind == kProcessKind) {
+    s.worker = m.workload.command;
+    s.worker.front() = proc::worker_program(s.worker.front());
+    s.helpers_dir = self_dir();
+    if (s.worker.front().empty() || access(s.worker.front().c_str(), X_OK) != 0) {
+      return refusal(fmt::format("the worker '{}' (workload.command) is not an executable file",
+                                 m.workload.command.front()));
+    }
+  } else {
+    s.worker = {fmt::format("{}/jbench-{}-worker", worker_dir, m.workload.kind)};
+    s.helpers_dir = worker_dir;
+    if (access(s.worker.front().c_str(), X_OK) != 0) {
+      return refusal(
+          fmt::format("the workload binary {} does not exist or is not executable; "
+                      "build jbench (bash ci/build.sh) or point --worker-dir at the "
+                      "folder that holds it",
+                      s.worker.front()));
+    }
   }
   // Traced runs read the target's probes: a target that does not honour the bridge's ABI
   // contract is refused before anything runs.
@@ -73,7 +85,7 @@ Result<SessionSetup> resolve_session(const Plan& plan, const SessionOptions& giv
   if (s.traced) {
     const std::string bridge_library =
         (fs::path(worker_dir).parent_path() / "lib" / "libjbench_bridge.so").string();
-    if (auto problem = probe_contract_problem(s.worker, bridge_library); !problem.empty()) {
+    if (auto problem = probe_contract_problem(s.worker.front(), bridge_library); !problem.empty()) {
       return refusal(problem);
     }
   }

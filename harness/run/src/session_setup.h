@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "jbench/bundle/staging_bundle.h"
 #include "jbench/common/result.h"
@@ -14,8 +15,11 @@
 namespace jbench::run {
 
 struct SessionSetup {
-  SessionOptions options;     // every path in it absolute
-  std::string worker;         // the workload binary, absolute
+  SessionOptions options;  // every path in it absolute
+  // The worker's program (absolute) and its arguments: jbench-<kind>-worker alone for a built-in
+  // kind, the matrix's command for a process worker. Each request's word follows them.
+  std::vector<std::string> worker;
+  std::string helpers_dir;    // where jbench's own helpers (jbench-ledger-worker) are
   bool traced = false;        // a run of the plan is in a traced mode
   std::string name;           // the bundle's name
   std::string scratch;        // the session's scratch directory (databases)

@@ -55,7 +55,7 @@ class RunnerWithFakes : public ::testing::Test {
     spec.plan = &plan_;
     spec.run_index = index;
     spec.run_id = run_id(plan_, plan_.runs[index]);
-    spec.worker_binary = "/nonexistent/jbench-sqlite-worker";  // never executed
+    spec.worker = {"/nonexistent/jbench-sqlite-worker"};  // never executed
     spec.scratch_dir = (dir_ / "scratch" / spec.run_id).string();
     spec.logs_dir = (dir_ / spec.run_id / "logs").string();
     spec.run_dir = (dir_ / spec.run_id).string();

@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -140,9 +141,19 @@ void with_value(const Param& p, Fn&& fn) {
       p.value);
 }
 
+class WorkerDeclaration;  // worker_declaration.h
+
+// The kind a matrix names for an outside program that speaks the worker protocol.
+inline constexpr std::string_view kProcessKind = "process";
+
 struct Workload {
   std::string kind;
   std::vector<Param> params;  // every parameter of the kind, in its documented order
+  // Kind "process": the worker's program and arguments (a program path with a '/' made absolute
+  // against the matrix file's folder), and what it declared of itself once asked
+  // (worker_declaration.h); until then `params` is empty.
+  std::vector<std::string> command;
+  std::shared_ptr<const WorkerDeclaration> declaration;
 };
 
 struct Matrix {

@@ -1,0 +1,27 @@
+// Asking an outside worker (a matrix's `workload: {kind: process, command: [...]}`) who it is:
+// `COMMAND... describe` prints one JSON line declaring its parameters (docs/worker-protocol.md,
+// "describe") and exits 0. Asked once per `jbench plan`/`run`, before anything is planned; what it
+// says is checked by the matrix library (jbench/matrix/worker_declaration.h).
+//
+//   const auto answer = ask_worker_to_describe(m.workload.command, 10'000);
+//   if (!answer.error.empty()) refuse(answer.error);
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace jbench::proc {
+
+// The program a worker command names, as an absolute path: as given when it has a '/', else
+// the first of that name on PATH; "" when there is none.
+std::string worker_program(std::string_view word);
+
+struct DescribeAnswer {
+  std::string line;   // the one line it printed, without its newline
+  std::string error;  // one sentence naming the command when it did not answer as it must
+};
+
+DescribeAnswer ask_worker_to_describe(const std::vector<std::string>& command, int timeout_ms);
+
+}  // namespace jbench::proc

@@ -1,0 +1,49 @@
+#include "jbench/proc/worker_describe.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include "jbench/common/path_search.h"
+#include "jbench/proc/run_tool.h"
+
+namespace jbench::proc {
+
+std::string worker_program(std::string_view word) {
+  if (word.find('/') == std::string_view::npos) return find_on_path(word);
+  return std::string(word);
+}
+
+DescribeAnswer ask_worker_to_describe(const std::vector<std::string>& command, int timeout_ms) {
+  DescribeAnswer answer;
+  const std::string shown = fmt::format("'{}'", command.empty() ? "" : command.front());
+  const std::string program = command.empty() ? "" : worker_program(command.front());
+  if (program.empty() || access(program.c_str(), X_OK) != 0) {
+    answer.error = fmt::format(
+        "the worker {} is not an executable file{}", shown,
+        command.empty() || command.front().find('/') != std::string::npos ? "" : " on PATH");
+    return answer;
+  }
+  std::vector<std::string> argv = command;
+  argv.front() = program;
+  argv.emplace_back("describe");
+  const ToolRun run = run_to_completion(argv, std::nullopt, timeout_ms, std::size_t{1} << 20);
+  const std::string asked = fmt::format("{} describe", shown);
+  if (!run.started) {
+    answer.error = fmt::format("{} could not start: {}", asked, run.error);
+  } else if (run.timed_out) {
+    answer.error = fmt::format("{} gave no answer within {} s", asked, timeout_ms / 1000);
+  } else if (run.signaled || run.exit_code != 0) {
+    answer.error = fmt::format(
+        "{} failed ({}){}", asked,
+        run.signaled ? fmt::format("signal {}", run.signal) : fmt::format("exit {}", run.exit_code),
+        run.err.empty() ? "" : ": " + run.err.substr(0, 200));
+  } else if (run.out.empty() || run.out.back() != '\n' ||
+             run.out.find('\n') != run.out.size() - 1) {
+    answer.error = fmt::format("{} must print exactly one line, its declaration", asked);
+  } else {
+    answer.line = run.out.substr(0, run.out.size() - 1);
+  }
+  return answer;
+}
+
+}  // namespace jbench::proc

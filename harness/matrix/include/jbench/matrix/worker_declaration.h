@@ -1,0 +1,70 @@
+// A `kind: process` worker's own account of itself: the `describe` line it prints
+// (docs/worker-protocol.md, "describe"), held as the parameter table a built-in kind has in
+// workload_kinds.h, so that a matrix's `workload.params` are checked against it by the same code
+// and with the same located errors. Pure: reading the line is the caller's (run/worker_describe.h).
+//
+//   auto declared = parse_worker_declaration(line, error);   // nullptr and `error` when wrong
+//   auto problems = declare_workload(matrix, declared);      // the matrix's params, checked
+#pragma once
+
+#include <deque>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "jbench/common/diagnostic.h"
+#include "jbench/matrix/matrix.h"
+#include "jbench/matrix/workload_kinds.h"
+
+namespace jbench {
+
+inline constexpr int kWorkerProtocolVersion = 1;
+
+class WorkerDeclaration {
+ public:
+  WorkerDeclaration() = default;
+  // Its kind's views point into its own storage: never copied, shared.
+  WorkerDeclaration(const WorkerDeclaration&) = delete;
+  WorkerDeclaration& operator=(const WorkerDeclaration&) = delete;
+
+  // The kind as the decoder reads it: its name is the worker's own ("process" workers say who
+  // they are), its parameters the declared ones in declared order.
+  const WorkloadKind& kind() const { return kind_; }
+  const std::string& worker() const { return worker_; }
+  // The line as the worker printed it (one JSON object): what the bundle keeps.
+  const std::string& line() const { return line_; }
+
+ private:
+  friend std::shared_ptr<const WorkerDeclaration> parse_worker_declaration(std::string_view line,
+                                                                           std::string& error);
+  std::string line_;
+  std::string worker_;
+  std::deque<std::string> texts_;  // every name, meaning and choice the views below point into
+  std::deque<std::vector<std::string_view>> choices_;
+  std::vector<ParamSpec> params_;
+  WorkloadKind kind_;
+};
+
+// The worker's `describe` line, checked: `{"type":"describe","protocol":1,"worker":NAME,
+// "meaning":TEXT,"params":[{"name","type","min","max","choices","default","meaning"}...]}`.
+// Null with one sentence in `error` naming the first problem (the field's path).
+std::shared_ptr<const WorkerDeclaration> parse_worker_declaration(std::string_view line,
+                                                                  std::string& error);
+
+// Checks a `kind: process` matrix's `workload.params` against the declaration and fills
+// m.workload.params (every declared parameter, defaults marked) and m.workload.declaration.
+// The problems are located in the matrix file, as a built-in kind's would be.
+std::vector<Diagnostic> declare_workload(Matrix& m,
+                                         std::shared_ptr<const WorkerDeclaration> declaration);
+
+// A bundle's process matrix, declared again from what its plan.json kept of the worker's
+// declaration (matrix.workload.declaration): "" when done, else why it cannot be.
+std::string declare_from_plan(Matrix& m, const nlohmann::json& plan);
+
+// The parameter table of the matrix's workload: a built-in kind's, or the declared one of a
+// process worker (null before it is declared).
+const WorkloadKind* workload_kind_of(const Workload& w);
+
+}  // namespace jbench

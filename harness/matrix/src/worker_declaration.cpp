@@ -1,0 +1,220 @@
+#include "jbench/matrix/worker_declaration.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "decode_parts.h"
+#include "jbench/common/file_name.h"
+#include "jbench/matrix/yaml_tree.h"
+
+namespace jbench {
+namespace {
+
+using Json = nlohmann::json;
+
+constexpr std::size_t kMaxDeclaredParams = 64;
+constexpr double kMaxExactInteger = 9007199254740992.0;  // 2^53: exact in a JSON reader's double
+
+// A name usable as a YAML key and a JSON field: [a-z][a-z0-9_]{0,63}.
+bool is_param_name(std::string_view s) {
+  if (s.empty() || s.size() > 64 || s[0] < 'a' || s[0] > 'z') return false;
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+  });
+}
+
+// The worker's own name, as ids show it: [a-z0-9][a-z0-9_-]{0,31}.
+bool is_worker_name(std::string_view s) {
+  if (s.empty() || s.size() > 32 || s[0] == '_' || s[0] == '-') return false;
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+  });
+}
+
+std::optional<ParamSpec::Type> type_named(const std::string& name) {
+  if (name == "integer") return ParamSpec::Type::integer;
+  if (name == "number") return ParamSpec::Type::number;
+  if (name == "choice") return ParamSpec::Type::choice;
+  if (name == "file_name") return ParamSpec::Type::file_name;
+  return std::nullopt;
+}
+
+// A numeric bound or default: an integer type takes whole numbers 0 .. 2^53 only.
+std::optional<double> bound(const Json& v, ParamSpec::Type type) {
+  if (type == ParamSpec::Type::integer) {
+    if (!v.is_number_integer() || v.is_number_float()) return std::nullopt;
+    if (v.is_number_unsigned()) {
+      const auto u = v.get<std::uint64_t>();
+      if (static_cast<double>(u) > kMaxExactInteger) return std::nullopt;
+      return static_cast<double>(u);
+    }
+    const auto i = v.get<std::int64_t>();
+    if (i < 0) return std::nullopt;
+    return static_cast<double>(i);
+  }
+  if (!v.is_number()) return std::nullopt;
+  const double d = v.get<double>();
+  return std::isfinite(d) ? std::optional<double>(d) : std::nullopt;
+}
+
+}  // namespace
+
+std::shared_ptr<const WorkerDeclaration> parse_worker_declaration(std::string_view line,
+                                                                  std::string& error) {
+  const Json doc = Json::parse(line, nullptr, false);
+  auto fail = [&](std::string why) {
+    error = std::move(why);
+    return nullptr;
+  };
+  if (!doc.is_object()) return fail("the describe line is not a JSON object");
+  if (doc.value("type", "") != "describe") return fail("type: expected \"describe\"");
+  if (!doc.contains("protocol") || !doc["protocol"].is_number_integer() ||
+      doc["protocol"].get<std::int64_t>() != kWorkerProtocolVersion) {
+    return fail(
+        fmt::format("protocol: this jbench speaks worker protocol {}", kWorkerProtocolVersion));
+  }
+  if (!doc.contains("worker") || !doc["worker"].is_string() ||
+      !is_worker_name(doc["worker"].get_ref<const std::string&>())) {
+    return fail("worker: a name of 1 to 32 of a-z 0-9 _ - is required");
+  }
+  if (!doc.contains("params") || !doc["params"].is_array()) {
+    return fail("params: a list of the worker's parameters is required (it may be empty)");
+  }
+  const Json& params = doc["params"];
+  if (params.size() > kMaxDeclaredParams) {
+    return fail(fmt::format("params: at most {} parameters", kMaxDeclaredParams));
+  }
+  auto d = std::make_shared<WorkerDeclaration>();
+  d->line_ = std::string(line);
+  d->worker_ = doc["worker"].get<std::string>();
+  auto text = [&](std::string s) -> std::string_view {
+    return d->texts_.emplace_back(std::move(s));
+  };
+  for (std::size_t i = 0; i < params.size(); ++i) {
+    const Json& p = params[i];
+    const std::string at = fmt::format("params[{}]", i);
+    if (!p.is_object()) return fail(at + ": expected an object");
+    const std::string name = p.value("name", "");
+    if (!is_param_name(name)) return fail(at + ".name: 1 to 64 of a-z 0-9 _, from a letter");
+    if (name == "page_cache_kib") {
+      return fail(at + ".name: page_cache_kib is the dataset's, sent by the harness");
+    }
+    for (const auto& earlier : d->params_) {
+      if (earlier.key == name)
+        return fail(fmt::format("{}.name: '{}' is declared twice", at, name));
+    }
+    const auto type = type_named(p.value("type", ""));
+    if (!type) return fail(at + ".type: integer, number, choice or file_name");
+    const std::string meaning = p.value("meaning", "");
+    if (meaning.empty()) return fail(at + ".meaning: say what the parameter does");
+    ParamSpec spec{text(name), *type, 0, 0, {}, std::monostate{}, {}};
+    spec.meaning = text(meaning);
+    if (*type == ParamSpec::Type::integer || *type == ParamSpec::Type::number) {
+      const auto min = p.contains("min") ? bound(p["min"], *type) : std::nullopt;
+      const auto max = p.contains("max") ? bound(p["max"], *type) : std::nullopt;
+      spec.min = min.value_or(1);
+      spec.max = max.value_or(0);
+      if (!min || !max || spec.min > spec.max) {
+        return fail(at + (*type == ParamSpec::Type::integer
+                              ? ": min and max are required, whole numbers 0..2^53, min <= max"
+                              : ": min and max are required, finite numbers, min <= max"));
+      }
+    }
+    if (*type == ParamSpec::Type::choice) {
+      if (!p.contains("choices") || !p["choices"].is_array() || p["choices"].empty()) {
+        return fail(at + ".choices: a non-empty list of strings");
+      }
+      auto& views = d->choices_.emplace_back();
+      for (const auto& c : p["choices"]) {
+        if (!c.is_string() || c.get_ref<const std::string&>().empty()) {
+          return fail(at + ".choices: a non-empty list of strings");
+        }
+        if (std::find(views.begin(), views.end(), c.get<std::string>()) != views.end()) {
+          return fail(fmt::format("{}.choices: '{}' twice", at, c.get<std::string>()));
+        }
+        views.push_back(text(c.get<std::string>()));
+      }
+      spec.choices = views;
+    }
+    if (p.contains("default")) {
+      const Json& v = p["default"];
+      switch (*type) {
+        case ParamSpec::Type::integer:
+        case ParamSpec::Type::number: {
+          const auto x = bound(v, *type);
+          if (!x || *x < spec.min || *x > spec.max) {
+            return fail(at + ".default: a value of its type within min..max");
+          }
+          spec.default_value = *type == ParamSpec::Type::integer
+                                   ? ParamValue(static_cast<std::int64_t>(*x))
+                                   : ParamValue(*x);
+          break;
+        }
+        case ParamSpec::Type::choice:
+          if (!v.is_string() || std::find(spec.choices.begin(), spec.choices.end(),
+                                          v.get<std::string>()) == spec.choices.end()) {
+            return fail(at + ".default: one of its choices");
+          }
+          spec.default_value = v.get<std::string>();
+          break;
+        case ParamSpec::Type::file_name:
+          if (!v.is_string() || plain_file_name_problem(v.get<std::string>())) {
+            return fail(at + ".default: a plain file name");
+          }
+          spec.default_value = v.get<std::string>();
+          break;
+      }
+    }
+    d->params_.push_back(spec);
+  }
+  const std::string meaning = doc.value("meaning", "");
+  d->kind_ = WorkloadKind{text(d->worker_),
+                          text(meaning.empty() ? d->worker_ : meaning),
+                          d->params_,
+                          {true, true, true, true, false}};
+  return d;
+}
+
+std::vector<Diagnostic> declare_workload(Matrix& m,
+                                         std::shared_ptr<const WorkerDeclaration> declaration) {
+  std::vector<Diagnostic> out;
+  // The matrix is read again for the locations of its parameters: Matrix keeps values only.
+  yaml::Tree tree;
+  if (!decode::load_matrix_tree(m.source_text, m.file, tree, out)) return out;
+  const yaml::Node* workload = tree.root.find("workload");
+  const yaml::Node* params = workload ? workload->find("params") : nullptr;
+  decode::Context ctx(m.file, out);
+  Workload declared = m.workload;
+  declared.params.clear();
+  decode::decode_params(ctx, params, declaration->kind(), declared);
+  if (out.empty()) {
+    declared.declaration = std::move(declaration);
+    m.workload = std::move(declared);
+  }
+  return out;
+}
+
+std::string declare_from_plan(Matrix& m, const Json& plan) {
+  const Json* d = &plan;
+  for (const char* key : {"matrix", "workload", "declaration"}) {
+    if (!d->is_object() || !d->contains(key)) {
+      return "plan.json keeps no declaration of the process worker (matrix.workload.declaration)";
+    }
+    d = &(*d)[key];
+  }
+  std::string error;
+  auto declared = parse_worker_declaration(d->dump(), error);
+  if (!declared) return "plan.json's declaration of the process worker: " + error;
+  const auto problems = declare_workload(m, std::move(declared));
+  return problems.empty() ? std::string() : problems.front().message;
+}
+
+const WorkloadKind* workload_kind_of(const Workload& w) {
+  if (w.declaration) return &w.declaration->kind();
+  return find_workload_kind(w.kind);
+}
+
+}  // namespace jbench
