@@ -8,6 +8,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -101,6 +102,42 @@ TEST(ChezHarness, RunOfASmallChezMatrixLeavesAValidBundle) {
     EXPECT_EQ(summary["measure"]["operations"].get<std::uint64_t>() % 400, 0u);
   }
   EXPECT_EQ(results, 6u);  // 1 + 2 workers, two lanes
+}
+
+// The same worker named by its command (`kind: process`), found on PATH: what it declares of
+// itself makes its full run's GC and allocation collectors the bridge's, as for `kind: chez`.
+TEST(ChezHarness, TheChezWorkerRunsAsAProcessWorkerWithItsDeclaredTraits) {
+  TempDir dir;
+  const std::string tag = "chez-process-" + std::to_string(getpid());
+  ProcessOptions options;
+  options.timeout = std::chrono::seconds(110);
+  const char* path = std::getenv("PATH");
+  options.env = {{"JBENCH_TEST_TAG", tag},
+                 {"PATH", fs::path(jbench_binary()).parent_path().string() + ":" +
+                              (path ? path : "/usr/bin:/bin")}};
+  const auto r =
+      run_process({jbench_binary(), "run", source_dir() + "/tests/chez/fixtures/process.yaml",
+                   "--out", dir.path() + "/out", "--name", "b"},
+                  options);
+  ASSERT_FALSE(r.timed_out);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(processes_tagged(tag).empty());
+  const std::string bundle = dir.path() + "/out/b";
+  const auto validate = run_process({jbench_binary(), "validate", bundle});
+  EXPECT_EQ(validate.exit_code, 0) << validate.out << validate.err;
+  const json manifest = read_json(bundle + "/manifest.json");
+  EXPECT_EQ(manifest["workload"]["kind"], "process");
+  EXPECT_EQ(manifest["workload"]["worker"], "chez");
+  EXPECT_EQ(manifest["workload"]["binary"],
+            (fs::path(jbench_binary()).parent_path() / "jbench-chez-worker").string());
+  const json run = read_json(bundle + "/runs/w1.persistent.mixed.small.full.r1/run.json");
+  ASSERT_EQ(run["status"], "ok") << run.dump().substr(0, 400);
+  std::map<std::string, std::pair<std::string, std::string>> collectors;
+  for (const auto& c : run["trace_mode"]["collectors"]) {
+    collectors[c["name"]] = {c.value("status", ""), c.value("backend", "")};
+  }
+  EXPECT_EQ(collectors["gc"], std::make_pair(std::string("ok"), std::string("usdt-bridge")));
+  EXPECT_EQ(collectors["alloc"], std::make_pair(std::string("ok"), std::string("usdt-bridge")));
 }
 
 // Counted through the bridge alone: the worker is a shell script that execs Chez Scheme, which

@@ -144,6 +144,21 @@ TEST(WorkerDeclaration, a_wrong_declaration_is_refused_naming_the_field) {
             std::string::npos);
 }
 
+TEST(WorkerDeclaration, traits_say_what_the_collectors_must_know_native_by_default) {
+  EXPECT_FALSE(declared()->gc_events());
+  EXPECT_FALSE(declared()->runtime_allocates());
+  const std::string head = R"({"type":"describe","protocol":1,"worker":"w","params":[],)";
+  const auto runtime = declared(head + R"("traits":{"gc_events":true,"allocations":"runtime"}})");
+  ASSERT_TRUE(runtime);
+  EXPECT_TRUE(runtime->gc_events());
+  EXPECT_TRUE(runtime->runtime_allocates());
+  EXPECT_NE(refusal(head + R"("traits":{"gc_events":"yes"}})").find("traits.gc_events"),
+            std::string::npos);
+  EXPECT_NE(refusal(head + R"("traits":{"allocations":"managed"}})").find("traits.allocations"),
+            std::string::npos);
+  EXPECT_NE(refusal(head + R"("traits":[]})").find("traits"), std::string::npos);
+}
+
 TEST(WorkerDeclaration, a_process_matrix_needs_a_command) {
   std::string yaml = test::matrix_yaml();
   const std::string plain = "workload: {kind: sqlite}";

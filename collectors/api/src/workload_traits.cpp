@@ -16,23 +16,13 @@ constexpr std::array<KindTraits, 2> kKinds = {{
     {"chez", true, true},
 }};
 
-const KindTraits* traits(std::string_view kind) {
-  for (const auto& k : kKinds) {
-    if (k.kind == kind) return &k;
-  }
-  return nullptr;
-}
-
 }  // namespace
 
-bool emits_gc_events(std::string_view workload_kind) {
-  const auto* t = traits(workload_kind);
-  return t && t->gc_events;
-}
-
-bool samples_allocations_in_runtime(std::string_view workload_kind) {
-  const auto* t = traits(workload_kind);
-  return t && t->runtime_allocates;
+WorkloadTraits traits_of_kind(std::string_view workload_kind) {
+  for (const auto& k : kKinds) {
+    if (k.kind == workload_kind) return {std::string(k.kind), k.gc_events, k.runtime_allocates};
+  }
+  return {std::string(workload_kind), false, false};
 }
 
 }  // namespace jbench::collectors

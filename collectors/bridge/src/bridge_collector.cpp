@@ -62,14 +62,14 @@ class BridgeCollector final : public Collector {
     in.attached_ns = context.attached_ns;
     in.phases =
         context.boundaries ? PhaseBoundaries::from_json(*context.boundaries) : PhaseBoundaries{};
-    in.gc_expected = emits_gc_events(context_.workload_kind);
-    in.alloc_in_runtime = samples_allocations_in_runtime(context_.workload_kind);
+    in.gc_expected = context_.workload.gc_events;
+    in.alloc_in_runtime = context_.workload.runtime_allocates;
     in.setting = std::string(trace_mode_name(context_.mode));
     std::vector<CollectorEntry> entries = consume(in).entries;
     keep_compressed(entries);
     if (!in.gc_expected) {
       entries.push_back(not_available(
-          "gc", "usdt-bridge", gc_unavailable_reason(context_.workload_kind),
+          "gc", "usdt-bridge", gc_unavailable_reason(context_.workload.kind),
           "run a workload whose runtime reports its collections through jb_gc_begin/jb_gc_end "
           "(e.g. kind: chez)"));
     }

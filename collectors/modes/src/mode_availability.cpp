@@ -8,8 +8,13 @@ namespace jbench::collectors {
 
 ModeAvailability mode_availability(TraceMode mode, std::string_view workload_kind,
                                    const nlohmann::json& capabilities, bool alloc_library_built) {
+  return mode_availability(mode, traits_of_kind(workload_kind), capabilities, alloc_library_built);
+}
+
+ModeAvailability mode_availability(TraceMode mode, const WorkloadTraits& workload,
+                                   const nlohmann::json& capabilities, bool alloc_library_built) {
   const HostOffer host{capabilities, alloc_library_built};
-  for (const CollectorPlan& c : collectors_for(mode, workload_kind)) {
+  for (const CollectorPlan& c : collectors_for(mode, workload)) {
     if (!c.required || !c.check_host) continue;
     if (Availability a = c.check_host(host); !a.available) {
       return {false, std::move(a.reason), std::move(a.remediation)};

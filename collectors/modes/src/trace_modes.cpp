@@ -75,6 +75,10 @@ CollectorPlan instructions_plan(TraceMode mode) {
 }  // namespace
 
 std::vector<CollectorPlan> collectors_for(TraceMode mode, std::string_view workload_kind) {
+  return collectors_for(mode, traits_of_kind(workload_kind));
+}
+
+std::vector<CollectorPlan> collectors_for(TraceMode mode, const WorkloadTraits& workload) {
   const bool traced = mode == TraceMode::light || mode == TraceMode::full;
   const std::string setting = traced ? std::string(trace_mode_name(mode)) : std::string();
   const std::string not_traced = not_traced_reason(mode);
@@ -98,14 +102,14 @@ std::vector<CollectorPlan> collectors_for(TraceMode mode, std::string_view workl
   out.push_back(traced_plan("spans", "bridge", make_bridge_collector));
   {
     CollectorPlan gc = traced_plan("gc", "bridge", make_bridge_collector);
-    if (traced && !emits_gc_events(workload_kind)) {
+    if (traced && !workload.gc_events) {
       // Requested but impossible: the target has no garbage collector to report.
       gc.required = false;
-      gc.reason = gc_unavailable_reason(workload_kind);
+      gc.reason = gc_unavailable_reason(workload.kind);
     }
     out.push_back(std::move(gc));
   }
-  const bool in_runtime = samples_allocations_in_runtime(workload_kind);
+  const bool in_runtime = workload.runtime_allocates;
   out.push_back(in_runtime
                     ? traced_plan("alloc", "bridge", make_bridge_collector)
                     : traced_plan("alloc", "ld-preload", make_alloc_collector, alloc_host_check));

@@ -62,6 +62,26 @@ std::optional<double> bound(const Json& v, ParamSpec::Type type) {
 
 }  // namespace
 
+// `traits`, optional: what the collectors must know of the worker's target.
+std::string read_traits(const Json& doc, WorkerDeclaration& d) {
+  if (!doc.contains("traits")) return {};
+  const Json& t = doc["traits"];
+  if (!t.is_object()) return "traits: expected an object";
+  if (t.contains("gc_events")) {
+    if (!t["gc_events"].is_boolean()) return "traits.gc_events: true or false";
+    d.gc_events_ = t["gc_events"].get<bool>();
+  }
+  if (t.contains("allocations")) {
+    const Json& a = t["allocations"];
+    if (!a.is_string() || (a != "native" && a != "runtime")) {
+      return "traits.allocations: \"native\" (sampled by jbench's LD_PRELOAD sampler) or "
+             "\"runtime\" (the worker reports its own through the trace bridge)";
+    }
+    d.runtime_allocates_ = a == "runtime";
+  }
+  return {};
+}
+
 std::shared_ptr<const WorkerDeclaration> parse_worker_declaration(std::string_view line,
                                                                   std::string& error) {
   const Json doc = Json::parse(line, nullptr, false);
@@ -170,6 +190,7 @@ std::shared_ptr<const WorkerDeclaration> parse_worker_declaration(std::string_vi
     }
     d->params_.push_back(spec);
   }
+  if (auto why = read_traits(doc, *d); !why.empty()) return fail(why);
   const std::string meaning = doc.value("meaning", "");
   d->kind_ = WorkloadKind{text(d->worker_),
                           text(meaning.empty() ? d->worker_ : meaning),

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "jbench/common/clock.h"
+#include "jbench/matrix/worker_declaration.h"
 
 namespace jbench::run {
 
@@ -39,9 +40,14 @@ col::CollectorEntry unserved(const col::CollectorPlan& plan, std::string_view wo
 
 }  // namespace
 
+col::WorkloadTraits workload_traits(const Workload& w) {
+  if (!w.declaration) return col::traits_of_kind(w.kind);
+  return {w.declaration->worker(), w.declaration->gc_events(), w.declaration->runtime_allocates()};
+}
+
 RunCollectors::RunCollectors(col::RunContext context)
     : context_(std::move(context)),
-      plans_(col::collectors_for(context_.mode, context_.workload_kind)),
+      plans_(col::collectors_for(context_.mode, context_.workload)),
       collectors_(col::make_collectors(plans_, context_)) {}
 
 RunCollectors::~RunCollectors() = default;
@@ -141,7 +147,7 @@ std::string RunCollectors::finish(const Json& boundaries, const Cohort& cohort, 
     auto found = std::find_if(entries.begin(), entries.end(),
                               [&](const col::CollectorEntry& e) { return e.name == plan.name; });
     col::CollectorEntry e =
-        found != entries.end() ? *found : unserved(plan, context_.workload_kind);
+        found != entries.end() ? *found : unserved(plan, context_.workload.kind);
     e.setting = plan.requested ? plan.setting : "";
     if (plan.required && !col::proven(e.status) && failed.empty()) {
       failed = fmt::format("collector {} {}: {}", e.name,

@@ -23,9 +23,14 @@
 #include "cohort.h"
 #include "jbench/collectors/api/collector.h"
 #include "jbench/collectors/modes/trace_modes.h"
+#include "jbench/matrix/matrix.h"
 #include "jbench/proc/child_process.h"
 
 namespace jbench::run {
+
+// What the collectors must know of the matrix's workload: a built-in kind's traits, or what a
+// process worker declared of itself.
+collectors::WorkloadTraits workload_traits(const Workload& w);
 
 class RunCollectors {
  public:

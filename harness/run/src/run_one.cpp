@@ -125,7 +125,7 @@ collectors::RunContext RunExecution::collectors_setup(const RunSpec& spec, std::
   const Plan& plan = *spec.plan;
   collectors::RunContext s;
   s.mode = plan.runs[spec.run_index].trace;
-  s.workload_kind = plan.matrix->workload.kind;
+  s.workload = workload_traits(plan.matrix->workload);
   s.run_id = spec.run_id;
   s.run_dir = spec.run_dir;
   s.boot_id = std::move(boot_id);

@@ -13,6 +13,7 @@
 #include "jbench/provenance/host_fingerprint.h"
 #include "jbench/results/execution.h"
 #include "jbench/run/session.h"
+#include "run_collectors.h"
 
 namespace jbench::run {
 namespace {
@@ -24,12 +25,12 @@ using Json = nlohmann::json;
 // every collector it requires can attach on this host, as the session's capability probe found;
 // `not_requested` for a mode no run of the plan uses (its attachment was not probed for it).
 Json trace_capabilities(const Plan& plan, const Json& capabilities, bool alloc_library_built) {
-  const std::string_view workload_kind = plan.matrix->workload.kind;
+  const collectors::WorkloadTraits workload = workload_traits(plan.matrix->workload);
   Json out = Json::object();
   for (auto name : kTraceValues) {
     const TraceMode mode = *trace_mode_from_name(name);
     Json collectors = Json::array();
-    for (const auto& c : collectors::collectors_for(mode, workload_kind)) {
+    for (const auto& c : collectors::collectors_for(mode, workload)) {
       collectors.push_back({{"name", c.name},
                             {"requested", c.requested},
                             {"required", c.required},
@@ -43,8 +44,8 @@ Json trace_capabilities(const Plan& plan, const Json& capabilities, bool alloc_l
     if (!used) {
       entry["status"] = "not_requested";
       entry["reason"] = "no run of this session is in this mode";
-    } else if (const auto a = collectors::mode_availability(mode, workload_kind, capabilities,
-                                                            alloc_library_built);
+    } else if (const auto a =
+                   collectors::mode_availability(mode, workload, capabilities, alloc_library_built);
                a.available) {
       entry["status"] = "available";
     } else {

@@ -49,13 +49,17 @@ TEST(TraceModes, CountedRunsTheInstructionCounterAndTheKernelsAccountingOnly) {
       const bool counts = c.name == "instructions" || c.name == "cpu";
       EXPECT_EQ(c.requested, counts) << c.name;
       EXPECT_EQ(c.required, counts) << c.name;
-      if (!counts) EXPECT_NE(c.reason.find("counted:"), std::string::npos) << c.reason;
+      if (!counts) {
+        EXPECT_NE(c.reason.find("counted:"), std::string::npos) << c.reason;
+      }
     }
   }
   for (auto mode :
        {TraceMode::baseline, TraceMode::no_consumer, TraceMode::light, TraceMode::full}) {
     for (const auto& c : collectors_for(mode, "sqlite")) {
-      if (c.name == "instructions") EXPECT_FALSE(c.requested) << trace_mode_name(mode);
+      if (c.name == "instructions") {
+        EXPECT_FALSE(c.requested) << trace_mode_name(mode);
+      }
     }
   }
 }

@@ -33,14 +33,22 @@ class WorkerDeclaration {
   // they are), its parameters the declared ones in declared order.
   const WorkloadKind& kind() const { return kind_; }
   const std::string& worker() const { return worker_; }
+  // What its collectors must know (`traits`): it reports garbage collections through the trace
+  // bridge, and it samples its own allocations (a managed runtime) instead of being sampled by
+  // the LD_PRELOAD sampler (a native program, the default).
+  bool gc_events() const { return gc_events_; }
+  bool runtime_allocates() const { return runtime_allocates_; }
   // The line as the worker printed it (one JSON object): what the bundle keeps.
   const std::string& line() const { return line_; }
 
  private:
   friend std::shared_ptr<const WorkerDeclaration> parse_worker_declaration(std::string_view line,
                                                                            std::string& error);
+  friend std::string read_traits(const nlohmann::json& doc, WorkerDeclaration& d);
   std::string line_;
   std::string worker_;
+  bool gc_events_ = false;
+  bool runtime_allocates_ = false;
   std::deque<std::string> texts_;  // every name, meaning and choice the views below point into
   std::deque<std::vector<std::string_view>> choices_;
   std::vector<ParamSpec> params_;
@@ -48,7 +56,8 @@ class WorkerDeclaration {
 };
 
 // The worker's `describe` line, checked: `{"type":"describe","protocol":1,"worker":NAME,
-// "meaning":TEXT,"params":[{"name","type","min","max","choices","default","meaning"}...]}`.
+// "meaning":TEXT,"params":[{"name","type","min","max","choices","default","meaning"}...],
+// "traits":{"gc_events":BOOL,"allocations":"native"|"runtime"}}` (traits optional).
 // Null with one sentence in `error` naming the first problem (the field's path).
 std::shared_ptr<const WorkerDeclaration> parse_worker_declaration(std::string_view line,
                                                                   std::string& error);

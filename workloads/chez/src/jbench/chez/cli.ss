@@ -8,12 +8,13 @@
 (library (jbench chez cli)
   (export run-worker)
   (import (chezscheme) (jbench chez json) (jbench chez native) (jbench chez protocol)
-          (jbench chez dataset) (jbench chez serve))
+          (jbench chez dataset) (jbench chez serve) (jbench chez config))
 
   (define usage
     (string-append
       "usage: jbench-chez-worker build-dataset --db PATH --rows N --row-bytes B --seed S\n"
-      "       jbench-chez-worker serve    (protocol v1 on stdin/stdout; see docs/chez-worker.md)\n"))
+      "       jbench-chez-worker serve    (protocol v1 on stdin/stdout; see docs/chez-worker.md)\n"
+      "       jbench-chez-worker describe (its parameters, for a matrix's kind: process)\n"))
 
   (define (report-error message)
     (log-line message)
@@ -70,6 +71,8 @@
        (let ([bridge (cadr args)] [args (cddr args)])
          (cond
            [(equal? args '("serve")) (serve bridge)]
+           [(equal? args '("describe"))
+            (if (send-json! (describe-message)) exit-ok exit-stdout-closed)]
            [(and (pair? args) (string=? (car args) "build-dataset"))
             (build-dataset-command (cdr args))]
            [(and (= (length args) 1) (member (car args) '("--help" "-h")))

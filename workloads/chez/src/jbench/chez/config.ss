@@ -5,7 +5,7 @@
 ;;;   (let-values ([(config errors) (parse-configure message)])
 ;;;     (if config ... (report errors)))
 (library (jbench chez config)
-  (export parse-configure
+  (export parse-configure describe-message
           config-worker-index config-seed config-lane config-connection config-db
           config-ops-per-transaction config-read-ratio config-tree-nodes config-alloc-sample-every
           config-collect-trip-kib config-page-cache-kib config-warmup config-measure
@@ -23,6 +23,28 @@
   (define max-duration-ms 86400000)
   (define max-operations 1000000000000)
   (define max-u64 #xffffffffffffffff)
+
+  ;; What `jbench-chez-worker describe` prints (docs/worker-protocol.md, "describe"): the
+  ;; parameters parse-configure takes, with the limits it checks, for a matrix that names this
+  ;; worker by its command (`kind: process`). The harness sends page_cache_kib itself.
+  (define (describe-message)
+    (define (integer name lo hi default meaning)
+      (jobj "name" name "type" "integer" "min" lo "max" hi "default" default "meaning" meaning))
+    (jobj "type" "describe" "protocol" 1 "worker" "chez"
+          "meaning" "a Chez Scheme program that keeps a live set and allocates, every collection reported through the trace bridge"
+          "params"
+          (vector
+            (integer "ops_per_transaction" 1 max-ops-per-transaction 8
+                     "operations in one batch, which is one bridge span")
+            (jobj "name" "read_ratio" "type" "number" "min" 0 "max" 1 "default" 0.8
+                  "meaning" "fraction of batches that read, in the mixed lane")
+            (integer "tree_nodes" 1 max-tree-nodes 512
+                     "nodes of the short-lived search tree a tree_build read allocates")
+            (integer "alloc_sample_every" 0 max-alloc-sample-every 64
+                     "every N-th operation reports its allocated bytes to jb_alloc_sample (0: none)")
+            (integer "collect_trip_kib" min-collect-trip-kib max-collect-trip-kib 8192
+                     "Chez's collect-trip-bytes in KiB: allocation between collection requests"))
+          "traits" (jobj "gc_events" #t "allocations" "runtime")))
 
   (define-record-type config
     (fields worker-index seed lane connection db ops-per-transaction read-ratio tree-nodes

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "jbench/collectors/api/collector_entry.h"
+#include "jbench/collectors/api/workload_traits.h"
 #include "jbench/common/trace_mode.h"
 
 namespace jbench::collectors {
@@ -36,7 +37,7 @@ namespace jbench::collectors {
 // What every collector of one run is told when it is made.
 struct RunContext {
   TraceMode mode = TraceMode::baseline;
-  std::string workload_kind;  // "sqlite", "chez", ...
+  WorkloadTraits workload;  // what the target is: its kind's name and what it reports itself
   std::string run_id;
   std::string run_dir;  // absolute: runs/<id> inside the staging bundle
   std::string boot_id;

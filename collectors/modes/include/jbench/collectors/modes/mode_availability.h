@@ -20,6 +20,9 @@ using ModeAvailability = Availability;
 
 // `capabilities`: the probe_capabilities() document. `alloc_library_built`: whether the
 // allocation sampler (libjbench_alloc.so) exists beside the harness.
+ModeAvailability mode_availability(TraceMode mode, const WorkloadTraits& workload,
+                                   const nlohmann::json& capabilities, bool alloc_library_built);
+// A built-in kind's (traits_of_kind).
 ModeAvailability mode_availability(TraceMode mode, std::string_view workload_kind,
                                    const nlohmann::json& capabilities, bool alloc_library_built);
 

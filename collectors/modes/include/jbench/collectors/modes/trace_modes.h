@@ -43,6 +43,8 @@ std::string_view bridge_mode_for(TraceMode mode);
 // The allocation sampler's mean interval for a mode (bytes between samples), 0 when off.
 std::uint64_t alloc_mean_bytes_for(TraceMode mode);
 
+std::vector<CollectorPlan> collectors_for(TraceMode mode, const WorkloadTraits& workload);
+// A built-in kind's (traits_of_kind).
 std::vector<CollectorPlan> collectors_for(TraceMode mode, std::string_view workload_kind);
 
 // One collector per distinct implementation the requested rows name, in the table's order.
