@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "chez_worker.h"
+#include "jbench/matrix/worker_declaration.h"
 #include "jbench/proc/proc_stat.h"
 #include "run_process.h"
 
@@ -52,6 +53,23 @@ std::vector<int> processes_tagged(const std::string& tag) {
   }
   if (proc) closedir(proc);
   return found;
+}
+
+// What the worker declares of itself agrees with the harness's table of the `chez` kind, and
+// says it reports collections and samples its own allocations.
+TEST(ChezHarness, DescribeAgreesWithTheHarnessTableOfTheChezKind) {
+  const auto r = run_process({chez_worker_binary(), "describe"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_FALSE(r.out.empty());
+  EXPECT_EQ(r.out.find('\n'), r.out.size() - 1) << r.out;
+  std::string error;
+  const auto declared = parse_worker_declaration(r.out.substr(0, r.out.size() - 1), error);
+  ASSERT_TRUE(declared) << error << "\n" << r.out;
+  EXPECT_EQ(declared->worker(), "chez");
+  EXPECT_TRUE(declared->gc_events());
+  EXPECT_TRUE(declared->runtime_allocates());
+  const auto differences = parameter_differences(*find_workload_kind("chez"), declared->kind());
+  EXPECT_TRUE(differences.empty()) << ::testing::PrintToString(differences);
 }
 
 TEST(ChezHarness, PlanAcceptsTheChezMatrix) {

@@ -233,6 +233,60 @@ std::string declare_from_plan(Matrix& m, const Json& plan) {
   return problems.empty() ? std::string() : problems.front().message;
 }
 
+namespace {
+
+std::string value_text(const ParamValue& v) {
+  return std::visit(
+      [](const auto& x) -> std::string {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, std::monostate>) {
+          return "none";
+        } else if constexpr (std::is_same_v<T, std::string>) {
+          return "'" + x + "'";
+        } else {
+          return fmt::format("{}", x);
+        }
+      },
+      v);
+}
+
+}  // namespace
+
+std::vector<std::string> parameter_differences(const WorkloadKind& expected,
+                                               const WorkloadKind& declared) {
+  std::vector<std::string> out;
+  const std::size_t n = std::max(expected.params.size(), declared.params.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i >= declared.params.size()) {
+      out.push_back(fmt::format("{}: not declared", expected.params[i].key));
+      continue;
+    }
+    const ParamSpec& d = declared.params[i];
+    if (i >= expected.params.size()) {
+      out.push_back(fmt::format("{}: declared, not expected", d.key));
+      continue;
+    }
+    const ParamSpec& e = expected.params[i];
+    if (e.key != d.key) {
+      out.push_back(fmt::format("parameter {}: '{}' expected, '{}' declared", i, e.key, d.key));
+      continue;
+    }
+    if (e.type != d.type) out.push_back(fmt::format("{}: another type", e.key));
+    if (e.min != d.min || e.max != d.max) {
+      out.push_back(fmt::format("{}: range {}..{} expected, {}..{} declared", e.key, e.min, e.max,
+                                d.min, d.max));
+    }
+    if (!std::equal(e.choices.begin(), e.choices.end(), d.choices.begin(), d.choices.end())) {
+      out.push_back(fmt::format("{}: other choices", e.key));
+    }
+    if (value_text(e.default_value) != value_text(d.default_value)) {
+      out.push_back(fmt::format("{}: default {} expected, {} declared", e.key,
+                                value_text(e.default_value), value_text(d.default_value)));
+    }
+  }
+  return out;
+}
+
 const WorkloadKind* workload_kind_of(const Workload& w) {
   if (w.declaration) return &w.declaration->kind();
   return find_workload_kind(w.kind);

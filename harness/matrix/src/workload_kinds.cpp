@@ -22,7 +22,7 @@ const std::array<ParamSpec, 9> kSqliteParams = {{
     {"busy_timeout_ms",
      ParamSpec::Type::integer,
      0,
-     600000,
+     60000,
      {},
      std::int64_t{5000},
      "sqlite3_busy_timeout before SQLITE_BUSY is counted and retried"},

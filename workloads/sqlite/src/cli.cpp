@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "jbench/sqlite_workload/config.h"
 #include "jbench/sqlite_workload/dataset.h"
 #include "jbench/sqlite_workload/protocol.h"
 #include "jbench/sqlite_workload/worker.h"
@@ -20,6 +21,7 @@ constexpr std::string_view kUsage =
     "usage: jbench-sqlite-worker build-dataset --db PATH --rows N --row-bytes B --seed S\n"
     "       jbench-sqlite-worker serve    (protocol v1 on stdin/stdout; see "
     "docs/worker-protocol.md)\n"
+    "       jbench-sqlite-worker describe (its parameters, for a matrix's kind: process)\n"
     "       jbench-sqlite-worker oracle-engine [--subquery-cache off|transaction|connection]\n"
     "                                     (the oracle's line protocol; see "
     "docs/oracle-protocol.md)\n";
@@ -84,6 +86,9 @@ int build_dataset_command(int argc, char** argv, int out_fd) {
 int run_worker(int argc, char** argv) {
   const std::string_view mode = argc >= 2 ? argv[1] : "";
   if (mode == "serve" && argc == 2) return serve(STDIN_FILENO, STDOUT_FILENO);
+  if (mode == "describe" && argc == 2) {
+    return write_json_line(STDOUT_FILENO, describe_message()) ? kExitOk : kExitStdoutClosed;
+  }
   if (mode == "build-dataset") return build_dataset_command(argc - 1, argv + 1, STDOUT_FILENO);
   if (mode == "oracle-engine") return oracle_engine_command(argc - 1, argv + 1);
   if (mode == "--help" || mode == "-h") {

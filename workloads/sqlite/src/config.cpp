@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "jbench/common/file_name.h"
+#include "jbench/sqlite_workload/protocol.h"
 #include "jbench/stats/decimal.h"
 
 namespace jbench::sqlite_workload {
@@ -157,17 +158,18 @@ ConfigParse parse_configure(const json& m) {
       cfg.params.page_cache_kib = static_cast<std::uint32_t>(*v);
     }
     if (p.contains("plant_delay_ns")) {
-      if (auto v = c.integer(p["plant_delay_ns"], "params.plant_delay_ns", 0, 10'000'000)) {
+      if (auto v = c.integer(p["plant_delay_ns"], "params.plant_delay_ns", 0, kMaxPlantNs)) {
         cfg.params.plant_delay_ns = static_cast<std::uint64_t>(*v);
       }
     }
     if (p.contains("plant_work_loops")) {
-      if (auto v = c.integer(p["plant_work_loops"], "params.plant_work_loops", 0, 100'000'000)) {
+      if (auto v =
+              c.integer(p["plant_work_loops"], "params.plant_work_loops", 0, kMaxPlantWorkLoops)) {
         cfg.params.plant_work_loops = static_cast<std::uint64_t>(*v);
       }
     }
     if (p.contains("plant_sleep_ns")) {
-      if (auto v = c.integer(p["plant_sleep_ns"], "params.plant_sleep_ns", 0, 10'000'000)) {
+      if (auto v = c.integer(p["plant_sleep_ns"], "params.plant_sleep_ns", 0, kMaxPlantNs)) {
         cfg.params.plant_sleep_ns = static_cast<std::uint64_t>(*v);
       }
     }
@@ -207,6 +209,52 @@ ConfigParse parse_configure(const json& m) {
   }
   if (!c.errors.empty()) return {std::nullopt, std::move(c.errors)};
   return {cfg, {}};
+}
+
+json describe_message() {
+  const auto integer = [](const char* name, std::uint64_t max, std::uint64_t default_value,
+                          const char* meaning) {
+    return json{{"name", name}, {"type", "integer"},        {"min", 0},
+                {"max", max},   {"default", default_value}, {"meaning", meaning}};
+  };
+  json ops = integer("ops_per_transaction", kMaxOpsPerTransaction, 10,
+                     "operations inside one transaction");
+  ops["min"] = 1;
+  const json params = json::array({
+      {{"name", "synchronous"},
+       {"type", "choice"},
+       {"choices", kSyncs},
+       {"default", "normal"},
+       {"meaning", "PRAGMA synchronous of every connection"}},
+      ops,
+      integer("busy_timeout_ms", kMaxBusyTimeoutMs, 5000,
+              "sqlite3_busy_timeout before SQLITE_BUSY is counted and retried"),
+      {{"name", "read_ratio"},
+       {"type", "number"},
+       {"min", 0},
+       {"max", 1},
+       {"default", 0.8},
+       {"meaning", "fraction of transactions that read, in the mixed lane"}},
+      {{"name", "plant_fsync_file"},
+       {"type", "file_name"},
+       {"meaning",
+        "a file beside the database: every write transaction appends 512 bytes to it and "
+        "fdatasyncs it before COMMIT"}},
+      integer("plant_delay_ns", kMaxPlantNs, 0,
+              "nanoseconds of busy waiting added to every operation, inside its latency"),
+      integer("plant_sleep_ns", kMaxPlantNs, 0,
+              "nanoseconds every operation sleeps, inside its latency and its statement's span"),
+      integer("plant_work_loops", kMaxPlantWorkLoops, 0,
+              "iterations of a fixed arithmetic loop added to every operation"),
+      {{"name", "subquery_cache"},
+       {"type", "choice"},
+       {"choices", kCachePolicies},
+       {"default", "off"},
+       {"meaning", "reuse of count_above_mean_weight's scalar subquery value"}},
+  });
+  return {{"type", "describe"}, {"protocol", kProtocolVersion},
+          {"worker", "sqlite"}, {"meaning", "real libsqlite3 on a WAL database file"},
+          {"params", params},   {"traits", {{"gc_events", false}, {"allocations", "native"}}}};
 }
 
 }  // namespace jbench::sqlite_workload

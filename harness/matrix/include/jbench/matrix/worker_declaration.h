@@ -72,6 +72,12 @@ std::vector<Diagnostic> declare_workload(Matrix& m,
 // declaration (matrix.workload.declaration): "" when done, else why it cannot be.
 std::string declare_from_plan(Matrix& m, const nlohmann::json& plan);
 
+// Where two parameter tables differ (names and order, types, ranges, choices, defaults), a
+// sentence each; empty when they agree. A built-in kind's table against what its worker
+// declares: the harness must never accept a value its worker refuses.
+std::vector<std::string> parameter_differences(const WorkloadKind& expected,
+                                               const WorkloadKind& declared);
+
 // The parameter table of the matrix's workload: a built-in kind's, or the declared one of a
 // process worker (null before it is declared).
 const WorkloadKind* workload_kind_of(const Workload& w);

@@ -76,6 +76,8 @@ inline constexpr std::uint32_t kMaxBusyTimeoutMs = 60'000;
 inline constexpr std::uint32_t kMaxPageCacheKib = 16u << 20;  // 16 GiB
 inline constexpr std::uint64_t kMaxDurationMs = 86'400'000;   // a day
 inline constexpr std::uint64_t kMaxOperations = 1'000'000'000'000;
+inline constexpr std::uint64_t kMaxPlantNs = 10'000'000;          // plant_delay_ns, plant_sleep_ns
+inline constexpr std::uint64_t kMaxPlantWorkLoops = 100'000'000;  // plant_work_loops
 
 struct ConfigParse {
   std::optional<WorkerConfig> config;
@@ -83,5 +85,9 @@ struct ConfigParse {
 };
 
 ConfigParse parse_configure(const nlohmann::json& message);
+
+// What `jbench-sqlite-worker describe` prints (docs/worker-protocol.md, "describe"): the params
+// parse_configure takes, with its limits, and the defaults a matrix that leaves them out gets.
+nlohmann::json describe_message();
 
 }  // namespace jbench::sqlite_workload
