@@ -27,9 +27,11 @@ function(jbench_library name)
   jbench_unity(jbench_${name})
 endfunction()
 
-# jbench_test(NAME SOURCES ... DEPS ... [LABELS ...]): a GoogleTest executable registered with ctest.
+# jbench_test(NAME SOURCES ... DEPS ... [LABELS ...] [TIMEOUT S]): a GoogleTest executable
+# registered with ctest. TIMEOUT (default 120 s) is each test's safety net: far above its real
+# duration on the slowest machine of the kind, never a measurement.
 function(jbench_test name)
-  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS;LABELS" ${ARGN})
+  cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;DEPS;LABELS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gtest_main GTest::gmock)
   target_compile_options(${name} PRIVATE ${JBENCH_WARNINGS})
@@ -38,7 +40,11 @@ function(jbench_test name)
   if(ARG_LABELS)
     set(labels ${ARG_LABELS})
   endif()
-  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 30 PROPERTIES LABELS "${labels}" TIMEOUT 120
+  if(NOT ARG_TIMEOUT)
+    set(ARG_TIMEOUT 120)
+  endif()
+  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 30 PROPERTIES LABELS "${labels}"
+                       TIMEOUT ${ARG_TIMEOUT}
                        WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR})
 endfunction()
 

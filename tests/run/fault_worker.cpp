@@ -11,6 +11,7 @@
 //   spam_stderr          writes to stderr without end once measuring (the output bound)
 //   fork_child           forks a child at the start barrier that outlives the run (it sleeps
 //                        30 s at most); it must join the cohort and be killed at teardown
+//   miscount_result      its result claims one operation more than it counted
 // JBENCH_FAULT_RUN, when set, limits the fault to runs whose id contains it; other runs, and
 // build-dataset, behave exactly like the real worker.
 #include <poll.h>
@@ -56,6 +57,18 @@ bool pump(int fd, std::string& buffer, Take take) {
 
 bool is_type(const std::string& line, const char* type) {
   return line.find(std::string("\"type\":\"") + type + "\"") != std::string::npos;
+}
+
+// The result line with its top-level "operations" one higher (the first such key is the
+// result's own: the worker writes it before operations_by_type).
+std::string miscounted(std::string line) {
+  const std::string key = "\"operations\":";
+  const auto at = line.find(key);
+  if (at == std::string::npos) return line;
+  const auto start = at + key.size();
+  const auto end = line.find_first_not_of("0123456789", start);
+  const long n = std::strtol(line.substr(start, end - start).c_str(), nullptr, 10);
+  return line.replace(start, end - start, std::to_string(n + 1));
 }
 
 int relay(const std::string& fault) {
@@ -104,7 +117,8 @@ int relay(const std::string& fault) {
       if (!open) close(to_worker[1]);
     }
     if (fds[1].revents) {
-      const bool open = pump(from_worker[0], from_real, [&](const std::string& line) {
+      const bool open = pump(from_worker[0], from_real, [&](std::string line) {
+        if (fault == "miscount_result" && is_type(line, "result")) line = miscounted(line);
         write_all(STDOUT_FILENO, line + "\n");
         if (fault == "exit_before_barrier" && is_type(line, "canary_done")) _exit(7);
       });

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <filesystem>
+
 #include "jbench/common/path_search.h"
 #include "jbench/proc/run_tool.h"
 
@@ -10,7 +12,9 @@ namespace jbench::proc {
 
 std::string worker_program(std::string_view word) {
   if (word.find('/') == std::string_view::npos) return find_on_path(word);
-  return std::string(word);
+  std::error_code ec;
+  const auto absolute = std::filesystem::absolute(std::filesystem::path(word), ec);
+  return ec ? std::string(word) : absolute.lexically_normal().string();
 }
 
 DescribeAnswer ask_worker_to_describe(const std::vector<std::string>& command, int timeout_ms) {

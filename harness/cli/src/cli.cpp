@@ -50,6 +50,7 @@ constexpr Listed kCommands[] = {
     {"slurm", "a matrix as a Slurm job array of shards and a dependent merge, submitted or not",
      true},
     {"k8s", "a matrix as a Kubernetes Indexed Job of shards and a merge Job, as a manifest", true},
+    {"check-worker", "does a program speak the worker protocol? each rule checked and named", true},
 };
 
 // The executable beside this one that holds `command`, in this process's place with the same

@@ -39,5 +39,6 @@ Action add_propose_command(CLI::App& app);
 Action add_merge_command(CLI::App& app);
 Action add_slurm_command(CLI::App& app);
 Action add_k8s_command(CLI::App& app);
+Action add_check_worker_command(CLI::App& app);
 
 }  // namespace jbench::cli

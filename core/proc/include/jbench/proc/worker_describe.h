@@ -13,8 +13,8 @@
 
 namespace jbench::proc {
 
-// The program a worker command names, as an absolute path: as given when it has a '/', else
-// the first of that name on PATH; "" when there is none.
+// The program a worker command names, as an absolute path: made absolute against the working
+// directory when it has a '/', else the first of that name on PATH; "" when there is none.
 std::string worker_program(std::string_view word);
 
 struct DescribeAnswer {

@@ -1,0 +1,261 @@
+#include "jbench/check_worker/check_worker.h"
+
+#include <fmt/format.h>
+#include <sys/stat.h>
+
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <utility>
+
+#include "jbench/matrix/worker_declaration.h"
+#include "jbench/proc/run_tool.h"
+#include "jbench/proc/worker_describe.h"
+#include "jbench/proc/worker_hello.h"
+#include "result_rules.h"
+#include "worker_session.h"
+
+namespace jbench::check_worker {
+namespace {
+
+using Json = nlohmann::json;
+
+// A step's outcome: passed with what was seen, or failed with why.
+struct Outcome {
+  bool passed = false;
+  std::string detail;
+};
+Outcome pass(std::string detail = {}) { return {true, std::move(detail)}; }
+Outcome fail(std::string why) { return {false, std::move(why)}; }
+
+class Pass {
+ public:
+  Pass(const CheckOptions& o, const std::function<void(const CheckStep&)>& on_step)
+      : options(o), on_step_(on_step) {}
+  void record(const std::string& rule, const Outcome& outcome) {
+    add({rule, outcome.passed, false, outcome.detail});
+  }
+  void skip(const std::string& rule, const std::string& why) { add({rule, false, true, why}); }
+  // Runs the steps in order; after the first that fails, the rest are skipped.
+  void sequence(const std::vector<std::pair<std::string, std::function<Outcome()>>>& session) {
+    std::string failed;
+    for (const auto& [rule, step] : session) {
+      if (!failed.empty()) {
+        skip(rule, fmt::format("not run: {} failed", failed));
+        continue;
+      }
+      const Outcome outcome = step();
+      record(rule, outcome);
+      if (!outcome.passed) failed = rule;
+    }
+  }
+  std::vector<CheckStep> steps;
+  const CheckOptions& options;
+
+ private:
+  void add(CheckStep s) {
+    on_step_(s);
+    steps.push_back(std::move(s));
+  }
+  const std::function<void(const CheckStep&)>& on_step_;
+};
+
+std::vector<std::string> with(std::vector<std::string> argv, std::vector<std::string> more) {
+  argv.front() = proc::worker_program(argv.front());
+  argv.insert(argv.end(), more.begin(), more.end());
+  return argv;
+}
+
+std::shared_ptr<const WorkerDeclaration> describe_step(Pass& p) {
+  const auto answer = proc::ask_worker_to_describe(p.options.command, p.options.step_timeout_ms);
+  std::string error = answer.error;
+  std::shared_ptr<const WorkerDeclaration> declared;
+  if (error.empty()) declared = parse_worker_declaration(answer.line, error);
+  p.record("describe", declared ? pass(fmt::format("worker '{}', {} parameters", declared->worker(),
+                                                   declared->kind().params.size()))
+                                : fail(error));
+  return declared;
+}
+
+Outcome build_dataset(const CheckOptions& o, const std::string& db) {
+  const auto run = proc::run_to_completion(
+      with(o.command, {"build-dataset", "--db", db, "--rows", std::to_string(o.rows), "--row-bytes",
+                       std::to_string(o.row_bytes), "--seed", "1"}),
+      std::nullopt, o.step_timeout_ms, std::size_t{1} << 20);
+  if (!run.started) return fail("could not start: " + run.error);
+  if (run.timed_out) return fail(fmt::format("did not end within {} s", o.step_timeout_ms / 1000));
+  if (run.signaled || run.exit_code != 0) {
+    return fail(fmt::format(
+        "ended with {}: {}",
+        run.signaled ? fmt::format("signal {}", run.signal) : fmt::format("exit {}", run.exit_code),
+        run.err.substr(0, 200)));
+  }
+  const auto last = run.out.empty() ? std::string() : run.out.substr(0, run.out.size() - 1);
+  const auto report = Json::parse(last.substr(last.rfind('\n') + 1), nullptr, false);
+  if (!report.is_object() || report.value("type", "") != "dataset") {
+    return fail("its last line is not a {\"type\":\"dataset\",...} report");
+  }
+  struct stat st {};
+  if (::stat(db.c_str(), &st) != 0) return fail("reported a dataset but left no file at --db");
+  return pass(fmt::format("{} rows, {} bytes", o.rows, st.st_size));
+}
+
+Json configure_message(const CheckOptions& o, const WorkerDeclaration& d, const std::string& db) {
+  Json params = {{"page_cache_kib", o.page_cache_kib}};
+  for (const ParamSpec& p : d.kind().params) {
+    if (p.key == "read_ratio" && o.lane != "mixed") continue;  // as jbench run sends it
+    with_value(Param{std::string(p.key), p.default_value, true},
+               [&](const auto& v) { params[std::string(p.key)] = v; });
+  }
+  return {{"type", "configure"},
+          {"worker_index", 0},
+          {"seed", "1"},
+          {"lane", o.lane},
+          {"connection", o.connection},
+          {"db", db},
+          {"params", params},
+          {"phases",
+           {{"warmup", {{"operations", o.warmup_operations}}},
+            {"measure", {{"operations", o.measure_operations}}}}}};
+}
+
+// Sends `message` and waits for a line of type `type`.
+std::optional<Json> ask(WorkerSession& s, const Json& message, const std::string& type,
+                        int timeout_ms, std::string& why) {
+  if (!s.send(message, why)) return std::nullopt;
+  return s.expect(type, timeout_ms, why);
+}
+
+Outcome ended_with(WorkerSession& s, int code, int timeout_ms) {
+  const auto status = s.ended_within(timeout_ms);
+  if (!status) return fail(fmt::format("still running {} s later", timeout_ms / 1000));
+  if (status->signaled || status->code != code) {
+    return fail(fmt::format("ended with {}, exit code {} expected", status->describe(), code));
+  }
+  return pass(status->describe());
+}
+
+void main_session(Pass& p, const WorkerDeclaration& d, const std::string& db,
+                  const std::string& logs) {
+  const CheckOptions& o = p.options;
+  const int t = o.step_timeout_ms;
+  std::string error;
+  auto session = WorkerSession::start(with(o.command, {"serve"}), logs + "/serve.stderr", error);
+  Json hello;
+  std::string why;
+  const auto check = [&](std::optional<Json> got, auto&& rule) -> Outcome {
+    return got ? rule(*got) : fail(why);
+  };
+  p.sequence({
+      {"hello",
+       [&] {
+         if (!session) return fail("could not start: " + error);
+         return check(session->expect("hello", t, why), [&](const Json& h) {
+           hello = h;
+           const auto refused = proc::check_worker_hello(h, session->pid(), "the worker");
+           return refused ? fail(*refused) : pass(fmt::format("pid {}", session->pid()));
+         });
+       }},
+      {"ready",
+       [&] {
+         return check(ask(*session, configure_message(o, d, db), "ready", t, why),
+                      [](const Json&) { return pass(); });
+       }},
+      {"canary",
+       [&] {
+         return check(
+             ask(*session, {{"type", "canary"}}, "canary_done", t, why), [&](const Json& c) {
+               const std::string path =
+                   "/jbench-canary/" + hello.value("runtime_id", std::string());
+               if (c.value("syscall", "") != "faccessat" || c.value("path", "") != path ||
+                   c.value("errno", "") != "ENOENT") {
+                 return fail(fmt::format("expected the raw faccessat of {} failing ENOENT, got {}",
+                                         path, c.dump()));
+               }
+               return pass();
+             });
+       }},
+      {"warmup",
+       [&] {
+         return check(ask(*session, {{"type", "start"}}, "warmup_done", t, why),
+                      [&](const Json& w) {
+                        const auto n = w.value("operations", std::uint64_t{0});
+                        return n == o.warmup_operations
+                                   ? pass(fmt::format("{} operations", n))
+                                   : fail(fmt::format("{} operations counted, {} asked for", n,
+                                                      o.warmup_operations));
+                      });
+       }},
+      {"measure",
+       [&] {
+         return check(ask(*session, {{"type", "measure"}}, "measure_done", t, why),
+                      [](const Json&) { return pass(); });
+       }},
+      {"result",
+       [&] {
+         return check(session->expect("result", t, why), [&](const Json& r) {
+           const auto problems =
+               result_problems(r, hello, {o.lane, o.connection, o.measure_operations});
+           if (problems.empty()) return pass(fmt::format("{} operations", o.measure_operations));
+           std::string all;
+           for (const auto& problem : problems) all += (all.empty() ? "" : "; ") + problem;
+           return fail(all);
+         });
+       }},
+      {"bye",
+       [&] {
+         const auto bye = ask(*session, {{"type", "exit"}}, "bye", t, why);
+         return bye ? ended_with(*session, 0, t) : fail(why);
+       }},
+  });
+}
+
+// A message no protocol has: an `error` line, then exit code 2.
+void bad_request_session(Pass& p, const std::string& logs) {
+  const int t = p.options.step_timeout_ms;
+  std::string error;
+  auto s = WorkerSession::start(with(p.options.command, {"serve"}), logs + "/bad.stderr", error);
+  std::string why;
+  if (!s || !s->expect("hello", t, why)) {
+    p.record("bad-request", fail("no hello to answer: " + (s ? why : error)));
+    return;
+  }
+  const auto answer = ask(*s, {{"type", "no-such-message"}}, "error", t, why);
+  p.record("bad-request", answer ? ended_with(*s, 2, t) : fail(why));
+}
+
+// stdin closed while it waits for `configure`: it ends by itself, exit code 3.
+void eof_session(Pass& p, const std::string& logs) {
+  const int t = p.options.step_timeout_ms;
+  std::string error;
+  auto s = WorkerSession::start(with(p.options.command, {"serve"}), logs + "/eof.stderr", error);
+  std::string why;
+  if (!s || !s->expect("hello", t, why)) {
+    p.record("eof", fail("no hello: " + (s ? why : error)));
+    return;
+  }
+  s->close_stdin();
+  p.record("eof", ended_with(*s, 3, t));
+}
+
+}  // namespace
+
+std::vector<CheckStep> check_worker(const CheckOptions& options,
+                                    const std::function<void(const CheckStep&)>& on_step) {
+  Pass p(options, on_step);
+  const auto declared = describe_step(p);
+  const std::string db = options.work_dir + "/check.db";
+  const Outcome dataset = build_dataset(options, db);
+  p.record("build-dataset", dataset);
+  if (declared && dataset.passed) {
+    main_session(p, *declared, db, options.work_dir);
+  } else {
+    for (const char* rule : {"hello", "ready", "canary", "warmup", "measure", "result", "bye"}) {
+      p.skip(rule, declared ? "not run: build-dataset failed" : "not run: describe failed");
+    }
+  }
+  bad_request_session(p, options.work_dir);
+  eof_session(p, options.work_dir);
+  return p.steps;
+}
+
+}  // namespace jbench::check_worker

@@ -1,0 +1,62 @@
+#include "worker_session.h"
+
+#include <fmt/format.h>
+
+#include "jbench/common/clock.h"
+
+namespace jbench::check_worker {
+
+std::unique_ptr<WorkerSession> WorkerSession::start(const std::vector<std::string>& argv,
+                                                    const std::string& stderr_path,
+                                                    std::string& error) {
+  proc::SpawnSpec spec;
+  spec.executable = argv.front();
+  spec.args.assign(argv.begin() + 1, argv.end());
+  spec.stderr_path = stderr_path;
+  auto spawned = proc::ChildProcess::spawn(spec);
+  if (!spawned.process) {
+    error = spawned.error;
+    return nullptr;
+  }
+  return std::unique_ptr<WorkerSession>(new WorkerSession(std::move(spawned.process)));
+}
+
+WorkerSession::~WorkerSession() {
+  if (!process_->reaped()) process_->kill_and_reap();
+}
+
+bool WorkerSession::send(const nlohmann::json& message, std::string& why) {
+  return process_->write_line(message.dump(), 5'000, why);
+}
+
+std::optional<nlohmann::json> WorkerSession::expect(const std::string& type, int timeout_ms,
+                                                    std::string& why) {
+  std::string line;
+  const std::uint64_t deadline = monotonic_ns() + std::uint64_t(timeout_ms) * 1'000'000;
+  switch (process_->next_line(line, deadline)) {
+    case proc::ChildProcess::LineWait::line:
+      break;
+    case proc::ChildProcess::LineWait::closed:
+      why = fmt::format("its output ended before \"{}\"", type);
+      return std::nullopt;
+    case proc::ChildProcess::LineWait::timed_out:
+      why = fmt::format("no \"{}\" within {} s", type, timeout_ms / 1000);
+      return std::nullopt;
+    case proc::ChildProcess::LineWait::overlong:
+      why = "a line longer than 1 MiB";
+      return std::nullopt;
+  }
+  auto message = nlohmann::json::parse(line, nullptr, false);
+  if (!message.is_object() || !message.contains("type") || !message["type"].is_string()) {
+    why = fmt::format("\"{}\" expected, got a line that is not a message: {}", type,
+                      line.substr(0, 200));
+    return std::nullopt;
+  }
+  if (message["type"] != type) {
+    why = fmt::format("\"{}\" expected, got {}", type, line.substr(0, 300));
+    return std::nullopt;
+  }
+  return message;
+}
+
+}  // namespace jbench::check_worker
