@@ -30,6 +30,7 @@ struct WriterSlot {
   std::size_t incarnation = 0;
   bool finished = false;  // its last incarnation ran every transaction and exited 0
   bool failed = false;    // it exited badly on its own, or could not be registered
+  bool released = false;  // its live incarnation was told it may end ("finish")
 };
 
 class Storm {
@@ -109,7 +110,8 @@ class Storm {
             std::to_string(config_.transactions_per_writer), std::string("--seed"),
             std::to_string(config_.seed), std::string("--keys-per-writer"),
             std::to_string(layout.keys_per_writer), std::string("--broken"),
-            std::string(to_string(config_.broken))}) {
+            std::string(to_string(config_.broken)), std::string("--hold-end"),
+            std::string("yes")}) {
         spec.args.push_back(arg);
       }
     }
@@ -195,6 +197,7 @@ class Storm {
       return;
     }
     slot.worker = std::move(*next);
+    slot.released = false;
   }
 
   // The kill schedule: kill j waits until the ledgers have grown past a seeded threshold (so
@@ -234,6 +237,7 @@ class Storm {
         return;
       }
       const std::size_t k = storm_.kills_done;
+      if (k >= thresholds.size()) release_writers();
       if (!kill_armed && k < thresholds.size()) {
         const std::uint64_t lines = progress.lines();
         if (lines >= thresholds[k]) {
@@ -250,6 +254,16 @@ class Storm {
       }
       timespec tick{0, 500000};
       ::nanosleep(&tick, nullptr);
+    }
+  }
+
+  // Once every kill is done, the writers may end: each waits for "finish" after its last
+  // transaction (--hold-end), so no host is fast enough for its writers to outrun the storm.
+  void release_writers() {
+    for (auto& slot : writers_) {
+      if (!slot.worker || slot.released) continue;
+      std::string error;
+      slot.released = slot.worker->process->write_line("finish", 1000, error);
     }
   }
 

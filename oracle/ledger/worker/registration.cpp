@@ -30,6 +30,10 @@ bool say_hello_and_wait(const WorkerOptions& options, std::string& error) {
                            {"pid", static_cast<long>(::getpid())},
                            {"runtime_id", *runtime_id}}
                 .dump());
+  return wait_for_word("go", error);
+}
+
+bool wait_for_word(const char* word, std::string& error) {
   // Byte by byte, not through stdio: a buffered read could swallow a later "stop" that the
   // reader then polls stdin for.
   std::string line;
@@ -40,8 +44,9 @@ bool say_hello_and_wait(const WorkerOptions& options, std::string& error) {
     if (n <= 0 || c == '\n') break;
     line.push_back(c);
   }
-  if (line != "go") {
-    error = c == '\n' ? "expected 'go' on stdin" : "stdin closed before release";
+  if (line != word) {
+    error = c == '\n' ? std::string("expected '") + word + "' on stdin"
+                      : std::string("stdin closed before '") + word + "'";
     return false;
   }
   return true;

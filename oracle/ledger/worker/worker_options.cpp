@@ -61,6 +61,9 @@ std::optional<WorkerOptions> parse_worker_options(int argc, char** argv, std::st
       const auto j = journal_mode_from(value);
       ok = j.has_value();
       if (j) o.journal = *j;
+    } else if (flag == "--hold-end") {
+      ok = value == "yes" || value == "no";
+      o.hold_end = value == "yes";
     } else if (flag == "--broken") {
       const auto b = broken_writer_from(value);
       ok = b.has_value();

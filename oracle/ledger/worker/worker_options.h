@@ -3,7 +3,7 @@
 //                               --seed S --variant keyed|bank --journal wal|rollback
 //                               [--broken none|ledger_before_commit|savepoint_leak]
 //                               [--keys-per-writer K] [--accounts A] [--initial-balance B]
-//                               [--deadline-ms D]
+//                               [--deadline-ms D] [--hold-end yes|no]
 //   jbench-ledger-worker reader --db F --index R --variant keyed|bank --journal wal|rollback
 //                               [--accounts A] [--initial-balance B] [--deadline-ms D]
 #pragma once
@@ -28,6 +28,9 @@ struct WorkerOptions {
   JournalMode journal = JournalMode::wal;
   BrokenWriter broken = BrokenWriter::none;
   std::uint64_t deadline_ms = 60000;  // from the worker's own start: it stops by itself then
+  // A writer done with its transactions waits for "finish" on stdin before its end marker, so
+  // that a storm's kills are all done before any writer is (whatever the host's speed).
+  bool hold_end = false;
 };
 
 // Empty with `error` set on a malformed command line.

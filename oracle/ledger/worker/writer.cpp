@@ -65,6 +65,7 @@ class Writer {
       phase_.set(WriterPhase::between);
       ++committed;
     }
+    if (o_.hold_end && !wait_for_word("finish", error_)) return fail();
     const LedgerLine end = marker(LedgerLineKind::end, o_.transactions);
     if (!ledger_.append_line(format_ledger_line(end), error_)) return fail();
     phase_.set(WriterPhase::finished);
