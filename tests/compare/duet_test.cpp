@@ -52,9 +52,15 @@ TEST(Duet, the_same_build_beside_itself_is_compared_pair_by_pair) {
   EXPECT_EQ(row["paired_by"], "time") << row.dump();
   // Six runs a half, two halves. How many find a partner depends on the host: the sides are not
   // held in lockstep, and a side slowed down by other work drifts (docs/compare.md, "Duet"). On an
-  // idle host all 12 do; under the whole suite beside it, 8 did.
-  EXPECT_GE(row["units_base"].get<int>(), 1) << row.dump();
+  // idle host all 12 do; under the whole suite beside it, 8 did, and on a slow loaded host none
+  // may: then the row says so and gives no verdict, which is the answer for that host.
   EXPECT_LE(row["units_base"].get<int>(), 12) << row.dump();
+  if (row["units_base"].get<int>() == 0) {
+    EXPECT_EQ(row["verdict"], "unknown") << row.dump();
+    EXPECT_NE(row["reason"].get<std::string>().find("no candidate run measured while a base run"),
+              std::string::npos)
+        << row.dump();
+  }
   if (row["units_base"].get<int>() >= 2) {  // two pairs give an interval
     EXPECT_TRUE(row["ci_low"].is_number() && row["ci_high"].is_number()) << row.dump();
   }

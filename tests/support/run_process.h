@@ -19,12 +19,12 @@ namespace jbench::test {
 struct ProcessOptions {
   std::string cwd;  // empty: inherit
   std::chrono::milliseconds timeout{30'000};
-  std::string stdin_text;                                // written, then stdin is closed
-  std::vector<std::pair<std::string, std::string>> env;  // set in the child, on top of ours
+  std::string stdin_text = {};                                // written, then stdin is closed
+  std::vector<std::pair<std::string, std::string>> env = {};  // set in the child, over ours
   // Sends `signal` to the child the first time `signal_when` appears in what it wrote to stdout
   // or stderr: at a point the program announces (a progress line, a phase), never after a delay.
   // For tests of how a program handles Ctrl-C or SIGTERM. Empty, or signal 0: never.
-  std::string signal_when;
+  std::string signal_when = {};
   int signal = 0;
 };
 

@@ -47,7 +47,7 @@ struct ProbeOptions {
   int attach_timeout_ms = 5000;
   // The DTrace to check instead of a search of PATH: nullopt reads $JBENCH_DTRACE (as a run
   // does), "" searches PATH only.
-  std::optional<std::string> dtrace_override;
+  std::optional<std::string> dtrace_override = std::nullopt;
 };
 
 nlohmann::json probe_capabilities(const ProbeOptions& options);
