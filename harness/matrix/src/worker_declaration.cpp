@@ -8,6 +8,7 @@
 
 #include "decode_parts.h"
 #include "jbench/common/file_name.h"
+#include "jbench/matrix/param_override.h"
 #include "jbench/matrix/yaml_tree.h"
 
 namespace jbench {
@@ -233,25 +234,6 @@ std::string declare_from_plan(Matrix& m, const Json& plan) {
   return problems.empty() ? std::string() : problems.front().message;
 }
 
-namespace {
-
-std::string value_text(const ParamValue& v) {
-  return std::visit(
-      [](const auto& x) -> std::string {
-        using T = std::decay_t<decltype(x)>;
-        if constexpr (std::is_same_v<T, std::monostate>) {
-          return "none";
-        } else if constexpr (std::is_same_v<T, std::string>) {
-          return "'" + x + "'";
-        } else {
-          return fmt::format("{}", x);
-        }
-      },
-      v);
-}
-
-}  // namespace
-
 std::vector<std::string> parameter_differences(const WorkloadKind& expected,
                                                const WorkloadKind& declared) {
   std::vector<std::string> out;
@@ -279,9 +261,10 @@ std::vector<std::string> parameter_differences(const WorkloadKind& expected,
     if (!std::equal(e.choices.begin(), e.choices.end(), d.choices.begin(), d.choices.end())) {
       out.push_back(fmt::format("{}: other choices", e.key));
     }
-    if (value_text(e.default_value) != value_text(d.default_value)) {
+    if (param_value_text(e.default_value) != param_value_text(d.default_value)) {
       out.push_back(fmt::format("{}: default {} expected, {} declared", e.key,
-                                value_text(e.default_value), value_text(d.default_value)));
+                                param_value_text(e.default_value),
+                                param_value_text(d.default_value)));
     }
   }
   return out;
