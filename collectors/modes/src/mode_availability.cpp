@@ -6,11 +6,6 @@
 
 namespace jbench::collectors {
 
-ModeAvailability mode_availability(TraceMode mode, std::string_view workload_kind,
-                                   const nlohmann::json& capabilities, bool alloc_library_built) {
-  return mode_availability(mode, traits_of_kind(workload_kind), capabilities, alloc_library_built);
-}
-
 ModeAvailability mode_availability(TraceMode mode, const WorkloadTraits& workload,
                                    const nlohmann::json& capabilities, bool alloc_library_built) {
   const HostOffer host{capabilities, alloc_library_built};

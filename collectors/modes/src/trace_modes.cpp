@@ -74,10 +74,6 @@ CollectorPlan instructions_plan(TraceMode mode) {
 
 }  // namespace
 
-std::vector<CollectorPlan> collectors_for(TraceMode mode, std::string_view workload_kind) {
-  return collectors_for(mode, traits_of_kind(workload_kind));
-}
-
 std::vector<CollectorPlan> collectors_for(TraceMode mode, const WorkloadTraits& workload) {
   const bool traced = mode == TraceMode::light || mode == TraceMode::full;
   const std::string setting = traced ? std::string(trace_mode_name(mode)) : std::string();

@@ -14,14 +14,15 @@ std::string worker_program(std::string_view word) {
   if (word.find('/') == std::string_view::npos) return find_on_path(word);
   std::error_code ec;
   const auto absolute = std::filesystem::absolute(std::filesystem::path(word), ec);
-  return ec ? std::string(word) : absolute.lexically_normal().string();
+  const std::string path = ec ? std::string(word) : absolute.lexically_normal().string();
+  return access(path.c_str(), X_OK) == 0 ? path : std::string();
 }
 
 DescribeAnswer ask_worker_to_describe(const std::vector<std::string>& command, int timeout_ms) {
   DescribeAnswer answer;
   const std::string shown = fmt::format("'{}'", command.empty() ? "" : command.front());
   const std::string program = command.empty() ? "" : worker_program(command.front());
-  if (program.empty() || access(program.c_str(), X_OK) != 0) {
+  if (program.empty()) {
     answer.error = fmt::format(
         "the worker {} is not an executable file{}", shown,
         command.empty() || command.front().find('/') != std::string::npos ? "" : " on PATH");

@@ -35,17 +35,18 @@ class Pass {
     add({rule, outcome.passed, false, outcome.detail});
   }
   void skip(const std::string& rule, const std::string& why) { add({rule, false, true, why}); }
-  // Runs the steps in order; after the first that fails, the rest are skipped.
-  void sequence(const std::vector<std::pair<std::string, std::function<Outcome()>>>& session) {
-    std::string failed;
+  // Runs the steps in order; after the first that fails, the rest are skipped. With `not_run`
+  // set (what an earlier step it needs said), every step is skipped with it.
+  void sequence(const std::vector<std::pair<std::string, std::function<Outcome()>>>& session,
+                std::string not_run) {
     for (const auto& [rule, step] : session) {
-      if (!failed.empty()) {
-        skip(rule, fmt::format("not run: {} failed", failed));
+      if (!not_run.empty()) {
+        skip(rule, not_run);
         continue;
       }
       const Outcome outcome = step();
       record(rule, outcome);
-      if (!outcome.passed) failed = rule;
+      if (!outcome.passed) not_run = fmt::format("not run: {} failed", rule);
     }
   }
   std::vector<CheckStep> steps;
@@ -59,10 +60,27 @@ class Pass {
   const std::function<void(const CheckStep&)>& on_step_;
 };
 
+// The worker's command with `more` after it; a program that cannot be found stays as written,
+// for the spawn to name.
 std::vector<std::string> with(std::vector<std::string> argv, std::vector<std::string> more) {
-  argv.front() = proc::worker_program(argv.front());
+  if (auto program = proc::worker_program(argv.front()); !program.empty()) argv.front() = program;
   argv.insert(argv.end(), more.begin(), more.end());
   return argv;
+}
+
+// A new `COMMAND serve` that has said hello (into `hello`), or null with why not.
+std::unique_ptr<WorkerSession> serving(const CheckOptions& o, const std::string& stderr_path,
+                                       Json& hello, std::string& why) {
+  std::string error;
+  auto s = WorkerSession::start(with(o.command, {"serve"}), stderr_path, error);
+  if (!s) {
+    why = error;  // the spawn's own sentence: "cannot start the worker: ..."
+    return nullptr;
+  }
+  auto said = s->expect("hello", o.step_timeout_ms, why);
+  if (!said) return nullptr;
+  hello = std::move(*said);
+  return s;
 }
 
 std::shared_ptr<const WorkerDeclaration> describe_step(Pass& p) {
@@ -134,107 +152,108 @@ Outcome ended_with(WorkerSession& s, int code, int timeout_ms) {
   return pass(status->describe());
 }
 
-void main_session(Pass& p, const WorkerDeclaration& d, const std::string& db,
-                  const std::string& logs) {
+// `d` is null when describe failed, and then `not_run` says so: nothing of the session runs.
+void main_session(Pass& p, const WorkerDeclaration* d, const std::string& db,
+                  const std::string& logs, std::string not_run) {
   const CheckOptions& o = p.options;
   const int t = o.step_timeout_ms;
-  std::string error;
-  auto session = WorkerSession::start(with(o.command, {"serve"}), logs + "/serve.stderr", error);
+  std::unique_ptr<WorkerSession> session;
   Json hello;
   std::string why;
   const auto check = [&](std::optional<Json> got, auto&& rule) -> Outcome {
     return got ? rule(*got) : fail(why);
   };
-  p.sequence({
-      {"hello",
-       [&] {
-         if (!session) return fail("could not start: " + error);
-         return check(session->expect("hello", t, why), [&](const Json& h) {
-           hello = h;
-           const auto refused = proc::check_worker_hello(h, session->pid(), "the worker");
-           return refused ? fail(*refused) : pass(fmt::format("pid {}", session->pid()));
-         });
-       }},
-      {"ready",
-       [&] {
-         return check(ask(*session, configure_message(o, d, db), "ready", t, why),
-                      [](const Json&) { return pass(); });
-       }},
-      {"canary",
-       [&] {
-         return check(
-             ask(*session, {{"type", "canary"}}, "canary_done", t, why), [&](const Json& c) {
-               const std::string path =
-                   "/jbench-canary/" + hello.value("runtime_id", std::string());
-               if (c.value("syscall", "") != "faccessat" || c.value("path", "") != path ||
-                   c.value("errno", "") != "ENOENT") {
-                 return fail(fmt::format("expected the raw faccessat of {} failing ENOENT, got {}",
-                                         path, c.dump()));
-               }
-               return pass();
+  p.sequence(
+      {
+          {"hello",
+           [&] {
+             session = serving(o, logs + "/serve.stderr", hello, why);
+             if (!session) return fail(why);
+             const auto refused = proc::check_worker_hello(hello, session->pid(), "the worker");
+             return refused ? fail(*refused) : pass(fmt::format("pid {}", session->pid()));
+           }},
+          {"ready",
+           [&] {
+             return check(ask(*session, configure_message(o, *d, db), "ready", t, why),
+                          [](const Json&) { return pass(); });
+           }},
+          {"canary",
+           [&] {
+             return check(
+                 ask(*session, {{"type", "canary"}}, "canary_done", t, why), [&](const Json& c) {
+                   const std::string path =
+                       "/jbench-canary/" + hello.value("runtime_id", std::string());
+                   if (c.value("syscall", "") != "faccessat" || c.value("path", "") != path ||
+                       c.value("errno", "") != "ENOENT") {
+                     return fail(
+                         fmt::format("expected the raw faccessat of {} failing ENOENT, got {}",
+                                     path, c.dump()));
+                   }
+                   return pass();
+                 });
+           }},
+          {"warmup",
+           [&] {
+             return check(ask(*session, {{"type", "start"}}, "warmup_done", t, why),
+                          [&](const Json& w) {
+                            const auto n = w.value("operations", std::uint64_t{0});
+                            return n == o.warmup_operations
+                                       ? pass(fmt::format("{} operations", n))
+                                       : fail(fmt::format("{} operations counted, {} asked for", n,
+                                                          o.warmup_operations));
+                          });
+           }},
+          {"measure",
+           [&] {
+             return check(ask(*session, {{"type", "measure"}}, "measure_done", t, why),
+                          [](const Json&) { return pass(); });
+           }},
+          {"result",
+           [&] {
+             return check(session->expect("result", t, why), [&](const Json& r) {
+               const auto problems =
+                   result_problems(r, hello, {o.lane, o.connection, o.measure_operations});
+               if (problems.empty())
+                 return pass(fmt::format("{} operations", o.measure_operations));
+               std::string all;
+               for (const auto& problem : problems) all += (all.empty() ? "" : "; ") + problem;
+               return fail(all);
              });
-       }},
-      {"warmup",
-       [&] {
-         return check(ask(*session, {{"type", "start"}}, "warmup_done", t, why),
-                      [&](const Json& w) {
-                        const auto n = w.value("operations", std::uint64_t{0});
-                        return n == o.warmup_operations
-                                   ? pass(fmt::format("{} operations", n))
-                                   : fail(fmt::format("{} operations counted, {} asked for", n,
-                                                      o.warmup_operations));
-                      });
-       }},
-      {"measure",
-       [&] {
-         return check(ask(*session, {{"type", "measure"}}, "measure_done", t, why),
-                      [](const Json&) { return pass(); });
-       }},
-      {"result",
-       [&] {
-         return check(session->expect("result", t, why), [&](const Json& r) {
-           const auto problems =
-               result_problems(r, hello, {o.lane, o.connection, o.measure_operations});
-           if (problems.empty()) return pass(fmt::format("{} operations", o.measure_operations));
-           std::string all;
-           for (const auto& problem : problems) all += (all.empty() ? "" : "; ") + problem;
-           return fail(all);
-         });
-       }},
-      {"bye",
-       [&] {
-         const auto bye = ask(*session, {{"type", "exit"}}, "bye", t, why);
-         return bye ? ended_with(*session, 0, t) : fail(why);
-       }},
-  });
+           }},
+          {"bye",
+           [&] {
+             const auto bye = ask(*session, {{"type", "exit"}}, "bye", t, why);
+             return bye ? ended_with(*session, 0, t) : fail(why);
+           }},
+      },
+      std::move(not_run));
 }
 
 // A message no protocol has: an `error` line, then exit code 2.
 void bad_request_session(Pass& p, const std::string& logs) {
-  const int t = p.options.step_timeout_ms;
-  std::string error;
-  auto s = WorkerSession::start(with(p.options.command, {"serve"}), logs + "/bad.stderr", error);
+  Json hello;
   std::string why;
-  if (!s || !s->expect("hello", t, why)) {
-    p.record("bad-request", fail("no hello to answer: " + (s ? why : error)));
+  auto s = serving(p.options, logs + "/bad.stderr", hello, why);
+  if (!s) {
+    p.record("bad-request", fail("no hello to answer: " + why));
     return;
   }
+  const int t = p.options.step_timeout_ms;
   const auto answer = ask(*s, {{"type", "no-such-message"}}, "error", t, why);
   p.record("bad-request", answer ? ended_with(*s, 2, t) : fail(why));
 }
 
 // stdin closed while it waits for `configure`: it ends by itself, exit code 3.
 void eof_session(Pass& p, const std::string& logs) {
-  const int t = p.options.step_timeout_ms;
-  std::string error;
-  auto s = WorkerSession::start(with(p.options.command, {"serve"}), logs + "/eof.stderr", error);
+  Json hello;
   std::string why;
-  if (!s || !s->expect("hello", t, why)) {
-    p.record("eof", fail("no hello: " + (s ? why : error)));
+  auto s = serving(p.options, logs + "/eof.stderr", hello, why);
+  if (!s) {
+    p.record("eof", fail("no hello: " + why));
     return;
   }
   s->close_stdin();
-  p.record("eof", ended_with(*s, 3, t));
+  p.record("eof", ended_with(*s, 3, p.options.step_timeout_ms));
 }
 
 }  // namespace
@@ -246,13 +265,10 @@ std::vector<CheckStep> check_worker(const CheckOptions& options,
   const std::string db = options.work_dir + "/check.db";
   const Outcome dataset = build_dataset(options, db);
   p.record("build-dataset", dataset);
-  if (declared && dataset.passed) {
-    main_session(p, *declared, db, options.work_dir);
-  } else {
-    for (const char* rule : {"hello", "ready", "canary", "warmup", "measure", "result", "bye"}) {
-      p.skip(rule, declared ? "not run: build-dataset failed" : "not run: describe failed");
-    }
-  }
+  const char* not_run = !declared         ? "not run: describe failed"
+                        : !dataset.passed ? "not run: build-dataset failed"
+                                          : "";
+  main_session(p, declared.get(), db, options.work_dir, not_run);
   bad_request_session(p, options.work_dir);
   eof_session(p, options.work_dir);
   return p.steps;

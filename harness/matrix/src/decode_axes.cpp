@@ -121,7 +121,6 @@ void decode_axes(Context& ctx, const yaml::Node& axes, Matrix& m) {
     }
   }
   // A process worker speaks the protocol every kind speaks: it is sent the same four values.
-  constexpr std::array<bool, kAxisCount> kProtocolAxes = {true, true, true, true, false};
   const auto* kind = find_workload_kind(m.workload.kind);
   if (kind || m.workload.kind == kProcessKind) {
     const auto& needed = kind ? kind->requires_axis : kProtocolAxes;

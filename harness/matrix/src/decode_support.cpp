@@ -96,16 +96,19 @@ std::optional<std::string> Context::one_of(const yaml::Node& n, std::string_view
   return std::nullopt;
 }
 
+bool is_identifier(std::string_view s) {
+  const auto ok_char = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+  };
+  return !s.empty() && s.size() <= 32 && s[0] != '_' && s[0] != '-' &&
+         std::all_of(s.begin(), s.end(), ok_char);
+}
+
 std::optional<std::string> Context::identifier(const yaml::Node& n, std::string_view path) {
   auto value = string(n, path);
   if (!value) return std::nullopt;
   const auto& s = *value;
-  const auto ok_char = [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
-  };
-  const bool ok = !s.empty() && s.size() <= 32 && s[0] != '_' && s[0] != '-' &&
-                  std::all_of(s.begin(), s.end(), ok_char);
-  if (!ok) {
+  if (!is_identifier(s)) {
     error(n, path,
           fmt::format("'{}' is not a valid name; use 1 to 32 of a-z 0-9 _ -, starting with a "
                       "letter or digit",

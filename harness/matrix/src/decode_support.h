@@ -14,6 +14,9 @@
 
 namespace jbench::decode {
 
+// A name usable in ids and paths: [a-z0-9][a-z0-9_-]{0,31}.
+bool is_identifier(std::string_view s);
+
 class Context {
  public:
   Context(std::string file, std::vector<Diagnostic>& out) : file_(std::move(file)), out_(out) {}

@@ -27,14 +27,6 @@ bool is_param_name(std::string_view s) {
   });
 }
 
-// The worker's own name, as ids show it: [a-z0-9][a-z0-9_-]{0,31}.
-bool is_worker_name(std::string_view s) {
-  if (s.empty() || s.size() > 32 || s[0] == '_' || s[0] == '-') return false;
-  return std::all_of(s.begin(), s.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
-  });
-}
-
 std::optional<ParamSpec::Type> type_named(const std::string& name) {
   if (name == "integer") return ParamSpec::Type::integer;
   if (name == "number") return ParamSpec::Type::number;
@@ -61,10 +53,58 @@ std::optional<double> bound(const Json& v, ParamSpec::Type type) {
   return std::isfinite(d) ? std::optional<double>(d) : std::nullopt;
 }
 
+// A numeric parameter's `min` and `max` (a file name has none).
+std::string read_bounds(const Json& p, const std::string& at, ParamSpec& spec) {
+  if (spec.type != ParamSpec::Type::integer && spec.type != ParamSpec::Type::number) return {};
+  const auto min = p.contains("min") ? bound(p["min"], spec.type) : std::nullopt;
+  const auto max = p.contains("max") ? bound(p["max"], spec.type) : std::nullopt;
+  spec.min = min.value_or(1);
+  spec.max = max.value_or(0);
+  if (!min || !max || spec.min > spec.max) {
+    return at + (spec.type == ParamSpec::Type::integer
+                     ? ": min and max are required, whole numbers 0..2^53, min <= max"
+                     : ": min and max are required, finite numbers, min <= max");
+  }
+  return {};
+}
+
+// `default`, optional: of the parameter's type, within its range or choices.
+std::string read_default(const Json& p, const std::string& at, ParamSpec& spec) {
+  if (!p.contains("default")) return {};
+  const Json& v = p["default"];
+  switch (spec.type) {
+    case ParamSpec::Type::integer:
+    case ParamSpec::Type::number: {
+      const auto x = bound(v, spec.type);
+      if (!x || *x < spec.min || *x > spec.max) {
+        return at + ".default: a value of its type within min..max";
+      }
+      spec.default_value = spec.type == ParamSpec::Type::integer
+                               ? ParamValue(static_cast<std::int64_t>(*x))
+                               : ParamValue(*x);
+      break;
+    }
+    case ParamSpec::Type::choice:
+      if (!v.is_string() || std::find(spec.choices.begin(), spec.choices.end(),
+                                      v.get<std::string>()) == spec.choices.end()) {
+        return at + ".default: one of its choices";
+      }
+      spec.default_value = v.get<std::string>();
+      break;
+    case ParamSpec::Type::file_name:
+      if (!v.is_string() || plain_file_name_problem(v.get<std::string>())) {
+        return at + ".default: a plain file name";
+      }
+      spec.default_value = v.get<std::string>();
+      break;
+  }
+  return {};
+}
+
 }  // namespace
 
 // `traits`, optional: what the collectors must know of the worker's target.
-std::string read_traits(const Json& doc, WorkerDeclaration& d) {
+std::string WorkerDeclaration::read_traits(const Json& doc, WorkerDeclaration& d) {
   if (!doc.contains("traits")) return {};
   const Json& t = doc["traits"];
   if (!t.is_object()) return "traits: expected an object";
@@ -83,6 +123,52 @@ std::string read_traits(const Json& doc, WorkerDeclaration& d) {
   return {};
 }
 
+// One declared parameter, `at` its path ("params[3]"): appended to d.params_, or why not.
+std::string WorkerDeclaration::read_param(const Json& p, const std::string& at,
+                                          WorkerDeclaration& d) {
+  if (!p.is_object()) return at + ": expected an object";
+  const std::string name = p.value("name", "");
+  if (!is_param_name(name)) return at + ".name: 1 to 64 of a-z 0-9 _, from a letter";
+  if (name == "page_cache_kib") {
+    return at + ".name: page_cache_kib is the dataset's, sent by the harness";
+  }
+  for (const auto& earlier : d.params_) {
+    if (earlier.key == name) return fmt::format("{}.name: '{}' is declared twice", at, name);
+  }
+  const auto type = type_named(p.value("type", ""));
+  if (!type) return at + ".type: integer, number, choice or file_name";
+  const std::string meaning = p.value("meaning", "");
+  if (meaning.empty()) return at + ".meaning: say what the parameter does";
+  ParamSpec spec{d.text(name), *type, 0, 0, {}, std::monostate{}, {}};
+  spec.meaning = d.text(meaning);
+  std::string why =
+      *type == ParamSpec::Type::choice ? read_choices(p, at, d, spec) : read_bounds(p, at, spec);
+  if (why.empty()) why = read_default(p, at, spec);
+  if (!why.empty()) return why;
+  d.params_.push_back(spec);
+  return {};
+}
+
+// A choice parameter's `choices`: distinct non-empty strings, kept in `d`.
+std::string WorkerDeclaration::read_choices(const Json& p, const std::string& at,
+                                            WorkerDeclaration& d, ParamSpec& spec) {
+  if (!p.contains("choices") || !p["choices"].is_array() || p["choices"].empty()) {
+    return at + ".choices: a non-empty list of strings";
+  }
+  auto& views = d.choices_.emplace_back();
+  for (const auto& c : p["choices"]) {
+    if (!c.is_string() || c.get_ref<const std::string&>().empty()) {
+      return at + ".choices: a non-empty list of strings";
+    }
+    if (std::find(views.begin(), views.end(), c.get<std::string>()) != views.end()) {
+      return fmt::format("{}.choices: '{}' twice", at, c.get<std::string>());
+    }
+    views.push_back(d.text(c.get<std::string>()));
+  }
+  spec.choices = views;
+  return {};
+}
+
 std::shared_ptr<const WorkerDeclaration> parse_worker_declaration(std::string_view line,
                                                                   std::string& error) {
   const Json doc = Json::parse(line, nullptr, false);
@@ -98,7 +184,7 @@ std::shared_ptr<const WorkerDeclaration> parse_worker_declaration(std::string_vi
         fmt::format("protocol: this jbench speaks worker protocol {}", kWorkerProtocolVersion));
   }
   if (!doc.contains("worker") || !doc["worker"].is_string() ||
-      !is_worker_name(doc["worker"].get_ref<const std::string&>())) {
+      !decode::is_identifier(doc["worker"].get_ref<const std::string&>())) {
     return fail("worker: a name of 1 to 32 of a-z 0-9 _ - is required");
   }
   if (!doc.contains("params") || !doc["params"].is_array()) {
@@ -111,92 +197,16 @@ std::shared_ptr<const WorkerDeclaration> parse_worker_declaration(std::string_vi
   auto d = std::make_shared<WorkerDeclaration>();
   d->line_ = std::string(line);
   d->worker_ = doc["worker"].get<std::string>();
-  auto text = [&](std::string s) -> std::string_view {
-    return d->texts_.emplace_back(std::move(s));
-  };
   for (std::size_t i = 0; i < params.size(); ++i) {
-    const Json& p = params[i];
-    const std::string at = fmt::format("params[{}]", i);
-    if (!p.is_object()) return fail(at + ": expected an object");
-    const std::string name = p.value("name", "");
-    if (!is_param_name(name)) return fail(at + ".name: 1 to 64 of a-z 0-9 _, from a letter");
-    if (name == "page_cache_kib") {
-      return fail(at + ".name: page_cache_kib is the dataset's, sent by the harness");
+    if (auto why = WorkerDeclaration::read_param(params[i], fmt::format("params[{}]", i), *d);
+        !why.empty()) {
+      return fail(why);
     }
-    for (const auto& earlier : d->params_) {
-      if (earlier.key == name)
-        return fail(fmt::format("{}.name: '{}' is declared twice", at, name));
-    }
-    const auto type = type_named(p.value("type", ""));
-    if (!type) return fail(at + ".type: integer, number, choice or file_name");
-    const std::string meaning = p.value("meaning", "");
-    if (meaning.empty()) return fail(at + ".meaning: say what the parameter does");
-    ParamSpec spec{text(name), *type, 0, 0, {}, std::monostate{}, {}};
-    spec.meaning = text(meaning);
-    if (*type == ParamSpec::Type::integer || *type == ParamSpec::Type::number) {
-      const auto min = p.contains("min") ? bound(p["min"], *type) : std::nullopt;
-      const auto max = p.contains("max") ? bound(p["max"], *type) : std::nullopt;
-      spec.min = min.value_or(1);
-      spec.max = max.value_or(0);
-      if (!min || !max || spec.min > spec.max) {
-        return fail(at + (*type == ParamSpec::Type::integer
-                              ? ": min and max are required, whole numbers 0..2^53, min <= max"
-                              : ": min and max are required, finite numbers, min <= max"));
-      }
-    }
-    if (*type == ParamSpec::Type::choice) {
-      if (!p.contains("choices") || !p["choices"].is_array() || p["choices"].empty()) {
-        return fail(at + ".choices: a non-empty list of strings");
-      }
-      auto& views = d->choices_.emplace_back();
-      for (const auto& c : p["choices"]) {
-        if (!c.is_string() || c.get_ref<const std::string&>().empty()) {
-          return fail(at + ".choices: a non-empty list of strings");
-        }
-        if (std::find(views.begin(), views.end(), c.get<std::string>()) != views.end()) {
-          return fail(fmt::format("{}.choices: '{}' twice", at, c.get<std::string>()));
-        }
-        views.push_back(text(c.get<std::string>()));
-      }
-      spec.choices = views;
-    }
-    if (p.contains("default")) {
-      const Json& v = p["default"];
-      switch (*type) {
-        case ParamSpec::Type::integer:
-        case ParamSpec::Type::number: {
-          const auto x = bound(v, *type);
-          if (!x || *x < spec.min || *x > spec.max) {
-            return fail(at + ".default: a value of its type within min..max");
-          }
-          spec.default_value = *type == ParamSpec::Type::integer
-                                   ? ParamValue(static_cast<std::int64_t>(*x))
-                                   : ParamValue(*x);
-          break;
-        }
-        case ParamSpec::Type::choice:
-          if (!v.is_string() || std::find(spec.choices.begin(), spec.choices.end(),
-                                          v.get<std::string>()) == spec.choices.end()) {
-            return fail(at + ".default: one of its choices");
-          }
-          spec.default_value = v.get<std::string>();
-          break;
-        case ParamSpec::Type::file_name:
-          if (!v.is_string() || plain_file_name_problem(v.get<std::string>())) {
-            return fail(at + ".default: a plain file name");
-          }
-          spec.default_value = v.get<std::string>();
-          break;
-      }
-    }
-    d->params_.push_back(spec);
   }
-  if (auto why = read_traits(doc, *d); !why.empty()) return fail(why);
+  if (auto why = WorkerDeclaration::read_traits(doc, *d); !why.empty()) return fail(why);
   const std::string meaning = doc.value("meaning", "");
-  d->kind_ = WorkloadKind{text(d->worker_),
-                          text(meaning.empty() ? d->worker_ : meaning),
-                          d->params_,
-                          {true, true, true, true, false}};
+  d->kind_ = WorkloadKind{d->text(d->worker_), d->text(meaning.empty() ? d->worker_ : meaning),
+                          d->params_, kProtocolAxes};
   return d;
 }
 

@@ -123,13 +123,11 @@ const std::array<ParamSpec, 5> kChezParams = {{
 const std::array<WorkloadKind, 2> kKinds = {{
     {"sqlite",
      "real libsqlite3 on a WAL database file, one connection per worker or one per transaction",
-     kSqliteParams,
-     {true, true, true, true, false}},
+     kSqliteParams, kProtocolAxes},
     {"chez",
      "a Chez Scheme program that keeps a live set and allocates, with every collection reported "
      "through the trace bridge",
-     kChezParams,
-     {true, true, true, true, false}},
+     kChezParams, kProtocolAxes},
 }};
 
 }  // namespace

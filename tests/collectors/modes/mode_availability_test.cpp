@@ -20,7 +20,7 @@ TEST(ModeAvailability, every_mode_is_available_where_a_syscall_backend_attaches)
   const auto caps = capabilities("bpftrace-and-strace.json");
   for (auto mode :
        {TraceMode::baseline, TraceMode::no_consumer, TraceMode::light, TraceMode::full}) {
-    const auto a = mode_availability(mode, "sqlite", caps, true);
+    const auto a = mode_availability(mode, traits_of_kind("sqlite"), caps, true);
     EXPECT_TRUE(a.available) << trace_mode_name(mode) << ": " << a.reason;
     EXPECT_TRUE(a.remediation.empty());
   }
@@ -28,10 +28,12 @@ TEST(ModeAvailability, every_mode_is_available_where_a_syscall_backend_attaches)
 
 TEST(ModeAvailability, light_and_full_are_not_available_without_a_syscall_backend_and_say_why) {
   const auto caps = capabilities("no-syscall-backend.json");
-  EXPECT_TRUE(mode_availability(TraceMode::baseline, "sqlite", caps, true).available);
-  EXPECT_TRUE(mode_availability(TraceMode::no_consumer, "sqlite", caps, true).available);
+  EXPECT_TRUE(
+      mode_availability(TraceMode::baseline, traits_of_kind("sqlite"), caps, true).available);
+  EXPECT_TRUE(
+      mode_availability(TraceMode::no_consumer, traits_of_kind("sqlite"), caps, true).available);
   for (auto mode : {TraceMode::light, TraceMode::full}) {
-    const auto a = mode_availability(mode, "chez", caps, true);
+    const auto a = mode_availability(mode, traits_of_kind("chez"), caps, true);
     EXPECT_FALSE(a.available);
     EXPECT_NE(a.reason.find("syscall: no backend can attach here"), std::string::npos) << a.reason;
     EXPECT_NE(a.reason.find("neither bpftrace nor strace"), std::string::npos) << a.reason;
@@ -45,19 +47,19 @@ TEST(ModeAvailability, each_traced_mode_reads_its_own_syscall_backend) {
   caps["backends"]["syscall_full"] = {{"chosen", nullptr},
                                       {"why", "no backend for full here"},
                                       {"alternatives", nlohmann::json::array()}};
-  EXPECT_TRUE(mode_availability(TraceMode::light, "chez", caps, true).available);
-  const auto full = mode_availability(TraceMode::full, "chez", caps, true);
+  EXPECT_TRUE(mode_availability(TraceMode::light, traits_of_kind("chez"), caps, true).available);
+  const auto full = mode_availability(TraceMode::full, traits_of_kind("chez"), caps, true);
   EXPECT_FALSE(full.available);
   EXPECT_NE(full.reason.find("no backend for full here"), std::string::npos) << full.reason;
 }
 
 TEST(ModeAvailability, a_native_target_needs_the_allocation_sampler_built) {
   const auto caps = capabilities("bpftrace-and-strace.json");
-  const auto a = mode_availability(TraceMode::light, "sqlite", caps, false);
+  const auto a = mode_availability(TraceMode::light, traits_of_kind("sqlite"), caps, false);
   EXPECT_FALSE(a.available);
   EXPECT_NE(a.reason.find("libjbench_alloc.so"), std::string::npos) << a.reason;
   // A managed runtime samples its allocations through the bridge: no sampler needed.
-  EXPECT_TRUE(mode_availability(TraceMode::light, "chez", caps, false).available);
+  EXPECT_TRUE(mode_availability(TraceMode::light, traits_of_kind("chez"), caps, false).available);
 }
 
 }  // namespace

@@ -13,10 +13,11 @@ constexpr TraceMode kModes[] = {TraceMode::baseline, TraceMode::no_consumer, Tra
 TEST(TraceModes, EveryModeListsTheSameCollectorsSoNoneIsEverLeftOut) {
   for (const char* kind : {"sqlite", "chez"}) {
     std::set<std::string> first;
-    for (const auto& c : collectors_for(TraceMode::baseline, kind)) first.insert(c.name);
+    for (const auto& c : collectors_for(TraceMode::baseline, traits_of_kind(kind)))
+      first.insert(c.name);
     for (auto mode : kModes) {
       std::set<std::string> names;
-      for (const auto& c : collectors_for(mode, kind)) {
+      for (const auto& c : collectors_for(mode, traits_of_kind(kind))) {
         EXPECT_TRUE(names.insert(c.name).second) << "listed twice: " << c.name;
         if (!c.requested) {
           EXPECT_FALSE(c.reason.empty()) << c.name << " has no reason";
@@ -32,7 +33,7 @@ TEST(TraceModes, EveryModeListsTheSameCollectorsSoNoneIsEverLeftOut) {
 
 TEST(TraceModes, BaselineAndNoConsumerRunOnlyTheKernelsAccounting) {
   for (auto mode : {TraceMode::baseline, TraceMode::no_consumer}) {
-    for (const auto& c : collectors_for(mode, "sqlite")) {
+    for (const auto& c : collectors_for(mode, traits_of_kind("sqlite"))) {
       EXPECT_EQ(c.requested, c.name == "cpu") << c.name;
     }
   }
@@ -45,7 +46,7 @@ TEST(TraceModes, BaselineAndNoConsumerRunOnlyTheKernelsAccounting) {
 TEST(TraceModes, CountedRunsTheInstructionCounterAndTheKernelsAccountingOnly) {
   EXPECT_EQ(bridge_mode_for(TraceMode::counted), "off");
   for (const char* kind : {"sqlite", "chez"}) {
-    for (const auto& c : collectors_for(TraceMode::counted, kind)) {
+    for (const auto& c : collectors_for(TraceMode::counted, traits_of_kind(kind))) {
       const bool counts = c.name == "instructions" || c.name == "cpu";
       EXPECT_EQ(c.requested, counts) << c.name;
       EXPECT_EQ(c.required, counts) << c.name;
@@ -56,7 +57,7 @@ TEST(TraceModes, CountedRunsTheInstructionCounterAndTheKernelsAccountingOnly) {
   }
   for (auto mode :
        {TraceMode::baseline, TraceMode::no_consumer, TraceMode::light, TraceMode::full}) {
-    for (const auto& c : collectors_for(mode, "sqlite")) {
+    for (const auto& c : collectors_for(mode, traits_of_kind("sqlite"))) {
       if (c.name == "instructions") {
         EXPECT_FALSE(c.requested) << trace_mode_name(mode);
       }
@@ -66,7 +67,7 @@ TEST(TraceModes, CountedRunsTheInstructionCounterAndTheKernelsAccountingOnly) {
 
 TEST(TraceModes, GcIsRequiredOnlyWhereTheTargetHasACollector) {
   for (auto mode : {TraceMode::light, TraceMode::full}) {
-    for (const auto& c : collectors_for(mode, "sqlite")) {
+    for (const auto& c : collectors_for(mode, traits_of_kind("sqlite"))) {
       if (c.name == "gc") {
         EXPECT_FALSE(c.required);
         EXPECT_NE(c.reason.find("no GC"), std::string::npos) << c.reason;
@@ -74,7 +75,7 @@ TEST(TraceModes, GcIsRequiredOnlyWhereTheTargetHasACollector) {
         EXPECT_TRUE(c.required) << c.name;
       }
     }
-    for (const auto& c : collectors_for(mode, "chez")) {
+    for (const auto& c : collectors_for(mode, traits_of_kind("chez"))) {
       EXPECT_EQ(c.required, c.name != "instructions") << c.name;
     }
   }

@@ -14,7 +14,8 @@
 namespace jbench::proc {
 
 // The program a worker command names, as an absolute path: made absolute against the working
-// directory when it has a '/', else the first of that name on PATH; "" when there is none.
+// directory when it has a '/', else the first of that name on PATH; "" when there is none or
+// it is not an executable file.
 std::string worker_program(std::string_view word);
 
 struct DescribeAnswer {

@@ -44,7 +44,14 @@ class WorkerDeclaration {
  private:
   friend std::shared_ptr<const WorkerDeclaration> parse_worker_declaration(std::string_view line,
                                                                            std::string& error);
-  friend std::string read_traits(const nlohmann::json& doc, WorkerDeclaration& d);
+  // The parts of parse_worker_declaration: each fills `d` or says why it cannot.
+  static std::string read_param(const nlohmann::json& p, const std::string& at,
+                                WorkerDeclaration& d);
+  static std::string read_choices(const nlohmann::json& p, const std::string& at,
+                                  WorkerDeclaration& d, ParamSpec& spec);
+  static std::string read_traits(const nlohmann::json& doc, WorkerDeclaration& d);
+  // `s` kept for the declaration's life: what the kind's views point into.
+  std::string_view text(std::string s) { return texts_.emplace_back(std::move(s)); }
   std::string line_;
   std::string worker_;
   bool gc_events_ = false;

@@ -25,6 +25,10 @@ struct ParamSpec {
   std::string_view meaning;
 };
 
+// The axes every worker is sent a value of (workers, connection, lane, dataset), so every kind
+// requires them: the protocol's, whatever the worker (docs/worker-protocol.md, configure).
+inline constexpr std::array<bool, kAxisCount> kProtocolAxes = {true, true, true, true, false};
+
 struct WorkloadKind {
   std::string_view name;
   std::string_view meaning;

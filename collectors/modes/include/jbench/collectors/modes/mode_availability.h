@@ -2,8 +2,8 @@
 // be able to attach here, as `jbench doctor`'s probe found (capabilities.json). Pure: the same
 // capability document in gives the same answer out.
 //
-//   ModeAvailability a = mode_availability(TraceMode::light, "sqlite", caps, alloc_built);
-//   if (!a.available) std::cerr << a.reason << "; " << a.remediation;
+//   ModeAvailability a = mode_availability(TraceMode::light, traits_of_kind("sqlite"), caps,
+//   built); if (!a.available) std::cerr << a.reason << "; " << a.remediation;
 #pragma once
 
 #include <nlohmann/json_fwd.hpp>
@@ -21,9 +21,6 @@ using ModeAvailability = Availability;
 // `capabilities`: the probe_capabilities() document. `alloc_library_built`: whether the
 // allocation sampler (libjbench_alloc.so) exists beside the harness.
 ModeAvailability mode_availability(TraceMode mode, const WorkloadTraits& workload,
-                                   const nlohmann::json& capabilities, bool alloc_library_built);
-// A built-in kind's (traits_of_kind).
-ModeAvailability mode_availability(TraceMode mode, std::string_view workload_kind,
                                    const nlohmann::json& capabilities, bool alloc_library_built);
 
 }  // namespace jbench::collectors

@@ -2,7 +2,7 @@
 // which setting, which of them the mode requires, and which collector implementation serves each
 // row (docs/trace-modes.md is this table). Adding a collector is adding its row here.
 //
-//   for (const CollectorPlan& c : collectors_for(TraceMode::full, "sqlite")) { ... }
+//   for (const CollectorPlan& c : collectors_for(TraceMode::full, traits_of_kind("sqlite"))) {}
 //
 // A collector the mode does not ask for is listed as not_requested, never left out, so a reader
 // of run.json sees the whole table for every run.
@@ -44,8 +44,6 @@ std::string_view bridge_mode_for(TraceMode mode);
 std::uint64_t alloc_mean_bytes_for(TraceMode mode);
 
 std::vector<CollectorPlan> collectors_for(TraceMode mode, const WorkloadTraits& workload);
-// A built-in kind's (traits_of_kind).
-std::vector<CollectorPlan> collectors_for(TraceMode mode, std::string_view workload_kind);
 
 // One collector per distinct implementation the requested rows name, in the table's order.
 std::vector<std::unique_ptr<Collector>> make_collectors(const std::vector<CollectorPlan>& plans,
