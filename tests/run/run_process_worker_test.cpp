@@ -23,19 +23,26 @@ std::pair<std::string, std::string> worker_env() {
   return {"JBENCH_TEST_SQLITE_WORKER", sqlite_worker()};
 }
 
-// process.yaml written into `dir` with `from` replaced by `to` (the command made absolute, so
-// the copy still names the fixture worker).
-std::string matrix_variant(const TempDir& dir, const std::string& from, const std::string& to) {
+// process.yaml written into `dir` with each `from` replaced by its `to` (the command made
+// absolute, so the copy still names the fixture worker).
+std::string matrix_variant(const TempDir& dir,
+                           const std::vector<std::pair<std::string, std::string>>& edits) {
   std::ifstream in(fixture("process.yaml"));
   std::stringstream text;
   text << in.rdbuf();
   std::string yaml = text.str();
   const std::string command = "./process-worker.sh";
   yaml.replace(yaml.find(command), command.size(), fixture("process-worker.sh"));
-  if (!from.empty()) yaml.replace(yaml.find(from), from.size(), to);
+  for (const auto& [from, to] : edits) {
+    if (!from.empty()) yaml.replace(yaml.find(from), from.size(), to);
+  }
   const std::string path = dir.path() + "/variant.yaml";
   std::ofstream(path) << yaml;
   return path;
+}
+
+std::string matrix_variant(const TempDir& dir, const std::string& from, const std::string& to) {
+  return matrix_variant(dir, {{from, to}});
 }
 
 ProcessResult jbench_plan(const std::string& matrix,
@@ -84,6 +91,49 @@ TEST(RunProcessWorker, runs_traced_and_leaves_a_valid_bundle_that_names_the_work
       << compared.out << compared.err;
   EXPECT_EQ((compared.out + compared.err).find("cannot be read"), std::string::npos)
       << compared.out << compared.err;
+}
+
+TEST(RunProcessWorker, a_declared_parameter_is_an_axis_whose_values_reach_the_worker) {
+  TempDir dir;
+  const std::string matrix =
+      matrix_variant(dir, {{"ops_per_transaction: 4, ", ""},
+                           {"lane: [mixed]", "lane: [writer]"},
+                           {"workers: [1, 2]", "workers: [1]"},
+                           {"trace: [baseline, light]", "ops_per_transaction: [1, 25]"}});
+  const std::string tag = unique_tag();
+  ProcessOptions options;
+  options.timeout = std::chrono::seconds(120);
+  options.env = {worker_env(), {"JBENCH_TEST_TAG", tag}};
+  const ProcessResult r = run_process(
+      {JBENCH_BINARY, "run", matrix, "--out", dir.path() + "/out", "--name", "b"}, options);
+  ASSERT_FALSE(r.timed_out);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(processes_tagged(tag).empty());
+  const std::string bundle = dir.path() + "/out/b";
+  const ProcessResult valid = run_process({JBENCH_BINARY, "validate", bundle}, {});
+  EXPECT_EQ(valid.exit_code, 0) << valid.out << valid.err;
+
+  // Each run was configured with its cell's value, and the worker's own count of transactions
+  // shows it used it: a writer commits every ops_per_transaction operations.
+  const auto manifest = read_json(bundle + "/manifest.json");
+  ASSERT_EQ(manifest["runs"].size(), 2u) << manifest["runs"].dump();
+  for (const auto& entry : manifest["runs"]) {
+    const std::string id = entry["id"];
+    const auto run = read_json(bundle + "/runs/" + id + "/run.json");
+    const std::string value = run["values"]["ops_per_transaction"];
+    EXPECT_NE(id.find("ops_per_transaction=" + value + "."), std::string::npos) << id;
+    const auto result = read_json(bundle + "/runs/" + id + "/raw/worker-0.result.json");
+    const std::uint64_t ops = result["operations"], transactions = result["transactions"];
+    const std::uint64_t per = std::stoull(value);
+    ASSERT_GT(transactions, 0u) << id;
+    // The measure window may cut one transaction at each end.
+    EXPECT_LE(ops, (transactions + 2) * per) << id;
+    EXPECT_GE(ops + 2 * per, transactions * per) << id;
+  }
+  const auto axes = read_json(bundle + "/plan.json")["axes"];
+  bool listed = false;
+  for (const auto& a : axes) listed |= a["axis"] == "ops_per_transaction";
+  EXPECT_TRUE(listed) << axes.dump();
 }
 
 TEST(RunProcessWorker, a_param_the_worker_does_not_declare_is_a_located_error) {

@@ -17,27 +17,37 @@ namespace jbench {
 namespace {
 
 std::uint64_t brute_force_cells(const Matrix& m) {
+  // Every combination of the declared axes' values, by recursion over the axes: an axis without
+  // labels is absent from every cell.
   std::uint64_t count = 0;
   CellValues v{};
-  const auto size = [&](std::size_t a) { return m.axes[a].labels.size(); };
-  for (v[0] = 0; v[0] < size(0); ++v[0])
-    for (v[1] = 0; v[1] < size(1); ++v[1])
-      for (v[2] = 0; v[2] < size(2); ++v[2])
-        for (v[3] = 0; v[3] < size(3); ++v[3])
-          for (v[4] = 0; v[4] < size(4); ++v[4]) {
-            bool excluded = false;
-            for (const auto& rule : m.excludes) {
-              bool match = true;
-              for (std::size_t a = 0; a < kAxisCount; ++a) {
-                const auto& vals = rule.values[a];
-                if (!vals.empty() && std::find(vals.begin(), vals.end(), v[a]) == vals.end()) {
-                  match = false;
-                }
-              }
-              excluded |= match;
-            }
-            count += excluded ? 0 : 1;
-          }
+  const auto excluded = [&] {
+    for (const auto& rule : m.excludes) {
+      bool match = true;
+      for (std::size_t a = 0; a < kAxisCount; ++a) {
+        const auto& vals = rule.values[a];
+        if (!vals.empty() && std::find(vals.begin(), vals.end(), v[a]) == vals.end()) {
+          match = false;
+        }
+      }
+      if (match) return true;
+    }
+    return false;
+  };
+  const auto walk = [&](const auto& self, std::size_t a) -> void {
+    if (a == kAxisCount) {
+      count += excluded() ? 0 : 1;
+      return;
+    }
+    const auto n = m.axes[a].labels.size();
+    if (n == 0) {
+      v[a] = kAbsent;
+      self(self, a + 1);
+      return;
+    }
+    for (v[a] = 0; v[a] < n; ++v[a]) self(self, a + 1);
+  };
+  walk(walk, 0);
   return count;
 }
 

@@ -42,6 +42,17 @@ Matrix random_matrix(std::uint64_t seed) {
     datasets.labels.push_back("d" + std::to_string(d));
     m.datasets.push_back({"d" + std::to_string(d), 10, 10, 10, ""});
   }
+  // Up to two swept parameters, filling the param slots in order as the decoder does.
+  const std::uint64_t param_axes = rng.below(3);
+  for (std::size_t slot = 0; slot < param_axes; ++slot) {
+    auto& a = m.axis(param_axis(slot));
+    a.declared = true;
+    a.param = "p" + std::to_string(slot + 1);
+    for (std::int64_t v = 1; v <= std::int64_t(1 + rng.below(3)); ++v) {
+      a.labels.push_back(std::to_string(v * 10));
+      a.values.emplace_back(v * 10);
+    }
+  }
   for (auto& a : m.axes) a.where.resize(a.labels.size());
   for (std::uint64_t r = 0; r < rng.below(3); ++r) {
     ExcludeRule rule;
@@ -49,6 +60,11 @@ Matrix random_matrix(std::uint64_t seed) {
     if (rng.below(2) == 0) {
       rule.values[2].push_back(
           static_cast<std::uint16_t>(rng.below(m.axis(Axis::lane).labels.size())));
+    }
+    if (param_axes > 0 && rng.below(2) == 0) {
+      const auto& swept = m.axis(Axis::param1).labels;
+      rule.values[static_cast<std::size_t>(Axis::param1)].push_back(
+          static_cast<std::uint16_t>(rng.below(swept.size())));
     }
     m.excludes.push_back(rule);
   }

@@ -5,8 +5,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 
 #include "decode_parts.h"
+#include "jbench/matrix/param_override.h"
 
 namespace jbench::decode {
 namespace {
@@ -19,14 +21,32 @@ std::optional<std::uint16_t> find_label(const AxisValues& axis, const std::strin
   return std::nullopt;
 }
 
+// A number as a parameter axis of numbers spells it ("0.50" is the label "0.5"); other text as is.
+std::string param_label(const AxisValues& axis, const std::string& text) {
+  if (axis.values.empty()) return text;
+  const char* end = text.data() + text.size();
+  if (std::holds_alternative<std::int64_t>(axis.values.front())) {
+    std::int64_t v = 0;
+    const auto [at, ec] = std::from_chars(text.data(), end, v);
+    if (ec == std::errc() && at == end) return param_value_text(ParamValue(v));
+  } else if (std::holds_alternative<double>(axis.values.front())) {
+    double v = 0;
+    const auto [at, ec] = std::from_chars(text.data(), end, v);
+    if (ec == std::errc() && at == end) return param_value_text(ParamValue(v));
+  }
+  return text;
+}
+
 // A rule value as the axis spells its labels: workers are compared as numbers.
-std::optional<std::string> rule_label(Context& ctx, Axis axis, const yaml::Node& n,
+std::optional<std::string> rule_label(Context& ctx, const Matrix& m, Axis axis, const yaml::Node& n,
                                       const std::string& path) {
   if (axis == Axis::workers) {
     auto v = ctx.integer(n, path, 1, 1024);
     return v ? std::optional<std::string>(std::to_string(*v)) : std::nullopt;
   }
-  return ctx.string(n, path);
+  auto text = ctx.string(n, path);
+  if (text && is_param_axis(axis)) return param_label(m.axis(axis), *text);
+  return text;
 }
 
 std::optional<ExcludeRule> decode_rule(Context& ctx, const yaml::Node& node,
@@ -41,7 +61,7 @@ std::optional<ExcludeRule> decode_rule(Context& ctx, const yaml::Node& node,
   bool ok = true;
   for (const auto& entry : node.entries) {
     const auto key_path = join_path(path, entry.key.scalar);
-    const auto axis = axis_from_name(entry.key.scalar);
+    const auto axis = m.find_axis(entry.key.scalar);
     if (!axis || !m.axis(*axis).declared) {
       ctx.error(entry.key, key_path,
                 fmt::format("'{}' is not an axis this matrix declares", entry.key.scalar));
@@ -62,7 +82,7 @@ std::optional<ExcludeRule> decode_rule(Context& ctx, const yaml::Node& node,
     for (std::size_t i = 0; i < values.size(); ++i) {
       const auto value_path =
           entry.value.kind == yaml::Node::Kind::sequence ? index_path(key_path, i) : key_path;
-      auto label = rule_label(ctx, *axis, *values[i], value_path);
+      auto label = rule_label(ctx, m, *axis, *values[i], value_path);
       if (!label) {
         ok = false;
         continue;
@@ -70,7 +90,7 @@ std::optional<ExcludeRule> decode_rule(Context& ctx, const yaml::Node& node,
       auto index = find_label(m.axis(*axis), *label);
       if (!index) {
         ctx.error(*values[i], value_path,
-                  fmt::format("'{}' is not a value of the axis '{}'", *label, axis_name(*axis)));
+                  fmt::format("'{}' is not a value of the axis '{}'", *label, m.axis_name(*axis)));
         ok = false;
         continue;
       }

@@ -73,7 +73,8 @@ void decode_workload(Context& ctx, const yaml::Node& node, Matrix& m) {
     return;
   }
   m.workload.kind = *kind_name;
-  decode_params(ctx, fields.optional("params"), *find_workload_kind(*kind_name), m.workload);
+  // Decoded after the axes (decode_matrix): a parameter an axis sweeps has no single value.
+  (void)fields.optional("params");
 }
 
 std::optional<Phase> decode_phase(Context& ctx, const yaml::Node& node, const std::string& path,
@@ -214,25 +215,64 @@ void check_consistency(Context& ctx, const yaml::Node& root, Matrix& m) {
     }
   }
   const auto& lanes = m.axis(Axis::lane).labels;
-  const bool has_mixed = std::find(lanes.begin(), lanes.end(), "mixed") != lanes.end();
+  if (std::find(lanes.begin(), lanes.end(), "mixed") == lanes.end()) return;
+  const auto check_ratio = [&](const ParamValue& value, const yaml::Node& at,
+                               const std::string& path) {
+    const auto* ratio = std::get_if<double>(&value);
+    if (!ratio || (*ratio > 0.0 && *ratio < 1.0)) return;
+    ctx.error(at, path,
+              fmt::format("the mixed lane needs reads and writes, so read_ratio must be "
+                          "strictly between 0 and 1 (is {})",
+                          *ratio));
+  };
+  const auto* workload = root.find("workload");
+  const auto* params = workload ? workload->find("params") : nullptr;
   for (const auto& p : m.workload.params) {
-    if (p.key != "read_ratio" || !has_mixed) continue;
-    const double ratio = std::get<double>(p.value);
-    if (ratio <= 0.0 || ratio >= 1.0) {
-      const auto* params = root.find("workload") ? root.find("workload")->find("params") : nullptr;
-      const auto* at = params && params->find("read_ratio") ? params->find("read_ratio") : &root;
-      ctx.error(*at, "workload.params.read_ratio",
-                fmt::format("the mixed lane needs reads and writes, so read_ratio must be "
-                            "strictly between 0 and 1 (is {})",
-                            ratio));
+    if (p.key != "read_ratio") continue;
+    const auto* at = params && params->find("read_ratio") ? params->find("read_ratio") : &root;
+    check_ratio(p.value, *at, "workload.params.read_ratio");
+  }
+  if (const auto a = m.param_axis_of("read_ratio")) {
+    const auto* axis = root.find("axes") ? root.find("axes")->find("read_ratio") : nullptr;
+    const auto& values = m.axis(*a).values;
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      const bool located = axis && i < axis->items.size();
+      check_ratio(values[i], located ? axis->items[i] : root, index_path("axes.read_ratio", i));
     }
   }
 }
 
 }  // namespace
 
-void decode_params(Context& ctx, const yaml::Node* params, const WorkloadKind& kind,
-                   Workload& out) {
+std::optional<ParamValue> decode_param_value(Context& ctx, const yaml::Node& n,
+                                             const std::string& path, const ParamSpec& spec) {
+  switch (spec.type) {
+    case ParamSpec::Type::integer:
+      if (auto v = ctx.integer(n, path, static_cast<std::uint64_t>(spec.min),
+                               static_cast<std::uint64_t>(spec.max))) {
+        return static_cast<std::int64_t>(*v);
+      }
+      break;
+    case ParamSpec::Type::number:
+      if (auto v = ctx.number(n, path, spec.min, spec.max)) return *v;
+      break;
+    case ParamSpec::Type::choice:
+      if (auto v = ctx.one_of(n, path, spec.choices)) return *v;
+      break;
+    case ParamSpec::Type::file_name:
+      if (auto v = ctx.string(n, path)) {
+        if (auto why = plain_file_name_problem(*v)) {
+          ctx.error(n, path, fmt::format("not a plain file name: {}", *why));
+        } else {
+          return *v;
+        }
+      }
+      break;
+  }
+  return std::nullopt;
+}
+
+void decode_params(Context& ctx, const yaml::Node* params, const WorkloadKind& kind, Matrix& m) {
   std::vector<std::string_view> known;
   for (const auto& spec : kind.params) known.push_back(spec.key);
   static const yaml::Node kEmpty = [] {
@@ -242,35 +282,23 @@ void decode_params(Context& ctx, const yaml::Node* params, const WorkloadKind& k
   }();
   Fields fields(ctx, params ? *params : kEmpty, "workload.params", known);
   for (const auto& spec : kind.params) {
-    Param p{std::string(spec.key), spec.default_value, true};
-    if (const auto* n = fields.optional(spec.key)) {
-      const auto path = fields.path(spec.key);
-      p.defaulted = false;
-      switch (spec.type) {
-        case ParamSpec::Type::integer:
-          if (auto v = ctx.integer(*n, path, static_cast<std::uint64_t>(spec.min),
-                                   static_cast<std::uint64_t>(spec.max))) {
-            p.value = static_cast<std::int64_t>(*v);
-          }
-          break;
-        case ParamSpec::Type::number:
-          if (auto v = ctx.number(*n, path, spec.min, spec.max)) p.value = *v;
-          break;
-        case ParamSpec::Type::choice:
-          if (auto v = ctx.one_of(*n, path, spec.choices)) p.value = *v;
-          break;
-        case ParamSpec::Type::file_name:
-          if (auto v = ctx.string(*n, path)) {
-            if (auto why = plain_file_name_problem(*v)) {
-              ctx.error(*n, path, fmt::format("not a plain file name: {}", *why));
-            } else {
-              p.value = *v;
-            }
-          }
-          break;
+    const auto* n = fields.optional(spec.key);
+    if (m.param_axis_of(spec.key)) {
+      // Swept: every cell has its own value, sent with the cell's other values.
+      if (n) {
+        ctx.error(*n, fields.path(spec.key),
+                  fmt::format("'{}' is an axis of this matrix (axes.{}); give its values there "
+                              "only",
+                              spec.key, spec.key));
       }
+      continue;
     }
-    out.params.push_back(std::move(p));
+    Param p{std::string(spec.key), spec.default_value, true};
+    if (n) {
+      p.defaulted = false;
+      if (auto v = decode_param_value(ctx, *n, fields.path(spec.key), spec)) p.value = *v;
+    }
+    m.workload.params.push_back(std::move(p));
   }
 }
 
@@ -322,6 +350,10 @@ void decode_matrix(Context& ctx, const yaml::Node& root, Matrix& m) {
 
   const std::size_t errors_before_axes = ctx.error_count();
   if (const auto* n = fields.required("axes")) decode_axes(ctx, *n, m);
+  if (const auto* kind = find_workload_kind(m.workload.kind)) {
+    const auto* workload = root.find("workload");
+    decode_params(ctx, workload ? workload->find("params") : nullptr, *kind, m);
+  }
   const bool axes_ok = ctx.error_count() == errors_before_axes && root.find("axes");
   if (const auto* n = fields.optional("exclude")) {
     // Rules name axis values: without sound axes every rule would report a second,

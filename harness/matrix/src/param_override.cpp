@@ -83,6 +83,10 @@ std::optional<std::string> override_param(Matrix& m, std::string_view key, std::
   for (auto& p : m.workload.params) {
     if (p.key == key) param = &p;
   }
+  if (m.param_axis_of(key)) {
+    return fmt::format("'{}' is an axis of this matrix: choose among its values with --only {}=V",
+                       key, key);
+  }
   if (!spec || !param) {
     return fmt::format("'{}' is not a parameter of the {} workload", key, m.workload.kind);
   }

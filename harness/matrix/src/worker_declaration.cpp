@@ -219,12 +219,16 @@ std::vector<Diagnostic> declare_workload(Matrix& m,
   const yaml::Node* workload = tree.root.find("workload");
   const yaml::Node* params = workload ? workload->find("params") : nullptr;
   decode::Context ctx(m.file, out);
-  Workload declared = m.workload;
-  declared.params.clear();
+  // Its parameter axes were kept as written: now each value is checked and labelled.
+  Matrix declared = m;
+  declared.workload.params.clear();
+  if (const yaml::Node* axes = tree.root.find("axes")) {
+    decode::decode_param_axes(ctx, *axes, &declaration->kind(), declared);
+  }
   decode::decode_params(ctx, params, declaration->kind(), declared);
   if (out.empty()) {
-    declared.declaration = std::move(declaration);
-    m.workload = std::move(declared);
+    declared.workload.declaration = std::move(declaration);
+    m = std::move(declared);
   }
   return out;
 }

@@ -32,7 +32,7 @@ std::string only_text(const Plan& plan, Axis axis) {
       if (!values.empty()) values += ',';
       values += plan.matrix->axis(axis).labels[v];
     }
-    return fmt::format("--only {}={}", axis_name(axis), values);
+    return fmt::format("--only {}={}", plan.matrix->axis_name(axis), values);
   }
   return {};
 }

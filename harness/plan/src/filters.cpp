@@ -28,11 +28,11 @@ std::optional<OnlyFilter> parse_one(const std::string& arg, const Matrix& m,
     return std::nullopt;
   }
   const std::string name = arg.substr(0, eq);
-  const auto axis = axis_from_name(name);
+  const auto axis = m.find_axis(name);
   if (!axis || !m.axis(*axis).declared) {
     std::vector<std::string_view> declared;
     for (auto a : kAllAxes) {
-      if (m.axis(a).declared) declared.push_back(axis_name(a));
+      if (m.axis(a).declared) declared.push_back(m.axis_name(a));
     }
     std::string message = fmt::format("--only '{}': '{}' is not an axis of this matrix", arg, name);
     if (auto guess = closest_match(name, declared))
@@ -77,7 +77,7 @@ ParsedFilters parse_only_filters(std::span<const std::string> args, const Matrix
       out.errors.push_back(
           fmt::format("--only '{}': the axis '{}' is already filtered; give all "
                       "its values in one --only",
-                      arg, axis_name(filter->axis)));
+                      arg, matrix.axis_name(filter->axis)));
       continue;
     }
     was_seen = true;

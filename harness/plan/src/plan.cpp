@@ -85,7 +85,7 @@ std::array<std::vector<std::uint64_t>, kAxisCount> value_hashes(const Matrix& m)
   std::array<std::vector<std::uint64_t>, kAxisCount> hashes;
   for (std::size_t a = 0; a < kAxisCount; ++a) {
     for (const auto& label : m.axes[a].labels) {
-      const auto prefix = fnv1a64(axis_name(static_cast<Axis>(a)));
+      const auto prefix = fnv1a64(m.axis_name(static_cast<Axis>(a)));
       hashes[a].push_back(fnv1a64(label, fnv1a64("=", prefix)));
     }
   }

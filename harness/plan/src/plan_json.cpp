@@ -31,7 +31,7 @@ Json values_json(const Matrix& m, const CellValues& values) {
     if (axis == Axis::workers) {
       j["workers"] = m.workers[values[a]];
     } else {
-      j[std::string(axis_name(axis))] = m.axes[a].labels[values[a]];
+      j[std::string(m.axis_name(axis))] = m.axes[a].labels[values[a]];
     }
   }
   return j;
@@ -90,7 +90,7 @@ Json matrix_json(const Matrix& m) {
       for (auto v : rule.values[static_cast<std::size_t>(axis)]) {
         labels.push_back(m.axis(axis).labels[v]);
       }
-      match[std::string(axis_name(axis))] = labels;
+      match[std::string(m.axis_name(axis))] = labels;
     }
     excludes.push_back(
         {{"line", rule.where.line}, {"column", rule.where.column}, {"match", match}});
@@ -134,8 +134,9 @@ Json axes_json(const Plan& plan) {
       if (v.implicit) j["implicit"] = true;
       values.push_back(std::move(j));
     }
-    axes.push_back(
-        {{"axis", axis_name(axis.axis)}, {"declared", axis.declared}, {"values", values}});
+    axes.push_back({{"axis", plan.matrix->axis_name(axis.axis)},
+                    {"declared", axis.declared},
+                    {"values", values}});
   }
   return axes;
 }
@@ -184,7 +185,7 @@ nlohmann::json plan_filters_to_json(const Plan& plan) {
   for (const auto& f : plan.filters) {
     Json values = Json::array();
     for (auto v : f.values) values.push_back(m.axis(f.axis).labels[v]);
-    filters.push_back({{"axis", axis_name(f.axis)}, {"values", values}});
+    filters.push_back({{"axis", m.axis_name(f.axis)}, {"values", values}});
   }
   return filters;
 }

@@ -2,6 +2,7 @@
 // the execution order block by block.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <ostream>
 #include <sstream>
 
@@ -46,13 +47,18 @@ void write_estimate(std::string& out, const Plan& plan) {
 }
 
 void write_axis_table(std::string& out, const Plan& plan) {
-  out += fmt::format("\n{:<11} {:<14} {:<9} {:>6} {:>6}  {}\n", "axis", "value", "state", "cells",
-                     "runs", "reason");
+  // Parameter axes are named by their parameter, often longer than the built-in names.
+  std::size_t width = 11;
+  for (const auto& axis : plan.axes)
+    width = std::max(width, plan.matrix->axis_name(axis.axis).size());
+  out += fmt::format("\n{:<{}} {:<14} {:<9} {:>6} {:>6}  {}\n", "axis", width, "value", "state",
+                     "cells", "runs", "reason");
   for (const auto& axis : plan.axes) {
     for (const auto& v : axis.values) {
       std::string value = v.label + (v.implicit ? " (implicit)" : "");
-      std::string line = fmt::format("{:<11} {:<14} {:<9} {:>6} {:>6}  {}", axis_name(axis.axis),
-                                     value, plan_state_name(v.state), v.cells, v.runs, v.reason);
+      std::string line =
+          fmt::format("{:<{}} {:<14} {:<9} {:>6} {:>6}  {}", plan.matrix->axis_name(axis.axis),
+                      width, value, plan_state_name(v.state), v.cells, v.runs, v.reason);
       line.erase(line.find_last_not_of(' ') + 1);
       out += line + '\n';
     }

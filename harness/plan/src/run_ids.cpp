@@ -25,6 +25,8 @@ std::string point_id(const Matrix& m, const CellValues& values) {
     if (axis == Axis::trace || values[a] == kAbsent) continue;
     if (!id.empty()) id += '.';
     if (axis == Axis::workers) id += 'w';
+    // A parameter's value says which parameter it is: "ops_per_transaction=10".
+    if (is_param_axis(axis)) id += fmt::format("{}=", m.axis_name(axis));
     id += m.axes[a].labels[values[a]];
   }
   return id;

@@ -44,7 +44,7 @@ Json configure_message(const RunSpec& spec, std::size_t index, const std::string
   };
   const Dataset& d = m.datasets[block.point[static_cast<std::size_t>(Axis::dataset)]];
   Json params = {{"page_cache_kib", d.page_cache_kib}};
-  for (const auto& p : m.workload.params) {
+  for (const auto& p : point_params(m, block.point)) {
     if (p.key == "read_ratio" && label(Axis::lane) != "mixed") continue;
     // None (an absent optional parameter) is not sent: the worker's default is absence too.
     with_value(p, [&](const auto& v) { params[p.key] = v; });

@@ -112,7 +112,7 @@ Json SessionDocuments::run_values(std::size_t index) const {
   for (auto axis : kAllAxes) {
     const auto a = static_cast<std::size_t>(axis);
     if (axis == Axis::trace || b.point[a] == kAbsent) continue;
-    values[std::string(axis_name(axis))] = m.axes[a].labels[b.point[a]];
+    values[std::string(m.axis_name(axis))] = m.axes[a].labels[b.point[a]];
   }
   values["trace"] = trace_mode_name(r.trace);
   return values;

@@ -22,13 +22,38 @@
 namespace jbench {
 
 // The axes of language v1, in their canonical order (the order of nested loops, of ids and of
-// the axis table). Adding an axis appends to this list.
-enum class Axis : std::uint8_t { workers, connection, lane, dataset, trace };
-inline constexpr std::size_t kAxisCount = 5;
-inline constexpr std::array<Axis, kAxisCount> kAllAxes = {Axis::workers, Axis::connection,
-                                                          Axis::lane, Axis::dataset, Axis::trace};
+// the axis table). The four param slots are the workload parameters a matrix sweeps as axes
+// (`axes: {ops_per_transaction: [1, 10]}`), in the order `axes:` names them; a slot no parameter
+// takes has no labels and is absent from every cell. Trace stays last: it is the innermost loop.
+enum class Axis : std::uint8_t {
+  workers,
+  connection,
+  lane,
+  dataset,
+  param1,
+  param2,
+  param3,
+  param4,
+  trace
+};
+inline constexpr std::size_t kAxisCount = 9;
+inline constexpr std::size_t kParamAxisSlots = 4;
+inline constexpr std::array<Axis, kAxisCount> kAllAxes = {
+    Axis::workers, Axis::connection, Axis::lane,   Axis::dataset, Axis::param1,
+    Axis::param2,  Axis::param3,     Axis::param4, Axis::trace};
+// The axes every matrix may name by their own names.
+inline constexpr std::array<Axis, 5> kBuiltinAxes = {Axis::workers, Axis::connection, Axis::lane,
+                                                     Axis::dataset, Axis::trace};
 
+constexpr bool is_param_axis(Axis a) { return a >= Axis::param1 && a <= Axis::param4; }
+constexpr Axis param_axis(std::size_t slot) {
+  return static_cast<Axis>(static_cast<std::size_t>(Axis::param1) + slot);
+}
+
+// A built-in axis's name ("param1".."param4" for the slots: Matrix::axis_name names what a
+// matrix put there).
 std::string_view axis_name(Axis axis);
+// A built-in axis by its name; parameter axes are found through Matrix::find_axis.
 std::optional<Axis> axis_from_name(std::string_view name);
 
 // The accepted values of the enumerated axes, in their documented order.
@@ -48,10 +73,18 @@ struct Dataset {
 // One axis: its values as labels (what --only and ids use) in declared order.
 // An axis a matrix does not declare has `declared == false`; for `trace` the plan then behaves
 // as if it were [baseline]; other undeclared axes are absent from every cell.
+// std::monostate is "none": the value of an optional parameter whose default is absence (the
+// SQLite plant_fsync_file). Such a parameter is sent to no worker and shown in no `params`.
+using ParamValue = std::variant<std::int64_t, double, std::string, std::monostate>;
+
+// A parameter axis also names its parameter and keeps each label's typed value (the label is
+// the value's text, param_value_text).
 struct AxisValues {
   bool declared = false;
   std::vector<std::string> labels;
   std::vector<SourceLocation> where;  // one per label
+  std::string param;                  // param slots: the parameter swept
+  std::vector<ParamValue> values;     // param slots: one per label
 };
 
 struct Phase {
@@ -121,9 +154,6 @@ struct MatrixOverride {
   std::string by;          // the option that set it, e.g. "--repetitions"
 };
 
-// std::monostate is "none": the value of an optional parameter whose default is absence (the
-// SQLite plant_fsync_file). Such a parameter is sent to no worker and shown in no `params`.
-using ParamValue = std::variant<std::int64_t, double, std::string, std::monostate>;
 struct Param {
   std::string key;
   ParamValue value;
@@ -184,6 +214,12 @@ struct Matrix {
 
   const AxisValues& axis(Axis a) const { return axes[static_cast<std::size_t>(a)]; }
   AxisValues& axis(Axis a) { return axes[static_cast<std::size_t>(a)]; }
+  // An axis's name in this matrix: a built-in axis's own, or the parameter a slot sweeps.
+  std::string_view axis_name(Axis a) const;
+  // A declared axis by the name `axes:` gives it, built-in or parameter.
+  std::optional<Axis> find_axis(std::string_view axis_or_param) const;
+  // The parameter axis sweeping `key`, if any.
+  std::optional<Axis> param_axis_of(std::string_view key) const;
 };
 
 }  // namespace jbench

@@ -184,4 +184,8 @@ std::string cell_id(const Plan& plan, const Run& run);
 std::string run_id(const Plan& plan, const Run& run);
 std::string describe_reason(const Plan& plan, const Cell& cell);
 
+// The parameters a run of this point is sent, in its kind's order: the workload's values, and
+// for a parameter an axis sweeps, the point's value on that axis.
+std::vector<Param> point_params(const Matrix& m, const CellValues& point);
+
 }  // namespace jbench
