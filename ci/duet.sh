@@ -15,6 +15,8 @@
 #   --base-worker-dir, --candidate-worker-dir  another build's workers for that side
 #   --repetitions N  each half's repetitions (default: the matrix's)
 #
+# The two sessions of a half meet before each measure phase (jbench run --lockstep), so each
+# base run measures while its candidate run does, however the sides drift between runs.
 # Exit codes are compare's (0 no regression, 1 a regression, 4 no verdict), or 1 when a session
 # failed, 2 bad usage. Both sides' sessions are kept, whatever the outcome.
 set -euo pipefail
@@ -44,7 +46,8 @@ cpu_a="${cpus%,*}" cpu_b="${cpus#*,}"
 [ "$cpu_a" != "$cpu_b" ] || die "--cpus wants two different CPUs"
 taskset=$(command -v taskset) || die "no taskset (util-linux) on PATH"
 [ -n "$out" ] || out=$(mktemp -d /tmp/jbench-duet.XXXXXX)
-[ ! -e "$out/base" ] && [ ! -e "$out/candidate" ] || die "$out already holds a duet"
+[ ! -e "$out/base" ] && [ ! -e "$out/candidate" ] && [ ! -e "$out/lockstep-h1" ] ||
+  die "$out already holds a duet"
 jbench="${BUILD_DIR:-build}/bin/jbench"
 [ -x "$jbench" ] || die "no $jbench (build it: bash ci/build.sh jbench jbench-compare)"
 mkdir -p "$out/base" "$out/candidate"
@@ -54,11 +57,12 @@ for half in 1 2; do
   base_cpu="$cpu_a" cand_cpu="$cpu_b"
   [ "$half" = 2 ] && base_cpu="$cpu_b" cand_cpu="$cpu_a"
   echo "duet: half $half of 2: the base on CPU $base_cpu, the candidate on CPU $cand_cpu" >&2
+  meet="$out/lockstep-h$half"
   "$taskset" -c "$base_cpu" "$jbench" run "$base_matrix" --out "$out/base" --name "h$half" \
-    "${common[@]}" "${base_args[@]}" > "$out/base/h$half.log" 2>&1 &
+    --lockstep "$meet" "${common[@]}" "${base_args[@]}" > "$out/base/h$half.log" 2>&1 &
   base_pid=$!
   "$taskset" -c "$cand_cpu" "$jbench" run "$cand_matrix" --out "$out/candidate" --name "h$half" \
-    "${common[@]}" "${cand_args[@]}" > "$out/candidate/h$half.log" 2>&1 &
+    --lockstep "$meet" "${common[@]}" "${cand_args[@]}" > "$out/candidate/h$half.log" 2>&1 &
   cand_pid=$!
   wait "$base_pid" || { status=1; echo "duet: the base's half $half failed: $out/base/h$half.log" >&2; }
   wait "$cand_pid" || { status=1; echo "duet: the candidate's half $half failed: $out/candidate/h$half.log" >&2; }

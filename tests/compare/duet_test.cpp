@@ -38,6 +38,22 @@ Json throughput_row(const std::string& out) {
   return Json();
 }
 
+// Every run of every session met its partner before measuring (run.json `lockstep`).
+void expect_every_run_met(const std::string& out) {
+  std::size_t runs = 0;
+  for (const char* side : {"/base/", "/candidate/"}) {
+    for (const char* half : {"h1", "h2"}) {
+      for (const auto& entry : fs::directory_iterator(out + side + half + "/runs")) {
+        std::ifstream in(entry.path() / "run.json");
+        const Json run = Json::parse(in, nullptr, false);
+        EXPECT_EQ(run["lockstep"]["met"], true) << entry.path() << ": " << run["lockstep"].dump();
+        ++runs;
+      }
+    }
+  }
+  EXPECT_EQ(runs, 24u);
+}
+
 TEST(Duet, the_same_build_beside_itself_is_compared_pair_by_pair) {
   test::TempDir dir;
   const std::string out = dir.path() + "/duet";
@@ -50,20 +66,12 @@ TEST(Duet, the_same_build_beside_itself_is_compared_pair_by_pair) {
   }
   const Json row = throughput_row(out);
   EXPECT_EQ(row["paired_by"], "time") << row.dump();
-  // Six runs a half, two halves. How many find a partner depends on the host: the sides are not
-  // held in lockstep, and a side slowed down by other work drifts (docs/compare.md, "Duet"). On an
-  // idle host all 12 do; under the whole suite beside it, 8 did, and on a slow loaded host none
-  // may: then the row says so and gives no verdict, which is the answer for that host.
-  EXPECT_LE(row["units_base"].get<int>(), 12) << row.dump();
-  if (row["units_base"].get<int>() == 0) {
-    EXPECT_EQ(row["verdict"], "unknown") << row.dump();
-    EXPECT_NE(row["reason"].get<std::string>().find("no candidate run measured while a base run"),
-              std::string::npos)
-        << row.dump();
-  }
-  if (row["units_base"].get<int>() >= 2) {  // two pairs give an interval
-    EXPECT_TRUE(row["ci_low"].is_number() && row["ci_high"].is_number()) << row.dump();
-  }
+  // Six runs a half, two halves, held in lockstep: every base run measures beside its
+  // candidate run, however busy the host, so every one of them finds its partner.
+  EXPECT_EQ(row["units_base"].get<int>(), 12) << row.dump();
+  EXPECT_EQ(row["units_candidate"].get<int>(), 12) << row.dump();
+  expect_every_run_met(out);
+  EXPECT_TRUE(row["ci_low"].is_number() && row["ci_high"].is_number()) << row.dump();
   EXPECT_NE(r.err.find("half 2 of 2: the base on CPU 1, the candidate on CPU 0"), std::string::npos)
       << r.err;
 }
@@ -77,6 +85,8 @@ TEST(Duet, a_planted_busy_wait_is_found_pair_by_pair) {
   const Json row = throughput_row(out);
   EXPECT_EQ(row["verdict"], "regressed") << row.dump();
   EXPECT_EQ(row["paired_by"], "time");
+  EXPECT_EQ(row["units_base"].get<int>(), 12) << row.dump();
+  expect_every_run_met(out);
   EXPECT_LT(row["ci_high"].get<double>(), 0.8) << row.dump();  // about x0.3 on a quiet host
 }
 

@@ -50,6 +50,10 @@ Action add_run_command(CLI::App& app) {
                  "the folder of the jbench-<kind>-worker binaries (default: beside jbench)");
   app.add_option("--scratch", o->session.scratch_dir,
                  "where run databases live while they run (default: <out>/.scratch-<name>)");
+  app.add_option("--lockstep", o->session.lockstep_dir,
+                 "a fresh folder shared with one other jbench run of the same plan (a duet, "
+                 "docs/compare.md): each run's measure phase starts when the other's reaches it "
+                 "too");
   app.footer(
       "Prints the bundle's path on stdout; progress and the results table on stderr.\n"
       "Exit codes: 0 every run ok, 1 a run failed or timed out or the session was interrupted "

@@ -34,6 +34,9 @@ struct RunSpec {
   std::function<nlohmann::json()> noise_before;
   std::function<nlohmann::json()> noise_after;
   std::function<void(const std::vector<pid_t>& workers)> on_measured;  // in worker order
+  // Called once every worker has finished warmup, before the measure barrier, waiting at most
+  // `max_wait_ns`: a duet's lockstep (lockstep.h). What it returns goes into run.json `lockstep`.
+  std::function<nlohmann::json(std::uint64_t max_wait_ns)> before_measure;
   // The world the run meets (world.h); null: the real one.
   Spawner* spawner = nullptr;
   Clock* clock = nullptr;

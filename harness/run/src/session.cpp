@@ -33,6 +33,7 @@
 #include "jbench/provenance/retained.h"
 #include "jbench/results/summary.h"
 #include "jbench/validate/validate.h"
+#include "lockstep.h"
 #include "progress.h"
 #include "run_one.h"
 #include "session_documents.h"
@@ -133,6 +134,8 @@ class Session {
         progress_(log, setup_.options.terminal, run_kinds(plan)) {}
 
   void stage_documents();
+  // Meets another session before each run's measure phase (a duet).
+  void meet_in(run::Lockstep lockstep) { lockstep_.emplace(std::move(lockstep)); }
   void run_oracle(const OracleMatrix& oracle);
   void run(std::size_t index);
   void write_manifest();
@@ -164,6 +167,7 @@ class Session {
   std::map<std::string, std::pair<std::uint32_t, std::uint32_t>> cell_rank_;
   std::optional<std::pair<std::string, nlohmann::json>> noise_after_last_run_;  // run id, sample
   bool valid_ = false;
+  std::optional<run::Lockstep> lockstep_;  // last: its end is marked after everything else
 };
 
 // matrix.yaml, plan.json, the build's provenance, and what tracing this host can do (probed once
@@ -230,8 +234,14 @@ void Session::run(std::size_t i) {
     return sample;
   };
   spec.on_measured = [&](const std::vector<pid_t>& pids) { retained_.run_processes(id, pids); };
+  if (lockstep_) {
+    spec.before_measure = [&](std::uint64_t max_wait_ns) {
+      return lockstep_->meet(i + 1, monotonic_ns() + max_wait_ns);
+    };
+  }
   const std::uint64_t started = monotonic_ns();
   run::RunRecord record = run::execute_run(spec, interrupt_);
+  if (lockstep_) lockstep_->pass(i + 1);
   const std::uint64_t elapsed = monotonic_ns() - started;
 
   // Record: run.json, each worker's result, the transcript, the collectors' raw documents.
@@ -397,7 +407,14 @@ Result<SessionOutcome> run_session(const Plan& plan, const SessionOptions& optio
   if (!setup) return setup.error();
   Result<StagingBundle> bundle = run::open_bundle(*setup);
   if (!bundle) return bundle.error();
+  std::optional<run::Lockstep> lockstep;
+  if (!options.lockstep_dir.empty()) {
+    auto joined = run::Lockstep::join(options.lockstep_dir, 2);
+    if (!joined) return joined.error().within("--lockstep");
+    lockstep.emplace(std::move(joined).value());
+  }
   Session session(plan, std::move(setup).value(), std::move(bundle).value(), log);
+  if (lockstep) session.meet_in(std::move(*lockstep));
   session.stage_documents();
   if (oracle) session.run_oracle(*oracle);
   for (std::size_t i = 0; i < plan.runs.size(); ++i) session.run(i);

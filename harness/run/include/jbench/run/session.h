@@ -30,6 +30,9 @@ struct SessionOptions {
   bool terminal = false;            // rewrite one progress line instead of printing many
   std::uint32_t startup_timeout_ms = 10'000;  // spawn to ready, per run, at most
   std::uint32_t noise_window_ms = 100;        // how long noise is sampled before and after a run
+  // A duet's meeting folder (docs/compare.md, "Duet"): every run's measure phase starts when the
+  // other session's run of the same index reaches it too. Empty: the session runs alone.
+  std::string lockstep_dir;
 };
 
 struct SessionOutcome {
