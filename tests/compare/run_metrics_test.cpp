@@ -7,6 +7,7 @@
 
 #include "jbench/compare/metrics.h"
 #include "jbench/report/bundle_runs.h"
+#include "jbench/results/project_counters.h"
 
 namespace jbench::compare {
 namespace {
@@ -125,6 +126,59 @@ TEST(RunMetrics, the_workers_own_vm_step_count_needs_no_collector) {
   EXPECT_DOUBLE_EQ(m.at("vm_steps_per_op"), 250);
   // A worker that does not count them (the Chez worker) gives no value, not a zero.
   EXPECT_FALSE(run_metrics(summary(), {}).count("vm_steps_per_op"));
+}
+
+}  // namespace
+}  // namespace jbench::compare
+
+namespace jbench::compare {
+namespace {
+
+// A run whose workers reported their own counters, and whose bridge recorded jb_counter values.
+Json counted_summary() {
+  return Json::parse(R"({
+    "measure": {"operations": 200, "counters": {"bytes_copied": 12800, "misses": 0}},
+    "collectors": {"counters": {"unit": "the counter's own", "cells": [
+        {"pid": 1, "start_time_ticks": "7", "phase": "warmup", "name": "steps", "sum": 999},
+        {"pid": 1, "start_time_ticks": "7", "phase": "measure", "name": "steps", "sum": 300},
+        {"pid": 2, "start_time_ticks": "9", "phase": "measure", "name": "steps", "sum": 100},
+        {"pid": 2, "start_time_ticks": "9", "phase": "measure", "name": "debt", "sum": -50}]}}})");
+}
+
+Json run_with_bridge(const std::string& status, int dropped) {
+  return {{"trace_mode",
+           {{"collectors", {{{"name", "bridge"}, {"status", status}, {"dropped", dropped}}}}}}};
+}
+
+TEST(RunMetrics, the_projects_own_counters_are_metrics_per_measured_operation) {
+  auto m = run_metrics(counted_summary(), report::clean_collectors(run_with_bridge("ok", 0)));
+  EXPECT_DOUBLE_EQ(m.at("result:bytes_copied_per_op"), 64);
+  EXPECT_DOUBLE_EQ(m.at("result:misses_per_op"), 0);  // reported as 0: a measured zero
+  // Every incarnation's measure phase; the warmup's records left out; signed values kept.
+  EXPECT_DOUBLE_EQ(m.at("counter:steps_per_op"), 2);
+  EXPECT_DOUBLE_EQ(m.at("counter:debt_per_op"), -0.25);
+}
+
+TEST(RunMetrics, a_bridge_not_clean_gives_no_jb_counter_but_the_workers_own_stay) {
+  for (auto [status, dropped] : {std::pair{"failed", 0}, std::pair{"ok", 2}}) {
+    auto m =
+        run_metrics(counted_summary(), report::clean_collectors(run_with_bridge(status, dropped)));
+    EXPECT_FALSE(m.count("counter:steps_per_op")) << status << " dropped " << dropped;
+    EXPECT_TRUE(m.count("result:bytes_copied_per_op")) << status;
+  }
+}
+
+TEST(RunMetrics, project_counters_are_named_and_ordered_after_jbenchs_own) {
+  EXPECT_TRUE(results::is_project_counter("counter:steps_per_op"));
+  EXPECT_TRUE(results::is_project_counter("result:bytes_copied_per_op"));
+  EXPECT_FALSE(results::is_project_counter("counter:_per_op"));
+  EXPECT_FALSE(results::is_project_counter("vm_steps_per_op"));
+  EXPECT_FALSE(results::is_project_counter("counter:steps"));
+  const std::set<std::string> seen = {"result:a_per_op", "p50_ns", "counter:b_per_op"};
+  const auto metrics = metrics_with_project_counters(seen);
+  ASSERT_EQ(metrics.size(), all_metrics().size() + 2);
+  EXPECT_EQ(metrics[all_metrics().size()].name, "counter:b_per_op");
+  EXPECT_FALSE(metrics.back().higher_is_better);
 }
 
 }  // namespace

@@ -307,6 +307,28 @@ TEST(ProposeCli, bad_input_is_refused_with_its_location_before_anything_runs) {
             std::string::npos)
       << r.err;
 
+  // A project's counter is a metric by its name; a jb_counter one needs a full cell to be
+  // recorded in, and a name of neither form is unknown, the forms named.
+  std::string project = replaced(slurp(fixture("planted-speedup.yaml")), "matrix: tiny.yaml",
+                                 "matrix: " + fixture("tiny.yaml"));
+  project = replaced(project, "{metric: cpu_ns_per_op, expect: decrease}",
+                     "{metric: counter:steps_per_op, expect: decrease}");
+  for (int side = 0; side < 2; ++side) {
+    project = replaced(project, "oracle: ../oracle/", "oracle: " + fixture("../oracle/"));
+  }
+  r = jbench({"propose", out.write("project.yaml", project), "--out", out.path() + "/bundles"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("project.yaml:16:"), std::string::npos) << r.err;
+  EXPECT_NE(
+      r.err.find("counter:steps_per_op is a jb_counter, recorded only in the full trace mode"),
+      std::string::npos)
+      << r.err;
+  project = replaced(project, "counter:steps_per_op", "steps_per_op");
+  r = jbench({"propose", out.write("unknown.yaml", project), "--out", out.path() + "/bundles"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("unknown metric 'steps_per_op'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("counter:<name>_per_op"), std::string::npos) << r.err;
+
   // A file the proposal names that is not there is named where the proposal names it.
   r = jbench({"propose", out.write("lost.yaml", slurp(fixture("planted-speedup.yaml"))), "--out",
               out.path() + "/bundles"});

@@ -33,28 +33,45 @@ TEST(ExampleWorker, every_rule_of_check_worker_holds_in_every_lane) {
   }
 }
 
-TEST(ExampleWorker, its_matrix_sweeps_a_declared_parameter_into_a_valid_bundle) {
-  TempDir dir;
-  // kv.yaml as the page gives it, with its command pointed at this build's binary.
+// kv.yaml as the page gives it, with its command pointed at this build's binary and `edits` made.
+std::string example_matrix(const TempDir& dir,
+                           const std::vector<std::pair<std::string, std::string>>& edits = {}) {
   std::ifstream in(example_dir() + "/kv.yaml");
   std::stringstream text;
   text << in.rdbuf();
   std::string yaml = text.str();
   const std::string command = "../../../build/bin/jbench-example-kv-worker";
-  ASSERT_NE(yaml.find(command), std::string::npos);
+  EXPECT_NE(yaml.find(command), std::string::npos);
   yaml.replace(yaml.find(command), command.size(), JBENCH_EXAMPLE_WORKER);
+  for (const auto& [from, to] : edits) {
+    EXPECT_NE(yaml.find(from), std::string::npos) << from;
+    yaml.replace(yaml.find(from), from.size(), to);
+  }
   const std::string matrix = dir.path() + "/kv.yaml";
   std::ofstream(matrix) << yaml;
+  return matrix;
+}
 
+// `jbench run MATRIX ARGS...` into <dir>/out/b, every process it started ended.
+ProcessResult run_example(const TempDir& dir, const std::string& matrix,
+                          std::vector<std::string> args) {
   const std::string tag = unique_tag();
   ProcessOptions options = bounded();
   options.env = {{"JBENCH_TEST_TAG", tag}};
-  const ProcessResult r = run_process({JBENCH_BINARY, "run", matrix, "--repetitions", "1", "--out",
-                                       dir.path() + "/out", "--name", "b"},
-                                      options);
+  std::vector<std::string> argv = {JBENCH_BINARY,       "run",    matrix, "--out",
+                                   dir.path() + "/out", "--name", "b"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  const ProcessResult r = run_process(argv, options);
+  EXPECT_TRUE(processes_tagged(tag).empty());
+  return r;
+}
+
+TEST(ExampleWorker, its_matrix_sweeps_a_declared_parameter_into_a_valid_bundle) {
+  TempDir dir;
+  const std::string matrix = example_matrix(dir);
+  const ProcessResult r = run_example(dir, matrix, {"--repetitions", "1"});
   ASSERT_FALSE(r.timed_out);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_TRUE(processes_tagged(tag).empty());
   const std::string bundle = dir.path() + "/out/b";
   const ProcessResult valid = run_process({JBENCH_BINARY, "validate", bundle}, {});
   EXPECT_EQ(valid.exit_code, 0) << valid.out << valid.err;
@@ -84,6 +101,61 @@ TEST(ExampleWorker, its_matrix_sweeps_a_declared_parameter_into_a_valid_bundle) 
   EXPECT_EQ(report.exit_code, 0) << report.err;
   EXPECT_NE(report.out.find("transaction:read"), std::string::npos) << report.out;
   EXPECT_NE(report.out.find("work_rounds=64"), std::string::npos) << report.out;
+}
+
+TEST(ExampleWorker, its_own_counters_are_evidence_the_validator_report_and_compare_read) {
+  TempDir dir;
+  // Full runs record every jb_counter call; the worker also counts the same bytes itself.
+  const std::string matrix = example_matrix(dir, {{"trace: [baseline, light]", "trace: [full]"}});
+  const ProcessResult r =
+      run_example(dir, matrix, {"--only", "workers=1", "--only", "work_rounds=0"});
+  ASSERT_FALSE(r.timed_out);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string bundle = dir.path() + "/out/b";
+  const ProcessResult valid = run_process({JBENCH_BINARY, "validate", bundle}, {});
+  EXPECT_EQ(valid.exit_code, 0) << valid.out << valid.err;
+
+  // Two ways to the same count: the bridge's records of jb_counter("bytes_copied", n), summed
+  // over the measure phase, and the worker's own result.counters. Each operation copies one
+  // value of the dataset's row_bytes.
+  const auto manifest = read_json(bundle + "/manifest.json");
+  const std::uint64_t row_bytes =
+      read_json(bundle + "/plan.json")["matrix"]["datasets"][0]["row_bytes"];
+  std::size_t full_runs = 0;
+  for (const auto& entry : manifest["runs"]) {
+    if (entry["trace"] != "full") continue;
+    ++full_runs;
+    const auto summary =
+        read_json(bundle + "/runs/" + entry["id"].get<std::string>() + "/summary.json");
+    std::int64_t recorded = 0;
+    for (const auto& cell : summary["collectors"]["counters"]["cells"]) {
+      if (cell["phase"] == "measure" && cell["name"] == "bytes_copied")
+        recorded += cell["sum"].get<std::int64_t>();
+    }
+    const std::uint64_t operations = summary["measure"]["operations"];
+    ASSERT_GT(operations, 0u);
+    EXPECT_EQ(recorded, summary["measure"]["counters"]["bytes_copied"].get<std::int64_t>());
+    EXPECT_EQ(static_cast<std::uint64_t>(recorded), operations * row_bytes);
+  }
+  EXPECT_GT(full_runs, 0u);
+
+  const ProcessResult report = run_process({JBENCH_BINARY, "report", bundle}, bounded());
+  EXPECT_EQ(report.exit_code, 0) << report.err;
+  for (const char* row : {"counter:bytes_copied_per_op", "result:bytes_copied_per_op"}) {
+    EXPECT_NE(report.out.find(row), std::string::npos) << report.out;
+  }
+  const ProcessResult compared =
+      run_process({JBENCH_BINARY, "compare", bundle, bundle, "--json"}, bounded());
+  const auto rows = nlohmann::json::parse(compared.out, nullptr, false);
+  ASSERT_TRUE(rows.is_object()) << compared.out << compared.err;
+  std::size_t counter_rows = 0;
+  for (const auto& row : rows["rows"]) {
+    if (row["metric"] != "counter:bytes_copied_per_op") continue;
+    ++counter_rows;
+    EXPECT_DOUBLE_EQ(row["base_median"].get<double>(), static_cast<double>(row_bytes))
+        << row.dump();
+  }
+  EXPECT_EQ(counter_rows, 1u) << compared.out;
 }
 
 }  // namespace

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <bit>
+#include <charconv>
+#include <cstdint>
 #include <fstream>
 #include <map>
 #include <tuple>
@@ -71,6 +73,23 @@ struct AllocCell {
   std::uint64_t bytes = 0;
 };
 
+// A project's own counter (jb_counter) in one incarnation and phase: its records, their sum
+// (saturating at the int64 range, said so), the least and the greatest value.
+struct CounterCell {
+  std::uint64_t records = 0;
+  std::int64_t sum = 0, min = 0, max = 0;
+  bool overflowed = false;
+  void add(std::int64_t v) {
+    if (records == 0 || v < min) min = v;
+    if (records == 0 || v > max) max = v;
+    ++records;
+    if (__builtin_add_overflow(sum, v, &sum)) {
+      overflowed = true;
+      sum = v > 0 ? INT64_MAX : INT64_MIN;
+    }
+  }
+};
+
 struct SpanInfo {
   std::string name;
   std::string parent;
@@ -80,6 +99,14 @@ struct SpanInfo {
   std::int64_t pid = 0;  // the incarnation that began it
   std::uint64_t start_ticks = 0;
   std::size_t phase = 0;  // the phase it began in
+};
+
+// What the records of every file add up to, keyed by the incarnation and phase they fell in.
+struct Accumulated {
+  std::unordered_map<std::string, SpanInfo> spans;
+  std::map<std::pair<Incarnation, std::size_t>, GcCell> gc;
+  std::map<std::pair<Incarnation, std::size_t>, AllocCell> alloc;
+  std::map<std::tuple<Incarnation, std::size_t, std::string>, CounterCell> counters;
 };
 
 struct Totals {
@@ -94,10 +121,9 @@ struct Totals {
 };
 
 // Reads one file's records into the summaries (the checker has already judged the structure).
-void read_records(const std::string& path, const PhaseBoundaries& phases,
-                  std::unordered_map<std::string, SpanInfo>& spans,
-                  std::map<std::pair<Incarnation, std::size_t>, GcCell>& gc,
-                  std::map<std::pair<Incarnation, std::size_t>, AllocCell>& alloc, Totals& t) {
+void read_records(const std::string& path, const PhaseBoundaries& phases, Accumulated& acc,
+                  Totals& t) {
+  auto& [spans, gc, alloc, counters] = acc;
   // An open collection per stream: (pid, tid) -> (begin t_ns, bytes before).
   std::map<std::pair<std::int64_t, std::int64_t>, std::pair<std::uint64_t, std::uint64_t>> open;
   // Plain or compressed, as every reader reads a raw file; the checker judged it already.
@@ -148,6 +174,11 @@ void read_records(const std::string& path, const PhaseBoundaries& phases,
           AllocCell& c = alloc[{who, phase}];
           ++c.samples;
           c.bytes += u64(r, "bytes");
+        } else if (type == "counter") {
+          std::int64_t value = 0;
+          const std::string text = r.value("value", "");
+          std::from_chars(text.data(), text.data() + text.size(), value);
+          counters[{who, phase, r.value("name", "")}].add(value);
         } else if (type == "overflow") {
           // The drop is counted in the trailer; the marker says where in the stream it happened.
         }
@@ -211,6 +242,27 @@ Json spans_summary(const std::unordered_map<std::string, SpanInfo>& spans) {
   return {{"by_name", names}, {"by_incarnation_phase", cells}};
 }
 
+// By incarnation x phase x name: the records of each counter, their sum, least and greatest
+// value, in the counter's own unit (docs/bridge.md, jb_counter).
+Json counters_summary(
+    const std::map<std::tuple<Incarnation, std::size_t, std::string>, CounterCell>& counters) {
+  Json cells = Json::array();
+  for (const auto& [key, c] : counters) {
+    const auto& [who, phase, name] = key;
+    Json j = {{"pid", who.pid},
+              {"start_time_ticks", ns_string(who.start)},
+              {"phase", kPhases[phase]},
+              {"name", name},
+              {"records", c.records},
+              {"sum", c.sum},
+              {"min", c.min},
+              {"max", c.max}};
+    if (c.overflowed) j["overflowed"] = true;
+    cells.push_back(std::move(j));
+  }
+  return {{"unit", "the counter's own"}, {"cells", cells}};
+}
+
 }  // namespace
 
 std::string bridge_file_for(std::size_t index) {
@@ -243,9 +295,7 @@ std::vector<std::size_t> await_canaries(const BridgeFiles& files, std::uint64_t 
 BridgeConsumerOutput consume(const BridgeConsumerInput& in) {
   BridgeConsumerOutput out;
   Totals t;
-  std::unordered_map<std::string, SpanInfo> spans;
-  std::map<std::pair<Incarnation, std::size_t>, GcCell> gc;
-  std::map<std::pair<Incarnation, std::size_t>, AllocCell> alloc;
+  Accumulated acc;
   const EventContext context{in.run_id, in.boot_id, in.cohort};
   for (std::size_t i = 0; i < in.files.files.size(); ++i) {
     const std::string path = in.files.run_dir + "/" + in.files.files[i];
@@ -269,7 +319,7 @@ BridgeConsumerOutput consume(const BridgeConsumerInput& in) {
     if (ended.value("how", "") != "exit" || ended.value("code", -1) != 0) {
       t.every_trailer_clean = false;
     }
-    if (report.ok()) read_records(path, in.phases, spans, gc, alloc, t);
+    if (report.ok()) read_records(path, in.phases, acc, t);
   }
 
   const auto base = [&](std::string name, std::uint64_t records) {
@@ -307,7 +357,8 @@ BridgeConsumerOutput consume(const BridgeConsumerInput& in) {
   span_entry.extra["source"] = "bridge";
   finish(span_entry, in.workers);
   out.entries.push_back(span_entry);
-  out.spans_summary = spans_summary(spans);
+  out.spans_summary = spans_summary(acc.spans);
+  out.counters_summary = counters_summary(acc.counters);
 
   const auto cell_key = [](const Incarnation& who, std::size_t phase) {
     return Json{
@@ -319,7 +370,7 @@ BridgeConsumerOutput consume(const BridgeConsumerInput& in) {
     finish(gc_entry, in.workers);
     out.entries.push_back(gc_entry);
     Json cells = Json::array();
-    for (const auto& [key, c] : gc) {
+    for (const auto& [key, c] : acc.gc) {
       Json j = cell_key(key.first, key.second);
       j.update({{"collections", c.collections},
                 {"pause_total_ns", ns_string(c.pause_total_ns)},
@@ -336,7 +387,7 @@ BridgeConsumerOutput consume(const BridgeConsumerInput& in) {
     finish(alloc_entry, in.workers);
     out.entries.push_back(alloc_entry);
     Json cells = Json::array();
-    for (const auto& [key, c] : alloc) {
+    for (const auto& [key, c] : acc.alloc) {
       Json j = cell_key(key.first, key.second);
       j.update({{"samples", c.samples}, {"sampled_bytes", ns_string(c.bytes)}});
       cells.push_back(std::move(j));

@@ -91,6 +91,10 @@ Json summarize_collectors(const std::string& run_dir, const Json& run) {
     in.alloc_in_runtime = ran(alloc) && text_of(*alloc, "source") == "bridge";
     const auto consumed = consume(in);
     out["spans"] = consumed.spans_summary;
+    // Counters are recorded in full mode only: absent otherwise, never an empty "none seen".
+    if (text_of(member_of(run, "trace_mode", Json::object()), "mode") == "full") {
+      out["counters"] = consumed.counters_summary;
+    }
     if (in.gc_expected) out["gc"] = consumed.gc_summary;
     if (in.alloc_in_runtime) out["alloc"] = consumed.alloc_summary;
   }

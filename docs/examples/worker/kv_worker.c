@@ -16,7 +16,8 @@
  *
  * What the trace bridge sees (docs/bridge.md): the phases, the canary, a span per transaction
  * (`transaction:read` / `transaction:write`) and, in full mode, the counter `bytes_copied` once
- * per transaction.
+ * per transaction; the result reports the measure phase's `bytes_copied` itself too, in every
+ * mode (`result.counters`).
  *
  * The messages jbench sends are single-line JSON objects as nlohmann::json writes them (no
  * spaces): this example finds its fields by their quoted names instead of parsing JSON fully.
@@ -400,14 +401,13 @@ static void result(const session* s, const phase* p, uint64_t straddled) {
       "\",%s,\"throughput_ops_per_s\":%s,"
       "\"latency_ns\":{\"get\":%s,\"put\":%s},\"connection_ns\":{},"
       "\"rusage\":{\"user_ns\":\"%" PRIu64 "\",\"system_ns\":\"%" PRIu64
-      "\"},"
-      "\"checksum\":\"%016" PRIx64 "\"}",
+      "\"},\"counters\":{\"bytes_copied\":%" PRIu64 "},\"checksum\":\"%016" PRIx64 "\"}",
       s->worker_index, s->runtime_id, violated ? "error" : "ok",
       violated ? "[{\"kind\":\"lane_violation\",\"message\":\"counted what its lane forbids\"}]"
                : "[]",
       s->lane, s->connection, window, counts, throughput, get, put,
       cpu_ns(p->before.ru_utime, p->after.ru_utime), cpu_ns(p->before.ru_stime, p->after.ru_stime),
-      s->checksum);
+      ops * s->row_bytes, s->checksum);
 }
 
 /* Waits for the next message: `exit` or EOF end the session here (bye, or exit 3 before the

@@ -80,6 +80,7 @@ AttributionReport analyse(const BundleAccounts& bundle) {
   r.invalid_because = bundle.invalid_because;
   r.overhead = report::compute_overhead(bundle.runs);
   r.counted = bundle.counted;
+  r.project_counters = bundle.project_counters;
   r.syscall_records = bundle.syscall_records;
   r.warnings = bundle.skipped;
 

@@ -294,6 +294,7 @@ Json attribution_to_json(const AttributionReport& r) {
           {"incarnations", incarnations},
           {"overhead", report::overhead_to_json(r.overhead)},
           {"counted", report::counted_to_json(r.counted)},
+          {"project_counters", report::project_counters_to_json(r.project_counters)},
           {"syscall_records", r.syscall_records},
           {"warnings", r.warnings}};
 }

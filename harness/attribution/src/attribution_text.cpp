@@ -266,6 +266,7 @@ std::string attribution_to_text(const AttributionReport& r) {
                        t.calls_cut ? fmt::format(" ({} past its bound)", t.calls_cut) : "");
   }
   o << report::counted_to_text(r.counted);
+  o << report::project_counters_to_text(r.project_counters);
   o << "\nObserver overhead against the paired baselines (docs/report.md)\n"
     << report::overhead_to_text(r.overhead);
   for (const auto& w : r.warnings) o << "warning: " << w << "\n";

@@ -30,6 +30,12 @@ BundleAccounts read_bundle_accounts(const std::string& dir, const ReadOptions& o
     return out;
   }
   out.counted = std::move(counted.cells);
+  report::ProjectCounters counters = report::read_project_counters(dir, out.runs);
+  if (!counters.error.empty()) {
+    out.error = counters.error;
+    return out;
+  }
+  out.project_counters = std::move(counters.rows);
   // The checksums are read on a thread of their own while the runs are read: the verdict is
   // needed only before anything is reported.
   std::future<BundleValidity> verdict = std::async(

@@ -468,11 +468,19 @@ Comparison compare_bundles(const CompareSide& base, const CompareSide& cand,
   for (const auto& [cell, s] : cand.cells) {
     if (!base.cells.count(cell)) c.only_in_candidate.push_back(cell);
   }
+  // The project's own counters are named by the runs that reported them.
+  std::set<std::string> seen;
+  for (const auto* side : {&base, &cand}) {
+    for (const auto& [cell, s] : side->cells) {
+      for (const auto& [metric, values] : s.metrics) seen.insert(metric);
+    }
+  }
+  const std::vector<MetricInfo> metrics = metrics_with_project_counters(seen);
   for (const std::string& cell : ordered_cells(base)) {
     const SideCell& b = base.cells.at(cell);
     auto it = cand.cells.find(cell);
     if (it == cand.cells.end()) continue;
-    for (const MetricInfo& m : all_metrics()) {
+    for (const MetricInfo& m : metrics) {
       auto bv = b.metrics.find(std::string(m.name)),
            cv = it->second.metrics.find(std::string(m.name));
       // A metric neither side reports (a workload without latency) is no row at all; one side

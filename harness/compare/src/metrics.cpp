@@ -5,6 +5,7 @@
 #include <array>
 
 #include "jbench/bundle/json_file.h"
+#include "jbench/results/project_counters.h"
 
 namespace jbench::compare {
 
@@ -55,6 +56,14 @@ std::optional<double> over_incarnations(const Json& incarnations, Read read) {
 
 std::span<const MetricInfo> all_metrics() { return kMetrics; }
 
+std::vector<MetricInfo> metrics_with_project_counters(const std::set<std::string>& seen) {
+  std::vector<MetricInfo> out(kMetrics.begin(), kMetrics.end());
+  for (const std::string& name : seen) {
+    if (results::is_project_counter(name)) out.push_back({name, false});
+  }
+  return out;
+}
+
 bool higher_is_better(std::string_view metric) {
   for (const MetricInfo& m : kMetrics) {
     if (m.name == metric) return m.higher_is_better;
@@ -77,7 +86,7 @@ std::map<std::string, double> run_metrics(const Json& summary, const std::set<st
   }
   const auto ops = number(member(member(summary, "measure"), "operations"));
   if (!ops || *ops <= 0) return out;  // nothing to divide by: no per-operation counter
-  auto per_op = [&](const char* metric, std::optional<double> total) {
+  auto per_op = [&](const std::string& metric, std::optional<double> total) {
     if (total) out[metric] = *total / *ops;
   };
   if (clean.count("instructions")) {
@@ -88,6 +97,8 @@ std::map<std::string, double> run_metrics(const Json& summary, const std::set<st
   // The SQLite worker counts its statements' virtual-machine steps itself (docs/worker-protocol.md,
   // `vm_steps`): the engine's own accounting, in every trace mode, no collector involved.
   per_op("vm_steps_per_op", number(member(member(summary, "measure"), "vm_steps")));
+  // The project's own counters: a worker's result.counters, and its jb_counter calls.
+  out.merge(results::project_counters_per_op(summary, clean.count("bridge") > 0));
   if (clean.count("cpu") && !counted) {
     const Json& incarnations = member(member(collectors, "cpu"), "incarnations");
     per_op("cpu_ns_per_op", over_incarnations(incarnations, [](const Json& m) {

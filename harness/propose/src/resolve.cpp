@@ -12,6 +12,7 @@
 #include "jbench/matrix/load.h"
 #include "jbench/matrix/param_override.h"
 #include "jbench/propose/propose.h"
+#include "jbench/results/project_counters.h"
 
 namespace jbench::propose {
 namespace {
@@ -25,18 +26,22 @@ std::string relative_to(const std::string& base_dir, const std::string& path) {
   return (fs::absolute(base_dir) / path).lexically_normal().string();
 }
 
-// The metric names a rule may use: the comparison's.
+// The metric names a rule may use: the comparison's, and any counter of the project's own
+// (counter:<name>_per_op, result:<name>_per_op).
 bool known_metric(std::string_view metric) {
   for (const auto& m : compare::all_metrics()) {
     if (m.name == metric) return true;
   }
-  return false;
+  return results::is_project_counter(metric);
 }
 
 std::string known_metrics() {
   std::vector<std::string_view> names;
   for (const auto& m : compare::all_metrics()) names.push_back(m.name);
-  return fmt::format("{}", fmt::join(names, ", "));
+  return fmt::format(
+      "{}, or a project's counter: counter:<name>_per_op (jb_counter, full runs) "
+      "or result:<name>_per_op (a worker's result.counters)",
+      fmt::join(names, ", "));
 }
 
 // Trace modes in which a counter can be measured at all (docs/compare.md, the metric table).
@@ -195,9 +200,10 @@ std::optional<ResolvedProposal> resolve_proposal(const Proposal& p,
   // The accepting cells: those the rule names, else every measured point untraced (a traced
   // mode's throughput carries its observer; its counters are read beside it, decide.h).
   const Plan& plan = r.baseline.plan;
-  bool traced = false, counted = false;
+  bool traced = false, counted = false, full = false;
   for (const Run& run : plan.runs) {
     if (run.trace == TraceMode::light || run.trace == TraceMode::full) traced = true;
+    if (run.trace == TraceMode::full) full = true;
     if (run.trace == TraceMode::counted) counted = true;
     bool accepting = !accept_filters.filters.empty() || run.trace == TraceMode::baseline;
     for (const OnlyFilter& f : accept_filters.filters) {
@@ -227,7 +233,12 @@ std::optional<ResolvedProposal> resolve_proposal(const Proposal& p,
   needs_counted(p.rule.where, "rule.primary", p.rule.primary);
   for (const auto& counter : p.counters) {
     needs_counted(counter.where, "counters.metric", counter.metric);
-    if (needs_traced_mode(counter.metric) && !traced) {
+    if (counter.metric.starts_with("counter:") && !full) {
+      c.error(counter.where, "counters.metric",
+              fmt::format("{} is a jb_counter, recorded only in the full trace mode, and the "
+                          "proposal's cells have none: add it to 'only: {{trace: ...}}'",
+                          counter.metric));
+    } else if (needs_traced_mode(counter.metric) && !traced) {
       c.error(counter.where, "counters.metric",
               fmt::format("{} is counted only in the light and full trace modes, and the "
                           "proposal's cells have neither: add one to 'only: {{trace: ...}}'",

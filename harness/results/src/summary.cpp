@@ -92,7 +92,7 @@ RunSummary summarize(const std::vector<Json>& results, const Json& run_doc) {
          {"operations", "operations_by_type", "reads", "writes", "rows_returned", "transactions",
           "read_transactions", "write_transactions", "transactions_straddled",
           "transactions_failed", "transactions_abandoned", "straddled", "retries", "errors",
-          "vm_steps"}) {
+          "vm_steps", "counters"}) {
       if (r.contains(key)) add_counts(counts, Json{{key, r[key]}});
     }
     if (r.contains("throughput_ops_per_s") && r["throughput_ops_per_s"].is_number()) {

@@ -248,6 +248,7 @@ struct AttributionReport {
   std::vector<IncarnationRow> incarnations;  // every accounted run's incarnations
   report::OverheadReport overhead;
   std::vector<report::CountedCell> counted;  // the counted cells, as read (report/counted.h)
+  std::vector<report::ProjectCounterRow> project_counters;  // report/project_counters.h
   std::vector<std::string> warnings;
   std::uint64_t syscall_records = 0;
 };

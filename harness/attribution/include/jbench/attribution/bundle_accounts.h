@@ -13,6 +13,7 @@
 #include "jbench/attribution/account.h"
 #include "jbench/report/counted.h"
 #include "jbench/report/overhead.h"
+#include "jbench/report/project_counters.h"
 
 namespace jbench::attribution {
 
@@ -27,7 +28,9 @@ struct BundleAccounts {
   std::vector<report::RunFacts> runs;  // every run of the manifest (for the overhead and spread)
   std::vector<RunAccount> accounts;    // light and full runs that succeeded
   std::vector<report::CountedCell> counted;  // counted cells' instructions (report/counted.h)
-  std::vector<std::string> skipped;          // traced runs not accounted, each with why
+  // The project's own counters, every mode (report/project_counters.h).
+  std::vector<report::ProjectCounterRow> project_counters;
+  std::vector<std::string> skipped;  // traced runs not accounted, each with why
   bool valid = true;
   std::vector<std::string> invalid_because;
   std::string error;                  // why the bundle could not be read; empty when it could

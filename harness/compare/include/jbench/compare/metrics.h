@@ -25,8 +25,14 @@ struct MetricInfo {
   bool counted = false;
 };
 
-// Every metric, in the order rows are written.
+// Every metric jbench names, in the order rows are written.
 std::span<const MetricInfo> all_metrics();
+
+// all_metrics(), then each project counter among `seen` by name (counter:<name>_per_op,
+// result:<name>_per_op: results/project_counters.h), lower is better unless a proposal says
+// otherwise: the rows of a comparison whose runs reported those. The names point into `seen`,
+// which must outlive the result.
+std::vector<MetricInfo> metrics_with_project_counters(const std::set<std::string>& seen);
 // Known metric names have their direction; an unknown one (a newer bundle) is lower-is-better
 // only if it ends in _ns or _per_op.
 bool higher_is_better(std::string_view metric);

@@ -53,6 +53,8 @@ struct BridgeConsumerOutput {
   nlohmann::json spans_summary;
   nlohmann::json gc_summary;
   nlohmann::json alloc_summary;
+  // The project's own counters (jb_counter), recorded in full mode only.
+  nlohmann::json counters_summary;
 };
 
 BridgeConsumerOutput consume(const BridgeConsumerInput& input);
