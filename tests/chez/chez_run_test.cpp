@@ -148,14 +148,32 @@ TEST(ChezHarness, TheChezWorkerRunsAsAProcessWorkerWithItsDeclaredTraits) {
   EXPECT_EQ(manifest["workload"]["worker"], "chez");
   EXPECT_EQ(manifest["workload"]["binary"],
             (fs::path(jbench_binary()).parent_path() / "jbench-chez-worker").string());
-  const json run = read_json(bundle + "/runs/w1.persistent.mixed.small.full.r1/run.json");
-  ASSERT_EQ(run["status"], "ok") << run.dump().substr(0, 400);
-  std::map<std::string, std::pair<std::string, std::string>> collectors;
-  for (const auto& c : run["trace_mode"]["collectors"]) {
-    collectors[c["name"]] = {c.value("status", ""), c.value("backend", "")};
+  // tree_nodes, a parameter it declared, is an axis: a full run per value.
+  for (const char* nodes : {"32", "128"}) {
+    const std::string id =
+        std::string("w1.persistent.mixed.small.tree_nodes=") + nodes + ".full.r1";
+    const json run = read_json(bundle + "/runs/" + id + "/run.json");
+    ASSERT_EQ(run["status"], "ok") << run.dump().substr(0, 400);
+    EXPECT_EQ(run["values"]["tree_nodes"], nodes);
+    std::map<std::string, std::pair<std::string, std::string>> collectors;
+    for (const auto& c : run["trace_mode"]["collectors"]) {
+      collectors[c["name"]] = {c.value("status", ""), c.value("backend", "")};
+    }
+    EXPECT_EQ(collectors["gc"], std::make_pair(std::string("ok"), std::string("usdt-bridge")));
+    EXPECT_EQ(collectors["alloc"], std::make_pair(std::string("ok"), std::string("usdt-bridge")));
+    // Its own counter, bytes_allocated per batch by Chez's accounting, recorded in full runs.
+    const json summary = read_json(bundle + "/runs/" + id + "/summary.json");
+    std::int64_t allocated = 0;
+    for (const auto& cell : summary["collectors"]["counters"]["cells"]) {
+      if (cell["phase"] == "measure" && cell["name"] == "bytes_allocated") {
+        allocated += cell["sum"].get<std::int64_t>();
+      }
+    }
+    EXPECT_GT(allocated, 0) << summary["collectors"].dump().substr(0, 400);
   }
-  EXPECT_EQ(collectors["gc"], std::make_pair(std::string("ok"), std::string("usdt-bridge")));
-  EXPECT_EQ(collectors["alloc"], std::make_pair(std::string("ok"), std::string("usdt-bridge")));
+  const auto report = run_process({jbench_binary(), "report", bundle});
+  EXPECT_EQ(report.exit_code, 0) << report.err;
+  EXPECT_NE(report.out.find("counter:bytes_allocated_per_op"), std::string::npos) << report.out;
 }
 
 // Counted through the bridge alone: the worker is a shell script that execs Chez Scheme, which

@@ -6,7 +6,8 @@
 ;;;   ends there.
 ;;; - operation-count phase: exactly N counted operations (the last batch may be shorter);
 ;;;   t_end = t_finished.
-;;; Each batch is one bridge span (chez.read_batch / chez.write_batch); every
+;;; Each batch is one bridge span (chez.read_batch / chez.write_batch) and one value of the
+;;; counter `bytes_allocated` (what the batch allocated, by Chez's own accounting); every
 ;;; alloc_sample_every-th operation is reported to jb_alloc_sample with the bytes it allocated.
 ;;;
 ;;;   (define stats (run-phase! workload (config-measure config) sampler))
@@ -43,6 +44,7 @@
 
   (define read-span (bridge-name "chez.read_batch"))
   (define write-span (bridge-name "chez.write_batch"))
+  (define allocated-counter (bridge-name "bytes_allocated"))
 
   ;; Samples every `every`-th executed operation across phases (0 = never).
   (define (make-alloc-sampler every)
@@ -61,7 +63,8 @@
 
   ;; Runs one batch; returns how many of its operations were counted.
   (define (run-batch! w p writes ops limit deadline sample?)
-    (let ([span (bridge-span-begin (if writes write-span read-span))] [b0 (monotonic-ns)])
+    (let ([span (bridge-span-begin (if writes write-span read-span))] [b0 (monotonic-ns)]
+          [allocated0 (allocated-bytes-total)])
       (let loop ([k 0] [counted 0])
         (let ([t0 (and (< k limit) (monotonic-ns))])
           (if (and t0 (or (not deadline) (< t0 deadline)))
@@ -79,6 +82,7 @@
                     (begin (count-op! p op t0 t1 result)
                            (loop (+ k 1) (+ counted 1)))))
               (let ([b1 (monotonic-ns)])
+                (bridge-counter allocated-counter (- (allocated-bytes-total) allocated0))
                 (bridge-span-end span)
                 ;; A batch cut before its first operation did nothing: it is not a transaction.
                 (when (> k 0)
