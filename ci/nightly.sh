@@ -73,8 +73,8 @@ awk -v t="$counted_threshold" 'BEGIN { exit !(t ~ /^[0-9]*\.?[0-9]+$/ && t > 0 &
 build_dir="${BUILD_DIR:-build}"
 jbench="$build_dir/bin/jbench"
 if [ "${JBENCH_NIGHTLY_NO_BUILD:-0}" != 1 ]; then
-  bash ci/build.sh jbench jbench-compare jbench-history jbench-sqlite-worker jbench_bridge_shared \
-    jbench_alloc_preload jbench-ledger-worker >&2
+  bash ci/build.sh jbench jbench-compare jbench-history jbench-sqlite-worker jbench-chez-worker \
+    jbench_bridge_shared jbench_alloc_preload jbench-ledger-worker >&2
 fi
 plan=$("$jbench" plan "$matrix" --json) || die "cannot plan $matrix (above: why)"
 kind=$(grep -m1 -o '"kind": *"[^"]*"' <<< "$plan" | cut -d'"' -f4)
@@ -85,18 +85,27 @@ per_session=$(( (reps + sessions - 1) / sessions ))
 # the workload's worker, and the ledger worker its correctness pass starts beside it.
 worker="$build_dir/bin/jbench-$kind-worker"
 [ -x "$worker" ] || die "no workload binary $worker (build it: bash ci/build.sh)"
-[ "$(head -c 4 "$worker" | tail -c 3)" = ELF ] ||
-  die "$worker is a script into the source tree, not a binary that can be kept for the nights after"
+# A worker is kept with what it runs: a binary, or a relocatable launcher and the files it finds
+# beside itself in lib/jbench-<kind>/ (the Chez worker's sources and objects) — never a script
+# that points into this checkout, which the next commit changes under it.
+if [ "$(head -c 4 "$worker" | tail -c 3)" != ELF ] && grep -qF "$PWD/" "$worker"; then
+  die "$worker points into the source tree ($PWD): it cannot be kept for the nights after"
+fi
+payload="$build_dir/lib/jbench-$kind"
 kept=("$worker")
 [ -x "$build_dir/bin/jbench-ledger-worker" ] && kept+=("$build_dir/bin/jbench-ledger-worker")
 mkdir -p "$results/builds"
-build=$(for f in "${kept[@]}"; do echo "$(sha256sum < "$f" | cut -d' ' -f1) $(basename "$f")"; done |
-  sha256sum | cut -c1-16)
+build=$({
+  for f in "${kept[@]}"; do echo "$(sha256sum < "$f" | cut -d' ' -f1) $(basename "$f")"; done
+  if [ -d "$payload" ]; then (cd "$payload" && find . -type f | LC_ALL=C sort | xargs sha256sum); fi
+} | sha256sum | cut -c1-16)
 if [ ! -d "$results/builds/$build" ]; then
   staging="$results/builds/.staging-$build"
   rm -rf "$staging"
   mkdir -p "$staging/bin" "$staging/lib"
   cp "${kept[@]}" "$staging/bin/"
+  # Times kept: a compiled object must stay newer than its source, or Chez compiles it again.
+  if [ -d "$payload" ]; then cp -a "$payload" "$staging/lib/"; fi
   # Traced modes read the bridge's library beside the worker's folder (lib/ beside bin/).
   { cp -P "$build_dir"/lib/libjbench_bridge.so* "$staging/lib/" 2>/dev/null || true; }
   {

@@ -176,6 +176,50 @@ TEST(ChezHarness, TheChezWorkerRunsAsAProcessWorkerWithItsDeclaredTraits) {
   EXPECT_NE(report.out.find("counter:bytes_allocated_per_op"), std::string::npos) << report.out;
 }
 
+// bin/ and lib/ copied elsewhere run as the build does: the launcher finds its sources, objects
+// and bridge beside itself and names no path of the build or the checkout, so the nightly can
+// keep last night's build. The copy passes check-worker and runs the process matrix, full runs
+// loading the copied bridge.
+TEST(ChezHarness, TheChezWorkerIsRelocatable) {
+  TempDir dir;
+  const fs::path build = fs::path(jbench_binary()).parent_path().parent_path();
+  const fs::path copy = fs::path(dir.path()) / "elsewhere";
+  fs::create_directories(copy / "bin");
+  fs::create_directories(copy / "lib");
+  fs::copy_file(build / "bin" / "jbench-chez-worker", copy / "bin" / "jbench-chez-worker");
+  fs::copy(build / "lib" / "jbench-chez", copy / "lib" / "jbench-chez",
+           fs::copy_options::recursive);
+  for (const char* lib : {"libjbench_bridge.so", "libjbench_bridge.so.1"}) {
+    fs::copy(build / "lib" / lib, copy / "lib" / lib, fs::copy_options::copy_symlinks);
+  }
+  std::ifstream in(copy / "bin" / "jbench-chez-worker");
+  std::stringstream launcher;
+  launcher << in.rdbuf();
+  EXPECT_EQ(launcher.str().find(build.string()), std::string::npos) << launcher.str();
+  EXPECT_EQ(launcher.str().find(source_dir()), std::string::npos) << launcher.str();
+
+  const std::string worker = (copy / "bin" / "jbench-chez-worker").string();
+  ProcessOptions options;
+  options.timeout = std::chrono::seconds(110);
+  options.cwd = dir.path();
+  const auto checked = run_process({jbench_binary(), "check-worker", "--", worker}, options);
+  EXPECT_EQ(checked.exit_code, 0) << checked.out << checked.err;
+
+  const std::string tag = "chez-relocated-" + std::to_string(getpid());
+  const char* path = std::getenv("PATH");
+  options.env = {{"JBENCH_TEST_TAG", tag},
+                 {"PATH", (copy / "bin").string() + ":" + (path ? path : "/usr/bin:/bin")}};
+  const auto r =
+      run_process({jbench_binary(), "run", source_dir() + "/tests/chez/fixtures/process.yaml",
+                   "--out", dir.path() + "/out", "--name", "b", "--only", "tree_nodes=32"},
+                  options);
+  ASSERT_FALSE(r.timed_out);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(processes_tagged(tag).empty());
+  const json manifest = read_json(dir.path() + "/out/b/manifest.json");
+  EXPECT_EQ(manifest["workload"]["binary"], worker);
+}
+
 // Counted through the bridge alone: the worker is a shell script that execs Chez Scheme, which
 // loads the bridge as a shared library; callgrind follows the exec, and the bridge's measure
 // phase switches counting on. The same seed counts the same instructions, within a thousandth.
