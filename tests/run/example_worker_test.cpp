@@ -156,6 +156,29 @@ TEST(ExampleWorker, its_own_counters_are_evidence_the_validator_report_and_compa
         << row.dump();
   }
   EXPECT_EQ(counter_rows, 1u) << compared.out;
+
+  // The Chrome trace draws the counter as a track of its running sum: its last value is every
+  // phase's records added up, as the summary holds them.
+  const std::string full_id = "w1.persistent.mixed.small.work_rounds=0.full.r1";
+  const auto full_summary = read_json(bundle + "/runs/" + full_id + "/summary.json");
+  std::int64_t all_phases = 0;
+  for (const auto& cell : full_summary["collectors"]["counters"]["cells"]) {
+    if (cell["name"] == "bytes_copied") all_phases += cell["sum"].get<std::int64_t>();
+  }
+  const std::string trace = dir.path() + "/trace.json";
+  const ProcessResult exported = run_process({JBENCH_BINARY, "export", bundle, "--format",
+                                              "chrome-json", "--run", full_id, "--out", trace},
+                                             bounded());
+  ASSERT_EQ(exported.exit_code, 0) << exported.err;
+  std::optional<std::int64_t> last;
+  const auto chrome = read_json(trace);  // kept: a range-for over a temporary's member dangles
+  for (const auto& event : chrome["traceEvents"]) {
+    if (event["ph"] == "C" && event["name"] == "bytes_copied") {
+      last = event["args"]["bytes_copied"].get<std::int64_t>();
+    }
+  }
+  ASSERT_TRUE(last.has_value()) << "no counter track in " << trace;
+  EXPECT_EQ(*last, all_phases);
 }
 
 }  // namespace

@@ -45,6 +45,8 @@ const char* event_kind_name(EventKind kind) {
       return "phase";
     case EventKind::boundary:
       return "boundary";
+    case EventKind::counter:
+      return "counter";
   }
   return "?";
 }
@@ -61,6 +63,8 @@ const char* event_kind_plural(EventKind kind) {
       return "phase marks";
     case EventKind::boundary:
       return "run boundaries";
+    case EventKind::counter:
+      return "counter values";
   }
   return "?";
 }

@@ -16,8 +16,8 @@
 
 namespace jbench::exports {
 
-enum class EventKind : std::uint8_t { span, gc, syscall, phase, boundary };
-inline constexpr std::size_t kEventKinds = 5;
+enum class EventKind : std::uint8_t { span, gc, syscall, phase, boundary, counter };
+inline constexpr std::size_t kEventKinds = 6;
 const char* event_kind_name(EventKind kind);    // "span", "gc", "syscall", "phase", "boundary"
 const char* event_kind_plural(EventKind kind);  // "spans", "GC pauses", "syscalls", ...
 

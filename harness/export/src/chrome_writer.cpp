@@ -191,6 +191,21 @@ void ChromeWriter::complete(const TrackId& track, const RawEvent& e) {
   finish_event();
 }
 
+void ChromeWriter::counter(const TrackId& track, std::uint64_t ts_ns, std::string_view name,
+                           std::int64_t value) {
+  std::int64_t& total = counter_totals_[{processes_.out_pid(track), std::string(name)}];
+  total += value;
+  std::string& b = start_event('C', &track, ts_ns);
+  b.append(",\"cat\":\"counter\",\"name\":");
+  string(name);
+  b.append(",\"args\":{");
+  string(name);
+  b.push_back(':');
+  events::append_int(b, total);
+  b.push_back('}');
+  finish_event();
+}
+
 void ChromeWriter::instant(std::size_t run, const std::optional<TrackId>& track,
                            std::uint64_t ts_ns, std::string_view name) {
   std::string& b = start_event('i', track ? &*track : nullptr, ts_ns);

@@ -44,6 +44,10 @@ class ChromeWriter final : public TimelineSink {
              std::string_view span_id) override;
   void end(const TrackId&, std::uint64_t ts_ns, EndNote) override;
   void complete(const TrackId&, const RawEvent& syscall) override;
+  // A counter track per process and name: the running sum of its values, as `jbench compare`
+  // adds them up (docs/compare.md, "The project's counters").
+  void counter(const TrackId& track, std::uint64_t ts_ns, std::string_view name,
+               std::int64_t value) override;
   void instant(std::size_t run, const std::optional<TrackId>& track, std::uint64_t ts_ns,
                std::string_view name) override;
   void thread_seen(const TrackId& track, bool bridge_writer) override;
@@ -65,6 +69,7 @@ class ChromeWriter final : public TimelineSink {
   std::uint64_t names_ = 0;
   bool first_ = true;
   std::vector<const RunInput*> runs_;
+  std::map<std::pair<std::int64_t, std::string>, std::int64_t> counter_totals_;  // (pid, name)
 };
 
 }  // namespace jbench::exports

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
 #include <nlohmann/json.hpp>
 
 #include "jbench/events/event_file.h"
@@ -93,7 +94,7 @@ class SweptFields {
       case 4:
         return k == "t_ns" ? 3 : k == "name" ? 4 : k == "path" ? 5 : -1;
       case 5:
-        return k == "errno" ? 6 : k == "stack" ? 16 : k == "phase" ? 22 : -1;
+        return k == "errno" ? 6 : k == "stack" ? 16 : k == "phase" ? 22 : k == "value" ? 23 : -1;
       case 6:
         return k == "result" ? 7 : -1;
       case 7:
@@ -131,6 +132,7 @@ std::optional<RecordType> shown_type(std::string_view type) {
   if (type == "gc_end") return RecordType::gc_end;
   if (type == "phase") return RecordType::phase;
   if (type == "cpu_sample") return RecordType::cpu_sample;
+  if (type == "counter") return RecordType::counter;
   return std::nullopt;
 }
 
@@ -177,6 +179,16 @@ const char* fill(const Fields& f, RecordType type, RawEvent& e) {
     case RecordType::phase: {
       const auto name = f.string("name");
       if (!name) return "name";
+      e.name = *name;
+      return nullptr;
+    }
+    case RecordType::counter: {
+      const auto name = f.string("name");
+      const auto value = f.string("value");  // a signed decimal string (docs/events.md)
+      if (!name) return "name";
+      if (!value) return "value";
+      const auto [end, ec] = std::from_chars(value->data(), value->data() + value->size(), e.value);
+      if (ec != std::errc() || end != value->data() + value->size()) return "value";
       e.name = *name;
       return nullptr;
     }

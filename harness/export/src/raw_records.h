@@ -23,6 +23,7 @@ enum class RecordType : std::uint8_t {
   phase,
   syscall,
   cpu_sample,
+  counter,  // a project's jb_counter value
 };
 
 // Views into the line being read: valid only during the callback.
@@ -36,6 +37,7 @@ struct RawEvent {
   std::string_view parent_id;   // span_begin; empty for a root
   std::string_view name;        // span_begin, phase; the call's name for a syscall
   std::int64_t generation = 0;  // gc_begin, gc_end
+  std::int64_t value = 0;       // counter (its name in `name`)
   // syscall
   std::uint64_t duration_ns = 0;
   std::optional<std::int64_t> fd;

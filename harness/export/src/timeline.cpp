@@ -81,6 +81,10 @@ void TimelineBuilder::record(const RawEvent& e) {
     case RecordType::phase:
       if (admission_.admit(e.t_ns, 1, EventKind::phase)) sink_.instant(run_, id, e.t_ns, e.name);
       return;
+    case RecordType::counter:
+      if (admission_.admit(e.t_ns, 1, EventKind::counter))
+        sink_.counter(id, e.t_ns, e.name, e.value);
+      return;
     case RecordType::cpu_sample:
       return;  // handed on above, before any track
   }

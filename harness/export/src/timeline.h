@@ -60,6 +60,9 @@ class TimelineSink {
   virtual void span_closed(const TrackId&, std::span<const std::string_view> /*frames*/,
                            std::uint64_t /*self_ns*/) {}
   virtual void thread_seen(const TrackId&, bool /*bridge_writer*/) {}
+  // A project's counter took `value` (jb_counter) on this thread.
+  virtual void counter(const TrackId&, std::uint64_t /*ts_ns*/, std::string_view /*name*/,
+                       std::int64_t /*value*/) {}
   // An on-CPU sample (`cpu_sample`). It opens no track: a sink that shows tracks sees none of
   // a thread that was only sampled.
   virtual void sample(const TrackId&, const RawEvent& /*sample*/) {}
