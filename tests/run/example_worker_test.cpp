@@ -73,8 +73,7 @@ TEST(ExampleWorker, its_matrix_sweeps_a_declared_parameter_into_a_valid_bundle) 
   ASSERT_FALSE(r.timed_out);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string bundle = dir.path() + "/out/b";
-  const ProcessResult valid = run_process({JBENCH_BINARY, "validate", bundle}, {});
-  EXPECT_EQ(valid.exit_code, 0) << valid.out << valid.err;
+  expect_valid_bundle(bundle);
 
   const auto manifest = read_json(bundle + "/manifest.json");
   EXPECT_EQ(manifest["workload"]["worker"], "kv-example");
@@ -112,8 +111,7 @@ TEST(ExampleWorker, its_own_counters_are_evidence_the_validator_report_and_compa
   ASSERT_FALSE(r.timed_out);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string bundle = dir.path() + "/out/b";
-  const ProcessResult valid = run_process({JBENCH_BINARY, "validate", bundle}, {});
-  EXPECT_EQ(valid.exit_code, 0) << valid.out << valid.err;
+  expect_valid_bundle(bundle);
 
   // Two ways to the same count: the bridge's records of jb_counter("bytes_copied", n), summed
   // over the measure phase, and the worker's own result.counters. Each operation copies one

@@ -66,8 +66,7 @@ TEST(RunProcessWorker, runs_traced_and_leaves_a_valid_bundle_that_names_the_work
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(processes_tagged(tag).empty());
   const std::string bundle = dir.path() + "/out/b";
-  const ProcessResult valid = run_process({JBENCH_BINARY, "validate", bundle}, {});
-  EXPECT_EQ(valid.exit_code, 0) << valid.out << valid.err;
+  expect_valid_bundle(bundle);
 
   const auto manifest = read_json(bundle + "/manifest.json");
   EXPECT_EQ(manifest["workload"]["kind"], "process");
@@ -110,8 +109,7 @@ TEST(RunProcessWorker, a_declared_parameter_is_an_axis_whose_values_reach_the_wo
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(processes_tagged(tag).empty());
   const std::string bundle = dir.path() + "/out/b";
-  const ProcessResult valid = run_process({JBENCH_BINARY, "validate", bundle}, {});
-  EXPECT_EQ(valid.exit_code, 0) << valid.out << valid.err;
+  expect_valid_bundle(bundle);
 
   // Each run was configured with its cell's value, and the worker's own count of transactions
   // shows it used it: a writer commits every ops_per_transaction operations.

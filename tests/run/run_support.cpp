@@ -1,6 +1,7 @@
 #include "run_support.h"
 
 #include <dirent.h>
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -45,6 +46,11 @@ nlohmann::json read_json(const std::string& path) {
   std::stringstream s;
   s << in.rdbuf();
   return nlohmann::json::parse(s.str(), nullptr, false);
+}
+
+void expect_valid_bundle(const std::string& bundle) {
+  const ProcessResult valid = run_process({JBENCH_BINARY, "validate", bundle}, {});
+  EXPECT_EQ(valid.exit_code, 0) << valid.out << valid.err;
 }
 
 std::vector<int> processes_tagged(const std::string& tag) {

@@ -33,6 +33,9 @@ ProcessResult run_jbench_run(const TempDir& dir, const RunInvocation& invocation
 
 nlohmann::json read_json(const std::string& path);
 
+// `jbench validate BUNDLE` finds nothing wrong (its findings are the failure's message).
+void expect_valid_bundle(const std::string& bundle);
+
 // Processes (other than zombies) whose environment holds JBENCH_TEST_TAG=<tag>.
 std::vector<int> processes_tagged(const std::string& tag);
 
