@@ -48,6 +48,26 @@ TEST(AttributionHtml, counted_cells_are_a_table_before_the_overhead_and_only_whe
       << page.substr(counted, 2000);
 }
 
+// The project's own counters, when the report has them: a row per cell, mode and counter with
+// its runs and figures, before the overhead; a report without them has no such section.
+TEST(AttributionHtml, project_counters_are_a_table_before_the_overhead_and_only_when_there) {
+  json report = attribution_fixture("example.json");
+  EXPECT_EQ(attribution_to_html(report).find("<section id=\"project-counters\""),
+            std::string::npos);
+  report["project_counters"] = json::parse(R"J([{"cell": "w1.persistent.mixed.small",
+      "mode": "full", "counter": "counter:bytes_<copied>_per_op", "ok_runs": 3,
+      "per_op": [64, 63.5], "median_per_op": 63.75}])J");
+  const std::string page = attribution_to_html(report);
+  const std::size_t section = page.find("<section id=\"project-counters\"");
+  ASSERT_NE(section, std::string::npos);
+  EXPECT_LT(section, page.find("<section id=\"overhead\""));
+  EXPECT_NE(page.find("<tr><td>w1.persistent.mixed.small</td><td>full</td>"
+                      "<td>counter:bytes_&lt;copied&gt;_per_op</td><td>2 of 3</td><td>63.75</td>"
+                      "<td>63.5..64</td></tr>"),
+            std::string::npos)
+      << page.substr(section, 2000);
+}
+
 // The overview: a square per row of report["overview"], cells down and modes across, each with
 // the row's figures, tinted by the rest and linked to the account of the same index.
 TEST(AttributionHtml, the_overview_is_a_grid_of_the_reports_rows_linked_to_their_accounts) {

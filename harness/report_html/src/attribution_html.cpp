@@ -55,6 +55,7 @@ std::string attribution_to_html(const json& report) {
   out += cell_tables_section(cells);
   out += scaling_section(field(report, "scaling"));
   out += counted_section(field(report, "counted"));
+  out += project_counters_section(field(report, "project_counters"));
   out += overhead_section(field(report, "overhead"));
   out += startup_section(field(report, "startup"));
   out += warnings_section(field(report, "warnings"));

@@ -28,6 +28,7 @@ std::string scaling_section(const nlohmann::json& scaling);
 std::string overhead_section(const nlohmann::json& overhead);
 // The counted cells' instructions per operation (report["counted"]); "" when there are none.
 std::string counted_section(const nlohmann::json& counted);
+std::string project_counters_section(const nlohmann::json& rows);
 
 // From report["startup"]: each run's startup steps and its call sequence.
 std::string startup_section(const nlohmann::json& startup);
