@@ -119,6 +119,19 @@ TEST(ParamAxes, cells_ids_excludes_and_filters_cover_parameter_axes) {
   EXPECT_NE(bad.errors[0].find("did you mean 'ops_per_transaction'"), std::string::npos);
 }
 
+TEST(ParamAxes, an_exclude_rule_reads_a_value_as_its_parameter_does) {
+  // 0.50 is the label 0.5 and 010 the label 10: the rule's text is read under the spec.
+  const Matrix m =
+      test::must_parse(with_axes("  read_ratio: [0.25, 0.5]\n  ops_per_transaction: [10, 20]\n",
+                                 "exclude:\n  - {read_ratio: 0.50, ops_per_transaction: 010}\n"));
+  const Plan plan = make_plan(m, {}, kWideHost);
+  EXPECT_EQ(plan.counts.excluded, plan.counts.product / 4);
+  const auto bad =
+      errors_of(with_axes("  read_ratio: [0.25, 0.5]\n", "exclude:\n  - {read_ratio: 0.75}\n"));
+  EXPECT_NE(error_at(bad, "exclude[0].read_ratio").message.find("'0.75' is not a value"),
+            std::string::npos);
+}
+
 TEST(ParamAxes, each_run_is_sent_its_own_value_and_seeds_differ_by_value) {
   const Matrix m = test::must_parse(with_axes("  ops_per_transaction: [1, 10]\n"));
   const Plan plan = make_plan(m, {}, kWideHost);

@@ -37,13 +37,6 @@ bool id_safe(std::string_view label) {
   });
 }
 
-const ParamSpec* find_spec(const WorkloadKind& kind, std::string_view key) {
-  for (const auto& spec : kind.params) {
-    if (spec.key == key) return &spec;
-  }
-  return nullptr;
-}
-
 // One parameter axis into the next free slot: its values checked against the spec (when the
 // kind is known), unique, and fit to name runs.
 void decode_param_axis(Context& ctx, const yaml::MapEntry& entry, const ParamSpec* spec,
@@ -188,7 +181,7 @@ void decode_param_axes(Context& ctx, const yaml::Node& axes, const WorkloadKind*
   std::size_t slot = 0;
   for (const auto& entry : axes.entries) {
     if (axis_from_name(entry.key.scalar)) continue;
-    const ParamSpec* spec = kind ? find_spec(*kind, entry.key.scalar) : nullptr;
+    const ParamSpec* spec = kind ? find_param(*kind, entry.key.scalar) : nullptr;
     if (kind && !spec) {
       report_unknown_axis(ctx, entry.key, *kind);
       continue;

@@ -5,10 +5,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <charconv>
 
 #include "decode_parts.h"
 #include "jbench/matrix/param_override.h"
+#include "jbench/matrix/worker_declaration.h"
 
 namespace jbench::decode {
 namespace {
@@ -21,20 +21,15 @@ std::optional<std::uint16_t> find_label(const AxisValues& axis, const std::strin
   return std::nullopt;
 }
 
-// A number as a parameter axis of numbers spells it ("0.50" is the label "0.5"); other text as is.
-std::string param_label(const AxisValues& axis, const std::string& text) {
-  if (axis.values.empty()) return text;
-  const char* end = text.data() + text.size();
-  if (std::holds_alternative<std::int64_t>(axis.values.front())) {
-    std::int64_t v = 0;
-    const auto [at, ec] = std::from_chars(text.data(), end, v);
-    if (ec == std::errc() && at == end) return param_value_text(ParamValue(v));
-  } else if (std::holds_alternative<double>(axis.values.front())) {
-    double v = 0;
-    const auto [at, ec] = std::from_chars(text.data(), end, v);
-    if (ec == std::errc() && at == end) return param_value_text(ParamValue(v));
-  }
-  return text;
+// A value as a parameter axis spells its labels ("0.50" is the label "0.5", "010" is "10"): read
+// under the parameter's spec, as an override is; text the spec refuses, or a parameter not yet
+// declared, as written.
+std::string param_label(const Matrix& m, Axis axis, const std::string& text) {
+  const WorkloadKind* kind = workload_kind_of(m.workload);
+  const ParamSpec* spec = kind ? find_param(*kind, m.axis_name(axis)) : nullptr;
+  std::string why;
+  const auto value = spec ? param_value_from_text(*spec, text, why) : std::nullopt;
+  return value ? param_value_text(*value) : text;
 }
 
 // A rule value as the axis spells its labels: workers are compared as numbers.
@@ -45,7 +40,7 @@ std::optional<std::string> rule_label(Context& ctx, const Matrix& m, Axis axis, 
     return v ? std::optional<std::string>(std::to_string(*v)) : std::nullopt;
   }
   auto text = ctx.string(n, path);
-  if (text && is_param_axis(axis)) return param_label(m.axis(axis), *text);
+  if (text && is_param_axis(axis)) return param_label(m, axis, *text);
   return text;
 }
 

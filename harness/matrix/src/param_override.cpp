@@ -11,10 +11,9 @@
 #include "jbench/matrix/worker_declaration.h"
 
 namespace jbench {
-namespace {
 
-std::optional<ParamValue> value_for(const ParamSpec& spec, std::string_view text,
-                                    std::string& why) {
+std::optional<ParamValue> param_value_from_text(const ParamSpec& spec, std::string_view text,
+                                                std::string& why) {
   const auto* end = text.data() + text.size();
   switch (spec.type) {
     case ParamSpec::Type::integer: {
@@ -53,8 +52,6 @@ std::optional<ParamValue> value_for(const ParamSpec& spec, std::string_view text
   return std::nullopt;
 }
 
-}  // namespace
-
 std::string param_value_text(const ParamValue& v) {
   return std::visit(
       [](const auto& x) -> std::string {
@@ -73,12 +70,7 @@ std::string param_value_text(const ParamValue& v) {
 std::optional<std::string> override_param(Matrix& m, std::string_view key, std::string_view text,
                                           std::string by) {
   const WorkloadKind* kind = workload_kind_of(m.workload);
-  const ParamSpec* spec = nullptr;
-  if (kind) {
-    for (const auto& s : kind->params) {
-      if (s.key == key) spec = &s;
-    }
-  }
+  const ParamSpec* spec = kind ? find_param(*kind, key) : nullptr;
   Param* param = nullptr;
   for (auto& p : m.workload.params) {
     if (p.key == key) param = &p;
@@ -91,7 +83,7 @@ std::optional<std::string> override_param(Matrix& m, std::string_view key, std::
     return fmt::format("'{}' is not a parameter of the {} workload", key, m.workload.kind);
   }
   std::string why;
-  auto value = value_for(*spec, text, why);
+  auto value = param_value_from_text(*spec, text, why);
   if (!value) return fmt::format("{}{}: {}", kParamOverridePrefix, key, why);
   m.overrides.push_back({fmt::format("{}{}", kParamOverridePrefix, key),
                          param_value_text(param->value), param_value_text(*value), std::move(by)});

@@ -140,4 +140,11 @@ const WorkloadKind* find_workload_kind(std::string_view name) {
   return it == kKinds.end() ? nullptr : &*it;
 }
 
+const ParamSpec* find_param(const WorkloadKind& kind, std::string_view key) {
+  for (const auto& spec : kind.params) {
+    if (spec.key == key) return &spec;
+  }
+  return nullptr;
+}
+
 }  // namespace jbench

@@ -167,7 +167,7 @@ class Session {
   std::map<std::string, std::pair<std::uint32_t, std::uint32_t>> cell_rank_;
   std::optional<std::pair<std::string, nlohmann::json>> noise_after_last_run_;  // run id, sample
   bool valid_ = false;
-  std::optional<run::Lockstep> lockstep_;  // last: its end is marked after everything else
+  std::optional<run::Lockstep> lockstep_;  // its end is marked when the session ends
 };
 
 // matrix.yaml, plan.json, the build's provenance, and what tracing this host can do (probed once

@@ -70,13 +70,13 @@ struct Dataset {
   std::string description;
 };
 
-// One axis: its values as labels (what --only and ids use) in declared order.
-// An axis a matrix does not declare has `declared == false`; for `trace` the plan then behaves
-// as if it were [baseline]; other undeclared axes are absent from every cell.
 // std::monostate is "none": the value of an optional parameter whose default is absence (the
 // SQLite plant_fsync_file). Such a parameter is sent to no worker and shown in no `params`.
 using ParamValue = std::variant<std::int64_t, double, std::string, std::monostate>;
 
+// One axis: its values as labels (what --only and ids use) in declared order.
+// An axis a matrix does not declare has `declared == false`; for `trace` the plan then behaves
+// as if it were [baseline]; other undeclared axes are absent from every cell.
 // A parameter axis also names its parameter and keeps each label's typed value (the label is
 // the value's text, param_value_text).
 struct AxisValues {

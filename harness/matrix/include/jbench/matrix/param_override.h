@@ -21,6 +21,12 @@ inline constexpr std::string_view kParamOverridePrefix = "workload.params.";
 // "none" for an absent value, the number or the string otherwise.
 std::string param_value_text(const ParamValue& v);
 
+struct ParamSpec;  // workload_kinds.h
+// The value `text` denotes under `spec` (an integer in its range, a number in its range, one of
+// its choices, a plain file name), or nothing with why not.
+std::optional<ParamValue> param_value_from_text(const ParamSpec& spec, std::string_view text,
+                                                std::string& why);
+
 // Sets workload.params.<key> to the value `text` denotes under the kind's spec (an integer in its
 // range, a number in its range, one of its choices, a plain file name) and appends the override
 // {"workload.params.<key>", old text, new text, by}. Returns why not, changing nothing, when the

@@ -38,5 +38,7 @@ struct WorkloadKind {
 
 std::span<const WorkloadKind> workload_kinds();
 const WorkloadKind* find_workload_kind(std::string_view name);
+// The kind's parameter `key`, or null.
+const ParamSpec* find_param(const WorkloadKind& kind, std::string_view key);
 
 }  // namespace jbench
