@@ -136,11 +136,18 @@ Json configure_message(const CheckOptions& o, const WorkerDeclaration& d, const 
             {"measure", {{"operations", o.measure_operations}}}}}};
 }
 
-// Sends `message` and waits for a line of type `type`.
+// Sends `message` and waits for a line of type `type`. A worker that has already left makes the
+// write fail or not depending on when it closed its input; either way what it printed before
+// leaving (an error line, or the end of its output) is read and named, so the verdict does not
+// depend on that race.
 std::optional<Json> ask(WorkerSession& s, const Json& message, const std::string& type,
                         int timeout_ms, std::string& why) {
-  if (!s.send(message, why)) return std::nullopt;
-  return s.expect(type, timeout_ms, why);
+  std::string write_error;
+  if (s.send(message, write_error)) return s.expect(type, timeout_ms, why);
+  why = write_error;
+  std::string read_why;
+  if (!s.expect(type, timeout_ms, read_why)) why = fmt::format("{} ({})", read_why, write_error);
+  return std::nullopt;
 }
 
 Outcome ended_with(WorkerSession& s, int code, int timeout_ms) {
