@@ -293,10 +293,13 @@ TEST_F(RunAttribution, a_planted_sleep_is_named_as_a_blocked_wait_within_the_wor
   // Inside the worker's timed sleeps: never more than they, give or take the clock reads.
   EXPECT_LE(traced, own + 0.005) << slept->dump();
   // And short of them by at most the wake-ups' waits for a CPU, the calls' own entry and exit
-  // (well under 10 µs each), and the sleep of a run's last operation, which the worker counts
-  // whole and the account clips at the end of the window (under 1 ms).
+  // (well under 10 µs each), the sleep of a run's last operation, which the worker counts whole
+  // and the account clips at the end of the window (under 1 ms), and the interrupts taken
+  // between the worker's clock reads and the call, which the scheduler books as on-CPU time: on
+  // an oversubscribed host (the suite at -j3 here) they came to 0.1% of the window, so 1% is left
+  // for them.
   EXPECT_GE(traced,
-            own - runnable - 0.005 - sleeps * 10'000.0 / window_ns - runs * 1'000'000.0 / window_ns)
+            own - runnable - 0.01 - sleeps * 10'000.0 / window_ns - runs * 1'000'000.0 / window_ns)
       << slept->dump();
   bool timer = false;
   for (const auto& w : (*full)["wait_for"]) {
