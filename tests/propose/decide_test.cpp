@@ -232,5 +232,42 @@ TEST(ProposalFile, a_proposal_without_counters_or_a_change_is_refused) {
             std::string::npos);
 }
 
+TEST(ProposalFile, each_side_has_exactly_one_correctness_gate_an_oracle_or_a_command) {
+  const auto gated = parse_proposal(
+      replaced(kProposal, "{params: {subquery_cache: transaction}, oracle: o.yaml}",
+               "{params: {subquery_cache: transaction}, gate: {command: [./t.sh, -q], "
+               "timeout_s: 30}, command: [bin/engine, --fast]}"),
+      "dir/p.yaml");
+  ASSERT_TRUE(gated.proposal) << format_diagnostics(gated.diagnostics);
+  const ProposalSide& c = gated.proposal->candidate;
+  EXPECT_TRUE(c.oracle.empty());
+  ASSERT_EQ(c.gate_command.size(), 2u);
+  // Programs with a '/' are the proposal's folder's; their arguments are left as written.
+  EXPECT_TRUE(c.gate_command[0].ends_with("/dir/t.sh")) << c.gate_command[0];
+  EXPECT_EQ(c.gate_command[1], "-q");
+  EXPECT_EQ(c.gate_timeout_s, 30u);
+  EXPECT_TRUE(c.command[0].ends_with("/dir/bin/engine")) << c.command[0];
+
+  const auto both = parse_proposal(replaced(kProposal, "oracle: o.yaml}\ncounters",
+                                            "oracle: o.yaml, gate: {command: [t]}}\ncounters"),
+                                   "p.yaml");
+  ASSERT_FALSE(both.proposal);
+  EXPECT_NE(format_diagnostics(both.diagnostics).find("p.yaml:6:"), std::string::npos)
+      << format_diagnostics(both.diagnostics);
+  EXPECT_NE(format_diagnostics(both.diagnostics).find("not both"), std::string::npos);
+
+  const auto none =
+      parse_proposal(replaced(kProposal, ", oracle: o.yaml}\ncounters", "}\ncounters"), "p.yaml");
+  ASSERT_FALSE(none.proposal);
+  EXPECT_NE(format_diagnostics(none.diagnostics).find("candidate: name its correctness gate"),
+            std::string::npos)
+      << format_diagnostics(none.diagnostics);
+  const auto empty = parse_proposal(
+      replaced(kProposal, "oracle: o.yaml}\ncounters", "gate: {command: []}}\ncounters"), "p.yaml");
+  ASSERT_FALSE(empty.proposal);
+  EXPECT_NE(format_diagnostics(empty.diagnostics).find("candidate.gate.command"), std::string::npos)
+      << format_diagnostics(empty.diagnostics);
+}
+
 }  // namespace
 }  // namespace jbench::proposal

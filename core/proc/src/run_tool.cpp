@@ -62,7 +62,7 @@ bool wait_for_exit(pid_t pid, Clock::time_point deadline) {
 
 ToolRun run_to_completion(const std::vector<std::string>& argv,
                           const std::optional<std::string>& path_env, int timeout_ms,
-                          std::size_t max_output) {
+                          std::size_t max_output, const std::string& working_dir) {
   ToolRun run;
   if (argv.empty() || argv[0].empty() || argv[0][0] != '/') {
     run.error = "not an absolute path: " + (argv.empty() ? std::string() : argv[0]);
@@ -81,6 +81,7 @@ ToolRun run_to_completion(const std::vector<std::string>& argv,
   SpawnSpec spec;
   spec.executable = argv[0];
   spec.args.assign(argv.begin() + 1, argv.end());
+  spec.working_dir = working_dir;
   if (path_env) spec.extra_env.emplace_back("PATH", *path_env);
   spec.stdin_fd = null_fd;
   spec.stderr_fd = err_pipe[1];

@@ -15,9 +15,10 @@
  * engine's own work, a cost a matrix can sweep as an axis.
  *
  * What the trace bridge sees (docs/bridge.md): the phases, the canary, a span per transaction
- * (`transaction:read` / `transaction:write`) and, in full mode, the counter `bytes_copied` once
- * per transaction; the result reports the measure phase's `bytes_copied` itself too, in every
- * mode (`result.counters`).
+ * (`transaction:read` / `transaction:write`) and, in full mode, two counters once per
+ * transaction: `bytes_copied` and `mix_rounds` (the work_rounds it did, the engine's own measure
+ * of its work: what a proposal to do fewer names, fewer-rounds.yaml); the result reports the
+ * measure phase's `bytes_copied` itself too, in every mode (`result.counters`).
  *
  * The messages jbench sends are single-line JSON objects as nlohmann::json writes them (no
  * spaces): this example finds its fields by their quoted names instead of parsing JSON fully.
@@ -346,6 +347,7 @@ static uint64_t run_phase(session* s, phase* p, int by_ops, uint64_t amount) {
       p->last_op = end;
     }
     jb_counter("bytes_copied", (int64_t)(counted * s->row_bytes));
+    jb_counter("mix_rounds", (int64_t)(counted * s->work_rounds));
     jb_span_end(span);
     if (counted == 0) continue;
     *(reads ? &p->reads : &p->writes) += counted;

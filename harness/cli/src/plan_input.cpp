@@ -6,20 +6,12 @@
 #include <iostream>
 
 #include "jbench/host/host_resources.h"
+#include "jbench/matrix/declare_process_worker.h"
 #include "jbench/matrix/load.h"
-#include "jbench/matrix/worker_declaration.h"
 #include "jbench/plan/shard.h"
-#include "jbench/proc/worker_describe.h"
 #include "jbench/report/attach_cost.h"
 
 namespace jbench::cli {
-namespace {
-
-// A worker that has not described itself in this long is not going to.
-constexpr int kDescribeTimeoutMs = 30'000;
-
-}  // namespace
-
 void add_plan_input_options(CLI::App& app, PlanInput& input, bool with_shard) {
   app.add_option("matrix", input.matrix, "the matrix file (YAML, matrix language v1)")->required();
   app.add_option("--only", input.only,
@@ -53,27 +45,6 @@ void add_plan_input_options(CLI::App& app, PlanInput& input, bool with_shard) {
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
 }
 
-bool declare_process_worker(Matrix& m) {
-  const auto answer = proc::ask_worker_to_describe(m.workload.command, kDescribeTimeoutMs);
-  std::string error = answer.error;
-  std::shared_ptr<const WorkerDeclaration> declared;
-  if (error.empty()) {
-    declared = parse_worker_declaration(answer.line, error);
-    if (!declared)
-      error = fmt::format("'{} describe' answered wrong: {}", m.workload.command.front(), error);
-  }
-  if (!declared) {
-    std::cerr << fmt::format(
-        "jbench: error: {}: workload.command: {} (docs/worker-protocol.md, "
-        "\"describe\")\n",
-        m.file, error);
-    return false;
-  }
-  const auto problems = declare_workload(m, std::move(declared));
-  std::cerr << format_diagnostics(problems);
-  return problems.empty();
-}
-
 std::optional<Plan> make_plan_from(const PlanInput& input, const std::string& bundles_dir,
                                    PlanOptions options) {
   auto loaded = load_matrix_file(input.matrix);
@@ -81,7 +52,8 @@ std::optional<Plan> make_plan_from(const PlanInput& input, const std::string& bu
     std::cerr << format_diagnostics(loaded.diagnostics);
     return std::nullopt;
   }
-  if (loaded.matrix->workload.kind == kProcessKind && !declare_process_worker(*loaded.matrix)) {
+  if (const auto problems = declare_process_worker(*loaded.matrix); !problems.empty()) {
+    std::cerr << format_diagnostics(problems);
     return std::nullopt;
   }
   if (input.repetitions && *input.repetitions != loaded.matrix->repetitions) {

@@ -25,10 +25,6 @@ struct PlanInput {
 // `with_shard`: whether --shard is offered (not where the command makes the shards itself).
 void add_plan_input_options(CLI::App& app, PlanInput& input, bool with_shard = true);
 
-// A `kind: process` matrix: asks its worker to describe itself and checks the matrix's params
-// against what it declared (worker_declaration.h). False after printing why to stderr (exit 2).
-bool declare_process_worker(Matrix& m);
-
 // The plan, or nullopt after printing every problem to stderr (exit 2). Where `bundles_dir`
 // holds an earlier bundle with traced runs, the time estimate uses the tracer attach measured
 // there (report/attach_cost.h) instead of the assumed figure.

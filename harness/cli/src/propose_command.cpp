@@ -39,7 +39,8 @@ int run_propose(const ProposeCli& o) {
   options.name = o.name;
   options.ledger_worker = beside_self_executable("jbench-ledger-worker");
   for (const auto* side : {&resolved->baseline, &resolved->candidate}) {
-    if (!side->oracle.ledgers.empty() && ::access(options.ledger_worker.c_str(), X_OK) != 0) {
+    if (side->oracle && !side->oracle->ledgers.empty() &&
+        ::access(options.ledger_worker.c_str(), X_OK) != 0) {
       std::cerr << "jbench: error: the oracle's ledgers need " << options.ledger_worker
                 << ", which is not there: build it (bash ci/build.sh jbench-ledger-worker)\n";
       return kExitUsage;

@@ -18,31 +18,6 @@ constexpr std::array<std::string_view, 13> kMatrixKeys = {
     "version", "name", "description", "seed",  "repetitions", "workload", "phases",
     "limits",  "axes", "exclude",     "order", "collectors",  "oracle"};
 
-// A process worker's command: a non-empty list of strings; a program path with a '/' is made
-// absolute against the matrix file's folder (a bare name is looked up on PATH when it runs).
-void decode_command(Context& ctx, const yaml::Node& node, const std::string& path, Matrix& m) {
-  if (!ctx.is_sequence(node, path)) return;
-  if (node.items.empty()) {
-    ctx.error(node, path, "give the worker's program and its arguments, e.g. [./my-worker]");
-    return;
-  }
-  for (std::size_t i = 0; i < node.items.size(); ++i) {
-    auto word = ctx.string(node.items[i], index_path(path, i));
-    if (!word) continue;
-    if (word->empty()) {
-      ctx.error(node.items[i], index_path(path, i), "an empty word");
-      continue;
-    }
-    m.workload.command.push_back(std::move(*word));
-  }
-  if (m.workload.command.empty()) return;
-  std::string& program = m.workload.command.front();
-  if (program.find('/') != std::string::npos && program.front() != '/') {
-    const auto folder = std::filesystem::path(m.file).parent_path();
-    program = std::filesystem::absolute(folder / program).lexically_normal().string();
-  }
-}
-
 void decode_workload(Context& ctx, const yaml::Node& node, Matrix& m) {
   const auto* kind_node = node.find("kind");
   const bool process =
@@ -56,7 +31,8 @@ void decode_workload(Context& ctx, const yaml::Node& node, Matrix& m) {
   if (process) {
     m.workload.kind = std::string(kProcessKind);
     if (const auto* command = fields.required("command")) {
-      decode_command(ctx, *command, fields.path("command"), m);
+      m.workload.command = ctx.command(*command, fields.path("command"),
+                                       std::filesystem::path(m.file).parent_path().string());
     }
     // Checked once the worker has said which it takes (declare_workload).
     if (const auto* params = fields.optional("params")) {

@@ -2,6 +2,7 @@
 // language's strict, located reads.
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "decode_support.h"
@@ -42,8 +43,27 @@ std::vector<std::pair<std::string, std::vector<std::string>>> axis_values(Contex
   return out;
 }
 
+std::string folder_of(const std::string& file) {
+  return std::filesystem::path(file).parent_path().string();
+}
+
+void decode_gate(Context& ctx, const yaml::Node& n, const std::string& path, ProposalSide& side) {
+  static constexpr std::array<std::string_view, 2> kKeys = {"command", "timeout_s"};
+  Fields fields(ctx, n, path, kKeys);
+  if (!fields.valid()) return;
+  if (const auto* c = fields.required("command")) {
+    side.gate_command = ctx.command(*c, fields.path("command"), folder_of(ctx.file()));
+  }
+  if (const auto* t = fields.optional("timeout_s")) {
+    if (auto v = ctx.integer(*t, fields.path("timeout_s"), 1, 86'400)) {
+      side.gate_timeout_s = static_cast<std::uint32_t>(*v);
+    }
+  }
+}
+
 void decode_side(Context& ctx, const yaml::Node& n, const std::string& path, ProposalSide& side) {
-  static constexpr std::array<std::string_view, 3> kKeys = {"params", "worker_dir", "oracle"};
+  static constexpr std::array<std::string_view, 5> kKeys = {"params", "worker_dir", "command",
+                                                            "oracle", "gate"};
   Fields fields(ctx, n, path, kKeys);
   if (!fields.valid()) return;
   side.where = ctx.where(n);
@@ -58,9 +78,26 @@ void decode_side(Context& ctx, const yaml::Node& n, const std::string& path, Pro
   if (const auto* w = fields.optional("worker_dir")) {
     if (auto v = ctx.string(*w, fields.path("worker_dir"))) side.worker_dir = *v;
   }
-  if (const auto* o = fields.required("oracle")) {
-    side.oracle_where = ctx.where(*o);
-    if (auto v = ctx.string(*o, fields.path("oracle"))) side.oracle = *v;
+  if (const auto* c = fields.optional("command")) {
+    side.command_where = ctx.where(*c);
+    side.command = ctx.command(*c, fields.path("command"), folder_of(ctx.file()));
+  }
+  const auto* oracle = fields.optional("oracle");
+  const auto* gate = fields.optional("gate");
+  if (oracle && gate) {
+    ctx.error(*gate, fields.path("gate"),
+              "give one correctness gate: 'oracle' (an oracle matrix) or 'gate' (a command), "
+              "not both");
+  } else if (oracle) {
+    side.oracle_where = ctx.where(*oracle);
+    if (auto v = ctx.string(*oracle, fields.path("oracle"))) side.oracle = *v;
+  } else if (gate) {
+    side.oracle_where = ctx.where(*gate);
+    decode_gate(ctx, *gate, fields.path("gate"), side);
+  } else {
+    ctx.error(n, path,
+              "name its correctness gate: 'oracle: FILE' (an oracle matrix, for an SQL engine) "
+              "or 'gate: {command: [...]}' (a command of the project's own that must exit 0)");
   }
 }
 
@@ -167,9 +204,11 @@ void decode_proposal(Context& ctx, const yaml::Node& root, Proposal& p) {
   const auto* b = root.find("baseline");
   const auto* c = root.find("candidate");
   if (b && c && ctx.error_count() == 0 && p.baseline.params.empty() && p.candidate.params.empty() &&
-      !p.baseline.worker_dir && !p.candidate.worker_dir) {
+      !p.baseline.worker_dir && !p.candidate.worker_dir && p.baseline.command.empty() &&
+      p.candidate.command.empty()) {
     ctx.error(*c, "candidate",
-              "the candidate names neither 'params' nor 'worker_dir': say what it changes");
+              "the candidate names neither 'params' nor a build ('worker_dir', or 'command' for "
+              "a process worker): say what it changes");
   }
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 
 #include "jbench/common/text.h"
 
@@ -128,6 +129,33 @@ bool Context::is_sequence(const yaml::Node& n, std::string_view path) {
   if (n.kind == yaml::Node::Kind::sequence) return true;
   error(n, path, fmt::format("expected a sequence, got {}", yaml::describe_kind(n)));
   return false;
+}
+
+std::vector<std::string> Context::command(const yaml::Node& n, std::string_view path,
+                                          const std::string& relative_to) {
+  std::vector<std::string> words;
+  if (!is_sequence(n, path)) return words;
+  if (n.items.empty()) {
+    error(n, path, "give the program and its arguments, e.g. [./my-worker]");
+    return words;
+  }
+  for (std::size_t i = 0; i < n.items.size(); ++i) {
+    auto word = string(n.items[i], index_path(path, i));
+    if (!word) continue;
+    if (word->empty()) {
+      error(n.items[i], index_path(path, i), "an empty word");
+      continue;
+    }
+    words.push_back(std::move(*word));
+  }
+  if (words.empty()) return words;
+  std::string& program = words.front();
+  if (program.find('/') != std::string::npos && program.front() != '/') {
+    program = std::filesystem::absolute(std::filesystem::path(relative_to) / program)
+                  .lexically_normal()
+                  .string();
+  }
+  return words;
 }
 
 Fields::Fields(Context& ctx, const yaml::Node& map, std::string path,

@@ -38,6 +38,10 @@ class Context {
   std::optional<std::string> identifier(const yaml::Node& n, std::string_view path);
   bool is_map(const yaml::Node& n, std::string_view path);
   bool is_sequence(const yaml::Node& n, std::string_view path);
+  // A command: a non-empty sequence of non-empty strings, the program first. A program path with
+  // a '/' is made absolute against `relative_to` (a bare name is looked up on PATH when it runs).
+  std::vector<std::string> command(const yaml::Node& n, std::string_view path,
+                                   const std::string& relative_to);
 
  private:
   std::string file_;

@@ -25,14 +25,24 @@ std::string side_line(const Json& side) {
   if (side.contains("worker_dir") && side["worker_dir"].is_string()) {
     parts.push_back("worker build " + side["worker_dir"].get<std::string>());
   }
+  if (side.contains("command") && side["command"].is_array()) {
+    std::vector<std::string> words;
+    for (const auto& w : side["command"])
+      words.push_back(w.is_string() ? w.get<std::string>() : "?");
+    parts.push_back(fmt::format("worker command {}", fmt::join(words, " ")));
+  }
   if (parts.empty()) parts.push_back("the matrix as written");
   return fmt::format("{}", fmt::join(parts, ", "));
 }
 
+// An oracle pass names its bundle; a gate command its exit and the log of what it printed.
 std::string gate_line(const Json& g) {
   if (!g.is_object() || !g.value("ran", false)) return "not run";
-  if (g.value("passed", false)) return fmt::format("passed ({})", text(g, "bundle"));
-  return fmt::format("FAILED: {} ({})", text(g, "failure"), text(g, "bundle"));
+  const std::string where =
+      g.contains("log") ? fmt::format("gate command, {}, {}", text(g, "exit"), text(g, "log"))
+                        : text(g, "bundle");
+  if (g.value("passed", false)) return fmt::format("passed ({})", where);
+  return fmt::format("FAILED: {} ({})", text(g, "failure"), where);
 }
 
 std::string figure(const Json& j, const char* key) {

@@ -9,8 +9,11 @@
 
 #include "jbench/compare/metrics.h"
 #include "jbench/host/host_resources.h"
+#include "jbench/matrix/declare_process_worker.h"
 #include "jbench/matrix/load.h"
 #include "jbench/matrix/param_override.h"
+#include "jbench/matrix/workload_kinds.h"
+#include "jbench/proc/worker_describe.h"
 #include "jbench/propose/propose.h"
 #include "jbench/results/project_counters.h"
 
@@ -65,12 +68,84 @@ std::vector<std::string> only_arguments(const AxisMap& axes) {
   return out;
 }
 
+// A side's build: another folder of built-in workers, or another command of a process worker.
+// False when the side names one the matrix's workload cannot take.
+bool apply_build(Checker& c, const ProposalSide& s, const char* which, const std::string& base_dir,
+                 Matrix& m, ResolvedSide& out) {
+  const bool process = m.workload.kind == kProcessKind;
+  if (!s.command.empty() && !process) {
+    c.error(s.command_where, fmt::format("{}.command", which),
+            fmt::format("the matrix's workload is the built-in kind '{}': its build is named by "
+                        "'worker_dir' (a folder holding jbench-{}-worker)",
+                        m.workload.kind, m.workload.kind));
+    return false;
+  }
+  if (s.worker_dir && process) {
+    c.error(s.where, fmt::format("{}.worker_dir", which),
+            "the matrix's workload is a process worker: name this side's build by its "
+            "'command' instead");
+    return false;
+  }
+  if (!s.command.empty()) {
+    m.overrides.push_back(
+        {"workload.command", fmt::format("{}", fmt::join(m.workload.command, " ")),
+         fmt::format("{}", fmt::join(s.command, " ")), fmt::format("proposal {}", which)});
+    m.workload.command = s.command;
+  }
+  if (s.worker_dir) {
+    out.worker_dir = relative_to(base_dir, *s.worker_dir);
+    const std::string worker = out.worker_dir + "/jbench-" + m.workload.kind + "-worker";
+    if (::access(worker.c_str(), X_OK) != 0) {
+      c.error(s.where, fmt::format("{}.worker_dir", which),
+              fmt::format("{} holds no executable {}", out.worker_dir,
+                          fs::path(worker).filename().string()));
+      return false;
+    }
+  }
+  // A process worker says which parameters it takes: each side's build is asked, since a
+  // candidate may declare other parameters than the baseline.
+  auto problems = declare_process_worker(m);
+  for (auto& d : problems) c.out.push_back(std::move(d));
+  return problems.empty();
+}
+
+// The side's correctness gate: its oracle matrix, loaded; or its gate command, found.
+bool resolve_gate(Checker& c, const ProposalSide& s, const char* which, const std::string& base_dir,
+                  ResolvedSide& out) {
+  if (!s.gate_command.empty()) {
+    out.gate_command = s.gate_command;
+    out.gate_command.front() = proc::worker_program(s.gate_command.front());
+    out.gate_dir = fs::absolute(base_dir).lexically_normal().string();
+    out.gate_timeout_s = s.gate_timeout_s;
+    if (out.gate_command.front().empty()) {
+      c.error(s.oracle_where, fmt::format("{}.gate.command", which),
+              fmt::format("'{}' is not an executable file", s.gate_command.front()));
+      return false;
+    }
+    return true;
+  }
+  const std::string oracle_path = relative_to(base_dir, s.oracle);
+  if (!fs::is_regular_file(oracle_path)) {
+    c.error(s.oracle_where, fmt::format("{}.oracle", which),
+            fmt::format("{} is not a file", oracle_path));
+    return false;
+  }
+  LoadedOracleMatrix oracle = load_oracle_matrix_file(oracle_path);
+  if (!oracle.matrix) {
+    for (auto& d : oracle.diagnostics) c.out.push_back(std::move(d));
+    return false;
+  }
+  out.oracle = std::move(*oracle.matrix);
+  return true;
+}
+
 std::optional<ResolvedSide> resolve_side(Checker& c, const ProposalSide& s, const char* which,
                                          const std::string& base_dir, const Matrix& matrix,
                                          const std::vector<OnlyFilter>& filters,
                                          const std::string& rule_hash) {
-  bool ok = true;
   Matrix m = matrix;
+  ResolvedSide out;
+  bool ok = apply_build(c, s, which, base_dir, m, out);
   // One repetition a session: the proposal's sessions are its repetitions.
   if (m.repetitions != 1) {
     m.overrides.push_back({"repetitions", std::to_string(m.repetitions), "1",
@@ -84,7 +159,8 @@ std::optional<ResolvedSide> resolve_side(Checker& c, const ProposalSide& s, cons
                            "jbench propose (binaries named by hash, not copied per session)"});
     m.limits.provenance_mib = 0;
   }
-  for (const auto& param : s.params) {
+  // A process worker's settings are checked against what its build declared, so only once it has.
+  for (const auto& param : ok ? s.params : std::vector<ProposalParam>{}) {
     if (auto why = override_param(m, param.key, param.value, fmt::format("proposal {}", which))) {
       c.error(param.where, fmt::format("{}.params.{}", which, param.key), *why);
       ok = false;
@@ -94,29 +170,7 @@ std::optional<ResolvedSide> resolve_side(Checker& c, const ProposalSide& s, cons
   // rewrite every session's checksummed manifest too.
   m.overrides.push_back({"proposal.rule_sha256", "", rule_hash,
                          "jbench propose (the decision rule, hashed before the first run)"});
-  ResolvedSide out;
-  if (s.worker_dir) {
-    out.worker_dir = relative_to(base_dir, *s.worker_dir);
-    const std::string worker = out.worker_dir + "/jbench-" + m.workload.kind + "-worker";
-    if (::access(worker.c_str(), X_OK) != 0) {
-      c.error(s.where, fmt::format("{}.worker_dir", which),
-              fmt::format("{} holds no executable {}", out.worker_dir,
-                          fs::path(worker).filename().string()));
-      ok = false;
-    }
-  }
-  const std::string oracle_path = relative_to(base_dir, s.oracle);
-  LoadedOracleMatrix oracle = load_oracle_matrix_file(oracle_path);
-  if (!fs::is_regular_file(oracle_path)) {
-    c.error(s.oracle_where, fmt::format("{}.oracle", which),
-            fmt::format("{} is not a file", oracle_path));
-    ok = false;
-  } else if (!oracle.matrix) {
-    for (auto& d : oracle.diagnostics) c.out.push_back(std::move(d));
-    ok = false;
-  } else {
-    out.oracle = std::move(*oracle.matrix);
-  }
+  ok = resolve_gate(c, s, which, base_dir, out) && ok;
   if (!ok) return std::nullopt;
   out.plan = make_plan(m, filters, probe_host_resources());
   return out;
@@ -169,7 +223,14 @@ std::optional<ResolvedProposal> resolve_proposal(const Proposal& p,
     for (auto& d : loaded.diagnostics) diagnostics.push_back(std::move(d));
     return std::nullopt;
   }
-  const Matrix& m = *loaded.matrix;
+  // The cells are named by the matrix's axes, and a process worker's parameter axes are known
+  // once it has described itself: the baseline's build is asked here, and each side's again.
+  Matrix m = *loaded.matrix;
+  if (m.workload.kind == kProcessKind && !p.baseline.command.empty()) {
+    m.workload.command = p.baseline.command;
+  }
+  for (auto& d : declare_process_worker(m)) diagnostics.push_back(std::move(d));
+  if (!diagnostics.empty()) return std::nullopt;
   if (m.oracle) {
     c.error(p.matrix_where, "matrix",
             fmt::format("{} runs its own oracle pass (oracle: {}) in every session; a proposal "
@@ -188,14 +249,17 @@ std::optional<ResolvedProposal> resolve_proposal(const Proposal& p,
   r.proposal = p;
   r.rule_sha256 = rule_sha256(p);
   r.seed = p.seed.value_or(m.seed);
-  auto baseline = resolve_side(c, p.baseline, "baseline", dir, m, filters.filters, r.rule_sha256);
+  const Matrix& undeclared = *loaded.matrix;
+  auto baseline =
+      resolve_side(c, p.baseline, "baseline", dir, undeclared, filters.filters, r.rule_sha256);
   auto candidate =
-      resolve_side(c, p.candidate, "candidate", dir, m, filters.filters, r.rule_sha256);
+      resolve_side(c, p.candidate, "candidate", dir, undeclared, filters.filters, r.rule_sha256);
   if (!baseline || !candidate) return std::nullopt;
   r.baseline = std::move(*baseline);
   r.candidate = std::move(*candidate);
   r.settings_differ = !p.baseline.params.empty() || !p.candidate.params.empty();
-  r.builds_differ = p.baseline.worker_dir.has_value() || p.candidate.worker_dir.has_value();
+  r.builds_differ = p.baseline.worker_dir.has_value() || p.candidate.worker_dir.has_value() ||
+                    !p.baseline.command.empty() || !p.candidate.command.empty();
 
   // The accepting cells: those the rule names, else every measured point untraced (a traced
   // mode's throughput carries its observer; its counters are read beside it, decide.h).

@@ -1,6 +1,7 @@
 // run_proposal: the oracle gate, the interleaved sessions, the comparison and the verdict, left
 // as one evidence bundle (docs/proposal.md, "The evidence bundle").
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -16,6 +17,7 @@
 #include "jbench/oracle_pass/oracle_bundle.h"
 #include "jbench/oracle_pass/oracle_pass.h"
 #include "jbench/proc/interrupt.h"
+#include "jbench/proc/run_tool.h"
 #include "jbench/proposal/session_order.h"
 #include "jbench/propose/propose.h"
 #include "jbench/run/session.h"
@@ -33,10 +35,13 @@ using proposal::Verdict;
 Json side_json(const ProposalSide& s, const ResolvedSide& r) {
   Json params = Json::object();
   for (const auto& p : s.params) params[p.key] = p.value;
+  const auto or_null = [](bool present, Json value) { return present ? value : Json(nullptr); };
   return {{"params", params},
-          {"worker_dir", r.worker_dir.empty() ? Json(nullptr) : Json(r.worker_dir)},
-          {"oracle", s.oracle},
-          {"oracle_sha256", r.oracle.sha256}};
+          {"worker_dir", or_null(!r.worker_dir.empty(), r.worker_dir)},
+          {"command", or_null(!s.command.empty(), r.plan.matrix->workload.command)},
+          {"oracle", or_null(r.oracle.has_value(), s.oracle)},
+          {"oracle_sha256", or_null(r.oracle.has_value(), r.oracle ? r.oracle->sha256 : "")},
+          {"gate_command", or_null(!r.gate_command.empty(), r.gate_command)}};
 }
 
 // What a failed oracle record failed on, in a line: its failed sections, and for the corpus the
@@ -70,12 +75,49 @@ struct OracleGate {
   bool ran = false;
   bool passed = false;
   bool interrupted = false;
-  std::string bundle;  // relative to the evidence bundle
+  std::string bundle;  // relative to the evidence bundle: an oracle pass's
   std::string failure;
+  std::string log;          // relative to the evidence bundle: a gate command's output
+  std::string exit_status;  // a gate command's: "exit 0", "signal 9", "timed out after 600 s"
 };
+
+std::string_view gate_name(const ResolvedSide& side) {
+  return side.oracle ? "oracle pass" : "gate command";
+}
+
+// A gate command's output kept whole up to this much of each stream.
+constexpr std::size_t kGateOutputBytes = 1 << 20;
+
+// The side's own correctness command, run to completion in the proposal's folder: it passes
+// when it exits 0. What it printed is kept as logs/gate-<side>.log.
+OracleGate run_gate_command(StagingBundle& b, const ResolvedSide& side, std::string_view which,
+                            std::ostream& log) {
+  OracleGate gate;
+  gate.ran = true;
+  log << fmt::format("propose: the {}'s gate ({})\n", which, fmt::join(side.gate_command, " "));
+  const proc::ToolRun run = proc::run_to_completion(side.gate_command, std::nullopt,
+                                                    static_cast<int>(side.gate_timeout_s) * 1000,
+                                                    kGateOutputBytes, side.gate_dir);
+  gate.exit_status = !run.started    ? "not started: " + run.error
+                     : run.timed_out ? fmt::format("timed out after {} s", side.gate_timeout_s)
+                     : run.signaled  ? fmt::format("signal {}", run.signal)
+                                     : fmt::format("exit {}", run.exit_code);
+  gate.passed = run.started && !run.timed_out && !run.signaled && run.exit_code == 0;
+  gate.log = fmt::format("logs/gate-{}.log", which);
+  (void)b.write_file(gate.log, fmt::format("$ {}\n(in {})\n--- stdout\n{}--- stderr\n{}--- {}\n",
+                                           fmt::join(side.gate_command, " "), side.gate_dir,
+                                           run.out, run.err, gate.exit_status));
+  if (!gate.passed) {
+    gate.failure = fmt::format("its gate command ended with {} ({})", gate.exit_status, gate.log);
+  }
+  log << fmt::format("propose: the {}'s gate {}{}\n", which, gate.passed ? "passed" : "FAILED",
+                     gate.failure.empty() ? "" : ": " + gate.failure);
+  return gate;
+}
 
 OracleGate run_gate(StagingBundle& b, const ResolvedSide& side, std::string_view which,
                     const ProposeOptions& o, const std::string& scratch, std::ostream& log) {
+  if (!side.oracle) return run_gate_command(b, side, which, log);
   OracleGate gate;
   oracle_pass::PassOptions pass;
   pass.ledger_worker = o.ledger_worker;
@@ -86,15 +128,15 @@ OracleGate run_gate(StagingBundle& b, const ResolvedSide& side, std::string_view
   pass.log = &pass_log;
   proc::InterruptWatch interrupt;
   pass.should_stop = [&interrupt] { return interrupt.interrupted(); };
-  log << fmt::format("propose: the {}'s oracle pass ({})\n", which, side.oracle.file);
-  auto record = oracle_pass::run_oracle_pass(side.oracle, pass);
+  log << fmt::format("propose: the {}'s oracle pass ({})\n", which, side.oracle->file);
+  auto record = oracle_pass::run_oracle_pass(*side.oracle, pass);
   fs::remove_all(pass.work_dir, ec);
   gate.ran = true;
   if (!record) {
     gate.failure = "the pass could not run: " + record.error().message;
     return gate;
   }
-  auto written = oracle_pass::write_oracle_bundle(*record, side.oracle, b.root() + "/oracle",
+  auto written = oracle_pass::write_oracle_bundle(*record, *side.oracle, b.root() + "/oracle",
                                                   std::string(which));
   (void)b.write_file(fmt::format("logs/oracle-{}.log", which), pass_log.str());
   if (written) gate.bundle = fs::relative(written->path, b.root()).string();
@@ -179,8 +221,8 @@ Result<ProposeOutcome> run_proposal(const ResolvedProposal& r, const ProposeOpti
                          Verdict::inconclusive, "interrupted during the candidate's oracle pass")
                    : proposal::decision_without_timing(
                          Verdict::rejected,
-                         "the candidate fails its oracle pass, so it was never timed: " +
-                             candidate_gate.failure);
+                         fmt::format("the candidate fails its {}, so it was never timed: {}",
+                                     gate_name(r.candidate), candidate_gate.failure));
   } else if (interrupt.interrupted()) {
     interrupted = true;
     decision = proposal::decision_without_timing(Verdict::inconclusive,
@@ -192,9 +234,9 @@ Result<ProposeOutcome> run_proposal(const ResolvedProposal& r, const ProposeOpti
       decision = proposal::decision_without_timing(
           Verdict::inconclusive,
           interrupted ? std::string("interrupted during the baseline's oracle pass")
-                      : "the baseline fails its oracle pass, so there is nothing right to compare "
-                        "the candidate with: " +
-                            baseline_gate.failure);
+                      : fmt::format("the baseline fails its {}, so there is nothing right to "
+                                    "compare the candidate with: {}",
+                                    gate_name(r.baseline), baseline_gate.failure));
     }
   }
 
@@ -290,10 +332,12 @@ Result<ProposeOutcome> run_proposal(const ResolvedProposal& r, const ProposeOpti
   }
   const auto gate_json = [](const OracleGate& g) -> Json {
     if (!g.ran) return {{"ran", false}};
-    return {{"ran", true},
-            {"passed", g.passed},
-            {"bundle", g.bundle.empty() ? Json(nullptr) : Json(g.bundle)},
-            {"failure", g.failure.empty() ? Json(nullptr) : Json(g.failure)}};
+    Json out = {{"ran", true},
+                {"passed", g.passed},
+                {"bundle", g.bundle.empty() ? Json(nullptr) : Json(g.bundle)},
+                {"failure", g.failure.empty() ? Json(nullptr) : Json(g.failure)}};
+    if (!g.log.empty()) out.update({{"log", g.log}, {"exit", g.exit_status}});
+    return out;
   };
   record["status"] = interrupted ? "interrupted" : "complete";
   record["finished_utc"] = utc_now("%FT%TZ");

@@ -51,6 +51,33 @@ std::optional<std::string> session_rule_hash(const std::string& dir) {
   return std::nullopt;
 }
 
+// A gate command's record (docs/proposal.md, "The correctness gate"): its log is kept, ends with
+// how the command ended as the record says, and it passed exactly when it exited 0.
+void check_gate_command(const std::string& root, const Json& gate, const char* side,
+                        Findings& findings) {
+  auto log = string_at(gate, "log");
+  if (!log) return;  // an oracle pass: its bundle is checked instead
+  const std::string pointer = fmt::format("/oracle/{}", side);
+  const auto ended = string_at(gate, "exit").value_or("");
+  if (gate.value("passed", false) != (ended == "exit 0")) {
+    findings.add("proposal.gate_mismatch", "proposal.json", pointer + "/passed",
+                 fmt::format("the record says the {}'s gate command {}, but it ended with '{}'",
+                             side, gate.value("passed", false) ? "passed" : "failed", ended));
+  }
+  if (!safe_relative(*log)) {
+    findings.add("proposal.bundle_path", "proposal.json", pointer + "/log",
+                 fmt::format("the gate log's path '{}' leaves the evidence bundle", *log));
+    return;
+  }
+  auto text = read_document(root, *log, findings);
+  if (text && !text->ends_with(fmt::format("--- {}\n", ended))) {
+    findings.add("proposal.gate_mismatch", *log, "",
+                 fmt::format("the {}'s gate log does not end with how the record says its "
+                             "command ended ('{}')",
+                             side, ended));
+  }
+}
+
 }  // namespace
 
 void check_proposal(const std::string& root, Findings& findings) {
@@ -87,6 +114,7 @@ void check_proposal(const std::string& root, Findings& findings) {
     for (const char* side : {"candidate", "baseline"}) {
       const Json* g = member(*oracle, side);
       if (!g || !g->value("ran", false)) continue;
+      check_gate_command(root, *g, side, findings);
       auto bundle = string_at(*g, "bundle");
       if (!bundle) continue;
       nested_valid(root, *bundle, fmt::format("{} oracle", side), findings);

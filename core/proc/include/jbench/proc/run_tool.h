@@ -33,9 +33,9 @@ struct ToolRun {
 };
 
 // `path_env` becomes the child's PATH; nullopt leaves the harness's PATH (the rest of the
-// environment is inherited either way).
+// environment is inherited either way). `working_dir`: where it runs; empty, the harness's.
 ToolRun run_to_completion(const std::vector<std::string>& argv,
                           const std::optional<std::string>& path_env, int timeout_ms,
-                          std::size_t max_output = 16 * 1024);
+                          std::size_t max_output = 16 * 1024, const std::string& working_dir = {});
 
 }  // namespace jbench::proc

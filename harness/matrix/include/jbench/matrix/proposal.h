@@ -31,12 +31,20 @@ struct ProposalParam {
   SourceLocation where;
 };
 
+// A side's correctness gate is one of two: an oracle matrix (jbench's own checks of the answers
+// of an SQL engine, docs/oracle.md), or, for an engine the oracle cannot speak to, a command of
+// the project's own that must exit 0 (its test suite, `jbench check-worker`, ...). Either runs
+// before anything of that side is timed.
 struct ProposalSide {
   std::vector<ProposalParam> params;      // settings that replace the matrix's
   std::optional<std::string> worker_dir;  // a folder holding jbench-<kind>-worker of this build
-  std::string oracle;                     // the oracle matrix this side must pass
+  std::vector<std::string> command;       // kind: process: this build's worker command
+  std::string oracle;                     // the oracle matrix this side must pass, or
+  std::vector<std::string> gate_command;  // the command that must exit 0 (gate: {command})
+  std::uint32_t gate_timeout_s = 600;     // gate: {timeout_s}: past it the gate fails
   SourceLocation where;
-  SourceLocation oracle_where;
+  SourceLocation command_where;
+  SourceLocation oracle_where;  // of `oracle:` or `gate:`, whichever is given
 };
 
 enum class CounterDirection { decrease, increase };

@@ -32,9 +32,14 @@
 namespace jbench::propose {
 
 struct ResolvedSide {
-  Plan plan;               // the side's matrix with its settings, one repetition
+  Plan plan;               // the side's matrix with its settings and build, one repetition
   std::string worker_dir;  // absolute; empty: the workers beside jbench (run_session's default)
-  OracleMatrix oracle;
+  // The correctness gate: an oracle pass, or (when `oracle` is empty) a command that must exit 0,
+  // its program absolute, run in `gate_dir` (the proposal's folder).
+  std::optional<OracleMatrix> oracle;
+  std::vector<std::string> gate_command;
+  std::string gate_dir;
+  std::uint32_t gate_timeout_s = 600;
 };
 
 struct ResolvedProposal {

@@ -1,0 +1,35 @@
+#include "jbench/matrix/declare_process_worker.h"
+
+#include <fmt/format.h>
+
+#include "jbench/matrix/worker_declaration.h"
+#include "jbench/matrix/workload_kinds.h"
+#include "jbench/proc/worker_describe.h"
+
+namespace jbench {
+namespace {
+
+// A worker that has not described itself in this long is not going to.
+constexpr int kDescribeTimeoutMs = 30'000;
+
+}  // namespace
+
+std::vector<Diagnostic> declare_process_worker(Matrix& m) {
+  if (m.workload.kind != kProcessKind) return {};
+  const auto answer = proc::ask_worker_to_describe(m.workload.command, kDescribeTimeoutMs);
+  std::string error = answer.error;
+  std::shared_ptr<const WorkerDeclaration> declared;
+  if (error.empty()) {
+    declared = parse_worker_declaration(answer.line, error);
+    if (!declared)
+      error = fmt::format("'{} describe' answered wrong: {}", m.workload.command.front(), error);
+  }
+  if (!declared) {
+    return {Diagnostic{{m.file, 0, 0},
+                       "workload.command",
+                       fmt::format("{} (docs/worker-protocol.md, \"describe\")", error)}};
+  }
+  return declare_workload(m, std::move(declared));
+}
+
+}  // namespace jbench
