@@ -57,6 +57,7 @@ TEST(CheckWorker, a_worker_that_breaks_one_rule_is_named_by_it) {
       {"garbage", "hello", "not a message: this is not a protocol message"},
       {"exit_before_barrier", "warmup", "its output ended before \"warmup_done\""},
       {"miscount_result", "result", "201 operations counted, 200 were asked for"},
+      {"wrong_version", "hello", "speaks protocol 2"},
   };
   for (const auto& c : cases) {
     const auto r = check({faulty}, {{"JBENCH_FAULT", c.fault}});

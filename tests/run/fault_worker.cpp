@@ -12,6 +12,7 @@
 //   fork_child           forks a child at the start barrier that outlives the run (it sleeps
 //                        30 s at most); it must join the cohort and be killed at teardown
 //   miscount_result      its result claims one operation more than it counted
+//   wrong_version        its hello says it speaks protocol 2
 // JBENCH_FAULT_RUN, when set, limits the fault to runs whose id contains it; other runs, and
 // build-dataset, behave exactly like the real worker.
 #include <poll.h>
@@ -119,6 +120,10 @@ int relay(const std::string& fault) {
     if (fds[1].revents) {
       const bool open = pump(from_worker[0], from_real, [&](std::string line) {
         if (fault == "miscount_result" && is_type(line, "result")) line = miscounted(line);
+        if (fault == "wrong_version" && is_type(line, "hello")) {
+          const auto at = line.find("\"protocol\":1");
+          if (at != std::string::npos) line.replace(at, 12, "\"protocol\":2");
+        }
         write_all(STDOUT_FILENO, line + "\n");
         if (fault == "exit_before_barrier" && is_type(line, "canary_done")) _exit(7);
       });

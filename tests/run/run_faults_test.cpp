@@ -64,7 +64,11 @@ INSTANTIATE_TEST_SUITE_P(
                       FaultCase{"exit_before_barrier", "failed", "exit 7"},
                       FaultCase{"hang_in_measure", "timeout", "\"measure_done\""},
                       FaultCase{"kill_in_measure", "failed", "signal 9"},
-                      FaultCase{"spam_stderr", "failed", "output bound"}),
+                      FaultCase{"spam_stderr", "failed", "output bound"},
+                      // The protocol's rules, as `jbench check-worker` names them
+                      // (check_worker_test.cpp): the run fails on the same sentence.
+                      FaultCase{"wrong_version", "failed", "speaks protocol 2"},
+                      FaultCase{"miscount_result", "failed", "operations_by_type adds up to"}),
     [](const ::testing::TestParamInfo<FaultCase>& param_info) { return param_info.param.fault; });
 
 // A traced run whose worker fails before it is registered never attaches its collectors: the run

@@ -11,7 +11,7 @@
 #include "jbench/proc/run_tool.h"
 #include "jbench/proc/worker_describe.h"
 #include "jbench/proc/worker_hello.h"
-#include "result_rules.h"
+#include "jbench/results/result_rules.h"
 #include "worker_session.h"
 
 namespace jbench::check_worker {
@@ -219,7 +219,7 @@ void main_session(Pass& p, const WorkerDeclaration* d, const std::string& db,
            [&] {
              return check(session->expect("result", t, why), [&](const Json& r) {
                const auto problems =
-                   result_problems(r, hello, {o.lane, o.connection, o.measure_operations});
+                   results::result_problems(r, hello, {o.lane, o.connection, o.measure_operations});
                if (problems.empty())
                  return pass(fmt::format("{} operations", o.measure_operations));
                std::string all;

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <poll.h>
 #include <signal.h>
 #include <unistd.h>
@@ -15,6 +16,7 @@
 #include "jbench/common/clock.h"
 #include "jbench/proc/proc_stat.h"
 #include "jbench/results/lanes.h"
+#include "jbench/results/result_rules.h"
 #include "run_collectors.h"
 #include "worker_link.h"
 
@@ -289,6 +291,10 @@ bool RunExecution::spawn_and_register(const std::string& db) {
   startup_steps_["hello_ns"] = ns_string(clock_.now_ns());
   for (auto& w : workers_) {
     if (auto refusal = cohort_.register_worker(w.index, w.process->pid(), hello_[w.index])) {
+      // Neither the refused hello nor those after it, never registered, are the sessions':
+      // run.json takes no time from them (the validator, reading the transcript, ends a session
+      // at a hello that breaks the protocol).
+      for (std::size_t i = w.index; i < hello_.size(); ++i) hello_[i] = nullptr;
       fail({WaitResult::failed, w.index, *refusal});
       return false;
     }
@@ -472,6 +478,22 @@ RunRecord RunExecution::execute() {
         std::string why = r.contains("conditions") ? r["conditions"].dump() : "(no conditions)";
         fail({WaitResult::failed, r.value("worker_index", std::size_t{0}),
               fmt::format("worker {} reported: {}", r.value("worker_index", 0), why)});
+      }
+    }
+    // Each result holds the protocol's rules, the ones `jbench check-worker` names: its
+    // identity, its configuration, the operations asked for, counts that add up.
+    for (std::size_t i = 0; i < result_.size() && !status_; ++i) {
+      const results::Asked asked{
+          lane_label(),
+          m_.axis(Axis::connection)
+              .labels[block_.point[static_cast<std::size_t>(Axis::connection)]],
+          m_.measure.kind == Phase::Kind::operations ? std::optional(m_.measure.amount)
+                                                     : std::nullopt};
+      const auto problems = results::result_problems(result_[i], hello_[i], asked);
+      if (!problems.empty()) {
+        fail({WaitResult::failed, i,
+              fmt::format("worker {}'s result breaks the protocol: {}", i,
+                          fmt::join(problems, "; "))});
       }
     }
     // Single workers may starve or, in the mixed lane, draw one kind only; the run as a whole

@@ -47,6 +47,7 @@ class FakeWorker final : public WorkerProcess {
     const Json m = Json::parse(line, nullptr, false);
     const std::string type = m.is_object() ? m.value("type", "?") : "?";
     events_.push_back("-> " + type);
+    if (type == "configure") configured_ = m;
     const auto scripted = script_.answers.find(type);
     const std::vector<std::string> answers =
         scripted != script_.answers.end() ? scripted->second : protocol_answers(type);
@@ -112,14 +113,47 @@ class FakeWorker final : public WorkerProcess {
                 {"t_start_ns", std::to_string(clock_.now_ns())},
                 {"t_end_ns", std::to_string(clock_.now_ns() + 1000)}});
     } else if (type == "result") {
-      // A writer's measured counts: it wrote and read nothing (the lane rule).
-      m.update({{"status", "ok"}, {"worker_index", index_}, {"reads", 0}, {"writes", 10}});
+      m.update(result());
     } else if (type == "bye") {
       m["teardown_ns"] = "1000";
     }
     events_.push_back("<- " + type);
     const std::string line = m.dump() + "\n";
     if (write_fd_ >= 0) (void)!write(write_fd_, line.data(), line.size());
+  }
+
+  // A writer's measured counts, as the protocol has them (the runner holds every result to
+  // manifests/worker-result.schema.json and its counting rules): 10 writes, nothing read.
+  Json result() const {
+    const Json histogram = {{"format", "jbench.latency_histogram/1"},
+                            {"unit", "ns"},
+                            {"count", 10},
+                            {"buckets", Json::array({Json::array({"1000", 10})})}};
+    return {{"protocol", 1},
+            {"worker", "fake"},
+            {"worker_index", index_},
+            {"runtime_id", fmt_runtime_id()},
+            {"status", "ok"},
+            {"conditions", Json::array()},
+            {"lane", configured_.value("lane", "writer")},
+            {"connection", configured_.value("connection", "persistent")},
+            {"window_ns", "1000"},
+            {"t_start_ns", "1"},
+            {"t_end_ns", "1001"},
+            {"operations", 10},
+            {"operations_by_type", {{"insert", 10}}},
+            {"reads", 0},
+            {"writes", 10},
+            {"transactions", 10},
+            {"read_transactions", 0},
+            {"write_transactions", 10},
+            {"transactions_straddled", 0},
+            {"retries", 0},
+            {"errors", Json::object()},
+            {"straddled", 0},
+            {"throughput_ops_per_s", 1e7},
+            {"latency_ns", {{"insert", histogram}}},
+            {"rusage", {{"user_ns", "0"}, {"system_ns", "0"}}}};
   }
 
   // 32 lowercase hex digits, different for every worker the spawner made.
@@ -149,6 +183,7 @@ class FakeWorker final : public WorkerProcess {
   int read_fd_ = -1;
   int write_fd_ = -1;
   std::string partial_;
+  Json configured_ = Json::object();  // the configure message it was sent
   std::uint64_t bytes_ = 0;
   bool stdin_closed_ = false;
   std::optional<proc::ExitStatus> status_;
