@@ -235,6 +235,7 @@ std::optional<Failure> parse_record(const std::vector<Line>& lines, Record& r) {
                    "params:, prepared: and engine-rule: need a 'statement' or 'query' record"};
   }
   if (auto f = parse_header(lines[i], r)) return f;
+  const std::uint32_t header_line = lines[i].number;
   for (++i; i < lines.size() && is_meta(lines[i].text); ++i) {
     if (auto f = parse_meta(lines[i], r)) return f;
   }
@@ -252,6 +253,15 @@ std::optional<Failure> parse_record(const std::vector<Line>& lines, Record& r) {
     return Failure{at, 0, "the record has no SQL"};
   }
   r.sql = std::move(sql);
+  if (r.limit_ties) {
+    r.unlimited = without_trailing_limit(r.sql, r.params);
+    if (!r.unlimited) {
+      return Failure{header_line, 0,
+                     "limit-ties needs the statement to end in LIMIT <n> or LIMIT ?N, N its last "
+                     "parameter: the oracle runs it without the LIMIT to check the rows of the "
+                     "tie group the LIMIT cuts"};
+    }
+  }
   if (i == lines.size()) return std::nullopt;
   if (r.kind != RecordKind::query) {
     return Failure{lines[i].number, 0, "only a query has an expected result ('----')"};

@@ -148,6 +148,7 @@ class Stream {
     r.order = shape.order;
     r.order_key = shape.key;
     r.limit_ties = shape.limit_ties;
+    if (r.limit_ties) r.unlimited = without_trailing_limit(r.sql, r.params);
     // Half of the executions go through the template's prepared statement, so re-execution with
     // new parameters after writes happens all the time.
     if (rng_.below(2) == 0) r.prepared = name;

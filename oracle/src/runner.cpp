@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "jbench/oracle/compare.h"
+#include "jbench/oracle/limit_ties.h"
 #include "jbench/oracle/normalize.h"
 
 namespace jbench::oracle {
@@ -63,11 +64,29 @@ void play_statement(const Record& r, const ResultSet& target, const ResultSet& o
   }
 }
 
+// The target's last tie group under a LIMIT, looked up in the oracle's result of the statement
+// without its LIMIT (limit_ties.h). nullopt when nothing is wrong there.
+std::optional<std::string> invented_rows(const Record& r, const ResultSet& target,
+                                         Target& oracle_engine, const Normalization& n) {
+  if (!r.limit_ties || !r.unlimited || !target.ok()) return std::nullopt;
+  const ResultSet all = oracle_engine.run(r.unlimited->sql, r.unlimited->params);
+  if (!all.ok()) {
+    return "the statement without its LIMIT, which checks the rows of its last tie group, "
+           "did not run on the oracle: " +
+           describe_result(all);
+  }
+  if (auto d = invented_tie_rows(target.rows, all.rows, n)) return d->what;
+  return std::nullopt;
+}
+
 void play_query(const Record& r, const ResultSet& target, const ResultSet& oracle,
-                RunReport& report, const RunOptions& options) {
+                Target& oracle_engine, RunReport& report, const RunOptions& options) {
   Normalization n = normalization_of(r);
-  if (auto d = compare(target, oracle, n)) {
-    Finding f = finding_of(FindingKind::divergence, r, target, oracle, d->what);
+  auto d = compare(target, oracle, n);
+  std::optional<std::string> wrong = d ? std::optional(d->what) : std::nullopt;
+  if (!wrong) wrong = invented_rows(r, target, oracle_engine, n);
+  if (wrong) {
+    Finding f = finding_of(FindingKind::divergence, r, target, oracle, *wrong);
     f.normalization = to_json(n);
     add(report.divergences, report.divergences_left_off, std::move(f), options.max_findings);
   }
@@ -130,7 +149,7 @@ RunReport run_corpus(const Corpus& corpus, Target& target, Target& oracle,
     }
     ++report.statements_compared;  // one statement per record (docs/oracle-corpus.md)
     if (r.kind == RecordKind::query) {
-      play_query(r, t, o, report, options);
+      play_query(r, t, o, oracle, report, options);
     } else {
       play_statement(r, t, o, report, options);
     }

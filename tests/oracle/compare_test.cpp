@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "jbench/oracle/limit_ties.h"
 #include "oracle_test_support.h"
 #include "value_printer.h"
 
@@ -78,6 +79,41 @@ TEST(Compare, limit_ties_still_checks_the_rows_before_the_last_group_and_its_key
   ASSERT_TRUE(key);
   EXPECT_EQ(key->row_index, 1u);
   EXPECT_NE(key->what.find("ORDER BY key"), std::string::npos) << key->what;
+}
+
+TEST(LimitTies, the_last_tie_group_must_hold_rows_of_the_unlimited_result_each_once) {
+  // ORDER BY grp LIMIT 3; without the LIMIT grp 10 has the rows 'x', 'y' and 'z'.
+  const std::vector<Row> unlimited = {r(5, "a"), r(10, "x"), r(10, "y"), r(10, "z"), r(12, "q")};
+  EXPECT_FALSE(
+      invented_tie_rows({r(5, "a"), r(10, "z"), r(10, "x")}, unlimited, ordered({0}, true)));
+  auto invented =
+      invented_tie_rows({r(5, "a"), r(10, "x"), r(10, "w")}, unlimited, ordered({0}, true));
+  ASSERT_TRUE(invented);
+  EXPECT_EQ(invented->row_index, 2u);
+  EXPECT_NE(invented->what.find("(10, 'w')"), std::string::npos) << invented->what;
+  // A row of the tie twice, where it exists once, is invented too.
+  EXPECT_TRUE(invented_tie_rows({r(10, "x"), r(10, "x")}, unlimited, ordered({0}, true)));
+}
+
+TEST(LimitTies, the_limit_comes_off_a_literal_or_its_own_last_parameter_only) {
+  const std::vector<Value> none;
+  auto literal = without_trailing_limit("SELECT a FROM t ORDER BY a limit 3 ;", none);
+  ASSERT_TRUE(literal);
+  EXPECT_EQ(literal->sql, "SELECT a FROM t ORDER BY a");
+  auto param = without_trailing_limit("SELECT a FROM t WHERE b > ?1 ORDER BY a LIMIT ?2",
+                                      {V::integer(0), V::integer(5)});
+  ASSERT_TRUE(param);
+  EXPECT_EQ(param->sql, "SELECT a FROM t WHERE b > ?1 ORDER BY a");
+  EXPECT_EQ(param->params, (std::vector<Value>{V::integer(0)}));
+  // Not its own: the value is used elsewhere, or is not the last parameter.
+  EXPECT_FALSE(without_trailing_limit("SELECT ?1 FROM t ORDER BY a LIMIT ?1", {V::integer(1)}));
+  EXPECT_FALSE(without_trailing_limit("SELECT ?2 FROM t ORDER BY a LIMIT ?1",
+                                      {V::integer(1), V::integer(2)}));
+  // Nothing to take off: an OFFSET, an expression, a LIMIT inside a string, no LIMIT.
+  EXPECT_FALSE(without_trailing_limit("SELECT a FROM t ORDER BY a LIMIT 3 OFFSET 1", none));
+  EXPECT_FALSE(without_trailing_limit("SELECT a FROM t ORDER BY a LIMIT 1 + 2", none));
+  EXPECT_FALSE(without_trailing_limit("SELECT 'LIMIT 3'", none));
+  EXPECT_FALSE(without_trailing_limit("SELECT a FROM t ORDER BY a", none));
 }
 
 TEST(Compare, reports_the_first_differing_row_with_both_rows) {

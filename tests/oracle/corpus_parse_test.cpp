@@ -22,7 +22,7 @@ engine-rule: sqlite: first row
 engine-rule: standard: error
 query IAR ordered key=1,3 limit-ties
 SELECT ?1,
-       ?2, 1.5
+       ?2, 1.5 LIMIT 5
 ----
 1, 'it''s', 1.5
 NULL, x'00ff', 2
@@ -56,7 +56,11 @@ TEST(CorpusParse, parses_every_kind_of_record) {
   EXPECT_EQ(q.order, RowOrder::ordered);
   EXPECT_EQ(q.order_key, (std::vector<std::size_t>{0, 2}));
   EXPECT_TRUE(q.limit_ties);
-  EXPECT_EQ(q.sql, "SELECT ?1,\n       ?2, 1.5");
+  EXPECT_EQ(q.sql, "SELECT ?1,\n       ?2, 1.5 LIMIT 5");
+  // limit-ties: the statement without its LIMIT, for the oracle to check the last tie group.
+  ASSERT_TRUE(q.unlimited);
+  EXPECT_EQ(q.unlimited->sql, "SELECT ?1,\n       ?2, 1.5");
+  EXPECT_EQ(q.unlimited->params, q.params);
   ASSERT_TRUE(q.has_expected);
   ASSERT_EQ(q.expected.size(), 2u);
   EXPECT_EQ(q.expected[1], (Row{V::null(), V::blob(std::string("\0\xff", 2)), V::integer(2)}));
@@ -143,6 +147,14 @@ TEST(CorpusParse, an_unreadable_file_is_an_error_naming_it) {
   ASSERT_TRUE(p.error);
   EXPECT_EQ(p.error->where.file, "/nonexistent/x.test");
   EXPECT_EQ(p.error->where.line, 0u);
+}
+
+TEST(CorpusParse, limit_ties_needs_a_limit_the_oracle_can_take_off) {
+  ParsedCorpus p =
+      parse_corpus("query II ordered key=1 limit-ties\nSELECT a, b FROM t ORDER BY a\n", "t.test");
+  ASSERT_TRUE(p.error);
+  EXPECT_EQ(p.error->where.line, 1u);
+  EXPECT_NE(p.error->message.find("LIMIT <n> or LIMIT ?N"), std::string::npos) << p.error->message;
 }
 
 }  // namespace

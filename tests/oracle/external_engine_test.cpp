@@ -9,12 +9,15 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 
 #include "jbench/oracle/generator.h"
 #include "jbench/oracle/process_target.h"
+#include "jbench/oracle/reduce.h"
 #include "jbench/oracle/runner.h"
 #include "jbench/oracle/sqlite_shell_target.h"
 #include "jbench/oracle/sqlite_target.h"
+#include "jbench/proc/run_tool.h"
 #include "oracle_test_support.h"
 
 namespace jbench::oracle {
@@ -121,6 +124,50 @@ TEST(ExternalEngine, an_engine_that_orders_nulls_last_is_caught) {
   ASSERT_FALSE(r.divergences.empty());
   EXPECT_EQ(r.divergences[0].sql, "SELECT id, v FROM t ORDER BY v, id");
   EXPECT_TRUE(r.target_failures.empty());
+}
+
+// An engine that makes up the last row of an ORDER BY ... LIMIT answer — the right key, the
+// right count, a row that does not exist — is caught: the rows of the last tie group are looked
+// up in the oracle's result of the statement without its LIMIT. The finding reduces to a short
+// script that the sqlite3 shell runs, ending with that statement.
+TEST(ExternalEngine, an_engine_that_invents_rows_in_a_limit_over_ties_is_caught) {
+  RunReport r = corpus_run({"--lie", "invented-ties"}, "scalar_subqueries.test");
+  ASSERT_FALSE(r.divergences.empty());
+  const Finding& f = r.divergences[0];
+  EXPECT_EQ(f.sql, "SELECT grp, id FROM t ORDER BY grp DESC LIMIT 3");
+  EXPECT_NE(f.what.find("is not a row of the statement without its LIMIT"), std::string::npos)
+      << describe(f);
+  EXPECT_TRUE(r.target_failures.empty());
+
+  ParsedCorpus p = read_corpus_file(JBENCH_ORACLE_CORPUS_DIR + "/scalar_subqueries.test");
+  ASSERT_TRUE(p.corpus);
+  TargetFactory make_target = [] {
+    return std::make_unique<ProcessTarget>(
+        start({JBENCH_ORACLE_FIXTURE_ENGINE, "--lie", "invented-ties"}));
+  };
+  TargetFactory make_oracle = [] { return std::make_unique<SqliteTarget>(memory_db()); };
+  Reduction red = reduce(*p.corpus, f, make_target, make_oracle);
+  ASSERT_TRUE(red.reproduced) << describe(f);
+  EXPECT_LE(red.records.size(), 10u) << to_sql_script(red);
+  EXPECT_EQ(red.records.back().sql, f.sql);
+  const std::string script = test_support::temp_path("invented-ties.sql");
+  std::ofstream(script) << to_sql_script(red);
+  const proc::ToolRun shell = proc::run_to_completion(
+      {"/bin/sh", "-c", "exec sqlite3 -batch :memory: < " + script}, std::nullopt, 20000);
+  std::filesystem::remove(script);
+  ASSERT_TRUE(shell.started) << shell.error;
+  EXPECT_EQ(shell.exit_code, 0) << shell.err << to_sql_script(red);
+}
+
+// The same lie on generated statements: their top-N queries are checked the same way.
+TEST(ExternalEngine, invented_tie_rows_are_caught_in_generated_statements_too) {
+  ProcessTarget target = start({JBENCH_ORACLE_FIXTURE_ENGINE, "--lie", "invented-ties"});
+  SqliteTarget oracle = memory_db();
+  RunReport r = run_corpus(generate_stream({.seed = 7, .statements = 2000}), target, oracle);
+  ASSERT_FALSE(r.divergences.empty());
+  EXPECT_NE(r.divergences[0].sql.find("ORDER BY val DESC LIMIT ?1"), std::string::npos)
+      << describe(r.divergences[0]);
+  EXPECT_NE(r.divergences[0].what.find("without its LIMIT"), std::string::npos);
 }
 
 struct Fault {

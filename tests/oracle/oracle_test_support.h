@@ -2,7 +2,9 @@
 #pragma once
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <filesystem>
 #include <string>
 #include <utility>
 #include <vector>
@@ -22,6 +24,13 @@ inline SqliteTarget memory_db(std::vector<std::string> pragmas = {}) {
 // A result set with these rows (and, when given, these column names).
 inline ResultSet rows_of(std::vector<Row> rows, std::vector<std::string> columns = {}) {
   return ResultSet{std::move(columns), std::move(rows), std::nullopt, std::nullopt};
+}
+
+// A path for a scratch file of this test process under the system's temporary folder.
+inline std::string temp_path(const std::string& name) {
+  return (std::filesystem::temp_directory_path() /
+          ("jbench-" + std::to_string(::getpid()) + "-" + name))
+      .string();
 }
 
 }  // namespace jbench::oracle::test_support

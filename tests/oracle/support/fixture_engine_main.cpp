@@ -12,7 +12,10 @@
 // same value (42.0 for 42), which only an exact comparison of storage classes catches;
 // generic-errors reports every failure as SQLITE_ERROR (1), whatever its code; no-prepared says
 // prepared: false in its hello, declining prepared statements; nulls-last sorts NULLs last in
-// the first ORDER BY term of every statement (as engines that follow another convention do).
+// the first ORDER BY term of every statement (as engines that follow another convention do);
+// invented-ties makes up the last row of every ORDER BY ... LIMIT answer: the ORDER BY column
+// keeps its value, each other integer column is a million more (a row of the same key and size
+// that does not exist).
 #include <unistd.h>
 
 #include <csignal>
@@ -39,6 +42,24 @@ std::string nulls_last(std::string sql) {
   while (end < sql.size() && sql[end] != ',' && sql[end] != ')' && sql[end] != ' ') ++end;
   if (sql.compare(end, 5, " DESC") == 0) return sql;
   return sql.insert(end, " NULLS LAST");
+}
+
+// The invented-ties lie on `result`, the answer to `sql`.
+void invent_last_tie_row(const std::string& sql, ResultSet& result) {
+  const auto order = sql.find("ORDER BY ");
+  if (order == std::string::npos || sql.find(" LIMIT ", order) == std::string::npos ||
+      !result.ok() || result.rows.empty()) {
+    return;
+  }
+  const auto begin = order + 9;
+  const auto end = sql.find_first_of(" ,)", begin);
+  const std::string key = sql.substr(begin, end == std::string::npos ? end : end - begin);
+  Row& last = result.rows.back();
+  for (std::size_t c = 0; c < last.size() && c < result.columns.size(); ++c) {
+    if (result.columns[c] != key && last[c].kind == ValueKind::integer) {
+      last[c] = Value::integer(last[c].integer_value + 1'000'000);
+    }
+  }
 }
 
 }  // namespace
@@ -119,6 +140,7 @@ int main(int argc, char** argv) {
     ResultSet result = r.statement.empty() ? engine->run(sql, r.params)
                                            : engine->run_prepared(r.statement, sql, r.params);
     if (lie == "generic-errors" && result.error) result.error->code = 1;
+    if (lie == "invented-ties") invent_last_tie_row(sql, result);
     if (lie == "integers-as-reals") {
       for (Row& row : result.rows) {
         for (Value& v : row) {

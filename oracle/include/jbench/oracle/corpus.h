@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "jbench/common/diagnostic.h"
+#include "jbench/oracle/limit_ties.h"
 #include "jbench/oracle/normalize.h"
 #include "jbench/oracle/result_set.h"
 
@@ -47,6 +48,9 @@ struct Record {
   RowOrder order = RowOrder::multiset;
   std::vector<std::size_t> order_key;  // 0-based; the file writes 1-based column numbers
   bool limit_ties = false;
+  // With limit_ties: the statement without its trailing LIMIT (limit_ties.h), which the oracle
+  // also runs to check that the target's last tie group holds rows that exist.
+  std::optional<UnlimitedQuery> unlimited;
   bool has_expected = false;  // a "----" section was given (possibly with zero rows)
   std::vector<Row> expected;
 };
