@@ -4,6 +4,8 @@
 #include <sqlite3.h>
 
 #include <chrono>
+#include <fstream>
+#include <functional>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -15,9 +17,11 @@ namespace {
 
 constexpr std::int64_t kConcurrencyRows = 2000;
 
-// Walks workers through the protocol together, barrier by barrier, as the harness does.
-std::vector<json> run_cohort(const std::vector<json>& configures,
-                             const std::function<void()>& after_measure_sent = {}) {
+// Walks workers through the protocol together, barrier by barrier, as the harness does;
+// `after_measure_sent` is given the workers' pids.
+std::vector<json> run_cohort(
+    const std::vector<json>& configures,
+    const std::function<void(const std::vector<pid_t>&)>& after_measure_sent = {}) {
   std::vector<std::unique_ptr<Worker>> workers;
   for (const auto& c : configures) {
     workers.push_back(std::make_unique<Worker>());
@@ -29,7 +33,11 @@ std::vector<json> run_cohort(const std::vector<json>& configures,
   for (auto& w : workers) w->send({{"type", "start"}});
   for (auto& w : workers) w->expect("warmup_done");
   for (auto& w : workers) w->send({{"type", "measure"}});
-  if (after_measure_sent) after_measure_sent();
+  if (after_measure_sent) {
+    std::vector<pid_t> pids;
+    for (auto& w : workers) pids.push_back(w->hello()["pid"].get<pid_t>());
+    after_measure_sent(pids);
+  }
   std::vector<json> results;
   for (auto& w : workers) {
     w->expect("measure_done");
@@ -86,6 +94,15 @@ TEST(SqliteConcurrency, TwoWritersOnOneDatabaseLoseNoWorkAndNoErrors) {
   RecordProperty("busy_errors", static_cast<int>(busy));
 }
 
+// How often `pid`'s main thread has blocked of its own accord (/proc/<pid>/status).
+std::uint64_t voluntary_switches(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+  for (std::string line; std::getline(in, line);) {
+    if (line.starts_with("voluntary_ctxt_switches:")) return std::stoull(line.substr(24));
+  }
+  return 0;
+}
+
 // Deterministic contention: the test holds the write lock when the measure barrier opens, so
 // the worker's first transaction must meet SQLITE_BUSY, and must succeed once it is released.
 TEST(SqliteConcurrency, HeldWriteLockIsRetriedAndThenWaitedOut) {
@@ -100,9 +117,18 @@ TEST(SqliteConcurrency, HeldWriteLockIsRetriedAndThenWaitedOut) {
   o.busy_timeout_ms = 5;
   o.warmup = {{"operations", 0}};
   o.measure = {{"operations", 8}};
-  const auto results = run_cohort({configure_message(db, o)}, [&] {
-    // Longer than one transaction's whole retry budget (11 attempts x 5 ms): a generous bound.
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const auto results = run_cohort({configure_message(db, o)}, [&](const std::vector<pid_t>& pids) {
+    // The lock is released once the worker has spent a transaction's whole retry budget. Each
+    // attempt sleeps in SQLite's busy handler three times (1, 2 and 2 ms of the 5 ms timeout),
+    // and each sleep is a voluntary context switch; the worker blocks on nothing else while it
+    // measures. So three budgets of sleeps (11 attempts x 3, thrice) have certainly exhausted
+    // one, whatever else it blocked on. The deadline is a safety net only.
+    const std::uint64_t before = voluntary_switches(pids.at(0));
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    while (voluntary_switches(pids.at(0)) < before + 3 * 11 * 3 &&
+           std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
     EXPECT_EQ(sqlite3_exec(holder, "COMMIT", nullptr, nullptr, nullptr), SQLITE_OK);
   });
   sqlite3_close(holder);
