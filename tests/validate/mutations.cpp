@@ -366,6 +366,20 @@ std::vector<Mutation> make_mutations() {
                          l.back()["records"] = 6;
                        },
                        [](Json& c) { c["records"] = 6; }})},
+      {"events-counter-unreadable-value",
+       {"events.malformed"},
+       "a counter record whose value is no signed decimal (the summary would read it as 0)",
+       with_collector({[](std::vector<Json>& l) {
+                         Json bad = l[1];
+                         bad["type"] = "counter";
+                         bad["name"] = "bytes_copied";
+                         bad["value"] = "12x";
+                         bad["tid"] = bad["tid"].get<int>() + 1;
+                         bad["seq"] = "0";
+                         l.insert(l.begin() + 2, bad);
+                         l.back()["records"] = 6;
+                       },
+                       [](Json& c) { c["records"] = 6; }})},
       {"events-cut-before-trailer",
        {"events.no_trailer"},
        "a raw file cut off before its trailer",

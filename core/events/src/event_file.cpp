@@ -208,7 +208,20 @@ class Reader {
       spans_.begin(*id, parent, n, report);
     } else if (type == "overflow") {
       problem("events.overflow", n, "the collector's buffer overflowed here: events were lost");
-    } else if (type != "canary" && type != "counter" && type != "gc_begin" && type != "gc_end" &&
+    } else if (type == "counter") {
+      // What the summary adds up and `export` draws: a value either could misread is refused.
+      const auto name = r.string("name");
+      const auto value = r.string("value");
+      std::int64_t parsed = 0;
+      const auto [end, ec] =
+          value ? std::from_chars(value->data(), value->data() + value->size(), parsed)
+                : std::from_chars_result{nullptr, std::errc::invalid_argument};
+      if (!name || name->empty() || ec != std::errc() || end != value->data() + value->size() ||
+          value->empty()) {
+        problem("events.malformed", n,
+                "a counter needs a name and a value (a signed 64-bit decimal string)");
+      }
+    } else if (type != "canary" && type != "gc_begin" && type != "gc_end" &&
                type != "alloc_sample" && type != "phase" && type != "syscall") {
       ++report_.unknown_types;  // a newer writer's record: skipped, as the format allows
     }
