@@ -173,7 +173,8 @@ TEST(FuzzValidate, no_mutation_of_a_checked_field_is_accepted) {
   ASSERT_FALSE(files.empty());
   TempDir dir;
   std::uint64_t applied = 0, rejected = 0;
-  const auto started = std::chrono::steady_clock::now();
+  // Bounded by its iterations (ctest's timeout is the safety net): a bound on the whole run's
+  // time failed on a loaded host at iteration 599 of 600.
   for (std::uint64_t i = 0; i < iterations; ++i) {
     SplitMix64 rng(combine64(seed, i));
     const std::string file = files[rng.below(files.size())];
@@ -203,8 +204,6 @@ TEST(FuzzValidate, no_mutation_of_a_checked_field_is_accepted) {
       }
     }
     fs::remove_all(bundle);
-    ASSERT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(50))
-        << "the fuzz run is over its time bound at iteration " << i;
   }
   // A fuzzer that applies nothing, or whose mutations all pass, tests nothing.
   EXPECT_GT(applied, iterations / 2);
