@@ -344,7 +344,6 @@ Normalization normalization_of(const Record& query) {
   n.order = query.order;
   n.order_key = query.order_key;
   n.limit_ties = query.limit_ties;
-  n.compare_column_names = false;
   return n;
 }
 

@@ -13,8 +13,12 @@ bool same_place(const SourceLocation& a, const SourceLocation& b) {
 
 class Replayer {
  public:
-  Replayer(const Record& diverging, const TargetFactory& target, const TargetFactory& oracle)
-      : diverging_(diverging), target_(target), oracle_(oracle) {}
+  Replayer(const Record& diverging, const TargetFactory& target, const TargetFactory& oracle,
+           bool compare_column_names)
+      : diverging_(diverging),
+        target_(target),
+        oracle_(oracle),
+        compare_column_names_(compare_column_names) {}
 
   // Whether `prefix` followed by the diverging record diverges there first.
   bool diverges(const std::vector<Record>& prefix, Finding* out = nullptr) {
@@ -27,6 +31,7 @@ class Replayer {
     if (!t || !o) return false;
     RunOptions options;
     options.stop_at_first = true;
+    options.compare_column_names = compare_column_names_;
     RunReport r = run_corpus(c, *t, *o, options);
     if (r.divergences.empty() || !r.target_failures.empty()) return false;
     if (!same_place(r.divergences[0].where, diverging_.where)) return false;
@@ -40,6 +45,7 @@ class Replayer {
   const Record& diverging_;
   const TargetFactory& target_;
   const TargetFactory& oracle_;
+  bool compare_column_names_;
 };
 
 std::vector<Record> without_chunk(const std::vector<Record>& v, std::size_t begin,
@@ -78,7 +84,7 @@ Reduction reduce(const Corpus& corpus, const Finding& divergence, const TargetFa
   for (Record& r : prefix) r.has_expected = false;
   red.original_records = prefix.size() + 1;
 
-  Replayer replay(diverging, target, oracle);
+  Replayer replay(diverging, target, oracle, options.compare_column_names);
   const auto started = std::chrono::steady_clock::now();
   auto out_of_budget = [&] {
     return replay.trials >= options.max_trials ||

@@ -82,8 +82,12 @@ std::optional<std::string> invented_rows(const Record& r, const ResultSet& targe
 void play_query(const Record& r, const ResultSet& target, const ResultSet& oracle,
                 Target& oracle_engine, RunReport& report, const RunOptions& options) {
   Normalization n = normalization_of(r);
-  auto d = compare(target, oracle, n);
-  std::optional<std::string> wrong = d ? std::optional(d->what) : std::nullopt;
+  n.compare_column_names = options.compare_column_names;
+  if (target.ok() && target.columns.empty() && !oracle.columns.empty()) {
+    ++report.columns_unreported;
+  }
+  const auto differs = compare(target, oracle, n);
+  std::optional<std::string> wrong = differs ? std::optional(differs->what) : std::nullopt;
   if (!wrong) wrong = invented_rows(r, target, oracle_engine, n);
   if (wrong) {
     Finding f = finding_of(FindingKind::divergence, r, target, oracle, *wrong);
@@ -224,6 +228,7 @@ nlohmann::json to_json(const RunReport& r) {
           {"records_played", r.records_played},
           {"statements_compared", r.statements_compared},
           {"prepared_supported", r.prepared_supported},
+          {"columns_unreported", r.columns_unreported},
           {"stopped_early", r.stopped_early},
           {"interrupted", r.interrupted},
           {"divergences", list(r.divergences)},

@@ -12,6 +12,16 @@ namespace jbench::oracle {
 
 namespace {
 
+std::vector<std::string> names_of(sqlite3_stmt* stmt) {
+  std::vector<std::string> names;
+  const int columns = sqlite3_column_count(stmt);
+  for (int i = 0; i < columns; ++i) {
+    const char* name = sqlite3_column_name(stmt, i);
+    names.emplace_back(name ? name : "");
+  }
+  return names;
+}
+
 ResultSet failed(int code, std::string message, ResultSet partial = {}) {
   partial.error = StatementError{code, std::move(message)};
   return partial;
@@ -162,10 +172,7 @@ ResultSet SqliteTarget::execute(sqlite3_stmt* stmt, const std::vector<Value>& pa
   }
   ResultSet result;
   int columns = sqlite3_column_count(stmt);
-  for (int i = 0; i < columns; ++i) {
-    const char* name = sqlite3_column_name(stmt, i);
-    result.columns.emplace_back(name ? name : "");
-  }
+  result.columns = names_of(stmt);
   for (;;) {
     int rc = sqlite3_step(stmt);
     if (rc == SQLITE_DONE) break;
@@ -210,6 +217,19 @@ ResultSet SqliteTarget::run_prepared(const std::string& statement, std::string_v
 void SqliteTarget::finalize_all() {
   for (auto& [name, stmt] : prepared_) sqlite3_finalize(stmt);
   prepared_.clear();
+}
+
+std::vector<std::string> SqliteTarget::column_names(std::string_view sql) const {
+  sqlite3_stmt* stmt = nullptr;
+  if (sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt, nullptr) !=
+          SQLITE_OK ||
+      stmt == nullptr) {
+    sqlite3_finalize(stmt);
+    return {};
+  }
+  std::vector<std::string> names = names_of(stmt);
+  sqlite3_finalize(stmt);
+  return names;
 }
 
 }  // namespace jbench::oracle

@@ -170,6 +170,20 @@ TEST(ExternalEngine, invented_tie_rows_are_caught_in_generated_statements_too) {
   EXPECT_NE(r.divergences[0].what.find("without its LIMIT"), std::string::npos);
 }
 
+// An engine that loses the names a statement gives its columns is caught: where both engines
+// name them, the names are compared.
+TEST(ExternalEngine, an_engine_that_renames_columns_is_caught) {
+  RunReport r = corpus_run({"--lie", "renamed-columns"}, "scalar_subqueries.test");
+  ASSERT_FALSE(r.divergences.empty());
+  EXPECT_NE(r.divergences[0].what.find("column 0 is named 'c0' by the target"), std::string::npos)
+      << describe(r.divergences[0]);
+  EXPECT_EQ(r.columns_unreported, 0u);
+  // One that names none is not compared by name, and the run counts every such answer.
+  RunReport nameless = corpus_run({"--lie", "no-column-names"}, "scalar_subqueries.test");
+  for (const Finding& f : nameless.divergences) ADD_FAILURE() << describe(f);
+  EXPECT_GT(nameless.columns_unreported, 0u);
+}
+
 struct Fault {
   std::string mode;
   std::string says;  // a piece of the finding's words

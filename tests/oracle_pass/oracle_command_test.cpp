@@ -177,6 +177,35 @@ TEST(OracleCommand, a_declined_capability_is_a_finding_unless_the_matrix_waives_
       << refused.err;
 }
 
+// A target that names no columns leaves their names uncompared: a finding unless the matrix
+// waives column_names, which then also stops comparing the names of a target that gives them.
+TEST(OracleCommand, a_target_that_names_no_columns_fails_unless_the_matrix_waives_it) {
+  test::TempDir dir;
+  std::string matrix = fixture_copy(
+      dir, "engine-template.yaml",
+      {{"@ENGINE@", JBENCH_ORACLE_FIXTURE_ENGINE}, {"@ARGS@", "--lie, no-column-names"}});
+  auto r = jbench({"oracle", matrix, "--out", dir.path() + "/declined"});
+  ASSERT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.err.find("the target named no columns in"), std::string::npos) << r.err;
+  nlohmann::json d = oracle_json(bundle_of(r));
+  std::size_t named = 0;
+  for (const auto& f : d["sections"]["corpus"]["files"]) {
+    if (!f.contains("not_exercised")) continue;
+    ++named;
+    EXPECT_EQ(f["status"], "failed");
+    EXPECT_EQ(f["not_exercised"][0]["capability"], "column_names");
+    EXPECT_TRUE(f["divergences"].empty()) << f.dump();
+  }
+  EXPECT_GT(named, 0u) << d["sections"]["corpus"].dump();
+  EXPECT_EQ(jbench({"validate", bundle_of(r)}).exit_code, 0);
+
+  std::ofstream(matrix, std::ios::app) << "waive: [column_names]\n";
+  auto waived = jbench({"oracle", matrix, "--out", dir.path() + "/waived"});
+  EXPECT_EQ(waived.exit_code, 0) << waived.out << waived.err;
+  EXPECT_TRUE(oracle_json(bundle_of(waived))["passed"].get<bool>());
+  EXPECT_EQ(jbench({"validate", bundle_of(waived)}).exit_code, 0);
+}
+
 // The matrix's deadline bounds the whole pass: 500,000 generated statements take far longer than
 // its one second, and the pass stops there, interrupted and never passed, saying so.
 TEST(OracleCommand, a_pass_past_its_deadline_is_interrupted_never_passed) {

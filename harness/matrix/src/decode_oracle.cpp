@@ -22,7 +22,7 @@ constexpr std::array<std::string_view, 13> kOracleKeys = {
     "version",   "name",        "description", "seed",   "target", "oracle",    "corpus",
     "generator", "metamorphic", "ledgers",     "faults", "waive",  "deadline_s"};
 // What a target may decline, by the name `waive:` gives it.
-constexpr std::array<std::string_view, 1> kWaivable = {"prepared"};
+constexpr std::array<std::string_view, 2> kWaivable = {"prepared", "column_names"};
 
 std::vector<std::string> strings(Context& ctx, const yaml::Node& n, const std::string& path) {
   std::vector<std::string> out;
@@ -209,9 +209,9 @@ void decode_oracle_matrix(Context& ctx, const yaml::Node& root, OracleMatrix& m)
     m.waived = strings(ctx, *n, "waive");
     for (std::size_t i = 0; i < m.waived.size(); ++i) {
       if (std::find(kWaivable.begin(), kWaivable.end(), m.waived[i]) == kWaivable.end()) {
-        ctx.error(
-            n->items[i], decode::index_path("waive", i),
-            "'" + m.waived[i] + "' is no capability a target may decline; waivable: prepared");
+        ctx.error(n->items[i], decode::index_path("waive", i),
+                  "'" + m.waived[i] +
+                      "' is no capability a target may decline; waivable: prepared, column_names");
       }
     }
   }

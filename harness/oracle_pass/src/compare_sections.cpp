@@ -78,23 +78,35 @@ nlohmann::json compare_stream(const oracle::Corpus& stream, const std::string& n
   auto started = std::chrono::steady_clock::now();
   oracle::RunOptions run;
   run.should_stop = should_stop;
+  run.compare_column_names = !e.column_names_waived;
   oracle::RunReport report = oracle::run_corpus(stream, *target, *oracle_engine, run);
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   nlohmann::json j = to_json(report);
   j["status"] = !report.clean() ? kFailed : report.interrupted ? kInterrupted : kPassed;
+  // A check the target declined is a finding, unless the matrix waived it by name.
+  const auto declined = [&j](const char* capability, bool waived, const std::string& what) {
+    j["not_exercised"].push_back(
+        {{"capability", capability},
+         {"waived", waived},
+         {"what", what + (waived ? " (waived by the matrix)"
+                                 : fmt::format("; `waive: [{}]` accepts that", capability))}});
+    if (!waived) j["status"] = kFailed;
+  };
   const std::size_t prepared = prepared_records(stream);
   if (prepared > 0 && !report.prepared_supported) {
-    // A check the target declined is a finding, unless the matrix waived it by name.
-    j["not_exercised"] = {
-        {{"capability", "prepared"},
-         {"waived", e.prepared_waived},
-         {"what", fmt::format("an engine's hello says prepared: false, so {} prepared record{} "
-                              "ran afresh and reset and re-execution went untested{}",
-                              prepared, prepared == 1 ? "" : "s",
-                              e.prepared_waived ? " (waived by the matrix)"
-                                                : "; `waive: [prepared]` accepts that")}}};
-    if (!e.prepared_waived) j["status"] = kFailed;
+    declined("prepared", e.prepared_waived,
+             fmt::format("an engine's hello says prepared: false, so {} prepared record{} ran "
+                         "afresh and reset and re-execution went untested",
+                         prepared, prepared == 1 ? "" : "s"));
+  }
+  if (e.column_names_waived) {
+    declined("column_names", true, "the columns' names were not compared");
+  } else if (report.columns_unreported > 0) {
+    declined("column_names", false,
+             fmt::format("the target named no columns in {} answer{} where the oracle did, so "
+                         "their names went uncompared",
+                         report.columns_unreported, report.columns_unreported == 1 ? "" : "s"));
   }
   j["elapsed_s"] = seconds;
   j["reduction"] = nullptr;
@@ -102,8 +114,10 @@ nlohmann::json compare_stream(const oracle::Corpus& stream, const std::string& n
     // Free the engines first: a reduction starts fresh ones for every replay.
     target.reset();
     oracle_engine.reset();
+    oracle::ReduceOptions with_names = budget;
+    with_names.compare_column_names = run.compare_column_names;
     oracle::Reduction red = oracle::reduce(stream, report.divergences[0], target_factory(e.target),
-                                           target_factory(e.oracle), budget);
+                                           target_factory(e.oracle), with_names);
     nlohmann::json r = to_json(red);
     std::string file = "reductions/" + name + ".sql";
     if (red.reproduced) {

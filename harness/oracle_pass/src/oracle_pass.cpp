@@ -24,8 +24,11 @@ Result<OracleRecord> run_oracle_pass(const OracleMatrix& m, const PassOptions& o
   auto target = engine_factory(m.target, base.empty() ? "." : base);
   if (!target) return target.error();
   engines.target = *target;
-  engines.prepared_waived =
-      std::find(m.waived.begin(), m.waived.end(), "prepared") != m.waived.end();
+  const auto waived = [&m](std::string_view what) {
+    return std::find(m.waived.begin(), m.waived.end(), what) != m.waived.end();
+  };
+  engines.prepared_waived = waived("prepared");
+  engines.column_names_waived = waived("column_names");
   if (m.oracle) {
     auto oracle_engine = engine_factory(*m.oracle, base.empty() ? "." : base);
     if (!oracle_engine) return oracle_engine.error();

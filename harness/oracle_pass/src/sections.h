@@ -22,8 +22,9 @@ using Files = std::vector<std::pair<std::string, std::string>>;
 
 struct Engines {
   EngineFactory target;
-  EngineFactory oracle;          // empty when the matrix names none
-  bool prepared_waived = false;  // the matrix's `waive: [prepared]`
+  EngineFactory oracle;              // empty when the matrix names none
+  bool prepared_waived = false;      // the matrix's `waive: [prepared]`
+  bool column_names_waived = false;  // `waive: [column_names]`: not compared, not asked for
 };
 
 // Every corpus file the matrix names, parsed; the first syntax error refuses them all.

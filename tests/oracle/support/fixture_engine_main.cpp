@@ -13,9 +13,10 @@
 // generic-errors reports every failure as SQLITE_ERROR (1), whatever its code; no-prepared says
 // prepared: false in its hello, declining prepared statements; nulls-last sorts NULLs last in
 // the first ORDER BY term of every statement (as engines that follow another convention do);
-// invented-ties makes up the last row of every ORDER BY ... LIMIT answer: the ORDER BY column
-// keeps its value, each other integer column is a million more (a row of the same key and size
-// that does not exist).
+// renamed-columns names every answer's first column "c0" (an engine that loses the names a
+// statement gives its columns); no-column-names names none at all; invented-ties makes up the last
+// row of every ORDER BY ... LIMIT answer: the ORDER BY column keeps its value, each other integer
+// column is a million more (a row of the same key and size that does not exist).
 #include <unistd.h>
 
 #include <csignal>
@@ -141,6 +142,8 @@ int main(int argc, char** argv) {
                                            : engine->run_prepared(r.statement, sql, r.params);
     if (lie == "generic-errors" && result.error) result.error->code = 1;
     if (lie == "invented-ties") invent_last_tie_row(sql, result);
+    if (lie == "renamed-columns" && !result.columns.empty()) result.columns[0] = "c0";
+    if (lie == "no-column-names") result.columns.clear();
     if (lie == "integers-as-reals") {
       for (Row& row : result.rows) {
         for (Value& v : row) {

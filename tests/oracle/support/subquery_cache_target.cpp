@@ -223,9 +223,14 @@ ResultSet SubqueryCacheTarget::execute(const std::string* statement, std::string
   rewritten.append(sql.substr(copied));
   // Parameters used only inside a replaced subquery are gone from the statement.
   std::size_t keep = std::min(params.size(), highest_parameter(rewritten));
-  return real_.run(
+  ResultSet answer = real_.run(
       rewritten,
       std::vector<Value>(params.begin(), params.begin() + static_cast<std::ptrdiff_t>(keep)));
+  // The answer names its columns as the statement asked does, not as the rewritten text would.
+  if (auto names = real_.column_names(sql); names.size() == answer.columns.size()) {
+    answer.columns = std::move(names);
+  }
+  return answer;
 }
 
 ResultSet SubqueryCacheTarget::run(std::string_view sql, const std::vector<Value>& params) {

@@ -89,10 +89,9 @@ std::optional<ResultSet> CachedWorkloadTarget::run_cached(const Value& grp) {
   if (oracle::bind_value(hoisted, 1, grp) != SQLITE_OK) return std::nullopt;
   ResultSet result;
   const int columns = sqlite3_column_count(hoisted);
-  for (int i = 0; i < columns; ++i) {
-    const char* column = sqlite3_column_name(hoisted, i);
-    result.columns.emplace_back(column != nullptr ? column : "");
-  }
+  // Named as the statement asked names them, not as the hoisted one would.
+  result.columns = real_.column_names(query_info(Query::count_above_mean_weight).sql);
+  result.columns.resize(static_cast<std::size_t>(columns));
   int rc;
   while ((rc = sqlite3_step(hoisted)) == SQLITE_ROW) {
     oracle::Row row;

@@ -29,7 +29,8 @@ using TargetFactory = std::function<std::unique_ptr<Target>()>;
 
 struct ReduceOptions {
   std::size_t max_trials = 2000;
-  double max_seconds = 120;  // a long stream's replays add up: stop, and say so, past this
+  double max_seconds = 120;          // a long stream's replays add up: stop, and say so, past this
+  bool compare_column_names = true;  // as the run that found the divergence (RunOptions)
 };
 
 struct Reduction {

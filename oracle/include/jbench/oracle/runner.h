@@ -40,6 +40,10 @@ struct RunOptions {
   std::size_t max_findings = 100;
   // Asked before each record; true stops the run there (Ctrl-C), and the report says so.
   std::function<bool()> should_stop;
+  // Column names compared where both engines report them; false for a target that rewrites
+  // statements, whose columns are named after its own text (an oracle matrix's
+  // `waive: [column_names]`).
+  bool compare_column_names = true;
 };
 
 enum class FindingKind { divergence, expectation_failure, target_failure };
@@ -69,6 +73,9 @@ struct RunReport {
   // Both engines keep prepared statements across records (Target::supports_prepared); false:
   // `prepared:` records ran afresh on at least one of them, and reset was not exercised there.
   bool prepared_supported = true;
+  // Queries the target answered without naming its columns where the oracle named them: their
+  // names were not compared (the column count was, by the rows' widths).
+  std::size_t columns_unreported = 0;
   // Findings past max_findings, counted but not recorded.
   std::size_t divergences_left_off = 0;
   std::size_t expectation_failures_left_off = 0;

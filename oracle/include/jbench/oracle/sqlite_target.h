@@ -61,6 +61,10 @@ class SqliteTarget : public Target {
   const std::string& path() const { return path_; }
   // The connection, for wrappers that work beside it (a cache fixture evaluating subqueries).
   sqlite3* handle() const { return db_; }
+  // The names SQLite gives the columns of `sql`, prepared but not run; empty when it does not
+  // prepare. For a wrapper that answers a statement by running another one (a cache that
+  // rewrites it): its answer must name its columns as the statement asked does.
+  std::vector<std::string> column_names(std::string_view sql) const;
 
  private:
   SqliteTarget(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
