@@ -5,6 +5,7 @@
 
 #include <filesystem>
 
+#include "jbench/schema/json_schema.h"
 #include "run_support.h"
 
 namespace jbench::test {
@@ -91,6 +92,35 @@ TEST(CheckWorker, a_worker_that_cannot_describe_itself_fails_describe_and_its_se
   EXPECT_TRUE(line_of(r, "build-dataset").starts_with("ok")) << r.out;
   EXPECT_TRUE(line_of(r, "hello").starts_with("skip")) << r.out;
   EXPECT_TRUE(line_of(r, "eof").starts_with("ok")) << r.out;
+}
+
+// The contract's schemas for the lines outside a session (manifests/worker-describe.schema.json,
+// worker-dataset.schema.json) hold what the real workers print.
+TEST(CheckWorker, the_describe_and_dataset_lines_of_real_workers_follow_their_schemas) {
+  std::string error;
+  const auto describe = JsonSchema::builtin("worker-describe.schema.json", error);
+  ASSERT_TRUE(describe) << error;
+  const auto dataset = JsonSchema::builtin("worker-dataset.schema.json", error);
+  ASSERT_TRUE(dataset) << error;
+  TempDir dir;
+  for (const std::string& worker :
+       {bin("jbench-sqlite-worker"), std::string(JBENCH_EXAMPLE_WORKER)}) {
+    const auto said = run_process({worker, "describe"});
+    ASSERT_EQ(said.exit_code, 0) << worker << said.err;
+    const auto line = nlohmann::json::parse(said.out, nullptr, false);
+    for (const auto& v : describe->validate(line))
+      ADD_FAILURE() << worker << v.pointer << v.message;
+    const std::string db = dir.path() + "/" + std::filesystem::path(worker).filename().string();
+    const auto built = run_process(
+        {worker, "build-dataset", "--db", db, "--rows", "100", "--row-bytes", "8", "--seed", "3"});
+    ASSERT_EQ(built.exit_code, 0) << worker << built.err;
+    const auto report = nlohmann::json::parse(built.out, nullptr, false);
+    for (const auto& v : dataset->validate(report))
+      ADD_FAILURE() << worker << v.pointer << v.message;
+  }
+  // And they refuse what is not so.
+  EXPECT_FALSE(describe->validate(nlohmann::json{{"type", "describe"}, {"protocol", 1}}).empty());
+  EXPECT_FALSE(dataset->validate(nlohmann::json{{"type", "dataset"}, {"rows", 0}}).empty());
 }
 
 TEST(CheckWorker, no_command_or_a_missing_program_is_said_plainly) {
