@@ -144,6 +144,7 @@ class Stream {
   void query_record(const std::string& name, const QueryShape& shape, std::string sql,
                     std::vector<Value> params) {
     Record& r = add(RecordKind::query, std::move(sql), std::move(params));
+    r.shape = name;
     r.column_types = shape.types;
     r.order = shape.order;
     r.order_key = shape.key;
@@ -156,7 +157,7 @@ class Stream {
 
   void query() {
     static const std::array<const char*, 4> aggregates = {"count", "sum", "max", "min"};
-    std::size_t pick = rng_.below(16);
+    std::size_t pick = rng_.below(24);
     const QueryShape one_int = rows_of("I");
     switch (pick) {
       case 0: {
@@ -237,11 +238,68 @@ class Stream {
         add(RecordKind::statement_error, "SELECT (SELECT id, val FROM items WHERE grp = ?1)",
             {grp()});
         break;
-      default:
+      case 15:
         query_record("outer_join_nulls", rows_of("IIR"),
                      "SELECT g.grp, count(i.id), avg(i.val) FROM groups g LEFT JOIN items i ON "
                      "i.grp = g.grp AND i.val > ?1 GROUP BY g.grp",
                      {val()});
+        break;
+      default:
+        more_shapes(pick);
+        break;
+    }
+  }
+
+  // Shapes beyond the workload's own statements, so that an engine cannot pass by knowing a
+  // fixed set: DISTINCT, HAVING, LIKE, CASE, an inner join, a window function, LIMIT with
+  // OFFSET over a unique key, and an UPSERT with RETURNING (a write whose answer is compared).
+  void more_shapes(std::size_t pick) {
+    switch (pick) {
+      case 16:
+        query_record("distinct_groups", rows_of("I"),
+                     "SELECT DISTINCT grp FROM items WHERE val > ?1", {val()});
+        break;
+      case 17:
+        query_record("having", rows_of("III"),
+                     "SELECT grp, count(*), sum(val) FROM items GROUP BY grp HAVING count(*) > ?1",
+                     {int_value(rng_.below(8))});
+        break;
+      case 18:
+        query_record(
+            "like_digits", rows_of("I"),
+            "SELECT count(*) FROM items WHERE CAST(val AS TEXT) LIKE ?1",
+            {Value::text((rng_.below(2) == 0 ? "%" : "") + std::to_string(rng_.below(10)) + "%")});
+        break;
+      case 19:
+        query_record("case_sum", rows_of("II"),
+                     "SELECT grp, sum(CASE WHEN val > ?1 THEN 1 WHEN val < ?2 THEN -1 ELSE 0 END) "
+                     "FROM items GROUP BY grp",
+                     {val(), val()});
+        break;
+      case 20:
+        query_record("inner_join", rows_of("II"),
+                     "SELECT i.id, g.weight FROM items i JOIN groups g ON g.grp = i.grp WHERE i.id "
+                     "BETWEEN ?1 AND ?2",
+                     {item_id(), item_id()});
+        break;
+      case 21:
+        query_record("row_number", rows_of("II"),
+                     "SELECT id, row_number() OVER (ORDER BY val, id) FROM items WHERE grp = ?1",
+                     {grp()});
+        break;
+      case 22: {
+        QueryShape page = rows_of("I");
+        page.order = RowOrder::ordered;
+        page.key = {0};  // a unique key: the page is exactly determined
+        query_record("page", page, "SELECT id FROM items ORDER BY id LIMIT ?1 OFFSET ?2",
+                     {int_value(1 + rng_.below(5)), int_value(rng_.below(next_id_ + 2))});
+        break;
+      }
+      default:
+        query_record("upsert_returning", rows_of("II"),
+                     "INSERT INTO groups VALUES (?1, ?2) ON CONFLICT(grp) DO UPDATE SET weight = "
+                     "excluded.weight RETURNING grp, weight",
+                     {grp(), int_value(rng_.below(100))});
         break;
     }
   }

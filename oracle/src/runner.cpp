@@ -1,10 +1,12 @@
 #include "jbench/oracle/runner.h"
 
+#include <cctype>
 #include <utility>
 
 #include "jbench/oracle/compare.h"
 #include "jbench/oracle/limit_ties.h"
 #include "jbench/oracle/normalize.h"
+#include "jbench/oracle/sql_lexer.h"
 
 namespace jbench::oracle {
 
@@ -147,6 +149,7 @@ RunReport run_corpus(const Corpus& corpus, Target& target, Target& oracle,
     ResultSet t = play(target, r);
     ResultSet o = play(oracle, r);
     ++report.records_played;
+    ++report.coverage[shape_of(r)];
     if (engine_failed(r, t, o, report)) {
       report.stopped_early = &r != &corpus.records.back();
       break;
@@ -163,6 +166,17 @@ RunReport run_corpus(const Corpus& corpus, Target& target, Target& oracle,
     }
   }
   return report;
+}
+
+std::string shape_of(const Record& r) {
+  if (!r.shape.empty()) return r.shape;
+  for (const SqlToken& t : lex_sql(r.sql)) {
+    if (t.kind == TokenKind::space) continue;
+    std::string word = r.sql.substr(t.begin, t.end - t.begin);
+    for (char& c : word) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return word;
+  }
+  return "(empty)";
 }
 
 std::string describe_result(const ResultSet& r) {
@@ -229,6 +243,7 @@ nlohmann::json to_json(const RunReport& r) {
           {"statements_compared", r.statements_compared},
           {"prepared_supported", r.prepared_supported},
           {"columns_unreported", r.columns_unreported},
+          {"coverage", r.coverage},
           {"stopped_early", r.stopped_early},
           {"interrupted", r.interrupted},
           {"divergences", list(r.divergences)},

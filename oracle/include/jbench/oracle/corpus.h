@@ -40,6 +40,9 @@ struct Record {
   // reset and re-bound at every later one (Target::run_prepared) — instead of afresh.
   std::string prepared;
   std::vector<EngineRule> engine_rules;
+  // What kind of statement it is, for the run's coverage table: a generated query's template
+  // name; empty for the rest, which are counted by their first keyword (shape_of, runner.h).
+  std::string shape;
   // False for generated statements: their outcome (ok or an error) is compared between the
   // engines but not held against the header. Corpus files always expect theirs.
   bool outcome_expected = true;

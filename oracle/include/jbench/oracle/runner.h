@@ -19,6 +19,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -76,6 +77,8 @@ struct RunReport {
   // Queries the target answered without naming its columns where the oracle named them: their
   // names were not compared (the column count was, by the rows' widths).
   std::size_t columns_unreported = 0;
+  // The coverage table: how many records of each shape ran (shape_of).
+  std::map<std::string, std::size_t> coverage;
   // Findings past max_findings, counted but not recorded.
   std::size_t divergences_left_off = 0;
   std::size_t expectation_failures_left_off = 0;
@@ -86,6 +89,10 @@ struct RunReport {
     return divergences.empty() && expectation_failures.empty() && target_failures.empty();
   }
 };
+
+// A record's shape for the coverage table: its generator template's name, else the first keyword
+// of its SQL in capitals ("INSERT", "SELECT", "SAVEPOINT").
+std::string shape_of(const Record& r);
 
 RunReport run_corpus(const Corpus& corpus, Target& target, Target& oracle,
                      const RunOptions& options = {});
