@@ -92,13 +92,13 @@ TEST(ExampleProposal, the_engines_own_counter_decides_a_proposal_gated_by_its_ow
     const std::string ran = plan["matrix"]["workload"]["command"][0];
     EXPECT_EQ(ran, s["side"] == "candidate" ? copy : std::string(JBENCH_EXAMPLE_WORKER));
   }
-  // The counter it rests on: 64 rounds an operation against 256, exactly, in the full cell.
+  // The counter it rests on: 64 rounds an operation against 2048, exactly, in the full cell.
   const json comparison = read_json(bundle + "/comparison.json");
   std::size_t rows = 0;
   for (const auto& row : comparison["rows"]) {
     if (row["metric"] != "counter:mix_rounds_per_op") continue;
     ++rows;
-    EXPECT_DOUBLE_EQ(row["base_median"].get<double>(), 256.0) << row.dump();
+    EXPECT_DOUBLE_EQ(row["base_median"].get<double>(), 2048.0) << row.dump();
     EXPECT_DOUBLE_EQ(row["candidate_median"].get<double>(), 64.0) << row.dump();
   }
   EXPECT_EQ(rows, 1u) << comparison.dump();
