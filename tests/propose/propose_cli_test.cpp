@@ -35,7 +35,7 @@ test::ProcessResult jbench(const std::vector<std::string>& args,
   std::vector<std::string> argv = {JBENCH_BINARY};
   argv.insert(argv.end(), args.begin(), args.end());
   test::ProcessOptions o;
-  o.timeout = std::chrono::seconds(120);
+  o.timeout = std::chrono::seconds(290);  // a safety net: a counted proposal takes 20-45 s
   if (!interrupt_when.empty()) {
     o.signal_when = interrupt_when;
     o.signal = SIGINT;
