@@ -77,6 +77,10 @@ TEST(ExampleProposal, the_engines_own_counter_decides_a_proposal_gated_by_its_ow
   EXPECT_EQ(record["sides"]["candidate"]["command"], json::array({copy})) << record.dump(2);
   EXPECT_TRUE(record["sides"]["baseline"]["command"].is_null());
   for (const char* side : {"baseline", "candidate"}) {
+    // The gate's program is named by its content: here jbench itself.
+    const json& named = record["sides"][side]["gate_sha256"];
+    ASSERT_TRUE(named.is_string()) << record["sides"].dump();
+    EXPECT_EQ(named.get<std::string>().size(), 64u);
     const json& gate = record["oracle"][side];
     EXPECT_TRUE(gate["passed"].get<bool>()) << gate.dump();
     EXPECT_EQ(gate["exit"], "exit 0");

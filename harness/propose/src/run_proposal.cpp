@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "evidence_text.h"
+#include "jbench/bundle/sha256sums.h"
 #include "jbench/bundle/staging_bundle.h"
 #include "jbench/common/clock.h"
 #include "jbench/compare/compare.h"
@@ -32,6 +33,14 @@ using proposal::Decision;
 using proposal::Side;
 using proposal::Verdict;
 
+// The gate command's program by content, as the sessions name their workers: a gate that passed
+// names exactly what ran. Null without a gate command, or a program that cannot be read.
+Json gate_sha256(const ResolvedSide& r) {
+  if (r.gate_command.empty()) return nullptr;
+  auto digest = file_sha256(r.gate_command.front());
+  return digest ? Json(*digest) : Json(nullptr);
+}
+
 Json side_json(const ProposalSide& s, const ResolvedSide& r) {
   Json params = Json::object();
   for (const auto& p : s.params) params[p.key] = p.value;
@@ -41,7 +50,8 @@ Json side_json(const ProposalSide& s, const ResolvedSide& r) {
           {"command", or_null(!s.command.empty(), r.plan.matrix->workload.command)},
           {"oracle", or_null(r.oracle.has_value(), s.oracle)},
           {"oracle_sha256", or_null(r.oracle.has_value(), r.oracle ? r.oracle->sha256 : "")},
-          {"gate_command", or_null(!r.gate_command.empty(), r.gate_command)}};
+          {"gate_command", or_null(!r.gate_command.empty(), r.gate_command)},
+          {"gate_sha256", gate_sha256(r)}};
 }
 
 // What a failed oracle record failed on, in a line: its failed sections, and for the corpus the
