@@ -88,9 +88,11 @@ class RunExecution {
   void fail(WaitFailure failure);
   void teardown();
   Json workers_json() const;
-  std::string lane_label() const {
-    return m_.axis(Axis::lane).labels[block_.point[static_cast<std::size_t>(Axis::lane)]];
+  // The run's value on axis `a`, as its cell names it.
+  std::string axis_label(Axis a) const {
+    return m_.axis(a).labels[block_.point[static_cast<std::size_t>(a)]];
   }
+  std::string lane_label() const { return axis_label(Axis::lane); }
   // A measure-phase counter summed over the workers' results.
   std::uint64_t measured_count(const char* key) const {
     std::uint64_t n = 0;
@@ -482,13 +484,11 @@ RunRecord RunExecution::execute() {
     }
     // Each result holds the protocol's rules, the ones `jbench check-worker` names: its
     // identity, its configuration, the operations asked for, counts that add up.
+    const results::Asked asked{lane_label(), axis_label(Axis::connection),
+                               m_.measure.kind == Phase::Kind::operations
+                                   ? std::optional(m_.measure.amount)
+                                   : std::nullopt};
     for (std::size_t i = 0; i < result_.size() && !status_; ++i) {
-      const results::Asked asked{
-          lane_label(),
-          m_.axis(Axis::connection)
-              .labels[block_.point[static_cast<std::size_t>(Axis::connection)]],
-          m_.measure.kind == Phase::Kind::operations ? std::optional(m_.measure.amount)
-                                                     : std::nullopt};
       const auto problems = results::result_problems(result_[i], hello_[i], asked);
       if (!problems.empty()) {
         fail({WaitResult::failed, i,

@@ -58,7 +58,8 @@ class CachedWorkloadTarget : public oracle::Target {
   std::optional<ResultSet> run_cached(const Value& grp);
 
   oracle::SqliteTarget real_;
-  SubqueryCache cache_;  // after real_: destroyed before the connection closes
+  std::vector<std::string> asked_columns_;  // of the cached statement as written
+  SubqueryCache cache_;                     // after real_: destroyed before the connection closes
 };
 
 ResultSet CachedWorkloadTarget::execute(const std::string* statement, std::string_view sql,
@@ -89,8 +90,11 @@ std::optional<ResultSet> CachedWorkloadTarget::run_cached(const Value& grp) {
   if (oracle::bind_value(hoisted, 1, grp) != SQLITE_OK) return std::nullopt;
   ResultSet result;
   const int columns = sqlite3_column_count(hoisted);
-  // Named as the statement asked names them, not as the hoisted one would.
-  result.columns = real_.column_names(query_info(Query::count_above_mean_weight).sql);
+  // Named as the statement asked names them, not as the hoisted one would (read once).
+  if (asked_columns_.empty()) {
+    asked_columns_ = real_.column_names(query_info(Query::count_above_mean_weight).sql);
+  }
+  result.columns = asked_columns_;
   result.columns.resize(static_cast<std::size_t>(columns));
   int rc;
   while ((rc = sqlite3_step(hoisted)) == SQLITE_ROW) {
