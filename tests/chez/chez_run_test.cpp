@@ -17,6 +17,7 @@
 #include "jbench/matrix/worker_declaration.h"
 #include "jbench/proc/proc_stat.h"
 #include "run_process.h"
+#include "text_file.h"
 
 namespace jbench::test {
 namespace {
@@ -76,15 +77,9 @@ TEST(ChezHarness, DescribeAgreesWithTheHarnessTableOfTheChezKind) {
 // folder's launcher. Where the suite's build is elsewhere, a copy of the matrix names this one.
 TEST(ChezHarness, PlanAcceptsTheChezMatrixThroughItsWorkersOwnDescription) {
   TempDir dir;
-  std::ifstream in(source_dir() + "/matrices/chez.yaml");
-  std::stringstream text;
-  text << in.rdbuf();
-  std::string yaml = text.str();
-  const std::string command = "[../build/bin/jbench-chez-worker]";
-  ASSERT_NE(yaml.find(command), std::string::npos);
-  yaml.replace(yaml.find(command), command.size(), "[" + chez_worker_binary() + "]");
-  const std::string matrix = dir.path() + "/chez.yaml";
-  std::ofstream(matrix) << yaml;
+  const std::string matrix =
+      write_edited_copy(source_dir() + "/matrices/chez.yaml", dir.path() + "/chez.yaml",
+                        {{"[../build/bin/jbench-chez-worker]", "[" + chez_worker_binary() + "]"}});
   const auto r = run_process({jbench_binary(), "plan", matrix, "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json plan = json::parse(r.out, nullptr, false);

@@ -10,6 +10,7 @@
 
 #include "bundle_sums.h"
 #include "run_support.h"
+#include "text_file.h"
 
 namespace jbench::test {
 namespace example_proposal {
@@ -18,36 +19,19 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 std::string page_file(const std::string& name) {
-  std::ifstream in(std::string(JBENCH_SOURCE_DIR) + "/docs/examples/worker/" + name);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-std::string replaced_all(std::string text, const std::string& from, const std::string& to) {
-  for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
-    text.replace(at, from.size(), to);
-  }
-  return text;
+  return std::string(JBENCH_SOURCE_DIR) + "/docs/examples/worker/" + name;
 }
 
 // The page's proposal and matrix in `dir`, the build's binaries named absolutely, then `edits`
 // made to the proposal. Returns the proposal's path.
-std::string copy_proposal(const TempDir& dir,
-                          const std::vector<std::pair<std::string, std::string>>& edits = {}) {
-  const auto pointed = [](std::string text) {
-    text = replaced_all(text, "../../../build/bin/jbench-example-kv-worker", JBENCH_EXAMPLE_WORKER);
-    return replaced_all(text, "../../../build/bin/jbench", JBENCH_BINARY);
-  };
-  std::ofstream(dir.path() + "/kv-one-cell.yaml") << pointed(page_file("kv-one-cell.yaml"));
-  std::string proposal = pointed(page_file("fewer-rounds.yaml"));
-  for (const auto& [from, to] : edits) {
-    EXPECT_NE(proposal.find(from), std::string::npos) << from;
-    proposal = replaced_all(proposal, from, to);
-  }
-  const std::string path = dir.path() + "/fewer-rounds.yaml";
-  std::ofstream(path) << proposal;
-  return path;
+std::string copy_proposal(const TempDir& dir, const TextEdits& edits = {}) {
+  const TextEdits pointed = {
+      {"../../../build/bin/jbench-example-kv-worker", JBENCH_EXAMPLE_WORKER}};
+  write_edited_copy(page_file("kv-one-cell.yaml"), dir.path() + "/kv-one-cell.yaml", pointed);
+  TextEdits all = pointed;
+  all.emplace_back("../../../build/bin/jbench", JBENCH_BINARY);
+  all.insert(all.end(), edits.begin(), edits.end());
+  return write_edited_copy(page_file("fewer-rounds.yaml"), dir.path() + "/fewer-rounds.yaml", all);
 }
 
 ProcessResult propose(const TempDir& dir, const std::string& proposal) {
@@ -85,10 +69,8 @@ TEST(ExampleProposal, the_engines_own_counter_decides_a_proposal_gated_by_its_ow
     EXPECT_TRUE(gate["passed"].get<bool>()) << gate.dump();
     EXPECT_EQ(gate["exit"], "exit 0");
     // The gate's own output is kept: here, check-worker's verdict on the worker.
-    std::ifstream log(bundle + "/" + gate["log"].get<std::string>());
-    std::stringstream text;
-    text << log.rdbuf();
-    EXPECT_NE(text.str().find("11 of 11 rules hold"), std::string::npos) << text.str();
+    const std::string text = read_text(bundle + "/" + gate["log"].get<std::string>());
+    EXPECT_NE(text.find("11 of 11 rules hold"), std::string::npos) << text;
   }
   // Every candidate session ran the copy, every baseline session the build's worker.
   for (const auto& s : record["sessions"]) {
@@ -110,11 +92,7 @@ TEST(ExampleProposal, the_engines_own_counter_decides_a_proposal_gated_by_its_ow
   // A gate log edited to say the command failed, the sums made to agree: the record and the log
   // no longer say the same.
   const std::string log = bundle + "/logs/gate-candidate.log";
-  std::ifstream in(log);
-  std::stringstream text;
-  text << in.rdbuf();
-  in.close();
-  std::ofstream(log, std::ios::trunc) << replaced_all(text.str(), "--- exit 0\n", "--- exit 1\n");
+  write_edited_copy(log, log, {{"--- exit 0\n", "--- exit 1\n"}});
   rewrite_sums(bundle);
   const ProcessResult checked = run_process({JBENCH_BINARY, "validate", bundle});
   EXPECT_EQ(checked.exit_code, 1) << checked.out;
@@ -129,16 +107,12 @@ TEST(ExampleProposal, a_candidate_whose_gate_fails_is_rejected_untimed_with_what
   const std::string gate =
       "[" + std::string(JBENCH_BINARY) + ", check-worker, --, " + JBENCH_EXAMPLE_WORKER + "]";
   const std::string proposal = copy_proposal(dir);
-  std::ifstream in(proposal);
-  std::stringstream text;
-  text << in.rdbuf();
-  in.close();
   // The candidate's gate only: the baseline's stays check-worker.
-  std::string edited = text.str();
-  const auto at = edited.find(gate, edited.find("candidate:"));
-  ASSERT_NE(at, std::string::npos) << edited;
-  edited.replace(at, gate.size(), "[./fails.sh]");
-  std::ofstream(proposal, std::ios::trunc) << edited;
+  std::string text = read_text(proposal);
+  const auto at = text.find(gate, text.find("candidate:"));
+  ASSERT_NE(at, std::string::npos) << text;
+  text.replace(at, gate.size(), "[./fails.sh]");
+  std::ofstream(proposal, std::ios::trunc) << text;
 
   const ProcessResult r = propose(dir, proposal);
   ASSERT_FALSE(r.timed_out);
@@ -152,10 +126,8 @@ TEST(ExampleProposal, a_candidate_whose_gate_fails_is_rejected_untimed_with_what
   EXPECT_TRUE(record["sessions"].empty()) << record.dump(2);
   const std::string reason = record["decision"]["reasons"][0];
   EXPECT_NE(reason.find("the candidate fails its gate command"), std::string::npos) << reason;
-  std::ifstream log(bundle + "/logs/gate-candidate.log");
-  std::stringstream kept;
-  kept << log.rdbuf();
-  EXPECT_NE(kept.str().find("expected 7, got 8"), std::string::npos) << kept.str();
+  const std::string kept = read_text(bundle + "/logs/gate-candidate.log");
+  EXPECT_NE(kept.find("expected 7, got 8"), std::string::npos) << kept;
 }
 
 TEST(ExampleProposal, a_build_named_the_wrong_way_for_its_workload_is_refused_where_it_is_written) {

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "run_support.h"
+#include "text_file.h"
 
 namespace jbench::test {
 namespace {
@@ -34,22 +35,10 @@ TEST(ExampleWorker, every_rule_of_check_worker_holds_in_every_lane) {
 }
 
 // kv.yaml as the page gives it, with its command pointed at this build's binary and `edits` made.
-std::string example_matrix(const TempDir& dir,
-                           const std::vector<std::pair<std::string, std::string>>& edits = {}) {
-  std::ifstream in(example_dir() + "/kv.yaml");
-  std::stringstream text;
-  text << in.rdbuf();
-  std::string yaml = text.str();
-  const std::string command = "../../../build/bin/jbench-example-kv-worker";
-  EXPECT_NE(yaml.find(command), std::string::npos);
-  yaml.replace(yaml.find(command), command.size(), JBENCH_EXAMPLE_WORKER);
-  for (const auto& [from, to] : edits) {
-    EXPECT_NE(yaml.find(from), std::string::npos) << from;
-    yaml.replace(yaml.find(from), from.size(), to);
-  }
-  const std::string matrix = dir.path() + "/kv.yaml";
-  std::ofstream(matrix) << yaml;
-  return matrix;
+std::string example_matrix(const TempDir& dir, const TextEdits& edits = {}) {
+  TextEdits all = {{"../../../build/bin/jbench-example-kv-worker", JBENCH_EXAMPLE_WORKER}};
+  all.insert(all.end(), edits.begin(), edits.end());
+  return write_edited_copy(example_dir() + "/kv.yaml", dir.path() + "/kv.yaml", all);
 }
 
 // `jbench run MATRIX ARGS...` into <dir>/out/b, every process it started ended.

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "run_support.h"
+#include "text_file.h"
 
 namespace jbench::test {
 namespace {
@@ -25,20 +26,12 @@ std::pair<std::string, std::string> worker_env() {
 
 // process.yaml written into `dir` with each `from` replaced by its `to` (the command made
 // absolute, so the copy still names the fixture worker).
-std::string matrix_variant(const TempDir& dir,
-                           const std::vector<std::pair<std::string, std::string>>& edits) {
-  std::ifstream in(fixture("process.yaml"));
-  std::stringstream text;
-  text << in.rdbuf();
-  std::string yaml = text.str();
-  const std::string command = "./process-worker.sh";
-  yaml.replace(yaml.find(command), command.size(), fixture("process-worker.sh"));
-  for (const auto& [from, to] : edits) {
-    if (!from.empty()) yaml.replace(yaml.find(from), from.size(), to);
+std::string matrix_variant(const TempDir& dir, const TextEdits& edits) {
+  TextEdits all = {{"./process-worker.sh", fixture("process-worker.sh")}};
+  for (const auto& e : edits) {
+    if (!e.first.empty()) all.push_back(e);  // an empty edit: the copy as it is
   }
-  const std::string path = dir.path() + "/variant.yaml";
-  std::ofstream(path) << yaml;
-  return path;
+  return write_edited_copy(fixture("process.yaml"), dir.path() + "/variant.yaml", all);
 }
 
 std::string matrix_variant(const TempDir& dir, const std::string& from, const std::string& to) {
@@ -100,11 +93,11 @@ TEST(RunProcessWorker, a_declared_parameter_is_an_axis_whose_values_reach_the_wo
                            {"workers: [1, 2]", "workers: [1]"},
                            {"trace: [baseline, light]", "ops_per_transaction: [1, 25]"}});
   const std::string tag = unique_tag();
-  ProcessOptions options;
-  options.timeout = std::chrono::seconds(120);
-  options.env = {worker_env(), {"JBENCH_TEST_TAG", tag}};
-  const ProcessResult r = run_process(
-      {JBENCH_BINARY, "run", matrix, "--out", dir.path() + "/out", "--name", "b"}, options);
+  RunInvocation inv;
+  inv.matrix = matrix;
+  inv.traced = true;  // the matrix has no trace axis left to narrow
+  inv.env = {worker_env()};
+  const ProcessResult r = run_jbench_run(dir, inv, tag);
   ASSERT_FALSE(r.timed_out);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(processes_tagged(tag).empty());

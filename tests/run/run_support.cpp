@@ -21,7 +21,7 @@ std::string fault_worker_dir() { return JBENCH_FAULT_WORKER_DIR; }
 ProcessResult run_jbench_run(const TempDir& dir, const RunInvocation& inv, const std::string& tag) {
   std::vector<std::string> argv = {JBENCH_BINARY,
                                    "run",
-                                   fixture(inv.matrix),
+                                   inv.matrix.starts_with('/') ? inv.matrix : fixture(inv.matrix),
                                    "--out",
                                    inv.out.empty() ? dir.path() + "/out" : inv.out,
                                    "--name",

@@ -16,7 +16,7 @@ std::string fault_worker_dir();
 // `jbench run MATRIX --out <dir>/out --name NAME args...` with JBENCH_TEST_TAG=<tag> in the
 // environment of jbench and so of every worker, to find leftovers afterwards.
 struct RunInvocation {
-  std::string matrix = "tiny.yaml";
+  std::string matrix = "tiny.yaml";  // a fixture's name, or an absolute path
   std::vector<std::string> args;
   std::vector<std::pair<std::string, std::string>> env;
   std::string name = "b";
