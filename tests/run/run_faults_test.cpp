@@ -202,7 +202,8 @@ TEST(RunFaults, a_full_disk_leaves_an_invalid_bundle_or_the_staging_directory) {
               "--only",    "connection=persistent",
               "--scratch", dir.path() + "/scratch"};
   const auto r = run_jbench_run(dir, inv, tag);
-  EXPECT_EQ(r.exit_code, 1) << r.err;
+  // An output that could not be written, as in every command that leaves a bundle.
+  EXPECT_EQ(r.exit_code, 3) << r.err;
   EXPECT_NE(r.err.find("No space left on device"), std::string::npos) << r.err;
   EXPECT_TRUE(processes_tagged(tag).empty());
   bool evidence = false;

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <fnmatch.h>
 #include <stdio.h>  // renameat2 (glibc >= 2.28, with _GNU_SOURCE)
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -10,6 +11,7 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <cstdlib>
 #include <filesystem>
 #include <functional>
 #include <nlohmann/json.hpp>
@@ -85,6 +87,16 @@ struct Target {
   UniqueFd dir;
   std::string base;
 };
+
+// A planted fault (docs/bundle.md): JBENCH_FAULT_WRITE holds a pattern of bundle-relative paths
+// (fnmatch(3); `*` does not cross '/'), and every write, append, copy or link to a path it
+// matches fails with EIO, as a failing disk's would. The fault tests plant it in a command's
+// environment to check that each step of each command ends the same way.
+bool planted_write_fault(const std::string& rel) {
+  const char* pattern = std::getenv("JBENCH_FAULT_WRITE");
+  return pattern != nullptr && *pattern != '\0' &&
+         ::fnmatch(pattern, rel.c_str(), FNM_PATHNAME) == 0;
+}
 Result<Target> open_target(int root_fd, const std::string& root, bool finalized,
                            const std::string& rel, std::string_view verb, bool allow_reserved) {
   if (finalized || root_fd < 0) {
@@ -96,6 +108,10 @@ Result<Target> open_target(int root_fd, const std::string& root, bool finalized,
   if (!allow_reserved && rel == kSha256SumsName) {
     return Error{fmt::format("refusing to {} '{}' in {}: finalize() writes it", verb, rel, root),
                  0};
+  }
+  if (planted_write_fault(rel)) {
+    return sys_error(fmt::format("cannot {} '{}' in {} (JBENCH_FAULT_WRITE)", verb, rel, root),
+                     EIO);
   }
   auto parts = split_path(rel);
   Target t;

@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "jbench/cli/cli.h"
 #include "jbench/merge/merge_shards.h"
+#include "jbench/seal/evidence_bundle.h"
 
 namespace jbench::cli {
 namespace {
@@ -17,6 +18,7 @@ int run_merge(const merge::MergeRequest& request) {
   const merge::MergeOutcome m = merge::merge_shards(request);
   for (const auto& f : m.findings) std::cerr << f.code << "  " << f.message << '\n';
   if (!m.message.empty()) std::cerr << "jbench: error: " << m.message << '\n';
+  std::cerr << not_written_lines(m.not_written);
   if (m.bundle.empty()) {
     if (!m.findings.empty()) {
       std::cerr << fmt::format("jbench: merge refused ({} finding(s) above): nothing was written\n",

@@ -113,7 +113,10 @@ int run_oracle(const OracleOptions& o) {
         "reductions/\n",
         written->path, written->path);
   }
-  if (!written->valid) return kExitInternal;
+  // A file that could not be written is an output that could not be written, in every command.
+  std::cerr << not_written_lines(written->not_written);
+  if (!written->not_written.empty()) return kExitInternal;
+  if (!written->valid) return kExitCheckFailed;
   return record->passed() ? kExitOk : kExitCheckFailed;
 }
 

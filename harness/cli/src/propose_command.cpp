@@ -12,6 +12,7 @@
 #include "jbench/common/path_search.h"
 #include "jbench/matrix/proposal.h"
 #include "jbench/propose/propose.h"
+#include "jbench/seal/evidence_bundle.h"
 
 namespace jbench::cli {
 namespace {
@@ -57,6 +58,8 @@ int run_propose(const ProposeCli& o) {
                            outcome->valid ? "" : " (INVALID: see validation.json)");
   std::cout << fmt::format("next: jbench validate {}; {}/report.txt is this report\n",
                            outcome->bundle_path, outcome->bundle_path);
+  std::cerr << not_written_lines(outcome->not_written);
+  if (!outcome->not_written.empty()) return kExitInternal;
   // Evidence that does not validate supports no verdict.
   if (!outcome->valid) return 4;
   return proposal::exit_code_of(outcome->verdict);

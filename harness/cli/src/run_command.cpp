@@ -33,6 +33,7 @@ int run_run(const RunOptionsCli& o) {
     return kExitUsage;
   }
   std::cout << outcome->bundle_path << '\n';
+  if (!outcome->not_written.empty()) return kExitInternal;  // printed by the session
   return outcome->complete ? kExitOk : kExitCheckFailed;
 }
 

@@ -10,13 +10,13 @@
 #include "jbench/bundle/bundle_validity.h"
 #include "jbench/bundle/json_file.h"
 #include "jbench/bundle/sha256sums.h"
-#include "jbench/bundle/staging_bundle.h"
 #include "jbench/common/clock.h"
 #include "jbench/common/sha256.h"
 #include "jbench/matrix/load.h"
 #include "jbench/merge/merged_documents.h"
 #include "jbench/plan/plan_output.h"
 #include "jbench/provenance/build_info.h"
+#include "jbench/seal/evidence_bundle.h"
 #include "jbench/validate/validate.h"
 
 namespace jbench::merge {
@@ -107,66 +107,65 @@ constexpr const char* kShardDocuments[] = {"manifest.json",         "plan.json",
                                            "validation.json",       "SHA256SUMS",
                                            "logs/session.log"};
 
+// The merged bundle's files. Every file is tried: a failed one is recorded in the bundle, which
+// is then sealed invalid with everything that could be written, as every command's is.
 class Writer {
  public:
-  Writer(StagingBundle& bundle, const std::vector<ShardFacts>& shards, const MergePlan& plan)
+  Writer(EvidenceBundle& bundle, const std::vector<ShardFacts>& shards, const MergePlan& plan)
       : b_(bundle), shards_(shards), plan_(plan) {}
 
-  Status write(const MergeContext& context) {
-    for (std::size_t s = 0; s < shards_.size(); ++s) {
-      if (auto st = copy_shard_documents(s); !st) return st;
-    }
+  void write(const MergeContext& context) {
+    for (std::size_t s = 0; s < shards_.size(); ++s) copy_shard_documents(s);
+    StagingBundle& staged = b_.staging();
     for (std::size_t i = 0; i < plan_.run_ids.size(); ++i) {
       const std::string& id = plan_.run_ids[i];
       const std::string from = shards_[plan_.shard_of_run[i]].source + "/runs/" + id;
       std::error_code ec;
       if (!fs::is_directory(from, ec)) continue;  // a run that never started left none
-      if (auto st = b_.copy_tree("runs/" + id, from, StagingBundle::TreeCopy::link); !st) return st;
+      b_.keep(staged.copy_tree("runs/" + id, from, StagingBundle::TreeCopy::link));
       log(fmt::format("run {} from shard {}", id, plan_.specs[plan_.shard_of_run[i]].index));
     }
     for (const auto& [sha, s] : stored_object_sources(shards_)) {
       const std::string file = "provenance/objects/" + sha;
-      if (auto st = b_.link_file(file, shards_[s].source + "/" + file); !st) return st;
+      b_.keep(staged.link_file(file, shards_[s].source + "/" + file));
     }
     const ShardFacts& ref = shards_.front();
     for (const char* file : {"matrix.yaml", "capabilities.json", "provenance/build.json"}) {
-      if (auto st = b_.copy_file(file, ref.source + "/" + file); !st) return st;
+      b_.keep(staged.copy_file(file, ref.source + "/" + file));
     }
     std::error_code ec;
     if (fs::is_directory(ref.source + "/oracle", ec)) {
-      if (auto st = b_.copy_tree("oracle", ref.source + "/oracle"); !st) return st;
+      b_.keep(staged.copy_tree("oracle", ref.source + "/oracle"));
     }
     std::ostringstream plan_json;
     write_plan_json(plan_.whole, plan_json);
-    if (auto st = b_.write_file("plan.json", plan_json.str()); !st) return st;
-    const Json index = merged_provenance_index(shards_, plan_, sha256_hex(plan_json.str()));
-    if (auto st = b_.write_json("provenance/index.json", index); !st) return st;
-    if (auto st = b_.write_json("manifest.json", merged_manifest(shards_, plan_, context)); !st)
-      return st;
-    return b_.write_file("logs/merge.log", log_);
+    b_.text("plan.json", plan_json.str());
+    b_.json("provenance/index.json",
+            merged_provenance_index(shards_, plan_, sha256_hex(plan_json.str())));
+    b_.json("manifest.json", merged_manifest(shards_, plan_, context));
+    b_.text("logs/merge.log", log_);
   }
 
  private:
-  Status copy_shard_documents(std::size_t s) {
+  void copy_shard_documents(std::size_t s) {
     const ShardFacts& shard = shards_[s];
     const std::string dir = fmt::format("shards/{}", plan_.specs[s].index);
     for (const char* file : kShardDocuments) {
       std::error_code ec;
       if (!fs::is_regular_file(shard.source + "/" + file, ec)) continue;
-      if (auto st = b_.copy_file(dir + "/" + file, shard.source + "/" + file); !st) return st;
+      b_.keep(b_.staging().copy_file(dir + "/" + file, shard.source + "/" + file));
     }
     std::error_code ec;
     if (fs::is_directory(shard.source + "/oracle", ec)) {
-      if (auto st = b_.copy_tree(dir + "/oracle", shard.source + "/oracle"); !st) return st;
+      b_.keep(b_.staging().copy_tree(dir + "/oracle", shard.source + "/oracle"));
     }
     log(fmt::format("shard {}/{}: {} ({})", plan_.specs[s].index, plan_.specs[s].count,
                     shard.source, shard.manifest.value("bundle", "")));
-    return {};
   }
 
   void log(const std::string& line) { log_ += utc_now("%FT%TZ") + " " + line + "\n"; }
 
-  StagingBundle& b_;
+  EvidenceBundle& b_;
   const std::vector<ShardFacts>& shards_;
   const MergePlan& plan_;
   std::string log_;
@@ -214,42 +213,32 @@ MergeOutcome merge_shards(const MergeRequest& request) {
 
   const fs::path target(request.out);
   const std::string parent = target.has_parent_path() ? target.parent_path().string() : ".";
-  auto staged = StagingBundle::create(parent, target.filename().string());
+  auto staged = EvidenceBundle::create(parent, target.filename().string());
   if (!staged) {
     out.exit_code = 2;
     out.message = staged.error().message;
     return out;
   }
-  StagingBundle& b = *staged;
+  EvidenceBundle& b = *staged;
   MergeContext context{b.name(), jbench_identity(), utc_now("%FT%TZ"), sums};
-  Status written = Writer(b, shards, plan).write(context);
-
-  ValidationReport report = validate_bundle(b.root(), BundleStage::staged);
-  const bool valid = report.valid() && written.ok();
-  Json validation = report_to_json(report);
-  validation["bundle"] = b.name();
-  validation["stage"] = "staged: every check but SHA256SUMS, which is written after this file";
-  validation["valid"] = valid;
-  validation["write_failures"] =
-      written.ok() ? Json::array() : Json::array({written.error().message});
-  const bool recorded = b.write_json("validation.json", validation).ok();
-  auto final_path = b.finalize(valid && recorded ? Outcome::complete : Outcome::invalid);
-  if (!final_path) {
+  Writer(b, shards, plan).write(context);
+  auto sealed = b.seal(false);
+  if (!sealed) {
     out.exit_code = 3;
-    out.message = final_path.error().message;
+    out.message = sealed.error().message;
     return out;
   }
-  out.bundle = *final_path;
+  out.bundle = sealed->path;
   out.runs = plan.run_ids.size();
   std::set<std::string> hosts;
   for (const ShardFacts& s : shards) hosts.insert(s.manifest.value("host", Json()).dump());
   out.hosts = hosts.size();
-  if (!written.ok()) {
+  if (!sealed->failures.empty()) {
     out.exit_code = 3;
-    out.message = written.error().message;
-  } else if (!valid || !recorded) {
+    out.not_written = sealed->failures;
+  } else if (!sealed->valid) {
     out.exit_code = 1;
-    for (const Finding& f : report.findings) {
+    for (const Finding& f : sealed->report.findings) {
       out.findings.push_back({f.code, fmt::format("{}: {}", f.file, f.message)});
     }
   }

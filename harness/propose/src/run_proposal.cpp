@@ -12,7 +12,6 @@
 
 #include "evidence_text.h"
 #include "jbench/bundle/sha256sums.h"
-#include "jbench/bundle/staging_bundle.h"
 #include "jbench/common/clock.h"
 #include "jbench/compare/compare.h"
 #include "jbench/oracle_pass/oracle_bundle.h"
@@ -22,7 +21,7 @@
 #include "jbench/proposal/session_order.h"
 #include "jbench/propose/propose.h"
 #include "jbench/run/session.h"
-#include "jbench/validate/validate.h"
+#include "jbench/seal/evidence_bundle.h"
 
 namespace jbench::propose {
 namespace {
@@ -100,7 +99,7 @@ constexpr std::size_t kGateOutputBytes = 1 << 20;
 
 // The side's own correctness command, run to completion in the proposal's folder: it passes
 // when it exits 0. What it printed is kept as logs/gate-<side>.log.
-OracleGate run_gate_command(StagingBundle& b, const ResolvedSide& side, std::string_view which,
+OracleGate run_gate_command(EvidenceBundle& b, const ResolvedSide& side, std::string_view which,
                             std::ostream& log) {
   OracleGate gate;
   gate.ran = true;
@@ -114,9 +113,9 @@ OracleGate run_gate_command(StagingBundle& b, const ResolvedSide& side, std::str
                                      : fmt::format("exit {}", run.exit_code);
   gate.passed = run.started && !run.timed_out && !run.signaled && run.exit_code == 0;
   gate.log = fmt::format("logs/gate-{}.log", which);
-  (void)b.write_file(gate.log, fmt::format("$ {}\n(in {})\n--- stdout\n{}--- stderr\n{}--- {}\n",
-                                           fmt::join(side.gate_command, " "), side.gate_dir,
-                                           run.out, run.err, gate.exit_status));
+  b.text(gate.log, fmt::format("$ {}\n(in {})\n--- stdout\n{}--- stderr\n{}--- {}\n",
+                               fmt::join(side.gate_command, " "), side.gate_dir, run.out, run.err,
+                               gate.exit_status));
   if (!gate.passed) {
     gate.failure = fmt::format("its gate command ended with {} ({})", gate.exit_status, gate.log);
   }
@@ -125,7 +124,7 @@ OracleGate run_gate_command(StagingBundle& b, const ResolvedSide& side, std::str
   return gate;
 }
 
-OracleGate run_gate(StagingBundle& b, const ResolvedSide& side, std::string_view which,
+OracleGate run_gate(EvidenceBundle& b, const ResolvedSide& side, std::string_view which,
                     const ProposeOptions& o, const std::string& scratch, std::ostream& log) {
   if (!side.oracle) return run_gate_command(b, side, which, log);
   OracleGate gate;
@@ -148,7 +147,7 @@ OracleGate run_gate(StagingBundle& b, const ResolvedSide& side, std::string_view
   }
   auto written = oracle_pass::write_oracle_bundle(*record, *side.oracle, b.root() + "/oracle",
                                                   std::string(which));
-  (void)b.write_file(fmt::format("logs/oracle-{}.log", which), pass_log.str());
+  b.text(fmt::format("logs/oracle-{}.log", which), pass_log.str());
   if (written) gate.bundle = fs::relative(written->path, b.root()).string();
   gate.interrupted = record->interrupted();
   gate.passed = record->passed() && written && written->valid;
@@ -182,9 +181,9 @@ Result<ProposeOutcome> run_proposal(const ResolvedProposal& r, const ProposeOpti
   // Ctrl-C or SIGTERM anywhere stops the proposal with what it has; the oracle passes and the
   // sessions watch too (watches nest), so none is lost between them.
   proc::InterruptWatch interrupt;
-  auto staged = StagingBundle::create(o.out_dir, name);
+  auto staged = EvidenceBundle::create(o.out_dir, name);
   if (!staged) return staged.error();
-  StagingBundle& b = *staged;
+  EvidenceBundle& b = *staged;
   const std::string scratch =
       (fs::path(o.out_dir) / fmt::format(".scratch-propose-{}", ::getpid())).string();
 
@@ -212,9 +211,10 @@ Result<ProposeOutcome> run_proposal(const ResolvedProposal& r, const ProposeOpti
                  {"order", order_json},
                  {"accept_cells", r.accept_cells}};
   // Written before anything runs: the rule and its hash are on disk before the first timing.
-  Status first = b.write_file("proposal.yaml", p.source_text);
-  if (first.ok()) first = b.write_json("proposal.json", record);
-  if (!first.ok()) return first.error();
+  // If they cannot be, nothing is timed: the bundle is sealed invalid with what was written.
+  b.text("proposal.yaml", p.source_text);
+  b.json("proposal.json", record);
+  const bool registered = b.all_written();
 
   Decision decision;
   bool interrupted = false;
@@ -222,9 +222,15 @@ Result<ProposeOutcome> run_proposal(const ResolvedProposal& r, const ProposeOpti
   Json comparison_json;
   std::vector<std::string> build_differences, setting_differences;
 
-  const OracleGate candidate_gate = run_gate(b, r.candidate, "candidate", o, scratch, log);
-  OracleGate baseline_gate;
-  if (!candidate_gate.passed) {
+  OracleGate candidate_gate, baseline_gate;
+  if (registered) candidate_gate = run_gate(b, r.candidate, "candidate", o, scratch, log);
+  if (!registered) {
+    decision = proposal::decision_without_timing(
+        Verdict::inconclusive,
+        fmt::format("nothing was run: the proposal could not be recorded before the first "
+                    "timing ({})",
+                    b.failures().front()));
+  } else if (!candidate_gate.passed) {
     interrupted = candidate_gate.interrupted;
     decision = interrupted
                    ? proposal::decision_without_timing(
@@ -281,7 +287,7 @@ Result<ProposeOutcome> run_proposal(const ResolvedProposal& r, const ProposeOpti
       std::ostringstream session_log;
       // A signal during the session stops it, and it finalizes its bundle as interrupted.
       Result<SessionOutcome> outcome = run_session(rs.plan, so, session_log);
-      (void)b.write_file(fmt::format("logs/{}-{}.log", to_string(side), s.name), session_log.str());
+      b.text(fmt::format("logs/{}-{}.log", to_string(side), s.name), session_log.str());
       std::error_code ec;
       fs::remove_all(so.scratch_dir, ec);
       if (!outcome && stop_if_interrupted()) break;  // stopped before it could run anything
@@ -313,8 +319,8 @@ Result<ProposeOutcome> run_proposal(const ResolvedProposal& r, const ProposeOpti
       const compare::Comparison c =
           compare::compare_bundles(side_in_bundle("baseline"), side_in_bundle("candidate"), co);
       comparison_json = compare::comparison_to_json(c);
-      (void)b.write_json("comparison.json", comparison_json);
-      (void)b.write_file("comparison.txt", compare::comparison_to_text(c));
+      b.json("comparison.json", comparison_json);
+      b.text("comparison.txt", compare::comparison_to_text(c));
       build_differences = c.build_differences;
       setting_differences = c.setting_differences;
       if (c.outcome == compare::CompareOutcome::refused || (c.rows.empty() && !c.invalid.empty())) {
@@ -363,26 +369,15 @@ Result<ProposeOutcome> run_proposal(const ResolvedProposal& r, const ProposeOpti
   ProposeOutcome out;
   out.verdict = decision.verdict;
   out.report = evidence_text(record, comparison_json);
-  Status written = b.write_json("proposal.json", record);
-  if (written.ok()) written = b.write_file("report.txt", out.report);
-
-  // The same checks anyone runs later, less SHA256SUMS, which comes after.
-  ValidationReport report = validate_bundle(b.root(), BundleStage::staged);
-  out.valid = report.valid() && written.ok();
-  Json validation = report_to_json(report);
-  validation["bundle"] = name;
-  validation["stage"] = "staged: every check but SHA256SUMS, which is written after this file";
-  validation["valid"] = out.valid;
-  validation["write_failures"] =
-      written.ok() ? Json::array() : Json::array({written.error().message});
-  if (!b.write_json("validation.json", validation).ok()) out.valid = false;
-  auto final_path = b.finalize(!out.valid    ? Outcome::invalid
-                               : interrupted ? Outcome::interrupted
-                                             : Outcome::complete);
-  if (!final_path) return final_path.error();
-  out.bundle_path = *final_path;
+  b.json("proposal.json", record);
+  b.text("report.txt", out.report);
+  auto sealed = b.seal(interrupted);
+  if (!sealed) return sealed.error();
+  out.valid = sealed->valid;
+  out.bundle_path = sealed->path;
+  out.not_written = sealed->failures;
   if (!out.valid) {
-    for (const auto& f : report.findings) {
+    for (const auto& f : sealed->report.findings) {
       out.report += fmt::format("invalid: {} {}: {}\n", f.code, f.file, f.message);
     }
   }

@@ -1,6 +1,6 @@
 // run_session(): the pipeline of one session as named steps — set up, stage the session's
 // documents, then for each run of the plan execute, record and summarise it into the staging
-// bundle as it finishes (a late crash loses nothing already run), write the manifest, finalize.
+// bundle as it finishes (a late crash loses nothing already run), write the manifest, seal.
 #include "jbench/run/session.h"
 
 #include <fmt/format.h>
@@ -18,7 +18,6 @@
 #include <sstream>
 
 #include "datasets.h"
-#include "jbench/bundle/staging_bundle.h"
 #include "jbench/collectors/modes/summaries.h"
 #include "jbench/common/clock.h"
 #include "jbench/common/path_search.h"
@@ -32,7 +31,7 @@
 #include "jbench/provenance/noise.h"
 #include "jbench/provenance/retained.h"
 #include "jbench/results/summary.h"
-#include "jbench/validate/validate.h"
+#include "jbench/seal/evidence_bundle.h"
 #include "lockstep.h"
 #include "progress.h"
 #include "run_one.h"
@@ -85,30 +84,23 @@ void drop_stored_once(Json& run_doc, const std::string& run_dir,
   }
 }
 
-// Writes a document, remembering a failure (full disk, I/O error) instead of stopping: the
-// bundle is then finalized as invalid, with everything that could be written.
+// The session's writes into its bundle, each failure recorded there (the bundle is then sealed
+// invalid with everything that could be written): a run's documents on one line, the session
+// log with the time of each line.
 class Writer {
  public:
-  explicit Writer(StagingBundle& bundle) : bundle_(bundle) {}
-  void json(const std::string& path, const Json& doc) { note(bundle_.write_json(path, doc)); }
-  // A run's documents: on one line (StagingBundle::Layout).
+  explicit Writer(EvidenceBundle& bundle) : bundle_(bundle) {}
+  void json(const std::string& path, const Json& doc) { bundle_.json(path, doc); }
   void run_json(const std::string& path, const Json& doc) {
-    note(bundle_.write_json(path, doc, StagingBundle::Layout::compact));
+    bundle_.json(path, doc, StagingBundle::Layout::compact);
   }
-  void text(const std::string& path, std::string_view bytes) {
-    note(bundle_.write_file(path, bytes));
-  }
+  void text(const std::string& path, std::string_view bytes) { bundle_.text(path, bytes); }
   void log(const std::string& line) {
-    note(bundle_.append_line("logs/session.log", fmt::format("{} {}", utc_now("%FT%TZ"), line)));
+    bundle_.append_line("logs/session.log", fmt::format("{} {}", utc_now("%FT%TZ"), line));
   }
-  const std::vector<std::string>& failures() const { return failures_; }
 
  private:
-  void note(const Status& s) {
-    if (!s.ok()) failures_.push_back(s.error().message);
-  }
-  StagingBundle& bundle_;
-  std::vector<std::string> failures_;
+  EvidenceBundle& bundle_;
 };
 
 std::vector<std::string> run_kinds(const Plan& plan) {
@@ -120,7 +112,7 @@ std::vector<std::string> run_kinds(const Plan& plan) {
 // A session once its setup held: the pipeline's steps, in the order run_session takes them.
 class Session {
  public:
-  Session(const Plan& plan, run::SessionSetup setup, StagingBundle bundle, std::ostream& log)
+  Session(const Plan& plan, run::SessionSetup setup, EvidenceBundle bundle, std::ostream& log)
       : plan_(plan),
         m_(*plan.matrix),
         setup_(std::move(setup)),
@@ -128,7 +120,7 @@ class Session {
         log_(log),
         write_(bundle_),
         docs_(plan, setup_.name, setup_.worker),
-        retained_(bundle_, m_.limits.provenance_bytes()),
+        retained_(bundle_.staging(), m_.limits.provenance_bytes()),
         datasets_(setup_.scratch, setup_.worker, m_.seed,
                   std::max<std::uint32_t>(600, m_.limits.run_timeout_s)),
         progress_(log, setup_.options.terminal, run_kinds(plan)) {}
@@ -139,7 +131,7 @@ class Session {
   void run_oracle(const OracleMatrix& oracle);
   void run(std::size_t index);
   void write_manifest();
-  SessionOutcome finalize();
+  SessionOutcome seal();
 
  private:
   void add_to_cell_table(const Run& r, run::RunStatus status, const RunFigures& figures);
@@ -147,12 +139,12 @@ class Session {
     return to_json(
         sample_noise(std::chrono::milliseconds(setup_.options.noise_window_ms), {getpid()}));
   }
-  void print_closing_lines(const SessionOutcome& outcome);
+  void print_closing_lines(const SessionOutcome& outcome, const Sealed& sealed);
 
   const Plan& plan_;
   const Matrix& m_;
   run::SessionSetup setup_;
-  StagingBundle bundle_;
+  EvidenceBundle bundle_;
   std::ostream& log_;
   Writer write_;
   run::SessionDocuments docs_;
@@ -166,7 +158,6 @@ class Session {
   // baseline first and its traced modes after it in the trace axis's order.
   std::map<std::string, std::pair<std::uint32_t, std::uint32_t>> cell_rank_;
   std::optional<std::pair<std::string, nlohmann::json>> noise_after_last_run_;  // run id, sample
-  bool valid_ = false;
   std::optional<run::Lockstep> lockstep_;  // its end is marked when the session ends
 };
 
@@ -312,38 +303,28 @@ void Session::run_oracle(const OracleMatrix& oracle) {
     return;
   }
   write_.log(std::string("oracle pass: ") + (record->passed() ? "passed" : "FAILED"));
-  Status written = oracle_pass::write_oracle_record(bundle_, "oracle/", *record, oracle);
-  if (!written.ok()) write_.log("oracle record not written: " + written.error().message);
+  oracle_pass::write_oracle_record(bundle_, "oracle/", *record, oracle);
   log_ << (record->passed() ? "oracle: passed\n"
                             : "oracle: FAILED; the runs go on, and the bundle will be unproven\n");
 }
 
-// The manifest, then the same validator anyone runs later, less the checksums that come after.
+// The manifest: the session's last document before the seal.
 void Session::write_manifest() {
   progress_.done();
   docs_.finished(interrupt_.interrupted(), datasets_.to_json());
   write_.json("provenance/index.json", retained_.index());
   Json manifest = docs_.manifest();
-  manifest["write_failures"] = write_.failures();
+  manifest["write_failures"] = bundle_.failures();
   write_.json("manifest.json", manifest);
-  const ValidationReport report = validate_bundle(bundle_.root(), BundleStage::staged);
-  valid_ = report.valid() && write_.failures().empty();
-  Json validation = report_to_json(report);
-  validation["bundle"] = setup_.name;
-  validation["stage"] = "staged: every check but SHA256SUMS, which is written after this file";
-  validation["valid"] = valid_;
-  validation["write_failures"] = write_.failures();
-  write_.json("validation.json", validation);
 }
 
-// SHA256SUMS and the atomic rename, the cell table, and what to look at next.
-SessionOutcome Session::finalize() {
+// The seal (validation.json, SHA256SUMS, the atomic rename), the cell table, and what to look at
+// next.
+SessionOutcome Session::seal() {
   std::error_code ec;
   fs::remove_all(setup_.scratch, ec);
   const bool interrupted = interrupt_.interrupted();
-  const Outcome bundle_outcome =
-      !valid_ ? Outcome::invalid : (interrupted ? Outcome::interrupted : Outcome::complete);
-  auto final_path = bundle_.finalize(bundle_outcome);
+  auto sealed = bundle_.seal(interrupted);
   std::vector<CellLine> table;
   for (const auto& [cell, line] : cells_) table.push_back(line);
   std::stable_sort(table.begin(), table.end(), [this](const CellLine& a, const CellLine& b) {
@@ -351,30 +332,30 @@ SessionOutcome Session::finalize() {
   });
   log_ << '\n' << format_cell_table(table);
   SessionOutcome outcome;
-  if (!final_path) {
+  if (!sealed) {
     outcome.bundle_path = bundle_.root();
+    outcome.not_written = bundle_.failures();
+    outcome.not_written.push_back(sealed.error().message);
     log_ << fmt::format("\nthe bundle could not be finalized: {}\nwhat was written stays in {}\n",
-                        final_path.error().message, bundle_.root());
+                        sealed.error().message, bundle_.root());
     return outcome;
   }
-  outcome.bundle_path = final_path.value();
+  outcome.bundle_path = sealed->path;
+  outcome.not_written = sealed->failures;
   const auto unmeasured = docs_.unmeasured_values();
-  outcome.complete = valid_ && !interrupted && docs_.all_runs_ok() && unmeasured.empty();
+  outcome.complete =
+      sealed->outcome == Outcome::complete && docs_.all_runs_ok() && unmeasured.empty();
   // Nothing measured is never success: name each value the plan meant to measure and did not.
   for (const auto& line : unmeasured) log_ << fmt::format("not measured: {}\n", line);
-  print_closing_lines(outcome);
+  print_closing_lines(outcome, *sealed);
   return outcome;
 }
 
-void Session::print_closing_lines(const SessionOutcome& outcome) {
+void Session::print_closing_lines(const SessionOutcome& outcome, const Sealed& sealed) {
   // A full disk can take validation.json with it: say here what could not be written.
-  const auto& failures = write_.failures();
-  for (std::size_t i = 0; i < failures.size() && i < 5; ++i) {
-    log_ << fmt::format("not written: {}\n", failures[i]);
-  }
-  if (failures.size() > 5) log_ << fmt::format("... and {} more\n", failures.size() - 5);
+  log_ << not_written_lines(sealed.failures);
   log_ << fmt::format("\nbundle: {}{}\n", outcome.bundle_path,
-                      !valid_                    ? " (INVALID: see validation.json)"
+                      !sealed.valid              ? " (INVALID: see validation.json)"
                       : interrupt_.interrupted() ? " (interrupted)"
                       : !docs_.all_runs_ok()     ? " (some runs did not succeed: see manifest.json)"
                                                  : "");
@@ -405,7 +386,7 @@ Result<SessionOutcome> run_session(const Plan& plan, const SessionOptions& optio
   }
   Result<run::SessionSetup> setup = run::resolve_session(plan, options);
   if (!setup) return setup.error();
-  Result<StagingBundle> bundle = run::open_bundle(*setup);
+  Result<EvidenceBundle> bundle = run::open_bundle(*setup);
   if (!bundle) return bundle.error();
   std::optional<run::Lockstep> lockstep;
   if (!options.lockstep_dir.empty()) {
@@ -419,7 +400,7 @@ Result<SessionOutcome> run_session(const Plan& plan, const SessionOptions& optio
   if (oracle) session.run_oracle(*oracle);
   for (std::size_t i = 0; i < plan.runs.size(); ++i) session.run(i);
   session.write_manifest();
-  return session.finalize();
+  return session.seal();
 }
 
 }  // namespace jbench

@@ -102,9 +102,9 @@ Result<SessionSetup> resolve_session(const Plan& plan, const SessionOptions& giv
   return s;
 }
 
-Result<StagingBundle> open_bundle(const SessionSetup& s) {
+Result<EvidenceBundle> open_bundle(const SessionSetup& s) {
   if (Status ok = prepare_scratch(s.scratch); !ok) return ok.error();
-  auto staged = StagingBundle::create(s.options.out_dir, s.name);
+  auto staged = EvidenceBundle::create(s.options.out_dir, s.name);
   if (!staged) {
     std::error_code ec;
     fs::remove_all(s.scratch, ec);

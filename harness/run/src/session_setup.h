@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "jbench/bundle/staging_bundle.h"
 #include "jbench/common/result.h"
 #include "jbench/plan/plan.h"
 #include "jbench/run/session.h"
+#include "jbench/seal/evidence_bundle.h"
 
 namespace jbench::run {
 
@@ -30,6 +30,6 @@ struct SessionSetup {
 Result<SessionSetup> resolve_session(const Plan& plan, const SessionOptions& options);
 
 // Creates the scratch directory and the staging bundle. On failure nothing is left behind.
-Result<StagingBundle> open_bundle(const SessionSetup& setup);
+Result<EvidenceBundle> open_bundle(const SessionSetup& setup);
 
 }  // namespace jbench::run

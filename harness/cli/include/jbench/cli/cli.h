@@ -4,7 +4,8 @@
 //   0  success
 //   1  the thing checked failed (an invalid bundle, a regression) — not used by `plan`
 //   2  bad usage or bad input (a matrix with errors, an unknown --only axis, a missing file)
-//   3  internal error: a bug in jbench; the message says what broke
+//   3  an output that could not be written (a file of a bundle, a page), or an internal error:
+//      the message says what broke
 #pragma once
 
 namespace jbench {

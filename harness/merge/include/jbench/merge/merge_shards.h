@@ -28,9 +28,10 @@ struct MergeRequest {
 
 struct MergeOutcome {
   int exit_code = 0;
-  std::string bundle;                  // the final path, when one was written
-  std::vector<MergeFinding> findings;  // why it was refused
-  std::string message;                 // for a bad request or a failed write: one sentence
+  std::string bundle;                    // the final path, when one was written
+  std::vector<MergeFinding> findings;    // why it was refused
+  std::string message;                   // for a bad request or a failed seal: one sentence
+  std::vector<std::string> not_written;  // files of the merged bundle that could not be written
   std::size_t runs = 0, hosts = 0;
 };
 

@@ -12,26 +12,27 @@
 
 #include <string>
 
-#include "jbench/bundle/staging_bundle.h"
 #include "jbench/common/result.h"
 #include "jbench/matrix/oracle_matrix.h"
 #include "jbench/oracle_pass/oracle_pass.h"
+#include "jbench/seal/evidence_bundle.h"
 
 namespace jbench::oracle_pass {
 
-// Writes the record's files under `prefix` ("" or "oracle/") of a bundle being staged; the
-// first failure is returned, but every file is tried.
-Status write_oracle_record(StagingBundle& bundle, const std::string& prefix,
-                           const OracleRecord& record, const OracleMatrix& matrix);
+// Writes the record's files under `prefix` ("" or "oracle/") of a bundle being staged; every
+// file is tried, and a failure is the bundle's to record (it is then sealed invalid).
+void write_oracle_record(EvidenceBundle& bundle, const std::string& prefix,
+                         const OracleRecord& record, const OracleMatrix& matrix);
 
 struct WrittenBundle {
   std::string path;  // the final directory (".invalid" appended when it failed its own checks,
                      // ".interrupted" when a signal stopped the pass)
   bool valid = false;
+  std::vector<std::string> not_written;  // files that could not be written: the bundle is invalid
 };
 
-// A bundle of its own: staged, validated as `jbench validate` would (less the checksums), then
-// SHA256SUMS and the atomic rename; an interrupted pass's bundle is named <name>.interrupted.
+// A bundle of its own, sealed as every bundle is (EvidenceBundle::seal); an interrupted pass's
+// bundle is named <name>.interrupted. An error: the bundle could not be staged or sealed.
 // `name` empty: <matrix name>-<UTC time>.
 Result<WrittenBundle> write_oracle_bundle(const OracleRecord& record, const OracleMatrix& matrix,
                                           const std::string& out_dir, std::string name = "");

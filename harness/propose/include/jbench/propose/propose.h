@@ -69,6 +69,7 @@ struct ProposeOutcome {
   proposal::Verdict verdict = proposal::Verdict::inconclusive;
   std::string bundle_path;
   bool valid = false;
+  std::vector<std::string> not_written;  // files that could not be written: the bundle is invalid
   std::string report;  // what the evidence says, for a terminal (also report.txt in the bundle)
 };
 

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 #include "jbench/common/result.h"
 #include "jbench/plan/plan.h"
@@ -39,6 +40,8 @@ struct SessionOutcome {
   // Every run ok, every value the plan meant to measure measured, the bundle valid, finalized
   // and not interrupted.
   bool complete = false;
+  // Files of the bundle that could not be written, and a seal that failed (exit 3).
+  std::vector<std::string> not_written;
   std::string bundle_path;  // the finalized bundle; the staging directory if it could not be
 };
 
