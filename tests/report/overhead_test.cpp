@@ -44,25 +44,6 @@ TEST(Median, MiddleValueOrMeanOfTheMiddlePair) {
   }
 }
 
-TEST(Bootstrap, TheIntervalHoldsTheMedianIsReproducibleAndNarrowsWithMoreData) {
-  SplitMix64 rng(5);
-  std::vector<double> small, large;
-  for (int i = 0; i < 2000; ++i) {
-    const double v = 1.0 + static_cast<double>(rng.below(1000)) / 10000.0;
-    if (i < 10) small.push_back(v);
-    large.push_back(v);
-  }
-  const auto a = bootstrap_median_interval(small, 2000, 1);
-  const auto b = bootstrap_median_interval(small, 2000, 1);
-  ASSERT_TRUE(a);
-  EXPECT_EQ(*a, *b);
-  EXPECT_LE(a->first, *stats::median(small));
-  EXPECT_GE(a->second, *stats::median(small));
-  const auto wide = bootstrap_median_interval(large, 2000, 1);
-  EXPECT_LT(wide->second - wide->first, a->second - a->first);
-  EXPECT_FALSE(bootstrap_median_interval({1.0}, 2000, 1));
-}
-
 TEST(Overhead, PairsEachModeWithTheBaselineOfItsOwnBlock) {
   std::vector<RunFacts> runs;
   // Block k: baseline 1000 + k, light 10% slower than *its own* baseline. Pairing across

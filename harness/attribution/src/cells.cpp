@@ -9,6 +9,7 @@
 #include <set>
 #include <tuple>
 
+#include "jbench/stats/bootstrap.h"
 #include "jbench/stats/power.h"
 #include "resample.h"
 
@@ -370,7 +371,7 @@ CellAttribution analyse_cell(const CellInputs& in) {
       std::vector<double> v;
       v.reserve(samples.size());
       for (const auto& s : samples) v.push_back(f(s));
-      const auto [lo, hi] = report::percentile_interval(v);
+      const auto [lo, hi] = stats::percentile_interval(v);
       e.low = lo;
       e.high = hi;
     }

@@ -1,6 +1,6 @@
 // Resampling the repetitions of a cell, the one way every interval of the account is made:
-// runs drawn with replacement (SplitMix64 from a seed fixed per cell, so a bundle always gives
-// the same report), 2000 resamples, read off with report::percentile_interval. Private to
+// stats::resample_indices from a seed fixed per cell by its text (so a bundle always gives the
+// same report), 2000 resamples, read off with stats::percentile_interval. Private to
 // jbench::attribution.
 #pragma once
 

@@ -10,6 +10,7 @@
 #include <map>
 
 #include "jbench/common/random.h"
+#include "jbench/stats/bootstrap.h"
 #include "jbench/stats/median.h"
 #include "resample.h"
 #include "words.h"
@@ -62,7 +63,7 @@ std::vector<ScalingGroup> analyse_scaling(const std::vector<report::RunFacts>& r
       p.workers = w;
       p.runs = t.size();
       p.throughput.value = median_of(t);
-      if (const auto ci = report::bootstrap_median_interval(t, kResamples, fnv1a64(group) ^ w)) {
+      if (const auto ci = stats::median_interval(t, kResamples, fnv1a64(group) ^ w)) {
         p.throughput.low = ci->first;
         p.throughput.high = ci->second;
       }
@@ -81,7 +82,7 @@ std::vector<ScalingGroup> analyse_scaling(const std::vector<report::RunFacts>& r
             for (const auto k : b[i]) y.push_back(t0[k]);
             v.push_back(median_of(x) / median_of(y) * scale);
           }
-          const auto [lo, hi] = report::percentile_interval(v);
+          const auto [lo, hi] = stats::percentile_interval(v);
           e.low = lo;
           e.high = hi;
         }

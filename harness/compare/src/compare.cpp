@@ -8,7 +8,7 @@
 #include "compatibility.h"
 #include "jbench/common/random.h"
 #include "jbench/compare/metrics.h"
-#include "jbench/report/overhead.h"
+#include "jbench/stats/bootstrap.h"
 #include "jbench/stats/fdr.h"
 #include "jbench/stats/median.h"
 #include "jbench/stats/paired_test.h"
@@ -20,24 +20,6 @@ namespace jbench::compare {
 namespace {
 
 constexpr std::size_t kMinRepetitions = 3;  // fewer per side: no verdict, only a count
-
-// The 95% percentile-bootstrap interval of median(candidate) / median(base), both resampled.
-std::pair<double, double> ratio_interval(const std::vector<double>& base,
-                                         const std::vector<double>& cand, std::size_t resamples,
-                                         std::uint64_t seed) {
-  SplitMix64 rng(seed);
-  std::vector<double> ratios;
-  ratios.reserve(resamples);
-  std::vector<double> b(base.size()), c(cand.size());
-  for (std::size_t r = 0; r < resamples; ++r) {
-    for (double& x : b) x = base[rng.below(base.size())];
-    for (double& x : c) x = cand[rng.below(cand.size())];
-    const double mb = *stats::median(b);
-    if (mb != 0) ratios.push_back(*stats::median(c) / mb);
-  }
-  if (ratios.empty()) return {0, 0};
-  return report::percentile_interval(ratios);
-}
 
 // A side's values grouped by session (SideCell::sessions; none given: one session).
 std::vector<std::vector<double>> by_session(const std::vector<double>& values,
@@ -55,35 +37,6 @@ std::vector<double> session_medians(const std::vector<std::vector<double>>& grou
   std::vector<double> out;
   for (const auto& g : groups) out.push_back(*stats::median(g));
   return out;
-}
-
-// The same interval for sessions: each resample draws the side's sessions with replacement, then
-// runs within each drawn session, and takes the median of the runs drawn — so the spread between
-// sessions is in the interval, as it is in the data.
-std::pair<double, double> session_ratio_interval(const std::vector<std::vector<double>>& base,
-                                                 const std::vector<std::vector<double>>& cand,
-                                                 std::size_t resamples, std::uint64_t seed) {
-  SplitMix64 rng(seed);
-  std::vector<double> ratios;
-  ratios.reserve(resamples);
-  auto draw = [&rng](const std::vector<std::vector<double>>& side, std::vector<double>& into) {
-    into.clear();
-    for (std::size_t s = 0; s < side.size(); ++s) {
-      const auto& session = side[rng.below(side.size())];
-      for (std::size_t r = 0; r < session.size(); ++r) {
-        into.push_back(session[rng.below(session.size())]);
-      }
-    }
-  };
-  std::vector<double> b, c;
-  for (std::size_t r = 0; r < resamples; ++r) {
-    draw(base, b);
-    draw(cand, c);
-    const double mb = *stats::median(b);
-    if (mb != 0) ratios.push_back(*stats::median(c) / mb);
-  }
-  if (ratios.empty()) return {0, 0};
-  return report::percentile_interval(ratios);
 }
 
 // One side's samples of a metric in a cell, with what each came from (SideCell).
@@ -223,9 +176,8 @@ MetricRow compare_metric(const std::string& cell, const MetricInfo& m, const Sam
   row.exact = t.exact;
   if (tb.size() >= 2 && tc.size() >= 2 && row.ratio) {
     const std::uint64_t seed = fnv1a64(cell + "/" + row.metric);
-    auto [lo, hi] = row.by_session
-                        ? session_ratio_interval(base_groups, cand_groups, o.resamples, seed)
-                        : ratio_interval(base, cand, o.resamples, seed);
+    // Sessions resampled, then runs within them, when a side pools sessions; else runs.
+    auto [lo, hi] = stats::median_ratio_interval(base_groups, cand_groups, o.resamples, seed);
     row.ci_low = lo;
     row.ci_high = hi;
     row.detectable = stats::minimum_detectable_change(cv, tb.size(), tc.size());

@@ -8,6 +8,7 @@
 
 #include "jbench/common/random.h"
 #include "jbench/report/cell_order.h"
+#include "jbench/stats/bootstrap.h"
 #include "jbench/stats/median.h"
 
 namespace jbench::report {
@@ -31,30 +32,6 @@ bool differ_in_one_axis(const RunFacts& a, const RunFacts& b, std::string& axis)
 }
 
 }  // namespace
-
-std::optional<std::pair<double, double>> bootstrap_median_interval(
-    const std::vector<double>& values, std::size_t resamples, std::uint64_t seed) {
-  if (values.size() < 2 || resamples == 0) return std::nullopt;
-  SplitMix64 rng(seed);
-  std::vector<double> medians;
-  medians.reserve(resamples);
-  std::vector<double> sample(values.size());
-  for (std::size_t b = 0; b < resamples; ++b) {
-    for (auto& s : sample) s = values[rng.below(values.size())];
-    medians.push_back(*stats::median(sample));
-  }
-  return percentile_interval(medians);
-}
-
-std::pair<double, double> percentile_interval(std::vector<double>& values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  const auto at = [&](double q) {
-    const auto i = static_cast<std::size_t>(std::floor(q * static_cast<double>(n - 1)));
-    return values[std::min(i, n - 1)];
-  };
-  return {at(0.025), at(0.975)};
-}
 
 OverheadReport compute_overhead(const std::vector<RunFacts>& runs) {
   OverheadReport report;
@@ -95,9 +72,8 @@ OverheadReport compute_overhead(const std::vector<RunFacts>& runs) {
       if (!any) continue;
       row.pairs = ratios.size();
       row.median_ratio = stats::median(ratios);
-      if (auto ci =
-              bootstrap_median_interval(ratios, report.bootstrap_resamples,
-                                        combine64(kBootstrapSeed, fnv1a64(cell + "/" + mode)))) {
+      if (auto ci = stats::median_interval(ratios, report.bootstrap_resamples,
+                                           combine64(kBootstrapSeed, fnv1a64(cell + "/" + mode)))) {
         row.ci_low = ci->first;
         row.ci_high = ci->second;
       }

@@ -61,16 +61,6 @@ struct OverheadReport {
   std::size_t bootstrap_resamples = 2000;
 };
 
-// The 95% percentile-bootstrap interval of the median of `values`, resampled with SplitMix64
-// seeded by `seed`. Needs at least two values.
-std::optional<std::pair<double, double>> bootstrap_median_interval(
-    const std::vector<double>& values, std::size_t resamples, std::uint64_t seed);
-
-// The 95% percentile interval of resampled statistics: the values at floor(q × (n − 1)) of their
-// sorted order for q = 0.025 and 0.975 (sorted in place; n > 0). Every interval jbench reports is
-// read off its resamples this way.
-std::pair<double, double> percentile_interval(std::vector<double>& values);
-
 OverheadReport compute_overhead(const std::vector<RunFacts>& runs);
 
 std::string overhead_to_text(const OverheadReport& report);
