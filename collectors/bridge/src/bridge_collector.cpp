@@ -18,10 +18,13 @@ class BridgeCollector final : public Collector {
     files_.run_dir = context_.run_dir;
   }
 
-  std::string prepare() override {
+  jbench::Status prepare() override {
     std::error_code ec;
     std::filesystem::create_directories(context_.run_dir + "/raw/bridge", ec);
-    if (ec) return fmt::format("cannot create {}/raw/bridge: {}", context_.run_dir, ec.message());
+    if (ec) {
+      return collector_problem(
+          fmt::format("cannot create {}/raw/bridge: {}", context_.run_dir, ec.message()));
+    }
     return {};
   }
 
@@ -30,24 +33,24 @@ class BridgeCollector final : public Collector {
     env.emplace_back("JBENCH_BOOT_ID", context_.boot_id);
   }
 
-  std::string attach(std::span<const Member> /*cohort*/, std::size_t workers,
-                     std::uint64_t /*deadline_ns*/) override {
+  jbench::Status attach(std::span<const Member> /*cohort*/, std::size_t workers,
+                        std::uint64_t /*deadline_ns*/) override {
     workers_ = workers;
     for (std::size_t i = 0; i < workers; ++i) files_.files.push_back(bridge_file_for(i));
     return {};
   }
 
-  std::string verify(std::uint64_t deadline_ns) override {
+  jbench::Status verify(std::uint64_t deadline_ns) override {
     canaries_ = await_canaries(files_, deadline_ns);
     if (canaries_.size() == workers_) return {};
     std::vector<std::size_t> missing;
     for (std::size_t i = 0; i < workers_; ++i) {
       if (!std::binary_search(canaries_.begin(), canaries_.end(), i)) missing.push_back(i);
     }
-    return fmt::format(
+    return collector_problem(fmt::format(
         "attachment not verified: the bridge's canary of worker(s) {} never reached the raw "
         "files",
-        fmt::join(missing, ", "));
+        fmt::join(missing, ", ")));
   }
 
   std::vector<CollectorEntry> finish(const FinishContext& context) override {

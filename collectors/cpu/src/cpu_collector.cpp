@@ -7,8 +7,8 @@ namespace {
 
 class CpuCollector final : public Collector {
  public:
-  std::string attach(std::span<const Member> cohort, std::size_t /*workers*/,
-                     std::uint64_t /*deadline_ns*/) override {
+  jbench::Status attach(std::span<const Member> cohort, std::size_t /*workers*/,
+                        std::uint64_t /*deadline_ns*/) override {
     attached_ = true;
     for (const Member& m : cohort) {
       cpu_.track(m.worker ? static_cast<long>(*m.worker) : -1, m.pid, m.start_time_ticks);

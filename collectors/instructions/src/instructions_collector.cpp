@@ -33,17 +33,21 @@ class InstructionsCollector final : public Collector {
  public:
   explicit InstructionsCollector(RunContext context) : context_(std::move(context)) {}
 
-  std::string prepare() override {
+  jbench::Status prepare() override {
     valgrind_ = find_on_path("valgrind");
-    if (valgrind_.empty())
-      return "instructions: no valgrind in PATH (sudo apt-get install valgrind)";
+    if (valgrind_.empty()) {
+      return collector_problem("instructions: no valgrind in PATH (sudo apt-get install valgrind)");
+    }
     const proc::ToolRun version =
         proc::run_to_completion({valgrind_, "--version"}, std::nullopt, 5000);
     version_ = version.out.substr(0, version.out.find('\n'));
     if (version_.empty()) version_ = "valgrind (version unknown)";
     std::error_code ec;
     std::filesystem::create_directories(context_.run_dir + "/" + kDir, ec);
-    if (ec) return fmt::format("cannot create {}/{}: {}", context_.run_dir, kDir, ec.message());
+    if (ec) {
+      return collector_problem(
+          fmt::format("cannot create {}/{}: {}", context_.run_dir, kDir, ec.message()));
+    }
     return {};
   }
 
@@ -54,8 +58,8 @@ class InstructionsCollector final : public Collector {
     command = std::move(wrapped);
   }
 
-  std::string attach(std::span<const Member> cohort, std::size_t workers,
-                     std::uint64_t /*deadline_ns*/) override {
+  jbench::Status attach(std::span<const Member> cohort, std::size_t workers,
+                        std::uint64_t /*deadline_ns*/) override {
     workers_.assign(workers, Member{});
     for (const Member& m : cohort) {
       if (m.worker && *m.worker < workers) workers_[*m.worker] = m;
@@ -65,12 +69,13 @@ class InstructionsCollector final : public Collector {
 
   // Every worker has made its canary call, so it runs its program by now: inside callgrind, the
   // process's executable is callgrind's own (valgrind execs its tool in the same process).
-  std::string verify(std::uint64_t /*deadline_ns*/) override {
+  jbench::Status verify(std::uint64_t /*deadline_ns*/) override {
     for (std::size_t i = 0; i < workers_.size(); ++i) {
       const std::string exe = exe_of(workers_[i].pid);
       if (exe.find("callgrind") == std::string::npos) {
-        return fmt::format("attachment not verified: worker {} (pid {}) runs {}, not callgrind", i,
-                           workers_[i].pid, exe.empty() ? "an unreadable executable" : exe);
+        return collector_problem(
+            fmt::format("attachment not verified: worker {} (pid {}) runs {}, not callgrind", i,
+                        workers_[i].pid, exe.empty() ? "an unreadable executable" : exe));
       }
       entry_.canaries_seen.push_back(i);
     }

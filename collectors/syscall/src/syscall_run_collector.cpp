@@ -15,8 +15,8 @@ class SyscallRunCollector final : public Collector {
  public:
   explicit SyscallRunCollector(RunContext context) : context_(std::move(context)) {}
 
-  std::string attach(std::span<const Member> cohort, std::size_t /*workers*/,
-                     std::uint64_t deadline_ns) override {
+  jbench::Status attach(std::span<const Member> cohort, std::size_t /*workers*/,
+                        std::uint64_t deadline_ns) override {
     SyscallOptions o;
     o.detail = context_.mode == TraceMode::full ? SyscallDetail::full : SyscallDetail::light;
     o.backend = context_.syscall_backend;
@@ -38,12 +38,12 @@ class SyscallRunCollector final : public Collector {
     return {};
   }
 
-  std::string verify(std::uint64_t deadline_ns) override {
-    if (!live_) return "the syscall collector was never attached";
+  jbench::Status verify(std::uint64_t deadline_ns) override {
+    if (!live_) return collector_problem("the syscall collector was never attached");
     if (live_->await_canaries(deadline_ns)) return {};
-    return fmt::format(
+    return collector_problem(fmt::format(
         "attachment not verified: the syscall collector ({}) did not see every worker's canary",
-        live_->backend());
+        live_->backend()));
   }
 
   // The run loop calls these only after attach(); a collector never attached ignores them.

@@ -52,9 +52,9 @@ RunCollectors::RunCollectors(col::RunContext context)
 
 RunCollectors::~RunCollectors() = default;
 
-std::string RunCollectors::prepare() {
+Status RunCollectors::prepare() {
   for (auto& c : collectors_) {
-    if (auto problem = c->prepare(); !problem.empty()) return problem;
+    if (Status prepared = c->prepare(); !prepared.ok()) return prepared;
   }
   return {};
 }
@@ -73,22 +73,21 @@ std::vector<std::string> RunCollectors::worker_command(std::size_t index,
   return command;
 }
 
-std::string RunCollectors::attach(const Cohort& cohort, std::size_t workers,
-                                  std::uint64_t deadline_ns) {
+Status RunCollectors::attach(const Cohort& cohort, std::size_t workers, std::uint64_t deadline_ns) {
   workers_ = workers;
   attached_ = true;
   attached_ns_ = monotonic_ns();
   const std::vector<col::Member> members = members_of(cohort);
   for (auto& c : collectors_) {
     ++attached_count_;
-    if (auto problem = c->attach(members, workers, deadline_ns); !problem.empty()) return problem;
+    if (Status attached = c->attach(members, workers, deadline_ns); !attached.ok()) return attached;
   }
   return {};
 }
 
-std::string RunCollectors::verify(std::uint64_t deadline_ns) {
+Status RunCollectors::verify(std::uint64_t deadline_ns) {
   for (const auto& c : attached_collectors()) {
-    if (auto problem = c->verify(deadline_ns); !problem.empty()) return problem;
+    if (Status verified = c->verify(deadline_ns); !verified.ok()) return verified;
   }
   return {};
 }

@@ -40,16 +40,16 @@ class RunCollectors {
   RunCollectors& operator=(const RunCollectors&) = delete;
 
   // Creates the raw directories. Returns why it could not, or "".
-  std::string prepare();
+  Status prepare();
   collectors::WorkerEnv worker_env(std::size_t index) const;
   // The worker's program and arguments, inside whatever runtime a collector runs it in.
   std::vector<std::string> worker_command(std::size_t index,
                                           std::vector<std::string> command) const;
   // Every worker is admitted (held before its exec). Returns the reason the run cannot go on, or
   // "".
-  std::string attach(const Cohort& cohort, std::size_t workers, std::uint64_t deadline_ns);
+  Status attach(const Cohort& cohort, std::size_t workers, std::uint64_t deadline_ns);
   // Every worker made its canary call. Returns "attachment not verified: ..." or "".
-  std::string verify(std::uint64_t deadline_ns);
+  Status verify(std::uint64_t deadline_ns);
   void boundary(std::string_view phase);
   void joined(const CohortMember& member);  // a process a worker forked
   void exited(pid_t pid, const proc::ExitStatus& status);

@@ -230,8 +230,8 @@ bool RunExecution::spawn_and_register(const std::string& db) {
       run_deadline_, clock_.now_ns() + std::uint64_t{spec_.startup_timeout_ms} * 1'000'000);
   std::error_code ec;
   std::filesystem::create_directories(spec_.logs_dir, ec);
-  if (auto problem = collectors_.prepare(); !problem.empty()) {
-    fail({WaitResult::failed, 0, problem});
+  if (Status prepared = collectors_.prepare(); !prepared.ok()) {
+    fail({WaitResult::failed, 0, prepared.error().message});
     return false;
   }
   for (std::uint32_t i = 0; i < count; ++i) {
@@ -270,11 +270,11 @@ bool RunExecution::spawn_and_register(const std::string& db) {
   // Collectors attach to the admitted cohort before its first instruction, so all of startup
   // is traced. A kernel-side tracer may take seconds to compile and attach: that is its own
   // budget (within the run's), and the workers' startup budget starts again once it is done.
-  if (auto problem = collectors_.attach(
+  if (Status attached = collectors_.attach(
           cohort_, workers_.size(),
           std::min<std::uint64_t>(run_deadline_, clock_.now_ns() + kAttachTimeoutNs));
-      !problem.empty()) {
-    fail({WaitResult::failed, 0, problem});
+      !attached.ok()) {
+    fail({WaitResult::failed, 0, attached.error().message});
     return false;
   }
   startup_deadline = std::min<std::uint64_t>(
@@ -318,10 +318,10 @@ bool RunExecution::spawn_and_register(const std::string& db) {
     return false;
   }
   // No release without proof: every collector the mode runs saw every worker's canary.
-  if (auto problem = collectors_.verify(
+  if (Status verified = collectors_.verify(
           std::min<std::uint64_t>(startup_deadline, clock_.now_ns() + kCanaryWaitNs));
-      !problem.empty()) {
-    fail({WaitResult::failed, 0, problem});
+      !verified.ok()) {
+    fail({WaitResult::failed, 0, verified.error().message});
     return false;
   }
   startup_steps_["canaries_verified_ns"] = ns_string(clock_.now_ns());

@@ -14,11 +14,14 @@ class AllocCollector final : public Collector {
  public:
   explicit AllocCollector(RunContext context) : context_(std::move(context)) {}
 
-  std::string prepare() override {
+  jbench::Status prepare() override {
     if (!built()) return {};
     std::error_code ec;
     std::filesystem::create_directories(context_.run_dir + "/raw/alloc", ec);
-    if (ec) return fmt::format("cannot create {}/raw/alloc: {}", context_.run_dir, ec.message());
+    if (ec) {
+      return collector_problem(
+          fmt::format("cannot create {}/raw/alloc: {}", context_.run_dir, ec.message()));
+    }
     return {};
   }
 
@@ -32,8 +35,8 @@ class AllocCollector final : public Collector {
     env.emplace_back("JBENCH_BOOT_ID", context_.boot_id);
   }
 
-  std::string attach(std::span<const Member> cohort, std::size_t workers,
-                     std::uint64_t /*deadline_ns*/) override {
+  jbench::Status attach(std::span<const Member> cohort, std::size_t workers,
+                        std::uint64_t /*deadline_ns*/) override {
     workers_ = workers;
     for (const Member& m : cohort) {
       if (m.worker) registered_.push_back({m.pid, m.start_time_ticks});
@@ -41,14 +44,14 @@ class AllocCollector final : public Collector {
     return {};
   }
 
-  std::string verify(std::uint64_t /*deadline_ns*/) override {
+  jbench::Status verify(std::uint64_t /*deadline_ns*/) override {
     if (!built()) return {};
     seen_ = alloc_headers_seen(context_.run_dir, registered_);
     if (seen_.size() == workers_) return {};
-    return fmt::format(
+    return collector_problem(fmt::format(
         "attachment not verified: the allocation sampler's header is missing in {} of {} "
         "workers (is {} loadable?)",
-        workers_ - seen_.size(), workers_, context_.alloc_library);
+        workers_ - seen_.size(), workers_, context_.alloc_library));
   }
 
   std::vector<CollectorEntry> finish(const FinishContext& context) override {

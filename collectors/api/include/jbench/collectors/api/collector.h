@@ -30,6 +30,7 @@
 
 #include "jbench/collectors/api/collector_entry.h"
 #include "jbench/collectors/api/workload_traits.h"
+#include "jbench/common/result.h"
 #include "jbench/common/trace_mode.h"
 
 namespace jbench::collectors {
@@ -88,22 +89,25 @@ struct Availability {
   std::string remediation;  // empty when available
 };
 
+// Why a collector cannot go on: a fact of this host or of the run, never of the user's input.
+inline Error collector_problem(std::string why) { return {std::move(why), 0, ErrorKind::host}; }
+
 class Collector {
  public:
   virtual ~Collector() = default;
 
-  // Returns why it cannot run (the run then fails before anything starts), or "".
-  virtual std::string prepare() { return {}; }
+  // Fails with why it cannot run (the run then fails before anything starts).
+  virtual jbench::Status prepare() { return {}; }
   virtual void add_worker_env(std::size_t /*index*/, WorkerEnv& /*env*/) const {}
   // `command` is the worker's program and its arguments; a collector that runs the program
   // inside another (an instruction-counting runtime) puts that one in front. The wrapper must
   // exec the program in the same process: the cohort admitted its pid.
   virtual void wrap_command(std::size_t /*index*/, std::vector<std::string>& /*command*/) const {}
-  // Returns the reason the run cannot go on, or "".
-  virtual std::string attach(std::span<const Member> cohort, std::size_t workers,
-                             std::uint64_t deadline_ns) = 0;
-  // Returns "attachment not verified: ..." or "".
-  virtual std::string verify(std::uint64_t /*deadline_ns*/) { return {}; }
+  // Fails with the reason the run cannot go on.
+  virtual jbench::Status attach(std::span<const Member> cohort, std::size_t workers,
+                                std::uint64_t deadline_ns) = 0;
+  // Fails with "attachment not verified: ...".
+  virtual jbench::Status verify(std::uint64_t /*deadline_ns*/) { return {}; }
   virtual void boundary(std::string_view /*phase*/) {}
   virtual void joined(const Member& /*member*/) {}
   virtual void exited(pid_t /*pid*/, const ExitTotals& /*totals*/) {}
