@@ -1,8 +1,8 @@
-// A fake world for the runner (harness/run/src/world.h): scripted workers that speak the worker
-// protocol from inside the test process, a spawner that records what was asked of it, and a clock
-// whose waits pass instantly. Ordering, timeout and failure paths of the runner then run without
-// real processes and without waiting out real deadlines; tests/run's other suites run the same
-// paths with real workers.
+// A fake world for the runner (harness/execution/run/src/world.h): scripted workers that speak the
+// worker protocol from inside the test process, a spawner that records what was asked of it, and a
+// clock whose waits pass instantly. Ordering, timeout and failure paths of the runner then run
+// without real processes and without waiting out real deadlines; tests/run's other suites run the
+// same paths with real workers.
 //
 // A fake worker's pid is the test process's own, so the cohort's /proc reads (registration, the
 // cpu collector) read a process that really exists; its process group is one no process has.

@@ -1,8 +1,8 @@
 // What a worker's first line must prove before the process is registered as a cohort member:
 // it speaks worker protocol 1, it is the process that was spawned (a wrapper that forks the
 // real worker would make every later measurement misattributed), and it carries a fresh 128-bit
-// runtime id. The cohort runner (harness/run) and the ledger storms (oracle/ledger) both register
-// through this check.
+// runtime id. The cohort runner (harness/execution/run) and the ledger storms (oracle/ledger) both
+// register through this check.
 //
 //   if (auto refused = check_worker_hello(hello, child->pid(), "worker 2")) fail(*refused);
 #pragma once

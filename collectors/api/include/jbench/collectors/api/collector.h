@@ -1,6 +1,6 @@
-// The one seam between a run and its collectors. The run loop (harness/run) holds a list of
-// Collectors, made from the trace mode's table (collectors/modes), and calls every one of them at
-// each step of a run, in this order, from one thread:
+// The one seam between a run and its collectors. The run loop (harness/execution/run) holds a list
+// of Collectors, made from the trace mode's table (collectors/modes), and calls every one of them
+// at each step of a run, in this order, from one thread:
 //
 //   prepare()                 before any worker is spawned: create what it writes into
 //   add_worker_env(i, env)    as worker i is spawned: what the worker must see (its raw file, ...)

@@ -25,7 +25,7 @@ if(GIT_EXECUTABLE)
     endif()
   endif()
 endif()
-set(content "// Generated at build time by harness/provenance/source_revision.cmake.
+set(content "// Generated at build time by harness/evidence/provenance/source_revision.cmake.
 #define JBENCH_SOURCE_REVISION \"${revision}\"
 #define JBENCH_SOURCE_DIRTY \"${dirty}\"
 ")
