@@ -25,7 +25,8 @@ Json summary() {
           {"phases": {"measure": {"cpu_ns": "300000", "voluntary_switches": 60,
                                   "involuntary_switches": 0}}}]},
       "syscall": {"incarnations": [{"phases": {"measure": {
-          "fdatasync": {"count": 150}, "fsync": {"count": 50}, "pwrite64": {"count": 200}}}}]},
+          "fdatasync": {"count": 150}, "fsync": {"count": 50}, "pwrite64": {"count": 200},
+          "off-cpu:blocked": {"count": 70}, "off-cpu:runnable": {"count": 30}}}}]},
       "gc": {"cells": [{"phase": "warmup", "collections": 9, "pause_total_ns": "9"},
                        {"phase": "measure", "collections": 4, "pause_total_ns": "8000"}]}}})");
 }
@@ -45,7 +46,7 @@ TEST(RunMetrics, clean_collectors_give_counters_per_measured_operation) {
   EXPECT_DOUBLE_EQ(m.at("cpu_ns_per_op"), 2000);  // both incarnations, measure phase only
   EXPECT_DOUBLE_EQ(m.at("context_switches_per_op"), 0.5);  // (30 + 10 + 60 + 0) / 200
   EXPECT_DOUBLE_EQ(m.at("fsyncs_per_op"), 1.0);
-  EXPECT_DOUBLE_EQ(m.at("traced_syscalls_per_op"), 2.0);
+  EXPECT_DOUBLE_EQ(m.at("traced_syscalls_per_op"), 2.0);  // calls only: off-CPU intervals are not
   EXPECT_DOUBLE_EQ(m.at("gc_collections_per_op"), 0.02);  // warmup's collections left out
   EXPECT_DOUBLE_EQ(m.at("gc_pause_ns_per_op"), 40);
 }

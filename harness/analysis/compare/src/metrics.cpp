@@ -115,12 +115,16 @@ std::map<std::string, double> run_metrics(const Json& summary, const std::set<st
   }
   if (clean.count("syscall")) {
     const Json& incarnations = member(member(collectors, "syscall"), "incarnations");
-    // A clean collector that saw no call still read every phase: its zero is measured.
+    // A clean collector that saw no call still read every phase: its zero is measured. The
+    // off-CPU intervals the tracer keeps beside the calls (off-cpu:blocked, off-cpu:runnable) are
+    // not calls: how often a thread waits for a CPU is the host's doing, not the program's.
     per_op("traced_syscalls_per_op", over_incarnations(incarnations, [](const Json& m) {
              double n = 0;
              if (m.is_object()) {
-               for (const auto& [call, figures] : m.items())
+               for (const auto& [call, figures] : m.items()) {
+                 if (call.starts_with("off-cpu:")) continue;
                  n += number(member(figures, "count")).value_or(0);
+               }
              }
              return std::optional<double>(n);
            }));
