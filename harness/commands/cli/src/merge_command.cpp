@@ -14,8 +14,24 @@
 namespace jbench::cli {
 namespace {
 
+int exit_code_of(merge::MergeResult result) {
+  switch (result) {
+    case merge::MergeResult::merged:
+      return kExitOk;
+    case merge::MergeResult::refused:
+    case merge::MergeResult::invalid:
+      return kExitCheckFailed;
+    case merge::MergeResult::bad_request:
+      return kExitUsage;
+    case merge::MergeResult::not_written:
+      return kExitInternal;
+  }
+  return kExitInternal;
+}
+
 int run_merge(const merge::MergeRequest& request) {
   const merge::MergeOutcome m = merge::merge_shards(request);
+  const bool merged = m.result == merge::MergeResult::merged;
   for (const auto& f : m.findings) std::cerr << f.code << "  " << f.message << '\n';
   if (!m.message.empty()) std::cerr << "jbench: error: " << m.message << '\n';
   std::cerr << not_written_lines(m.not_written);
@@ -24,17 +40,17 @@ int run_merge(const merge::MergeRequest& request) {
       std::cerr << fmt::format("jbench: merge refused ({} finding(s) above): nothing was written\n",
                                m.findings.size());
     }
-    return m.exit_code;
+    return exit_code_of(m.result);
   }
   std::cerr << fmt::format("merged {} shard(s) from {} host(s): {} runs in {}{}\n",
                            request.shards.size(), m.hosts, m.runs, m.bundle,
-                           m.exit_code == 0 ? "" : " (INVALID: see validation.json)");
-  if (m.exit_code == 0) {
+                           merged ? "" : " (INVALID: see validation.json)");
+  if (merged) {
     std::cerr << fmt::format("next: jbench report {}\n      jbench validate {}\n", m.bundle,
                              m.bundle);
   }
   std::cout << m.bundle << '\n';
-  return m.exit_code;
+  return exit_code_of(m.result);
 }
 
 }  // namespace

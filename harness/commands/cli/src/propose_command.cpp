@@ -61,8 +61,16 @@ int run_propose(const ProposeCli& o) {
   std::cerr << not_written_lines(outcome->not_written);
   if (!outcome->not_written.empty()) return kExitInternal;
   // Evidence that does not validate supports no verdict.
-  if (!outcome->valid) return 4;
-  return proposal::exit_code_of(outcome->verdict);
+  if (!outcome->valid) return kExitNoVerdict;
+  switch (outcome->verdict) {
+    case proposal::Verdict::accepted:
+      return kExitOk;
+    case proposal::Verdict::rejected:
+      return kExitCheckFailed;
+    case proposal::Verdict::inconclusive:
+      return kExitNoVerdict;
+  }
+  return kExitNoVerdict;
 }
 
 }  // namespace

@@ -176,7 +176,7 @@ class Writer {
 MergeOutcome merge_shards(const MergeRequest& request) {
   MergeOutcome out;
   if (request.shards.empty()) {
-    out.exit_code = 2;
+    out.result = MergeResult::bad_request;
     out.message = "no shard bundle given";
     return out;
   }
@@ -190,7 +190,7 @@ MergeOutcome merge_shards(const MergeRequest& request) {
     }
   }
   if (!out.findings.empty()) {
-    out.exit_code = 1;
+    out.result = MergeResult::refused;
     return out;
   }
   ShardCheck check;
@@ -201,12 +201,12 @@ MergeOutcome merge_shards(const MergeRequest& request) {
     out.findings.push_back(
         {"merge.unreadable",
          fmt::format("a shard's documents hold an unexpected shape: {}", e.what())});
-    out.exit_code = 1;
+    out.result = MergeResult::refused;
     return out;
   }
   if (!check.findings.empty()) {
     out.findings = std::move(check.findings);
-    out.exit_code = 1;
+    out.result = MergeResult::refused;
     return out;
   }
   const MergePlan& plan = *check.plan;
@@ -215,7 +215,7 @@ MergeOutcome merge_shards(const MergeRequest& request) {
   const std::string parent = target.has_parent_path() ? target.parent_path().string() : ".";
   auto staged = EvidenceBundle::create(parent, target.filename().string());
   if (!staged) {
-    out.exit_code = 2;
+    out.result = MergeResult::bad_request;
     out.message = staged.error().message;
     return out;
   }
@@ -224,7 +224,7 @@ MergeOutcome merge_shards(const MergeRequest& request) {
   Writer(b, shards, plan).write(context);
   auto sealed = b.seal(false);
   if (!sealed) {
-    out.exit_code = 3;
+    out.result = MergeResult::not_written;
     out.message = sealed.error().message;
     return out;
   }
@@ -234,10 +234,10 @@ MergeOutcome merge_shards(const MergeRequest& request) {
   for (const ShardFacts& s : shards) hosts.insert(s.manifest.value("host", Json()).dump());
   out.hosts = hosts.size();
   if (!sealed->failures.empty()) {
-    out.exit_code = 3;
+    out.result = MergeResult::not_written;
     out.not_written = sealed->failures;
   } else if (!sealed->valid) {
-    out.exit_code = 1;
+    out.result = MergeResult::invalid;
     for (const Finding& f : sealed->report.findings) {
       out.findings.push_back({f.code, fmt::format("{}: {}", f.file, f.message)});
     }

@@ -63,18 +63,6 @@ const char* to_string(Verdict v) {
   return "inconclusive";
 }
 
-int exit_code_of(Verdict v) {
-  switch (v) {
-    case Verdict::accepted:
-      return 0;
-    case Verdict::rejected:
-      return 1;
-    case Verdict::inconclusive:
-      return 4;
-  }
-  return 4;
-}
-
 std::vector<RowFigures> rows_from_json(const Json& report) {
   std::vector<RowFigures> out;
   if (!report.is_object() || !report.contains("rows") || !report["rows"].is_array()) return out;

@@ -6,10 +6,17 @@
 //   2  bad usage or bad input (a matrix with errors, an unknown --only axis, a missing file)
 //   3  an output that could not be written (a file of a bundle, a page), or an internal error:
 //      the message says what broke
+//   4  no verdict: the evidence decides nothing either way (compare, history, propose)
 #pragma once
 
 namespace jbench {
 
-enum ExitCode : int { kExitOk = 0, kExitCheckFailed = 1, kExitUsage = 2, kExitInternal = 3 };
+enum ExitCode : int {
+  kExitOk = 0,
+  kExitCheckFailed = 1,
+  kExitUsage = 2,
+  kExitInternal = 3,
+  kExitNoVerdict = 4
+};
 
 }  // namespace jbench

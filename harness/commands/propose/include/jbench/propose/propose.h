@@ -4,7 +4,7 @@
 //   auto resolved = resolve_proposal(*loaded.proposal, diagnostics);   // pure but for reading
 //   if (!resolved) { print(diagnostics); return 2; }                   // the files it names
 //   auto outcome = run_proposal(*resolved, options, std::cerr);
-//   return outcome ? exit_code_of(outcome->verdict) : 3;               // 0 / 1 / 4
+//   // the command line: accepted 0, rejected 1, inconclusive or invalid 4, not written 3
 //
 // What it does, in order: writes the proposal and the hash of its decision rule into the staged
 // evidence bundle before anything runs; runs the candidate's oracle pass, then the baseline's,

@@ -1,8 +1,9 @@
 // `jbench merge OUT SHARD...`: shard bundles of one plan joined into one bundle at OUT.
 //
 //   MergeOutcome m = merge_shards({"bundles/sqlite-all", {"s/0", "s/1", "s/2", "s/3"}});
-//   // m.exit_code: 0 merged and valid; 1 refused (m.findings) or merged but invalid;
-//   //              2 bad usage (OUT exists); 3 the bundle could not be written
+//   // m.result: merged (valid), refused (m.findings, nothing written), invalid (merged, the
+//   // validator's findings in m.findings), bad_request (no shard, OUT exists: m.message),
+//   // not_written (files of the bundle or its seal failed: m.not_written, m.message)
 //
 // Every shard must carry its validator's verdict and match its SHA256SUMS (a shard that does not
 // is validated in full, to say why), and is checked against the others (shard_check.h);
@@ -26,8 +27,10 @@ struct MergeRequest {
   std::vector<std::string> shards;  // the shard bundles, in any order
 };
 
+enum class MergeResult { merged, refused, invalid, bad_request, not_written };
+
 struct MergeOutcome {
-  int exit_code = 0;
+  MergeResult result = MergeResult::merged;
   std::string bundle;                    // the final path, when one was written
   std::vector<MergeFinding> findings;    // why it was refused
   std::string message;                   // for a bad request or a failed seal: one sentence

@@ -52,7 +52,6 @@ std::vector<RowFigures> rows_from_json(const nlohmann::json& compare_report);
 
 enum class Verdict { accepted, rejected, inconclusive };
 const char* to_string(Verdict v);
-int exit_code_of(Verdict v);  // 0, 1, 4
 
 struct CellDecision {
   std::string cell;
