@@ -43,9 +43,11 @@ class Stream {
 
   void schema() {
     statement("CREATE TABLE groups(grp INTEGER PRIMARY KEY, weight INTEGER NOT NULL)");
+    // `note`, beyond the workload's own columns: nullable text, so that NULLs are ordered,
+    // counted, compared and grouped, and text is ordered by its bytes (BINARY collation).
     statement(
         "CREATE TABLE items(id INTEGER PRIMARY KEY, grp INTEGER NOT NULL, val INTEGER NOT NULL, "
-        "payload BLOB NOT NULL)");
+        "payload BLOB NOT NULL, note TEXT)");
     statement("CREATE INDEX items_grp ON items(grp)");
     for (std::size_t g = 1; g <= o_.groups; ++g) {
       statement("INSERT INTO groups VALUES (?1, ?2)", {int_value(g), int_value(rng_.below(100))});
@@ -69,6 +71,13 @@ class Stream {
   Value grp() { return int_value(1 + rng_.below(o_.groups + 2)); }  // two groups with no row
   Value item_id() { return int_value(1 + rng_.below(next_id_ + 4)); }
   Value val() { return Value::integer(static_cast<std::int64_t>(rng_.below(200)) - 50); }
+  // NULL one time in three; else a short text whose bytes order differently from its letters
+  // ignoring case ("B" < "a" < "ab" < "b" in BINARY).
+  Value note() {
+    static const std::array<const char*, 6> notes = {"a", "ab", "b", "B", "ba", "a b"};
+    if (rng_.below(3) == 0) return Value::null();
+    return Value::text(notes[rng_.below(notes.size())]);
+  }
 
   Record& add(RecordKind kind, std::string sql, std::vector<Value> params) {
     Record r;
@@ -89,8 +98,8 @@ class Stream {
   void insert_item() {
     std::string payload(1 + rng_.below(8), '\0');
     for (char& c : payload) c = static_cast<char>(rng_.below(256));
-    statement("INSERT INTO items(grp, val, payload) VALUES (?1, ?2, ?3)",
-              {grp(), val(), Value::blob(payload)});
+    statement("INSERT INTO items(grp, val, payload, note) VALUES (?1, ?2, ?3, ?4)",
+              {grp(), val(), Value::blob(payload), note()});
     ++next_id_;
   }
 
@@ -114,7 +123,7 @@ class Stream {
   }
 
   void write() {
-    switch (rng_.below(6)) {
+    switch (rng_.below(7)) {
       case 0:
       case 1:
         insert_item();
@@ -131,6 +140,9 @@ class Stream {
       case 4:
         statement("UPDATE groups SET weight = ?1 WHERE grp = ?2",
                   {int_value(rng_.below(100)), grp()});
+        break;
+      case 5:
+        statement("UPDATE items SET note = ?1 WHERE id = ?2", {note(), item_id()});
         break;
       default:
         // Moves items between groups through a scalar subquery: a write that reads.
@@ -157,7 +169,7 @@ class Stream {
 
   void query() {
     static const std::array<const char*, 4> aggregates = {"count", "sum", "max", "min"};
-    std::size_t pick = rng_.below(24);
+    std::size_t pick = rng_.below(27);
     const QueryShape one_int = rows_of("I");
     switch (pick) {
       case 0: {
@@ -295,11 +307,44 @@ class Stream {
                      {int_value(1 + rng_.below(5)), int_value(rng_.below(next_id_ + 2))});
         break;
       }
-      default:
+      case 23:
         query_record("upsert_returning", rows_of("II"),
                      "INSERT INTO groups VALUES (?1, ?2) ON CONFLICT(grp) DO UPDATE SET weight = "
                      "excluded.weight RETURNING grp, weight",
                      {grp(), int_value(rng_.below(100))});
+        break;
+      default:
+        null_shapes(pick);
+        break;
+    }
+  }
+
+  // NULLs and text: ordered both ways (SQLite puts NULLs first ascending, last descending),
+  // counted and aggregated (count(note) and min/max skip them), and matched with IS, which
+  // treats NULL as a value where = does not.
+  void null_shapes(std::size_t pick) {
+    switch (pick) {
+      case 24: {
+        QueryShape ordered = rows_of("IT");
+        ordered.order = RowOrder::ordered;
+        ordered.key = {1, 0};  // (note, id): unique, so the whole order is determined
+        const bool descending = rng_.below(2) == 0;
+        query_record(descending ? "notes_descending" : "notes_ascending", ordered,
+                     std::string("SELECT id, note FROM items WHERE grp = ?1 ORDER BY note") +
+                         (descending ? " DESC" : "") + ", id",
+                     {grp()});
+        break;
+      }
+      case 25:
+        query_record("note_counts", rows_of("IIITT"),
+                     "SELECT grp, count(note), count(*), min(note), max(note) FROM items GROUP BY "
+                     "grp",
+                     {});
+        break;
+      default:
+        query_record("note_is", rows_of("II"),
+                     "SELECT count(*), sum(note = ?1) FROM items WHERE note IS ?1 OR grp = ?2",
+                     {note(), grp()});
         break;
     }
   }

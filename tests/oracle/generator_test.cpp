@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 #include "jbench/oracle/norec.h"
@@ -83,7 +84,8 @@ TEST(Generator, the_run_counts_every_shape_it_played) {
   EXPECT_EQ(counted, r.records_played);
   for (const char* shape :
        {"distinct_groups", "having", "like_digits", "case_sum", "inner_join", "row_number", "page",
-        "upsert_returning", "top_vals", "INSERT", "SAVEPOINT", "SELECT"}) {
+        "upsert_returning", "top_vals", "notes_ascending", "notes_descending", "note_counts",
+        "note_is", "INSERT", "SAVEPOINT", "SELECT"}) {
     EXPECT_GT(r.coverage[shape], 0u) << shape;
   }
   EXPECT_EQ(to_json(r)["coverage"]["page"], r.coverage["page"]);
@@ -133,6 +135,45 @@ INSTANTIATE_TEST_SUITE_P(Oracle, WrongCacheOnStream,
                            std::replace(n.begin(), n.end(), '-', '_');
                            return n;
                          });
+
+// Sorts NULLs last whatever the direction, as some engines do by default: wrong for SQLite's
+// dialect, where NULL is the smallest value (first ascending, last descending).
+class NullsLastTarget : public Target {
+ public:
+  explicit NullsLastTarget(SqliteTarget real) : real_(std::move(real)) {}
+  ResultSet run(std::string_view sql, const std::vector<Value>& params) override {
+    ResultSet r = real_.run(sql, params);
+    if (sql.find("ORDER BY note") != std::string_view::npos) {
+      std::stable_partition(r.rows.begin(), r.rows.end(), [](const Row& row) {
+        return row.size() < 2 || row[1].kind != ValueKind::null;
+      });
+    }
+    return r;
+  }
+  ResultSet run_prepared(const std::string&, std::string_view sql,
+                         const std::vector<Value>& params) override {
+    return run(sql, params);
+  }
+  std::string name() const override { return "nulls-last"; }
+
+ private:
+  SqliteTarget real_;
+};
+
+TEST(Generator, an_engine_that_sorts_nulls_last_is_caught_by_an_ascending_order_of_notes) {
+  const Corpus stream = generate_stream({.seed = 5, .statements = 5000});
+  NullsLastTarget target(memory_db());
+  SqliteTarget oracle = memory_db();
+  RunOptions stop;
+  stop.stop_at_first = true;
+  RunReport r = run_corpus(stream, target, oracle, stop);
+  ASSERT_FALSE(r.divergences.empty());
+  const std::uint32_t line = r.divergences[0].where.line;
+  ASSERT_GE(line, 1u);
+  const Record& found = stream.records.at(line - 1);
+  EXPECT_EQ(found.shape, "notes_ascending") << found.sql;
+  EXPECT_NE(r.divergences[0].sql.find("ORDER BY note, id"), std::string::npos);
+}
 
 // Treats a predicate that is NULL as true in WHERE clauses: SQL's three-valued logic broken.
 class NullIsTrueTarget : public Target {

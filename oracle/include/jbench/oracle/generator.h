@@ -1,9 +1,10 @@
 // The seeded statement generator: a stream of statements over the SQLite workload's schema
-// (groups, items: workloads/sqlite/src/dataset.cpp) that exercises what a result cache must
-// survive — scalar subqueries correlated and uncorrelated, returning zero, one and several rows
-// (several only under an ORDER BY on a unique key, so "the first row" is one row on every plan),
-// nested and recursive CTEs, random(), changes(), the oracle's functions, errors, prepared
-// statements re-executed with new parameters, and writes to the tables they read, inside
+// (groups, items: workloads/sqlite/src/dataset.cpp; items with a nullable text column `note`
+// beside the workload's own, for NULLs ordered, counted and matched) that exercises what a result
+// cache must survive — scalar subqueries correlated and uncorrelated, returning zero, one and
+// several rows (several only under an ORDER BY on a unique key, so "the first row" is one row on
+// every plan), nested and recursive CTEs, random(), changes(), the oracle's functions, errors,
+// prepared statements re-executed with new parameters, and writes to the tables they read, inside
 // transactions and savepoints that commit or roll back.
 //
 //   Corpus stream = generate_stream({.seed = 7, .statements = 100000});
