@@ -112,6 +112,9 @@ done
   echo "  A/A: $aa_flagged_rows of $aa_rows cell metrics and $aa_flagged_cells of $aa_cells cells flagged"
   echo "  planted ${slowdown} slowdown of the 1-worker writer ($delay ns per operation): found in $found of $planted_nights nights"
   echo "  nights and comparisons: $out"
+  # Each metric's own threshold, its A/A noise on this host: the unplanted nights' reports.
+  echo "  per-metric thresholds from these A/A nights: bash ci/nightly.sh$(for f in "$out"/nightly-*.compare.json; do
+    [ -f "$f" ] && printf ' --thresholds-from %s' "$f"; done)"
 } | tee -a "$table"
 if [ $((aa_flagged_cells * 20)) -le "$aa_cells" ] && [ "$found" -eq "$planted_nights" ]; then exit 0; fi
 exit 1

@@ -6,7 +6,7 @@
 # night, and writes a short markdown summary — keeping every bundle, failed and invalid ones too.
 #
 #   bash ci/nightly.sh [--results DIR] [--matrix FILE] [--sessions S] [--threshold X]
-#                      [--counted-threshold X] [--plant-delay-ns N]
+#                      [--counted-threshold X] [--thresholds-from AA.json ...] [--plant-delay-ns N]
 #
 #   --results DIR        where the nights live (default: results/nightly)
 #   --matrix FILE        the matrix (default: matrices/nightly.yaml)
@@ -19,6 +19,9 @@
 #   --counted-threshold X  the same for counted metrics (instructions per operation of the
 #                        matrix's counted cells, compared pair by pair: one seed counts the same
 #                        instructions every time; default 0.005, compare's)
+#   --thresholds-from F  give each metric its own threshold, its measured A/A noise, from F: a
+#                        night's <night>.compare.json whose two builds were one (repeatable;
+#                        ci/calibrate.sh names its A/A nights' reports). See docs/nightly.md.
 #   --plant-delay-ns N   plant a known delay per operation in this build's sessions (a check that
 #                        the job sees a slowdown: the comparison then runs across that one setting
 #                        and says so). The planted night goes to DIR/planted/: it is compared with
@@ -46,10 +49,12 @@ plant=0
 threshold=0.10
 counted_threshold=0.005
 sessions=32
+aa_reports=()
 die() { echo "nightly: $1" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
-    --results | --matrix | --plant-delay-ns | --threshold | --counted-threshold | --sessions)
+    --results | --matrix | --plant-delay-ns | --threshold | --counted-threshold | --sessions | \
+      --thresholds-from)
       [ $# -ge 2 ] || die "$1 wants a value (see the head of ci/nightly.sh)" ;;
     *) die "unknown option $1 (see the head of ci/nightly.sh)" ;;
   esac
@@ -61,6 +66,7 @@ while [ $# -gt 0 ]; do
     --threshold) threshold="$2"; shift 2 ;;
     --counted-threshold) counted_threshold="$2"; shift 2 ;;
     --sessions) sessions="$2"; shift 2 ;;
+    --thresholds-from) aa_reports+=("$(cd "$here" && realpath -m "$2")"); shift 2 ;;
   esac
 done
 # Checked before anything runs: a bad value found after the sessions would waste the night.
@@ -70,6 +76,14 @@ awk -v t="$threshold" 'BEGIN { exit !(t ~ /^[0-9]*\.?[0-9]+$/ && t > 0 && t < 1)
   die "--threshold wants a fraction between 0 and 1, not '$threshold'"
 awk -v t="$counted_threshold" 'BEGIN { exit !(t ~ /^[0-9]*\.?[0-9]+$/ && t > 0 && t < 1) }' ||
   die "--counted-threshold wants a fraction between 0 and 1, not '$counted_threshold'"
+# An A/A report (jbench compare --json, as written: indented) whose two sides ran one build.
+for f in ${aa_reports[@]+"${aa_reports[@]}"}; do
+  [ -f "$f" ] || die "--thresholds-from wants an A/A comparison's JSON report, and $f is not a file"
+  grep -q '"schema": "jbench.compare_report"' "$f" ||
+    die "--thresholds-from: $f is not a report of jbench compare --json"
+  { grep -q '"build_differences": \[\]' "$f" && grep -q '"setting_differences": \[\]' "$f"; } ||
+    die "--thresholds-from: $f compares two builds or settings: not an A/A comparison"
+done
 build_dir="${BUILD_DIR:-build}"
 jbench="$build_dir/bin/jbench"
 if [ "${JBENCH_NIGHTLY_NO_BUILD:-0}" != 1 ]; then
@@ -262,6 +276,9 @@ elif [ -n "$base_reason" ]; then
 else
   echo "- validation: valid ($sessions sessions)" >> "$summary"
   allow=(--threshold "$threshold" --counted-threshold "$counted_threshold")
+  own=""
+  for f in ${aa_reports[@]+"${aa_reports[@]}"}; do allow+=(--thresholds-from "$f"); done
+  [ ${#aa_reports[@]} -gt 0 ] && own=", each metric's own from ${#aa_reports[@]} A/A report(s)"
   [ "$plant" != 0 ] && allow+=(--allow-different-settings)
   [ "$build" != "$last_build" ] && allow+=(--allow-different-build)
   set +e
@@ -271,7 +288,7 @@ else
     > "$out/$name.compare.json" 2> /dev/null
   set -e
   line=$(tail -1 "$out/$name.compare.txt")
-  echo "- comparison with the build of \`$last\`, threshold $threshold (counted metrics $counted_threshold, pair by pair): **$line** (exit $verdict)" >> "$summary"
+  echo "- comparison with the build of \`$last\`, threshold $threshold (counted metrics $counted_threshold, pair by pair$own): **$line** (exit $verdict)" >> "$summary"
   note=$({ grep '^note: ' "$out/$name.compare.txt" || true; } | sed 's/^note: //')
   [ -n "$note" ] && echo "- note: $note" >> "$summary"
   # Per cell, which metrics had which verdict: what was measured, and what was not settled.

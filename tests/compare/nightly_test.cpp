@@ -154,8 +154,10 @@ TEST(Nightly, first_no_verdict_then_compared_then_a_planted_regression_kept_apar
   EXPECT_EQ(files_ending(results + "/planted", ".compare.html"), 1u);
   expect_page(results + "/history.html", "no_verdict");  // two nights: too few for a verdict
 
-  // The night after compares with the last unplanted night, never with the planted one.
-  auto fourth = night(results, {});
+  // The night after compares with the last unplanted night, never with the planted one; each
+  // metric is judged against its own A/A noise, read from the second night (one build twice).
+  const std::string aa_report = named[1].str() + ".compare.json";
+  auto fourth = night(results, {"--thresholds-from", aa_report});
   EXPECT_NE(fourth.exit_code, 2) << fourth.out << fourth.err;
   std::smatch base;
   ASSERT_TRUE(
@@ -163,6 +165,8 @@ TEST(Nightly, first_no_verdict_then_compared_then_a_planted_regression_kept_apar
       << fourth.out;
   EXPECT_NE(base[1].str().find("/nightly-"), std::string::npos) << base[1];
   EXPECT_EQ(base[1].str().find("planted"), std::string::npos) << base[1];
+  EXPECT_NE(fourth.out.find("each metric's own from 1 A/A report(s)"), std::string::npos)
+      << fourth.out;
   EXPECT_EQ(bundles_in(results), 3u);  // every night kept
   // The planted matrix copy is not left beside the fixture.
   EXPECT_FALSE(
@@ -175,6 +179,10 @@ TEST(Nightly, first_no_verdict_then_compared_then_a_planted_regression_kept_apar
   ASSERT_TRUE(
       std::regex_search(fourth.out, fourth_night, std::regex("in `([^`]*/nightly-[^`/]*)`")))
       << fourth.out;
+  std::ifstream fourth_report(fourth_night[1].str() + ".compare.json");
+  ASSERT_TRUE(fourth_report) << fourth_night[1];
+  const nlohmann::json own = nlohmann::json::parse(fourth_report)["metric_thresholds"];
+  EXPECT_TRUE(own.contains("throughput_ops_per_s")) << own.dump();
   const std::string record = fourth_night[1].str() + "/night.json";
   std::ifstream in(record);
   nlohmann::json night_record = nlohmann::json::parse(in);
@@ -193,10 +201,18 @@ TEST(Nightly, first_no_verdict_then_compared_then_a_planted_regression_kept_apar
 TEST(Nightly, bad_usage_exits_2_before_anything_runs) {
   test::TempDir dir;
   const std::string results = dir.path() + "/results";
+  const std::string not_a_report = dir.write("history.json", "{\"schema\": \"jbench.history\"}\n");
+  const std::string two_builds = dir.write(
+      "ab.json",
+      "{\n  \"schema\": \"jbench.compare_report\",\n  \"build_differences\": [\n    \"worker\"\n  "
+      "],\n  \"setting_differences\": []\n}\n");
   for (const std::vector<std::string>& bad : {std::vector<std::string>{"--threshold", "1.5"},
                                               {"--threshold", "abc"},
                                               {"--sessions", "0"},
                                               {"--plant-delay-ns", "some"},
+                                              {"--thresholds-from", "/no/such/report.json"},
+                                              {"--thresholds-from", not_a_report},
+                                              {"--thresholds-from", two_builds},
                                               {"--no-such-option"},
                                               {"--sessions"}}) {
     auto r = night(results, bad);

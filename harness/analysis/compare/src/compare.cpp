@@ -133,7 +133,10 @@ MetricRow compare_metric(const std::string& cell, const MetricInfo& m, const Sam
   const std::vector<double>& cand = c.values;
   MetricRow row;
   row.cell = cell;
-  row.threshold = o.threshold;
+  const auto own = o.metric_thresholds.find(std::string(m.name));
+  row.threshold = own != o.metric_thresholds.end() ? own->second
+                  : m.counted                      ? o.counted_threshold
+                                                   : o.threshold;
   row.metric = std::string(m.name);
   row.higher_is_better = m.higher_is_better;
   row.n_base = base.size();
@@ -152,11 +155,11 @@ MetricRow compare_metric(const std::string& cell, const MetricInfo& m, const Sam
   row.base_median = *stats::median(base);
   row.candidate_median = *stats::median(cand);
   if (m.counted) {
-    compare_pairs(row, ratios_by_seed(b, c), o.counted_threshold, "seed");
+    compare_pairs(row, ratios_by_seed(b, c), row.threshold, "seed");
     return row;
   }
   if (o.pair_by_time) {
-    compare_pairs(row, ratios_by_time(b, c), o.threshold, "time");
+    compare_pairs(row, ratios_by_time(b, c), row.threshold, "time");
     return row;
   }
   if (row.base_median != 0) row.ratio = row.candidate_median / row.base_median;
@@ -182,7 +185,7 @@ MetricRow compare_metric(const std::string& cell, const MetricInfo& m, const Sam
     row.ci_high = hi;
     row.detectable = stats::minimum_detectable_change(cv, tb.size(), tc.size());
   }
-  row.repetitions_needed = stats::repetitions_needed(cv, o.threshold);
+  row.repetitions_needed = stats::repetitions_needed(cv, row.threshold);
   return row;
 }
 

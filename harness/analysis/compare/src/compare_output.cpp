@@ -1,6 +1,7 @@
 // The comparison for people (a table) and for programs (JSON,
 // manifests/compare-report.schema.json).
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 
@@ -84,6 +85,16 @@ std::string comparison_to_text(const Comparison& c) {
                                c.candidate_bundles.empty() ? 1 : c.candidate_bundles.size())
                  : std::string(),
         c.rows.size(), c.options.threshold * 100);
+    if (!c.options.metric_thresholds.empty()) {
+      std::vector<std::string> own;
+      for (const auto& [metric, t] : c.options.metric_thresholds) {
+        own.push_back(fmt::format("{} {:.1f}%", metric, t * 100));
+      }
+      out += fmt::format(
+          "each metric's own threshold, its measured A/A noise (--thresholds-from), for same and "
+          "for a verdict: {}.\n",
+          fmt::join(own, ", "));
+    }
     if (std::any_of(c.rows.begin(), c.rows.end(),
                     [](const MetricRow& r) { return r.paired_by == "time"; })) {
       out +=
@@ -147,6 +158,7 @@ nlohmann::json comparison_to_json(const Comparison& c) {
           {"fdr", c.options.fdr},
           {"threshold", c.options.threshold},
           {"counted_threshold", c.options.counted_threshold},
+          {"metric_thresholds", c.options.metric_thresholds},
           {"pair_by_time", c.options.pair_by_time},
           {"allow_different_build", c.options.allow_different_build},
           {"allow_different_settings", c.options.allow_different_settings},

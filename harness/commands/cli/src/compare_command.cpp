@@ -1,8 +1,9 @@
 // `jbench compare BASE CANDIDATE [--json] [--html FILE] [--fdr Q] [--threshold X]
-// [--counted-threshold X] [--pair-by-time]
+// [--counted-threshold X] [--thresholds-from AA.json ...] [--pair-by-time]
 // [--allow-different-build] [--allow-different-settings]`: is the candidate faster, slower, the
 // same — or is there not enough evidence (docs/compare.md).
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -11,6 +12,7 @@
 #include "commands.h"
 #include "jbench/cli/cli.h"
 #include "jbench/common/table.h"
+#include "jbench/compare/aa_thresholds.h"
 #include "jbench/compare/compare.h"
 #include "jbench/report_html/compare_html.h"
 #include "output_format.h"
@@ -23,8 +25,37 @@ struct CompareCommandOptions {
   std::string base, candidate;
   OutputFormat output;
   std::string html;
+  std::vector<std::string> aa_reports;  // --thresholds-from
   compare::CompareOptions options;
 };
+
+// The smallest threshold an A/A report can give a metric: a count that never strayed still has
+// its rounding (docs/compare.md, "Thresholds from A/A noise").
+constexpr double kAaFloor = 0.001;
+
+// Each metric's threshold from the A/A reports, or false with every problem printed.
+bool read_aa_thresholds(const std::vector<std::string>& files, compare::CompareOptions& options) {
+  std::vector<std::pair<std::string, nlohmann::json>> reports;
+  bool ok = true;
+  for (const std::string& file : files) {
+    std::ifstream in(file);
+    nlohmann::json doc = nlohmann::json::parse(in, nullptr, false);
+    if (!in.is_open() || doc.is_discarded()) {
+      std::cerr << "jbench: error: " << file << ": not a readable JSON document\n";
+      ok = false;
+      continue;
+    }
+    reports.emplace_back(file, std::move(doc));
+  }
+  const compare::AaThresholds aa = compare::thresholds_from_aa(reports, kAaFloor);
+  for (const std::string& problem : aa.problems) std::cerr << "jbench: error: " << problem << '\n';
+  if (ok && aa.problems.empty() && aa.thresholds.empty()) {
+    std::cerr << "jbench: error: --thresholds-from: no row of these reports has an interval\n";
+    ok = false;
+  }
+  options.metric_thresholds = aa.thresholds;
+  return ok && aa.problems.empty();
+}
 
 // A side given as a file is an archive: read from its safely extracted copy, named by the file.
 // A refused archive is not evidence: the comparison gives no verdict and says why.
@@ -50,9 +81,11 @@ compare::CompareSide read_side(const std::string& path, std::optional<ArchiveInp
 int run_compare(const CompareCommandOptions& o) {
   const auto format = chosen_format(o.output);
   if (!format) return kExitUsage;
+  compare::CompareOptions options = o.options;
+  if (!o.aa_reports.empty() && !read_aa_thresholds(o.aa_reports, options)) return kExitUsage;
   std::optional<ArchiveInput> base_archive, candidate_archive;
   compare::Comparison c = compare::compare_bundles(
-      read_side(o.base, base_archive), read_side(o.candidate, candidate_archive), o.options);
+      read_side(o.base, base_archive), read_side(o.candidate, candidate_archive), options);
   const nlohmann::json report = compare::comparison_to_json(c);
   if (!o.html.empty() &&
       !write_page(o.html, report_html::comparison_to_html(report), "compare page")) {
@@ -96,6 +129,11 @@ Action add_compare_command(CLI::App& app) {
                  "seed")
       ->default_val(o->options.counted_threshold)
       ->check(CLI::Range(1e-5, 0.5));
+  app.add_option("--thresholds-from", o->aa_reports,
+                 "give each metric its own threshold, its measured A/A noise: the farthest any of "
+                 "its intervals strayed from 1 in these A/A reports (jbench compare --json of one "
+                 "build against itself); repeatable")
+      ->check(CLI::ExistingFile);
   app.add_flag("--pair-by-time", o->options.pair_by_time,
                "a duet: the sides ran at once (docs/compare.md); compare each base run with the "
                "candidate run that measured beside it");

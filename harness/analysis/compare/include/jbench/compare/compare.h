@@ -50,6 +50,9 @@ struct CompareOptions {
   // run is compared with the candidate run that measured beside it, pair by pair, so that what the
   // host did to both cancels. Rows without such pairs say so.
   bool pair_by_time = false;
+  // A metric's own threshold, over `threshold` and `counted_threshold` for that metric: its
+  // measured A/A noise (aa_thresholds.h), so that a quiet count can decide below wall time's.
+  std::map<std::string, double> metric_thresholds;
   bool allow_different_build = false;
   // Workload parameters may differ (two settings of one workload, as a proposal compares); the
   // differences are listed. Phases and datasets must still be the same.
