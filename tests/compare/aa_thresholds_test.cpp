@@ -6,8 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include "hand_made_side.h"
 #include "jbench/compare/compare.h"
-#include "jbench/matrix/load.h"
 
 namespace jbench::compare {
 namespace aa_thresholds {
@@ -50,28 +50,12 @@ TEST(AaThresholds, a_report_of_two_builds_or_not_a_report_is_refused_by_name) {
   EXPECT_TRUE(aa.thresholds.empty());
 }
 
-const char* kMatrix =
-    "version: 1\nname: m\nseed: 1\nworkload: {kind: sqlite}\n"
-    "phases: {warmup: {operations: 10}, measure: {operations: 100}}\n"
-    "limits: {max_workers: 1, run_timeout_s: 10, output_mib: 1}\n"
-    "axes:\n  workers: [1]\n  connection: [persistent]\n  lane: [writer]\n  dataset:\n"
-    "    - {name: d, rows: 10, row_bytes: 8, page_cache_kib: 64}\n";
-
 CompareSide side(const std::string& dir, double scale) {
-  CompareSide s;
-  s.dir = dir;
-  s.valid = true;
-  LoadedMatrix m = parse_matrix(kMatrix, "m.yaml");
-  EXPECT_TRUE(m.matrix) << format_diagnostics(m.diagnostics);
-  s.matrix = std::move(m.matrix);
-  s.host = {{"cpu_model", "X"}, {"cpus_usable", 2}, {"memory_total_mib", 1000}};
-  s.workload_binaries = {"abc /bin/worker"};
-  SideCell& c = s.cells["w1.d.baseline"];
-  c.runs = c.ok = 8;
+  std::vector<double> values;
   for (double v : {100.0, 100.2, 99.8, 100.1, 99.9, 100.05, 99.95, 100.0}) {
-    c.metrics["cpu_ns_per_op"].push_back(v * scale);
+    values.push_back(v * scale);
   }
-  return s;
+  return test::hand_made_side(dir, "cpu_ns_per_op", std::move(values));
 }
 
 TEST(AaThresholds, a_metric_is_judged_against_its_own_threshold) {

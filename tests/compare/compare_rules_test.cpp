@@ -3,32 +3,14 @@
 // host, a build unless allowed), and the outcome's exit codes.
 #include <gtest/gtest.h>
 
+#include "hand_made_side.h"
 #include "jbench/compare/compare.h"
-#include "jbench/matrix/load.h"
 
 namespace jbench::compare {
 namespace {
 
-const char* kMatrix =
-    "version: 1\nname: m\nseed: 1\nworkload: {kind: sqlite}\n"
-    "phases: {warmup: {operations: 10}, measure: {operations: 100}}\n"
-    "limits: {max_workers: 1, run_timeout_s: 10, output_mib: 1}\n"
-    "axes:\n  workers: [1]\n  connection: [persistent]\n  lane: [writer]\n  dataset:\n"
-    "    - {name: d, rows: 10, row_bytes: 8, page_cache_kib: 64}\n";
-
 CompareSide side(const std::string& dir, std::vector<double> throughput) {
-  CompareSide s;
-  s.dir = dir;
-  s.valid = true;
-  LoadedMatrix m = parse_matrix(kMatrix, "m.yaml");
-  EXPECT_TRUE(m.matrix) << format_diagnostics(m.diagnostics);
-  s.matrix = std::move(m.matrix);
-  s.host = {{"cpu_model", "X"}, {"cpus_usable", 2}, {"memory_total_mib", 1000}};
-  s.workload_binaries = {"abc /bin/worker"};
-  SideCell& c = s.cells["w1.d.baseline"];
-  c.runs = c.ok = throughput.size();
-  c.metrics["throughput_ops_per_s"] = std::move(throughput);
-  return s;
+  return test::hand_made_side(dir, "throughput_ops_per_s", std::move(throughput));
 }
 
 const MetricRow& throughput_row(const Comparison& c) {
