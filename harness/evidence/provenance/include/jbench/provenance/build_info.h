@@ -16,9 +16,9 @@
 //                  "yaml_cpp": "0.7.0", "glibc": {"compiled": "2.36", "runtime": "2.36"}}}
 //
 // The revision and the dirty flag describe the source tree when this binary was last built (they
-// are read at every build: harness/evidence/provenance/source_revision.cmake). Outside a git checkout, or
-// without git, both are "unknown". The flags are those CMake passes to every compile command
-// (compile_commands.json adds only include paths and definitions per target).
+// are read at every build: harness/evidence/provenance/source_revision.cmake). Outside a git
+// checkout, or without git, both are "unknown". The flags are those CMake passes to every compile
+// command (compile_commands.json adds only include paths and definitions per target).
 #pragma once
 
 #include <nlohmann/json.hpp>
