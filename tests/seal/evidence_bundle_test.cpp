@@ -45,6 +45,8 @@ TEST(EvidenceBundle, a_failed_write_is_recorded_and_seals_the_bundle_invalid_wit
   bundle.append_line("logs/session.log", "after the fault");
   ASSERT_EQ(bundle.failures().size(), 1u);
   EXPECT_NE(bundle.failures()[0].find("runs/r1/run.json"), std::string::npos);
+  // Named within the bundle: the staging directory is renamed by the seal.
+  EXPECT_EQ(bundle.failures()[0].find(".staging-"), std::string::npos) << bundle.failures()[0];
 
   auto sealed = bundle.seal(false);
   ASSERT_TRUE(sealed) << sealed.error().message;

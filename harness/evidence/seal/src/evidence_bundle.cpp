@@ -6,6 +6,19 @@
 #include <utility>
 
 namespace jbench {
+namespace {
+
+// A failure named relative to the bundle: the seal renames the staging directory the write was
+// made in, so a message naming that directory would point at nothing once the bundle is sealed.
+std::string relative_to_bundle(std::string message, const std::string& root) {
+  const std::string in = " in " + root;
+  for (auto at = message.find(in); at != std::string::npos; at = message.find(in, at)) {
+    message.erase(at, in.size());
+  }
+  return message;
+}
+
+}  // namespace
 
 std::string not_written_lines(const std::vector<std::string>& failures) {
   constexpr std::size_t kShown = 5;
@@ -44,7 +57,7 @@ void EvidenceBundle::append_line(std::string_view relative, std::string_view lin
 void EvidenceBundle::keep(const Status& written) {
   if (written.ok()) return;
   std::lock_guard<std::mutex> lock(mutex_);
-  failures_.push_back(written.error().message);
+  failures_.push_back(relative_to_bundle(written.error().message, root()));
 }
 
 std::vector<std::string> EvidenceBundle::failures() const {
@@ -66,7 +79,7 @@ Result<Sealed> EvidenceBundle::seal(bool interrupted) {
   if (!recorded.ok()) {
     // The bundle cannot show that it passed, so it did not: sealed invalid, the failure named.
     keep(recorded);
-    sealed.failures.push_back(recorded.error().message);
+    sealed.failures.push_back(failures().back());
     sealed.valid = false;
   }
   sealed.outcome = !sealed.valid ? Outcome::invalid

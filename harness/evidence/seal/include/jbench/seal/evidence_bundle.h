@@ -31,9 +31,10 @@ namespace jbench {
 struct Sealed {
   std::string path;  // the final directory
   Outcome outcome = Outcome::invalid;
-  bool valid = false;                 // every check passed and every write landed
-  ValidationReport report;            // the staged bundle's checks
-  std::vector<std::string> failures;  // every write that did not land, in order
+  bool valid = false;       // every check passed and every write landed
+  ValidationReport report;  // the staged bundle's checks
+  // Every write that did not land, in order, its file named relative to the bundle.
+  std::vector<std::string> failures;
 };
 
 // "not written: <failure>", a line each for the first five, then how many more: what a command
