@@ -295,11 +295,12 @@ TEST_F(RunAttribution, a_planted_sleep_is_named_as_a_blocked_wait_within_the_wor
   // And short of them by at most the wake-ups' waits for a CPU, the calls' own entry and exit
   // (well under 10 µs each), the sleep of a run's last operation, which the worker counts whole
   // and the account clips at the end of the window (under 1 ms), and the interrupts taken
-  // between the worker's clock reads and the call, which the scheduler books as on-CPU time: on
-  // an oversubscribed host (the suite at -j3 here) they came to 0.1% of the window, so 1% is left
-  // for them.
+  // between the worker's clock reads and the call, and the time the hypervisor took the vCPU
+  // away there (steal), both of which the guest's scheduler books as on-CPU time: 0.1% of the
+  // window on an oversubscribed host (the suite at -j3), 1.2% once in a fresh clone's CI on a
+  // quiet VM, so 2% is left for them.
   EXPECT_GE(traced,
-            own - runnable - 0.01 - sleeps * 10'000.0 / window_ns - runs * 1'000'000.0 / window_ns)
+            own - runnable - 0.02 - sleeps * 10'000.0 / window_ns - runs * 1'000'000.0 / window_ns)
       << slept->dump();
   bool timer = false;
   for (const auto& w : (*full)["wait_for"]) {
