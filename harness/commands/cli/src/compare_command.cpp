@@ -3,13 +3,13 @@
 // [--allow-different-build] [--allow-different-settings]`: is the candidate faster, slower, the
 // same — or is there not enough evidence (docs/compare.md).
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
 
 #include "archive_input.h"
 #include "commands.h"
+#include "jbench/bundle/json_file.h"
 #include "jbench/cli/cli.h"
 #include "jbench/common/table.h"
 #include "jbench/compare/aa_thresholds.h"
@@ -38,14 +38,14 @@ bool read_aa_thresholds(const std::vector<std::string>& files, compare::CompareO
   std::vector<std::pair<std::string, nlohmann::json>> reports;
   bool ok = true;
   for (const std::string& file : files) {
-    std::ifstream in(file);
-    nlohmann::json doc = nlohmann::json::parse(in, nullptr, false);
-    if (!in.is_open() || doc.is_discarded()) {
-      std::cerr << "jbench: error: " << file << ": not a readable JSON document\n";
+    std::string error;
+    std::optional<nlohmann::json> doc = read_json_object(file, error);
+    if (!doc) {
+      std::cerr << "jbench: error: --thresholds-from: " << error << '\n';
       ok = false;
       continue;
     }
-    reports.emplace_back(file, std::move(doc));
+    reports.emplace_back(file, std::move(*doc));
   }
   const compare::AaThresholds aa = compare::thresholds_from_aa(reports, kAaFloor);
   for (const std::string& problem : aa.problems) std::cerr << "jbench: error: " << problem << '\n';
