@@ -2,7 +2,8 @@
 // fdatasync per transaction against the same writer without it (tests/fixtures/run/
 // attribution-*.yaml, baseline, light and full). The traced cells' fsyncs per operation must rise
 // and be called regressed; the baseline cells, whose syscall collector was not requested, must
-// have no fsync row at all (not a zero); CPU time per operation comes from every run.
+// have no fsync row at all (not a zero); CPU time, page faults and bytes written per operation
+// come from every run, and the plant's record shows in the bytes written.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -75,6 +76,20 @@ TEST(CompareCounters, planted_fsyncs_regress_the_traced_cells_and_baselines_have
   const auto* cpu = row(report, cell + "baseline", "cpu_ns_per_op");
   ASSERT_NE(cpu, nullptr) << c.out;
   EXPECT_GT((*cpu)["base_median"].get<double>(), 0);
+  // The plant writes a 512-byte record per transaction before its fdatasync: the kernel's count
+  // of bytes written (the cpu collector, every mode, the baseline's too) rises by that record.
+  for (const char* mode : {"baseline", "light", "full"}) {
+    const auto* written = row(report, cell + mode, "bytes_written_per_op");
+    ASSERT_NE(written, nullptr) << mode << "\n" << c.out;
+    const double added =
+        (*written)["candidate_median"].get<double>() - (*written)["base_median"].get<double>();
+    EXPECT_NEAR(added, 512, 64) << mode << " " << written->dump();
+    EXPECT_EQ((*written)["verdict"], "regressed") << mode << " " << written->dump();
+    const auto* faults = row(report, cell + mode, "page_faults_per_op");
+    ASSERT_NE(faults, nullptr) << mode;
+    EXPECT_GT((*faults)["base_median"].get<double>(), 0) << mode;
+    ASSERT_NE(row(report, cell + mode, "bytes_read_per_op"), nullptr) << mode;
+  }
 }
 
 }  // namespace

@@ -51,6 +51,37 @@ TEST(RunMetrics, clean_collectors_give_counters_per_measured_operation) {
   EXPECT_DOUBLE_EQ(m.at("gc_pause_ns_per_op"), 40);
 }
 
+// Page faults and the bytes of read- and write-family calls: summed over the incarnations, and
+// no value at all when one incarnation's are unknown (its /proc/<pid>/io unreadable) or when the
+// readings predate them — never the part passed off as the whole.
+TEST(RunMetrics, faults_and_bytes_per_operation_only_when_every_incarnation_has_them) {
+  Json s = summary();
+  auto& incarnations = s["collectors"]["cpu"]["incarnations"];
+  const auto add = [](Json& inc, int minor, int major, const char* read, const char* written) {
+    Json& measure = inc["phases"]["measure"];
+    measure["minor_faults"] = minor;
+    measure["major_faults"] = major;
+    measure["read_chars"] = read;
+    measure["written_chars"] = written;
+  };
+  EXPECT_FALSE(
+      run_metrics(s, report::clean_collectors(run_with("ok", 0))).count("bytes_read_per_op"));
+  add(incarnations[0], 300, 100, "2000", "40000");
+  add(incarnations[1], 100, 0, "6000", "0");
+  auto m = run_metrics(s, report::clean_collectors(run_with("ok", 0)));
+  EXPECT_DOUBLE_EQ(m.at("page_faults_per_op"), 2.5);  // (300 + 100 + 100 + 0) / 200
+  EXPECT_DOUBLE_EQ(m.at("bytes_read_per_op"), 40);
+  EXPECT_DOUBLE_EQ(m.at("bytes_written_per_op"), 200);
+  incarnations[1]["phases"]["measure"]["written_chars"] = nullptr;
+  m = run_metrics(s, report::clean_collectors(run_with("ok", 0)));
+  EXPECT_FALSE(m.count("bytes_written_per_op"));
+  EXPECT_TRUE(m.count("bytes_read_per_op"));
+  // An incarnation that had no measure phase (it ended before) takes no part.
+  incarnations[1]["phases"].erase("measure");
+  m = run_metrics(s, report::clean_collectors(run_with("ok", 0)));
+  EXPECT_DOUBLE_EQ(m.at("bytes_written_per_op"), 200);
+}
+
 TEST(RunMetrics, a_collector_not_requested_failed_or_lossy_gives_no_value_not_zero) {
   for (auto [status, dropped] : {std::pair{"not_requested", 0}, std::pair{"failed", 0},
                                  std::pair{"not_available", 0}, std::pair{"ok", 3}}) {
@@ -114,7 +145,8 @@ TEST(RunMetrics, every_metric_has_a_direction_and_unknown_ones_are_guessed_from_
   EXPECT_TRUE(higher_is_better("some_future_rate"));
   EXPECT_FALSE(higher_is_better("vm_steps_per_op"));
   EXPECT_FALSE(higher_is_better("instructions_per_op"));
-  EXPECT_EQ(all_metrics().size(), 11u);
+  EXPECT_FALSE(higher_is_better("bytes_written_per_op"));
+  EXPECT_EQ(all_metrics().size(), 14u);
 }
 
 TEST(RunMetrics, the_workers_own_vm_step_count_needs_no_collector) {

@@ -449,6 +449,20 @@ std::vector<Mutation> make_mutations() {
          e.resummarize(kWriterRun);
          e.rewrite_sums();
        }},
+      {"cpu-readings-faults-without-io",
+       {"schema.cpu-readings"},
+       "a cpu reading with page faults but none of the I/O counts read with them (summary "
+       "recomputed)",
+       [](const BundleEditor& e) {
+         const std::string f = run_file(kWriterRun, "raw/cpu.readings.json");
+         Json d = e.json(f);
+         auto& reading = d["incarnations"][0]["readings"][1];
+         reading["minor_faults"] = 12;
+         reading["major_faults"] = 0;
+         e.write_json(f, d);
+         e.resummarize(kWriterRun);
+         e.rewrite_sums();
+       }},
       {"cpu-readings-missing",
        {"document.missing"},
        "the cpu collector names raw/cpu.readings.json, which was deleted (summary recomputed)",

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -36,11 +37,13 @@ bool is_bridge_writer(const std::string& task) {
 }
 
 // Sums "voluntary_ctxt_switches" and "nonvoluntary_ctxt_switches" over the live threads, and the
-// schedstat times over the workload's (none if one could not be read).
-void add_thread_stats(pid_t pid, CpuSample& s) {
+// schedstat times over the workload's (none if one could not be read). Returns the trace bridge's
+// writer thread's /proc directory, if the process has one.
+std::optional<std::string> add_thread_stats(pid_t pid, CpuSample& s) {
   const std::string dir = fmt::format("/proc/{}/task", pid);
   DIR* d = opendir(dir.c_str());
-  if (!d) return;
+  if (!d) return std::nullopt;
+  std::optional<std::string> writer;
   bool sched_known = true;
   std::uint64_t on_cpu = 0;
   std::uint64_t runnable = 0;
@@ -55,7 +58,10 @@ void add_thread_stats(pid_t pid, CpuSample& s) {
       if (line.rfind("nonvoluntary_ctxt_switches:", 0) == 0) into = &s.involuntary_switches;
       if (into) *into += std::stoull(line.substr(line.find(':') + 1));
     }
-    if (is_bridge_writer(task)) continue;
+    if (is_bridge_writer(task)) {
+      writer = task;
+      continue;
+    }
     const auto sched = thread_schedstat(task);
     sched_known = sched_known && sched.has_value();
     on_cpu += sched ? sched->first : 0;
@@ -66,9 +72,67 @@ void add_thread_stats(pid_t pid, CpuSample& s) {
     s.on_cpu_ns = on_cpu;
     s.runnable_ns = runnable;
   }
+  return writer;
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return in ? text.str() : std::string();
+}
+
+std::uint64_t less(std::uint64_t a, std::uint64_t b) { return a - std::min(a, b); }
+
+// The process's I/O less its bridge writer's (the observer writes the event files): the two
+// files read back to back. None when either cannot be read.
+std::optional<IoCounts> workload_io(pid_t pid, const std::optional<std::string>& writer) {
+  auto io = parse_proc_io(read_text(fmt::format("/proc/{}/io", pid)));
+  if (!io || !writer) return io;
+  const auto own = parse_proc_io(read_text(*writer + "/io"));
+  if (!own) return std::nullopt;
+  io->read_chars = less(io->read_chars, own->read_chars);
+  io->written_chars = less(io->written_chars, own->written_chars);
+  io->storage_read_bytes = less(io->storage_read_bytes, own->storage_read_bytes);
+  io->storage_written_bytes = less(io->storage_written_bytes, own->storage_written_bytes);
+  return io;
+}
+
+// IoCounts' fields under their names (kIoFields), each none when the counts are.
+std::array<std::pair<const char*, std::optional<std::uint64_t>>, 4> io_fields(
+    const std::optional<IoCounts>& io) {
+  const auto at = [&](std::uint64_t IoCounts::*field) {
+    return io ? std::optional<std::uint64_t>((*io).*field) : std::nullopt;
+  };
+  return {{{kIoFields[0], at(&IoCounts::read_chars)},
+           {kIoFields[1], at(&IoCounts::written_chars)},
+           {kIoFields[2], at(&IoCounts::storage_read_bytes)},
+           {kIoFields[3], at(&IoCounts::storage_written_bytes)}}};
 }
 
 }  // namespace
+
+std::optional<IoCounts> parse_proc_io(const std::string& text) {
+  IoCounts io;
+  const std::pair<const char*, std::uint64_t*> fields[] = {
+      {"rchar:", &io.read_chars},
+      {"wchar:", &io.written_chars},
+      {"read_bytes:", &io.storage_read_bytes},
+      {"write_bytes:", &io.storage_written_bytes}};
+  int found = 0;
+  std::istringstream lines(text);
+  std::string line;
+  while (std::getline(lines, line)) {
+    for (const auto& [name, into] : fields) {
+      if (line.rfind(name, 0) != 0) continue;
+      std::istringstream value(line.substr(std::strlen(name)));
+      if (!(value >> *into)) return std::nullopt;
+      ++found;
+    }
+  }
+  if (found != 4) return std::nullopt;
+  return io;
+}
 
 std::optional<CpuSample> read_cpu_sample(pid_t pid, std::uint64_t start_time_ticks) {
   const auto before = proc::read_proc_stat(pid);
@@ -81,13 +145,22 @@ std::optional<CpuSample> read_cpu_sample(pid_t pid, std::uint64_t start_time_tic
   if (clock_getcpuclockid(pid, &clock) != 0 || clock_gettime(clock, &ts) != 0) return std::nullopt;
   s.cpu_ns = static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000ULL +
              static_cast<std::uint64_t>(ts.tv_nsec);
-  add_thread_stats(pid, s);
+  const auto writer = add_thread_stats(pid, s);
+  s.io = workload_io(pid, writer);
   // Read the incarnation again: the clock must not have been another process's.
   const auto after = proc::read_proc_stat(pid);
   if (!after || after->start_time_ticks != start_time_ticks) return std::nullopt;
   s.user_ticks = after->utime_ticks;
   s.system_ticks = after->stime_ticks;
   s.threads = after->threads;
+  s.minor_faults = after->minor_faults;
+  s.major_faults = after->major_faults;
+  // The faults of the bridge's writer are the observer's, as its writes are.
+  if (const auto own =
+          writer ? proc::parse_proc_stat(read_text(*writer + "/stat")) : std::nullopt) {
+    s.minor_faults = less(s.minor_faults, own->minor_faults);
+    s.major_faults = less(s.major_faults, own->major_faults);
+  }
   return s;
 }
 
@@ -164,7 +237,13 @@ Json CpuAccounting::readings() const {
            {"involuntary_switches", s.involuntary_switches},
            {"threads", s.threads},
            {"on_cpu_ns", s.on_cpu_ns ? Json(ns_string(*s.on_cpu_ns)) : Json(nullptr)},
-           {"runnable_ns", s.runnable_ns ? Json(ns_string(*s.runnable_ns)) : Json(nullptr)}});
+           {"runnable_ns", s.runnable_ns ? Json(ns_string(*s.runnable_ns)) : Json(nullptr)},
+           {"minor_faults", s.minor_faults},
+           {"major_faults", s.major_faults}});
+      Json& r = readings.back();
+      for (const auto& [key, value] : io_fields(s.io)) {
+        r[key] = value ? Json(ns_string(*value)) : Json(nullptr);
+      }
     }
     Json j = {{"worker", t.worker < 0 ? Json(nullptr) : Json(t.worker)},
               {"pid", t.pid},

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 
 #include "jbench/collectors/cpu/cpu_accounting.h"
@@ -89,6 +90,42 @@ class StrictReader {
 
 std::uint64_t diff(std::uint64_t a, std::uint64_t b) { return a - std::min(a, b); }
 
+// Counters that readings of an earlier version do not have (their summary has none either): page
+// faults, JSON numbers as the context switches are, and I/O bytes, decimal strings.
+struct LaterCounter {
+  const char* key;
+  bool decimal;
+};
+constexpr std::array<LaterCounter, 6> kLater = {{{"minor_faults", false},
+                                                 {"major_faults", false},
+                                                 {kIoFields[0], true},
+                                                 {kIoFields[1], true},
+                                                 {kIoFields[2], true},
+                                                 {kIoFields[3], true}}};
+using LaterValues = std::array<std::optional<std::uint64_t>, kLater.size()>;
+
+// A reading's later counters: none known when it has no such fields, each null where the
+// reading says null (/proc/<pid>/io could not be read).
+std::optional<LaterValues> later_values(StrictReader& read, const Json& r, const std::string& at) {
+  if (!r.is_object() || !r.contains(kLater[0].key)) return std::nullopt;
+  LaterValues v;
+  for (std::size_t i = 0; i < kLater.size(); ++i) v[i] = read.optional_u64(r, kLater[i].key, at);
+  return v;
+}
+
+// A phase's later counters, from the reading as it began to the next: null where either is.
+void add_later(Json& phase, const LaterValues& now, const LaterValues& previous) {
+  for (std::size_t i = 0; i < kLater.size(); ++i) {
+    if (!now[i] || !previous[i]) {
+      phase[kLater[i].key] = nullptr;
+    } else if (kLater[i].decimal) {
+      phase[kLater[i].key] = ns_string(diff(*now[i], *previous[i]));
+    } else {
+      phase[kLater[i].key] = diff(*now[i], *previous[i]);
+    }
+  }
+}
+
 Json optional_diff(std::optional<std::uint64_t> a, std::optional<std::uint64_t> b) {
   return a && b ? Json(ns_string(diff(*a, *b))) : Json(nullptr);
 }
@@ -104,6 +141,7 @@ Json cpu_summary(const Json& doc, std::string& error) {
   };
   Json out = Json::array();
   bool any_scheduled = false;
+  bool any_later = false;
   const Json& incarnations = read.array(doc, "incarnations", "");
   for (std::size_t i = 0; i < incarnations.size(); ++i) {
     const Json& t = incarnations[i];
@@ -118,6 +156,7 @@ Json cpu_summary(const Json& doc, std::string& error) {
       bool scheduled = true;
       std::optional<std::uint64_t> on_cpu_ns = 0;
       std::optional<std::uint64_t> runnable_ns = 0;
+      std::optional<LaterValues> later = LaterValues{0, 0, 0, 0, 0, 0};
     } previous;
     std::string phase = "startup";
     const Json& readings = read.array(t, "readings", at);
@@ -125,16 +164,18 @@ Json cpu_summary(const Json& doc, std::string& error) {
       const Json& r = readings[k];
       const std::string rat = fmt::format("{}/readings/{}", at, k);
       const std::string began = read.text(r, "began", rat);
-      const Counters now{read.u64(r, "cpu_ns", rat),
-                         read.u64(r, "user_ticks", rat),
-                         read.u64(r, "system_ticks", rat),
-                         read.u64(r, "voluntary_switches", rat),
-                         read.u64(r, "involuntary_switches", rat),
-                         r.is_object() && r.contains("runnable_ns"),
-                         read.optional_u64(r, "on_cpu_ns", rat),
-                         read.optional_u64(r, "runnable_ns", rat)};
+      Counters now{read.u64(r, "cpu_ns", rat),
+                   read.u64(r, "user_ticks", rat),
+                   read.u64(r, "system_ticks", rat),
+                   read.u64(r, "voluntary_switches", rat),
+                   read.u64(r, "involuntary_switches", rat),
+                   r.is_object() && r.contains("runnable_ns"),
+                   read.optional_u64(r, "on_cpu_ns", rat),
+                   read.optional_u64(r, "runnable_ns", rat),
+                   later_values(read, r, rat)};
       read.u64(r, "threads", rat);  // not summarized, but part of every reading
       any_scheduled = any_scheduled || now.scheduled;
+      any_later = any_later || now.later.has_value();
       if (began == "registered") continue;
       phases[phase] = {
           {"cpu_ns", ns_string(diff(now.cpu_ns, previous.cpu_ns))},
@@ -146,6 +187,7 @@ Json cpu_summary(const Json& doc, std::string& error) {
         phases[phase]["on_cpu_ns"] = optional_diff(now.on_cpu_ns, previous.on_cpu_ns);
         phases[phase]["runnable_ns"] = optional_diff(now.runnable_ns, previous.runnable_ns);
       }
+      if (now.later && previous.later) add_later(phases[phase], *now.later, *previous.later);
       previous = now;
       phase = began;
     }
@@ -167,6 +209,9 @@ Json cpu_summary(const Json& doc, std::string& error) {
         phases[phase]["on_cpu_ns"] = nullptr;
         phases[phase]["runnable_ns"] = nullptr;
       }
+      if (previous.later) {  // nor faults or I/O, as jbench keeps them
+        for (const LaterCounter& c : kLater) phases[phase][c.key] = nullptr;
+      }
       j["total"] = {
           {"cpu_ns", ns_string(user + system)},  {"user_ns", ns_string(user)},
           {"system_ns", ns_string(system)},      {"voluntary_switches", voluntary},
@@ -185,6 +230,14 @@ Json cpu_summary(const Json& doc, std::string& error) {
   if (any_scheduled) {
     units["on_cpu_ns"] = "ns, schedstat, the workload's threads alive at both readings";
     units["runnable_ns"] = "ns, schedstat, the workload's threads alive at both readings";
+  }
+  if (any_later) {
+    units["minor_faults"] = "page faults met from memory, /proc/<pid>/stat, the thread group's";
+    units["major_faults"] = "page faults that read a file or swap, /proc/<pid>/stat";
+    units["read_chars"] = "bytes through read-family calls, /proc/<pid>/io rchar";
+    units["written_chars"] = "bytes through write-family calls, /proc/<pid>/io wchar";
+    units["storage_read_bytes"] = "bytes the storage layer fetched, /proc/<pid>/io read_bytes";
+    units["storage_written_bytes"] = "bytes sent to the storage layer, /proc/<pid>/io write_bytes";
   }
   return {{"units", units}, {"incarnations", out}};
 }

@@ -18,7 +18,7 @@ std::optional<ProcStat> parse_proc_stat(const std::string& text) {
   s.comm = text.substr(open + 1, close - open - 1);
   std::istringstream rest(text.substr(close + 1));
   // Fields after comm, 1-based as in proc(5): 3 state, 4 ppid, 5 pgrp, 6 session, ...,
-  // 14 utime, 15 stime, ..., 20 num_threads, 21 itrealvalue, 22 starttime.
+  // 10 minflt, 12 majflt, 14 utime, 15 stime, ..., 20 num_threads, 21 itrealvalue, 22 starttime.
   std::vector<std::string> f;
   std::string token;
   while (rest >> token) f.push_back(token);
@@ -30,6 +30,8 @@ std::optional<ProcStat> parse_proc_stat(const std::string& text) {
   s.ppid = static_cast<pid_t>(num(4));
   s.pgrp = static_cast<pid_t>(num(5));
   s.session = static_cast<pid_t>(num(6));
+  s.minor_faults = num(10);
+  s.major_faults = num(12);
   s.utime_ticks = num(14);
   s.stime_ticks = num(15);
   s.threads = static_cast<std::int64_t>(num(20));

@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 #include <poll.h>
 #include <sched.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <functional>
 #include <string>
@@ -174,6 +177,57 @@ TEST(CpuAccounting, AnotherIncarnationUnderTheSamePidIsNotRead) {
   worker->kill_and_reap();
 }
 
+// This test's own process, read as the collector reads a worker: the pages it touches and the
+// bytes it writes between two readings are in the difference, to the page and the byte (the
+// only other work between the readings is the readings').
+TEST(CpuAccounting, PageFaultsAndBytesWrittenAreTheThreadGroupsOwn) {
+  const auto self = proc::read_proc_stat(getpid());
+  ASSERT_TRUE(self);
+  constexpr std::size_t kPages = 1000;
+  const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  void* memory =
+      mmap(nullptr, kPages * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(memory, MAP_FAILED);
+  // One fault per page: a host whose transparent huge pages are always on would map 2 MiB at once.
+  ASSERT_EQ(madvise(memory, kPages * page, MADV_NOHUGEPAGE), 0);
+  char path[] = "/tmp/jbench-cpu-io-XXXXXX";
+  const int fd = mkstemp(path);
+  ASSERT_GE(fd, 0);
+  unlink(path);
+  const std::string block(10'000, 'x');
+
+  const auto before = read_cpu_sample(getpid(), self->start_time_ticks);
+  ASSERT_TRUE(before);
+  ASSERT_TRUE(before->io) << "/proc/self/io is not readable here";
+  for (std::size_t i = 0; i < kPages; ++i) static_cast<volatile char*>(memory)[i * page] = 1;
+  for (int i = 0; i < 10; ++i) ASSERT_EQ(write(fd, block.data(), block.size()), 10'000);
+  const auto after = read_cpu_sample(getpid(), self->start_time_ticks);
+  ASSERT_TRUE(after && after->io);
+  close(fd);
+  munmap(memory, kPages * page);
+
+  EXPECT_GE(after->minor_faults - before->minor_faults, kPages);
+  EXPECT_LT(after->minor_faults - before->minor_faults, kPages + 200);
+  // Reading /proc goes through read(2) too: rchar grows by what the readings read, wchar only by
+  // what this test wrote.
+  EXPECT_EQ(after->io->written_chars - before->io->written_chars, 100'000u);
+  EXPECT_GT(after->io->read_chars, before->io->read_chars);
+}
+
+TEST(CpuAccounting, ProcIoIsParsedOrRefusedWhole) {
+  const std::string text =
+      "rchar: 5\nwchar: 6\nsyscr: 1\nsyscw: 2\nread_bytes: 4096\nwrite_bytes: 8192\n"
+      "cancelled_write_bytes: 0\n";
+  const auto io = parse_proc_io(text);
+  ASSERT_TRUE(io);
+  EXPECT_EQ(io->read_chars, 5u);
+  EXPECT_EQ(io->written_chars, 6u);
+  EXPECT_EQ(io->storage_read_bytes, 4096u);
+  EXPECT_EQ(io->storage_written_bytes, 8192u);
+  EXPECT_FALSE(parse_proc_io("rchar: 5\nwchar: 6\n"));
+  EXPECT_FALSE(parse_proc_io("rchar: x\nwchar: 6\nread_bytes: 1\nwrite_bytes: 2\n"));
+}
+
 // A readings document as the collector writes it, with one worker that lived through every phase.
 json readings_document() {
   const auto reading = [](const char* began, int cpu_ms) {
@@ -185,7 +239,13 @@ json readings_document() {
                 {"involuntary_switches", 4},
                 {"threads", 1},
                 {"on_cpu_ns", std::to_string(cpu_ms * 900'000)},
-                {"runnable_ns", std::to_string(cpu_ms * 100'000)}};
+                {"runnable_ns", std::to_string(cpu_ms * 100'000)},
+                {"minor_faults", cpu_ms * 10},
+                {"major_faults", cpu_ms},
+                {"read_chars", std::to_string(cpu_ms * 1000)},
+                {"written_chars", std::to_string(cpu_ms * 2000)},
+                {"storage_read_bytes", "0"},
+                {"storage_written_bytes", std::to_string(cpu_ms * 4096)}};
   };
   return {{"schema", "jbench.cpu_readings"},
           {"schema_version", 1},
@@ -250,6 +310,51 @@ TEST(CpuSummary, SchedulerTimesAreSplitIntoPhasesAndUnknownWhereAReadingHasNone)
   EXPECT_TRUE(cpu_summary(doc, error).is_null());
   EXPECT_EQ(error,
             "raw/cpu.readings.json: /incarnations/0/readings/1/runnable_ns is not a non-negative "
+            "integer");
+}
+
+TEST(CpuSummary, FaultsAndBytesAreSplitIntoPhasesAndUnknownWhereAReadingHasNone) {
+  std::string error;
+  const json s = cpu_summary(readings_document(), error);
+  ASSERT_EQ(error, "");
+  const json& phases = s["incarnations"][0]["phases"];
+  EXPECT_EQ(phases["startup"]["minor_faults"], 20);  // from the process's start
+  EXPECT_EQ(phases["measure"]["minor_faults"], 60);
+  EXPECT_EQ(phases["measure"]["major_faults"], 6);
+  EXPECT_EQ(phases["measure"]["read_chars"], "6000");
+  EXPECT_EQ(phases["measure"]["written_chars"], "12000");
+  EXPECT_EQ(phases["measure"]["storage_written_bytes"], "24576");
+  for (const char* key : {"minor_faults", "read_chars", "storage_written_bytes"}) {
+    EXPECT_TRUE(phases["teardown"][key].is_null()) << key;  // jbench keeps none from wait4
+  }
+  EXPECT_TRUE(s["units"].contains("read_chars"));
+  // /proc/<pid>/io unreadable at the measure boundary: the phases on either side do not know.
+  json doc = readings_document();
+  doc["incarnations"][0]["readings"][2]["written_chars"] = nullptr;
+  const json t = cpu_summary(doc, error);
+  ASSERT_EQ(error, "");
+  EXPECT_TRUE(t["incarnations"][0]["phases"]["warmup"]["written_chars"].is_null());
+  EXPECT_TRUE(t["incarnations"][0]["phases"]["measure"]["written_chars"].is_null());
+  EXPECT_EQ(t["incarnations"][0]["phases"]["measure"]["read_chars"], "6000");
+  // Readings of an earlier version have none of them, and their summary none either.
+  json earlier = readings_document();
+  for (auto& r : earlier["incarnations"][0]["readings"]) {
+    for (const char* key : {"minor_faults", "major_faults", "read_chars", "written_chars",
+                            "storage_read_bytes", "storage_written_bytes"}) {
+      r.erase(key);
+    }
+  }
+  const json u = cpu_summary(earlier, error);
+  ASSERT_EQ(error, "");
+  EXPECT_FALSE(u["units"].contains("read_chars"));
+  for (const auto& [name, phase] : u["incarnations"][0]["phases"].items()) {
+    EXPECT_FALSE(phase.contains("minor_faults")) << name;
+    EXPECT_FALSE(phase.contains("written_chars")) << name;
+  }
+  doc["incarnations"][0]["readings"][1]["major_faults"] = -2;
+  EXPECT_TRUE(cpu_summary(doc, error).is_null());
+  EXPECT_EQ(error,
+            "raw/cpu.readings.json: /incarnations/0/readings/1/major_faults is not a non-negative "
             "integer");
 }
 

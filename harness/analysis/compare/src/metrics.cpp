@@ -15,7 +15,7 @@ using Json = nlohmann::json;
 
 // The run's own figures, the instructions of a counted run, the workload's own count of its
 // engine's work, then the counters of the cpu, syscall and gc collectors.
-constexpr std::array<MetricInfo, 11> kMetrics = {{
+constexpr std::array<MetricInfo, 14> kMetrics = {{
     {"throughput_ops_per_s", true},
     {"p50_ns", false},
     {"p99_ns", false},
@@ -23,6 +23,9 @@ constexpr std::array<MetricInfo, 11> kMetrics = {{
     {"vm_steps_per_op", false},
     {"cpu_ns_per_op", false},
     {"context_switches_per_op", false},
+    {"page_faults_per_op", false},
+    {"bytes_read_per_op", false},
+    {"bytes_written_per_op", false},
     {"traced_syscalls_per_op", false},
     {"fsyncs_per_op", false},
     {"gc_collections_per_op", false},
@@ -50,6 +53,24 @@ std::optional<double> over_incarnations(const Json& incarnations, Read read) {
     if (auto v = read(member(member(inc, "phases"), "measure"))) sum = sum.value_or(0) + *v;
   }
   return sum;
+}
+
+// The same sum, but known only when every incarnation that has a measure phase has the figure:
+// one whose /proc/<pid>/io could not be read leaves the run without the metric, never a part
+// of it passed off as the whole.
+template <typename Read>
+std::optional<double> over_every_incarnation(const Json& incarnations, Read read) {
+  double sum = 0;
+  bool any = false;
+  for (const Json& inc : incarnations) {
+    const Json& measure = member(member(inc, "phases"), "measure");
+    if (measure.is_null()) continue;
+    const auto v = read(measure);
+    if (!v) return std::nullopt;
+    sum += *v;
+    any = true;
+  }
+  return any ? std::optional<double>(sum) : std::nullopt;
 }
 
 }  // namespace
@@ -111,6 +132,20 @@ std::map<std::string, double> run_metrics(const Json& summary, const std::set<st
              const auto involuntary = number(member(m, "involuntary_switches"));
              if (!voluntary || !involuntary) return std::optional<double>();
              return std::optional<double>(*voluntary + *involuntary);
+           }));
+    // What the program asked of the kernel's memory and files: counts the host's other work
+    // hardly moves. Null in a reading (or absent, before they were read) gives no value.
+    per_op("page_faults_per_op", over_every_incarnation(incarnations, [](const Json& m) {
+             const auto minor = number(member(m, "minor_faults"));
+             const auto major = number(member(m, "major_faults"));
+             if (!minor || !major) return std::optional<double>();
+             return std::optional<double>(*minor + *major);
+           }));
+    per_op("bytes_read_per_op", over_every_incarnation(incarnations, [](const Json& m) {
+             return number(member(m, "read_chars"));
+           }));
+    per_op("bytes_written_per_op", over_every_incarnation(incarnations, [](const Json& m) {
+             return number(member(m, "written_chars"));
            }));
   }
   if (clean.count("syscall")) {

@@ -8,13 +8,16 @@
 namespace jbench::report_html {
 
 std::string metric_label(std::string_view metric) {
-  static constexpr std::array<std::pair<std::string_view, std::string_view>, 10> kKnown = {{
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 13> kKnown = {{
       {"throughput_ops_per_s", "throughput (ops/s)"},
       {"p50_ns", "p50 latency"},
       {"p99_ns", "p99 latency"},
       {"instructions_per_op", "instructions per operation (counted)"},
       {"cpu_ns_per_op", "CPU time per operation"},
       {"context_switches_per_op", "context switches per operation"},
+      {"page_faults_per_op", "page faults per operation"},
+      {"bytes_read_per_op", "bytes read per operation"},
+      {"bytes_written_per_op", "bytes written per operation"},
       {"traced_syscalls_per_op", "traced calls per operation"},
       {"fsyncs_per_op", "fsyncs per operation"},
       {"gc_collections_per_op", "GC collections per operation"},

@@ -20,6 +20,10 @@ struct ProcStat {
   pid_t ppid = 0;
   pid_t pgrp = 0;
   pid_t session = 0;
+  // Page faults of the thread group (its exited threads included): minor ones met from memory,
+  // major ones that had to read a file or swap.
+  std::uint64_t minor_faults = 0;
+  std::uint64_t major_faults = 0;
   std::uint64_t utime_ticks = 0;
   std::uint64_t stime_ticks = 0;
   std::uint64_t start_time_ticks = 0;  // since boot

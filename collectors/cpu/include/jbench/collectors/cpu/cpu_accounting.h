@@ -5,7 +5,9 @@
 // scheduler's own accounting of the workload's threads — all but the trace bridge's writer, the
 // observer's — comes from /proc/<pid>/task/*/schedstat: time on a CPU and time runnable (ready,
 // waiting for a CPU; run_delay), so a phase's wall time per thread splits into on-CPU, runnable
-// and blocked.
+// and blocked. Page faults come from /proc/<pid>/stat and the process's I/O from /proc/<pid>/io,
+// less the bridge's writer's own (/proc/<pid>/task/<tid>/: the observer writes the event files):
+// counts of what the program asked for, which the host's other work hardly moves.
 //
 //   CpuAccounting cpu;
 //   cpu.track(0, pid, start_time_ticks);   // after registration
@@ -22,6 +24,7 @@
 
 #include <sys/types.h>
 
+#include <array>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -36,6 +39,16 @@ namespace jbench::collectors {
 // Where the readings are kept, inside the run directory.
 inline constexpr const char* kCpuReadingsFile = "raw/cpu.readings.json";
 
+// /proc/<pid>/io of a thread group (its exited threads included): bytes through read- and
+// write-family calls (rchar, wchar: page-cache hits, pipes and sockets too), and bytes the
+// storage layer fetched for it or was sent on its behalf (read_bytes, write_bytes).
+struct IoCounts {
+  std::uint64_t read_chars = 0;
+  std::uint64_t written_chars = 0;
+  std::uint64_t storage_read_bytes = 0;
+  std::uint64_t storage_written_bytes = 0;
+};
+
 struct CpuSample {
   std::uint64_t cpu_ns = 0;  // user + system of the whole thread group, nanoseconds
   std::uint64_t user_ticks = 0;
@@ -47,7 +60,18 @@ struct CpuSample {
   // kernel keeps no schedstat.
   std::optional<std::uint64_t> on_cpu_ns;
   std::optional<std::uint64_t> runnable_ns;
+  // The thread group's page faults: met from memory (minor), or by reading a file or swap (major).
+  std::uint64_t minor_faults = 0;
+  std::uint64_t major_faults = 0;
+  std::optional<IoCounts> io;  // none when /proc/<pid>/io cannot be read
 };
+
+// The readings' and the summary's names of IoCounts' fields, in their order.
+inline constexpr std::array<const char*, 4> kIoFields = {
+    "read_chars", "written_chars", "storage_read_bytes", "storage_written_bytes"};
+
+// Parses the text of /proc/<pid>/io; none when a field is missing.
+std::optional<IoCounts> parse_proc_io(const std::string& text);
 
 // The summary of a readings document (manifests/cpu-readings.schema.json): per incarnation and
 // phase, the difference between the reading as the phase began and the next one (startup from
