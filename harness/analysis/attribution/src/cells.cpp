@@ -269,20 +269,70 @@ double rest_ns(const RunMeasure& m) {
 
 std::string cell_seed(const CellInputs& in) { return in.cell + "/" + in.mode; }
 
-}  // namespace
+// The cell's runs pooled, and the figures every row is estimated from: sums over a pick of the
+// runs, and each figure's bootstrap interval over the cell's resamples of its runs.
+class PooledRuns {
+ public:
+  explicit PooledRuns(const CellInputs& in) {
+    for (const RunAccount* r : in.runs) runs_.push_back(pool(*r));
+    all_.resize(runs_.size());
+    std::iota(all_.begin(), all_.end(), 0);
+    samples_ = resample_runs(runs_.size(), kResamples, cell_seed(in));
+    for (const auto& m : runs_) {
+      for (const auto& [id, ns] : m.ns) {
+        if (std::find(ids_.begin(), ids_.end(), id) == ids_.end()) ids_.push_back(id);
+      }
+    }
+  }
 
-CellAttribution analyse_cell(const CellInputs& in) {
-  CellAttribution c;
-  c.cell = in.cell;
-  c.mode = in.mode;
-  c.observer.mode = in.mode;
-  c.repetitions = in.runs.size();
-  if (in.runs.empty()) return c;
-  c.values = in.runs.front()->values;
-  c.operation_unit = in.runs.front()->operation_unit;
-  c.incarnations = in.runs.front()->incarnations.size();
+  const std::vector<RunMeasure>& runs() const { return runs_; }
+  const Pick& all() const { return all_; }
+  const std::vector<Pick>& samples() const { return samples_; }
+  const std::vector<PartId>& ids() const { return ids_; }
+
+  double sum(const Pick& pick, const Field& f) const { return sum_of(runs_, pick, f); }
+  double thread_ns(const Pick& pick) const {
+    return sum(pick, [](const RunMeasure& m) { return m.thread_ns; });
+  }
+  double ops(const Pick& pick) const {
+    return sum(pick, [](const RunMeasure& m) { return m.ops; });
+  }
+  double share_of(const PartId& id, const Pick& pick) const {
+    const double t = thread_ns(pick);
+    return t > 0 ? sum(pick, [&](const RunMeasure& m) { return part_ns(m, id); }) / t : 0.0;
+  }
+  // A figure of the picked runs: its value over all of them, its interval over the resamples.
+  Estimate estimate(const std::function<double(const Pick&)>& f) const {
+    Estimate e{f(all_), std::nullopt, std::nullopt};
+    if (!samples_.empty()) {
+      std::vector<double> v;
+      v.reserve(samples_.size());
+      for (const auto& s : samples_) v.push_back(f(s));
+      const auto [lo, hi] = stats::percentile_interval(v);
+      e.low = lo;
+      e.high = hi;
+    }
+    return e;
+  }
+  Estimator estimator() const {
+    return [this](const std::function<double(const Pick&)>& f) { return estimate(f); };
+  }
+  // Whether every run has the figure `has` asks about.
+  bool every(bool (*has)(const RunMeasure&)) const {
+    return std::all_of(runs_.begin(), runs_.end(), has);
+  }
+
+ private:
+  std::vector<RunMeasure> runs_;
+  Pick all_;
+  std::vector<Pick> samples_;
+  std::vector<PartId> ids_;  // every part some run has, in the order the runs first have them
+};
+
+// What could not be attributed, once per (collector, status, reason), and the runs' notes, each
+// once with the runs it is about.
+void gather_notes(const CellInputs& in, CellAttribution& c) {
   std::map<std::string, std::vector<std::string>> notes;  // note -> the runs it is about
-  // What could not be attributed, once per (collector, status, reason).
   for (const RunAccount* r : in.runs) {
     for (const auto& n : r->not_attributed) {
       const bool seen =
@@ -305,46 +355,12 @@ CellAttribution analyse_cell(const CellInputs& in) {
                           ? fmt::format("{}: {}", ids.front(), note)
                           : fmt::format("{} runs ({}, ...): {}", ids.size(), ids.front(), note));
   }
-  c.syscalls_attributed = std::all_of(in.runs.begin(), in.runs.end(),
-                                      [](const RunAccount* r) { return r->detail != "none"; });
+}
 
-  std::vector<RunMeasure> runs;
-  for (const RunAccount* r : in.runs) runs.push_back(pool(*r));
-  std::vector<std::size_t> all(runs.size());
-  std::iota(all.begin(), all.end(), 0);
-  const auto total = [&](const std::vector<std::size_t>& pick) {
-    return sum_of(runs, pick, [](const RunMeasure& m) { return m.thread_ns; });
-  };
-  const auto ops = [&](const std::vector<std::size_t>& pick) {
-    return sum_of(runs, pick, [](const RunMeasure& m) { return m.ops; });
-  };
-  const double thread_ns = total(all);
-  const double operations = ops(all);
-  c.wall_ns_per_run = sum_of(runs, all, [](const RunMeasure& m) { return m.wall_ns; }) /
-                      static_cast<double>(runs.size());
-  c.operations_per_run = operations / static_cast<double>(runs.size());
-  c.statements_per_run = sum_of(runs, all, [](const RunMeasure& m) { return m.statements; }) /
-                         static_cast<double>(runs.size());
-  c.threads = runs.front().threads;
-  if (thread_ns <= 0) {
-    c.notes.push_back("the measure phase has no recorded time");
-    return c;
-  }
-
-  std::vector<PartId> ids;
-  for (const auto& m : runs) {
-    for (const auto& [id, ns] : m.ns) {
-      if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
-    }
-  }
-  const auto share_of = [&](const PartId& id, const std::vector<std::size_t>& pick) {
-    const double t = total(pick);
-    return t > 0 ? sum_of(runs, pick, [&](const RunMeasure& m) { return part_ns(m, id); }) / t
-                 : 0.0;
-  };
-  const auto samples = resample_runs(runs.size(), kResamples, cell_seed(in));
-
-  // The observer: its overhead against the paired baselines, and the time that is its own.
+// The observer: its overhead against the paired baselines, and the time that is its own; and the
+// processes' time on a CPU beside it.
+void observer_figures(const CellInputs& in, const PooledRuns& p, double thread_ns,
+                      CellAttribution& c) {
   if (in.overhead) {
     c.observer.median_ratio = in.overhead->median_ratio;
     c.observer.ci_low = in.overhead->ci_low;
@@ -355,38 +371,23 @@ CellAttribution analyse_cell(const CellInputs& in) {
     }
   }
   c.observer.writer_thread_share =
-      sum_of(runs, all, [](const RunMeasure& m) { return m.writer_ns; }) / thread_ns;
-  const double protocol = sum_of(runs, all, [](const RunMeasure& m) { return m.protocol_ns; });
+      p.sum(p.all(), [](const RunMeasure& m) { return m.writer_ns; }) / thread_ns;
+  const double protocol = p.sum(p.all(), [](const RunMeasure& m) { return m.protocol_ns; });
   if (protocol > 0) c.protocol_wait_share = protocol / thread_ns;
-  bool cpu_known = std::all_of(runs.begin(), runs.end(),
-                               [](const RunMeasure& m) { return m.cpu_ns.has_value(); });
-  const double cpu_window = sum_of(runs, all, [](const RunMeasure& m) { return m.cpu_window_ns; });
-  if (cpu_known && cpu_window > 0) {
-    c.cpu_share = sum_of(runs, all, [](const RunMeasure& m) { return *m.cpu_ns; }) / cpu_window;
+  const double cpu_window = p.sum(p.all(), [](const RunMeasure& m) { return m.cpu_window_ns; });
+  if (p.every([](const RunMeasure& m) { return m.cpu_ns.has_value(); }) && cpu_window > 0) {
+    c.cpu_share = p.sum(p.all(), [](const RunMeasure& m) { return *m.cpu_ns; }) / cpu_window;
   }
+}
 
-  const auto estimate = [&](const std::function<double(const std::vector<std::size_t>&)>& f) {
-    Estimate e{f(all), std::nullopt, std::nullopt};
-    if (!samples.empty()) {
-      std::vector<double> v;
-      v.reserve(samples.size());
-      for (const auto& s : samples) v.push_back(f(s));
-      const auto [lo, hi] = stats::percentile_interval(v);
-      e.low = lo;
-      e.high = hi;
-    }
-    return e;
-  };
-  // The compiled tracer follows every wait off the CPU outside the traced calls (none observed is
-  // an answer too): what is outside its parts was on a CPU.
-  const bool off_cpu_traced =
-      std::all_of(in.runs.begin(), in.runs.end(),
-                  [](const RunAccount* r) { return r->backend == "libbpf"; }) ||
-      std::any_of(ids.begin(), ids.end(),
-                  [](const PartId& id) { return !id.gc && is_off_cpu(id.key.call); });
-  const bool spans_split =
-      std::any_of(ids.begin(), ids.end(), [](const PartId& id) { return !id.span.empty(); });
-  for (const PartId& id : ids) {
+// Each part's row (its share of the workload threads' time, its time and count per operation),
+// largest first and ranked. `observer_share`: a part smaller than the observer's own time is not
+// attributable.
+std::vector<PartRow> part_rows(const PooledRuns& p, bool off_cpu_traced,
+                               std::optional<double> observer_share) {
+  const double operations = p.ops(p.all());
+  std::vector<PartRow> rows;
+  for (const PartId& id : p.ids()) {
     PartRow row;
     row.kind = id.gc ? "gc" : id.span.empty() ? "syscall" : "span";
     row.key = id.key;
@@ -395,110 +396,112 @@ CellAttribution analyse_cell(const CellInputs& in) {
                 : id.span.empty() ? id.key.label()
                 : off_cpu_traced  ? fmt::format("on a CPU in {}", id.span)
                                   : fmt::format("in {} outside traced calls", id.span);
-    row.share = estimate([&](const auto& pick) { return share_of(id, pick); });
-    row.ns_per_op = estimate([&](const auto& pick) {
-      const double o = ops(pick);
-      return o > 0 ? sum_of(runs, pick, [&](const RunMeasure& m) { return part_ns(m, id); }) / o
-                   : 0.0;
+    row.share = p.estimate([&](const Pick& pick) { return p.share_of(id, pick); });
+    row.ns_per_op = p.estimate([&](const Pick& pick) {
+      const double o = p.ops(pick);
+      return o > 0 ? p.sum(pick, [&](const RunMeasure& m) { return part_ns(m, id); }) / o : 0.0;
     });
     if (operations > 0) {
       double n = 0;
-      for (const auto& m : runs) {
-        const auto it = m.count.find(id);
-        n += it == m.count.end() ? 0 : it->second;
-      }
+      for (const auto& m : p.runs()) n += at_or_zero(m.count, id);
       row.count_per_op = n / operations;
     }
-    if (c.observer.observer_share) row.attributable = row.share.value >= *c.observer.observer_share;
-    c.parts.push_back(std::move(row));
+    if (observer_share) row.attributable = row.share.value >= *observer_share;
+    rows.push_back(std::move(row));
   }
-  std::stable_sort(c.parts.begin(), c.parts.end(), [](const PartRow& a, const PartRow& b) {
+  std::stable_sort(rows.begin(), rows.end(), [](const PartRow& a, const PartRow& b) {
     return a.share.value > b.share.value;
   });
-  for (std::size_t i = 0; i < c.parts.size(); ++i) c.parts[i].rank = static_cast<int>(i + 1);
+  for (std::size_t i = 0; i < rows.size(); ++i) rows[i].rank = static_cast<int>(i + 1);
+  return rows;
+}
 
+// What no part names: the workload threads' time outside every part, labelled by what it can
+// still hold.
+PartRow rest_row(const PooledRuns& p, bool syscalls_attributed, bool off_cpu_traced,
+                 bool spans_split) {
   PartRow rest;
   rest.kind = "rest";
-  rest.label = !c.syscalls_attributed          ? "not attributed (no traced-syscall evidence)"
+  rest.label = !syscalls_attributed            ? "not attributed (no traced-syscall evidence)"
                : off_cpu_traced && spans_split ? kRestOnCpuOutsideSpans
                : off_cpu_traced                ? kRestOnCpu
                : spans_split ? "rest: outside every span (on-CPU elsewhere and untraced waiting)"
                              : "rest: on-CPU elsewhere and untraced waiting";
-  rest.share = estimate([&](const auto& pick) {
-    const double t = total(pick);
-    return t > 0 ? sum_of(runs, pick, rest_ns) / t : 0.0;
+  rest.share = p.estimate([&](const Pick& pick) {
+    const double t = p.thread_ns(pick);
+    return t > 0 ? p.sum(pick, rest_ns) / t : 0.0;
   });
-  rest.ns_per_op = estimate([&](const auto& pick) {
-    const double o = ops(pick);
-    return o > 0 ? sum_of(runs, pick, rest_ns) / o : 0.0;
+  rest.ns_per_op = p.estimate([&](const Pick& pick) {
+    const double o = p.ops(pick);
+    return o > 0 ? p.sum(pick, rest_ns) / o : 0.0;
   });
-  c.parts.push_back(std::move(rest));
+  return rest;
+}
 
-  // The same time split by the scheduler's own accounting, beside the parts (it overlaps them).
-  const bool sched_known = std::all_of(
-      runs.begin(), runs.end(), [](const RunMeasure& m) { return m.runnable_ns.has_value(); });
-  if (cpu_known && sched_known && cpu_window > 0) {
-    using Field = double (*)(const RunMeasure&);
-    const Field on_cpu = [](const RunMeasure& m) { return *m.on_cpu_ns; };
-    const Field runnable = [](const RunMeasure& m) { return *m.runnable_ns; };
-    const auto share = [&](const std::vector<std::size_t>& pick, Field field) {
-      const double w = sum_of(runs, pick, [](const RunMeasure& m) { return m.cpu_window_ns; });
-      return w > 0 ? sum_of(runs, pick, field) / w : 0.0;
-    };
-    c.scheduler = CellAttribution::SchedulerSplit{
-        estimate([&](const auto& pick) { return share(pick, on_cpu); }),
-        estimate([&](const auto& pick) { return share(pick, runnable); }),
-        estimate([&](const auto& pick) {
-          return std::max(0.0, 1.0 - share(pick, on_cpu) - share(pick, runnable));
-        })};
-    if (operations > 0) {
-      auto& s = *c.scheduler;
-      s.on_cpu_ns_per_op = sum_of(runs, all, on_cpu) / operations;
-      s.runnable_ns_per_op = sum_of(runs, all, runnable) / operations;
-      s.blocked_ns_per_op =
-          std::max(0.0, cpu_window / operations - s.on_cpu_ns_per_op - s.runnable_ns_per_op);
-    }
+// The same time split by the scheduler's own accounting, beside the parts (it overlaps them);
+// none unless every run has it.
+std::optional<CellAttribution::SchedulerSplit> scheduler_split(const PooledRuns& p) {
+  const double cpu_window = p.sum(p.all(), [](const RunMeasure& m) { return m.cpu_window_ns; });
+  const bool known = p.every([](const RunMeasure& m) { return m.cpu_ns.has_value(); }) &&
+                     p.every([](const RunMeasure& m) { return m.runnable_ns.has_value(); });
+  if (!known || cpu_window <= 0) return std::nullopt;
+  using Of = double (*)(const RunMeasure&);
+  const Of on_cpu = [](const RunMeasure& m) { return *m.on_cpu_ns; };
+  const Of runnable = [](const RunMeasure& m) { return *m.runnable_ns; };
+  const auto share = [&](const Pick& pick, Of field) {
+    const double w = p.sum(pick, [](const RunMeasure& m) { return m.cpu_window_ns; });
+    return w > 0 ? p.sum(pick, field) / w : 0.0;
+  };
+  CellAttribution::SchedulerSplit s{
+      p.estimate([&](const Pick& pick) { return share(pick, on_cpu); }),
+      p.estimate([&](const Pick& pick) { return share(pick, runnable); }),
+      p.estimate([&](const Pick& pick) {
+        return std::max(0.0, 1.0 - share(pick, on_cpu) - share(pick, runnable));
+      })};
+  const double operations = p.ops(p.all());
+  if (operations > 0) {
+    s.on_cpu_ns_per_op = p.sum(p.all(), on_cpu) / operations;
+    s.runnable_ns_per_op = p.sum(p.all(), runnable) / operations;
+    s.blocked_ns_per_op =
+        std::max(0.0, cpu_window / operations - s.on_cpu_ns_per_op - s.runnable_ns_per_op);
   }
+  return s;
+}
 
-  // How often the top-ranked part stays on top when the repetitions are resampled.
-  if (c.parts.size() > 1 && c.parts.front().kind != "rest") {
-    c.top_label = c.parts.front().label;
-    if (!samples.empty()) {
-      const PartId top{c.parts.front().kind == "gc", c.parts.front().key, c.parts.front().span};
-      std::size_t stays = 0;
-      for (const auto& s : samples) {
-        const double mine = share_of(top, s);
-        bool on_top = true;
-        for (const PartId& id : ids) {
-          if (!(id == top) && share_of(id, s) > mine) {
-            on_top = false;
-            break;
-          }
-        }
-        stays += on_top ? 1 : 0;
-      }
-      c.top_stays_on_top = static_cast<double>(stays) / static_cast<double>(samples.size());
-    }
+// How often the top-ranked part stays on top when the repetitions are resampled.
+void top_stability(const PooledRuns& p, CellAttribution& c) {
+  if (c.parts.size() <= 1 || c.parts.front().kind == "rest") return;
+  c.top_label = c.parts.front().label;
+  if (p.samples().empty()) return;
+  const PartId top{c.parts.front().kind == "gc", c.parts.front().key, c.parts.front().span};
+  std::size_t stays = 0;
+  for (const auto& s : p.samples()) {
+    const double mine = p.share_of(top, s);
+    const bool on_top = std::none_of(p.ids().begin(), p.ids().end(), [&](const PartId& id) {
+      return !(id == top) && p.share_of(id, s) > mine;
+    });
+    stays += on_top ? 1 : 0;
   }
+  c.top_stays_on_top = static_cast<double>(stays) / static_cast<double>(p.samples().size());
+}
 
-  // The noise floor: the smallest change a comparison of this many baseline runs each way would
-  // see (two-sided 5%, power 80%), by the rank test jbench decides with (jbench/stats/power.h).
-  const auto& base = in.baseline_throughput;
-  c.detectable.baseline_runs = base.size();
+// The noise floor: the smallest change a comparison of this many baseline runs each way would
+// see (two-sided 5%, power 80%), by the rank test jbench decides with (jbench/stats/power.h).
+DetectableEffect noise_floor(const std::vector<double>& base) {
+  DetectableEffect d;
+  d.baseline_runs = base.size();
   if (base.size() >= 2 && std::accumulate(base.begin(), base.end(), 0.0) > 0) {
     const double cv = stats::coefficient_of_variation(base.data(), base.size());
-    c.detectable.baseline_cv = cv;
-    c.detectable.fraction_of_wall = stats::minimum_detectable_change(cv, base.size(), base.size());
+    d.baseline_cv = cv;
+    d.fraction_of_wall = stats::minimum_detectable_change(cv, base.size(), base.size());
   }
+  return d;
+}
 
-  c.wait_for = wait_for_rows(runs, estimate);
-  c.cpu_samples = cpu_sample_rows(in, runs, estimate);
-  c.other_syscalls = other_syscall_rows(runs, estimate);
-  c.timeline = timeline_of(in);
-
-  // The span view: totals and self times, with the calls and GC inside.
+// The span view: totals and self times, with the calls and GC inside, by self time.
+std::vector<SpanRow> span_rows(const PooledRuns& p, double thread_ns) {
   std::map<std::string, SpanCost> spans;
-  for (const auto& m : runs) {
+  for (const auto& m : p.runs()) {
     for (const auto& [name, s] : m.spans) {
       SpanCost& t = spans[name];
       t.count += s.count;
@@ -508,6 +511,8 @@ CellAttribution analyse_cell(const CellInputs& in) {
       t.gc_ns += s.gc_ns;
     }
   }
+  const double operations = p.ops(p.all());
+  std::vector<SpanRow> rows;
   for (const auto& [name, s] : spans) {
     SpanRow row;
     const auto colon = name.find(':');
@@ -518,10 +523,61 @@ CellAttribution analyse_cell(const CellInputs& in) {
     row.self_share = static_cast<double>(s.self_ns) / thread_ns;
     row.syscall_share = static_cast<double>(s.syscall_ns) / thread_ns;
     row.gc_share = static_cast<double>(s.gc_ns) / thread_ns;
-    c.spans.push_back(row);
+    rows.push_back(row);
   }
-  std::sort(c.spans.begin(), c.spans.end(),
+  std::sort(rows.begin(), rows.end(),
             [](const SpanRow& a, const SpanRow& b) { return a.self_share > b.self_share; });
+  return rows;
+}
+
+}  // namespace
+
+CellAttribution analyse_cell(const CellInputs& in) {
+  CellAttribution c;
+  c.cell = in.cell;
+  c.mode = in.mode;
+  c.observer.mode = in.mode;
+  c.repetitions = in.runs.size();
+  if (in.runs.empty()) return c;
+  c.values = in.runs.front()->values;
+  c.operation_unit = in.runs.front()->operation_unit;
+  c.incarnations = in.runs.front()->incarnations.size();
+  gather_notes(in, c);
+  c.syscalls_attributed = std::all_of(in.runs.begin(), in.runs.end(),
+                                      [](const RunAccount* r) { return r->detail != "none"; });
+
+  const PooledRuns p(in);
+  const double n_runs = static_cast<double>(p.runs().size());
+  const double thread_ns = p.thread_ns(p.all());
+  c.wall_ns_per_run = p.sum(p.all(), [](const RunMeasure& m) { return m.wall_ns; }) / n_runs;
+  c.operations_per_run = p.ops(p.all()) / n_runs;
+  c.statements_per_run = p.sum(p.all(), [](const RunMeasure& m) { return m.statements; }) / n_runs;
+  c.threads = p.runs().front().threads;
+  if (thread_ns <= 0) {
+    c.notes.push_back("the measure phase has no recorded time");
+    return c;
+  }
+  observer_figures(in, p, thread_ns, c);
+  // The compiled tracer follows every wait off the CPU outside the traced calls (none observed is
+  // an answer too): what is outside its parts was on a CPU.
+  const auto& ids = p.ids();
+  const bool off_cpu_traced =
+      std::all_of(in.runs.begin(), in.runs.end(),
+                  [](const RunAccount* r) { return r->backend == "libbpf"; }) ||
+      std::any_of(ids.begin(), ids.end(),
+                  [](const PartId& id) { return !id.gc && is_off_cpu(id.key.call); });
+  const bool spans_split =
+      std::any_of(ids.begin(), ids.end(), [](const PartId& id) { return !id.span.empty(); });
+  c.parts = part_rows(p, off_cpu_traced, c.observer.observer_share);
+  c.parts.push_back(rest_row(p, c.syscalls_attributed, off_cpu_traced, spans_split));
+  c.scheduler = scheduler_split(p);
+  top_stability(p, c);
+  c.detectable = noise_floor(in.baseline_throughput);
+  c.wait_for = wait_for_rows(p.runs(), p.estimator());
+  c.cpu_samples = cpu_sample_rows(in, p.runs(), p.estimator());
+  c.other_syscalls = other_syscall_rows(p.runs(), p.estimator());
+  c.timeline = timeline_of(in);
+  c.spans = span_rows(p, thread_ns);
   return c;
 }
 
