@@ -172,206 +172,241 @@ std::string eta_text(std::uint64_t ns) {
   return s >= 60 ? fmt::format("{}m{:02}s", s / 60, s % 60) : fmt::format("{}s", s);
 }
 
-}  // namespace
+Json gate_json(const OracleGate& g) {
+  if (!g.ran) return {{"ran", false}};
+  Json out = {{"ran", true},
+              {"passed", g.passed},
+              {"bundle", g.bundle.empty() ? Json(nullptr) : Json(g.bundle)},
+              {"failure", g.failure.empty() ? Json(nullptr) : Json(g.failure)}};
+  if (!g.log.empty()) out.update({{"log", g.log}, {"exit", g.exit_status}});
+  return out;
+}
 
-Result<ProposeOutcome> run_proposal(const ResolvedProposal& r, const ProposeOptions& o,
-                                    std::ostream& log) {
-  const Proposal& p = r.proposal;
-  const std::string name = o.name.empty() ? p.name + "-" + utc_now("%Y%m%dT%H%M%SZ") : o.name;
-  // Ctrl-C or SIGTERM anywhere stops the proposal with what it has; the oracle passes and the
-  // sessions watch too (watches nest), so none is lost between them.
-  proc::InterruptWatch interrupt;
-  auto staged = EvidenceBundle::create(o.out_dir, name);
-  if (!staged) return staged.error();
-  EvidenceBundle& b = *staged;
-  const std::string scratch =
-      (fs::path(o.out_dir) / fmt::format(".scratch-propose-{}", ::getpid())).string();
+// One proposal, run as named steps over its evidence bundle: the record registered before any
+// timing, the gates, the interleaved sessions, their comparison, and the seal. A step that ends
+// the proposal early leaves its decision (without timing) for the seal.
+class ProposalRun {
+ public:
+  ProposalRun(const ResolvedProposal& r, const ProposeOptions& o, EvidenceBundle& b,
+              const proc::InterruptWatch& interrupt, std::ostream& log)
+      : r_(r),
+        p_(r.proposal),
+        o_(o),
+        b_(b),
+        interrupt_(interrupt),
+        log_(log),
+        scratch_((fs::path(o.out_dir) / fmt::format(".scratch-propose-{}", ::getpid())).string()),
+        order_(proposal::session_order(r.seed, r.proposal.sessions)) {}
 
-  const std::vector<Side> order = proposal::session_order(r.seed, p.sessions);
-  Json order_json = Json::array();
-  for (Side s : order) order_json.push_back(std::string(to_string(s)));
-  Json record = {{"schema", "jbench.proposal"},
-                 {"schema_version", 1},
-                 {"status", "running"},
-                 {"bundle", name},
-                 {"declared_utc", utc_now("%FT%TZ")},
-                 {"proposal",
-                  {{"name", p.name},
-                   {"file", p.file},
-                   {"copy", "proposal.yaml"},
-                   {"sha256", p.sha256},
-                   {"matrix", p.matrix}}},
-                 {"rule", Json::parse(canonical_rule_text(p))},
-                 {"rule_sha256", r.rule_sha256},
-                 {"sides",
-                  {{"baseline", side_json(p.baseline, r.baseline)},
-                   {"candidate", side_json(p.candidate, r.candidate)}}},
-                 {"sessions_per_side", p.sessions},
-                 {"seed", std::to_string(r.seed)},
-                 {"order", order_json},
-                 {"accept_cells", r.accept_cells}};
   // Written before anything runs: the rule and its hash are on disk before the first timing.
   // If they cannot be, nothing is timed: the bundle is sealed invalid with what was written.
-  b.text("proposal.yaml", p.source_text);
-  b.json("proposal.json", record);
-  const bool registered = b.all_written();
+  bool register_rule(const std::string& name);
+  // The candidate's gate, then the baseline's: whether both passed.
+  bool gates_pass();
+  void time_sessions();
+  void compare_sessions();
+  Result<ProposeOutcome> seal();
 
-  Decision decision;
-  bool interrupted = false;
-  std::vector<SessionRecord> sessions;
-  Json comparison_json;
-  std::vector<std::string> build_differences, setting_differences;
+ private:
+  bool stop_if_interrupted();
+  // A side's session `name`: run, its log kept; false when the proposal stops there.
+  bool run_one_session(Side side, const std::string& name);
 
-  OracleGate candidate_gate, baseline_gate;
-  if (registered) candidate_gate = run_gate(b, r.candidate, "candidate", o, scratch, log);
-  if (!registered) {
-    decision = proposal::decision_without_timing(
-        Verdict::inconclusive,
-        fmt::format("nothing was run: the proposal could not be recorded before the first "
-                    "timing ({})",
-                    b.failures().front()));
-  } else if (!candidate_gate.passed) {
-    interrupted = candidate_gate.interrupted;
-    decision = interrupted
-                   ? proposal::decision_without_timing(
-                         Verdict::inconclusive, "interrupted during the candidate's oracle pass")
-                   : proposal::decision_without_timing(
-                         Verdict::rejected,
-                         fmt::format("the candidate fails its {}, so it was never timed: {}",
-                                     gate_name(r.candidate), candidate_gate.failure));
-  } else if (interrupt.interrupted()) {
-    interrupted = true;
-    decision = proposal::decision_without_timing(Verdict::inconclusive,
-                                                 "interrupted before the baseline's oracle pass");
-  } else {
-    baseline_gate = run_gate(b, r.baseline, "baseline", o, scratch, log);
-    if (!baseline_gate.passed) {
-      interrupted = baseline_gate.interrupted;
-      decision = proposal::decision_without_timing(
-          Verdict::inconclusive,
-          interrupted ? std::string("interrupted during the baseline's oracle pass")
-                      : fmt::format("the baseline fails its {}, so there is nothing right to "
-                                    "compare the candidate with: {}",
-                                    gate_name(r.baseline), baseline_gate.failure));
-    }
+  const ResolvedProposal& r_;
+  const Proposal& p_;
+  const ProposeOptions& o_;
+  EvidenceBundle& b_;
+  const proc::InterruptWatch& interrupt_;
+  std::ostream& log_;
+  const std::string scratch_;
+  const std::vector<Side> order_;
+  Json record_;
+  Decision decision_;
+  bool interrupted_ = false;
+  OracleGate candidate_gate_, baseline_gate_;
+  std::vector<SessionRecord> sessions_;
+  Json comparison_json_;
+  std::vector<std::string> build_differences_, setting_differences_;
+};
+
+bool ProposalRun::register_rule(const std::string& name) {
+  Json order_json = Json::array();
+  for (Side s : order_) order_json.push_back(std::string(to_string(s)));
+  record_ = {{"schema", "jbench.proposal"},
+             {"schema_version", 1},
+             {"status", "running"},
+             {"bundle", name},
+             {"declared_utc", utc_now("%FT%TZ")},
+             {"proposal",
+              {{"name", p_.name},
+               {"file", p_.file},
+               {"copy", "proposal.yaml"},
+               {"sha256", p_.sha256},
+               {"matrix", p_.matrix}}},
+             {"rule", Json::parse(canonical_rule_text(p_))},
+             {"rule_sha256", r_.rule_sha256},
+             {"sides",
+              {{"baseline", side_json(p_.baseline, r_.baseline)},
+               {"candidate", side_json(p_.candidate, r_.candidate)}}},
+             {"sessions_per_side", p_.sessions},
+             {"seed", std::to_string(r_.seed)},
+             {"order", order_json},
+             {"accept_cells", r_.accept_cells}};
+  b_.text("proposal.yaml", p_.source_text);
+  b_.json("proposal.json", record_);
+  if (b_.all_written()) return true;
+  decision_ = proposal::decision_without_timing(
+      Verdict::inconclusive,
+      fmt::format("nothing was run: the proposal could not be recorded before the first "
+                  "timing ({})",
+                  b_.failures().front()));
+  return false;
+}
+
+bool ProposalRun::gates_pass() {
+  candidate_gate_ = run_gate(b_, r_.candidate, "candidate", o_, scratch_, log_);
+  if (!candidate_gate_.passed) {
+    interrupted_ = candidate_gate_.interrupted;
+    decision_ = interrupted_
+                    ? proposal::decision_without_timing(
+                          Verdict::inconclusive, "interrupted during the candidate's oracle pass")
+                    : proposal::decision_without_timing(
+                          Verdict::rejected,
+                          fmt::format("the candidate fails its {}, so it was never timed: {}",
+                                      gate_name(r_.candidate), candidate_gate_.failure));
+    return false;
   }
-
-  if (candidate_gate.passed && baseline_gate.passed) {
-    std::array<std::uint32_t, 2> done{};
-    const std::uint64_t t0 = monotonic_ns();
-    // A signal sets the flag every watch shares, whether it came between sessions or during one
-    // (which then finalizes its own bundle as interrupted, or never starts).
-    const auto stop_if_interrupted = [&] {
-      if (!interrupt.interrupted()) return false;
-      interrupted = true;
-      decision = proposal::decision_without_timing(
-          Verdict::inconclusive,
-          fmt::format("interrupted after {} of {} sessions", sessions.size(), order.size()));
-      return true;
-    };
-    for (std::size_t i = 0; i < order.size(); ++i) {
-      if (stop_if_interrupted()) break;
-      const Side side = order[i];
-      const ResolvedSide& rs = side == Side::baseline ? r.baseline : r.candidate;
-      SessionRecord s{side, fmt::format("s{:02}", ++done[side == Side::baseline ? 0 : 1]), "",
-                      false};
-      const std::uint64_t elapsed = monotonic_ns() - t0;
-      log << fmt::format(
-          "propose: session {}/{} ({} {}){}\n", i + 1, order.size(), to_string(side), s.name,
-          i == 0 ? std::string() : ", ETA " + eta_text(elapsed / i * (order.size() - i)));
-      SessionOptions so;
-      so.out_dir = b.root() + "/" + std::string(to_string(side));
-      so.bundle_name = s.name;
-      so.worker_dir = rs.worker_dir;
-      so.scratch_dir = scratch + "/" + std::string(to_string(side)) + "-" + s.name;
-      std::ostringstream session_log;
-      // A signal during the session stops it, and it finalizes its bundle as interrupted.
-      Result<SessionOutcome> outcome = run_session(rs.plan, so, session_log);
-      b.text(fmt::format("logs/{}-{}.log", to_string(side), s.name), session_log.str());
-      std::error_code ec;
-      fs::remove_all(so.scratch_dir, ec);
-      if (!outcome && stop_if_interrupted()) break;  // stopped before it could run anything
-      if (!outcome) {
-        decision = proposal::decision_without_timing(
-            Verdict::inconclusive, fmt::format("the {} session {} could not run: {}",
-                                               to_string(side), s.name, outcome.error().message));
-        break;
-      }
-      s.bundle = fs::relative(outcome->bundle_path, b.root()).string();
-      s.complete = outcome->complete;
-      sessions.push_back(s);
-      if (stop_if_interrupted()) break;
-    }
-    if (!interrupted && sessions.size() == order.size()) {
-      compare::CompareOptions co;
-      co.fdr = p.rule.fdr;
-      co.threshold = p.rule.improvement_at_least;
-      co.allow_different_settings = r.settings_differ;
-      co.allow_different_build = r.builds_differ;
-      log << "propose: comparing the sessions\n";
-      // Named inside the evidence bundle, as a reader of the finished bundle finds them.
-      const auto side_in_bundle = [&b](const char* which) {
-        compare::CompareSide side = compare::read_compare_side(b.root() + "/" + which);
-        side.dir = which;
-        for (auto& member : side.bundles) member = fs::relative(member, b.root()).string();
-        return side;
-      };
-      const compare::Comparison c =
-          compare::compare_bundles(side_in_bundle("baseline"), side_in_bundle("candidate"), co);
-      comparison_json = compare::comparison_to_json(c);
-      b.json("comparison.json", comparison_json);
-      b.text("comparison.txt", compare::comparison_to_text(c));
-      build_differences = c.build_differences;
-      setting_differences = c.setting_differences;
-      if (c.outcome == compare::CompareOutcome::refused || (c.rows.empty() && !c.invalid.empty())) {
-        std::vector<std::string> why = c.refusals;
-        why.insert(why.end(), c.invalid.begin(), c.invalid.end());
-        decision = proposal::decision_without_timing(
-            Verdict::inconclusive,
-            fmt::format("the sessions could not be compared: {}", fmt::join(why, "; ")));
-      } else {
-        // From the document the bundle keeps, as `jbench validate` derives the verdict again.
-        decision = proposal::decide(p.rule, p.counters, proposal::rows_from_json(comparison_json),
-                                    r.accept_cells);
-      }
-    }
+  if (interrupt_.interrupted()) {
+    interrupted_ = true;
+    decision_ = proposal::decision_without_timing(Verdict::inconclusive,
+                                                  "interrupted before the baseline's oracle pass");
+    return false;
   }
+  baseline_gate_ = run_gate(b_, r_.baseline, "baseline", o_, scratch_, log_);
+  if (baseline_gate_.passed) return true;
+  interrupted_ = baseline_gate_.interrupted;
+  decision_ = proposal::decision_without_timing(
+      Verdict::inconclusive,
+      interrupted_ ? std::string("interrupted during the baseline's oracle pass")
+                   : fmt::format("the baseline fails its {}, so there is nothing right to "
+                                 "compare the candidate with: {}",
+                                 gate_name(r_.baseline), baseline_gate_.failure));
+  return false;
+}
+
+// A signal sets the flag every watch shares, whether it came between sessions or during one
+// (which then finalizes its own bundle as interrupted, or never starts).
+bool ProposalRun::stop_if_interrupted() {
+  if (!interrupt_.interrupted()) return false;
+  interrupted_ = true;
+  decision_ = proposal::decision_without_timing(
+      Verdict::inconclusive,
+      fmt::format("interrupted after {} of {} sessions", sessions_.size(), order_.size()));
+  return true;
+}
+
+bool ProposalRun::run_one_session(Side side, const std::string& name) {
+  const ResolvedSide& rs = side == Side::baseline ? r_.baseline : r_.candidate;
+  SessionOptions so;
+  so.out_dir = b_.root() + "/" + std::string(to_string(side));
+  so.bundle_name = name;
+  so.worker_dir = rs.worker_dir;
+  so.scratch_dir = scratch_ + "/" + std::string(to_string(side)) + "-" + name;
+  std::ostringstream session_log;
+  // A signal during the session stops it, and it finalizes its bundle as interrupted.
+  Result<SessionOutcome> outcome = run_session(rs.plan, so, session_log);
+  b_.text(fmt::format("logs/{}-{}.log", to_string(side), name), session_log.str());
   std::error_code ec;
-  fs::remove_all(scratch, ec);
+  fs::remove_all(so.scratch_dir, ec);
+  if (!outcome && stop_if_interrupted()) return false;  // stopped before it could run anything
+  if (!outcome) {
+    decision_ = proposal::decision_without_timing(
+        Verdict::inconclusive, fmt::format("the {} session {} could not run: {}", to_string(side),
+                                           name, outcome.error().message));
+    return false;
+  }
+  sessions_.push_back(
+      {side, name, fs::relative(outcome->bundle_path, b_.root()).string(), outcome->complete});
+  return !stop_if_interrupted();
+}
 
+void ProposalRun::time_sessions() {
+  std::array<std::uint32_t, 2> done{};
+  const std::uint64_t t0 = monotonic_ns();
+  for (std::size_t i = 0; i < order_.size(); ++i) {
+    if (stop_if_interrupted()) return;
+    const Side side = order_[i];
+    const std::string name = fmt::format("s{:02}", ++done[side == Side::baseline ? 0 : 1]);
+    const std::uint64_t elapsed = monotonic_ns() - t0;
+    log_ << fmt::format(
+        "propose: session {}/{} ({} {}){}\n", i + 1, order_.size(), to_string(side), name,
+        i == 0 ? std::string() : ", ETA " + eta_text(elapsed / i * (order_.size() - i)));
+    if (!run_one_session(side, name)) return;
+  }
+}
+
+void ProposalRun::compare_sessions() {
+  if (interrupted_ || sessions_.size() != order_.size()) return;
+  compare::CompareOptions co;
+  co.fdr = p_.rule.fdr;
+  co.threshold = p_.rule.improvement_at_least;
+  co.allow_different_settings = r_.settings_differ;
+  co.allow_different_build = r_.builds_differ;
+  log_ << "propose: comparing the sessions\n";
+  // Named inside the evidence bundle, as a reader of the finished bundle finds them.
+  const auto side_in_bundle = [this](const char* which) {
+    compare::CompareSide side = compare::read_compare_side(b_.root() + "/" + which);
+    side.dir = which;
+    for (auto& member : side.bundles) member = fs::relative(member, b_.root()).string();
+    return side;
+  };
+  const compare::Comparison c =
+      compare::compare_bundles(side_in_bundle("baseline"), side_in_bundle("candidate"), co);
+  comparison_json_ = compare::comparison_to_json(c);
+  b_.json("comparison.json", comparison_json_);
+  b_.text("comparison.txt", compare::comparison_to_text(c));
+  build_differences_ = c.build_differences;
+  setting_differences_ = c.setting_differences;
+  if (c.outcome == compare::CompareOutcome::refused || (c.rows.empty() && !c.invalid.empty())) {
+    std::vector<std::string> why = c.refusals;
+    why.insert(why.end(), c.invalid.begin(), c.invalid.end());
+    decision_ = proposal::decision_without_timing(
+        Verdict::inconclusive,
+        fmt::format("the sessions could not be compared: {}", fmt::join(why, "; ")));
+    return;
+  }
+  // From the document the bundle keeps, as `jbench validate` derives the verdict again.
+  decision_ = proposal::decide(p_.rule, p_.counters, proposal::rows_from_json(comparison_json_),
+                               r_.accept_cells);
+}
+
+Result<ProposeOutcome> ProposalRun::seal() {
+  std::error_code ec;
+  fs::remove_all(scratch_, ec);
   Json session_list = Json::array();
-  for (const auto& s : sessions) {
+  for (const auto& s : sessions_) {
     session_list.push_back({{"side", std::string(to_string(s.side))},
                             {"name", s.name},
                             {"bundle", s.bundle},
                             {"complete", s.complete}});
   }
-  const auto gate_json = [](const OracleGate& g) -> Json {
-    if (!g.ran) return {{"ran", false}};
-    Json out = {{"ran", true},
-                {"passed", g.passed},
-                {"bundle", g.bundle.empty() ? Json(nullptr) : Json(g.bundle)},
-                {"failure", g.failure.empty() ? Json(nullptr) : Json(g.failure)}};
-    if (!g.log.empty()) out.update({{"log", g.log}, {"exit", g.exit_status}});
-    return out;
-  };
-  record["status"] = interrupted ? "interrupted" : "complete";
-  record["finished_utc"] = utc_now("%FT%TZ");
-  record["oracle"] = {{"candidate", gate_json(candidate_gate)},
-                      {"baseline", gate_json(baseline_gate)}};
-  record["sessions"] = session_list;
-  record["comparison"] = comparison_json.is_null() ? Json(nullptr) : Json("comparison.json");
-  record["build_differences"] = build_differences;
-  record["setting_differences"] = setting_differences;
-  record["decision"] = proposal::decision_to_json(decision);
-  record["verdict"] = proposal::to_string(decision.verdict);
+  record_["status"] = interrupted_ ? "interrupted" : "complete";
+  record_["finished_utc"] = utc_now("%FT%TZ");
+  record_["oracle"] = {{"candidate", gate_json(candidate_gate_)},
+                       {"baseline", gate_json(baseline_gate_)}};
+  record_["sessions"] = session_list;
+  record_["comparison"] = comparison_json_.is_null() ? Json(nullptr) : Json("comparison.json");
+  record_["build_differences"] = build_differences_;
+  record_["setting_differences"] = setting_differences_;
+  record_["decision"] = proposal::decision_to_json(decision_);
+  record_["verdict"] = proposal::to_string(decision_.verdict);
 
   ProposeOutcome out;
-  out.verdict = decision.verdict;
-  out.report = evidence_text(record, comparison_json);
-  b.json("proposal.json", record);
-  b.text("report.txt", out.report);
-  auto sealed = b.seal(interrupted);
+  out.verdict = decision_.verdict;
+  out.report = evidence_text(record_, comparison_json_);
+  b_.json("proposal.json", record_);
+  b_.text("report.txt", out.report);
+  auto sealed = b_.seal(interrupted_);
   if (!sealed) return sealed.error();
   out.valid = sealed->valid;
   out.bundle_path = sealed->path;
@@ -382,6 +417,25 @@ Result<ProposeOutcome> run_proposal(const ResolvedProposal& r, const ProposeOpti
     }
   }
   return out;
+}
+
+}  // namespace
+
+Result<ProposeOutcome> run_proposal(const ResolvedProposal& r, const ProposeOptions& o,
+                                    std::ostream& log) {
+  const std::string name =
+      o.name.empty() ? r.proposal.name + "-" + utc_now("%Y%m%dT%H%M%SZ") : o.name;
+  // Ctrl-C or SIGTERM anywhere stops the proposal with what it has; the oracle passes and the
+  // sessions watch too (watches nest), so none is lost between them.
+  proc::InterruptWatch interrupt;
+  auto staged = EvidenceBundle::create(o.out_dir, name);
+  if (!staged) return staged.error();
+  ProposalRun run(r, o, *staged, interrupt, log);
+  if (run.register_rule(name) && run.gates_pass()) {
+    run.time_sessions();
+    run.compare_sessions();
+  }
+  return run.seal();
 }
 
 }  // namespace jbench::propose
