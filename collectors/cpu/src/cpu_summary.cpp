@@ -130,108 +130,126 @@ Json optional_diff(std::optional<std::uint64_t> a, std::optional<std::uint64_t> 
   return a && b ? Json(ns_string(diff(*a, *b))) : Json(nullptr);
 }
 
-}  // namespace
+// One reading's counters. Each phase is the difference between the reading as it began and the
+// next one; startup runs from the process's start (zero) to the first boundary, teardown to the
+// exit totals.
+struct Counters {
+  std::uint64_t cpu_ns = 0, user_ticks = 0, system_ticks = 0, voluntary = 0, involuntary = 0;
+  // The scheduler's times: absent from readings of an earlier version (then absent from the
+  // summary too), null where the kernel keeps no schedstat.
+  bool scheduled = true;
+  std::optional<std::uint64_t> on_cpu_ns = 0;
+  std::optional<std::uint64_t> runnable_ns = 0;
+  std::optional<LaterValues> later = LaterValues{0, 0, 0, 0, 0, 0};
+};
 
-Json cpu_summary(const Json& doc, std::string& error) {
-  StrictReader read;
-  // Ticks are converted with the rate the readings were taken at, not this host's.
-  const std::uint64_t hz = read.u64(doc, "clock_ticks_per_second", "");
-  const auto ticks_ns = [&](std::uint64_t ticks) {
+Counters read_counters(StrictReader& read, const Json& r, const std::string& at) {
+  Counters c{read.u64(r, "cpu_ns", at),
+             read.u64(r, "user_ticks", at),
+             read.u64(r, "system_ticks", at),
+             read.u64(r, "voluntary_switches", at),
+             read.u64(r, "involuntary_switches", at),
+             r.is_object() && r.contains("runnable_ns"),
+             read.optional_u64(r, "on_cpu_ns", at),
+             read.optional_u64(r, "runnable_ns", at),
+             later_values(read, r, at)};
+  read.u64(r, "threads", at);  // not summarized, but part of every reading
+  return c;
+}
+
+// What the readings had, for the units: the scheduler's times, the faults and I/O.
+struct Seen {
+  bool scheduled = false;
+  bool later = false;
+};
+
+// Converts clock ticks with the rate the readings were taken at, not this host's.
+struct Ticks {
+  std::uint64_t hz = 0;
+  std::uint64_t ns(std::uint64_t ticks) const {
     return hz == 0 ? 0 : ticks * (1'000'000'000ULL / hz);
-  };
-  Json out = Json::array();
-  bool any_scheduled = false;
-  bool any_later = false;
-  const Json& incarnations = read.array(doc, "incarnations", "");
-  for (std::size_t i = 0; i < incarnations.size(); ++i) {
-    const Json& t = incarnations[i];
-    const std::string at = fmt::format("/incarnations/{}", i);
-    Json phases = Json::object();
-    // Each phase is the difference between the reading as it began and the next one; startup
-    // runs from the process's start (zero) to the first boundary, teardown to the exit totals.
-    struct Counters {
-      std::uint64_t cpu_ns = 0, user_ticks = 0, system_ticks = 0, voluntary = 0, involuntary = 0;
-      // The scheduler's times: absent from readings of an earlier version (then absent from
-      // the summary too), null where the kernel keeps no schedstat.
-      bool scheduled = true;
-      std::optional<std::uint64_t> on_cpu_ns = 0;
-      std::optional<std::uint64_t> runnable_ns = 0;
-      std::optional<LaterValues> later = LaterValues{0, 0, 0, 0, 0, 0};
-    } previous;
-    std::string phase = "startup";
-    const Json& readings = read.array(t, "readings", at);
-    for (std::size_t k = 0; k < readings.size(); ++k) {
-      const Json& r = readings[k];
-      const std::string rat = fmt::format("{}/readings/{}", at, k);
-      const std::string began = read.text(r, "began", rat);
-      Counters now{read.u64(r, "cpu_ns", rat),
-                   read.u64(r, "user_ticks", rat),
-                   read.u64(r, "system_ticks", rat),
-                   read.u64(r, "voluntary_switches", rat),
-                   read.u64(r, "involuntary_switches", rat),
-                   r.is_object() && r.contains("runnable_ns"),
-                   read.optional_u64(r, "on_cpu_ns", rat),
-                   read.optional_u64(r, "runnable_ns", rat),
-                   later_values(read, r, rat)};
-      read.u64(r, "threads", rat);  // not summarized, but part of every reading
-      any_scheduled = any_scheduled || now.scheduled;
-      any_later = any_later || now.later.has_value();
-      if (began == "registered") continue;
-      phases[phase] = {
-          {"cpu_ns", ns_string(diff(now.cpu_ns, previous.cpu_ns))},
-          {"user_ns", ns_string(ticks_ns(diff(now.user_ticks, previous.user_ticks)))},
-          {"system_ns", ns_string(ticks_ns(diff(now.system_ticks, previous.system_ticks)))},
-          {"voluntary_switches", diff(now.voluntary, previous.voluntary)},
-          {"involuntary_switches", diff(now.involuntary, previous.involuntary)}};
-      if (now.scheduled && previous.scheduled) {
-        phases[phase]["on_cpu_ns"] = optional_diff(now.on_cpu_ns, previous.on_cpu_ns);
-        phases[phase]["runnable_ns"] = optional_diff(now.runnable_ns, previous.runnable_ns);
-      }
-      if (now.later && previous.later) add_later(phases[phase], *now.later, *previous.later);
-      previous = now;
-      phase = began;
-    }
-    const Json* worker = read.find(t, "worker", at);
-    Json j = {{"worker", worker ? *worker : Json(nullptr)},
-              {"pid", read.u64(t, "pid", at)},
-              {"start_time_ticks", ns_string(read.u64(t, "start_time_ticks", at))}};
-    const Json* exit = read.find(t, "exit", at);
-    if (exit && exit->is_object()) {
-      const std::string eat = at + "/exit";
-      const std::uint64_t user = read.u64(*exit, "user_ns", eat);
-      const std::uint64_t system = read.u64(*exit, "system_ns", eat);
-      const std::uint64_t voluntary = read.u64(*exit, "voluntary_switches", eat);
-      const std::uint64_t involuntary = read.u64(*exit, "involuntary_switches", eat);
-      phases[phase] = {{"cpu_ns", ns_string(diff(user + system, previous.cpu_ns))},
-                       {"voluntary_switches", diff(voluntary, previous.voluntary)},
-                       {"involuntary_switches", diff(involuntary, previous.involuntary)}};
-      if (previous.scheduled) {  // wait4 reports no schedstat times
-        phases[phase]["on_cpu_ns"] = nullptr;
-        phases[phase]["runnable_ns"] = nullptr;
-      }
-      if (previous.later) {  // nor faults or I/O, as jbench keeps them
-        for (const LaterCounter& c : kLater) phases[phase][c.key] = nullptr;
-      }
-      j["total"] = {
-          {"cpu_ns", ns_string(user + system)},  {"user_ns", ns_string(user)},
-          {"system_ns", ns_string(system)},      {"voluntary_switches", voluntary},
-          {"involuntary_switches", involuntary}, {"source", read.text(*exit, "source", eat)}};
-    }
-    j["phases"] = phases;
-    out.push_back(std::move(j));
   }
-  if (!read.error().empty()) {
-    error = "raw/cpu.readings.json: " + read.error();
-    return nullptr;
+};
+
+Json phase_between(const Counters& now, const Counters& previous, Ticks ticks) {
+  Json phase = {{"cpu_ns", ns_string(diff(now.cpu_ns, previous.cpu_ns))},
+                {"user_ns", ns_string(ticks.ns(diff(now.user_ticks, previous.user_ticks)))},
+                {"system_ns", ns_string(ticks.ns(diff(now.system_ticks, previous.system_ticks)))},
+                {"voluntary_switches", diff(now.voluntary, previous.voluntary)},
+                {"involuntary_switches", diff(now.involuntary, previous.involuntary)}};
+  if (now.scheduled && previous.scheduled) {
+    phase["on_cpu_ns"] = optional_diff(now.on_cpu_ns, previous.on_cpu_ns);
+    phase["runnable_ns"] = optional_diff(now.runnable_ns, previous.runnable_ns);
   }
+  if (now.later && previous.later) add_later(phase, *now.later, *previous.later);
+  return phase;
+}
+
+// The last phase, closed by wait4's exit totals, and those totals (`total`).
+Json phase_to_exit(StrictReader& read, const Json& exit, const std::string& at,
+                   const Counters& previous, Json& total) {
+  const std::uint64_t user = read.u64(exit, "user_ns", at);
+  const std::uint64_t system = read.u64(exit, "system_ns", at);
+  const std::uint64_t voluntary = read.u64(exit, "voluntary_switches", at);
+  const std::uint64_t involuntary = read.u64(exit, "involuntary_switches", at);
+  Json phase = {{"cpu_ns", ns_string(diff(user + system, previous.cpu_ns))},
+                {"voluntary_switches", diff(voluntary, previous.voluntary)},
+                {"involuntary_switches", diff(involuntary, previous.involuntary)}};
+  if (previous.scheduled) {  // wait4 reports no schedstat times
+    phase["on_cpu_ns"] = nullptr;
+    phase["runnable_ns"] = nullptr;
+  }
+  if (previous.later) {  // nor faults or I/O, as jbench keeps them
+    for (const LaterCounter& c : kLater) phase[c.key] = nullptr;
+  }
+  total = {{"cpu_ns", ns_string(user + system)},  {"user_ns", ns_string(user)},
+           {"system_ns", ns_string(system)},      {"voluntary_switches", voluntary},
+           {"involuntary_switches", involuntary}, {"source", read.text(exit, "source", at)}};
+  return phase;
+}
+
+// One incarnation's phases, from its readings and exit totals.
+Json incarnation_summary(StrictReader& read, const Json& t, const std::string& at, Ticks ticks,
+                         Seen& seen) {
+  Json phases = Json::object();
+  Counters previous;
+  std::string phase = "startup";
+  const Json& readings = read.array(t, "readings", at);
+  for (std::size_t k = 0; k < readings.size(); ++k) {
+    const Json& r = readings[k];
+    const std::string rat = fmt::format("{}/readings/{}", at, k);
+    const std::string began = read.text(r, "began", rat);
+    const Counters now = read_counters(read, r, rat);
+    seen.scheduled = seen.scheduled || now.scheduled;
+    seen.later = seen.later || now.later.has_value();
+    if (began == "registered") continue;
+    phases[phase] = phase_between(now, previous, ticks);
+    previous = now;
+    phase = began;
+  }
+  const Json* worker = read.find(t, "worker", at);
+  Json j = {{"worker", worker ? *worker : Json(nullptr)},
+            {"pid", read.u64(t, "pid", at)},
+            {"start_time_ticks", ns_string(read.u64(t, "start_time_ticks", at))}};
+  const Json* exit = read.find(t, "exit", at);
+  if (exit && exit->is_object()) {
+    Json total;
+    phases[phase] = phase_to_exit(read, *exit, at + "/exit", previous, total);
+    j["total"] = std::move(total);
+  }
+  j["phases"] = phases;
+  return j;
+}
+
+Json units_of(const Seen& seen) {
   Json units = {{"cpu_ns", "ns"},
                 {"user_ns", "ns (clock-tick resolution)"},
                 {"system_ns", "ns (clock-tick resolution)"}};
-  if (any_scheduled) {
+  if (seen.scheduled) {
     units["on_cpu_ns"] = "ns, schedstat, the workload's threads alive at both readings";
     units["runnable_ns"] = "ns, schedstat, the workload's threads alive at both readings";
   }
-  if (any_later) {
+  if (seen.later) {
     units["minor_faults"] = "page faults met from memory, /proc/<pid>/stat, the thread group's";
     units["major_faults"] = "page faults that read a file or swap, /proc/<pid>/stat";
     units["read_chars"] = "bytes through read-family calls, /proc/<pid>/io rchar";
@@ -239,7 +257,26 @@ Json cpu_summary(const Json& doc, std::string& error) {
     units["storage_read_bytes"] = "bytes the storage layer fetched, /proc/<pid>/io read_bytes";
     units["storage_written_bytes"] = "bytes sent to the storage layer, /proc/<pid>/io write_bytes";
   }
-  return {{"units", units}, {"incarnations", out}};
+  return units;
+}
+
+}  // namespace
+
+Json cpu_summary(const Json& doc, std::string& error) {
+  StrictReader read;
+  const Ticks ticks{read.u64(doc, "clock_ticks_per_second", "")};
+  Json out = Json::array();
+  Seen seen;
+  const Json& incarnations = read.array(doc, "incarnations", "");
+  for (std::size_t i = 0; i < incarnations.size(); ++i) {
+    out.push_back(incarnation_summary(read, incarnations[i], fmt::format("/incarnations/{}", i),
+                                      ticks, seen));
+  }
+  if (!read.error().empty()) {
+    error = "raw/cpu.readings.json: " + read.error();
+    return nullptr;
+  }
+  return {{"units", units_of(seen)}, {"incarnations", out}};
 }
 
 }  // namespace jbench::collectors

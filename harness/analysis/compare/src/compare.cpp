@@ -343,34 +343,31 @@ int exit_code_of(CompareOutcome o) {
   return 4;
 }
 
-Comparison compare_bundles(const CompareSide& base, const CompareSide& cand,
-                           const CompareOptions& o) {
-  Comparison c;
-  c.base = base.dir;
-  c.candidate = cand.dir;
-  c.base_bundles = base.bundles;
-  c.candidate_bundles = cand.bundles;
-  c.options = o;
-  // Evidence first: an invalid side gives no verdict, and says why.
+namespace {
+
+// Evidence first: why a side is not valid evidence, if it is not.
+std::vector<std::string> invalid_sides(const CompareSide& base, const CompareSide& cand) {
+  std::vector<std::string> invalid;
   for (const CompareSide* s : {&base, &cand}) {
     const char* which = s == &base ? "base" : "candidate";
     if (!s->readable) {
-      c.invalid.push_back(fmt::format("the {} {} cannot be read: {}", which, s->dir, s->error));
+      invalid.push_back(fmt::format("the {} {} cannot be read: {}", which, s->dir, s->error));
     } else if (!s->valid) {
       std::string first = s->findings.empty() ? "" : ": " + s->findings.front();
-      c.invalid.push_back(fmt::format("the {} {} is invalid ({} findings){}", which, s->dir,
-                                      s->findings.size(), first));
+      invalid.push_back(fmt::format("the {} {} is invalid ({} findings){}", which, s->dir,
+                                    s->findings.size(), first));
     } else if (!s->matrix) {
-      c.invalid.push_back(fmt::format("the {} {} has no readable matrix.yaml", which, s->dir));
+      invalid.push_back(fmt::format("the {} {} has no readable matrix.yaml", which, s->dir));
     }
   }
-  if (!c.invalid.empty()) {
-    c.outcome = CompareOutcome::no_verdict;
-    c.summary = "no verdict: a bundle is not valid evidence";
-    return c;
-  }
-  // What defines the cells, where they ran, and what ran must agree.
-  auto defs_b = cell_definition(*base.matrix), defs_c = cell_definition(*cand.matrix);
+  return invalid;
+}
+
+// What defines the cells must agree (workload settings may differ when allowed), and so must
+// the data sets: differences are refusals, or setting differences.
+void compare_definitions(const Matrix& base, const Matrix& cand, const CompareOptions& o,
+                         Comparison& c) {
+  auto defs_b = cell_definition(base), defs_c = cell_definition(cand);
   std::map<std::string, std::string> data_b, data_c;
   for (auto* pair : {&defs_b, &defs_c}) {
     auto& data = pair == &defs_b ? data_b : data_c;
@@ -391,38 +388,49 @@ Comparison compare_bundles(const CompareSide& base, const CompareSide& cand,
     }
   }
   for (auto& d : differing(data_b, data_c, true)) c.refusals.push_back("matrix: " + d);
-  for (auto& d : differing(host_class(base.host), host_class(cand.host))) {
-    c.refusals.push_back("host: " + d);
+}
+
+// What ran: the workload binaries by content and jbench's revision; a difference refuses the
+// comparison unless a different build is allowed.
+void compare_builds(const CompareSide& base, const CompareSide& cand, const CompareOptions& o,
+                    Comparison& c) {
+  if (base.workload_binaries == cand.workload_binaries) return;
+  for (const auto& b : base.workload_binaries) {
+    if (!cand.workload_binaries.count(b)) c.build_differences.push_back("base:      " + b);
   }
-  if (auto m = memory_difference(base.host, cand.host)) c.refusals.push_back("host: " + *m);
-  if (base.workload_binaries != cand.workload_binaries) {
-    for (const auto& b : base.workload_binaries) {
-      if (!cand.workload_binaries.count(b)) c.build_differences.push_back("base:      " + b);
-    }
-    for (const auto& b : cand.workload_binaries) {
-      if (!base.workload_binaries.count(b)) c.build_differences.push_back("candidate: " + b);
-    }
-    if (base.jbench_revision != cand.jbench_revision) {
-      c.build_differences.push_back("jbench revision: " + base.jbench_revision + " -> " +
-                                    cand.jbench_revision);
-    }
-    if (!o.allow_different_build) {
-      c.refusals.push_back(
-          "build: the workload binaries differ (below); --allow-different-build compares them "
-          "anyway, which is what a proposal does");
-    }
+  for (const auto& b : cand.workload_binaries) {
+    if (!base.workload_binaries.count(b)) c.build_differences.push_back("candidate: " + b);
   }
-  if (!c.refusals.empty()) {
-    c.outcome = CompareOutcome::refused;
-    c.summary = "refused: the bundles do not measure the same thing";
-    return c;
+  if (base.jbench_revision != cand.jbench_revision) {
+    c.build_differences.push_back("jbench revision: " + base.jbench_revision + " -> " +
+                                  cand.jbench_revision);
   }
-  for (const auto& [cell, s] : base.cells) {
-    if (!cand.cells.count(cell)) c.only_in_base.push_back(cell);
+  if (!o.allow_different_build) {
+    c.refusals.push_back(
+        "build: the workload binaries differ (below); --allow-different-build compares them "
+        "anyway, which is what a proposal does");
   }
-  for (const auto& [cell, s] : cand.cells) {
-    if (!base.cells.count(cell)) c.only_in_candidate.push_back(cell);
-  }
+}
+
+// A side's samples of one metric in one cell; empty where it has none.
+Samples samples_of(const SideCell& side, const std::string& name) {
+  static const std::vector<double> none;
+  static const std::vector<std::size_t> one_session;
+  static const std::vector<std::string> no_seeds;
+  static const std::vector<std::pair<std::uint64_t, std::uint64_t>> no_windows;
+  const auto values = side.metrics.find(name);
+  const auto sessions = side.sessions.find(name);
+  const auto seeds = side.seeds.find(name);
+  const auto windows = side.windows.find(name);
+  return Samples{values == side.metrics.end() ? none : values->second,
+                 sessions == side.sessions.end() ? one_session : sessions->second,
+                 seeds == side.seeds.end() ? no_seeds : seeds->second,
+                 windows == side.windows.end() ? no_windows : windows->second};
+}
+
+// A row per cell both sides measured and metric either reports, in the base's cell order.
+std::vector<MetricRow> metric_rows(const CompareSide& base, const CompareSide& cand,
+                                   const CompareOptions& o) {
   // The project's own counters are named by the runs that reported them.
   std::set<std::string> seen;
   for (const auto* side : {&base, &cand}) {
@@ -431,49 +439,40 @@ Comparison compare_bundles(const CompareSide& base, const CompareSide& cand,
     }
   }
   const std::vector<MetricInfo> metrics = metrics_with_project_counters(seen);
+  std::vector<MetricRow> rows;
   for (const std::string& cell : ordered_cells(base)) {
     const SideCell& b = base.cells.at(cell);
     auto it = cand.cells.find(cell);
     if (it == cand.cells.end()) continue;
     for (const MetricInfo& m : metrics) {
-      auto bv = b.metrics.find(std::string(m.name)),
-           cv = it->second.metrics.find(std::string(m.name));
+      const std::string name(m.name);
       // A metric neither side reports (a workload without latency) is no row at all; one side
       // without it is a row that says so.
-      if (bv == b.metrics.end() && cv == it->second.metrics.end() && b.ok + it->second.ok > 0) {
+      if (!b.metrics.count(name) && !it->second.metrics.count(name) && b.ok + it->second.ok > 0) {
         continue;
       }
-      static const std::vector<double> none;
-      static const std::vector<std::size_t> one_session;
-      static const std::vector<std::string> no_seeds;
-      static const std::vector<std::pair<std::uint64_t, std::uint64_t>> no_windows;
-      const std::string name(m.name);
-      auto samples = [&name](const SideCell& side) {
-        const auto values = side.metrics.find(name);
-        const auto sessions = side.sessions.find(name);
-        const auto seeds = side.seeds.find(name);
-        const auto windows = side.windows.find(name);
-        return Samples{values == side.metrics.end() ? none : values->second,
-                       sessions == side.sessions.end() ? one_session : sessions->second,
-                       seeds == side.seeds.end() ? no_seeds : seeds->second,
-                       windows == side.windows.end() ? no_windows : windows->second};
-      };
-      c.rows.push_back(compare_metric(cell, m, samples(b), samples(it->second), o));
+      rows.push_back(compare_metric(cell, m, samples_of(b, name), samples_of(it->second, name), o));
     }
   }
-  // One family: every cell × metric with samples on both sides (a row without any has no test
-  // and keeps q = 1).
+  return rows;
+}
+
+// One family: every cell × metric with samples on both sides (a row without any has no test and
+// keeps q = 1); then each row's verdict.
+void adjust_and_decide(std::vector<MetricRow>& rows, const CompareOptions& o) {
   std::vector<double> p;
   std::vector<std::size_t> tested;
-  for (std::size_t i = 0; i < c.rows.size(); ++i) {
-    if (c.rows[i].n_base == 0 || c.rows[i].n_candidate == 0) continue;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (rows[i].n_base == 0 || rows[i].n_candidate == 0) continue;
     tested.push_back(i);
-    p.push_back(c.rows[i].p);
+    p.push_back(rows[i].p);
   }
   std::vector<double> q = stats::bh_adjust(p);
-  for (std::size_t k = 0; k < tested.size(); ++k) c.rows[tested[k]].q = q[k];
-  for (MetricRow& r : c.rows) decide(r, o);
-  c.common_shift = common_shift(c.rows);
+  for (std::size_t k = 0; k < tested.size(); ++k) rows[tested[k]].q = q[k];
+  for (MetricRow& r : rows) decide(r, o);
+}
+
+void summarize(Comparison& c) {
   std::size_t regressed = 0, known = 0;
   for (const MetricRow& r : c.rows) {
     regressed += r.verdict == Verdict::regressed;
@@ -492,6 +491,46 @@ Comparison compare_bundles(const CompareSide& base, const CompareSide& cand,
     c.summary = fmt::format("no regression among {} measured cell metrics ({} unknown)", known,
                             c.rows.size() - known);
   }
+}
+
+}  // namespace
+
+Comparison compare_bundles(const CompareSide& base, const CompareSide& cand,
+                           const CompareOptions& o) {
+  Comparison c;
+  c.base = base.dir;
+  c.candidate = cand.dir;
+  c.base_bundles = base.bundles;
+  c.candidate_bundles = cand.bundles;
+  c.options = o;
+  c.invalid = invalid_sides(base, cand);
+  if (!c.invalid.empty()) {
+    c.outcome = CompareOutcome::no_verdict;
+    c.summary = "no verdict: a bundle is not valid evidence";
+    return c;
+  }
+  // What defines the cells, where they ran, and what ran must agree.
+  compare_definitions(*base.matrix, *cand.matrix, o, c);
+  for (auto& d : differing(host_class(base.host), host_class(cand.host))) {
+    c.refusals.push_back("host: " + d);
+  }
+  if (auto m = memory_difference(base.host, cand.host)) c.refusals.push_back("host: " + *m);
+  compare_builds(base, cand, o, c);
+  if (!c.refusals.empty()) {
+    c.outcome = CompareOutcome::refused;
+    c.summary = "refused: the bundles do not measure the same thing";
+    return c;
+  }
+  for (const auto& [cell, s] : base.cells) {
+    if (!cand.cells.count(cell)) c.only_in_base.push_back(cell);
+  }
+  for (const auto& [cell, s] : cand.cells) {
+    if (!base.cells.count(cell)) c.only_in_candidate.push_back(cell);
+  }
+  c.rows = metric_rows(base, cand, o);
+  adjust_and_decide(c.rows, o);
+  c.common_shift = common_shift(c.rows);
+  summarize(c);
   return c;
 }
 
