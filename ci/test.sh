@@ -4,6 +4,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash ci/build.sh
 bash ci/check-format.sh
+# No product function grows past 80 lines, and none joins ci/long-functions.txt.
+python3 ci/function_lengths.py --check
 build_dir="${BUILD_DIR:-build}"
 # Every test carries its own timeout (see cmake/JbenchTargets.cmake); --timeout is the backstop.
 status=0
