@@ -37,43 +37,95 @@ std::string only_text(const Plan& plan, Axis axis) {
   return {};
 }
 
-}  // namespace
+constexpr std::size_t kTrace = static_cast<std::size_t>(Axis::trace);
 
-std::vector<AxisStatus> axis_states(const Plan& plan, bool implicit_baseline) {
-  const Matrix& m = *plan.matrix;
-  // counts[a][v][state]: how many cells with that value are in that state.
+// Per axis and value: how many cells are in each state, the first skipped cell, and the runs.
+struct ValueTally {
   std::array<std::vector<std::array<std::uint64_t, 4>>, kAxisCount> counts;
   std::array<std::vector<const Cell*>, kAxisCount> first_skipped;
-  for (std::size_t a = 0; a < kAxisCount; ++a) {
-    counts[a].assign(m.axes[a].labels.size(), {});
-    first_skipped[a].assign(m.axes[a].labels.size(), nullptr);
-  }
   std::array<std::vector<std::uint64_t>, kAxisCount> runs;
-  for (std::size_t a = 0; a < kAxisCount; ++a) runs[a].assign(m.axes[a].labels.size(), 0);
   std::uint64_t implicit_runs = 0;
-  constexpr std::size_t kTrace = static_cast<std::size_t>(Axis::trace);
+};
+
+ValueTally tally(const Plan& plan) {
+  const Matrix& m = *plan.matrix;
+  ValueTally t;
+  for (std::size_t a = 0; a < kAxisCount; ++a) {
+    t.counts[a].assign(m.axes[a].labels.size(), {});
+    t.first_skipped[a].assign(m.axes[a].labels.size(), nullptr);
+    t.runs[a].assign(m.axes[a].labels.size(), 0);
+  }
   for (const auto& run : plan.runs) {
     // An implicit baseline has no cell, but its block names the point it belongs to.
     const auto& point = plan.blocks[run.block].point;
     for (std::size_t a = 0; a < kTrace; ++a) {
-      if (point[a] != kAbsent) ++runs[a][point[a]];
+      if (point[a] != kAbsent) ++t.runs[a][point[a]];
     }
     if (run.implicit) {
-      ++implicit_runs;
+      ++t.implicit_runs;
     } else {
-      ++runs[kTrace][plan.cells[run.cell].values[kTrace]];
+      ++t.runs[kTrace][plan.cells[run.cell].values[kTrace]];
     }
   }
   for (const auto& cell : plan.cells) {
     for (std::size_t a = 0; a < kAxisCount; ++a) {
       if (cell.values[a] == kAbsent) continue;
-      ++counts[a][cell.values[a]][static_cast<std::size_t>(cell.state)];
-      if (cell.state == PlanState::skipped && !first_skipped[a][cell.values[a]]) {
-        first_skipped[a][cell.values[a]] = &cell;
+      ++t.counts[a][cell.values[a]][static_cast<std::size_t>(cell.state)];
+      if (cell.state == PlanState::skipped && !t.first_skipped[a][cell.values[a]]) {
+        t.first_skipped[a][cell.values[a]] = &cell;
       }
     }
   }
+  return t;
+}
 
+// One value's state and reason, by the rules at the top of this file.
+void decide_value(const Plan& plan, Axis axis, std::size_t v, const ValueTally& t,
+                  ValueStatus& vs) {
+  const Matrix& m = *plan.matrix;
+  const auto a = static_cast<std::size_t>(axis);
+  const auto& c = t.counts[a][v];
+  const auto n = [&](PlanState s) { return c[static_cast<std::size_t>(s)]; };
+  const bool filtered = filtered_out(plan, axis, static_cast<std::uint16_t>(v));
+  if (n(PlanState::measured) > 0) {
+    // Only the baseline is measured although --only left it out: traced runs need it.
+    vs.state = PlanState::measured;
+    if (filtered) vs.reason = "kept as the pairing baseline of the selected traced modes";
+  } else if (n(PlanState::delegated) > 0) {
+    // Measured, but by other shards only: the shard that runs the first of its cells.
+    const Cell* first = nullptr;
+    for (const auto& cell : plan.cells) {
+      if (cell.values[a] == v && cell.state == PlanState::delegated) {
+        if (!first || cell.owner < first->owner) first = &cell;
+      }
+    }
+    vs.state = PlanState::delegated;
+    vs.reason = fmt::format("measured by other shards (first: {})", describe_reason(plan, *first));
+  } else if (filtered) {
+    vs.state = PlanState::planned;
+    vs.reason = fmt::format("not selected by {}", only_text(plan, axis));
+  } else if (axis == Axis::trace &&
+             !plan.options.unavailable_trace_modes[static_cast<std::size_t>(m.trace_modes[v])]
+                  .empty()) {
+    vs.state = PlanState::planned;
+    vs.reason = plan.options.unavailable_trace_modes[static_cast<std::size_t>(m.trace_modes[v])];
+  } else if (n(PlanState::planned) > 0) {
+    vs.state = PlanState::planned;
+    vs.reason = "its cells are not selected by --only on other axes";
+  } else if (n(PlanState::skipped) > 0) {
+    vs.state = PlanState::skipped;
+    vs.reason = describe_reason(plan, *t.first_skipped[a][v]);
+  } else {
+    vs.state = PlanState::skipped;
+    vs.reason = "every cell with this value is removed by exclude rules";
+  }
+}
+
+}  // namespace
+
+std::vector<AxisStatus> axis_states(const Plan& plan, bool implicit_baseline) {
+  const Matrix& m = *plan.matrix;
+  const ValueTally t = tally(plan);
   std::vector<AxisStatus> out;
   for (auto axis : kAllAxes) {
     const auto a = static_cast<std::size_t>(axis);
@@ -83,52 +135,16 @@ std::vector<AxisStatus> axis_states(const Plan& plan, bool implicit_baseline) {
     if (axis == Axis::trace && implicit_baseline) {
       // The implicit baseline runs exactly when some traced run of its blocks does.
       status.values.push_back(
-          {"baseline", implicit_runs > 0 ? PlanState::measured : PlanState::planned,
-           implicit_runs > 0
+          {"baseline", t.implicit_runs > 0 ? PlanState::measured : PlanState::planned,
+           t.implicit_runs > 0
                ? "added: every traced run is paired with an untraced baseline"
                : "added for pairing, but no traced run it would pair with is measured",
-           true, 0, implicit_runs});
+           true, 0, t.implicit_runs});
     }
     for (std::size_t v = 0; v < values.labels.size(); ++v) {
-      const auto& c = counts[a][v];
-      const auto n = [&](PlanState s) { return c[static_cast<std::size_t>(s)]; };
-      ValueStatus vs{values.labels[v], PlanState::measured, {}, false, 0, runs[a][v]};
-      for (auto k : c) vs.cells += k;
-      const bool filtered = filtered_out(plan, axis, static_cast<std::uint16_t>(v));
-      if (n(PlanState::measured) > 0) {
-        // Only the baseline is measured although --only left it out: traced runs need it.
-        vs.state = PlanState::measured;
-        if (filtered) vs.reason = "kept as the pairing baseline of the selected traced modes";
-      } else if (n(PlanState::delegated) > 0) {
-        // Measured, but by other shards only: the shard that runs the first of its cells.
-        const Cell* first = nullptr;
-        for (const auto& cell : plan.cells) {
-          if (cell.values[a] == v && cell.state == PlanState::delegated) {
-            if (!first || cell.owner < first->owner) first = &cell;
-          }
-        }
-        vs.state = PlanState::delegated;
-        vs.reason =
-            fmt::format("measured by other shards (first: {})", describe_reason(plan, *first));
-      } else if (filtered) {
-        vs.state = PlanState::planned;
-        vs.reason = fmt::format("not selected by {}", only_text(plan, axis));
-      } else if (axis == Axis::trace &&
-                 !plan.options.unavailable_trace_modes[static_cast<std::size_t>(m.trace_modes[v])]
-                      .empty()) {
-        vs.state = PlanState::planned;
-        vs.reason =
-            plan.options.unavailable_trace_modes[static_cast<std::size_t>(m.trace_modes[v])];
-      } else if (n(PlanState::planned) > 0) {
-        vs.state = PlanState::planned;
-        vs.reason = "its cells are not selected by --only on other axes";
-      } else if (n(PlanState::skipped) > 0) {
-        vs.state = PlanState::skipped;
-        vs.reason = describe_reason(plan, *first_skipped[a][v]);
-      } else {
-        vs.state = PlanState::skipped;
-        vs.reason = "every cell with this value is removed by exclude rules";
-      }
+      ValueStatus vs{values.labels[v], PlanState::measured, {}, false, 0, t.runs[a][v]};
+      for (auto k : t.counts[a][v]) vs.cells += k;
+      decide_value(plan, axis, v, t, vs);
       status.values.push_back(std::move(vs));
     }
     out.push_back(std::move(status));

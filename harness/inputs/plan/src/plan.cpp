@@ -130,111 +130,105 @@ Estimate make_estimate(const Matrix& m, const std::vector<Run>& plan_runs,
 
 }  // namespace detail
 
-Plan make_plan(const Matrix& m, std::span<const OnlyFilter> filters, const HostResources& host,
-               const PlanOptions& options) {
-  Plan plan;
-  plan.options = options;
-  plan.matrix = std::make_shared<const Matrix>(m);
-  plan.host = host;
-  plan.filters.assign(filters.begin(), filters.end());
+namespace {
 
-  const auto selected = selected_values(m, filters);
-  const auto hashes = value_hashes(m);
-  std::array<std::size_t, kAxisCount> sizes{};
-  for (std::size_t a = 0; a < kAxisCount; ++a)
-    sizes[a] = std::max<std::size_t>(m.axes[a].labels.size(), 1);
-  const bool implicit_baseline = std::find(m.trace_modes.begin(), m.trace_modes.end(),
-                                           TraceMode::baseline) == m.trace_modes.end();
+// A point's repetitions, each a block of the modes measured there: pending until the order is
+// drawn. The modes of every block sit in one array (block_modes), as (mode, cell or kNoCell).
+struct PendingBlock {
+  Block block;
+  std::uint32_t modes_begin;  // into block_modes
+  std::uint64_t point_hash;   // the same for every repetition of the point
+};
+using BlockModes = std::vector<std::pair<TraceMode, std::uint32_t>>;
 
-  plan.counts.product = 1;
-  for (auto s : sizes) plan.counts.product *= s;
-  plan.cells.reserve(plan.counts.product);
-
-  // Modes of the current point that will be measured, in declared order.
+// The point's modes that will be measured, in declared order, and their cells' indices.
+struct PointModes {
   std::vector<TraceMode> modes;
-  std::vector<std::uint32_t> mode_cells;
-  struct PendingBlock {
-    Block block;
-    std::uint32_t modes_begin;  // into block_modes
-    std::uint64_t point_hash;   // the same for every repetition of the point
-  };
-  std::vector<PendingBlock> pending;
-  std::vector<std::pair<TraceMode, std::uint32_t>> block_modes;  // (mode, cell or kNoCell)
+  std::vector<std::uint32_t> cells;
+};
 
-  CellValues cell{};
-  for (std::size_t a = 0; a < kAxisCount; ++a) cell[a] = m.axes[a].labels.empty() ? kAbsent : 0;
-  const std::size_t first_axis = 0;
-  for (bool done = false; !done;) {
-    // One point: resource and filter verdicts are shared by its trace modes.
-    const std::uint32_t workers = cell[0] == kAbsent ? 1 : m.workers[cell[0]];
-    const CellReason resource = resource_check(m, host, workers);
-    bool point_selected = true;
-    for (std::size_t a = 0; a < kTrace; ++a) {
-      if (cell[a] != kAbsent && !selected[a][cell[a]]) point_selected = false;
-    }
-    modes.clear();
-    mode_cells.clear();
-    for (std::uint16_t t = 0; t < sizes[kTrace]; ++t) {
-      cell[kTrace] = t;
-      if (excluded(m, cell)) {
-        ++plan.counts.excluded;
-        continue;
-      }
-      Cell c{cell, PlanState::measured, CellReason::none};
-      if (resource != CellReason::none) {
-        c.state = PlanState::skipped;
-        c.reason = resource;
-      } else if (!point_selected || !selected[kTrace][t]) {
-        c.state = PlanState::planned;
-        c.reason = CellReason::only_filter;
-      } else if (!options.unavailable_trace_modes[mode_index(m, t)].empty()) {
-        c.state = PlanState::planned;
-        c.reason = CellReason::mode_unavailable;
-      }
-      ++plan.counts.cells_by_state[static_cast<std::size_t>(c.state)];
-      if (c.state == PlanState::measured) {
-        modes.push_back(m.trace_modes[t]);
-        mode_cells.push_back(static_cast<std::uint32_t>(plan.cells.size()));
-      }
-      plan.cells.push_back(c);
-    }
-    if (!modes.empty()) {
-      CellValues point = cell;
-      point[kTrace] = kAbsent;
-      std::uint64_t point_hash = m.seed;
-      for (std::size_t a = 0; a < kTrace; ++a) {
-        if (point[a] != kAbsent) point_hash = combine64(point_hash, hashes[a][point[a]]);
-      }
-      for (std::uint32_t r = 0; r < m.repetitions; ++r) {
-        PendingBlock pb{};
-        pb.block.point = point;
-        pb.block.repetition = r;
-        pb.block.seed = combine64(point_hash, r);
-        pb.point_hash = point_hash;
-        pb.modes_begin = static_cast<std::uint32_t>(block_modes.size());
-        if (implicit_baseline) block_modes.emplace_back(TraceMode::baseline, kNoCell);
-        for (std::size_t i = 0; i < modes.size(); ++i)
-          block_modes.emplace_back(modes[i], mode_cells[i]);
-        pb.block.run_count = static_cast<std::uint32_t>(block_modes.size() - pb.modes_begin);
-        pending.push_back(pb);
-      }
-    }
-    // Advance the odometer over the axes before trace.
-    std::size_t a = kTrace;
-    for (;;) {
-      if (a == first_axis) {
-        done = true;
-        break;
-      }
-      --a;
-      if (cell[a] == kAbsent) continue;
-      if (++cell[a] < sizes[a]) break;
-      cell[a] = 0;
-    }
+// One point's cells, one per trace mode not excluded, each with its state: resource and filter
+// verdicts are shared by the point's modes. `cell` holds the point; its trace value is overwritten.
+void add_point_cells(const Matrix& m, const HostResources& host, const PlanOptions& options,
+                     const std::array<std::vector<bool>, kAxisCount>& selected, std::size_t modes,
+                     CellValues& cell, Plan& plan, PointModes& measured) {
+  const std::uint32_t workers = cell[0] == kAbsent ? 1 : m.workers[cell[0]];
+  const CellReason resource = resource_check(m, host, workers);
+  bool point_selected = true;
+  for (std::size_t a = 0; a < kTrace; ++a) {
+    if (cell[a] != kAbsent && !selected[a][cell[a]]) point_selected = false;
   }
-  plan.counts.cells = plan.cells.size();
+  measured.modes.clear();
+  measured.cells.clear();
+  for (std::uint16_t t = 0; t < modes; ++t) {
+    cell[kTrace] = t;
+    if (excluded(m, cell)) {
+      ++plan.counts.excluded;
+      continue;
+    }
+    Cell c{cell, PlanState::measured, CellReason::none};
+    if (resource != CellReason::none) {
+      c.state = PlanState::skipped;
+      c.reason = resource;
+    } else if (!point_selected || !selected[kTrace][t]) {
+      c.state = PlanState::planned;
+      c.reason = CellReason::only_filter;
+    } else if (!options.unavailable_trace_modes[mode_index(m, t)].empty()) {
+      c.state = PlanState::planned;
+      c.reason = CellReason::mode_unavailable;
+    }
+    ++plan.counts.cells_by_state[static_cast<std::size_t>(c.state)];
+    if (c.state == PlanState::measured) {
+      measured.modes.push_back(m.trace_modes[t]);
+      measured.cells.push_back(static_cast<std::uint32_t>(plan.cells.size()));
+    }
+    plan.cells.push_back(c);
+  }
+}
 
-  // The execution order: blocks shuffled as wholes, then the modes ordered inside each block.
+// A block per repetition of the point, seeded by the point's values and the repetition; an
+// implicit baseline first where the matrix declares none.
+void add_point_blocks(const Matrix& m,
+                      const std::array<std::vector<std::uint64_t>, kAxisCount>& hashes,
+                      const CellValues& cell, const PointModes& measured, bool implicit_baseline,
+                      std::vector<PendingBlock>& pending, BlockModes& block_modes) {
+  CellValues point = cell;
+  point[kTrace] = kAbsent;
+  std::uint64_t point_hash = m.seed;
+  for (std::size_t a = 0; a < kTrace; ++a) {
+    if (point[a] != kAbsent) point_hash = combine64(point_hash, hashes[a][point[a]]);
+  }
+  for (std::uint32_t r = 0; r < m.repetitions; ++r) {
+    PendingBlock pb{};
+    pb.block.point = point;
+    pb.block.repetition = r;
+    pb.block.seed = combine64(point_hash, r);
+    pb.point_hash = point_hash;
+    pb.modes_begin = static_cast<std::uint32_t>(block_modes.size());
+    if (implicit_baseline) block_modes.emplace_back(TraceMode::baseline, kNoCell);
+    for (std::size_t i = 0; i < measured.modes.size(); ++i) {
+      block_modes.emplace_back(measured.modes[i], measured.cells[i]);
+    }
+    pb.block.run_count = static_cast<std::uint32_t>(block_modes.size() - pb.modes_begin);
+    pending.push_back(pb);
+  }
+}
+
+// Advances the odometer over the axes before trace (absent axes stay absent); false once every
+// point has been visited.
+bool next_point(CellValues& cell, const std::array<std::size_t, kAxisCount>& sizes) {
+  for (std::size_t a = kTrace; a > 0;) {
+    --a;
+    if (cell[a] == kAbsent) continue;
+    if (++cell[a] < sizes[a]) return true;
+    cell[a] = 0;
+  }
+  return false;
+}
+
+// The execution order: blocks shuffled as wholes, then the modes ordered inside each block.
+void order_runs(const Matrix& m, std::vector<PendingBlock>& pending, BlockModes& block_modes,
+                Plan& plan) {
   if (m.ordering.shuffle_blocks) {
     SplitMix64 rng(combine64(m.ordering.seed, kBlockOrderSalt));
     stable_shuffle(std::span(pending), rng);
@@ -259,6 +253,44 @@ Plan make_plan(const Matrix& m, std::span<const OnlyFilter> filters, const HostR
     }
     plan.blocks.push_back(pb.block);
   }
+}
+
+}  // namespace
+
+Plan make_plan(const Matrix& m, std::span<const OnlyFilter> filters, const HostResources& host,
+               const PlanOptions& options) {
+  Plan plan;
+  plan.options = options;
+  plan.matrix = std::make_shared<const Matrix>(m);
+  plan.host = host;
+  plan.filters.assign(filters.begin(), filters.end());
+
+  const auto selected = selected_values(m, filters);
+  const auto hashes = value_hashes(m);
+  std::array<std::size_t, kAxisCount> sizes{};
+  for (std::size_t a = 0; a < kAxisCount; ++a) {
+    sizes[a] = std::max<std::size_t>(m.axes[a].labels.size(), 1);
+  }
+  const bool implicit_baseline = std::find(m.trace_modes.begin(), m.trace_modes.end(),
+                                           TraceMode::baseline) == m.trace_modes.end();
+  plan.counts.product = 1;
+  for (auto s : sizes) plan.counts.product *= s;
+  plan.cells.reserve(plan.counts.product);
+
+  std::vector<PendingBlock> pending;
+  BlockModes block_modes;
+  PointModes measured;
+  CellValues cell{};
+  for (std::size_t a = 0; a < kAxisCount; ++a) cell[a] = m.axes[a].labels.empty() ? kAbsent : 0;
+  do {
+    add_point_cells(m, host, options, selected, sizes[kTrace], cell, plan, measured);
+    if (!measured.modes.empty()) {
+      add_point_blocks(m, hashes, cell, measured, implicit_baseline, pending, block_modes);
+    }
+  } while (next_point(cell, sizes));
+  plan.counts.cells = plan.cells.size();
+
+  order_runs(m, pending, block_modes, plan);
   plan.counts.blocks = plan.blocks.size();
   plan.counts.runs = plan.runs.size();
   plan.estimate = detail::make_estimate(m, plan.runs, options);
