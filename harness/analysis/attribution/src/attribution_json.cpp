@@ -199,88 +199,92 @@ Json overview_json(const std::vector<OverviewRow>& rows) {
   return out;
 }
 
+Json scaling_json(const ScalingGroup& g) {
+  Json points = Json::array();
+  for (const auto& p : g.points) {
+    Json j = estimate_json(p.throughput, "throughput");
+    j["workers"] = p.workers;
+    j["runs"] = p.runs;
+    j["efficiency"] = p.efficiency ? Json(p.efficiency->value) : Json(nullptr);
+    j["efficiency_low"] = p.efficiency ? opt(p.efficiency->low) : Json(nullptr);
+    j["efficiency_high"] = p.efficiency ? opt(p.efficiency->high) : Json(nullptr);
+    points.push_back(j);
+  }
+  Json growing = Json::array();
+  for (const auto& c : g.growing) {
+    growing.push_back({{"label", c.label},
+                       {"ns_per_op_first", c.ns_per_op_first},
+                       {"ns_per_op_last", c.ns_per_op_last},
+                       {"growth", c.growth}});
+  }
+  return {{"cell", g.group},          {"axis", "workers"},        {"points", points},
+          {"cost_mode", g.cost_mode}, {"growing_costs", growing}, {"sentence", g.sentence}};
+}
+
+Json startup_json(const StartupTable& t) {
+  Json steps = Json::array();
+  for (const auto& [step, ns] : t.steps) {
+    steps.push_back({{"step", step}, {"ns", stats::to_decimal(ns)}});
+  }
+  Json calls = Json::array();
+  for (const auto& c : t.calls) {
+    calls.push_back({{"t_ns", stats::to_decimal(c.t_ns)},
+                     {"call", c.call},
+                     {"fd", c.fd},
+                     {"path", c.path},
+                     {"request", c.request},
+                     {"duration_ns", stats::to_decimal(c.duration_ns)},
+                     {"count", c.count},
+                     {"belongs_to", c.belongs_to}});
+  }
+  return {{"run", t.run},
+          {"worker", t.worker},
+          {"pid", t.pid},
+          {"startup_ns", stats::to_decimal(t.startup_ns)},
+          {"steps", steps},
+          {"calls", calls},
+          {"calls_cut", t.calls_cut}};
+}
+
+Json incarnation_json(const IncarnationRow& inc) {
+  Json phases = Json::array();
+  for (const auto& p : inc.phases) {
+    Json top = Json::array();
+    for (const auto& [label, ns] : p.top_calls) {
+      top.push_back({{"label", label}, {"ns", stats::to_decimal(ns)}});
+    }
+    phases.push_back({{"phase", p.phase},
+                      {"wall_ns", stats::to_decimal(p.wall_ns)},
+                      {"threads", p.threads},
+                      {"syscall_ns", stats::to_decimal(p.syscall_ns)},
+                      {"gc_ns", stats::to_decimal(p.gc_ns)},
+                      {"span_ns", stats::to_decimal(p.span_ns)},
+                      {"rest_ns", stats::to_decimal(p.rest_ns)},
+                      {"writer_ns", stats::to_decimal(p.writer_ns)},
+                      {"clamped_ns", stats::to_decimal(p.clamped_ns)},
+                      {"protocol_ns", stats::to_decimal(p.protocol_ns)},
+                      {"cpu_ns", p.cpu_ns ? Json(stats::to_decimal(*p.cpu_ns)) : Json(nullptr)},
+                      {"operations", p.operations},
+                      {"top_calls", top}});
+  }
+  return {{"run", inc.run},
+          {"mode", inc.mode},
+          {"worker", inc.worker},
+          {"pid", inc.pid},
+          {"phases", phases}};
+}
+
 }  // namespace
 
 Json attribution_to_json(const AttributionReport& r) {
   Json cells = Json::array();
   for (const auto& c : r.cells) cells.push_back(cell_json(c));
   Json scaling = Json::array();
-  for (const auto& g : r.scaling) {
-    Json points = Json::array();
-    for (const auto& p : g.points) {
-      Json j = estimate_json(p.throughput, "throughput");
-      j["workers"] = p.workers;
-      j["runs"] = p.runs;
-      j["efficiency"] = p.efficiency ? Json(p.efficiency->value) : Json(nullptr);
-      j["efficiency_low"] = p.efficiency ? opt(p.efficiency->low) : Json(nullptr);
-      j["efficiency_high"] = p.efficiency ? opt(p.efficiency->high) : Json(nullptr);
-      points.push_back(j);
-    }
-    Json growing = Json::array();
-    for (const auto& c : g.growing) {
-      growing.push_back({{"label", c.label},
-                         {"ns_per_op_first", c.ns_per_op_first},
-                         {"ns_per_op_last", c.ns_per_op_last},
-                         {"growth", c.growth}});
-    }
-    scaling.push_back({{"cell", g.group},
-                       {"axis", "workers"},
-                       {"points", points},
-                       {"cost_mode", g.cost_mode},
-                       {"growing_costs", growing},
-                       {"sentence", g.sentence}});
-  }
+  for (const auto& g : r.scaling) scaling.push_back(scaling_json(g));
   Json startup = Json::array();
-  for (const auto& t : r.startup) {
-    Json steps = Json::array();
-    for (const auto& [step, ns] : t.steps)
-      steps.push_back({{"step", step}, {"ns", stats::to_decimal(ns)}});
-    Json calls = Json::array();
-    for (const auto& c : t.calls) {
-      calls.push_back({{"t_ns", stats::to_decimal(c.t_ns)},
-                       {"call", c.call},
-                       {"fd", c.fd},
-                       {"path", c.path},
-                       {"request", c.request},
-                       {"duration_ns", stats::to_decimal(c.duration_ns)},
-                       {"count", c.count},
-                       {"belongs_to", c.belongs_to}});
-    }
-    startup.push_back({{"run", t.run},
-                       {"worker", t.worker},
-                       {"pid", t.pid},
-                       {"startup_ns", stats::to_decimal(t.startup_ns)},
-                       {"steps", steps},
-                       {"calls", calls},
-                       {"calls_cut", t.calls_cut}});
-  }
+  for (const auto& t : r.startup) startup.push_back(startup_json(t));
   Json incarnations = Json::array();
-  for (const auto& inc : r.incarnations) {
-    Json phases = Json::array();
-    for (const auto& p : inc.phases) {
-      Json top = Json::array();
-      for (const auto& [label, ns] : p.top_calls)
-        top.push_back({{"label", label}, {"ns", stats::to_decimal(ns)}});
-      phases.push_back({{"phase", p.phase},
-                        {"wall_ns", stats::to_decimal(p.wall_ns)},
-                        {"threads", p.threads},
-                        {"syscall_ns", stats::to_decimal(p.syscall_ns)},
-                        {"gc_ns", stats::to_decimal(p.gc_ns)},
-                        {"span_ns", stats::to_decimal(p.span_ns)},
-                        {"rest_ns", stats::to_decimal(p.rest_ns)},
-                        {"writer_ns", stats::to_decimal(p.writer_ns)},
-                        {"clamped_ns", stats::to_decimal(p.clamped_ns)},
-                        {"protocol_ns", stats::to_decimal(p.protocol_ns)},
-                        {"cpu_ns", p.cpu_ns ? Json(stats::to_decimal(*p.cpu_ns)) : Json(nullptr)},
-                        {"operations", p.operations},
-                        {"top_calls", top}});
-    }
-    incarnations.push_back({{"run", inc.run},
-                            {"mode", inc.mode},
-                            {"worker", inc.worker},
-                            {"pid", inc.pid},
-                            {"phases", phases}});
-  }
+  for (const auto& inc : r.incarnations) incarnations.push_back(incarnation_json(inc));
   return {{"schema", "jbench.attribution_report"},
           {"schema_version", 1},
           {"bundle", r.bundle},
