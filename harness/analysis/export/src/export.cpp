@@ -242,6 +242,112 @@ std::string nothing_folded(FoldedWeight weight, const ExportOptions& o) {
 
 }  // namespace
 
+namespace {
+
+// What the first pass found: each run's facts, whether it is exported, and every exported
+// run's tracks, with the times and weight of all their events.
+struct FirstPass {
+  std::vector<RunFacts> facts;
+  AdmitAll all;
+  ProcessMap processes;
+};
+
+// Pass 1, per run, so that a run left out by default leaves nothing in the totals. An error
+// (a malformed raw line) is returned as its text.
+std::string first_pass(const ExportOptions& o, const BundleInput& bundle, FirstPass& pass,
+                       ExportOutcome& out) {
+  pass.facts.resize(bundle.runs.size());
+  for (std::size_t i = 0; i < bundle.runs.size(); ++i) {
+    AdmitAll run_all;
+    ProcessMap run_processes;
+    CatalogSink catalog(run_processes);
+    TimelineBuilder builder(catalog, run_all);
+    bool had = false;
+    if (auto error = replay_run(bundle, i, builder, &pass.facts[i], &had); !error.empty()) {
+      return error;
+    }
+    pass.facts[i].selected = had || o.run.has_value();
+    if (!pass.facts[i].selected) continue;
+    out.runs.push_back(bundle.runs[i].id);
+    pass.all.weight += run_all.weight;
+    pass.all.min_ns = std::min(pass.all.min_ns, run_all.min_ns);
+    pass.all.max_ns = std::max(pass.all.max_ns, run_all.max_ns);
+    pass.processes.merge(run_processes);
+    if (pass.facts[i].syscall_light) light_note(out, bundle.runs[i]);
+  }
+  return {};
+}
+
+// otherData's `cut` (null when nothing was cut) and the warning that says what was left out.
+Json cut_json(const ExportOptions& o, const std::optional<CutPoint>& cut, const AdmitUntil& until,
+              std::uint64_t origin, const ChromeWriter& writer, ExportOutcome& out) {
+  if (!cut) return nullptr;
+  const CutCounts& left = until.left_out();
+  Json by_kind = Json::object();
+  std::vector<std::string> words;
+  for (std::size_t k = 0; k < kEventKinds; ++k) {
+    if (left.by_kind[k] == 0) continue;
+    const char* name = event_kind_name(static_cast<EventKind>(k));
+    by_kind[name] = left.by_kind[k];
+    words.push_back(
+        fmt::format("{} {}", left.by_kind[k], event_kind_plural(static_cast<EventKind>(k))));
+  }
+  out.notes.push_back(fmt::format(
+      "warning: cut at --max-events {}: {} events left out ({}), everything starting after "
+      "ts {} us (CLOCK_MONOTONIC {} ns); {} open slices closed at the cut",
+      o.max_events, left.events, fmt::join(words, ", "), micros(cut->cut_ns - origin), cut->cut_ns,
+      writer.closed_at_cut()));
+  return {{"reason", fmt::format("--max-events {}", o.max_events)},
+          {"at_ns", std::to_string(cut->cut_ns)},
+          {"at_ts", micros(cut->cut_ns - origin)},
+          {"events_left_out", left.events},
+          {"left_out_by_kind", by_kind},
+          {"slices_closed_at_cut", writer.closed_at_cut()}};
+}
+
+// Pass 2 of a folded export: every stack, however many events it took.
+ExportOutcome write_folded(const ExportOptions& o, const BundleInput& bundle, const FirstPass& pass,
+                           const std::vector<const RunInput*>& runs, FoldedWeight weight,
+                           OutputFile& file, ExportOutcome out) {
+  FoldedWriter folded(runs, weight);
+  AdmitAll everything;  // folded output is bounded by its distinct stacks, not by a cap
+  if (auto error = replay(bundle, pass.facts, folded, everything); !error.empty()) {
+    return failed(ExportFailure::bad_input, error);
+  }
+  if (folded.empty()) return failed(ExportFailure::bad_input, nothing_folded(weight, o));
+  out.events_written = folded.write(file);
+  if (auto error = file.commit(); !error.empty()) return failed(ExportFailure::bad_input, error);
+  return out;
+}
+
+// Pass 2 of a Chrome trace: the events in time order up to the cut --max-events asks for.
+ExportOutcome write_chrome(const ExportOptions& o, const BundleInput& bundle, FirstPass& pass,
+                           const std::vector<const RunInput*>& runs, OutputFile& file,
+                           ExportOutcome out) {
+  const std::uint64_t origin = pass.all.weight > 0 ? pass.all.min_ns : 0;
+  TimelineSink counter;
+  const auto cut = find_cut(o.max_events, pass.all,
+                            [&](Admission& a) { replay(bundle, pass.facts, counter, a); });
+  AdmitUntil until(cut ? cut->cut_ns : 0, cut ? cut->room : 0);
+  AdmitAll everything;
+  Admission& admission = cut ? static_cast<Admission&>(until) : everything;
+
+  ChromeWriter writer(file, pass.processes, origin);
+  writer.open(runs);
+  if (auto error = replay(bundle, pass.facts, writer, admission); !error.empty()) {
+    return failed(ExportFailure::bad_input, error);
+  }
+  Json other = other_data(o, bundle, pass.facts, pass.processes, origin);
+  other["events_written"] = writer.events();
+  other["cut"] = cut_json(o, cut, until, origin, writer, out);
+  writer.close(other.dump());
+  out.events_written = writer.events();
+  if (auto error = file.commit(); !error.empty()) return failed(ExportFailure::bad_input, error);
+  return out;
+}
+
+}  // namespace
+
 ExportOutcome export_bundle(const ExportOptions& o, std::ostream& stream) {
   BundleInput bundle = read_bundle_input(o.bundle, o.run);
   if (!bundle.error.empty()) return failed(ExportFailure::bad_input, bundle.error);
@@ -280,27 +386,9 @@ ExportOutcome export_bundle(const ExportOptions& o, std::ostream& stream) {
   if (auto refused = settle()) return *refused;
   if (o.format == ExportFormat::jsonl) return export_jsonl(o, bundle, stream, std::move(out));
 
-  // Pass 1, per run, so that a run left out by default leaves nothing in the totals.
-  std::vector<RunFacts> facts(bundle.runs.size());
-  AdmitAll all;
-  ProcessMap processes;
-  for (std::size_t i = 0; i < bundle.runs.size(); ++i) {
-    AdmitAll run_all;
-    ProcessMap run_processes;
-    CatalogSink catalog(run_processes);
-    TimelineBuilder builder(catalog, run_all);
-    bool had = false;
-    if (auto error = replay_run(bundle, i, builder, &facts[i], &had); !error.empty()) {
-      return failed(ExportFailure::bad_input, error);
-    }
-    facts[i].selected = had || o.run.has_value();
-    if (!facts[i].selected) continue;
-    out.runs.push_back(bundle.runs[i].id);
-    all.weight += run_all.weight;
-    all.min_ns = std::min(all.min_ns, run_all.min_ns);
-    all.max_ns = std::max(all.max_ns, run_all.max_ns);
-    processes.merge(run_processes);
-    if (facts[i].syscall_light) light_note(out, bundle.runs[i]);
+  FirstPass pass;
+  if (auto error = first_pass(o, bundle, pass, out); !error.empty()) {
+    return failed(ExportFailure::bad_input, error);
   }
   if (out.runs.empty()) {
     return failed(ExportFailure::bad_input,
@@ -310,67 +398,13 @@ ExportOutcome export_bundle(const ExportOptions& o, std::ostream& stream) {
   }
   std::vector<const RunInput*> runs;
   for (const RunInput& r : bundle.runs) runs.push_back(&r);
-  processes.assign(runs);
-  const std::uint64_t origin = all.weight > 0 ? all.min_ns : 0;
-
+  pass.processes.assign(runs);
   OutputFile file(o.out, stream);
   if (auto error = file.open(); !error.empty()) return failed(ExportFailure::bad_input, error);
-
   if (const auto weight = folded_weight(o.format)) {
-    FoldedWriter folded(runs, *weight);
-    AdmitAll everything;  // folded output is bounded by its distinct stacks, not by a cap
-    if (auto error = replay(bundle, facts, folded, everything); !error.empty()) {
-      return failed(ExportFailure::bad_input, error);
-    }
-    if (folded.empty()) return failed(ExportFailure::bad_input, nothing_folded(*weight, o));
-    out.events_written = folded.write(file);
-    if (auto error = file.commit(); !error.empty()) return failed(ExportFailure::bad_input, error);
-    return out;
+    return write_folded(o, bundle, pass, runs, *weight, file, std::move(out));
   }
-
-  TimelineSink counter;
-  const auto cut =
-      find_cut(o.max_events, all, [&](Admission& a) { replay(bundle, facts, counter, a); });
-  AdmitUntil until(cut ? cut->cut_ns : 0, cut ? cut->room : 0);
-  AdmitAll everything;
-  Admission& admission = cut ? static_cast<Admission&>(until) : everything;
-
-  ChromeWriter writer(file, processes, origin);
-  writer.open(runs);
-  if (auto error = replay(bundle, facts, writer, admission); !error.empty()) {
-    return failed(ExportFailure::bad_input, error);
-  }
-  Json other = other_data(o, bundle, facts, processes, origin);
-  other["events_written"] = writer.events();
-  if (cut) {
-    const CutCounts& left = until.left_out();
-    Json by_kind = Json::object();
-    std::vector<std::string> words;
-    for (std::size_t k = 0; k < kEventKinds; ++k) {
-      if (left.by_kind[k] == 0) continue;
-      const char* name = event_kind_name(static_cast<EventKind>(k));
-      by_kind[name] = left.by_kind[k];
-      words.push_back(
-          fmt::format("{} {}", left.by_kind[k], event_kind_plural(static_cast<EventKind>(k))));
-    }
-    other["cut"] = {{"reason", fmt::format("--max-events {}", o.max_events)},
-                    {"at_ns", std::to_string(cut->cut_ns)},
-                    {"at_ts", micros(cut->cut_ns - origin)},
-                    {"events_left_out", left.events},
-                    {"left_out_by_kind", by_kind},
-                    {"slices_closed_at_cut", writer.closed_at_cut()}};
-    out.notes.push_back(fmt::format(
-        "warning: cut at --max-events {}: {} events left out ({}), everything starting after "
-        "ts {} us (CLOCK_MONOTONIC {} ns); {} open slices closed at the cut",
-        o.max_events, left.events, fmt::join(words, ", "), micros(cut->cut_ns - origin),
-        cut->cut_ns, writer.closed_at_cut()));
-  } else {
-    other["cut"] = nullptr;
-  }
-  writer.close(other.dump());
-  out.events_written = writer.events();
-  if (auto error = file.commit(); !error.empty()) return failed(ExportFailure::bad_input, error);
-  return out;
+  return write_chrome(o, bundle, pass, runs, file, std::move(out));
 }
 
 }  // namespace jbench::exports
