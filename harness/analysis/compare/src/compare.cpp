@@ -472,7 +472,7 @@ void adjust_and_decide(std::vector<MetricRow>& rows, const CompareOptions& o) {
   for (MetricRow& r : rows) decide(r, o);
 }
 
-void summarize(Comparison& c) {
+void summarize_comparison(Comparison& c) {
   std::size_t regressed = 0, known = 0;
   for (const MetricRow& r : c.rows) {
     regressed += r.verdict == Verdict::regressed;
@@ -530,7 +530,7 @@ Comparison compare_bundles(const CompareSide& base, const CompareSide& cand,
   c.rows = metric_rows(base, cand, o);
   adjust_and_decide(c.rows, o);
   c.common_shift = common_shift(c.rows);
-  summarize(c);
+  summarize_comparison(c);
   return c;
 }
 

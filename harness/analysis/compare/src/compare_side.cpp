@@ -45,76 +45,54 @@ std::set<std::string> workload_binaries(const std::string& dir) {
   return out;
 }
 
-CompareSide read_one_bundle(const std::string& dir) {
-  CompareSide side;
-  side.dir = dir;
-  // The bundle's own verdict and its checksums are proof enough that it is the evidence that
-  // was validated when it was written; only a bundle that fails them is validated in full, to
-  // say why.
+// The bundle's own verdict and its checksums are proof enough that it is the evidence that was
+// validated when it was written; only a bundle that fails them is validated in full, to say why.
+// False when the bundle cannot be read at all (side.error says why).
+bool judge_side(const std::string& dir, CompareSide& side) {
   BundleValidity judged = judge_bundle(dir, /*check_sums=*/true);
   side.valid = judged.valid;
-  if (!judged.valid) {
-    ValidationReport report = validate_bundle(dir);
-    if (report.unreadable) {
-      side.readable = false;
-      side.error = report.findings.empty() ? "cannot read " + dir : report.findings[0].message;
-      return side;
-    }
-    for (const Finding& f : report.findings) {
-      side.findings.push_back(f.code + "  " + (f.file.empty() ? "(bundle)" : f.file) + ": " +
-                              f.message);
-    }
-    if (side.findings.empty()) side.findings = judged.reasons;
-  }
-  std::string error;
-  auto manifest = read_json_object(dir + "/manifest.json", error);
-  if (!manifest) {
+  if (judged.valid) return true;
+  ValidationReport report = validate_bundle(dir);
+  if (report.unreadable) {
     side.readable = false;
-    side.error = error;
-    return side;
+    side.error = report.findings.empty() ? "cannot read " + dir : report.findings[0].message;
+    return false;
   }
-  if (auto h = manifest->find("host"); h != manifest->end()) side.host = *h;
-  side.started_utc = manifest->value("started_utc", "");
-  if (auto j = manifest->find("jbench"); j != manifest->end() && j->is_object()) {
-    if (auto s = j->find("source"); s != j->end() && s->is_object()) {
-      side.jbench_revision = s->value("revision", "");
-    }
+  for (const Finding& f : report.findings) {
+    side.findings.push_back(f.code + "  " + (f.file.empty() ? "(bundle)" : f.file) + ": " +
+                            f.message);
   }
+  if (side.findings.empty()) side.findings = judged.reasons;
+  return true;
+}
+
+// The matrix that ran: the bundle's file with the settings the session replaced (a proposal's
+// side), which the manifest records, applied again so that two settings of one matrix are seen
+// as what they were. An error when they cannot be; none (and no matrix) when it does not parse.
+std::optional<std::string> read_side_matrix(const std::string& dir, const Json& manifest,
+                                            CompareSide& side) {
   std::ifstream in(dir + "/matrix.yaml", std::ios::binary);
   std::stringstream text;
   text << in.rdbuf();
   LoadedMatrix loaded = parse_matrix(text.str(), "matrix.yaml");
-  if (loaded.matrix) {
-    // What ran is the file with the settings the session replaced (a proposal's side): the
-    // manifest records them, and they are applied again here so that two settings of one matrix
-    // are seen as what they were.
-    std::string undeclared;
-    if (loaded.matrix->workload.kind == kProcessKind) {
-      const auto plan = read_json_object(dir + "/plan.json", undeclared);
-      if (plan) undeclared = declare_from_plan(*loaded.matrix, *plan);
-    }
-    if (!undeclared.empty()) {
-      side.readable = false;
-      side.error = undeclared;
-      return side;
-    }
-    if (auto why = apply_recorded_overrides(*manifest, *loaded.matrix)) {
-      side.readable = false;
-      side.error = *why;
-      return side;
-    }
-    side.matrix = std::move(loaded.matrix);
+  if (!loaded.matrix) return std::nullopt;
+  std::string undeclared;
+  if (loaded.matrix->workload.kind == kProcessKind) {
+    const auto plan = read_json_object(dir + "/plan.json", undeclared);
+    if (plan) undeclared = declare_from_plan(*loaded.matrix, *plan);
   }
-  side.workload_binaries = workload_binaries(dir);
+  if (!undeclared.empty()) return undeclared;
+  if (auto why = apply_recorded_overrides(manifest, *loaded.matrix)) return why;
+  side.matrix = std::move(loaded.matrix);
+  return std::nullopt;
+}
 
-  report::BundleRuns runs = report::read_bundle_runs(dir);
-  if (!runs.error.empty()) {
-    side.readable = false;
-    side.error = runs.error;
-    return side;
-  }
-  for (const auto& [point, trace] : report::ordered_cells(runs.runs))
+// Every run's metrics, by cell, with the seed and measure window of each value.
+void add_run_metrics(const std::string& dir, const report::BundleRuns& runs, CompareSide& side) {
+  for (const auto& [point, trace] : report::ordered_cells(runs.runs)) {
     side.cell_order.push_back(point + "." + trace);
+  }
+  std::string error;
   for (const report::RunFacts& r : runs.runs) {
     SideCell& cell = side.cells[r.cell + "." + r.trace];
     ++cell.runs;
@@ -129,6 +107,33 @@ CompareSide read_one_bundle(const std::string& dir) {
           r.measure_window.value_or(std::pair<std::uint64_t, std::uint64_t>{}));
     }
   }
+}
+
+CompareSide unreadable(CompareSide side, std::string error) {
+  side.readable = false;
+  side.error = std::move(error);
+  return side;
+}
+
+CompareSide read_one_bundle(const std::string& dir) {
+  CompareSide side;
+  side.dir = dir;
+  if (!judge_side(dir, side)) return side;
+  std::string error;
+  auto manifest = read_json_object(dir + "/manifest.json", error);
+  if (!manifest) return unreadable(std::move(side), error);
+  if (auto h = manifest->find("host"); h != manifest->end()) side.host = *h;
+  side.started_utc = manifest->value("started_utc", "");
+  if (auto j = manifest->find("jbench"); j != manifest->end() && j->is_object()) {
+    if (auto s = j->find("source"); s != j->end() && s->is_object()) {
+      side.jbench_revision = s->value("revision", "");
+    }
+  }
+  if (auto why = read_side_matrix(dir, *manifest, side)) return unreadable(std::move(side), *why);
+  side.workload_binaries = workload_binaries(dir);
+  report::BundleRuns runs = report::read_bundle_runs(dir);
+  if (!runs.error.empty()) return unreadable(std::move(side), runs.error);
+  add_run_metrics(dir, runs, side);
   return side;
 }
 

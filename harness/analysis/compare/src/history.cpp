@@ -36,6 +36,76 @@ std::vector<std::string> nights_in(const std::string& dir) {
   return out;
 }
 
+// A night as history lists it: usable, or the gap it leaves and why.
+HistoryBundle night_entry(const CompareSide& s) {
+  HistoryBundle b{s.dir, s.started_utc, s.jbench_revision, false, ""};
+  if (!s.readable) {
+    b.gap_reason = "unreadable: " + s.error;
+  } else if (!s.valid) {
+    b.gap_reason = "invalid: " +
+                   (s.findings.empty() ? std::string("see jbench validate") : s.findings.front());
+  } else {
+    std::size_t ok = 0;
+    for (const auto& [cell, c] : s.cells) ok += c.ok;
+    if (ok == 0) {
+      b.gap_reason = "measured nothing: no run succeeded";
+    } else {
+      b.usable = true;
+    }
+  }
+  return b;
+}
+
+// What makes two nights' figures one series: the cells' definition but the workload's settings
+// (a changed setting is shown as a change, as a change of code is; another phase, dataset or
+// workload is another measurement), and the host's class; as a short hash.
+std::string series_definition(const CompareSide& s) {
+  std::string facts;
+  if (s.matrix) {
+    for (const auto& [k, v] : cell_definition(*s.matrix)) {
+      if (!k.starts_with("workload.params.")) facts += k + "=" + v + "\n";
+    }
+  }
+  for (const auto& [k, v] : host_class(s.host)) facts += k + "=" + v + "\n";
+  return fmt::format("{:012x}", fnv1a64(facts) >> 16);
+}
+
+using SeriesMap = std::map<std::tuple<std::string, std::string, std::string>, HistorySeries>;
+
+// Night `i`'s median of every metric of every cell, each added to its series.
+void add_night(const CompareSide& s, std::size_t i, SeriesMap& series) {
+  const std::string definition = series_definition(s);
+  for (const auto& [cell, c] : s.cells) {
+    for (const auto& [metric, values] : c.metrics) {
+      if (values.empty()) continue;  // a cell that measured nothing here: a gap in it
+      HistorySeries& hs = series[{cell, metric, definition}];
+      hs.cell = cell;
+      hs.definition = definition;
+      hs.metric = metric;
+      hs.higher_is_better = higher_is_better(metric);
+      hs.bundles.push_back(i);
+      hs.values.push_back(*stats::median(values));
+    }
+  }
+}
+
+void summarize_history(History& h, std::size_t searched, std::size_t worse, std::size_t changes,
+                       const stats::ChangePointOptions& options) {
+  if (searched == 0) {
+    h.outcome = CompareOutcome::no_verdict;
+    h.summary = fmt::format("no verdict: no series has the {} usable bundles a change point needs",
+                            2 * options.min_segment);
+  } else if (worse > 0) {
+    h.outcome = CompareOutcome::regression;
+    h.summary = fmt::format("{} change points for the worse ({} in all) over {} series", worse,
+                            changes, searched);
+  } else {
+    h.outcome = CompareOutcome::no_regression;
+    h.summary = fmt::format("no change for the worse over {} series ({} change points in all)",
+                            searched, changes);
+  }
+}
+
 }  // namespace
 
 History read_history(const std::string& dir, const stats::ChangePointOptions& options) {
@@ -47,49 +117,10 @@ History read_history(const std::string& dir, const stats::ChangePointOptions& op
     return std::tie(a.started_utc, a.jbench_revision, a.dir) <
            std::tie(b.started_utc, b.jbench_revision, b.dir);
   });
-  std::map<std::tuple<std::string, std::string, std::string>, HistorySeries> series;
+  SeriesMap series;
   for (std::size_t i = 0; i < sides.size(); ++i) {
-    const CompareSide& s = sides[i];
-    HistoryBundle b{s.dir, s.started_utc, s.jbench_revision, false, ""};
-    if (!s.readable) {
-      b.gap_reason = "unreadable: " + s.error;
-    } else if (!s.valid) {
-      b.gap_reason = "invalid: " +
-                     (s.findings.empty() ? std::string("see jbench validate") : s.findings.front());
-    } else {
-      std::size_t ok = 0;
-      for (const auto& [cell, c] : s.cells) ok += c.ok;
-      if (ok == 0) {
-        b.gap_reason = "measured nothing: no run succeeded";
-      } else {
-        b.usable = true;
-      }
-    }
-    if (b.usable) {
-      std::string facts;
-      if (s.matrix) {
-        for (const auto& [k, v] : cell_definition(*s.matrix)) {
-          // A changed setting is shown as a change, as a change of code is; another phase,
-          // dataset or workload is another measurement.
-          if (!k.starts_with("workload.params.")) facts += k + "=" + v + "\n";
-        }
-      }
-      for (const auto& [k, v] : host_class(s.host)) facts += k + "=" + v + "\n";
-      const std::string definition = fmt::format("{:012x}", fnv1a64(facts) >> 16);
-      for (const auto& [cell, c] : s.cells) {
-        for (const auto& [metric, values] : c.metrics) {
-          if (values.empty()) continue;  // a cell that measured nothing here: a gap in it
-          HistorySeries& hs = series[{cell, metric, definition}];
-          hs.cell = cell;
-          hs.definition = definition;
-          hs.metric = metric;
-          hs.higher_is_better = higher_is_better(metric);
-          hs.bundles.push_back(i);
-          hs.values.push_back(*stats::median(values));
-        }
-      }
-    }
-    h.bundles.push_back(std::move(b));
+    h.bundles.push_back(night_entry(sides[i]));
+    if (h.bundles.back().usable) add_night(sides[i], i, series);
   }
   std::size_t searched = 0, worse = 0, changes = 0;
   for (auto& [key, hs] : series) {
@@ -110,19 +141,7 @@ History read_history(const std::string& dir, const stats::ChangePointOptions& op
     }
     h.series.push_back(std::move(hs));
   }
-  if (searched == 0) {
-    h.outcome = CompareOutcome::no_verdict;
-    h.summary = fmt::format("no verdict: no series has the {} usable bundles a change point needs",
-                            2 * options.min_segment);
-  } else if (worse > 0) {
-    h.outcome = CompareOutcome::regression;
-    h.summary = fmt::format("{} change points for the worse ({} in all) over {} series", worse,
-                            changes, searched);
-  } else {
-    h.outcome = CompareOutcome::no_regression;
-    h.summary = fmt::format("no change for the worse over {} series ({} change points in all)",
-                            searched, changes);
-  }
+  summarize_history(h, searched, worse, changes, options);
   return h;
 }
 

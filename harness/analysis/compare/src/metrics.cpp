@@ -92,6 +92,85 @@ bool higher_is_better(std::string_view metric) {
   return !(metric.ends_with("_ns") || metric.ends_with("_per_op"));
 }
 
+namespace {
+
+// Adds a total as a figure per measured operation, when there is one.
+class PerOp {
+ public:
+  PerOp(std::map<std::string, double>& out, double ops) : out_(out), ops_(ops) {}
+  void operator()(const std::string& metric, std::optional<double> total) const {
+    if (total) out_[metric] = *total / ops_;
+  }
+
+ private:
+  std::map<std::string, double>& out_;
+  double ops_;
+};
+
+void cpu_metrics(const Json& cpu, const PerOp& per_op) {
+  const Json& incarnations = member(cpu, "incarnations");
+  per_op("cpu_ns_per_op", over_incarnations(incarnations, [](const Json& m) {
+           return number(member(m, "cpu_ns"));
+         }));
+  // The kernel's count of every time a worker's threads left the CPU, voluntarily (a wait) or
+  // not (preempted): a count, but one the host's other work moves too.
+  per_op("context_switches_per_op", over_incarnations(incarnations, [](const Json& m) {
+           const auto voluntary = number(member(m, "voluntary_switches"));
+           const auto involuntary = number(member(m, "involuntary_switches"));
+           if (!voluntary || !involuntary) return std::optional<double>();
+           return std::optional<double>(*voluntary + *involuntary);
+         }));
+  // What the program asked of the kernel's memory and files: counts the host's other work
+  // hardly moves. Null in a reading (or absent, before they were read) gives no value.
+  per_op("page_faults_per_op", over_every_incarnation(incarnations, [](const Json& m) {
+           const auto minor = number(member(m, "minor_faults"));
+           const auto major = number(member(m, "major_faults"));
+           if (!minor || !major) return std::optional<double>();
+           return std::optional<double>(*minor + *major);
+         }));
+  per_op("bytes_read_per_op", over_every_incarnation(incarnations, [](const Json& m) {
+           return number(member(m, "read_chars"));
+         }));
+  per_op("bytes_written_per_op", over_every_incarnation(incarnations, [](const Json& m) {
+           return number(member(m, "written_chars"));
+         }));
+}
+
+void syscall_metrics(const Json& syscall, const PerOp& per_op) {
+  const Json& incarnations = member(syscall, "incarnations");
+  // A clean collector that saw no call still read every phase: its zero is measured. The
+  // off-CPU intervals the tracer keeps beside the calls (off-cpu:blocked, off-cpu:runnable) are
+  // not calls: how often a thread waits for a CPU is the host's doing, not the program's.
+  per_op("traced_syscalls_per_op", over_incarnations(incarnations, [](const Json& m) {
+           double n = 0;
+           if (m.is_object()) {
+             for (const auto& [call, figures] : m.items()) {
+               if (call.starts_with("off-cpu:")) continue;
+               n += number(member(figures, "count")).value_or(0);
+             }
+           }
+           return std::optional<double>(n);
+         }));
+  per_op(
+      "fsyncs_per_op", over_incarnations(incarnations, [](const Json& m) {
+        return std::optional<double>(number(member(member(m, "fsync"), "count")).value_or(0) +
+                                     number(member(member(m, "fdatasync"), "count")).value_or(0));
+      }));
+}
+
+void gc_metrics(const Json& gc, const PerOp& per_op) {
+  double collections = 0, pause = 0;
+  for (const Json& cell : member(gc, "cells")) {
+    if (member(cell, "phase") != "measure") continue;
+    collections += number(member(cell, "collections")).value_or(0);
+    pause += number(member(cell, "pause_total_ns")).value_or(0);
+  }
+  per_op("gc_collections_per_op", collections);
+  per_op("gc_pause_ns_per_op", pause);
+}
+
+}  // namespace
+
 std::map<std::string, double> run_metrics(const Json& summary, const std::set<std::string>& clean) {
   std::map<std::string, double> out;
   const Json& collectors = member(summary, "collectors");
@@ -107,9 +186,7 @@ std::map<std::string, double> run_metrics(const Json& summary, const std::set<st
   }
   const auto ops = number(member(member(summary, "measure"), "operations"));
   if (!ops || *ops <= 0) return out;  // nothing to divide by: no per-operation counter
-  auto per_op = [&](const std::string& metric, std::optional<double> total) {
-    if (total) out[metric] = *total / *ops;
-  };
+  const PerOp per_op(out, *ops);
   if (clean.count("instructions")) {
     per_op("instructions_per_op",
            over_incarnations(member(member(collectors, "instructions"), "incarnations"),
@@ -120,65 +197,9 @@ std::map<std::string, double> run_metrics(const Json& summary, const std::set<st
   per_op("vm_steps_per_op", number(member(member(summary, "measure"), "vm_steps")));
   // The project's own counters: a worker's result.counters, and its jb_counter calls.
   out.merge(results::project_counters_per_op(summary, clean.count("bridge") > 0));
-  if (clean.count("cpu") && !counted) {
-    const Json& incarnations = member(member(collectors, "cpu"), "incarnations");
-    per_op("cpu_ns_per_op", over_incarnations(incarnations, [](const Json& m) {
-             return number(member(m, "cpu_ns"));
-           }));
-    // The kernel's count of every time a worker's threads left the CPU, voluntarily (a wait) or
-    // not (preempted): a count, but one the host's other work moves too.
-    per_op("context_switches_per_op", over_incarnations(incarnations, [](const Json& m) {
-             const auto voluntary = number(member(m, "voluntary_switches"));
-             const auto involuntary = number(member(m, "involuntary_switches"));
-             if (!voluntary || !involuntary) return std::optional<double>();
-             return std::optional<double>(*voluntary + *involuntary);
-           }));
-    // What the program asked of the kernel's memory and files: counts the host's other work
-    // hardly moves. Null in a reading (or absent, before they were read) gives no value.
-    per_op("page_faults_per_op", over_every_incarnation(incarnations, [](const Json& m) {
-             const auto minor = number(member(m, "minor_faults"));
-             const auto major = number(member(m, "major_faults"));
-             if (!minor || !major) return std::optional<double>();
-             return std::optional<double>(*minor + *major);
-           }));
-    per_op("bytes_read_per_op", over_every_incarnation(incarnations, [](const Json& m) {
-             return number(member(m, "read_chars"));
-           }));
-    per_op("bytes_written_per_op", over_every_incarnation(incarnations, [](const Json& m) {
-             return number(member(m, "written_chars"));
-           }));
-  }
-  if (clean.count("syscall")) {
-    const Json& incarnations = member(member(collectors, "syscall"), "incarnations");
-    // A clean collector that saw no call still read every phase: its zero is measured. The
-    // off-CPU intervals the tracer keeps beside the calls (off-cpu:blocked, off-cpu:runnable) are
-    // not calls: how often a thread waits for a CPU is the host's doing, not the program's.
-    per_op("traced_syscalls_per_op", over_incarnations(incarnations, [](const Json& m) {
-             double n = 0;
-             if (m.is_object()) {
-               for (const auto& [call, figures] : m.items()) {
-                 if (call.starts_with("off-cpu:")) continue;
-                 n += number(member(figures, "count")).value_or(0);
-               }
-             }
-             return std::optional<double>(n);
-           }));
-    per_op(
-        "fsyncs_per_op", over_incarnations(incarnations, [](const Json& m) {
-          return std::optional<double>(number(member(member(m, "fsync"), "count")).value_or(0) +
-                                       number(member(member(m, "fdatasync"), "count")).value_or(0));
-        }));
-  }
-  if (clean.count("gc")) {
-    double collections = 0, pause = 0;
-    for (const Json& cell : member(member(collectors, "gc"), "cells")) {
-      if (member(cell, "phase") != "measure") continue;
-      collections += number(member(cell, "collections")).value_or(0);
-      pause += number(member(cell, "pause_total_ns")).value_or(0);
-    }
-    per_op("gc_collections_per_op", collections);
-    per_op("gc_pause_ns_per_op", pause);
-  }
+  if (clean.count("cpu") && !counted) cpu_metrics(member(collectors, "cpu"), per_op);
+  if (clean.count("syscall")) syscall_metrics(member(collectors, "syscall"), per_op);
+  if (clean.count("gc")) gc_metrics(member(collectors, "gc"), per_op);
   return out;
 }
 
