@@ -90,120 +90,165 @@ std::vector<RowFigures> rows_from_json(const Json& report) {
   return out;
 }
 
-Decision decide(const DecisionRule& rule, const std::vector<ProposalCounter>& counters,
-                const std::vector<RowFigures>& rows, const std::set<std::string>& accept_cells) {
-  std::map<std::string, std::map<std::string, const RowFigures*>> by_cell;
-  for (const auto& r : rows) by_cell[r.cell][r.metric] = &r;
-  for (const auto& cell : accept_cells) by_cell[cell];  // an accepting cell with no row counts
+namespace {
 
-  Decision d;
-  std::size_t clears = 0, falls_short = 0, missing = 0, regressions = 0;
-  bool counters_hold = true;
-  std::vector<std::string> counter_notes;
-  for (const auto& [cell, metrics] : by_cell) {
+using ByCell = std::map<std::string, std::map<std::string, const RowFigures*>>;
+
+// The rule applied cell by cell: what each cell says, and the tallies the verdict is made of.
+class Decider {
+ public:
+  Decider(const DecisionRule& rule, const std::vector<ProposalCounter>& counters,
+          const ByCell& by_cell)
+      : rule_(rule), counters_(counters), by_cell_(by_cell) {}
+
+  void cell(const std::string& name, bool accepting) {
     CellDecision c;
-    c.cell = cell;
-    c.accepting = accept_cells.count(cell) > 0;
-    const auto row = [&](const std::string& metric) -> const RowFigures* {
-      auto it = metrics.find(metric);
-      return it == metrics.end() ? nullptr : it->second;
-    };
-    for (const auto& metric : rule.guard_metrics) {
-      const RowFigures* r = row(metric);
-      if (!r) continue;
-      auto g = gain_of(*r);
-      if (g && r->q <= rule.fdr && g->high < 1 && 1 / g->g > 1 + rule.regression_at_most) {
-        c.regressions.push_back(metric);
-        ++regressions;
-        d.reasons.push_back(
-            fmt::format("{}: {} is worse by {} (interval of the gain {:.3f}-{:.3f}, "
-                        "q = {:.3g}), beyond the {} the rule allows",
-                        cell, metric, percent(1 / g->g - 1), g->low, g->high, r->q,
-                        percent(rule.regression_at_most)));
-      }
+    c.cell = name;
+    c.accepting = accepting;
+    guards(c);
+    if (accepting) {
+      primary(c);
+      counters(c);
     }
-    if (c.accepting) {
-      std::optional<Gain> g;
-      c.primary = primary_status(row(rule.primary), rule, g);
-      if (g) {
-        c.gain = g->g;
-        c.gain_low = g->low;
-        c.gain_high = g->high;
-      }
-      if (c.primary == "clears") ++clears;
-      if (c.primary == "falls_short") {
-        ++falls_short;
-        d.reasons.push_back(
-            g ? fmt::format("{}: {} gains ×{:.3f} [{:.3f}-{:.3f}]; the rule asks for at least "
-                            "×{:.3f}, which the interval excludes",
-                            cell, rule.primary, g->g, g->low, g->high,
-                            1 + rule.improvement_at_least)
-              : fmt::format("{}: {} observed nothing on either side", cell, rule.primary));
-      }
-      if (c.primary == "not_measured") {
-        ++missing;
-        d.reasons.push_back(
-            fmt::format("{}: no {} was measured on both sides, so the rule cannot be applied", cell,
-                        rule.primary));
-      }
-      // A counter may be measured only in a traced mode of the same point (fsyncs need the
-      // syscall collector): it is read from this cell, else from the point's other cells.
-      const std::string point = cell.substr(0, cell.rfind('.'));
-      const auto counter_row = [&](const std::string& metric) -> const RowFigures* {
-        if (const RowFigures* own = row(metric)) return own;
-        for (const auto& [other, other_metrics] : by_cell) {
-          if (other.substr(0, other.rfind('.')) != point) continue;
-          if (auto it = other_metrics.find(metric); it != other_metrics.end()) return it->second;
-        }
-        return nullptr;
-      };
-      for (const auto& counter : counters) {
-        const std::string s = counter_status(counter_row(counter.metric), counter, rule.fdr);
-        c.counters.emplace_back(counter.metric, s);
-        if (s != "moved") {
-          counters_hold = false;
-          counter_notes.push_back(fmt::format("{}: the counter {} ({} predicted) {}", cell,
-                                              counter.metric, to_string(counter.expect),
-                                              s == "against"        ? "moved against the prediction"
-                                              : s == "not_measured" ? "was not measured"
-                                                                    : "did not move"));
-        }
-      }
-    }
-    d.cells.push_back(std::move(c));
+    d_.cells.push_back(std::move(c));
   }
 
-  if (regressions > 0 || falls_short > 0) {
-    d.verdict = Verdict::rejected;
-    return d;
+  Decision verdict(const std::set<std::string>& accept_cells) &&;
+
+ private:
+  const RowFigures* row(const std::string& cell, const std::string& metric) const {
+    const auto& metrics = by_cell_.at(cell);
+    auto it = metrics.find(metric);
+    return it == metrics.end() ? nullptr : it->second;
   }
-  if (!accept_cells.empty() && clears == accept_cells.size()) {
-    if (counters_hold) {
-      d.verdict = Verdict::accepted;
-      d.reasons.insert(d.reasons.begin(),
-                       fmt::format("{} improves by at least {} in every accepting cell ({}), no "
-                                   "guarded metric regresses beyond {}, and every counter moved "
-                                   "as predicted",
-                                   rule.primary, percent(rule.improvement_at_least), clears,
-                                   percent(rule.regression_at_most)));
-      return d;
+  // A counter may be measured only in a traced mode of the same point (fsyncs need the syscall
+  // collector): it is read from this cell, else from the point's other cells.
+  const RowFigures* counter_row(const std::string& cell, const std::string& metric) const {
+    if (const RowFigures* own = row(cell, metric)) return own;
+    const std::string point = cell.substr(0, cell.rfind('.'));
+    for (const auto& [other, other_metrics] : by_cell_) {
+      if (other.substr(0, other.rfind('.')) != point) continue;
+      if (auto it = other_metrics.find(metric); it != other_metrics.end()) return it->second;
     }
-    d.unexplained = true;
-    d.reasons.push_back(fmt::format(
+    return nullptr;
+  }
+  void guards(CellDecision& c);
+  void primary(CellDecision& c);
+  void counters(CellDecision& c);
+
+  const DecisionRule& rule_;
+  const std::vector<ProposalCounter>& counters_;
+  const ByCell& by_cell_;
+  Decision d_;
+  std::size_t clears_ = 0, falls_short_ = 0, missing_ = 0, regressions_ = 0;
+  bool counters_hold_ = true;
+  std::vector<std::string> counter_notes_;
+};
+
+// A guarded metric worse beyond what the rule allows, with confidence, is a regression.
+void Decider::guards(CellDecision& c) {
+  for (const auto& metric : rule_.guard_metrics) {
+    const RowFigures* r = row(c.cell, metric);
+    if (!r) continue;
+    auto g = gain_of(*r);
+    if (g && r->q <= rule_.fdr && g->high < 1 && 1 / g->g > 1 + rule_.regression_at_most) {
+      c.regressions.push_back(metric);
+      ++regressions_;
+      d_.reasons.push_back(
+          fmt::format("{}: {} is worse by {} (interval of the gain {:.3f}-{:.3f}, "
+                      "q = {:.3g}), beyond the {} the rule allows",
+                      c.cell, metric, percent(1 / g->g - 1), g->low, g->high, r->q,
+                      percent(rule_.regression_at_most)));
+    }
+  }
+}
+
+// An accepting cell's primary metric: clears the rule, falls short of it, is open, or missing.
+void Decider::primary(CellDecision& c) {
+  std::optional<Gain> g;
+  c.primary = primary_status(row(c.cell, rule_.primary), rule_, g);
+  if (g) {
+    c.gain = g->g;
+    c.gain_low = g->low;
+    c.gain_high = g->high;
+  }
+  if (c.primary == "clears") ++clears_;
+  if (c.primary == "falls_short") {
+    ++falls_short_;
+    d_.reasons.push_back(
+        g ? fmt::format("{}: {} gains ×{:.3f} [{:.3f}-{:.3f}]; the rule asks for at least "
+                        "×{:.3f}, which the interval excludes",
+                        c.cell, rule_.primary, g->g, g->low, g->high,
+                        1 + rule_.improvement_at_least)
+          : fmt::format("{}: {} observed nothing on either side", c.cell, rule_.primary));
+  }
+  if (c.primary == "not_measured") {
+    ++missing_;
+    d_.reasons.push_back(
+        fmt::format("{}: no {} was measured on both sides, so the rule cannot be applied", c.cell,
+                    rule_.primary));
+  }
+}
+
+// Each counter the change is meant to move, and whether it moved as predicted.
+void Decider::counters(CellDecision& c) {
+  for (const auto& counter : counters_) {
+    const std::string s = counter_status(counter_row(c.cell, counter.metric), counter, rule_.fdr);
+    c.counters.emplace_back(counter.metric, s);
+    if (s == "moved") continue;
+    counters_hold_ = false;
+    counter_notes_.push_back(fmt::format("{}: the counter {} ({} predicted) {}", c.cell,
+                                         counter.metric, to_string(counter.expect),
+                                         s == "against"        ? "moved against the prediction"
+                                         : s == "not_measured" ? "was not measured"
+                                                               : "did not move"));
+  }
+}
+
+Decision Decider::verdict(const std::set<std::string>& accept_cells) && {
+  if (regressions_ > 0 || falls_short_ > 0) {
+    d_.verdict = Verdict::rejected;
+    return std::move(d_);
+  }
+  if (!accept_cells.empty() && clears_ == accept_cells.size()) {
+    if (counters_hold_) {
+      d_.verdict = Verdict::accepted;
+      d_.reasons.insert(d_.reasons.begin(),
+                        fmt::format("{} improves by at least {} in every accepting cell ({}), no "
+                                    "guarded metric regresses beyond {}, and every counter moved "
+                                    "as predicted",
+                                    rule_.primary, percent(rule_.improvement_at_least), clears_,
+                                    percent(rule_.regression_at_most)));
+      return std::move(d_);
+    }
+    d_.unexplained = true;
+    d_.reasons.push_back(fmt::format(
         "unexplained: {} improves as the rule asks, but the counters the change is meant to move "
         "do not show it",
-        rule.primary));
-    d.reasons.insert(d.reasons.end(), counter_notes.begin(), counter_notes.end());
-    return d;
+        rule_.primary));
+    d_.reasons.insert(d_.reasons.end(), counter_notes_.begin(), counter_notes_.end());
+    return std::move(d_);
   }
-  if (accept_cells.empty()) d.reasons.push_back("no accepting cell was measured");
-  if (missing == 0) {
-    d.reasons.push_back(fmt::format(
+  if (accept_cells.empty()) d_.reasons.push_back("no accepting cell was measured");
+  if (missing_ == 0) {
+    d_.reasons.push_back(fmt::format(
         "not enough evidence: {} of {} accepting cells clear the rule and none falls short of it",
-        clears, accept_cells.size()));
+        clears_, accept_cells.size()));
   }
-  d.reasons.insert(d.reasons.end(), counter_notes.begin(), counter_notes.end());
-  return d;
+  d_.reasons.insert(d_.reasons.end(), counter_notes_.begin(), counter_notes_.end());
+  return std::move(d_);
+}
+
+}  // namespace
+
+Decision decide(const DecisionRule& rule, const std::vector<ProposalCounter>& counters,
+                const std::vector<RowFigures>& rows, const std::set<std::string>& accept_cells) {
+  ByCell by_cell;
+  for (const auto& r : rows) by_cell[r.cell][r.metric] = &r;
+  for (const auto& cell : accept_cells) by_cell[cell];  // an accepting cell with no row counts
+  Decider decider(rule, counters, by_cell);
+  for (const auto& [cell, metrics] : by_cell) decider.cell(cell, accept_cells.count(cell) > 0);
+  return std::move(decider).verdict(accept_cells);
 }
 
 Decision decision_without_timing(Verdict verdict, std::string reason) {
