@@ -176,14 +176,8 @@ std::optional<ResolvedSide> resolve_side(Checker& c, const ProposalSide& s, cons
   return out;
 }
 
-}  // namespace
-
-std::optional<ResolvedProposal> resolve_proposal(const Proposal& p,
-                                                 std::vector<Diagnostic>& diagnostics) {
-  Checker c{diagnostics};
-  const std::string base_dir = fs::path(p.file).parent_path().string();
-  const std::string dir = base_dir.empty() ? "." : base_dir;
-
+// Every metric the proposal names must be one the comparison has.
+void check_metrics(const Proposal& p, Checker& c) {
   const auto check_metric = [&](const SourceLocation& at, const char* path,
                                 const std::string& metric) {
     if (known_metric(metric)) return;
@@ -191,41 +185,40 @@ std::optional<ResolvedProposal> resolve_proposal(const Proposal& p,
             fmt::format("unknown metric '{}'; the comparison's metrics are {}", metric,
                         known_metrics()));
   };
-  for (const auto& counter : p.counters)
+  for (const auto& counter : p.counters) {
     check_metric(counter.where, "counters.metric", counter.metric);
+  }
   for (const auto& metric : p.rule.guard_metrics) {
     check_metric(p.rule.where, "rule.guard_metrics", metric);
   }
   check_metric(p.rule.where, "rule.primary", p.rule.primary);
+}
 
-  const std::string matrix_path = relative_to(dir, p.matrix);
-  if (!fs::is_regular_file(matrix_path)) {
-    c.error(p.matrix_where, "matrix", fmt::format("{} is not a file", matrix_path));
-    return std::nullopt;
-  }
-  // The rank test on n sessions a side cannot give a p below 2 / C(2n, n): with too few sessions
-  // nothing could ever clear the rule, and the run would be spent for a certain "inconclusive".
-  const auto smallest_p = [](std::uint32_t n) {
-    double ways = 1;  // C(2n, n)
-    for (std::uint32_t i = 1; i <= n; ++i) ways = ways * (n + i) / i;
-    return 2 / ways;
-  };
-  if (smallest_p(p.sessions) > p.rule.fdr) {
-    std::uint32_t enough = p.sessions;
-    while (smallest_p(enough) > p.rule.fdr) ++enough;
-    c.error(p.sessions_where.line > 0 ? p.sessions_where : p.rule.where, "sessions",
-            fmt::format("with {} sessions a side the rank test's smallest p is {:.3g}, above the "
-                        "rule's fdr {}: nothing could be decided; give at least {} sessions",
-                        p.sessions, smallest_p(p.sessions), p.rule.fdr, enough));
-  }
-  LoadedMatrix loaded = load_matrix_file(matrix_path);
-  if (!loaded.matrix) {
-    for (auto& d : loaded.diagnostics) diagnostics.push_back(std::move(d));
-    return std::nullopt;
-  }
-  // The cells are named by the matrix's axes, and a process worker's parameter axes are known
-  // once it has described itself: the baseline's build is asked here, and each side's again.
-  Matrix m = *loaded.matrix;
+// The smallest p the rank test can give on n sessions a side: 2 / C(2n, n).
+double smallest_p(std::uint32_t n) {
+  double ways = 1;  // C(2n, n)
+  for (std::uint32_t i = 1; i <= n; ++i) ways = ways * (n + i) / i;
+  return 2 / ways;
+}
+
+// With too few sessions nothing could ever clear the rule, and the run would be spent for a
+// certain "inconclusive".
+void check_sessions(const Proposal& p, Checker& c) {
+  if (smallest_p(p.sessions) <= p.rule.fdr) return;
+  std::uint32_t enough = p.sessions;
+  while (smallest_p(enough) > p.rule.fdr) ++enough;
+  c.error(p.sessions_where.line > 0 ? p.sessions_where : p.rule.where, "sessions",
+          fmt::format("with {} sessions a side the rank test's smallest p is {:.3g}, above the "
+                      "rule's fdr {}: nothing could be decided; give at least {} sessions",
+                      p.sessions, smallest_p(p.sessions), p.rule.fdr, enough));
+}
+
+// The cells are named by the matrix's axes, and a process worker's parameter axes are known
+// once it has described itself: the baseline's build is asked here (each side's again later).
+// The matrix as declared by the baseline, or none with the diagnostics that say why.
+std::optional<Matrix> declared_matrix(const Proposal& p, const Matrix& undeclared, Checker& c,
+                                      std::vector<Diagnostic>& diagnostics) {
+  Matrix m = undeclared;
   if (m.workload.kind == kProcessKind && !p.baseline.command.empty()) {
     m.workload.command = p.baseline.command;
   }
@@ -238,17 +231,97 @@ std::optional<ResolvedProposal> resolve_proposal(const Proposal& p,
                         "candidate.oracle): name a matrix without 'oracle:'",
                         p.matrix, *m.oracle));
   }
+  return m;
+}
+
+// Which trace modes the proposal's runs have.
+struct ModesRun {
+  bool traced = false, counted = false, full = false;
+};
+
+// The accepting cells: those the rule names, else every measured point untraced (a traced mode's
+// throughput carries its observer; its counters are read beside it, decide.h).
+ModesRun accepting_cells(const Plan& plan, const ParsedFilters& accept_filters,
+                         std::set<std::string>& accept_cells) {
+  ModesRun modes;
+  for (const Run& run : plan.runs) {
+    if (run.trace == TraceMode::light || run.trace == TraceMode::full) modes.traced = true;
+    if (run.trace == TraceMode::full) modes.full = true;
+    if (run.trace == TraceMode::counted) modes.counted = true;
+    bool accepting = !accept_filters.filters.empty() || run.trace == TraceMode::baseline;
+    for (const OnlyFilter& f : accept_filters.filters) {
+      // The run's value on the filter's axis; an implicit baseline has none on the trace axis.
+      const std::uint16_t value =
+          f.axis != Axis::trace ? plan.blocks[run.block].point[static_cast<std::size_t>(f.axis)]
+          : run.implicit        ? kAbsent
+                         : plan.cells[run.cell].values[static_cast<std::size_t>(Axis::trace)];
+      if (std::find(f.values.begin(), f.values.end(), value) == f.values.end()) accepting = false;
+    }
+    if (accepting) accept_cells.insert(cell_id(plan, run));
+  }
+  return modes;
+}
+
+// A metric only some trace modes measure needs such a mode among the proposal's cells.
+void check_modes_measure(const Proposal& p, const ModesRun& modes, Checker& c) {
+  // Instructions are counted only by counted runs (docs/trace-modes.md, "counted").
+  const auto needs_counted = [&](const SourceLocation& at, const char* path,
+                                 const std::string& metric) {
+    if (metric != "instructions_per_op" || modes.counted) return;
+    c.error(at, path,
+            "instructions_per_op is counted only in the counted trace mode, and the proposal's "
+            "cells have none: add it to 'only: {trace: ...}' (and, for the primary, to "
+            "'rule.accept_cells')");
+  };
+  needs_counted(p.rule.where, "rule.primary", p.rule.primary);
+  for (const auto& counter : p.counters) {
+    needs_counted(counter.where, "counters.metric", counter.metric);
+    if (counter.metric.starts_with("counter:") && !modes.full) {
+      c.error(counter.where, "counters.metric",
+              fmt::format("{} is a jb_counter, recorded only in the full trace mode, and the "
+                          "proposal's cells have none: add it to 'only: {{trace: ...}}'",
+                          counter.metric));
+    } else if (needs_traced_mode(counter.metric) && !modes.traced) {
+      c.error(counter.where, "counters.metric",
+              fmt::format("{} is counted only in the light and full trace modes, and the "
+                          "proposal's cells have neither: add one to 'only: {{trace: ...}}'",
+                          counter.metric));
+    }
+  }
+}
+
+}  // namespace
+
+std::optional<ResolvedProposal> resolve_proposal(const Proposal& p,
+                                                 std::vector<Diagnostic>& diagnostics) {
+  Checker c{diagnostics};
+  const std::string base_dir = fs::path(p.file).parent_path().string();
+  const std::string dir = base_dir.empty() ? "." : base_dir;
+  check_metrics(p, c);
+  const std::string matrix_path = relative_to(dir, p.matrix);
+  if (!fs::is_regular_file(matrix_path)) {
+    c.error(p.matrix_where, "matrix", fmt::format("{} is not a file", matrix_path));
+    return std::nullopt;
+  }
+  check_sessions(p, c);
+  LoadedMatrix loaded = load_matrix_file(matrix_path);
+  if (!loaded.matrix) {
+    for (auto& d : loaded.diagnostics) diagnostics.push_back(std::move(d));
+    return std::nullopt;
+  }
+  const auto m = declared_matrix(p, *loaded.matrix, c, diagnostics);
+  if (!m) return std::nullopt;
   // `only` and the accepting cells are read as --only is, with its checks and suggestions.
-  ParsedFilters filters = parse_only_filters(only_arguments(p.only), m);
+  ParsedFilters filters = parse_only_filters(only_arguments(p.only), *m);
   for (const auto& e : filters.errors) c.error(p.only_where, "only", e);
-  ParsedFilters accept_filters = parse_only_filters(only_arguments(p.rule.accept_cells), m);
+  ParsedFilters accept_filters = parse_only_filters(only_arguments(p.rule.accept_cells), *m);
   for (const auto& e : accept_filters.errors) c.error(p.rule.where, "rule.accept_cells", e);
   if (!diagnostics.empty()) return std::nullopt;
 
   ResolvedProposal r;
   r.proposal = p;
   r.rule_sha256 = rule_sha256(p);
-  r.seed = p.seed.value_or(m.seed);
+  r.seed = p.seed.value_or(m->seed);
   const Matrix& undeclared = *loaded.matrix;
   auto baseline =
       resolve_side(c, p.baseline, "baseline", dir, undeclared, filters.filters, r.rule_sha256);
@@ -260,55 +333,14 @@ std::optional<ResolvedProposal> resolve_proposal(const Proposal& p,
   r.settings_differ = !p.baseline.params.empty() || !p.candidate.params.empty();
   r.builds_differ = p.baseline.worker_dir.has_value() || p.candidate.worker_dir.has_value() ||
                     !p.baseline.command.empty() || !p.candidate.command.empty();
-
-  // The accepting cells: those the rule names, else every measured point untraced (a traced
-  // mode's throughput carries its observer; its counters are read beside it, decide.h).
   const Plan& plan = r.baseline.plan;
-  bool traced = false, counted = false, full = false;
-  for (const Run& run : plan.runs) {
-    if (run.trace == TraceMode::light || run.trace == TraceMode::full) traced = true;
-    if (run.trace == TraceMode::full) full = true;
-    if (run.trace == TraceMode::counted) counted = true;
-    bool accepting = !accept_filters.filters.empty() || run.trace == TraceMode::baseline;
-    for (const OnlyFilter& f : accept_filters.filters) {
-      // The run's value on the filter's axis; an implicit baseline has none on the trace axis.
-      const std::uint16_t value =
-          f.axis != Axis::trace ? plan.blocks[run.block].point[static_cast<std::size_t>(f.axis)]
-          : run.implicit        ? kAbsent
-                         : plan.cells[run.cell].values[static_cast<std::size_t>(Axis::trace)];
-      if (std::find(f.values.begin(), f.values.end(), value) == f.values.end()) accepting = false;
-    }
-    if (accepting) r.accept_cells.insert(cell_id(plan, run));
-  }
+  const ModesRun modes = accepting_cells(plan, accept_filters, r.accept_cells);
   if (plan.runs.empty()) {
     c.error(p.only_where, "only", "the proposal's cells select no run of the matrix");
   } else if (r.accept_cells.empty()) {
     c.error(p.rule.where, "rule.accept_cells", "no measured cell is an accepting cell");
   }
-  // Instructions are counted only by counted runs (docs/trace-modes.md, "counted").
-  const auto needs_counted = [&](const SourceLocation& at, const char* path,
-                                 const std::string& metric) {
-    if (metric != "instructions_per_op" || counted) return;
-    c.error(at, path,
-            "instructions_per_op is counted only in the counted trace mode, and the proposal's "
-            "cells have none: add it to 'only: {trace: ...}' (and, for the primary, to "
-            "'rule.accept_cells')");
-  };
-  needs_counted(p.rule.where, "rule.primary", p.rule.primary);
-  for (const auto& counter : p.counters) {
-    needs_counted(counter.where, "counters.metric", counter.metric);
-    if (counter.metric.starts_with("counter:") && !full) {
-      c.error(counter.where, "counters.metric",
-              fmt::format("{} is a jb_counter, recorded only in the full trace mode, and the "
-                          "proposal's cells have none: add it to 'only: {{trace: ...}}'",
-                          counter.metric));
-    } else if (needs_traced_mode(counter.metric) && !traced) {
-      c.error(counter.where, "counters.metric",
-              fmt::format("{} is counted only in the light and full trace modes, and the "
-                          "proposal's cells have neither: add one to 'only: {{trace: ...}}'",
-                          counter.metric));
-    }
-  }
+  check_modes_measure(p, modes, c);
   if (!diagnostics.empty()) return std::nullopt;
   return r;
 }
