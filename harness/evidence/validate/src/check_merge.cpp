@@ -53,18 +53,13 @@ std::vector<std::string> run_files(const std::string& root, const std::string& i
   return out;
 }
 
-}  // namespace
-
-void check_merge(const BundleView& bundle, Findings& findings) {
-  if (!bundle.manifest) return;
-  const Json* merge = member(*bundle.manifest, "merge");
-  if (!merge) return;
-  const Json* shards = member(*merge, "shards");
-  if (!shards || !shards->is_array()) return;  // the schema check reports it
-
+// The shards' kept copies, by index: their SHA256SUMS against the merge's record of them, their
+// host and runs.
+std::map<std::uint64_t, ShardCopy> shard_copies(const BundleView& bundle, const Json& shards,
+                                                Findings& findings) {
   std::map<std::uint64_t, ShardCopy> copies;
-  for (std::size_t i = 0; i < shards->size(); ++i) {
-    const Json& s = (*shards)[i];
+  for (std::size_t i = 0; i < shards.size(); ++i) {
+    const Json& s = shards[i];
     const auto index = u64_at(s, "index");
     const auto copy = string_at(s, "copy");
     if (!index || !copy) continue;
@@ -96,6 +91,66 @@ void check_merge(const BundleView& bundle, Findings& findings) {
     }
     copies[*index] = std::move(c);
   }
+  return copies;
+}
+
+// A merged run's manifest entry against its shard's: its status and where it ran.
+void check_run_entry(const std::string& id, std::uint64_t shard, const Json& r, const Json& listed,
+                     const ShardCopy& c, const std::string& at, Findings& findings) {
+  if (string_at(listed, "status") != string_at(r, "status")) {
+    findings.add("merge.record_mismatch", "manifest.json", at + "/status",
+                 fmt::format("run '{}' is '{}' here and '{}' in shard {}'s manifest", id,
+                             string_at(r, "status").value_or("?"),
+                             string_at(listed, "status").value_or("?"), shard));
+  }
+  const Json* host = member(r, "host");
+  for (const char* key : {"hostname", "boot_id"}) {
+    const auto here = host ? string_at(*host, key) : std::nullopt;
+    if (here != string_at(c.host, key)) {
+      findings.add(
+          "merge.record_mismatch", "manifest.json", at + "/host/" + key,
+          fmt::format("run '{}' is said to have run on {} {}, shard {}'s manifest says {}", id, key,
+                      here.value_or("(none)"), shard, string_at(c.host, key).value_or("(none)")));
+    }
+  }
+}
+
+// The run's bytes against the shard's sums, both ways.
+void check_run_bytes(const BundleView& bundle, const std::string& id, std::uint64_t shard,
+                     const ShardCopy& c, Findings& findings) {
+  const std::string prefix = "runs/" + id + "/";
+  std::set<std::string> present;
+  for (const std::string& file : run_files(bundle.root, id)) {
+    present.insert(file);
+    const auto want = c.sums.find(file);
+    const auto got = file_sha256(bundle.root + "/" + file);
+    if (want == c.sums.end()) {
+      findings.add("merge.run_altered", file, "",
+                   fmt::format("shard {}'s SHA256SUMS does not list this file", shard));
+    } else if (got && *got != want->second) {
+      findings.add(
+          "merge.run_altered", file, "",
+          fmt::format("hashes to {}, shard {}'s SHA256SUMS says {}", *got, shard, want->second));
+    }
+  }
+  for (auto it = c.sums.lower_bound(prefix); it != c.sums.end() && it->first.starts_with(prefix);
+       ++it) {
+    if (!present.count(it->first)) {
+      findings.add("merge.run_altered", it->first, "",
+                   fmt::format("shard {} wrote this file; the merged bundle lacks it", shard));
+    }
+  }
+}
+
+}  // namespace
+
+void check_merge(const BundleView& bundle, Findings& findings) {
+  if (!bundle.manifest) return;
+  const Json* merge = member(*bundle.manifest, "merge");
+  if (!merge) return;
+  const Json* shards = member(*merge, "shards");
+  if (!shards || !shards->is_array()) return;  // the schema check reports it
+  const std::map<std::uint64_t, ShardCopy> copies = shard_copies(bundle, *shards, findings);
 
   std::map<std::uint64_t, std::set<std::string>> merged_of_shard;
   const Json* runs = member(*bundle.manifest, "runs");
@@ -119,46 +174,8 @@ void check_merge(const BundleView& bundle, Findings& findings) {
                    fmt::format("run '{}' is not a run of shard {}'s manifest", *id, *shard));
       continue;
     }
-    if (string_at(listed->second, "status") != string_at(r, "status")) {
-      findings.add("merge.record_mismatch", "manifest.json", at + "/status",
-                   fmt::format("run '{}' is '{}' here and '{}' in shard {}'s manifest", *id,
-                               string_at(r, "status").value_or("?"),
-                               string_at(listed->second, "status").value_or("?"), *shard));
-    }
-    const Json* host = member(r, "host");
-    for (const char* key : {"hostname", "boot_id"}) {
-      const auto here = host ? string_at(*host, key) : std::nullopt;
-      if (here != string_at(c.host, key)) {
-        findings.add(
-            "merge.record_mismatch", "manifest.json", at + "/host/" + key,
-            fmt::format("run '{}' is said to have run on {} {}, shard {}'s manifest says {}", *id,
-                        key, here.value_or("(none)"), *shard,
-                        string_at(c.host, key).value_or("(none)")));
-      }
-    }
-    // The run's bytes against the shard's sums, both ways.
-    const std::string prefix = "runs/" + *id + "/";
-    std::set<std::string> present;
-    for (const std::string& file : run_files(bundle.root, *id)) {
-      present.insert(file);
-      const auto want = c.sums.find(file);
-      const auto got = file_sha256(bundle.root + "/" + file);
-      if (want == c.sums.end()) {
-        findings.add("merge.run_altered", file, "",
-                     fmt::format("shard {}'s SHA256SUMS does not list this file", *shard));
-      } else if (got && *got != want->second) {
-        findings.add(
-            "merge.run_altered", file, "",
-            fmt::format("hashes to {}, shard {}'s SHA256SUMS says {}", *got, *shard, want->second));
-      }
-    }
-    for (auto it = c.sums.lower_bound(prefix); it != c.sums.end() && it->first.starts_with(prefix);
-         ++it) {
-      if (!present.count(it->first)) {
-        findings.add("merge.run_altered", it->first, "",
-                     fmt::format("shard {} wrote this file; the merged bundle lacks it", *shard));
-      }
-    }
+    check_run_entry(*id, *shard, r, listed->second, c, at, findings);
+    check_run_bytes(bundle, *id, *shard, c, findings);
   }
   for (const auto& [index, c] : copies) {
     for (const auto& [id, entry] : c.runs) {

@@ -78,6 +78,108 @@ void check_gate_command(const std::string& root, const Json& gate, const char* s
   }
 }
 
+// The oracle gate: each pass that ran is a valid bundle, and says what the record says.
+void check_proposal_gates(const std::string& root, const Json& record, Findings& findings) {
+  const Json* oracle = member(record, "oracle");
+  if (!oracle) return;
+  for (const char* side : {"candidate", "baseline"}) {
+    const Json* g = member(*oracle, side);
+    if (!g || !g->value("ran", false)) continue;
+    check_gate_command(root, *g, side, findings);
+    auto bundle = string_at(*g, "bundle");
+    if (!bundle) continue;
+    nested_valid(root, *bundle, fmt::format("{} oracle", side), findings);
+    auto doc = load_plain_json(root + "/" + *bundle, "oracle.json", findings);
+    if (doc && doc->value("passed", false) != g->value("passed", false)) {
+      findings.add("proposal.oracle_mismatch", "proposal.json",
+                   fmt::format("/oracle/{}/passed", side),
+                   fmt::format("the record says the {}'s oracle pass {}, its bundle says not", side,
+                               g->value("passed", false) ? "passed" : "failed"));
+    }
+  }
+}
+
+// Every session: present, valid, carrying the hash recorded before the first run; a finished
+// proposal ran every session of its recorded order, in that order; and no session folder is
+// there that the record does not list.
+void check_proposal_sessions(const std::string& root, const Json& record,
+                             const std::optional<std::string>& recorded_rule_hash,
+                             Findings& findings) {
+  std::set<std::string> listed;
+  const Json* sessions = member(record, "sessions");
+  if (sessions && sessions->is_array()) {
+    for (std::size_t i = 0; i < sessions->size(); ++i) {
+      auto bundle = string_at((*sessions)[i], "bundle");
+      if (!bundle) continue;
+      listed.insert(*bundle);
+      if (!nested_valid(root, *bundle, "session", findings)) continue;
+      if (session_rule_hash(root + "/" + *bundle) != recorded_rule_hash) {
+        findings.add("proposal.session_rule_mismatch", *bundle + "/manifest.json",
+                     "/matrix/overrides",
+                     "the session does not carry the rule hash the record declares: it was not "
+                     "run for this rule");
+      }
+    }
+  }
+  const Json* order = member(record, "order");
+  if (string_at(record, "status") == std::string("complete") && string_at(record, "comparison") &&
+      sessions && order && sessions->is_array() && order->is_array()) {
+    bool same = sessions->size() == order->size();
+    for (std::size_t i = 0; same && i < sessions->size(); ++i) {
+      const Json& side = (*order)[i];
+      same = side.is_string() && string_at((*sessions)[i], "side") == side.get<std::string>();
+    }
+    if (!same) {
+      findings.add("proposal.sessions_mismatch", "proposal.json", "/sessions",
+                   fmt::format("{} sessions are listed where the recorded order has {}, or not in "
+                               "that order",
+                               sessions->size(), order->size()));
+    }
+  }
+  for (const char* side : {"baseline", "candidate"}) {
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(root + "/" + side, ec)) {
+      const std::string rel = std::string(side) + "/" + e.path().filename().string();
+      if (e.is_directory() && !listed.count(rel)) {
+        findings.add("proposal.session_unlisted", rel, "",
+                     "a session the record does not list: evidence added after the run");
+      }
+    }
+  }
+}
+
+// The verdict, re-derived from the comparison the bundle holds.
+void check_proposal_verdict(const std::string& root, const Json& record, const Proposal& proposal,
+                            Findings& findings) {
+  const Json* decision = member(record, "decision");
+  const auto verdict = string_at(record, "verdict");
+  const auto comparison_file = string_at(record, "comparison");
+  if (!comparison_file) {
+    if (verdict == std::string("accepted")) {
+      findings.add("proposal.verdict_mismatch", "proposal.json", "/verdict",
+                   "accepted without a comparison");
+    }
+    return;
+  }
+  auto comparison = load_schema_checked(root, *comparison_file, "compare-report", findings);
+  std::set<std::string> accept;
+  if (const Json* a = member(record, "accept_cells"); a && a->is_array()) {
+    for (const auto& c : *a) {
+      if (c.is_string()) accept.insert(c.get<std::string>());
+    }
+  }
+  if (!comparison || !decision) return;
+  const auto again = proposal::decide(proposal.rule, proposal.counters,
+                                      proposal::rows_from_json(*comparison), accept);
+  const bool refused = string_at(*comparison, "outcome") == std::string("refused");
+  if (!refused && verdict != std::string(proposal::to_string(again.verdict))) {
+    findings.add("proposal.verdict_mismatch", "proposal.json", "/verdict",
+                 fmt::format("the record says {}, but the rule applied to comparison.json "
+                             "gives {}",
+                             verdict.value_or("(none)"), proposal::to_string(again.verdict)));
+  }
+}
+
 }  // namespace
 
 void check_proposal(const std::string& root, Findings& findings) {
@@ -108,96 +210,9 @@ void check_proposal(const std::string& root, Findings& findings) {
                              "first run hashes to {}: the rule was edited after the run",
                              rule_hash, recorded_rule_hash.value_or("(none)")));
   }
-
-  // The oracle gate: each pass that ran is a valid bundle, and says what the record says.
-  if (const Json* oracle = member(*record, "oracle")) {
-    for (const char* side : {"candidate", "baseline"}) {
-      const Json* g = member(*oracle, side);
-      if (!g || !g->value("ran", false)) continue;
-      check_gate_command(root, *g, side, findings);
-      auto bundle = string_at(*g, "bundle");
-      if (!bundle) continue;
-      nested_valid(root, *bundle, fmt::format("{} oracle", side), findings);
-      auto doc = load_plain_json(root + "/" + *bundle, "oracle.json", findings);
-      if (doc && doc->value("passed", false) != g->value("passed", false)) {
-        findings.add("proposal.oracle_mismatch", "proposal.json",
-                     fmt::format("/oracle/{}/passed", side),
-                     fmt::format("the record says the {}'s oracle pass {}, its bundle says not",
-                                 side, g->value("passed", false) ? "passed" : "failed"));
-      }
-    }
-  }
-
-  // Every session: present, valid, carrying the hash recorded before the first run.
-  std::set<std::string> listed;
-  const Json* sessions = member(*record, "sessions");
-  if (sessions && sessions->is_array()) {
-    for (std::size_t i = 0; i < sessions->size(); ++i) {
-      auto bundle = string_at((*sessions)[i], "bundle");
-      if (!bundle) continue;
-      listed.insert(*bundle);
-      if (!nested_valid(root, *bundle, "session", findings)) continue;
-      if (session_rule_hash(root + "/" + *bundle) != recorded_rule_hash) {
-        findings.add("proposal.session_rule_mismatch", *bundle + "/manifest.json",
-                     "/matrix/overrides",
-                     "the session does not carry the rule hash the record declares: it was not "
-                     "run for this rule");
-      }
-    }
-  }
-  // A finished proposal ran every session of its recorded order, in that order.
-  const Json* order = member(*record, "order");
-  if (string_at(*record, "status") == std::string("complete") && string_at(*record, "comparison") &&
-      sessions && order && sessions->is_array() && order->is_array()) {
-    bool same = sessions->size() == order->size();
-    for (std::size_t i = 0; same && i < sessions->size(); ++i) {
-      const Json& side = (*order)[i];
-      same = side.is_string() && string_at((*sessions)[i], "side") == side.get<std::string>();
-    }
-    if (!same) {
-      findings.add("proposal.sessions_mismatch", "proposal.json", "/sessions",
-                   fmt::format("{} sessions are listed where the recorded order has {}, or not in "
-                               "that order",
-                               sessions->size(), order->size()));
-    }
-  }
-  for (const char* side : {"baseline", "candidate"}) {
-    std::error_code ec;
-    for (const auto& e : fs::directory_iterator(root + "/" + side, ec)) {
-      const std::string rel = std::string(side) + "/" + e.path().filename().string();
-      if (e.is_directory() && !listed.count(rel)) {
-        findings.add("proposal.session_unlisted", rel, "",
-                     "a session the record does not list: evidence added after the run");
-      }
-    }
-  }
-
-  // The verdict, re-derived from the comparison the bundle holds.
-  const Json* decision = member(*record, "decision");
-  const auto verdict = string_at(*record, "verdict");
-  if (const auto comparison_file = string_at(*record, "comparison")) {
-    auto comparison = load_schema_checked(root, *comparison_file, "compare-report", findings);
-    std::set<std::string> accept;
-    if (const Json* a = member(*record, "accept_cells"); a && a->is_array()) {
-      for (const auto& c : *a) {
-        if (c.is_string()) accept.insert(c.get<std::string>());
-      }
-    }
-    if (comparison && decision) {
-      const auto again = proposal::decide(parsed.proposal->rule, parsed.proposal->counters,
-                                          proposal::rows_from_json(*comparison), accept);
-      const bool refused = string_at(*comparison, "outcome") == std::string("refused");
-      if (!refused && verdict != std::string(proposal::to_string(again.verdict))) {
-        findings.add("proposal.verdict_mismatch", "proposal.json", "/verdict",
-                     fmt::format("the record says {}, but the rule applied to comparison.json "
-                                 "gives {}",
-                                 verdict.value_or("(none)"), proposal::to_string(again.verdict)));
-      }
-    }
-  } else if (verdict == std::string("accepted")) {
-    findings.add("proposal.verdict_mismatch", "proposal.json", "/verdict",
-                 "accepted without a comparison");
-  }
+  check_proposal_gates(root, *record, findings);
+  check_proposal_sessions(root, *record, recorded_rule_hash, findings);
+  check_proposal_verdict(root, *record, *parsed.proposal, findings);
 }
 
 }  // namespace jbench::validate
