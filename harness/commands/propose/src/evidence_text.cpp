@@ -50,9 +50,8 @@ std::string figure(const Json& j, const char* key) {
   return fmt::format("{:.3f}", j[key].get<double>());
 }
 
-}  // namespace
-
-std::string evidence_text(const Json& record, const Json& comparison) {
+// What was proposed: the sides, the rule and its counters, the gates and the sessions run.
+std::string declared_text(const Json& record, const Json& rule) {
   std::string out;
   const Json p = record.value("proposal", Json::object());
   out += fmt::format("proposal {} ({}), rule sha256 {}\n", text(p, "name"), text(p, "file"),
@@ -60,7 +59,6 @@ std::string evidence_text(const Json& record, const Json& comparison) {
   const Json sides = record.value("sides", Json::object());
   out += fmt::format("  baseline:  {}\n", side_line(sides.value("baseline", Json::object())));
   out += fmt::format("  candidate: {}\n", side_line(sides.value("candidate", Json::object())));
-  const Json rule = record.value("rule", Json::object());
   out += fmt::format(
       "  rule: accept if {} improves by at least {:.1f}% (interval above 1, q <= {}) in every "
       "accepting cell, no guarded metric ({}) worsens beyond {:.1f}%, and every counter moves as "
@@ -83,52 +81,70 @@ std::string evidence_text(const Json& record, const Json& comparison) {
       "pairs (seed {})\n",
       sessions.size(), record.value("order", Json::array()).size(), complete,
       record.value("sessions_per_side", 0), text(record, "seed"));
+  return out;
+}
 
-  const Json decision = record.value("decision", Json::object());
-  // The comparison's rows by cell and metric, for the figures beside each decision.
-  std::map<std::pair<std::string, std::string>, Json> rows;
+// An accepting cell's primary metric with its figures, what its units could have seen, and its
+// counters.
+std::string accepting_text(const Json& c, const Json& row, const Json& rule) {
+  std::string out;
+  // A counted metric is compared pair by pair (runs of one seed), others session by session.
+  const bool paired = row.value("paired", false);
+  const std::string units =
+      paired ? fmt::format("{} pairs of runs of one seed", row.value("units_base", 0))
+             : fmt::format("{} vs {} sessions", row.value("units_base", 0),
+                           row.value("units_candidate", 0));
+  // What these units could have seen (80% power): a verdict says what it could not.
+  const std::string sees =
+      row.contains("detectable_change") && row["detectable_change"].is_number()
+          ? fmt::format(", could see {:.2f}%", row["detectable_change"].get<double>() * 100)
+          : std::string();
+  out += fmt::format("    {}: {} (ratio {} [{}-{}], q {}, {}{})\n", text(rule, "primary"),
+                     text(c, "primary"), figure(row, "ratio"), figure(row, "ci_low"),
+                     figure(row, "ci_high"), figure(row, "q"), units, sees);
+  if (text(c, "primary") == "open" && row.contains("repetitions_needed") &&
+      row["repetitions_needed"].is_number()) {
+    out += fmt::format("      about {} {} a side would settle a {:.1f}% change\n",
+                       row["repetitions_needed"].get<std::size_t>(), paired ? "pairs" : "sessions",
+                       rule.value("improvement_at_least", 0.0) * 100);
+  }
+  const Json counters = c.value("counters", Json::object());
+  for (const auto& [metric, status] : counters.items()) {
+    out += fmt::format("    counter {}: {}\n", metric,
+                       status.is_string() ? status.get<std::string>() : "?");
+  }
+  return out;
+}
+
+// The decision cell by cell, beside the comparison's figures.
+std::string cells_text(const Json& decision, const Json& comparison, const Json& rule) {
+  std::map<std::pair<std::string, std::string>, Json> rows;  // by cell and metric
   if (comparison.is_object() && comparison.contains("rows")) {
     for (const auto& row : comparison["rows"]) {
       rows[{text(row, "cell"), text(row, "metric")}] = row;
     }
   }
+  std::string out;
   for (const auto& c : decision.value("cells", Json::array())) {
     if (!c.value("accepting", false) && c.value("regressions", Json::array()).empty()) continue;
     const std::string cell = text(c, "cell");
     out += fmt::format("  {}{}\n", cell, c.value("accepting", false) ? "" : " (guarded only)");
     if (c.value("accepting", false)) {
-      const Json& row = rows[{cell, text(rule, "primary")}];
-      // A counted metric is compared pair by pair (runs of one seed), others session by session.
-      const bool paired = row.value("paired", false);
-      const std::string units =
-          paired ? fmt::format("{} pairs of runs of one seed", row.value("units_base", 0))
-                 : fmt::format("{} vs {} sessions", row.value("units_base", 0),
-                               row.value("units_candidate", 0));
-      // What these units could have seen (80% power): a verdict says what it could not.
-      const std::string sees =
-          row.contains("detectable_change") && row["detectable_change"].is_number()
-              ? fmt::format(", could see {:.2f}%", row["detectable_change"].get<double>() * 100)
-              : std::string();
-      out += fmt::format("    {}: {} (ratio {} [{}-{}], q {}, {}{})\n", text(rule, "primary"),
-                         text(c, "primary"), figure(row, "ratio"), figure(row, "ci_low"),
-                         figure(row, "ci_high"), figure(row, "q"), units, sees);
-      if (text(c, "primary") == "open" && row.contains("repetitions_needed") &&
-          row["repetitions_needed"].is_number()) {
-        out +=
-            fmt::format("      about {} {} a side would settle a {:.1f}% change\n",
-                        row["repetitions_needed"].get<std::size_t>(), paired ? "pairs" : "sessions",
-                        rule.value("improvement_at_least", 0.0) * 100);
-      }
-      const Json counters = c.value("counters", Json::object());
-      for (const auto& [metric, status] : counters.items()) {
-        out += fmt::format("    counter {}: {}\n", metric,
-                           status.is_string() ? status.get<std::string>() : "?");
-      }
+      out += accepting_text(c, rows[{cell, text(rule, "primary")}], rule);
     }
     for (const auto& m : c.value("regressions", Json::array())) {
       out += fmt::format("    {} regressed\n", m.is_string() ? m.get<std::string>() : "?");
     }
   }
+  return out;
+}
+
+}  // namespace
+
+std::string evidence_text(const Json& record, const Json& comparison) {
+  const Json rule = record.value("rule", Json::object());
+  const Json decision = record.value("decision", Json::object());
+  std::string out = declared_text(record, rule) + cells_text(decision, comparison, rule);
   for (const auto& d : record.value("build_differences", Json::array())) {
     out += fmt::format("build difference: {}\n", d.is_string() ? d.get<std::string>() : "?");
   }
