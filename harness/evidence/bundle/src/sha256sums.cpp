@@ -106,6 +106,70 @@ Listing parse_sums(const std::string& text, std::vector<SumsProblem>& problems) 
   return listing;
 }
 
+// SHA256SUMS's text, opened beneath the bundle without following a link; none, with the problem
+// added, when it cannot be read.
+std::optional<std::string> read_sums_file(int root, const std::string& bundle_dir,
+                                          std::vector<SumsProblem>& problems) {
+  UniqueFd sums_fd(::openat(root, kSha256SumsName, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK));
+  struct stat st {};
+  if (!sums_fd.valid() || ::fstat(sums_fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) {
+    const int err = sums_fd.valid() ? 0 : errno;
+    problems.push_back({"sums.missing", kSha256SumsName,
+                        err == ENOENT ? "the bundle has no SHA256SUMS"
+                        : err != 0 ? bundle_detail::sys_error("cannot open SHA256SUMS", err).message
+                                   : "SHA256SUMS is not a regular file"});
+    return std::nullopt;
+  }
+  auto text = read_all(sums_fd.get(), bundle_dir + "/" + kSha256SumsName);
+  if (!text) {
+    problems.push_back({"sums.unreadable", kSha256SumsName, text.error().message});
+    return std::nullopt;
+  }
+  return std::move(*text);
+}
+
+// The bundle's tree: its regular files (SHA256SUMS aside) and its directories; anything else is
+// a problem.
+struct TreeFiles {
+  std::set<std::string> present;
+  std::set<std::string> directories;
+};
+TreeFiles sort_tree(const std::vector<bundle_detail::TreeEntry>& tree,
+                    std::vector<SumsProblem>& file_problems) {
+  TreeFiles t;
+  for (const auto& entry : tree) {
+    using Kind = bundle_detail::TreeEntry::Kind;
+    if (entry.kind == Kind::regular) {
+      if (entry.relative != kSha256SumsName) t.present.insert(entry.relative);
+    } else if (entry.kind == Kind::directory) {
+      t.directories.insert(entry.relative);
+    } else {
+      file_problems.push_back({"sums.not_regular", printable(entry.relative),
+                               fmt::format("a {} in the bundle; a bundle holds only regular "
+                                           "files and directories",
+                                           entry.other_type)});
+    }
+  }
+  return t;
+}
+
+// A listed file's bytes against its digest.
+void check_listed_file(int root, const std::string& bundle_dir, const std::string& path,
+                       const std::string& expected, std::vector<SumsProblem>& file_problems) {
+  auto fd = bundle_detail::open_file_beneath(root, path, bundle_dir);
+  if (!fd) {
+    file_problems.push_back({"sums.unreadable", path, fd.error().message});
+    return;
+  }
+  auto actual = fd_sha256(fd->get(), bundle_dir + "/" + path);
+  if (!actual) {
+    file_problems.push_back({"sums.unreadable", path, actual.error().message});
+  } else if (*actual != expected) {
+    file_problems.push_back(
+        {"sums.mismatch", path, fmt::format("expected {}, found {}", expected, *actual)});
+  }
+}
+
 }  // namespace
 
 std::vector<SumsProblem> verify_sha256sums(const std::string& bundle_dir) {
@@ -117,71 +181,28 @@ std::vector<SumsProblem> verify_sha256sums(const std::string& bundle_dir) {
                         bundle_detail::sys_error("cannot open " + bundle_dir, err).message});
     return problems;
   }
-
-  UniqueFd sums_fd(
-      ::openat(root.get(), kSha256SumsName, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK));
-  struct stat st {};
-  if (!sums_fd.valid() || ::fstat(sums_fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) {
-    const int err = sums_fd.valid() ? 0 : errno;
-    problems.push_back({"sums.missing", kSha256SumsName,
-                        err == ENOENT ? "the bundle has no SHA256SUMS"
-                        : err != 0 ? bundle_detail::sys_error("cannot open SHA256SUMS", err).message
-                                   : "SHA256SUMS is not a regular file"});
-    return problems;
-  }
-  auto text = read_all(sums_fd.get(), bundle_dir + "/" + kSha256SumsName);
-  if (!text) {
-    problems.push_back({"sums.unreadable", kSha256SumsName, text.error().message});
-    return problems;
-  }
+  auto text = read_sums_file(root.get(), bundle_dir, problems);
+  if (!text) return problems;
   const Listing listing = parse_sums(*text, problems);
-
   auto tree = bundle_detail::walk_tree(root.get(), bundle_dir);
   if (!tree) {
     problems.push_back({"sums.bundle_unreadable", "", tree.error().message});
     return problems;
   }
-  std::set<std::string> present;    // regular files
-  std::set<std::string> not_files;  // directories
   std::vector<SumsProblem> file_problems;
-  for (const auto& entry : *tree) {
-    using Kind = bundle_detail::TreeEntry::Kind;
-    if (entry.kind == Kind::regular) {
-      if (entry.relative != kSha256SumsName) present.insert(entry.relative);
-    } else if (entry.kind == Kind::directory) {
-      not_files.insert(entry.relative);
-    } else {
-      file_problems.push_back({"sums.not_regular", printable(entry.relative),
-                               fmt::format("a {} in the bundle; a bundle holds only regular "
-                                           "files and directories",
-                                           entry.other_type)});
-    }
-  }
+  const TreeFiles files = sort_tree(*tree, file_problems);
   for (const auto& [path, expected] : listing.digests) {
-    if (present.count(path) == 0) {
-      if (not_files.count(path) != 0) {
-        file_problems.push_back({"sums.not_regular", path, "listed, but it is a directory"});
-      } else if (std::none_of(file_problems.begin(), file_problems.end(),
-                              [&](const SumsProblem& p) { return p.path == path; })) {
-        file_problems.push_back(
-            {"sums.file_missing", path, "listed in SHA256SUMS, not in the bundle"});
-      }
-      continue;
-    }
-    auto fd = bundle_detail::open_file_beneath(root.get(), path, bundle_dir);
-    if (!fd) {
-      file_problems.push_back({"sums.unreadable", path, fd.error().message});
-      continue;
-    }
-    auto actual = fd_sha256(fd->get(), bundle_dir + "/" + path);
-    if (!actual) {
-      file_problems.push_back({"sums.unreadable", path, actual.error().message});
-    } else if (*actual != expected) {
+    if (files.present.count(path) != 0) {
+      check_listed_file(root.get(), bundle_dir, path, expected, file_problems);
+    } else if (files.directories.count(path) != 0) {
+      file_problems.push_back({"sums.not_regular", path, "listed, but it is a directory"});
+    } else if (std::none_of(file_problems.begin(), file_problems.end(),
+                            [&](const SumsProblem& p) { return p.path == path; })) {
       file_problems.push_back(
-          {"sums.mismatch", path, fmt::format("expected {}, found {}", expected, *actual)});
+          {"sums.file_missing", path, "listed in SHA256SUMS, not in the bundle"});
     }
   }
-  for (const auto& path : present) {
+  for (const auto& path : files.present) {
     if (listing.digests.count(path) == 0) {
       file_problems.push_back(
           {"sums.file_unlisted", printable(path), "in the bundle, not in SHA256SUMS"});
