@@ -174,30 +174,12 @@ std::string some(const std::vector<std::string>& ids) {
   return out;
 }
 
-}  // namespace
-
-std::vector<CoverageFinding> check_shard_coverage(const Plan& whole,
-                                                  const std::vector<ShardClaim>& claims) {
-  std::vector<CoverageFinding> out;
-  if (claims.empty()) {
-    out.push_back({"merge.missing_shard", "no shard was given"});
-    return out;
-  }
-  const std::uint32_t count = claims[0].spec.count;
-  for (const auto& c : claims) {
-    if (c.spec.count != count) {
-      out.push_back({"merge.shard_count",
-                     fmt::format("{} is shard {}/{}, but {} is one of {} shards", c.source,
-                                 c.spec.index, c.spec.count, claims[0].source, count)});
-    }
-  }
-  if (!out.empty()) return out;  // which runs belong where depends on N: nothing more to say
+// Every index 0..N-1 given exactly once, and none beyond.
+void check_indices(const std::vector<ShardClaim>& claims, std::uint32_t count,
+                   const std::map<std::string, std::uint32_t>& owner_of,
+                   std::vector<CoverageFinding>& out) {
   std::map<std::uint32_t, std::vector<std::string>> by_index;
   for (const auto& c : claims) by_index[c.spec.index].push_back(c.source);
-  // Each run's owner in the whole plan.
-  const std::vector<std::uint32_t> owner = assign_blocks(whole, count);
-  std::map<std::string, std::uint32_t> owner_of;
-  for (const Run& r : whole.runs) owner_of[run_id(whole, r)] = owner[r.block];
   for (std::uint32_t k = 0; k < count; ++k) {
     auto it = by_index.find(k);
     if (it == by_index.end()) {
@@ -222,40 +204,70 @@ std::vector<CoverageFinding> check_shard_coverage(const Plan& whole,
                                               k.second[0], k.first, count)});
     }
   }
-  for (const auto& c : claims) {
-    std::set<std::string> held;
-    std::vector<std::string> unplanned, elsewhere, twice, missing;
-    for (const auto& id : c.run_ids) {
-      if (!held.insert(id).second) twice.push_back(id);
-      auto it = owner_of.find(id);
-      if (it == owner_of.end()) {
-        unplanned.push_back(id);
-      } else if (it->second != c.spec.index) {
-        elsewhere.push_back(id);
-      }
-    }
-    for (const auto& [id, k] : owner_of) {
-      if (k == c.spec.index && !held.count(id)) missing.push_back(id);
-    }
-    const std::string who = fmt::format("{} (shard {}/{})", c.source, c.spec.index, count);
-    if (!unplanned.empty()) {
-      out.push_back(
-          {"merge.unplanned_run", fmt::format("{} holds {} runs the plan does not have: {}", who,
-                                              unplanned.size(), some(unplanned))});
-    }
-    if (!elsewhere.empty()) {
-      out.push_back({"merge.wrong_shard_run", fmt::format("{} holds {} runs of other shards: {}",
-                                                          who, elsewhere.size(), some(elsewhere))});
-    }
-    if (!twice.empty()) {
-      out.push_back({"merge.duplicate_run",
-                     fmt::format("{} holds {} runs twice: {}", who, twice.size(), some(twice))});
-    }
-    if (!missing.empty()) {
-      out.push_back({"merge.missing_run", fmt::format("{} lacks {} of its runs: {}", who,
-                                                      missing.size(), some(missing))});
+}
+
+// A shard holds exactly its own runs: none unplanned, none of another shard's, none twice, none
+// missing.
+void check_claim_runs(const ShardClaim& c, std::uint32_t count,
+                      const std::map<std::string, std::uint32_t>& owner_of,
+                      std::vector<CoverageFinding>& out) {
+  std::set<std::string> held;
+  std::vector<std::string> unplanned, elsewhere, twice, missing;
+  for (const auto& id : c.run_ids) {
+    if (!held.insert(id).second) twice.push_back(id);
+    auto it = owner_of.find(id);
+    if (it == owner_of.end()) {
+      unplanned.push_back(id);
+    } else if (it->second != c.spec.index) {
+      elsewhere.push_back(id);
     }
   }
+  for (const auto& [id, k] : owner_of) {
+    if (k == c.spec.index && !held.count(id)) missing.push_back(id);
+  }
+  const std::string who = fmt::format("{} (shard {}/{})", c.source, c.spec.index, count);
+  if (!unplanned.empty()) {
+    out.push_back({"merge.unplanned_run", fmt::format("{} holds {} runs the plan does not have: {}",
+                                                      who, unplanned.size(), some(unplanned))});
+  }
+  if (!elsewhere.empty()) {
+    out.push_back({"merge.wrong_shard_run", fmt::format("{} holds {} runs of other shards: {}", who,
+                                                        elsewhere.size(), some(elsewhere))});
+  }
+  if (!twice.empty()) {
+    out.push_back({"merge.duplicate_run",
+                   fmt::format("{} holds {} runs twice: {}", who, twice.size(), some(twice))});
+  }
+  if (!missing.empty()) {
+    out.push_back({"merge.missing_run",
+                   fmt::format("{} lacks {} of its runs: {}", who, missing.size(), some(missing))});
+  }
+}
+
+}  // namespace
+
+std::vector<CoverageFinding> check_shard_coverage(const Plan& whole,
+                                                  const std::vector<ShardClaim>& claims) {
+  std::vector<CoverageFinding> out;
+  if (claims.empty()) {
+    out.push_back({"merge.missing_shard", "no shard was given"});
+    return out;
+  }
+  const std::uint32_t count = claims[0].spec.count;
+  for (const auto& c : claims) {
+    if (c.spec.count != count) {
+      out.push_back({"merge.shard_count",
+                     fmt::format("{} is shard {}/{}, but {} is one of {} shards", c.source,
+                                 c.spec.index, c.spec.count, claims[0].source, count)});
+    }
+  }
+  if (!out.empty()) return out;  // which runs belong where depends on N: nothing more to say
+  // Each run's owner in the whole plan.
+  const std::vector<std::uint32_t> owner = assign_blocks(whole, count);
+  std::map<std::string, std::uint32_t> owner_of;
+  for (const Run& r : whole.runs) owner_of[run_id(whole, r)] = owner[r.block];
+  check_indices(claims, count, owner_of, out);
+  for (const auto& c : claims) check_claim_runs(c, count, owner_of, out);
   return out;
 }
 
