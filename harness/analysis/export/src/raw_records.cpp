@@ -136,6 +136,65 @@ std::optional<RecordType> shown_type(std::string_view type) {
   return std::nullopt;
 }
 
+// The fields of each shown type past the common ones; the name of the first missing field, or
+// null.
+template <class Fields>
+const char* fill_span_begin(const Fields& f, RawEvent& e) {
+  const auto parent = f.string("parent_id");
+  if (!parent && !f.is_null("parent_id")) return "parent_id";
+  e.parent_id = parent.value_or(std::string_view{});
+  const auto name = f.string("name");
+  if (!name) return "name";
+  e.name = *name;
+  return nullptr;
+}
+
+template <class Fields>
+const char* fill_counter(const Fields& f, RawEvent& e) {
+  const auto name = f.string("name");
+  const auto value = f.string("value");  // a signed decimal string (docs/events.md)
+  if (!name) return "name";
+  if (!value) return "value";
+  const auto [end, ec] = std::from_chars(value->data(), value->data() + value->size(), e.value);
+  if (ec != std::errc() || end != value->data() + value->size()) return "value";
+  e.name = *name;
+  return nullptr;
+}
+
+template <class Fields>
+const char* fill_syscall(const Fields& f, RawEvent& e) {
+  const auto name = f.string("syscall");
+  const auto duration = f.decimal("duration_ns");
+  if (!name) return "syscall";
+  if (!duration) return "duration_ns";
+  e.name = *name;
+  e.duration_ns = *duration;
+  e.fd = f.integer("fd");
+  e.result = f.integer("result");
+  e.path = f.string("path");
+  e.request = f.string("request");
+  e.error_name = f.string("errno");
+  e.bridge_writer = f.string("thread_role") == std::string_view("bridge_writer");
+  e.phase = f.string("phase");
+  e.woken_by = f.string("woken_by");
+  e.waker_pid = f.integer("waker_pid");
+  e.waker_tid = f.integer("waker_tid");
+  return nullptr;
+}
+
+template <class Fields>
+const char* fill_sample(const Fields& f, RawEvent& e) {
+  const auto in_kernel = f.boolean("in_kernel");
+  if (!in_kernel) return "in_kernel";
+  e.in_kernel = *in_kernel;
+  e.phase = f.string("phase");
+  e.stack = f.string("stack");
+  e.stack_error = f.string("stack_error");
+  if (!e.stack && !e.stack_error) return "stack";
+  e.bridge_writer = f.string("thread_role") == std::string_view("bridge_writer");
+  return nullptr;
+}
+
 // Fills `e` from a record of a shown type; the name of the first missing field otherwise.
 template <class Fields>
 const char* fill(const Fields& f, RecordType type, RawEvent& e) {
@@ -154,15 +213,9 @@ const char* fill(const Fields& f, RecordType type, RawEvent& e) {
   e.tid = *tid;
   e.t_ns = *t;
   switch (type) {
-    case RecordType::span_begin: {
-      const auto parent = f.string("parent_id");
-      if (!parent && !f.is_null("parent_id")) return "parent_id";
-      e.parent_id = parent.value_or(std::string_view{});
-      const auto name = f.string("name");
-      if (!name) return "name";
-      e.name = *name;
+    case RecordType::span_begin:
+      if (const char* missing = fill_span_begin(f, e)) return missing;
       [[fallthrough]];
-    }
     case RecordType::span_end: {
       const auto id = f.string("span_id");
       if (!id) return "span_id";
@@ -182,46 +235,12 @@ const char* fill(const Fields& f, RecordType type, RawEvent& e) {
       e.name = *name;
       return nullptr;
     }
-    case RecordType::counter: {
-      const auto name = f.string("name");
-      const auto value = f.string("value");  // a signed decimal string (docs/events.md)
-      if (!name) return "name";
-      if (!value) return "value";
-      const auto [end, ec] = std::from_chars(value->data(), value->data() + value->size(), e.value);
-      if (ec != std::errc() || end != value->data() + value->size()) return "value";
-      e.name = *name;
-      return nullptr;
-    }
-    case RecordType::syscall: {
-      const auto name = f.string("syscall");
-      const auto duration = f.decimal("duration_ns");
-      if (!name) return "syscall";
-      if (!duration) return "duration_ns";
-      e.name = *name;
-      e.duration_ns = *duration;
-      e.fd = f.integer("fd");
-      e.result = f.integer("result");
-      e.path = f.string("path");
-      e.request = f.string("request");
-      e.error_name = f.string("errno");
-      e.bridge_writer = f.string("thread_role") == std::string_view("bridge_writer");
-      e.phase = f.string("phase");
-      e.woken_by = f.string("woken_by");
-      e.waker_pid = f.integer("waker_pid");
-      e.waker_tid = f.integer("waker_tid");
-      return nullptr;
-    }
-    case RecordType::cpu_sample: {
-      const auto in_kernel = f.boolean("in_kernel");
-      if (!in_kernel) return "in_kernel";
-      e.in_kernel = *in_kernel;
-      e.phase = f.string("phase");
-      e.stack = f.string("stack");
-      e.stack_error = f.string("stack_error");
-      if (!e.stack && !e.stack_error) return "stack";
-      e.bridge_writer = f.string("thread_role") == std::string_view("bridge_writer");
-      return nullptr;
-    }
+    case RecordType::counter:
+      return fill_counter(f, e);
+    case RecordType::syscall:
+      return fill_syscall(f, e);
+    case RecordType::cpu_sample:
+      return fill_sample(f, e);
   }
   return nullptr;
 }
