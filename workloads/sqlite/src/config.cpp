@@ -107,6 +107,88 @@ std::optional<SubqueryCachePolicy> subquery_cache_policy_named(std::string_view 
   return std::nullopt;
 }
 
+namespace {
+
+// The planted costs per statement (docs/worker-protocol.md): what a test or a demonstration adds
+// on purpose.
+void parse_plants(Checker& c, const json& p, WorkloadParams& params) {
+  if (p.contains("plant_delay_ns")) {
+    if (auto v = c.integer(p["plant_delay_ns"], "params.plant_delay_ns", 0, kMaxPlantNs)) {
+      params.plant_delay_ns = static_cast<std::uint64_t>(*v);
+    }
+  }
+  if (p.contains("plant_work_loops")) {
+    if (auto v =
+            c.integer(p["plant_work_loops"], "params.plant_work_loops", 0, kMaxPlantWorkLoops)) {
+      params.plant_work_loops = static_cast<std::uint64_t>(*v);
+    }
+  }
+  if (p.contains("plant_sleep_ns")) {
+    if (auto v = c.integer(p["plant_sleep_ns"], "params.plant_sleep_ns", 0, kMaxPlantNs)) {
+      params.plant_sleep_ns = static_cast<std::uint64_t>(*v);
+    }
+  }
+}
+
+// The planted fsync's file: a plain name, inside the run's directory.
+void parse_plant_file(Checker& c, const json& p, WorkloadParams& params) {
+  if (!p.contains("plant_fsync_file")) return;
+  const json& f = p["plant_fsync_file"];
+  if (!f.is_string()) {
+    c.fail("params.plant_fsync_file", "must be a string, a plain file name");
+  } else if (auto why = plain_file_name_problem(f.get_ref<const std::string&>())) {
+    c.fail("params.plant_fsync_file", fmt::format("not a plain file name: {}", *why));
+  } else {
+    params.plant_fsync_file = f.get<std::string>();
+  }
+}
+
+// The workload's parameters; read_ratio belongs to the mixed lane alone (the reader's is 1, the
+// writer's 0).
+void parse_params(Checker& c, const json& p, const json& lane, WorkloadParams& params) {
+  if (!c.keys(p, "params",
+              {"synchronous", "ops_per_transaction", "busy_timeout_ms", "read_ratio",
+               "page_cache_kib", "plant_fsync_file", "plant_delay_ns", "plant_sleep_ns",
+               "plant_work_loops", "subquery_cache"},
+              {"synchronous", "ops_per_transaction", "busy_timeout_ms", "page_cache_kib"})) {
+    return;
+  }
+  if (auto v = c.choice(p["synchronous"], "params.synchronous", kSyncs)) {
+    params.synchronous = static_cast<Synchronous>(*v);
+  }
+  if (auto v = c.integer(p["ops_per_transaction"], "params.ops_per_transaction", 1,
+                         kMaxOpsPerTransaction)) {
+    params.ops_per_transaction = static_cast<std::uint32_t>(*v);
+  }
+  if (auto v = c.integer(p["busy_timeout_ms"], "params.busy_timeout_ms", 0, kMaxBusyTimeoutMs)) {
+    params.busy_timeout_ms = static_cast<std::uint32_t>(*v);
+  }
+  if (auto v = c.integer(p["page_cache_kib"], "params.page_cache_kib", 1, kMaxPageCacheKib)) {
+    params.page_cache_kib = static_cast<std::uint32_t>(*v);
+  }
+  parse_plants(c, p, params);
+  if (p.contains("subquery_cache")) {
+    if (auto v = c.choice(p["subquery_cache"], "params.subquery_cache", kCachePolicies)) {
+      params.subquery_cache = static_cast<SubqueryCachePolicy>(*v);
+    }
+  }
+  parse_plant_file(c, p, params);
+  if (lane == "mixed") {
+    const json& r = p.contains("read_ratio") ? p["read_ratio"] : json();
+    if (r.is_number() && r.get<double>() >= 0.0 && r.get<double>() <= 1.0) {
+      params.read_ratio = r.get<double>();
+    } else {
+      c.fail("params.read_ratio", "the mixed lane needs a number in 0.0..1.0");
+    }
+  } else if (p.contains("read_ratio")) {
+    c.fail("params.read_ratio", "applies only to the mixed lane; remove it");
+  } else {
+    params.read_ratio = lane == "reader" ? 1.0 : 0.0;
+  }
+}
+
+}  // namespace
+
 ConfigParse parse_configure(const json& m) {
   Checker c;
   WorkerConfig cfg;
@@ -136,72 +218,7 @@ ConfigParse parse_configure(const json& m) {
   } else {
     c.fail("db", "must be an absolute path");
   }
-
-  const json& p = m["params"];
-  const bool mixed = m["lane"] == "mixed";
-  if (c.keys(p, "params",
-             {"synchronous", "ops_per_transaction", "busy_timeout_ms", "read_ratio",
-              "page_cache_kib", "plant_fsync_file", "plant_delay_ns", "plant_sleep_ns",
-              "plant_work_loops", "subquery_cache"},
-             {"synchronous", "ops_per_transaction", "busy_timeout_ms", "page_cache_kib"})) {
-    if (auto v = c.choice(p["synchronous"], "params.synchronous", kSyncs)) {
-      cfg.params.synchronous = static_cast<Synchronous>(*v);
-    }
-    if (auto v = c.integer(p["ops_per_transaction"], "params.ops_per_transaction", 1,
-                           kMaxOpsPerTransaction)) {
-      cfg.params.ops_per_transaction = static_cast<std::uint32_t>(*v);
-    }
-    if (auto v = c.integer(p["busy_timeout_ms"], "params.busy_timeout_ms", 0, kMaxBusyTimeoutMs)) {
-      cfg.params.busy_timeout_ms = static_cast<std::uint32_t>(*v);
-    }
-    if (auto v = c.integer(p["page_cache_kib"], "params.page_cache_kib", 1, kMaxPageCacheKib)) {
-      cfg.params.page_cache_kib = static_cast<std::uint32_t>(*v);
-    }
-    if (p.contains("plant_delay_ns")) {
-      if (auto v = c.integer(p["plant_delay_ns"], "params.plant_delay_ns", 0, kMaxPlantNs)) {
-        cfg.params.plant_delay_ns = static_cast<std::uint64_t>(*v);
-      }
-    }
-    if (p.contains("plant_work_loops")) {
-      if (auto v =
-              c.integer(p["plant_work_loops"], "params.plant_work_loops", 0, kMaxPlantWorkLoops)) {
-        cfg.params.plant_work_loops = static_cast<std::uint64_t>(*v);
-      }
-    }
-    if (p.contains("plant_sleep_ns")) {
-      if (auto v = c.integer(p["plant_sleep_ns"], "params.plant_sleep_ns", 0, kMaxPlantNs)) {
-        cfg.params.plant_sleep_ns = static_cast<std::uint64_t>(*v);
-      }
-    }
-    if (p.contains("subquery_cache")) {
-      if (auto v = c.choice(p["subquery_cache"], "params.subquery_cache", kCachePolicies)) {
-        cfg.params.subquery_cache = static_cast<SubqueryCachePolicy>(*v);
-      }
-    }
-    if (p.contains("plant_fsync_file")) {
-      const json& f = p["plant_fsync_file"];
-      if (!f.is_string()) {
-        c.fail("params.plant_fsync_file", "must be a string, a plain file name");
-      } else if (auto why = plain_file_name_problem(f.get_ref<const std::string&>())) {
-        c.fail("params.plant_fsync_file", fmt::format("not a plain file name: {}", *why));
-      } else {
-        cfg.params.plant_fsync_file = f.get<std::string>();
-      }
-    }
-    if (mixed) {
-      const json& r = p.contains("read_ratio") ? p["read_ratio"] : json();
-      if (r.is_number() && r.get<double>() >= 0.0 && r.get<double>() <= 1.0) {
-        cfg.params.read_ratio = r.get<double>();
-      } else {
-        c.fail("params.read_ratio", "the mixed lane needs a number in 0.0..1.0");
-      }
-    } else if (p.contains("read_ratio")) {
-      c.fail("params.read_ratio", "applies only to the mixed lane; remove it");
-    } else {
-      cfg.params.read_ratio = m["lane"] == "reader" ? 1.0 : 0.0;
-    }
-  }
-
+  parse_params(c, m["params"], m["lane"], cfg.params);
   const json& ph = m["phases"];
   if (c.keys(ph, "phases", {"warmup", "measure"}, {"warmup", "measure"})) {
     if (auto v = c.phase(ph["warmup"], "phases.warmup", 0)) cfg.warmup = *v;
