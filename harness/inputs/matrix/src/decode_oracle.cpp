@@ -143,6 +143,64 @@ void decode_faults(Context& ctx, const yaml::Node& n, OracleMatrix& m) {
   m.faults = f;
 }
 
+void decode_generator(Context& ctx, const yaml::Node& n, OracleMatrix& m) {
+  static constexpr std::array<std::string_view, 2> kKeys = {"statements", "seed"};
+  Fields g(ctx, n, "generator", kKeys);
+  if (!g.valid()) return;
+  OracleGeneratorSpec spec;
+  spec.seed = m.seed;
+  if (const auto* x = g.required("statements")) {
+    // The stream is held in memory (some 200 bytes a statement): ten million at most.
+    if (auto v = ctx.integer(*x, "generator.statements", 1, 10'000'000)) spec.statements = *v;
+  }
+  if (const auto* x = g.optional("seed")) {
+    if (auto v = ctx.integer(*x, "generator.seed", 0, std::numeric_limits<std::uint64_t>::max())) {
+      spec.seed = *v;
+    }
+  }
+  m.generator = spec;
+}
+
+void decode_metamorphic(Context& ctx, const yaml::Node& n, OracleMatrix& m) {
+  static constexpr std::array<std::string_view, 1> kKeys = {"cases"};
+  Fields g(ctx, n, "metamorphic", kKeys);
+  if (!g.valid()) return;
+  if (const auto* x = g.required("cases")) {
+    if (auto v = ctx.integer(*x, "metamorphic.cases", 1, 10'000'000)) m.metamorphic_cases = *v;
+  }
+}
+
+void decode_waive(Context& ctx, const yaml::Node& n, OracleMatrix& m) {
+  m.waived = strings(ctx, n, "waive");
+  for (std::size_t i = 0; i < m.waived.size(); ++i) {
+    if (std::find(kWaivable.begin(), kWaivable.end(), m.waived[i]) == kWaivable.end()) {
+      ctx.error(n.items[i], decode::index_path("waive", i),
+                "'" + m.waived[i] +
+                    "' is no capability a target may decline; waivable: prepared, column_names");
+    }
+  }
+}
+
+// Nothing checked is never a pass: a matrix must ask for something; and the corpus and the
+// generator compare two engines.
+void check_asks(Context& ctx, const yaml::Node& root, const OracleMatrix& m) {
+  if (m.corpus.empty() && !m.generator && !m.metamorphic_cases && m.ledgers.empty() && !m.faults &&
+      ctx.error_count() == 0) {
+    ctx.error(root, "",
+              "the matrix checks nothing: give at least one of corpus, generator, metamorphic, "
+              "ledgers or faults");
+  }
+  for (const char* key : {"corpus", "generator"}) {
+    const auto* n = root.find(key);
+    if (n && !root.find("oracle")) {
+      ctx.error(*n, key,
+                fmt::format("'{}' compares the target with an oracle engine: add 'oracle:' (for "
+                            "example 'oracle: {{engine: sqlite}}')",
+                            key));
+    }
+  }
+}
+
 void decode_oracle_matrix(Context& ctx, const yaml::Node& root, OracleMatrix& m) {
   Fields fields(ctx, root, "", kOracleKeys);
   if (!fields.valid()) return;
@@ -166,34 +224,8 @@ void decode_oracle_matrix(Context& ctx, const yaml::Node& root, OracleMatrix& m)
       ctx.error(*n, "corpus", "name at least one corpus file or directory");
     }
   }
-  if (const auto* n = fields.optional("generator")) {
-    static constexpr std::array<std::string_view, 2> kKeys = {"statements", "seed"};
-    Fields g(ctx, *n, "generator", kKeys);
-    if (g.valid()) {
-      OracleGeneratorSpec spec;
-      spec.seed = m.seed;
-      if (const auto* x = g.required("statements")) {
-        // The stream is held in memory (some 200 bytes a statement): ten million at most.
-        if (auto v = ctx.integer(*x, "generator.statements", 1, 10'000'000)) spec.statements = *v;
-      }
-      if (const auto* x = g.optional("seed")) {
-        if (auto v =
-                ctx.integer(*x, "generator.seed", 0, std::numeric_limits<std::uint64_t>::max())) {
-          spec.seed = *v;
-        }
-      }
-      m.generator = spec;
-    }
-  }
-  if (const auto* n = fields.optional("metamorphic")) {
-    static constexpr std::array<std::string_view, 1> kKeys = {"cases"};
-    Fields g(ctx, *n, "metamorphic", kKeys);
-    if (g.valid()) {
-      if (const auto* x = g.required("cases")) {
-        if (auto v = ctx.integer(*x, "metamorphic.cases", 1, 10'000'000)) m.metamorphic_cases = *v;
-      }
-    }
-  }
+  if (const auto* n = fields.optional("generator")) decode_generator(ctx, *n, m);
+  if (const auto* n = fields.optional("metamorphic")) decode_metamorphic(ctx, *n, m);
   if (const auto* n = fields.optional("ledgers")) {
     if (ctx.is_sequence(*n, "ledgers")) {
       for (std::size_t i = 0; i < n->items.size(); ++i) {
@@ -205,34 +237,8 @@ void decode_oracle_matrix(Context& ctx, const yaml::Node& root, OracleMatrix& m)
   if (const auto* n = fields.optional("deadline_s")) {
     if (auto v = ctx.integer(*n, "deadline_s", 1, 10'000'000)) m.deadline_s = *v;
   }
-  if (const auto* n = fields.optional("waive")) {
-    m.waived = strings(ctx, *n, "waive");
-    for (std::size_t i = 0; i < m.waived.size(); ++i) {
-      if (std::find(kWaivable.begin(), kWaivable.end(), m.waived[i]) == kWaivable.end()) {
-        ctx.error(n->items[i], decode::index_path("waive", i),
-                  "'" + m.waived[i] +
-                      "' is no capability a target may decline; waivable: prepared, column_names");
-      }
-    }
-  }
-
-  // Nothing checked is never a pass: a matrix must ask for something.
-  if (m.corpus.empty() && !m.generator && !m.metamorphic_cases && m.ledgers.empty() && !m.faults &&
-      ctx.error_count() == 0) {
-    ctx.error(root, "",
-              "the matrix checks nothing: give at least one of corpus, generator, metamorphic, "
-              "ledgers or faults");
-  }
-  // The corpus and the generator compare two engines.
-  for (const char* key : {"corpus", "generator"}) {
-    const auto* n = root.find(key);
-    if (n && !root.find("oracle")) {
-      ctx.error(*n, key,
-                fmt::format("'{}' compares the target with an oracle engine: add 'oracle:' (for "
-                            "example 'oracle: {{engine: sqlite}}')",
-                            key));
-    }
-  }
+  if (const auto* n = fields.optional("waive")) decode_waive(ctx, *n, m);
+  check_asks(ctx, root, m);
 }
 
 }  // namespace
