@@ -167,9 +167,21 @@ class Stream {
     if (rng_.below(2) == 0) r.prepared = name;
   }
 
+  // One query of the 27 shapes, drawn uniformly: the workload's subqueries and CTEs (0-7), the
+  // oracle's functions, random() and the rest of the workload's shapes (8-15), then more_shapes.
   void query() {
+    const std::size_t pick = rng_.below(27);
+    if (pick < 8) {
+      subquery_shapes(pick);
+    } else if (pick < 16) {
+      function_shapes(pick);
+    } else {
+      more_shapes(pick);
+    }
+  }
+
+  void subquery_shapes(std::size_t pick) {
     static const std::array<const char*, 4> aggregates = {"count", "sum", "max", "min"};
-    std::size_t pick = rng_.below(27);
     const QueryShape one_int = rows_of("I");
     switch (pick) {
       case 0: {
@@ -217,6 +229,12 @@ class Stream {
       case 7:
         query_record("changes", rows_of("II"), "SELECT changes(), (SELECT changes())", {});
         break;
+    }
+  }
+
+  void function_shapes(std::size_t pick) {
+    const QueryShape one_int = rows_of("I");
+    switch (pick) {
       case 8:
         query_record("udf_twice", one_int,
                      "SELECT jbench_twice((SELECT max(val) FROM items WHERE grp = ?1))", {grp()});
@@ -255,9 +273,6 @@ class Stream {
                      "SELECT g.grp, count(i.id), avg(i.val) FROM groups g LEFT JOIN items i ON "
                      "i.grp = g.grp AND i.val > ?1 GROUP BY g.grp",
                      {val()});
-        break;
-      default:
-        more_shapes(pick);
         break;
     }
   }
