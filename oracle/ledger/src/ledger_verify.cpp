@@ -35,10 +35,16 @@ struct WriterLedger {
   std::map<std::uint64_t, IncarnationEntries> incarnations;
 };
 
-// Structural checks of one ledger file; fills `out` with its txn lines and incarnations.
-void check_ledger(std::uint64_t writer, const LedgerFile& file, WriterLedger& out,
-                  LedgerVerdict& v) {
-  const std::string name = "writer " + std::to_string(writer) + " ledger";
+// A ledger file read in order: the incarnation its lines belong to so far.
+struct LedgerWalk {
+  std::uint64_t writer = 0;
+  std::string name;  // "writer N ledger"
+  IncarnationEntries* current = nullptr;
+  std::uint64_t current_inc = 0;
+  bool sorted = true;
+};
+
+void check_torn_lines(const LedgerFile& file, const std::string& name, LedgerVerdict& v) {
   for (const auto& torn : file.torn) {
     if (torn.tolerated) {
       ++v.torn_final_lines;
@@ -48,74 +54,88 @@ void check_ledger(std::uint64_t writer, const LedgerFile& file, WriterLedger& ou
                     " in the middle of an incarnation: '" + torn.text + "'");
     }
   }
-  IncarnationEntries* current = nullptr;
-  std::uint64_t current_inc = 0;
-  bool sorted = true;
+}
+
+// A transaction's line: its checksum, its incarnation's start and end, its seq's order.
+void check_txn_line(const LedgerLine& line, LedgerWalk& w, WriterLedger& out, LedgerVerdict& v) {
+  ++v.ledgered;
+  v.aborted_attempts += line.aborts;
+  v.savepoints_kept += line.savepoints_kept;
+  v.savepoints_rolled_back += line.savepoints_rolled;
+  if (transaction_checksum(line.writer, line.seq, line.body) != line.checksum) {
+    ++v.checksum_mismatches;
+    v.add_finding(who(w.writer, line.seq) + ": the ledger line's checksum is wrong");
+  }
+  if (!w.current || line.incarnation != w.current_inc) {
+    ++v.ledger_errors;
+    v.add_finding(who(w.writer, line.seq) + ": ledgered by incarnation " +
+                  std::to_string(line.incarnation) + ", which has no start line before it");
+  } else {
+    if (w.current->ended) {
+      ++v.ledger_errors;
+      v.add_finding(who(w.writer, line.seq) + ": ledgered after its incarnation's end line");
+    }
+    if (line.seq < w.current->next) {
+      ++v.ledger_errors;
+      v.add_finding(who(w.writer, line.seq) + ": below its incarnation's start seq " +
+                    std::to_string(w.current->next));
+    }
+    w.current->has_txn = true;
+    w.current->last_seq = line.seq;
+  }
+  if (!out.txns.empty() && line.seq <= out.txns.back().seq) {
+    ++v.ledger_errors;
+    v.add_finding(who(w.writer, line.seq) + ": ledgered after seq " +
+                  std::to_string(out.txns.back().seq) + " (seqs must increase)");
+    w.sorted = false;
+  }
+  out.txns.push_back(line);
+}
+
+void check_line(const LedgerLine& line, LedgerWalk& w, WriterLedger& out, LedgerVerdict& v) {
+  switch (line.kind) {
+    case LedgerLineKind::start:
+      if (w.current && line.incarnation <= w.current_inc) {
+        ++v.ledger_errors;
+        v.add_finding(w.name + ": incarnation " + std::to_string(line.incarnation) +
+                      " starts after incarnation " + std::to_string(w.current_inc));
+      }
+      w.current_inc = line.incarnation;
+      w.current = &out.incarnations[line.incarnation];
+      w.current->next = line.seq;
+      return;
+    case LedgerLineKind::end:
+      if (!w.current || line.incarnation != w.current_inc) {
+        ++v.ledger_errors;
+        v.add_finding(w.name + ": an end line of incarnation " + std::to_string(line.incarnation) +
+                      " that never started");
+        return;
+      }
+      w.current->ended = true;
+      return;
+    case LedgerLineKind::txn:
+      check_txn_line(line, w, out, v);
+      return;
+  }
+}
+
+// Structural checks of one ledger file; fills `out` with its txn lines (by seq, each seq once)
+// and incarnations.
+void check_ledger(std::uint64_t writer, const LedgerFile& file, WriterLedger& out,
+                  LedgerVerdict& v) {
+  LedgerWalk w;
+  w.writer = writer;
+  w.name = "writer " + std::to_string(writer) + " ledger";
+  check_torn_lines(file, w.name, v);
   for (auto& line : file.lines) {
     if (line.writer != writer) {
       ++v.ledger_errors;
-      v.add_finding(name + ": a line names writer " + std::to_string(line.writer));
+      v.add_finding(w.name + ": a line names writer " + std::to_string(line.writer));
       continue;
     }
-    switch (line.kind) {
-      case LedgerLineKind::start: {
-        if (current && line.incarnation <= current_inc) {
-          ++v.ledger_errors;
-          v.add_finding(name + ": incarnation " + std::to_string(line.incarnation) +
-                        " starts after incarnation " + std::to_string(current_inc));
-        }
-        current_inc = line.incarnation;
-        current = &out.incarnations[line.incarnation];
-        current->next = line.seq;
-        break;
-      }
-      case LedgerLineKind::end:
-        if (!current || line.incarnation != current_inc) {
-          ++v.ledger_errors;
-          v.add_finding(name + ": an end line of incarnation " + std::to_string(line.incarnation) +
-                        " that never started");
-          break;
-        }
-        current->ended = true;
-        break;
-      case LedgerLineKind::txn: {
-        ++v.ledgered;
-        v.aborted_attempts += line.aborts;
-        v.savepoints_kept += line.savepoints_kept;
-        v.savepoints_rolled_back += line.savepoints_rolled;
-        if (transaction_checksum(line.writer, line.seq, line.body) != line.checksum) {
-          ++v.checksum_mismatches;
-          v.add_finding(who(writer, line.seq) + ": the ledger line's checksum is wrong");
-        }
-        if (!current || line.incarnation != current_inc) {
-          ++v.ledger_errors;
-          v.add_finding(who(writer, line.seq) + ": ledgered by incarnation " +
-                        std::to_string(line.incarnation) + ", which has no start line before it");
-        } else {
-          if (current->ended) {
-            ++v.ledger_errors;
-            v.add_finding(who(writer, line.seq) + ": ledgered after its incarnation's end line");
-          }
-          if (line.seq < current->next) {
-            ++v.ledger_errors;
-            v.add_finding(who(writer, line.seq) + ": below its incarnation's start seq " +
-                          std::to_string(current->next));
-          }
-          current->has_txn = true;
-          current->last_seq = line.seq;
-        }
-        if (!out.txns.empty() && line.seq <= out.txns.back().seq) {
-          ++v.ledger_errors;
-          v.add_finding(who(writer, line.seq) + ": ledgered after seq " +
-                        std::to_string(out.txns.back().seq) + " (seqs must increase)");
-          sorted = false;
-        }
-        out.txns.push_back(std::move(line));
-        break;
-      }
-    }
+    check_line(line, w, out, v);
   }
-  if (!sorted) {
+  if (!w.sorted) {
     std::stable_sort(out.txns.begin(), out.txns.end(),
                      [](const LedgerLine& a, const LedgerLine& b) { return a.seq < b.seq; });
     out.txns.erase(
