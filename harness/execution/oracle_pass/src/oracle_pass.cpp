@@ -15,13 +15,11 @@ namespace {
 
 nlohmann::json not_requested() { return {{"status", kNotRequested}}; }
 
-}  // namespace
-
-Result<OracleRecord> run_oracle_pass(const OracleMatrix& m, const PassOptions& o) {
-  const std::string base = std::filesystem::path(m.file).parent_path().string();
-  // Everything that can refuse the input is checked before any check runs.
+// The engines the matrix names, each opened (a target that cannot be is refused before any check
+// runs), and which capabilities the target declines.
+Result<Engines> open_engines(const OracleMatrix& m, const std::string& base) {
   Engines engines;
-  auto target = engine_factory(m.target, base.empty() ? "." : base);
+  auto target = engine_factory(m.target, base);
   if (!target) return target.error();
   engines.target = *target;
   const auto waived = [&m](std::string_view what) {
@@ -30,11 +28,54 @@ Result<OracleRecord> run_oracle_pass(const OracleMatrix& m, const PassOptions& o
   engines.prepared_waived = waived("prepared");
   engines.column_names_waived = waived("column_names");
   if (m.oracle) {
-    auto oracle_engine = engine_factory(*m.oracle, base.empty() ? "." : base);
+    auto oracle_engine = engine_factory(*m.oracle, base);
     if (!oracle_engine) return oracle_engine.error();
     engines.oracle = *oracle_engine;
   }
-  auto corpus = load_corpus(m, base.empty() ? "." : base);
+  return engines;
+}
+
+// The record's document around its sections: what ran, against what, for how long, and whether
+// it passed — every requested section passed, and at least one was requested.
+void describe_pass(const OracleMatrix& m, bool stopped, bool deadline_reached, double elapsed_s,
+                   nlohmann::json sections, nlohmann::json& d) {
+  bool passed = true;
+  std::size_t ran = 0;
+  for (const auto& [name, s] : sections.items()) {
+    if (s["status"] == kNotRequested) continue;
+    ++ran;
+    passed = passed && s["status"] == kPassed;
+  }
+  d["interrupted"] = stopped;
+  d["deadline_s"] = m.deadline_s ? nlohmann::json(*m.deadline_s) : nlohmann::json(nullptr);
+  d["deadline_reached"] = deadline_reached;
+  d["schema"] = "jbench.oracle";
+  d["schema_version"] = 1;
+  d["name"] = m.name;
+  d["description"] = m.description;
+  d["seed"] = std::to_string(m.seed);
+  d["matrix_sha256"] = m.sha256;
+  d["target"] = describe_engine(m.target);
+  d["oracle"] = m.oracle ? nlohmann::json(describe_engine(*m.oracle)) : nlohmann::json(nullptr);
+  d["finished_utc"] = utc_now("%Y-%m-%dT%H:%M:%SZ");
+  d["elapsed_s"] = elapsed_s;
+  // The comparison rules every query used unless its record says otherwise (docs/oracle.md).
+  d["normalization"] = oracle::to_json(oracle::Normalization{});
+  // Nothing checked is never a pass (the matrix loader refuses such a matrix already).
+  d["passed"] = passed && ran > 0;
+  d["sections"] = std::move(sections);
+}
+
+}  // namespace
+
+Result<OracleRecord> run_oracle_pass(const OracleMatrix& m, const PassOptions& o) {
+  const std::string dir = std::filesystem::path(m.file).parent_path().string();
+  const std::string base = dir.empty() ? "." : dir;
+  // Everything that can refuse the input is checked before any check runs.
+  auto opened = open_engines(m, base);
+  if (!opened) return opened.error();
+  const Engines& engines = *opened;
+  auto corpus = load_corpus(m, base);
   if (!corpus) return corpus.error();
 
   OracleRecord record;
@@ -73,34 +114,9 @@ Result<OracleRecord> run_oracle_pass(const OracleMatrix& m, const PassOptions& o
       section(!m.ledgers.empty(), [&] { return ledger_section(m.ledgers, m.seed, bounded); });
   sections["faults"] =
       section(m.faults.has_value(), [&] { return fault_section(*m.faults, m.seed, bounded); });
-
-  bool passed = true;
-  std::size_t ran = 0;
-  for (const auto& [name, s] : sections.items()) {
-    if (s["status"] == kNotRequested) continue;
-    ++ran;
-    passed = passed && s["status"] == kPassed;
-  }
-  nlohmann::json& d = record.document;
-  d["interrupted"] = stopped;
-  d["deadline_s"] = m.deadline_s ? nlohmann::json(*m.deadline_s) : nlohmann::json(nullptr);
-  d["deadline_reached"] = deadline_reached;
-  d["schema"] = "jbench.oracle";
-  d["schema_version"] = 1;
-  d["name"] = m.name;
-  d["description"] = m.description;
-  d["seed"] = std::to_string(m.seed);
-  d["matrix_sha256"] = m.sha256;
-  d["target"] = describe_engine(m.target);
-  d["oracle"] = m.oracle ? nlohmann::json(describe_engine(*m.oracle)) : nlohmann::json(nullptr);
-  d["finished_utc"] = utc_now("%Y-%m-%dT%H:%M:%SZ");
-  d["elapsed_s"] =
+  const double elapsed_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  // The comparison rules every query used unless its record says otherwise (docs/oracle.md).
-  d["normalization"] = oracle::to_json(oracle::Normalization{});
-  // Nothing checked is never a pass (the matrix loader refuses such a matrix already).
-  d["passed"] = passed && ran > 0;
-  d["sections"] = std::move(sections);
+  describe_pass(m, stopped, deadline_reached, elapsed_s, std::move(sections), record.document);
   return record;
 }
 
