@@ -344,6 +344,93 @@ Status StagingBundle::append_line(std::string_view relative, std::string_view li
   return {};
 }
 
+namespace {
+
+// The staged tree: its files (SHA256SUMS aside) in byte order and its directories; refused when it
+// holds anything else, or a path a bundle may not hold.
+struct StagedTree {
+  std::vector<std::string> files;
+  std::vector<std::string> dirs;
+};
+
+Result<StagedTree> staged_tree(int root_fd, const std::string& root) {
+  auto tree = bundle_detail::walk_tree(root_fd, root);
+  if (!tree) return tree.error();
+  StagedTree t;
+  for (const auto& entry : *tree) {
+    if (entry.kind == bundle_detail::TreeEntry::Kind::other) {
+      return Error{fmt::format("refusing to finalize {}: '{}' is a {}; a bundle holds only "
+                               "regular files and directories",
+                               root, entry.relative, entry.other_type),
+                   0};
+    }
+    if (auto problem = bundle_path_problem(entry.relative); !problem.empty()) {
+      return Error{fmt::format("refusing to finalize {}: '{}': {}", root, entry.relative, problem),
+                   0};
+    }
+    if (entry.kind == bundle_detail::TreeEntry::Kind::directory) {
+      t.dirs.push_back(entry.relative);
+    } else if (entry.relative != kSha256SumsName) {
+      t.files.push_back(entry.relative);
+    }
+  }
+  // std::string orders by char_traits<char>::compare, which compares as unsigned char: byte order.
+  std::sort(t.files.begin(), t.files.end());
+  return t;
+}
+
+// SHA256SUMS's text: one line per file, in the order given.
+Result<std::string> sums_text(int root_fd, const std::string& root,
+                              const std::vector<std::string>& files) {
+  std::string sums;
+  for (const auto& rel : files) {
+    auto fd = open_file_beneath(root_fd, rel, root);
+    if (!fd) return fd.error();
+    auto digest = fd_sha256(fd->get(), root + "/" + rel);
+    if (!digest) return digest.error();
+    sums += sha256sums_line(*digest, rel);
+  }
+  return sums;
+}
+
+// Directory entries are durable only once their directories are synced: the deepest first, the
+// root last.
+Status sync_dirs(int root_fd, const std::string& root, const std::vector<std::string>& dirs) {
+  for (auto it = dirs.rbegin(); it != dirs.rend(); ++it) {
+    auto dir = open_dir_beneath(root_fd, split_path(*it), false, root);
+    if (!dir) return dir.error();
+    if (::fsync(dir->get()) != 0) {
+      return errno_error("cannot fsync directory '{}' in {}", *it, root);
+    }
+  }
+  if (::fsync(root_fd) != 0) return errno_error("cannot fsync {}", root);
+  return {};
+}
+
+// The staging directory renamed to its final name, never replacing one.
+Status rename_into_place(int out_fd, const std::string& staging_name, const std::string& final_name,
+                         const std::string& root, const std::string& final_path) {
+  if (rename_noreplace(out_fd, staging_name.c_str(), out_fd, final_name.c_str()) == 0) return {};
+  const int err = errno;
+  if (err != EINVAL && err != ENOSYS) {
+    return sys_error(fmt::format("cannot rename {} to {} without replacing", root, final_path),
+                     err);
+  }
+  // No RENAME_NOREPLACE on this file system. rename(2) replaces an empty directory but never a
+  // non-empty one, so claim the name with mkdir (fails if it exists) and rename over it.
+  if (::mkdirat(out_fd, final_name.c_str(), 0755) != 0) {
+    return errno_error("cannot claim {}", final_path);
+  }
+  if (::renameat(out_fd, staging_name.c_str(), out_fd, final_name.c_str()) != 0) {
+    const int rename_err = errno;
+    ::unlinkat(out_fd, final_name.c_str(), AT_REMOVEDIR);  // only if still empty
+    return sys_error(fmt::format("cannot rename {} to {}", root, final_path), rename_err);
+  }
+  return {};
+}
+
+}  // namespace
+
 Result<std::string> StagingBundle::finalize(Outcome outcome) {
   if (finalized_ || root_fd_ < 0) return Error{"the bundle is already finalized", 0};
   const std::string final_name = name_ + std::string(outcome_suffix(outcome));
@@ -353,74 +440,19 @@ Result<std::string> StagingBundle::finalize(Outcome outcome) {
         fmt::format("{}; the staging directory {} is left in place", s.error().message, root_),
         s.error().sys_errno};
   }
-
-  auto tree = bundle_detail::walk_tree(root_fd_, root_);
+  auto tree = staged_tree(root_fd_, root_);
   if (!tree) return tree.error();
-  std::vector<std::string> files;
-  std::vector<std::string> dirs;
-  for (const auto& entry : *tree) {
-    if (entry.kind == bundle_detail::TreeEntry::Kind::other) {
-      return Error{fmt::format("refusing to finalize {}: '{}' is a {}; a bundle holds only "
-                               "regular files and directories",
-                               root_, entry.relative, entry.other_type),
-                   0};
-    }
-    if (auto problem = bundle_path_problem(entry.relative); !problem.empty()) {
-      return Error{fmt::format("refusing to finalize {}: '{}': {}", root_, entry.relative, problem),
-                   0};
-    }
-    if (entry.kind == bundle_detail::TreeEntry::Kind::directory) {
-      dirs.push_back(entry.relative);
-    } else if (entry.relative != kSha256SumsName) {
-      files.push_back(entry.relative);
-    }
-  }
-  // std::string orders by char_traits<char>::compare, which compares as unsigned char: byte order.
-  std::sort(files.begin(), files.end());
-
-  std::string sums;
-  for (const auto& rel : files) {
-    auto fd = open_file_beneath(root_fd_, rel, root_);
-    if (!fd) return fd.error();
-    auto digest = fd_sha256(fd->get(), root_ + "/" + rel);
-    if (!digest) return digest.error();
-    sums += sha256sums_line(*digest, rel);
-  }
-
+  auto sums = sums_text(root_fd_, root_, tree->files);
+  if (!sums) return sums.error();
   const auto undo_sums = [&](const Error& error) -> Result<std::string> {
     ::unlinkat(root_fd_, kSha256SumsName, 0);
     return Error{fmt::format("{}; the staging directory {} is left in place", error.message, root_),
                  error.sys_errno};
   };
-  if (auto s = write_at(kSha256SumsName, sums, true); !s) return undo_sums(s.error());
-
-  // Directory entries (the renames above) are durable only once their directories are synced.
-  for (auto it = dirs.rbegin(); it != dirs.rend(); ++it) {
-    auto dir = open_dir_beneath(root_fd_, split_path(*it), false, root_);
-    if (!dir) return undo_sums(dir.error());
-    if (::fsync(dir->get()) != 0) {
-      return undo_sums(errno_error("cannot fsync directory '{}' in {}", *it, root_));
-    }
-  }
-  if (::fsync(root_fd_) != 0) return undo_sums(errno_error("cannot fsync {}", root_));
-
-  if (rename_noreplace(out_fd_, staging_name_.c_str(), out_fd_, final_name.c_str()) != 0) {
-    const int err = errno;
-    if (err != EINVAL && err != ENOSYS) {
-      return undo_sums(sys_error(
-          fmt::format("cannot rename {} to {} without replacing", root_, final_path), err));
-    }
-    // No RENAME_NOREPLACE on this file system. rename(2) replaces an empty directory but never a
-    // non-empty one, so claim the name with mkdir (fails if it exists) and rename over it.
-    if (::mkdirat(out_fd_, final_name.c_str(), 0755) != 0) {
-      return undo_sums(errno_error("cannot claim {}", final_path));
-    }
-    if (::renameat(out_fd_, staging_name_.c_str(), out_fd_, final_name.c_str()) != 0) {
-      const int rename_err = errno;
-      ::unlinkat(out_fd_, final_name.c_str(), AT_REMOVEDIR);  // only if still empty
-      return undo_sums(
-          sys_error(fmt::format("cannot rename {} to {}", root_, final_path), rename_err));
-    }
+  if (auto s = write_at(kSha256SumsName, *sums, true); !s) return undo_sums(s.error());
+  if (auto s = sync_dirs(root_fd_, root_, tree->dirs); !s) return undo_sums(s.error());
+  if (auto s = rename_into_place(out_fd_, staging_name_, final_name, root_, final_path); !s) {
+    return undo_sums(s.error());
   }
   finalized_ = true;
   root_ = final_path;
