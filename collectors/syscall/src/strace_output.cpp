@@ -281,6 +281,92 @@ void StraceReader::line(std::string_view text) {
   complete(*tid, t_ns, call, body, text);
 }
 
+namespace {
+
+// A canary call's path: the first argument of access, the second of the others; none when the
+// line cannot be read.
+std::optional<std::string> canary_path(std::string_view call, std::string_view args) {
+  std::string_view path_arg = args;
+  if (call != "access") {
+    auto second = second_argument(args);
+    if (!second) return std::nullopt;
+    path_arg = *second;
+  }
+  std::size_t end = 0;
+  bool cut = false;
+  return strace_unquote(path_arg, end, cut);
+}
+
+// What a call returned and how long it took: "3</tmp/f> <0.000012>", "-1 ENOENT (No such file or
+// directory) <0.000004>". False when the text cannot be read.
+bool parse_outcome(std::string_view result, CallRecord& c) {
+  // The duration closes the line: " <0.000012345>".
+  const auto open = result.rfind(" <");
+  if (open == std::string_view::npos || !result.ends_with(">")) return false;
+  auto duration = seconds_to_ns(result.substr(open + 2, result.size() - open - 3));
+  if (!duration) return false;
+  c.duration_ns = *duration;
+  result = result.substr(0, open);
+  std::size_t used = 0;
+  auto value = leading_integer(result, used);
+  if (!value) return false;
+  if (*value == -1 && result.size() > used + 1 && result[used] == ' ') {
+    const std::string_view tail = result.substr(used + 1);
+    auto error = errno_from_name(tail.substr(0, tail.find(' ')));
+    if (!error) return false;
+    c.result = -static_cast<std::int64_t>(*error);
+    return true;
+  }
+  c.result = *value;
+  if (used < result.size() && result[used] == '<') {
+    if (auto d = leading_descriptor(result)) c.result_path = d->path;
+  }
+  return true;
+}
+
+// The arguments a traced call is decoded by: its path (and directory descriptor), or its
+// descriptor (and request). False when they cannot be read.
+bool parse_arguments(const TracedCall& traced, std::string_view args, CallRecord& c) {
+  switch (traced.kind) {
+    case ArgKind::path: {
+      std::string_view path_arg = args;
+      c.fd = -100;  // AT_FDCWD
+      if (traced.has_dfd) {
+        auto dfd = leading_descriptor(args);
+        auto second = second_argument(args);
+        if (!dfd || !second) return false;
+        c.fd = dfd->fd;
+        path_arg = *second;
+      }
+      std::size_t end = 0;
+      auto path = strace_unquote(path_arg, end, c.path_truncated);
+      if (!path) return false;
+      c.path = std::move(*path);
+      return true;
+    }
+    case ArgKind::fd:
+    case ArgKind::fd_request: {
+      auto d = leading_descriptor(args);
+      if (!d) return false;
+      c.fd = d->fd;
+      if (d->path) c.path = *d->path;
+      if (traced.kind == ArgKind::fd_request) {
+        auto second = second_argument(args);
+        std::size_t n = 0;
+        auto request = second ? leading_integer(*second, n) : std::nullopt;
+        if (!request) return false;
+        c.request = static_cast<std::uint64_t>(*request);
+      }
+      return true;
+    }
+    case ArgKind::request:  // the compiled tracer's waits off the CPU: never in strace's output
+      return true;
+  }
+  return true;
+}
+
+}  // namespace
+
 void StraceReader::complete(pid_t tid, std::uint64_t t_ns, std::string_view call,
                             std::string_view rest, std::string_view raw) {
   // strace pads a short call out to a column before " = ": "vfork()      = 1585 <...>".
@@ -291,25 +377,12 @@ void StraceReader::complete(pid_t tid, std::uint64_t t_ns, std::string_view call
     return;
   }
   const std::string_view args = rest.substr(0, close);
-  std::string_view result = rest.substr(equals + 3);
+  const std::string_view result = rest.substr(equals + 3);
   if (is_canary_call(call)) {
-    std::string_view path_arg = args;
-    if (call != "access") {
-      auto second = second_argument(args);
-      if (!second) {
-        malformed(raw);
-        return;
-      }
-      path_arg = *second;
-    }
-    std::size_t end = 0;
-    bool cut = false;
-    auto path = strace_unquote(path_arg, end, cut);
+    auto path = canary_path(call, args);
     if (!path) {
       malformed(raw);
-      return;
-    }
-    if (path->starts_with(kCanaryPrefix)) {
+    } else if (path->starts_with(kCanaryPrefix)) {
       obs_.canaries.push_back({0, tid, t_ns, *path});
     } else {
       ++obs_.ignored;
@@ -333,87 +406,9 @@ void StraceReader::complete(pid_t tid, std::uint64_t t_ns, std::string_view call
   c.tid = tid;
   c.t_ns = t_ns;
   c.call = traced->id;
-  // The duration closes the line: " <0.000012345>".
-  const auto open = result.rfind(" <");
-  if (open == std::string_view::npos || !result.ends_with(">")) {
+  if (!parse_outcome(result, c) || !parse_arguments(*traced, args, c)) {
     malformed(raw);
     return;
-  }
-  auto duration = seconds_to_ns(result.substr(open + 2, result.size() - open - 3));
-  if (!duration) {
-    malformed(raw);
-    return;
-  }
-  c.duration_ns = *duration;
-  result = result.substr(0, open);
-  std::size_t used = 0;
-  auto value = leading_integer(result, used);
-  if (!value) {
-    malformed(raw);
-    return;
-  }
-  if (*value == -1 && result.size() > used + 1 && result[used] == ' ') {
-    // "-1 ENOENT (No such file or directory)"
-    const std::string_view tail = result.substr(used + 1);
-    const std::string_view name = tail.substr(0, tail.find(' '));
-    auto error = errno_from_name(name);
-    if (!error) {
-      malformed(raw);
-      return;
-    }
-    c.result = -static_cast<std::int64_t>(*error);
-  } else {
-    c.result = *value;
-    if (used < result.size() && result[used] == '<') {
-      if (auto d = leading_descriptor(result)) c.result_path = d->path;
-    }
-  }
-  switch (traced->kind) {
-    case ArgKind::path: {
-      std::string_view path_arg = args;
-      c.fd = -100;  // AT_FDCWD
-      if (traced->has_dfd) {
-        auto dfd = leading_descriptor(args);
-        auto second = second_argument(args);
-        if (!dfd || !second) {
-          malformed(raw);
-          return;
-        }
-        c.fd = dfd->fd;
-        path_arg = *second;
-      }
-      std::size_t end = 0;
-      auto path = strace_unquote(path_arg, end, c.path_truncated);
-      if (!path) {
-        malformed(raw);
-        return;
-      }
-      c.path = std::move(*path);
-      break;
-    }
-    case ArgKind::fd:
-    case ArgKind::fd_request: {
-      auto d = leading_descriptor(args);
-      if (!d) {
-        malformed(raw);
-        return;
-      }
-      c.fd = d->fd;
-      if (d->path) c.path = *d->path;
-      if (traced->kind == ArgKind::fd_request) {
-        auto second = second_argument(args);
-        std::size_t n = 0;
-        auto request = second ? leading_integer(*second, n) : std::nullopt;
-        if (!request) {
-          malformed(raw);
-          return;
-        }
-        c.request = static_cast<std::uint64_t>(*request);
-      }
-      break;
-    }
-    case ArgKind::request:  // the compiled tracer's waits off the CPU: never in strace's output
-      break;
   }
   obs_.calls.push_back(std::move(c));
 }
