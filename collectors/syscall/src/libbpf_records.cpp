@@ -75,115 +75,150 @@ bool record_size_ok(std::uint32_t type, std::size_t size) {
   }
 }
 
-DecodedRecords decode_record_file(std::string_view bytes) {
-  DecodedRecords out;
-  auto malformed = [&](std::size_t at, std::string what) {
-    ++out.malformed;
-    if (out.malformed_examples.size() < 5) {
-      out.malformed_examples.push_back(fmt::format("byte {}: {}", at, what));
+namespace {
+
+// The records of one file decoded in order: each kind into its list, an open's path joined to
+// its call, whatever cannot be read counted with a few examples.
+class RecordDecoder {
+ public:
+  explicit RecordDecoder(std::string_view bytes) : bytes_(bytes) {}
+
+  void malformed(std::size_t at, std::string what) {
+    ++out_.malformed;
+    if (out_.malformed_examples.size() < 5) {
+      out_.malformed_examples.push_back(fmt::format("byte {}: {}", at, what));
     }
-  };
-  if (bytes.size() < kHeaderBytes || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0 ||
-      read_at<std::uint32_t>(bytes, 8) != kHeaderBytes ||
-      read_at<std::uint32_t>(bytes, 12) != sizeof(jb_call_record) ||
-      read_at<std::uint32_t>(bytes, 16) != sizeof(jb_path_record) ||
-      read_at<std::uint32_t>(bytes, 20) != sizeof(jb_drained_record)) {
-    malformed(0, "not a record file of this jbench (header)");
-    return out;
+  }
+
+  void call(std::size_t at) {
+    const auto r = read_at<jb_call_record>(bytes_, at);
+    const TracedCall* call = call_by_id(r.call);
+    if (!call || r.phase >= kPhaseCount) {
+      malformed(at, fmt::format("call {} in phase {}", r.call, r.phase));
+      return;
+    }
+    CallRecord c;
+    c.pid = static_cast<pid_t>(r.tgid);
+    c.tid = static_cast<pid_t>(r.tid);
+    c.t_ns = r.t_ns;
+    c.duration_ns = r.duration_ns;
+    c.call = r.call;
+    c.phase = r.phase;
+    c.role = thread_role_of(r.role);
+    c.fd = r.fd;
+    c.result = r.result;
+    if (has_request(*call)) c.request = r.request;
+    c.waker = waker_of(r);
+    if (r.inode != 0) c.file = identity(r.dev, r.inode);
+    if (call->kind == ArgKind::path) opens_[{r.tid, r.t_ns}] = out_.calls.size();
+    out_.calls.push_back(std::move(c));
+  }
+
+  void sample(std::size_t at) {
+    const auto s = read_at<jb_sample_record>(bytes_, at);
+    if (s.phase >= kPhaseCount || s.frames > JB_SAMPLE_FRAMES) {
+      malformed(at, fmt::format("a sample in phase {} with {} frames", s.phase, s.frames));
+      return;
+    }
+    CpuSample c;
+    c.pid = static_cast<pid_t>(s.tgid);
+    c.tid = static_cast<pid_t>(s.tid);
+    c.t_ns = s.t_ns;
+    c.phase = s.phase;
+    c.role = thread_role_of(s.role);
+    c.in_kernel = s.in_kernel != 0;
+    if (s.frames < 0) {
+      c.stack_error = -s.frames;
+    } else {
+      c.ips.assign(s.ip, s.ip + s.frames);
+      // The walk ends at a zero return address (the outermost frame's): not a frame.
+      while (!c.ips.empty() && c.ips.back() == 0) c.ips.pop_back();
+    }
+    out_.samples.push_back(std::move(c));
+  }
+
+  // An open's path, after its call record (paired by thread and entry time).
+  void path(std::size_t at) {
+    const auto p = read_at<jb_path_record>(bytes_, at);
+    auto open = opens_.find({p.tid, p.t_ns});
+    if (open == opens_.end()) {
+      malformed(at, fmt::format("a path of thread {} with no open before it", p.tid));
+      return;
+    }
+    CallRecord& c = out_.calls[open->second];
+    if (p.length > 0) {
+      c.path.assign(p.path, strnlen(p.path, sizeof p.path));
+      c.path_truncated = p.length >= JB_PATH_MAX;
+    }
+    opens_.erase(open);
+  }
+
+  DecodedRecords& out() { return out_; }
+
+ private:
+  std::string_view bytes_;
+  DecodedRecords out_;
+  // Opens waiting for their path record, by (tid, entry time).
+  std::map<std::pair<std::uint32_t, std::uint64_t>, std::size_t> opens_;
+};
+
+std::size_t record_size(std::uint32_t type) {
+  return type == JB_EVENT_CALL      ? sizeof(jb_call_record)
+         : type == JB_EVENT_PATH    ? sizeof(jb_path_record)
+         : type == JB_EVENT_DRAINED ? sizeof(jb_drained_record)
+         : type == JB_EVENT_SAMPLE  ? sizeof(jb_sample_record)
+                                    : 0;
+}
+
+bool header_ok(std::string_view bytes) {
+  return bytes.size() >= kHeaderBytes && std::memcmp(bytes.data(), kMagic, sizeof kMagic) == 0 &&
+         read_at<std::uint32_t>(bytes, 8) == kHeaderBytes &&
+         read_at<std::uint32_t>(bytes, 12) == sizeof(jb_call_record) &&
+         read_at<std::uint32_t>(bytes, 16) == sizeof(jb_path_record) &&
+         read_at<std::uint32_t>(bytes, 20) == sizeof(jb_drained_record);
+}
+
+}  // namespace
+
+DecodedRecords decode_record_file(std::string_view bytes) {
+  RecordDecoder d(bytes);
+  if (!header_ok(bytes)) {
+    d.malformed(0, "not a record file of this jbench (header)");
+    return std::move(d.out());
   }
   // At most this many calls: reserved once rather than grown (and copied) a dozen times.
-  out.calls.reserve((bytes.size() - kHeaderBytes) / sizeof(jb_call_record));
-  // Opens waiting for their path record, by (tid, entry time).
-  std::map<std::pair<std::uint32_t, std::uint64_t>, std::size_t> opens;
+  d.out().calls.reserve((bytes.size() - kHeaderBytes) / sizeof(jb_call_record));
   std::size_t at = kHeaderBytes;
   while (at < bytes.size()) {
     if (bytes.size() - at < sizeof(std::uint32_t)) {
-      malformed(at, "a cut record");
+      d.malformed(at, "a cut record");
       break;
     }
     const auto type = read_at<std::uint32_t>(bytes, at);
     if (type == kTrailerType) {
       if (bytes.size() - at != sizeof(RecordTrailer)) {
-        malformed(at, "the trailer is not the last thing in the file");
+        d.malformed(at, "the trailer is not the last thing in the file");
         break;
       }
-      out.trailer = read_at<RecordTrailer>(bytes, at);
-      out.has_trailer = true;
+      d.out().trailer = read_at<RecordTrailer>(bytes, at);
+      d.out().has_trailer = true;
       break;
     }
-    const std::size_t size = type == JB_EVENT_CALL      ? sizeof(jb_call_record)
-                             : type == JB_EVENT_PATH    ? sizeof(jb_path_record)
-                             : type == JB_EVENT_DRAINED ? sizeof(jb_drained_record)
-                             : type == JB_EVENT_SAMPLE  ? sizeof(jb_sample_record)
-                                                        : 0;
+    const std::size_t size = record_size(type);
     if (size == 0) {
-      malformed(at, fmt::format("unknown record type {}", type));
+      d.malformed(at, fmt::format("unknown record type {}", type));
       break;  // without its size nothing after it can be framed
     }
     if (bytes.size() - at < size) {
-      malformed(at, "a cut record");
+      d.malformed(at, "a cut record");
       break;
     }
-    if (type == JB_EVENT_CALL) {
-      const auto r = read_at<jb_call_record>(bytes, at);
-      const TracedCall* call = call_by_id(r.call);
-      if (!call || r.phase >= kPhaseCount) {
-        malformed(at, fmt::format("call {} in phase {}", r.call, r.phase));
-      } else {
-        CallRecord c;
-        c.pid = static_cast<pid_t>(r.tgid);
-        c.tid = static_cast<pid_t>(r.tid);
-        c.t_ns = r.t_ns;
-        c.duration_ns = r.duration_ns;
-        c.call = r.call;
-        c.phase = r.phase;
-        c.role = thread_role_of(r.role);
-        c.fd = r.fd;
-        c.result = r.result;
-        if (has_request(*call)) c.request = r.request;
-        c.waker = waker_of(r);
-        if (r.inode != 0) c.file = identity(r.dev, r.inode);
-        if (call->kind == ArgKind::path) opens[{r.tid, r.t_ns}] = out.calls.size();
-        out.calls.push_back(std::move(c));
-      }
-    } else if (type == JB_EVENT_SAMPLE) {
-      const auto s = read_at<jb_sample_record>(bytes, at);
-      if (s.phase >= kPhaseCount || s.frames > JB_SAMPLE_FRAMES) {
-        malformed(at, fmt::format("a sample in phase {} with {} frames", s.phase, s.frames));
-      } else {
-        CpuSample c;
-        c.pid = static_cast<pid_t>(s.tgid);
-        c.tid = static_cast<pid_t>(s.tid);
-        c.t_ns = s.t_ns;
-        c.phase = s.phase;
-        c.role = thread_role_of(s.role);
-        c.in_kernel = s.in_kernel != 0;
-        if (s.frames < 0) {
-          c.stack_error = -s.frames;
-        } else {
-          c.ips.assign(s.ip, s.ip + s.frames);
-          // The walk ends at a zero return address (the outermost frame's): not a frame.
-          while (!c.ips.empty() && c.ips.back() == 0) c.ips.pop_back();
-        }
-        out.samples.push_back(std::move(c));
-      }
-    } else if (type == JB_EVENT_PATH) {
-      const auto p = read_at<jb_path_record>(bytes, at);
-      auto open = opens.find({p.tid, p.t_ns});
-      if (open == opens.end()) {
-        malformed(at, fmt::format("a path of thread {} with no open before it", p.tid));
-      } else {
-        CallRecord& c = out.calls[open->second];
-        if (p.length > 0) {
-          c.path.assign(p.path, strnlen(p.path, sizeof p.path));
-          c.path_truncated = p.length >= JB_PATH_MAX;
-        }
-        opens.erase(open);
-      }
-    }
+    if (type == JB_EVENT_CALL) d.call(at);
+    if (type == JB_EVENT_SAMPLE) d.sample(at);
+    if (type == JB_EVENT_PATH) d.path(at);
     at += size;
   }
-  return out;
+  return std::move(d.out());
 }
 
 }  // namespace jbench::collectors::syscall_detail
