@@ -53,6 +53,33 @@ LiveLine scan_program_line(std::string_view line) {
   return out;
 }
 
+namespace {
+
+// "C call pid tid t_ns duration phase fd result request major minor inode [role]": one traced
+// call; none when a field is missing, out of range or names no traced call.
+std::optional<CallRecord> parse_call_line(Fields& f) {
+  CallRecord c;
+  std::int64_t ret = 0;
+  std::uint64_t request = 0;
+  FileIdentity file;
+  bool ok = f.number(c.call) && f.number(c.pid) && f.number(c.tid) && f.number(c.t_ns) &&
+            f.number(c.duration_ns) && f.number(c.phase) && f.number(c.fd) && f.number(ret) &&
+            f.number(request) && f.number(file.major) && f.number(file.minor) &&
+            f.number(file.inode);
+  // The D program adds the thread's role (0 the workload's, 1 the bridge writer's).
+  unsigned role = 0;
+  ok = ok && (f.at_end() || (f.number(role) && role <= 1 && f.at_end()));
+  c.role = thread_role_of(role);
+  const TracedCall* call = ok ? call_by_id(c.call) : nullptr;
+  if (!ok || !call || c.phase < 0 || c.phase >= kPhaseCount) return std::nullopt;
+  c.result = ret;
+  if (call->kind == ArgKind::fd_request) c.request = request;
+  if (file.inode != 0) c.file = file;
+  return c;
+}
+
+}  // namespace
+
 void ProgramLineReader::malformed(std::string_view raw) {
   ++obs_.malformed;
   if (obs_.malformed_examples.size() < kMaxMalformedExamples) {
@@ -123,26 +150,9 @@ void ProgramLineReader::text(std::string_view line, std::string_view raw) {
       break;
     }
     case 'C': {
-      CallRecord c;
-      std::int64_t ret = 0;
-      std::uint64_t request = 0;
-      FileIdentity file;
-      ok = f.number(c.call) && f.number(c.pid) && f.number(c.tid) && f.number(c.t_ns) &&
-           f.number(c.duration_ns) && f.number(c.phase) && f.number(c.fd) && f.number(ret) &&
-           f.number(request) && f.number(file.major) && f.number(file.minor) &&
-           f.number(file.inode);
-      // The D program adds the thread's role (0 the workload's, 1 the bridge writer's).
-      unsigned role = 0;
-      ok = ok && (f.at_end() || (f.number(role) && role <= 1 && f.at_end()));
-      c.role = thread_role_of(role);
-      const TracedCall* call = ok ? call_by_id(c.call) : nullptr;
-      ok = ok && call && c.phase >= 0 && c.phase < kPhaseCount;
-      if (ok) {
-        c.result = ret;
-        if (call->kind == ArgKind::fd_request) c.request = request;
-        if (file.inode != 0) c.file = file;
-        obs_.calls.push_back(std::move(c));
-      }
+      auto c = parse_call_line(f);
+      ok = c.has_value();
+      if (ok) obs_.calls.push_back(std::move(*c));
       break;
     }
     default:
