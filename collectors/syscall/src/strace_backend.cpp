@@ -174,10 +174,41 @@ class StraceBackend final : public Backend {
     }
     std::lock_guard lock(owners_mu_);
     owners_from_creations(obs.creations);
+    attribute_calls(obs.calls, marks, out);
+    for (auto& k : obs.canaries) {
+      auto owner = owners_.find(k.tid);
+      if (owner == owners_.end() || owner->second.pid == 0) continue;
+      k.pid = owner->second.pid;
+      out.canaries.push_back(std::move(k));
+    }
+    for (const auto& [tid, owner] : owners_) {
+      if (tid == owner.pid && owner.first_t_ns != 0) {
+        out.processes.push_back(
+            {owner.pid, owner.start_time_ticks, owner.parent, owner.first_t_ns, owner.parent != 0});
+      }
+    }
+    out.header = {
+        {"clock_conversion",
+         {{"from", "CLOCK_REALTIME"},
+          {"realtime_minus_monotonic_ns", std::to_string(offset_.realtime_minus_monotonic_ns)},
+          {"uncertainty_ns", std::to_string(offset_.uncertainty_ns)},
+          {"drift_at_stop_ns", std::to_string(drift)}}}};
+    out.entry = {{"backend_version", version_},
+                 {"clock_conversion", out.header["clock_conversion"]},
+                 {"calls_in_progress", obs.in_progress},
+                 {"forks_seen", forks_seen(obs.creations)},
+                 {"forks_from_records", forks_from_records_}};
+    return out;
+  }
+
+  // Each call's process (its thread's owner) and phase, kept whole or added to the totals; a
+  // thread no process claims is said, never guessed. Under owners_mu_.
+  void attribute_calls(std::vector<CallRecord>& calls, const std::vector<PhaseMark>& marks,
+                       Observed& out) {
     std::map<pid_t, std::uint64_t> unattributed;  // tid -> calls
     std::map<pid_t, std::uint64_t> last_t;        // tid -> last entry time
     bool stepped = false;
-    for (auto& c : obs.calls) {
+    for (auto& c : calls) {
       auto owner = owners_.find(c.tid);
       if (owner == owners_.end() || owner->second.pid == 0) {
         ++unattributed[c.tid];
@@ -205,30 +236,6 @@ class StraceBackend final : public Backend {
           "read from /proc, and strace recorded no clone or fork that made it",
           n, tid));
     }
-    for (auto& k : obs.canaries) {
-      auto owner = owners_.find(k.tid);
-      if (owner == owners_.end() || owner->second.pid == 0) continue;
-      k.pid = owner->second.pid;
-      out.canaries.push_back(std::move(k));
-    }
-    for (const auto& [tid, owner] : owners_) {
-      if (tid == owner.pid && owner.first_t_ns != 0) {
-        out.processes.push_back(
-            {owner.pid, owner.start_time_ticks, owner.parent, owner.first_t_ns, owner.parent != 0});
-      }
-    }
-    out.header = {
-        {"clock_conversion",
-         {{"from", "CLOCK_REALTIME"},
-          {"realtime_minus_monotonic_ns", std::to_string(offset_.realtime_minus_monotonic_ns)},
-          {"uncertainty_ns", std::to_string(offset_.uncertainty_ns)},
-          {"drift_at_stop_ns", std::to_string(drift)}}}};
-    out.entry = {{"backend_version", version_},
-                 {"clock_conversion", out.header["clock_conversion"]},
-                 {"calls_in_progress", obs.in_progress},
-                 {"forks_seen", forks_seen(obs.creations)},
-                 {"forks_from_records", forks_from_records_}};
-    return out;
   }
 
   std::vector<std::string> raw_files() const override { return {kStraceOutput, kStraceStderr}; }
