@@ -82,8 +82,15 @@ struct SyscallCollector::State {
     return std::filesystem::path(options.raw_dir).filename().string() + "/" + name;
   }
   void choose_and_attach();
+  BackendContext backend_context();
+  void attach_dtrace(const BackendContext& ctx);
+  void attach_libbpf(const BackendContext& ctx);
+  void attach_bpftrace_or_strace(const std::string& wanted, const BackendContext& ctx);
   std::string try_backend(std::unique_ptr<Backend> candidate);
   SyscallStop finish(std::uint64_t deadline_ns);
+  void stop_and_report(std::uint64_t deadline_ns, SyscallFacts& facts, CollectorEntry& e,
+                       ReportOutput& report, Observed& observed);
+  void tally_canaries(const Observed& observed, SyscallFacts& facts, CollectorEntry& e);
 };
 
 std::string SyscallCollector::State::try_backend(std::unique_ptr<Backend> candidate) {
@@ -94,14 +101,7 @@ std::string SyscallCollector::State::try_backend(std::unique_ptr<Backend> candid
   return why;
 }
 
-void SyscallCollector::State::choose_and_attach() {
-  const std::string& wanted = options.backend;
-  if (wanted != "" && wanted != "bpftrace" && wanted != "strace" && wanted != "libbpf" &&
-      wanted != "dtrace") {
-    start_failure = fmt::format(
-        "unknown backend '{}' (libbpf, bpftrace, dtrace, strace, or empty for the best)", wanted);
-    return;
-  }
+BackendContext SyscallCollector::State::backend_context() {
   BackendContext ctx;
   ctx.detail = options.detail == SyscallDetail::full ? Detail::full : Detail::light;
   ctx.cohort = cohort;
@@ -109,36 +109,33 @@ void SyscallCollector::State::choose_and_attach() {
   ctx.max_output_bytes = options.max_output_bytes;
   ctx.harness_pid = getpid();
   ctx.live = &live;
-  if (wanted == "dtrace") {
-    // Only when asked for: the best backend is chosen among the others.
-    const host_caps::DtraceFound dtrace = host_caps::find_dtrace();
-    if (dtrace.path.empty()) {
-      unavailable = dtrace.reason;
-      remediation = dtrace.remediation;
-      return;
-    }
-    start_failure = try_backend(make_dtrace_backend(ctx, dtrace.path, dtrace.version));
+  return ctx;
+}
+
+// DTrace only when asked for: the best backend is chosen among the others.
+void SyscallCollector::State::attach_dtrace(const BackendContext& ctx) {
+  const host_caps::DtraceFound dtrace = host_caps::find_dtrace();
+  if (dtrace.path.empty()) {
+    unavailable = dtrace.reason;
+    remediation = dtrace.remediation;
     return;
   }
-  if (wanted == "libbpf") {
+  start_failure = try_backend(make_dtrace_backend(ctx, dtrace.path, dtrace.version));
+}
+
+void SyscallCollector::State::attach_libbpf([[maybe_unused]] const BackendContext& ctx) {
 #ifdef JBENCH_HAVE_LIBBPF
-    start_failure = try_backend(make_libbpf_backend(ctx));
+  start_failure = try_backend(make_libbpf_backend(ctx));
 #else
-    unavailable = "this jbench was built without the compiled tracer";
-    remediation = "install libbpf-dev, bpftool and clang (bash ci/install-deps.sh) and rebuild";
+  unavailable = "this jbench was built without the compiled tracer";
+  remediation = "install libbpf-dev, bpftool and clang (bash ci/install-deps.sh) and rebuild";
 #endif
-    return;
-  }
-#ifdef JBENCH_HAVE_LIBBPF
-  // The best: the compiled tracer (loaded once per session). Where it cannot load, bpftrace,
-  // then strace, as before, and the entry says why it was passed over.
-  if (wanted.empty() && options.compiled_first) {
-    std::string why = try_backend(make_libbpf_backend(ctx));
-    if (why.empty()) return;
-    backend.reset();
-    passed_over = {{"from", "libbpf"}, {"reason", why}};
-  }
-#endif
+}
+
+// bpftrace when asked for or when it can run, else strace; when bpftrace could run but would not
+// attach, strace, and the entry says why.
+void SyscallCollector::State::attach_bpftrace_or_strace(const std::string& wanted,
+                                                        const BackendContext& ctx) {
   const std::string bpftrace = find_on_path("bpftrace");
   const std::string tracefs = host_caps::find_tracefs().dir;
   const std::string strace = find_on_path("strace");
@@ -156,7 +153,6 @@ void SyscallCollector::State::choose_and_attach() {
       start_failure = why;
       return;
     }
-    // The best this host can run: bpftrace would not attach, so strace, and the entry says why.
     Json evidence = Json::array();
     for (const auto& f : backend->raw_files()) evidence.push_back(in_run(f));
     fallback = {{"from", "bpftrace"}, {"reason", why}, {"raw", evidence}};
@@ -177,6 +173,30 @@ void SyscallCollector::State::choose_and_attach() {
   }
   if (wanted.empty()) fallback = {{"from", "bpftrace"}, {"reason", no_bpftrace.reason}};
   start_failure = try_backend(make_strace_backend(ctx, strace));
+}
+
+void SyscallCollector::State::choose_and_attach() {
+  const std::string& wanted = options.backend;
+  if (wanted != "" && wanted != "bpftrace" && wanted != "strace" && wanted != "libbpf" &&
+      wanted != "dtrace") {
+    start_failure = fmt::format(
+        "unknown backend '{}' (libbpf, bpftrace, dtrace, strace, or empty for the best)", wanted);
+    return;
+  }
+  const BackendContext ctx = backend_context();
+  if (wanted == "dtrace") return attach_dtrace(ctx);
+  if (wanted == "libbpf") return attach_libbpf(ctx);
+#ifdef JBENCH_HAVE_LIBBPF
+  // The best: the compiled tracer (loaded once per session). Where it cannot load, bpftrace,
+  // then strace, as before, and the entry says why it was passed over.
+  if (wanted.empty() && options.compiled_first) {
+    std::string why = try_backend(make_libbpf_backend(ctx));
+    if (why.empty()) return;
+    backend.reset();
+    passed_over = {{"from", "libbpf"}, {"reason", why}};
+  }
+#endif
+  attach_bpftrace_or_strace(wanted, ctx);
 }
 
 std::unique_ptr<SyscallCollector> SyscallCollector::start(const SyscallOptions& options,
@@ -282,6 +302,82 @@ Json SyscallCollector::stop(std::uint64_t deadline_ns) {
   return out;
 }
 
+// The backend stopped, its output collected and written as the run's raw file, and what that
+// says into `facts` and the entry.
+void SyscallCollector::State::stop_and_report(std::uint64_t deadline_ns, SyscallFacts& facts,
+                                              CollectorEntry& e, ReportOutput& report,
+                                              Observed& observed) {
+  const BackendEnd end = backend->stop(deadline_ns);
+  e.ended = ended_of(end.status);
+  facts.ended_known = true;
+  facts.ended_by_signal = end.status.signaled;
+  facts.exit_code = end.status.code;
+  facts.signal = end.status.signal;
+  facts.died_during_run = end.before_stop;
+  facts.killed_at_deadline = end.killed_at_deadline;
+  observed = backend->collect(marks);
+  facts.over_bound = backend->over_bound();
+  ReportInput in;
+  in.events_path = raw(kEventsFile);
+  in.max_output_bytes = options.max_output_bytes;
+  Json phases = Json::array();
+  for (const auto& m : marks) {
+    phases.push_back({{"phase", kPhaseNames[m.phase]}, {"t_ns", std::to_string(m.t_ns)}});
+  }
+  in.header = events_header(*backend, options, phases);
+  for (const auto& [k, v] : observed.header.items()) in.header[k] = v;
+  in.ended = e.ended->to_json();
+  in.started_ns = started_ns;
+  in.marks = marks;
+  in.registered = &cohort;
+  in.added = &added;
+  in.snapshots = &snapshots;
+  report = write_report(in, observed);
+  // Whole: written without error and within the bound, so nothing of the backend's is lost.
+  if (report.write_error.empty() && !report.over_bound) backend->translated();
+  facts.over_bound = facts.over_bound || report.over_bound;
+  {
+    // The live count and the file's can differ only if the output was cut: take the larger.
+    std::lock_guard lock(live.mu);
+    facts.dropped = std::max(observed.lost, live.lost) + report.refused;
+  }
+  facts.malformed = observed.malformed;
+  for (auto& p : observed.problems) facts.problems.push_back(std::move(p));
+  for (auto& p : report.problems) facts.problems.push_back(std::move(p));
+  if (!report.write_error.empty()) facts.problems.push_back(report.write_error);
+  if (observed.malformed > 0) {
+    facts.problems.push_back(
+        fmt::format("first malformed line: {}", observed.malformed_examples.empty()
+                                                    ? std::string("?")
+                                                    : observed.malformed_examples.front()));
+  }
+  facts.records = report.records;
+  Json& out = e.extra;
+  out["phase_marks"] = phases;
+  std::vector<std::string> files;
+  for (const auto& f : backend->raw_files()) files.push_back(in_run(f));
+  out["backend_raw"] = files;
+  for (const auto& [k, v] : observed.entry.items()) out[k] = v;
+}
+
+// Canaries: what the backend's output holds, and what was seen live.
+void SyscallCollector::State::tally_canaries(const Observed& observed, SyscallFacts& facts,
+                                             CollectorEntry& e) {
+  std::set<pid_t> canary_pids;
+  for (const auto& k : observed.canaries) canary_pids.insert(k.pid);
+  {
+    std::lock_guard lock(live.mu);
+    for (const auto& [pid, k] : live.canaries) canary_pids.insert(pid);
+  }
+  for (const auto& p : cohort) {
+    if (canary_pids.count(p.pid)) {
+      e.canaries_seen.push_back(p.worker_index);
+    } else {
+      facts.missing_canaries.push_back(p.worker_index);
+    }
+  }
+}
+
 SyscallStop SyscallCollector::State::finish(std::uint64_t deadline_ns) {
   SyscallFacts facts;
   facts.unavailable = unavailable;
@@ -296,77 +392,10 @@ SyscallStop SyscallCollector::State::finish(std::uint64_t deadline_ns) {
               : options.backend.empty() ? std::string("none")
                                         : options.backend;
   e.setting = options.detail == SyscallDetail::full ? "full" : "light";
-  Json& out = e.extra;
-  Json ended = nullptr;
   ReportOutput report;
   Observed observed;
-  if (backend && backend->launched()) {
-    const BackendEnd end = backend->stop(deadline_ns);
-    e.ended = ended_of(end.status);
-    ended = e.ended->to_json();
-    facts.ended_known = true;
-    facts.ended_by_signal = end.status.signaled;
-    facts.exit_code = end.status.code;
-    facts.signal = end.status.signal;
-    facts.died_during_run = end.before_stop;
-    facts.killed_at_deadline = end.killed_at_deadline;
-    observed = backend->collect(marks);
-    facts.over_bound = backend->over_bound();
-    ReportInput in;
-    in.events_path = raw(kEventsFile);
-    in.max_output_bytes = options.max_output_bytes;
-    Json phases = Json::array();
-    for (const auto& m : marks) {
-      phases.push_back({{"phase", kPhaseNames[m.phase]}, {"t_ns", std::to_string(m.t_ns)}});
-    }
-    in.header = events_header(*backend, options, phases);
-    for (const auto& [k, v] : observed.header.items()) in.header[k] = v;
-    in.ended = ended;
-    in.started_ns = started_ns;
-    in.marks = marks;
-    in.registered = &cohort;
-    in.added = &added;
-    in.snapshots = &snapshots;
-    report = write_report(in, observed);
-    // Whole: written without error and within the bound, so nothing of the backend's is lost.
-    if (report.write_error.empty() && !report.over_bound) backend->translated();
-    facts.over_bound = facts.over_bound || report.over_bound;
-    {
-      // The live count and the file's can differ only if the output was cut: take the larger.
-      std::lock_guard lock(live.mu);
-      facts.dropped = std::max(observed.lost, live.lost) + report.refused;
-    }
-    facts.malformed = observed.malformed;
-    for (auto& p : observed.problems) facts.problems.push_back(std::move(p));
-    for (auto& p : report.problems) facts.problems.push_back(std::move(p));
-    if (!report.write_error.empty()) facts.problems.push_back(report.write_error);
-    if (observed.malformed > 0) {
-      facts.problems.push_back(
-          fmt::format("first malformed line: {}", observed.malformed_examples.empty()
-                                                      ? std::string("?")
-                                                      : observed.malformed_examples.front()));
-    }
-    facts.records = report.records;
-    out["phase_marks"] = phases;
-    std::vector<std::string> files;
-    for (const auto& f : backend->raw_files()) files.push_back(in_run(f));
-    out["backend_raw"] = files;
-    for (const auto& [k, v] : observed.entry.items()) out[k] = v;
-  }
-  // Canaries: what the backend's output holds, and what was seen live.
-  std::set<pid_t> canary_pids;
-  for (const auto& k : observed.canaries) canary_pids.insert(k.pid);
-  {
-    std::lock_guard lock(live.mu);
-    for (const auto& [pid, k] : live.canaries) canary_pids.insert(pid);
-  }
-  for (const auto& p : cohort) {
-    if (canary_pids.count(p.pid)) {
-      e.canaries_seen.push_back(p.worker_index);
-    } else {
-      facts.missing_canaries.push_back(p.worker_index);
-    }
-  }
+  if (backend && backend->launched()) stop_and_report(deadline_ns, facts, e, report, observed);
+  tally_canaries(observed, facts, e);
   StatusDecision decision = decide_status(facts);
   e.status = decision.status;
   e.reason = std::move(decision.reason);
@@ -374,6 +403,7 @@ SyscallStop SyscallCollector::State::finish(std::uint64_t deadline_ns) {
   if (backend && backend->launched() && report.write_error.empty()) {
     e.raw.push_back(in_run(kEventsFile));
   }
+  Json& out = e.extra;
   if (!fallback.is_null()) out["fallback"] = fallback;
   if (!passed_over.is_null()) out["libbpf_passed_over"] = passed_over;
   if (started_ns) e.started_ns = started_ns;
