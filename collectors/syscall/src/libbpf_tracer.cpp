@@ -231,39 +231,24 @@ std::string attach_sampling(LibbpfTracer::State& state) {
 LibbpfTracer::LibbpfTracer(std::unique_ptr<State> state) : state_(std::move(state)) {}
 LibbpfTracer::~LibbpfTracer() = default;
 
-std::unique_ptr<LibbpfTracer> LibbpfTracer::open(std::string& why, const TracerOptions& options,
-                                                 int* error) {
-  const std::uint64_t started = monotonic_ns();
-  // Says why, with the errno the refusal came with (0: none), and gives no tracer.
-  const auto refuse = [&](int code, std::string text) {
-    why = std::move(text);
-    if (error) *error = code;
-    return std::unique_ptr<LibbpfTracer>();
-  };
-  // The same for a call that failed with errno: "<what>: <its text>".
-  const auto refuse_errno = [&](std::string_view what) {
-    const int code = errno;
-    return refuse(code, fmt::format("{}: {}", what, errno_text(code)));
-  };
-  auto state = std::make_unique<State>();
-  // libbpf's own messages would go to stderr: the reason returned says what failed.
-  if (!std::getenv("JBENCH_LIBBPF_LOG")) libbpf_set_print(nullptr);
-  state->skel = syscall_trace_bpf__open();
-  if (!state->skel) {
-    return refuse_errno("the compiled tracer could not be opened");
-  }
-  if (bpf_map__set_max_entries(
-          state->skel->maps.records,
-          static_cast<__u32>(LibbpfTracer::ring_size(options.record_ring_bytes))) != 0) {
-    return refuse_errno("cannot size the compiled tracer's records ring");
-  }
-  if (const int err = syscall_trace_bpf__load(state->skel); err != 0) {
-    return refuse(-err, fmt::format("the kernel refused to load the compiled tracer: {} (needs "
-                                    "BTF, and root or CAP_BPF with CAP_PERFMON)",
-                                    errno_text(-err)));
-  }
-  const int calls_fd = bpf_map__fd(state->skel->maps.calls);
-  std::vector<std::string> attached;
+namespace {
+
+// Why the tracer cannot be had, with the errno the refusal came with (0: none).
+struct Refusal {
+  int code = 0;
+  std::string text;
+};
+
+// The same for a call that failed with errno: "<what>: <its text>".
+Refusal errno_refusal(std::string_view what) {
+  const int code = errno;
+  return {code, fmt::format("{}: {}", what, errno_text(code))};
+}
+
+// Every system call number described to the programs: the traced ones with how their arguments
+// are read (their names into `attached`), every other one counted. A number the host lacks is
+// never entered.
+std::optional<Refusal> describe_calls(int calls_fd, std::vector<std::string>& attached) {
   for (const CallNumber& n : kNumbers) {
     const TracedCall* call = find_call(n.name);
     jb_call_info info{};
@@ -272,44 +257,78 @@ std::unique_ptr<LibbpfTracer> LibbpfTracer::open(std::string& why, const TracerO
     info.path_arg = n.path_arg;
     const auto nr = static_cast<__u32>(n.nr);
     if (nr >= JB_MAX_SYSCALL_NR || bpf_map_update_elem(calls_fd, &nr, &info, BPF_ANY) != 0) {
-      return refuse(
+      return Refusal{
           nr >= JB_MAX_SYSCALL_NR ? 0 : errno,
-          fmt::format("cannot describe syscall {} ({}) to the compiled tracer", n.name, n.nr));
+          fmt::format("cannot describe syscall {} ({}) to the compiled tracer", n.name, n.nr)};
     }
     attached.emplace_back(n.name);
   }
-  // Every other number is counted (JB_KIND_COUNTED): a number the host lacks is never entered.
   for (__u32 nr = 0; nr < JB_MAX_SYSCALL_NR; ++nr) {
     jb_call_info info{};
     if (bpf_map_lookup_elem(calls_fd, &nr, &info) == 0 && info.kind != JB_KIND_NONE) continue;
     info = jb_call_info{JB_CALL_SYSCALL_OTHER, JB_KIND_COUNTED, 0, 0};
     if (bpf_map_update_elem(calls_fd, &nr, &info, BPF_ANY) != 0) {
-      return refuse_errno(fmt::format("cannot describe syscall {} to the compiled tracer", nr));
+      return errno_refusal(fmt::format("cannot describe syscall {} to the compiled tracer", nr));
     }
   }
+  return std::nullopt;
+}
+
+// Every program attached to its tracepoint, and the two ring buffers opened for reading.
+std::optional<Refusal> attach_programs(LibbpfTracer::State& state) {
   for (bpf_program* p :
-       {state->skel->progs.on_sys_enter, state->skel->progs.on_sys_exit, state->skel->progs.on_fork,
-        state->skel->progs.on_process_exit, state->skel->progs.on_sched_switch,
-        state->skel->progs.on_sched_waking, state->skel->progs.on_sched_wakeup,
-        state->skel->progs.on_irq_entry, state->skel->progs.on_irq_exit,
-        state->skel->progs.on_softirq_entry, state->skel->progs.on_softirq_exit,
-        state->skel->progs.on_hrtimer_entry, state->skel->progs.on_hrtimer_exit}) {
+       {state.skel->progs.on_sys_enter, state.skel->progs.on_sys_exit, state.skel->progs.on_fork,
+        state.skel->progs.on_process_exit, state.skel->progs.on_sched_switch,
+        state.skel->progs.on_sched_waking, state.skel->progs.on_sched_wakeup,
+        state.skel->progs.on_irq_entry, state.skel->progs.on_irq_exit,
+        state.skel->progs.on_softirq_entry, state.skel->progs.on_softirq_exit,
+        state.skel->progs.on_hrtimer_entry, state.skel->progs.on_hrtimer_exit}) {
     bpf_link* l = bpf_program__attach(p);
-    if (!l) {
-      return refuse_errno(fmt::format("cannot attach {}", bpf_program__name(p)));
-    }
-    state->links.push_back(l);
+    if (!l) return errno_refusal(fmt::format("cannot attach {}", bpf_program__name(p)));
+    state.links.push_back(l);
   }
-  state->ring = ring_buffer__new(bpf_map__fd(state->skel->maps.events), &State::on_event,
-                                 state.get(), nullptr);
-  if (!state->ring || ring_buffer__add(state->ring, bpf_map__fd(state->skel->maps.records),
-                                       &State::on_record, state.get()) != 0) {
-    return refuse_errno("cannot read the compiled tracer's ring buffers");
+  state.ring = ring_buffer__new(bpf_map__fd(state.skel->maps.events),
+                                &LibbpfTracer::State::on_event, &state, nullptr);
+  if (!state.ring || ring_buffer__add(state.ring, bpf_map__fd(state.skel->maps.records),
+                                      &LibbpfTracer::State::on_record, &state) != 0) {
+    return errno_refusal("cannot read the compiled tracer's ring buffers");
   }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::unique_ptr<LibbpfTracer> LibbpfTracer::open(std::string& why, const TracerOptions& options,
+                                                 int* error) {
+  const std::uint64_t started = monotonic_ns();
+  // Says why, with the errno the refusal came with, and gives no tracer.
+  const auto refuse = [&](Refusal r) {
+    why = std::move(r.text);
+    if (error) *error = r.code;
+    return std::unique_ptr<LibbpfTracer>();
+  };
+  auto state = std::make_unique<State>();
+  // libbpf's own messages would go to stderr: the reason returned says what failed.
+  if (!std::getenv("JBENCH_LIBBPF_LOG")) libbpf_set_print(nullptr);
+  state->skel = syscall_trace_bpf__open();
+  if (!state->skel) return refuse(errno_refusal("the compiled tracer could not be opened"));
+  if (bpf_map__set_max_entries(
+          state->skel->maps.records,
+          static_cast<__u32>(LibbpfTracer::ring_size(options.record_ring_bytes))) != 0) {
+    return refuse(errno_refusal("cannot size the compiled tracer's records ring"));
+  }
+  if (const int err = syscall_trace_bpf__load(state->skel); err != 0) {
+    return refuse({-err, fmt::format("the kernel refused to load the compiled tracer: {} (needs "
+                                     "BTF, and root or CAP_BPF with CAP_PERFMON)",
+                                     errno_text(-err))});
+  }
+  std::vector<std::string> attached;
+  if (auto r = describe_calls(bpf_map__fd(state->skel->maps.calls), attached)) {
+    return refuse(std::move(*r));
+  }
+  if (auto r = attach_programs(*state)) return refuse(std::move(*r));
   state->cpus = libbpf_num_possible_cpus();
-  if (state->cpus <= 0) {
-    return refuse(0, "cannot count this host's possible CPUs");
-  }
+  if (state->cpus <= 0) return refuse({0, "cannot count this host's possible CPUs"});
   std::string sampling = options.samples ? attach_sampling(*state) : "not asked for";
   state->skel->bss->skip_off_cpu = options.off_cpu ? 0 : 1;
   state->skel->bss->probe_tgid = static_cast<__u32>(getpid());
