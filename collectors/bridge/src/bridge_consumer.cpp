@@ -292,10 +292,11 @@ std::vector<std::size_t> await_canaries(const BridgeFiles& files, std::uint64_t 
   return seen;
 }
 
-BridgeConsumerOutput consume(const BridgeConsumerInput& in) {
-  BridgeConsumerOutput out;
-  Totals t;
-  Accumulated acc;
+namespace {
+
+// Every worker's raw file checked and read: records and problems counted, the clean ones'
+// records accumulated.
+void read_files(const BridgeConsumerInput& in, Totals& t, Accumulated& acc) {
   const EventContext context{in.run_id, in.boot_id, in.cohort};
   for (std::size_t i = 0; i < in.files.files.size(); ++i) {
     const std::string path = in.files.run_dir + "/" + in.files.files[i];
@@ -321,78 +322,99 @@ BridgeConsumerOutput consume(const BridgeConsumerInput& in) {
     }
     if (report.ok()) read_records(path, in.phases, acc, t);
   }
+}
 
-  const auto base = [&](std::string name, std::uint64_t records) {
-    CollectorEntry e;
-    e.name = std::move(name);
-    e.backend = "usdt-bridge";
-    e.setting = in.setting;
-    e.started_ns = in.started_ns;
-    e.attached_ns = in.attached_ns;
-    e.attach_verified = in.canaries_seen.size() == in.workers;
-    e.canaries_seen = in.canaries_seen;
-    e.ended = t.every_trailer_clean ? Ended::exit(0) : Ended::exit(1);
-    e.records = records;
-    e.dropped = t.dropped;
-    e.malformed = t.malformed;
-    if (!t.every_trailer_clean) {
-      e.fail("a worker's raw file has no trailer or its writer did not end cleanly");
-    }
-    if (!t.problems.empty()) e.fail(fmt::format("{}", fmt::join(t.problems, "; ")));
-    if (!e.attach_verified) {
-      e.fail(
-          fmt::format("attachment not verified: {} of {} workers' canaries reached the "
-                      "bridge's files before release",
-                      in.canaries_seen.size(), in.workers));
-    }
+// An entry of the bridge's collectors (bridge, spans, gc, alloc): what they all share, from the
+// files' totals and the canaries.
+CollectorEntry bridge_entry(const BridgeConsumerInput& in, const Totals& t, std::string name,
+                            std::uint64_t records) {
+  CollectorEntry e;
+  e.name = std::move(name);
+  e.backend = "usdt-bridge";
+  e.setting = in.setting;
+  e.started_ns = in.started_ns;
+  e.attached_ns = in.attached_ns;
+  e.attach_verified = in.canaries_seen.size() == in.workers;
+  e.canaries_seen = in.canaries_seen;
+  e.ended = t.every_trailer_clean ? Ended::exit(0) : Ended::exit(1);
+  e.records = records;
+  e.dropped = t.dropped;
+  e.malformed = t.malformed;
+  if (!t.every_trailer_clean) {
+    e.fail("a worker's raw file has no trailer or its writer did not end cleanly");
+  }
+  if (!t.problems.empty()) e.fail(fmt::format("{}", fmt::join(t.problems, "; ")));
+  if (!e.attach_verified) {
+    e.fail(
+        fmt::format("attachment not verified: {} of {} workers' canaries reached the "
+                    "bridge's files before release",
+                    in.canaries_seen.size(), in.workers));
+  }
+  return e;
+}
+
+Json cell_key(const Incarnation& who, std::size_t phase) {
+  return Json{
+      {"pid", who.pid}, {"start_time_ticks", ns_string(who.start)}, {"phase", kPhases[phase]}};
+}
+
+Json gc_summary_of(const Accumulated& acc) {
+  Json cells = Json::array();
+  for (const auto& [key, c] : acc.gc) {
+    Json j = cell_key(key.first, key.second);
+    j.update({{"collections", c.collections},
+              {"pause_total_ns", ns_string(c.pause_total_ns)},
+              {"pause_max_ns", ns_string(c.pause_max_ns)},
+              {"bytes_reclaimed", ns_string(c.bytes_reclaimed)},
+              {"pause_histogram", c.pauses.to_json()}});
+    cells.push_back(std::move(j));
+  }
+  return {{"units", {{"pause", "ns"}, {"bytes_reclaimed", "bytes"}}}, {"cells", cells}};
+}
+
+Json alloc_summary_of(const Accumulated& acc) {
+  Json cells = Json::array();
+  for (const auto& [key, c] : acc.alloc) {
+    Json j = cell_key(key.first, key.second);
+    j.update({{"samples", c.samples}, {"sampled_bytes", ns_string(c.bytes)}});
+    cells.push_back(std::move(j));
+  }
+  return {{"units", {{"sampled_bytes", "bytes"}}}, {"cells", cells}};
+}
+
+}  // namespace
+
+BridgeConsumerOutput consume(const BridgeConsumerInput& in) {
+  BridgeConsumerOutput out;
+  Totals t;
+  Accumulated acc;
+  read_files(in, t, acc);
+  // One entry per collector the bridge serves: finished, then kept in this order.
+  const auto add = [&](std::string name, std::uint64_t records, bool from_bridge) {
+    CollectorEntry e = bridge_entry(in, t, std::move(name), records);
+    if (from_bridge) e.extra["source"] = "bridge";
     return e;
   };
-
-  CollectorEntry bridge = base("bridge", t.records);
+  CollectorEntry bridge = add("bridge", t.records, false);
   bridge.raw = in.files.files;
   finish(bridge, in.workers);
   out.entries.push_back(bridge);
-
-  CollectorEntry span_entry = base("spans", t.spans);
-  span_entry.extra["source"] = "bridge";
+  CollectorEntry span_entry = add("spans", t.spans, true);
   finish(span_entry, in.workers);
   out.entries.push_back(span_entry);
   out.spans_summary = spans_summary(acc.spans);
   out.counters_summary = counters_summary(acc.counters);
-
-  const auto cell_key = [](const Incarnation& who, std::size_t phase) {
-    return Json{
-        {"pid", who.pid}, {"start_time_ticks", ns_string(who.start)}, {"phase", kPhases[phase]}};
-  };
   if (in.gc_expected) {
-    CollectorEntry gc_entry = base("gc", t.gc);
-    gc_entry.extra["source"] = "bridge";
+    CollectorEntry gc_entry = add("gc", t.gc, true);
     finish(gc_entry, in.workers);
     out.entries.push_back(gc_entry);
-    Json cells = Json::array();
-    for (const auto& [key, c] : acc.gc) {
-      Json j = cell_key(key.first, key.second);
-      j.update({{"collections", c.collections},
-                {"pause_total_ns", ns_string(c.pause_total_ns)},
-                {"pause_max_ns", ns_string(c.pause_max_ns)},
-                {"bytes_reclaimed", ns_string(c.bytes_reclaimed)},
-                {"pause_histogram", c.pauses.to_json()}});
-      cells.push_back(std::move(j));
-    }
-    out.gc_summary = {{"units", {{"pause", "ns"}, {"bytes_reclaimed", "bytes"}}}, {"cells", cells}};
+    out.gc_summary = gc_summary_of(acc);
   }
   if (in.alloc_in_runtime) {
-    CollectorEntry alloc_entry = base("alloc", t.allocs);
-    alloc_entry.extra["source"] = "bridge";
+    CollectorEntry alloc_entry = add("alloc", t.allocs, true);
     finish(alloc_entry, in.workers);
     out.entries.push_back(alloc_entry);
-    Json cells = Json::array();
-    for (const auto& [key, c] : acc.alloc) {
-      Json j = cell_key(key.first, key.second);
-      j.update({{"samples", c.samples}, {"sampled_bytes", ns_string(c.bytes)}});
-      cells.push_back(std::move(j));
-    }
-    out.alloc_summary = {{"units", {{"sampled_bytes", "bytes"}}}, {"cells", cells}};
+    out.alloc_summary = alloc_summary_of(acc);
   }
   return out;
 }
