@@ -60,20 +60,11 @@ std::string submitted_id(const proc::ToolRun& r, const std::string& what) {
   return id;
 }
 
-int run_slurm(SlurmCli& o) {
-  const auto plan = plan_shards(o.input);
-  if (!plan) return kExitUsage;
-  const auto name = job_name(o.input.name, plan->whole, false, 128);
-  if (!name) return kExitUsage;
-  const std::string sbatch = o.submit ? find_on_path("sbatch") : "";
-  if (o.submit && sbatch.empty()) {
-    std::cerr << "jbench: error: sbatch is not on PATH: submit from a Slurm login node, or "
-                 "write the scripts without --submit and submit them there\n";
-    return kExitUsage;
-  }
+// The job's folder, <out>/<name>.slurm with logs/ and shards/; refused when its path cannot go
+// into an #SBATCH line, or when it or the merged bundle's name exists. An exit code, kExitOk
+// when made.
+int make_job_dir(const fs::path& out, const std::string& name, const fs::path& job_dir) {
   std::error_code ec;
-  const fs::path out = fs::absolute(o.out, ec);
-  const fs::path job_dir = out / (*name + ".slurm");
   if (!fits_sbatch_line(job_dir.string())) {
     std::cerr << fmt::format(
         "jbench: error: --out {}: a path in #SBATCH lines cannot hold spaces, quotes, '%' or "
@@ -81,9 +72,9 @@ int run_slurm(SlurmCli& o) {
         out.string());
     return kExitUsage;
   }
-  if (fs::exists(job_dir, ec) || fs::exists(out / *name, ec)) {
+  if (fs::exists(job_dir, ec) || fs::exists(out / name, ec)) {
     std::cerr << fmt::format("jbench: error: {} or {} exists: choose another --name\n",
-                             job_dir.string(), (out / *name).string());
+                             job_dir.string(), (out / name).string());
     return kExitUsage;
   }
   fs::create_directories(job_dir / "logs", ec);
@@ -92,46 +83,19 @@ int run_slurm(SlurmCli& o) {
     std::cerr << fmt::format("jbench: error: cannot make {}: {}\n", job_dir.string(), ec.message());
     return kExitInternal;
   }
+  return kExitOk;
+}
 
-  scheduler::ShardedRun run;
-  run.jbench = beside_self_executable("jbench");  // not this jbench-slurm: the shards run jbench
-  run.matrix = fs::absolute(o.input.plan.matrix, ec).string();
-  run.run_args = run_arguments(o.input.plan);
-  run.shards = o.input.shards;
-  run.parallel = o.input.parallel;
-  run.shard_dir = (job_dir / "shards").string();
-  run.merged = (out / *name).string();
-  run.name = *name;
-  o.slurm.log_dir = (job_dir / "logs").string();
-  o.slurm.exclusive = !o.share_nodes;
-  // The longest shard's bound (every run at its timeout) and a margin for building datasets.
-  o.slurm.task_minutes = o.task_minutes.value_or(
-      static_cast<std::uint32_t>((plan->longest_bound_ms + 59'999) / 60'000 + 15));
-  o.slurm.merge_minutes = plan->merge_minutes;
-  const fs::path array = job_dir / "array.sbatch", merge = job_dir / "merge.sbatch";
-  if (!write_script(array, scheduler::slurm_array_script(run, o.slurm)) ||
-      !write_script(merge, scheduler::slurm_merge_script(run, o.slurm))) {
-    return kExitInternal;
-  }
-  std::cerr << fmt::format("wrote {} ({} tasks, --time {} min each) and {} (--time {} min)\n",
-                           array.string(), run.shards, o.slurm.task_minutes, merge.string(),
-                           o.slurm.merge_minutes);
-  if (!o.submit) {
-    std::cerr << fmt::format(
-        "submit: id=$(sbatch --parsable {}) && sbatch --dependency=afterany:$id "
-        "--kill-on-invalid-dep=no {}\n      (or run this again with --submit)\n",
-        array.string(), merge.string());
-    std::cout << job_dir.string() << '\n';
-    return kExitOk;
-  }
+// The array job submitted, then the merge job to run after it; with --wait, until the merge
+// ends (bounded by every wave of tasks at its time limit, then the merge's).
+int submit_jobs(const SlurmCli& o, const scheduler::ShardedRun& run, const std::string& sbatch,
+                const fs::path& array, const fs::path& merge) {
   const std::string array_id = submitted_id(
       proc::run_to_completion({sbatch, "--parsable", array.string()}, std::nullopt, 60'000),
       "the array");
   if (array_id.empty()) return kExitCheckFailed;
   std::vector<std::string> argv = {sbatch};
   for (auto& a : scheduler::slurm_merge_submission(array_id)) argv.push_back(a);
-  // --wait: sbatch returns when the merge job ends, with its exit code; bounded by every wave
-  // of tasks at its time limit, then the merge's.
   int timeout_ms = 60'000;
   if (o.wait) {
     argv.push_back("--wait");
@@ -164,6 +128,54 @@ int run_slurm(SlurmCli& o) {
   std::cout << run.merged << '\n';
   if (merge_run.timed_out || !merge_run.started) return kExitCheckFailed;
   return merge_run.exit_code == 0 ? kExitOk : kExitCheckFailed;
+}
+
+int run_slurm(SlurmCli& o) {
+  const auto plan = plan_shards(o.input);
+  if (!plan) return kExitUsage;
+  const auto name = job_name(o.input.name, plan->whole, false, 128);
+  if (!name) return kExitUsage;
+  const std::string sbatch = o.submit ? find_on_path("sbatch") : "";
+  if (o.submit && sbatch.empty()) {
+    std::cerr << "jbench: error: sbatch is not on PATH: submit from a Slurm login node, or "
+                 "write the scripts without --submit and submit them there\n";
+    return kExitUsage;
+  }
+  std::error_code ec;
+  const fs::path out = fs::absolute(o.out, ec);
+  const fs::path job_dir = out / (*name + ".slurm");
+  if (const int made = make_job_dir(out, *name, job_dir); made != kExitOk) return made;
+
+  scheduler::ShardedRun run;
+  run.jbench = beside_self_executable("jbench");  // not this jbench-slurm: the shards run jbench
+  run.matrix = fs::absolute(o.input.plan.matrix, ec).string();
+  run.run_args = run_arguments(o.input.plan);
+  run.shards = o.input.shards;
+  run.parallel = o.input.parallel;
+  run.shard_dir = (job_dir / "shards").string();
+  run.merged = (out / *name).string();
+  run.name = *name;
+  o.slurm.log_dir = (job_dir / "logs").string();
+  o.slurm.exclusive = !o.share_nodes;
+  // The longest shard's bound (every run at its timeout) and a margin for building datasets.
+  o.slurm.task_minutes = o.task_minutes.value_or(
+      static_cast<std::uint32_t>((plan->longest_bound_ms + 59'999) / 60'000 + 15));
+  o.slurm.merge_minutes = plan->merge_minutes;
+  const fs::path array = job_dir / "array.sbatch", merge = job_dir / "merge.sbatch";
+  if (!write_script(array, scheduler::slurm_array_script(run, o.slurm)) ||
+      !write_script(merge, scheduler::slurm_merge_script(run, o.slurm))) {
+    return kExitInternal;
+  }
+  std::cerr << fmt::format("wrote {} ({} tasks, --time {} min each) and {} (--time {} min)\n",
+                           array.string(), run.shards, o.slurm.task_minutes, merge.string(),
+                           o.slurm.merge_minutes);
+  if (o.submit) return submit_jobs(o, run, sbatch, array, merge);
+  std::cerr << fmt::format(
+      "submit: id=$(sbatch --parsable {}) && sbatch --dependency=afterany:$id "
+      "--kill-on-invalid-dep=no {}\n      (or run this again with --submit)\n",
+      array.string(), merge.string());
+  std::cout << job_dir.string() << '\n';
+  return kExitOk;
 }
 
 }  // namespace
