@@ -3,14 +3,16 @@
 
   python3 ci/function_lengths.py            the functions over 80 lines, longest first
   python3 ci/function_lengths.py --check    fails when a function over 80 lines is not listed in
-                                            ci/long-functions.txt, or is longer than listed there
+                                            ci/long-functions.txt, is longer than listed there, or
+                                            is listed but no longer over 80 lines
 
 A function is counted from the first line of its declaration to its closing brace: the body of
 every brace at namespace or class level whose head ends like a function's (a parameter list,
 then const, noexcept, override, final, a trailing return type or a constructor's initializers).
 Comments and string literals (raw ones too) are blanked first, so their braces do not count.
-ci/long-functions.txt lists the longer functions that remain, "path function lines" a line: a
-function may shrink, never grow or join the list, and one split below the limit leaves it.
+ci/long-functions.txt lists the functions allowed to be longer, "path function lines" a line, each
+under a comment saying why it must be one function: one may shrink, never grow, and one split
+below the limit leaves the list.
 """
 import os
 import re
@@ -150,8 +152,8 @@ def main():
     rows = census()
     long = [r for r in rows if r[0] > LIMIT]
     if "--check" not in sys.argv[1:]:
-        print(f"{len(rows)} functions, {len(long)} over {LIMIT} lines")
-        for lines, rel, first, name in long:
+        print(f"{len(rows)} functions, {len(long)} over {LIMIT} lines; the longest:")
+        for lines, rel, first, name in long or rows[:10]:
             print(f"{lines:5d}  {rel}:{first}  {name}")
         return 0
     listed = ledger()

@@ -83,6 +83,13 @@ class RunExecution {
   void scan();
   bool prepare_database(std::string& db);
   bool spawn_and_register(const std::string& db);
+  bool measure();
+  void check_results();
+  RunRecord record();
+  bool spawn_workers(std::uint32_t count);
+  bool admit_attach_release(std::uint64_t& startup_deadline);
+  bool register_workers(const std::string& db, std::uint64_t startup_deadline);
+  bool verify_canaries(std::uint64_t startup_deadline);
   bool step(std::string_view expect, std::uint64_t deadline, std::vector<Json>& got);
   bool broadcast(const Json& message);
   void fail(WaitFailure failure);
@@ -224,16 +231,8 @@ bool RunExecution::prepare_database(std::string& db) {
   return true;
 }
 
-bool RunExecution::spawn_and_register(const std::string& db) {
-  const std::uint32_t count = m_.workers[block_.point[static_cast<std::size_t>(Axis::workers)]];
-  std::uint64_t startup_deadline = std::min<std::uint64_t>(
-      run_deadline_, clock_.now_ns() + std::uint64_t{spec_.startup_timeout_ms} * 1'000'000);
-  std::error_code ec;
-  std::filesystem::create_directories(spec_.logs_dir, ec);
-  if (Status prepared = collectors_.prepare(); !prepared.ok()) {
-    fail({WaitResult::failed, 0, prepared.error().message});
-    return false;
-  }
+// Every worker spawned, held before its exec, into the run's process group.
+bool RunExecution::spawn_workers(std::uint32_t count) {
   for (std::uint32_t i = 0; i < count; ++i) {
     proc::SpawnSpec s;
     std::vector<std::string> command = spec_.worker;
@@ -259,17 +258,21 @@ bool RunExecution::spawn_and_register(const std::string& db) {
     workers_.push_back(WorkerLink{i, std::move(spawned.process), {}, false});
   }
   startup_steps_["spawned_ns"] = ns_string(clock_.now_ns());
-  // Every worker is held before its exec: admitted by pid and start time, it is in the cohort
-  // before it runs any of its program.
+  return true;
+}
+
+// Every worker, held before its exec, admitted to the cohort by pid and start time; the
+// collectors attached to it; then every worker released to run its program. The workers'
+// startup budget (`startup_deadline`) starts once the collectors are attached.
+bool RunExecution::admit_attach_release(std::uint64_t& startup_deadline) {
   for (auto& w : workers_) {
     if (auto refusal = cohort_.admit_spawned(w.index, w.process->pid())) {
       fail({WaitResult::failed, w.index, *refusal});
       return false;
     }
   }
-  // Collectors attach to the admitted cohort before its first instruction, so all of startup
-  // is traced. A kernel-side tracer may take seconds to compile and attach: that is its own
-  // budget (within the run's), and the workers' startup budget starts again once it is done.
+  // A kernel-side tracer may take seconds to compile and attach: that is its own budget (within
+  // the run's).
   if (Status attached = collectors_.attach(
           cohort_, workers_.size(),
           std::min<std::uint64_t>(run_deadline_, clock_.now_ns() + kAttachTimeoutNs));
@@ -288,7 +291,12 @@ bool RunExecution::spawn_and_register(const std::string& db) {
     }
   }
   startup_steps_["released_ns"] = ns_string(clock_.now_ns());
-  // Every worker says hello and then blocks: its hello confirms the incarnation admitted.
+  return true;
+}
+
+// Every worker says hello and then blocks: its hello confirms the incarnation admitted. Then
+// each is configured and says it is ready.
+bool RunExecution::register_workers(const std::string& db, std::uint64_t startup_deadline) {
   if (!step("hello", startup_deadline, hello_)) return false;
   startup_steps_["hello_ns"] = ns_string(clock_.now_ns());
   for (auto& w : workers_) {
@@ -312,12 +320,15 @@ bool RunExecution::spawn_and_register(const std::string& db) {
   startup_steps_["registered_ns"] = ns_string(clock_.now_ns());
   if (!step("ready", startup_deadline, ready_)) return false;
   startup_steps_["ready_ns"] = ns_string(clock_.now_ns());
-  // The canary: a recognisable call from every worker, before anything is released. Collectors
-  // (when a trace mode has them) must have seen every worker's canary at this point.
+  return true;
+}
+
+// The canary: a recognisable call from every worker, before anything is released; no release
+// without proof that every collector the mode runs saw every worker's.
+bool RunExecution::verify_canaries(std::uint64_t startup_deadline) {
   if (!broadcast({{"type", "canary"}}) || !step("canary_done", startup_deadline, canary_)) {
     return false;
   }
-  // No release without proof: every collector the mode runs saw every worker's canary.
   if (Status verified = collectors_.verify(
           std::min<std::uint64_t>(startup_deadline, clock_.now_ns() + kCanaryWaitNs));
       !verified.ok()) {
@@ -325,6 +336,22 @@ bool RunExecution::spawn_and_register(const std::string& db) {
     return false;
   }
   startup_steps_["canaries_verified_ns"] = ns_string(clock_.now_ns());
+  return true;
+}
+
+bool RunExecution::spawn_and_register(const std::string& db) {
+  const std::uint32_t count = m_.workers[block_.point[static_cast<std::size_t>(Axis::workers)]];
+  std::error_code ec;
+  std::filesystem::create_directories(spec_.logs_dir, ec);
+  if (Status prepared = collectors_.prepare(); !prepared.ok()) {
+    fail({WaitResult::failed, 0, prepared.error().message});
+    return false;
+  }
+  // Collectors attach to the admitted cohort before its first instruction, so all of startup is
+  // traced.
+  std::uint64_t startup_deadline = 0;
+  if (!spawn_workers(count) || !admit_attach_release(startup_deadline)) return false;
+  if (!register_workers(db, startup_deadline) || !verify_canaries(startup_deadline)) return false;
   scan();
   return true;
 }
@@ -410,6 +437,81 @@ Json RunExecution::workers_json() const {
   return out;
 }
 
+// Release the measure phase and wait for its results; the harness's own CPU while the workers
+// measured is kept beside them: it must not steal their time.
+bool RunExecution::measure() {
+  const std::uint64_t released = clock_.now_ns();
+  boundaries_["warmup_end_ns"] = ns_string(released);
+  scan();
+  collectors_.boundary("measure");
+  const auto cpu_before = process_cpu_times();
+  boundaries_["measure_start_ns"] = ns_string(clock_.now_ns());
+  const bool ok = broadcast({{"type", "measure"}}) &&
+                  step("measure_done", run_deadline_, measure_) &&
+                  step("result", run_deadline_, result_);
+  const std::uint64_t measured = clock_.now_ns();
+  const auto cpu_after = process_cpu_times();
+  boundaries_["measure_end_ns"] = ns_string(measured);
+  const std::uint64_t harness_ns =
+      (cpu_after.user_ns - cpu_before.user_ns) + (cpu_after.system_ns - cpu_before.system_ns);
+  const std::uint64_t window = measured - released;
+  record_.run["harness_cpu_during_measure"] = {
+      {"cpu_ns", ns_string(harness_ns)},
+      {"window_ns", ns_string(window)},
+      {"fraction_of_one_core",
+       window == 0 ? 0.0 : static_cast<double>(harness_ns) / static_cast<double>(window)}};
+  return ok;
+}
+
+// The workers' results held to the protocol's rules, the ones `jbench check-worker` names: each
+// says ok, its identity, its configuration, the operations asked for, counts that add up; and
+// the run as a whole does what its lane says (the rule the validator re-checks).
+void RunExecution::check_results() {
+  for (const auto& r : result_) {
+    if (r.value("status", "") != "ok" && !status_) {
+      std::string why = r.contains("conditions") ? r["conditions"].dump() : "(no conditions)";
+      fail({WaitResult::failed, r.value("worker_index", std::size_t{0}),
+            fmt::format("worker {} reported: {}", r.value("worker_index", 0), why)});
+    }
+  }
+  const results::Asked asked{
+      lane_label(), axis_label(Axis::connection),
+      m_.measure.kind == Phase::Kind::operations ? std::optional(m_.measure.amount) : std::nullopt};
+  for (std::size_t i = 0; i < result_.size() && !status_; ++i) {
+    const auto problems = results::result_problems(result_[i], hello_[i], asked);
+    if (!problems.empty()) {
+      fail({WaitResult::failed, i,
+            fmt::format("worker {}'s result breaks the protocol: {}", i,
+                        fmt::join(problems, "; "))});
+    }
+  }
+  // Single workers may starve or, in the mixed lane, draw one kind only.
+  if (auto why = lane_mix_problem(lane_label(), measured_count("reads"), measured_count("writes"));
+      why && !status_) {
+    fail({WaitResult::failed, 0, *why});
+  }
+}
+
+// The run's record: its status, the collectors' entries and raw documents, its boundaries, cohort
+// and workers, the results and the transcript.
+RunRecord RunExecution::record() {
+  record_.run["trace_mode"] = collectors_.trace_mode();
+  record_.raw_documents = collectors_.raw_documents();
+  record_.status = status_.value_or(RunStatus::ok);
+  if (spec_.noise_after) record_.run["noise_after"] = spec_.noise_after();
+  record_.run["boundaries"] = boundaries_;
+  record_.run["startup_steps"] = startup_steps_;
+  record_.run["cohort"] = cohort_.to_json();
+  record_.run["process_group"] = group_;
+  record_.run["workers"] = workers_json();
+  record_.run["output_bytes"] = workers_.empty() ? 0 : output_bytes(workers_, limits_);
+  for (auto& r : result_) {
+    if (!r.is_null()) record_.results.push_back(std::move(r));
+  }
+  record_.transcript = transcript_.text();
+  return std::move(record_);
+}
+
 RunRecord RunExecution::execute() {
   const std::uint64_t start = clock_.now_ns();
   run_deadline_ = start + std::uint64_t{m_.limits.run_timeout_s} * 1'000'000'000ULL;
@@ -435,28 +537,7 @@ RunRecord RunExecution::execute() {
     record_.run["lockstep"] =
         spec_.before_measure(now < run_deadline_ ? (run_deadline_ - now) / 2 : 0);
   }
-  if (ok) {
-    const std::uint64_t released = clock_.now_ns();
-    boundaries_["warmup_end_ns"] = ns_string(released);
-    scan();
-    collectors_.boundary("measure");
-    const auto cpu_before = process_cpu_times();
-    boundaries_["measure_start_ns"] = ns_string(clock_.now_ns());
-    ok = broadcast({{"type", "measure"}}) && step("measure_done", run_deadline_, measure_) &&
-         step("result", run_deadline_, result_);
-    const std::uint64_t measured = clock_.now_ns();
-    const auto cpu_after = process_cpu_times();
-    boundaries_["measure_end_ns"] = ns_string(measured);
-    // The harness's own CPU while the workers measured: it must not steal their time.
-    const std::uint64_t harness_ns =
-        (cpu_after.user_ns - cpu_before.user_ns) + (cpu_after.system_ns - cpu_before.system_ns);
-    const std::uint64_t window = measured - released;
-    record_.run["harness_cpu_during_measure"] = {
-        {"cpu_ns", ns_string(harness_ns)},
-        {"window_ns", ns_string(window)},
-        {"fraction_of_one_core",
-         window == 0 ? 0.0 : static_cast<double>(harness_ns) / static_cast<double>(window)}};
-  }
+  if (ok) ok = measure();
   // The workers are alive and idle now, outside every measured phase: the moment to read what
   // they are made of (their binaries and mapped libraries) without charging it to a phase.
   if (ok && spec_.on_measured && !workers_.empty()) {
@@ -474,55 +555,12 @@ RunRecord RunExecution::execute() {
   // reaping the cohort (what a run costs the host besides the workload).
   record_.run["harness_cpu"] = {{"startup_ns", spent(cpu_at_start, cpu_after_startup)},
                                 {"teardown_ns", spent(cpu_before_teardown, cpu_after_teardown)}};
-  if (ok) {
-    for (const auto& r : result_) {
-      if (r.value("status", "") != "ok" && !status_) {
-        std::string why = r.contains("conditions") ? r["conditions"].dump() : "(no conditions)";
-        fail({WaitResult::failed, r.value("worker_index", std::size_t{0}),
-              fmt::format("worker {} reported: {}", r.value("worker_index", 0), why)});
-      }
-    }
-    // Each result holds the protocol's rules, the ones `jbench check-worker` names: its
-    // identity, its configuration, the operations asked for, counts that add up.
-    const results::Asked asked{lane_label(), axis_label(Axis::connection),
-                               m_.measure.kind == Phase::Kind::operations
-                                   ? std::optional(m_.measure.amount)
-                                   : std::nullopt};
-    for (std::size_t i = 0; i < result_.size() && !status_; ++i) {
-      const auto problems = results::result_problems(result_[i], hello_[i], asked);
-      if (!problems.empty()) {
-        fail({WaitResult::failed, i,
-              fmt::format("worker {}'s result breaks the protocol: {}", i,
-                          fmt::join(problems, "; "))});
-      }
-    }
-    // Single workers may starve or, in the mixed lane, draw one kind only; the run as a whole
-    // must still do what its lane says (the rule the validator re-checks).
-    if (auto why =
-            lane_mix_problem(lane_label(), measured_count("reads"), measured_count("writes"));
-        why && !status_) {
-      fail({WaitResult::failed, 0, *why});
-    }
-  }
+  if (ok) check_results();
   // The collectors end after the cohort: a required one that failed fails the run.
   if (auto failed = collectors_.finish(boundaries_, cohort_, confirmed_); !failed.empty()) {
     fail({WaitResult::failed, 0, failed});
   }
-  record_.run["trace_mode"] = collectors_.trace_mode();
-  record_.raw_documents = collectors_.raw_documents();
-  record_.status = status_.value_or(RunStatus::ok);
-  if (spec_.noise_after) record_.run["noise_after"] = spec_.noise_after();
-  record_.run["boundaries"] = boundaries_;
-  record_.run["startup_steps"] = startup_steps_;
-  record_.run["cohort"] = cohort_.to_json();
-  record_.run["process_group"] = group_;
-  record_.run["workers"] = workers_json();
-  record_.run["output_bytes"] = workers_.empty() ? 0 : output_bytes(workers_, limits_);
-  for (auto& r : result_) {
-    if (!r.is_null()) record_.results.push_back(std::move(r));
-  }
-  record_.transcript = transcript_.text();
-  return std::move(record_);
+  return record();
 }
 
 }  // namespace

@@ -135,6 +135,11 @@ class Session {
 
  private:
   void add_to_cell_table(const Run& r, run::RunStatus status, const RunFigures& figures);
+  run::RunSpec run_spec(std::size_t i, const std::string& id, const std::string& dir,
+                        const run::BuiltDataset& built, bool reuses_noise);
+  Json record_run(std::size_t i, const std::string& id, const std::string& dir,
+                  const run::RunSpec& spec, const run::RunRecord& record,
+                  const run::BuiltDataset& built);
   nlohmann::json sample_noise_now() const {
     return to_json(
         sample_noise(std::chrono::milliseconds(setup_.options.noise_window_ms), {getpid()}));
@@ -179,6 +184,66 @@ void Session::stage_documents() {
   write_.json("capabilities.json", capabilities);
 }
 
+// What run `i` is given: its identity and folders, the worker, the dataset, and the hooks around
+// its phases (noise samples, the retained processes, a duet's meeting).
+run::RunSpec Session::run_spec(std::size_t i, const std::string& id, const std::string& dir,
+                               const run::BuiltDataset& built, bool reuses_noise) {
+  run::RunSpec spec;
+  spec.plan = &plan_;
+  spec.run_index = i;
+  spec.run_id = id;
+  spec.worker = setup_.worker;
+  spec.scratch_dir = fmt::format("{}/runs/{}", setup_.scratch, id);
+  spec.logs_dir = fmt::format("{}/{}/logs", bundle_.root(), dir);
+  spec.run_dir = fmt::format("{}/{}", bundle_.root(), dir);
+  spec.alloc_library = setup_.alloc_library;
+  spec.dataset = &built;
+  spec.startup_timeout_ms = setup_.options.startup_timeout_ms;
+  // Noise: what else used the CPU around the run (the harness itself counts as ours). The window
+  // after one run is the window before the next, sampled once: the next run's copy names the run
+  // it was sampled after. Not across a dataset build, which ran between them.
+  if (!reuses_noise) noise_after_last_run_.reset();
+  spec.noise_before = [this] {
+    if (!noise_after_last_run_) return sample_noise_now();
+    nlohmann::json shared = noise_after_last_run_->second;
+    shared["sampled_after_run"] = noise_after_last_run_->first;
+    return shared;
+  };
+  spec.noise_after = [this, id] {
+    nlohmann::json sample = sample_noise_now();
+    noise_after_last_run_.emplace(id, sample);
+    return sample;
+  };
+  spec.on_measured = [this, id](const std::vector<pid_t>& pids) {
+    retained_.run_processes(id, pids);
+  };
+  if (lockstep_) {
+    spec.before_measure = [this, i](std::uint64_t max_wait_ns) {
+      return lockstep_->meet(i + 1, monotonic_ns() + max_wait_ns);
+    };
+  }
+  return spec;
+}
+
+// Record: run.json, each worker's result, the transcript, the collectors' raw documents.
+Json Session::record_run(std::size_t i, const std::string& id, const std::string& dir,
+                         const run::RunSpec& spec, const run::RunRecord& record,
+                         const run::BuiltDataset& built) {
+  Json run_doc = docs_.run_document(i, id, record, built);
+  drop_stored_once(run_doc, spec.run_dir,
+                   retained_.run_finished(id, run_doc, spec.run_dir, record.transcript));
+  write_.run_json(dir + "/run.json", run_doc);
+  for (std::size_t w = 0; w < record.results.size(); ++w) {
+    // Named by the worker that sent it: in a failed run a worker's result may be missing, and
+    // the others must not shift into its name.
+    const auto index = record.results[w].value("worker_index", w);
+    write_.run_json(fmt::format("{}/raw/worker-{}.result.json", dir, index), record.results[w]);
+  }
+  write_.text(dir + "/logs/protocol.jsonl", record.transcript);
+  for (const auto& [path, doc] : record.raw_documents) write_.run_json(dir + "/" + path, doc);
+  return run_doc;
+}
+
 // One run of the plan: execute it, record what it left, summarise it from what was recorded.
 void Session::run(std::size_t i) {
   const Run& r = plan_.runs[i];
@@ -198,56 +263,12 @@ void Session::run(std::size_t i) {
     write_.log(fmt::format("dataset '{}' built in {:.1f} s (outside every run's phases)",
                            dataset.name, static_cast<double>(monotonic_ns() - build_start) / 1e9));
   }
-  run::RunSpec spec;
-  spec.plan = &plan_;
-  spec.run_index = i;
-  spec.run_id = id;
-  spec.worker = setup_.worker;
-  spec.scratch_dir = fmt::format("{}/runs/{}", setup_.scratch, id);
-  spec.logs_dir = fmt::format("{}/{}/logs", bundle_.root(), dir);
-  spec.run_dir = fmt::format("{}/{}", bundle_.root(), dir);
-  spec.alloc_library = setup_.alloc_library;
-  spec.dataset = &built;
-  spec.startup_timeout_ms = setup_.options.startup_timeout_ms;
-  // Noise: what else used the CPU around the run (the harness itself counts as ours). The window
-  // after one run is the window before the next, sampled once: the next run's copy names the run
-  // it was sampled after. Not across a dataset build, which ran between them.
-  if (!reuses_noise) noise_after_last_run_.reset();
-  spec.noise_before = [&] {
-    if (!noise_after_last_run_) return sample_noise_now();
-    nlohmann::json shared = noise_after_last_run_->second;
-    shared["sampled_after_run"] = noise_after_last_run_->first;
-    return shared;
-  };
-  spec.noise_after = [&] {
-    nlohmann::json sample = sample_noise_now();
-    noise_after_last_run_.emplace(id, sample);
-    return sample;
-  };
-  spec.on_measured = [&](const std::vector<pid_t>& pids) { retained_.run_processes(id, pids); };
-  if (lockstep_) {
-    spec.before_measure = [&](std::uint64_t max_wait_ns) {
-      return lockstep_->meet(i + 1, monotonic_ns() + max_wait_ns);
-    };
-  }
+  const run::RunSpec spec = run_spec(i, id, dir, built, reuses_noise);
   const std::uint64_t started = monotonic_ns();
   run::RunRecord record = run::execute_run(spec, interrupt_);
   if (lockstep_) lockstep_->pass(i + 1);
   const std::uint64_t elapsed = monotonic_ns() - started;
-
-  // Record: run.json, each worker's result, the transcript, the collectors' raw documents.
-  Json run_doc = docs_.run_document(i, id, record, built);
-  drop_stored_once(run_doc, spec.run_dir,
-                   retained_.run_finished(id, run_doc, spec.run_dir, record.transcript));
-  write_.run_json(dir + "/run.json", run_doc);
-  for (std::size_t w = 0; w < record.results.size(); ++w) {
-    // Named by the worker that sent it: in a failed run a worker's result may be missing, and
-    // the others must not shift into its name.
-    const auto index = record.results[w].value("worker_index", w);
-    write_.run_json(fmt::format("{}/raw/worker-{}.result.json", dir, index), record.results[w]);
-  }
-  write_.text(dir + "/logs/protocol.jsonl", record.transcript);
-  for (const auto& [path, doc] : record.raw_documents) write_.run_json(dir + "/" + path, doc);
+  const Json run_doc = record_run(i, id, dir, spec, record, built);
 
   // Summarise, from the raw files just written, exactly as the validator recomputes it.
   RunSummary summary = summarize(record.results, record.run);
