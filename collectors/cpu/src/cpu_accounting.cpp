@@ -84,18 +84,26 @@ std::string read_text(const std::string& path) {
 
 std::uint64_t less(std::uint64_t a, std::uint64_t b) { return a - std::min(a, b); }
 
-// The process's I/O less its bridge writer's (the observer writes the event files): the two
-// files read back to back. None when either cannot be read.
+// The process's I/O less its bridge writer's (the observer writes the event files). The writer's
+// own counts are read before and after the process's, and the three readings kept only when the
+// writer did nothing in between: a batch it wrote then would be in the process's figure and not
+// subtracted. None when no such readings were had in a few tries, or a file cannot be read.
 std::optional<IoCounts> workload_io(pid_t pid, const std::optional<std::string>& writer) {
-  auto io = parse_proc_io(read_text(fmt::format("/proc/{}/io", pid)));
-  if (!io || !writer) return io;
-  const auto own = parse_proc_io(read_text(*writer + "/io"));
-  if (!own) return std::nullopt;
-  io->read_chars = less(io->read_chars, own->read_chars);
-  io->written_chars = less(io->written_chars, own->written_chars);
-  io->storage_read_bytes = less(io->storage_read_bytes, own->storage_read_bytes);
-  io->storage_written_bytes = less(io->storage_written_bytes, own->storage_written_bytes);
-  return io;
+  const std::string process_file = fmt::format("/proc/{}/io", pid);
+  if (!writer) return parse_proc_io(read_text(process_file));
+  for (int attempt = 0; attempt < 8; ++attempt) {
+    const auto before = parse_proc_io(read_text(*writer + "/io"));
+    auto io = parse_proc_io(read_text(process_file));
+    const auto after = parse_proc_io(read_text(*writer + "/io"));
+    if (!before || !io || !after) return std::nullopt;
+    if (!(*before == *after)) continue;
+    io->read_chars = less(io->read_chars, after->read_chars);
+    io->written_chars = less(io->written_chars, after->written_chars);
+    io->storage_read_bytes = less(io->storage_read_bytes, after->storage_read_bytes);
+    io->storage_written_bytes = less(io->storage_written_bytes, after->storage_written_bytes);
+    return io;
+  }
+  return std::nullopt;
 }
 
 // IoCounts' fields under their names (kIoFields), each none when the counts are.

@@ -47,6 +47,7 @@ struct IoCounts {
   std::uint64_t written_chars = 0;
   std::uint64_t storage_read_bytes = 0;
   std::uint64_t storage_written_bytes = 0;
+  bool operator==(const IoCounts&) const = default;
 };
 
 struct CpuSample {
