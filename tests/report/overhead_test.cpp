@@ -19,7 +19,7 @@ RunFacts run(std::string cell, std::string workers, std::string trace, std::size
   r.trace = std::move(trace);
   r.block = block;
   r.order = order;
-  r.status = std::move(status);
+  r.status = run_status_from_name(status);
   r.throughput = throughput;
   r.values = {{"workers", std::move(workers)}, {"lane", "writer"}};
   return r;

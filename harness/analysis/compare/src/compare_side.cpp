@@ -96,7 +96,7 @@ void add_run_metrics(const std::string& dir, const report::BundleRuns& runs, Com
   for (const report::RunFacts& r : runs.runs) {
     SideCell& cell = side.cells[r.cell + "." + r.trace];
     ++cell.runs;
-    if (r.status != "ok") continue;
+    if (r.status != RunStatus::ok) continue;
     auto summary = read_json_object(dir + "/runs/" + r.id + "/summary.json", error);
     if (!summary) continue;
     ++cell.ok;

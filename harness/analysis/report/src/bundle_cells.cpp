@@ -25,13 +25,13 @@ BundleCells read_bundle_cells(const std::string& dir) {
     line.baseline = r.trace == "baseline";
     line.counted = r.trace == "counted";
     RunFigures figures;
-    if (r.status == "ok") {
+    if (r.status == RunStatus::ok) {
       const std::string path = fmt::format("{}/runs/{}/summary.json", dir, r.id);
       const auto summary = read_json_object(path, out.error);
       if (!summary) return out;  // an ok run keeps its summary: a bundle without it is broken
       figures = figures_of_summary(*summary);
     }
-    line.add_run(r.status == "ok", figures);
+    line.add_run(r.status == RunStatus::ok, figures);
   }
   for (const auto& cell : ordered_cells(runs.runs)) out.lines.push_back(std::move(lines[cell]));
   return out;

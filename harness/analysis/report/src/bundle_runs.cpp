@@ -126,9 +126,9 @@ BundleRuns read_bundle_runs(const std::string& dir) {
     RunFacts r;
     r.id = text_at(entry, "id");
     r.trace = text_at(entry, "trace");
-    r.status = text_at(entry, "status");
+    r.status = run_status_from_name(text_at(entry, "status"));
     r.seed = text_at(entry, "seed");
-    if (r.status == "not_run") continue;  // its figures are null: it never ran
+    if (r.status == RunStatus::not_run) continue;  // its figures are null: it never ran
     r.block = count_at(entry, "block");
     r.order = count_at(entry, "order");
     r.throughput = number_at(entry, "throughput_ops_per_s");

@@ -47,7 +47,7 @@ CountedCells read_counted_cells(const std::string& dir, const std::vector<RunFac
     CountedCell& cell = cells[r.cell];
     cell.cell = r.cell;
     ++cell.runs;
-    if (r.status != "ok" || !r.clean_collectors.count("instructions")) continue;
+    if (r.status != RunStatus::ok || !r.clean_collectors.count("instructions")) continue;
     const auto summary =
         read_json_object(fmt::format("{}/runs/{}/summary.json", dir, r.id), out.error);
     const auto run = read_json_object(fmt::format("{}/runs/{}/run.json", dir, r.id), out.error);

@@ -45,7 +45,7 @@ OverheadReport compute_overhead(const std::vector<RunFacts>& runs) {
   const std::vector<std::string> cells = ordered_points(runs);
   std::map<std::string, std::vector<double>> baseline_throughput;
   for (const auto& [key, b] : baselines) {
-    if (b->status == "ok" && b->throughput > 0)
+    if (b->status == RunStatus::ok && b->throughput > 0)
       baseline_throughput[key.first].push_back(b->throughput);
   }
   std::map<std::pair<std::string, std::string>, double> overhead_of;  // (cell, mode) -> |ratio-1|
@@ -61,7 +61,7 @@ OverheadReport compute_overhead(const std::vector<RunFacts>& runs) {
         any = true;
         const auto it = baselines.find({cell, r.block});
         const RunFacts* b = it == baselines.end() ? nullptr : it->second;
-        if (!b || b->status != "ok" || r.status != "ok" || r.throughput <= 0 ||
+        if (!b || b->status != RunStatus::ok || r.status != RunStatus::ok || r.throughput <= 0 ||
             b->throughput <= 0) {
           ++row.unpaired;
           continue;

@@ -21,7 +21,7 @@ ProjectCounters read_project_counters(const std::string& dir, const std::vector<
   std::map<std::pair<std::string, std::string>, std::map<std::string, ProjectCounterRow>> found;
   std::map<std::pair<std::string, std::string>, std::size_t> ok_runs;
   for (const RunFacts& r : runs) {
-    if (r.status != "ok") continue;
+    if (r.status != RunStatus::ok) continue;
     ++ok_runs[{r.cell, r.trace}];
     const auto summary =
         read_json_object(fmt::format("{}/runs/{}/summary.json", dir, r.id), out.error);

@@ -4,12 +4,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "jbench/common/run_status.h"
+
 namespace jbench {
 namespace {
 
 using Json = nlohmann::json;
-
-const char* const kStatuses[] = {"ok", "failed", "timeout", "interrupted", "not_run"};
 
 std::string text_at(const Json& doc, const char* key) {
   const auto it = doc.find(key);
@@ -20,7 +20,7 @@ Json value_state(const std::string& axis, const Json& planned, const Json& runs)
   const std::string value = text_at(planned, "value");
   const std::string plan_state = text_at(planned, "state");
   Json counts = Json::object();
-  for (const char* s : kStatuses) counts[s] = 0;
+  for (const std::string_view s : kRunStatusWords) counts[std::string(s)] = 0;
   std::string first_reason;
   for (const Json& r : runs) {
     const auto values = r.find("values");

@@ -565,20 +565,6 @@ RunRecord RunExecution::execute() {
 
 }  // namespace
 
-std::string_view run_status_word(RunStatus status) {
-  switch (status) {
-    case RunStatus::ok:
-      return "ok";
-    case RunStatus::failed:
-      return "failed";
-    case RunStatus::timeout:
-      return "timeout";
-    case RunStatus::interrupted:
-      return "interrupted";
-  }
-  return "failed";
-}
-
 RunRecord execute_run(const RunSpec& spec, const proc::InterruptWatch& interrupt) {
   RunExecution execution(spec, interrupt);
   return execution.execute();

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "datasets.h"
+#include "jbench/common/run_status.h"
 #include "jbench/plan/plan.h"
 #include "jbench/proc/interrupt.h"
 #include "world.h"
@@ -42,11 +43,10 @@ struct RunSpec {
   Clock* clock = nullptr;
 };
 
-// How a run ended (run.json "status"): the first failure decides it.
-enum class RunStatus { ok, failed, timeout, interrupted };
-std::string_view run_status_word(RunStatus status);  // "ok", "failed", ...
+// How a run ended (run.json "status", jbench/common/run_status.h): the first failure decides it.
+using ::jbench::RunStatus;
 inline std::ostream& operator<<(std::ostream& out, RunStatus s) {
-  return out << run_status_word(s);
+  return out << run_status_name(s);
 }
 
 struct RunRecord {

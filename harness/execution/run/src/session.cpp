@@ -274,7 +274,7 @@ void Session::run(std::size_t i) {
   RunSummary summary = summarize(record.results, record.run);
   summary.document["collectors"] = collectors::summarize_collectors(spec.run_dir, run_doc);
   write_.run_json(dir + "/summary.json", summary.document);
-  const std::string_view status = run::run_status_word(record.status);
+  const std::string_view status = run_status_name(record.status);
   docs_.run_finished(i, id, std::string(status), record.reason, summary.document);
   write_.log(
       fmt::format("run {} {}{}", id, status, record.reason.empty() ? "" : ": " + record.reason));

@@ -138,7 +138,7 @@ Json SessionDocuments::run_document(std::size_t index, const std::string& id,
   Json doc = run_entry(index, id);
   doc["schema"] = "jbench.run";
   doc["schema_version"] = 1;
-  doc["status"] = run_status_word(record.status);
+  doc["status"] = run_status_name(record.status);
   doc["reason"] = record.reason;
   doc["trace_mode"] = {{"mode", trace_mode_name(r.trace)},
                        // What the mode needs to be what it says; baseline: nothing armed but the

@@ -19,6 +19,8 @@
 #include <utility>
 #include <vector>
 
+#include "jbench/common/run_status.h"
+
 namespace jbench::report {
 
 struct RunFacts {
@@ -27,8 +29,9 @@ struct RunFacts {
   std::string trace;
   std::size_t block = 0;
   std::size_t order = 0;
-  std::string status;  // ok | failed | ...
-  std::string seed;    // the run's seed, as the manifest writes it (a decimal string)
+  // How it ended; none for a word jbench does not write (a damaged manifest): never ok.
+  std::optional<RunStatus> status;
+  std::string seed;  // the run's seed, as the manifest writes it (a decimal string)
   // The run's measure phase, CLOCK_MONOTONIC ns (run.json boundaries); unset when not recorded.
   std::optional<std::pair<std::uint64_t, std::uint64_t>> measure_window;
   double throughput = 0;
