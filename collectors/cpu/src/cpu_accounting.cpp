@@ -97,48 +97,28 @@ std::optional<IoCounts> workload_io(pid_t pid, const std::optional<std::string>&
     const auto after = parse_proc_io(read_text(*writer + "/io"));
     if (!before || !io || !after) return std::nullopt;
     if (!(*before == *after)) continue;
-    io->read_chars = less(io->read_chars, after->read_chars);
-    io->written_chars = less(io->written_chars, after->written_chars);
-    io->storage_read_bytes = less(io->storage_read_bytes, after->storage_read_bytes);
-    io->storage_written_bytes = less(io->storage_written_bytes, after->storage_written_bytes);
+    for (const IoField& f : kIoFields) (*io).*f.member = less((*io).*f.member, (*after).*f.member);
     return io;
   }
   return std::nullopt;
-}
-
-// IoCounts' fields under their names (kIoFields), each none when the counts are.
-std::array<std::pair<const char*, std::optional<std::uint64_t>>, 4> io_fields(
-    const std::optional<IoCounts>& io) {
-  const auto at = [&](std::uint64_t IoCounts::*field) {
-    return io ? std::optional<std::uint64_t>((*io).*field) : std::nullopt;
-  };
-  return {{{kIoFields[0], at(&IoCounts::read_chars)},
-           {kIoFields[1], at(&IoCounts::written_chars)},
-           {kIoFields[2], at(&IoCounts::storage_read_bytes)},
-           {kIoFields[3], at(&IoCounts::storage_written_bytes)}}};
 }
 
 }  // namespace
 
 std::optional<IoCounts> parse_proc_io(const std::string& text) {
   IoCounts io;
-  const std::pair<const char*, std::uint64_t*> fields[] = {
-      {"rchar:", &io.read_chars},
-      {"wchar:", &io.written_chars},
-      {"read_bytes:", &io.storage_read_bytes},
-      {"write_bytes:", &io.storage_written_bytes}};
-  int found = 0;
+  std::size_t found = 0;
   std::istringstream lines(text);
   std::string line;
   while (std::getline(lines, line)) {
-    for (const auto& [name, into] : fields) {
-      if (line.rfind(name, 0) != 0) continue;
-      std::istringstream value(line.substr(std::strlen(name)));
-      if (!(value >> *into)) return std::nullopt;
+    for (const IoField& f : kIoFields) {
+      if (line.rfind(f.proc_key, 0) != 0) continue;
+      std::istringstream value(line.substr(std::strlen(f.proc_key)));
+      if (!(value >> io.*f.member)) return std::nullopt;
       ++found;
     }
   }
-  if (found != 4) return std::nullopt;
+  if (found != kIoFields.size()) return std::nullopt;
   return io;
 }
 
@@ -249,8 +229,8 @@ Json CpuAccounting::readings() const {
            {"minor_faults", s.minor_faults},
            {"major_faults", s.major_faults}});
       Json& r = readings.back();
-      for (const auto& [key, value] : io_fields(s.io)) {
-        r[key] = value ? Json(ns_string(*value)) : Json(nullptr);
+      for (const IoField& f : kIoFields) {
+        r[f.name] = s.io ? Json(ns_string((*s.io).*f.member)) : Json(nullptr);
       }
     }
     Json j = {{"worker", t.worker < 0 ? Json(nullptr) : Json(t.worker)},

@@ -98,10 +98,10 @@ struct LaterCounter {
 };
 constexpr std::array<LaterCounter, 6> kLater = {{{"minor_faults", false},
                                                  {"major_faults", false},
-                                                 {kIoFields[0], true},
-                                                 {kIoFields[1], true},
-                                                 {kIoFields[2], true},
-                                                 {kIoFields[3], true}}};
+                                                 {kIoFields[0].name, true},
+                                                 {kIoFields[1].name, true},
+                                                 {kIoFields[2].name, true},
+                                                 {kIoFields[3].name, true}}};
 using LaterValues = std::array<std::optional<std::uint64_t>, kLater.size()>;
 
 // A reading's later counters: none known when it has no such fields, each null where the

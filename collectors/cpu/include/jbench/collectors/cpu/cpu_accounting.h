@@ -67,9 +67,19 @@ struct CpuSample {
   std::optional<IoCounts> io;  // none when /proc/<pid>/io cannot be read
 };
 
-// The readings' and the summary's names of IoCounts' fields, in their order.
-inline constexpr std::array<const char*, 4> kIoFields = {
-    "read_chars", "written_chars", "storage_read_bytes", "storage_written_bytes"};
+// IoCounts' fields: each one's line in /proc/<pid>/io, its name in the readings and the summary,
+// and where it is kept. The parser, the writer's subtraction, the readings and the summary all
+// take them from here.
+struct IoField {
+  const char* proc_key;  // "rchar:"
+  const char* name;      // "read_chars"
+  std::uint64_t IoCounts::*member;
+};
+inline constexpr std::array<IoField, 4> kIoFields = {
+    {{"rchar:", "read_chars", &IoCounts::read_chars},
+     {"wchar:", "written_chars", &IoCounts::written_chars},
+     {"read_bytes:", "storage_read_bytes", &IoCounts::storage_read_bytes},
+     {"write_bytes:", "storage_written_bytes", &IoCounts::storage_written_bytes}}};
 
 // Parses the text of /proc/<pid>/io; none when a field is missing.
 std::optional<IoCounts> parse_proc_io(const std::string& text);
