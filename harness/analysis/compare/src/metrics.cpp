@@ -45,32 +45,26 @@ const Json& member(const Json& j, const char* key) {
   return it == j.end() ? none : *it;
 }
 
+// What an incarnation that lacks the figure means for the sum.
+enum class Missing {
+  skipped,  // it adds nothing: the sum is of those that have it
+  unknown,  // the whole sum is unknown (an incarnation without a measure phase takes no part):
+            // one whose /proc/<pid>/io could not be read is never a part passed off as the whole
+};
+
 // The sum over the run's incarnations of one measure-phase figure, or nothing when none has it.
 template <typename Read>
-std::optional<double> over_incarnations(const Json& incarnations, Read read) {
+std::optional<double> over_incarnations(const Json& incarnations, Read read,
+                                        Missing missing = Missing::skipped) {
   std::optional<double> sum;
   for (const Json& inc : incarnations) {
-    if (auto v = read(member(member(inc, "phases"), "measure"))) sum = sum.value_or(0) + *v;
+    const Json& measure = member(member(inc, "phases"), "measure");
+    if (missing == Missing::unknown && measure.is_null()) continue;
+    const auto v = read(measure);
+    if (!v && missing == Missing::unknown) return std::nullopt;
+    if (v) sum = sum.value_or(0) + *v;
   }
   return sum;
-}
-
-// The same sum, but known only when every incarnation that has a measure phase has the figure:
-// one whose /proc/<pid>/io could not be read leaves the run without the metric, never a part
-// of it passed off as the whole.
-template <typename Read>
-std::optional<double> over_every_incarnation(const Json& incarnations, Read read) {
-  double sum = 0;
-  bool any = false;
-  for (const Json& inc : incarnations) {
-    const Json& measure = member(member(inc, "phases"), "measure");
-    if (measure.is_null()) continue;
-    const auto v = read(measure);
-    if (!v) return std::nullopt;
-    sum += *v;
-    any = true;
-  }
-  return any ? std::optional<double>(sum) : std::nullopt;
 }
 
 }  // namespace
@@ -122,18 +116,20 @@ void cpu_metrics(const Json& cpu, const PerOp& per_op) {
          }));
   // What the program asked of the kernel's memory and files: counts the host's other work
   // hardly moves. Null in a reading (or absent, before they were read) gives no value.
-  per_op("page_faults_per_op", over_every_incarnation(incarnations, [](const Json& m) {
-           const auto minor = number(member(m, "minor_faults"));
-           const auto major = number(member(m, "major_faults"));
-           if (!minor || !major) return std::optional<double>();
-           return std::optional<double>(*minor + *major);
-         }));
-  per_op("bytes_read_per_op", over_every_incarnation(incarnations, [](const Json& m) {
-           return number(member(m, "read_chars"));
-         }));
-  per_op("bytes_written_per_op", over_every_incarnation(incarnations, [](const Json& m) {
-           return number(member(m, "written_chars"));
-         }));
+  const auto faults = [](const Json& m) {
+    const auto minor = number(member(m, "minor_faults"));
+    const auto major = number(member(m, "major_faults"));
+    if (!minor || !major) return std::optional<double>();
+    return std::optional<double>(*minor + *major);
+  };
+  const auto field = [](const char* key) {
+    return [key](const Json& m) { return number(member(m, key)); };
+  };
+  per_op("page_faults_per_op", over_incarnations(incarnations, faults, Missing::unknown));
+  per_op("bytes_read_per_op",
+         over_incarnations(incarnations, field("read_chars"), Missing::unknown));
+  per_op("bytes_written_per_op",
+         over_incarnations(incarnations, field("written_chars"), Missing::unknown));
 }
 
 void syscall_metrics(const Json& syscall, const PerOp& per_op) {
