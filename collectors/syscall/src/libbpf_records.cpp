@@ -60,19 +60,22 @@ std::string record_file_header(std::uint32_t cpus) {
   return out;
 }
 
+namespace {
+
+// A record's size by its type; 0 for a type this jbench does not write.
+std::size_t record_size(std::uint32_t type) {
+  return type == JB_EVENT_CALL      ? sizeof(jb_call_record)
+         : type == JB_EVENT_PATH    ? sizeof(jb_path_record)
+         : type == JB_EVENT_DRAINED ? sizeof(jb_drained_record)
+         : type == JB_EVENT_SAMPLE  ? sizeof(jb_sample_record)
+                                    : 0;
+}
+
+}  // namespace
+
 bool record_size_ok(std::uint32_t type, std::size_t size) {
-  switch (type) {
-    case JB_EVENT_CALL:
-      return size == sizeof(jb_call_record);
-    case JB_EVENT_PATH:
-      return size == sizeof(jb_path_record);
-    case JB_EVENT_DRAINED:
-      return size == sizeof(jb_drained_record);
-    case JB_EVENT_SAMPLE:
-      return size == sizeof(jb_sample_record);
-    default:
-      return false;
-  }
+  const std::size_t expected = record_size(type);
+  return expected != 0 && size == expected;
 }
 
 namespace {
@@ -161,14 +164,6 @@ class RecordDecoder {
   // Opens waiting for their path record, by (tid, entry time).
   std::map<std::pair<std::uint32_t, std::uint64_t>, std::size_t> opens_;
 };
-
-std::size_t record_size(std::uint32_t type) {
-  return type == JB_EVENT_CALL      ? sizeof(jb_call_record)
-         : type == JB_EVENT_PATH    ? sizeof(jb_path_record)
-         : type == JB_EVENT_DRAINED ? sizeof(jb_drained_record)
-         : type == JB_EVENT_SAMPLE  ? sizeof(jb_sample_record)
-                                    : 0;
-}
 
 bool header_ok(std::string_view bytes) {
   return bytes.size() >= kHeaderBytes && std::memcmp(bytes.data(), kMagic, sizeof kMagic) == 0 &&
