@@ -1,12 +1,13 @@
 // What the syscall collector adds to each traced call, per backend and detail: a worker process
 // makes pread64(fd, 1 byte) calls in a tight loop, timing batches with the vDSO clock, while
-// nothing, the compiled tracer light (libbpf, in-kernel per-CPU maps) or full (a binary record per
-// call through a ring buffer), bpftrace light (in-kernel maps), bpftrace full (one output line
-// per call), DTrace light (in-kernel aggregations) or full (one output line per call; these two
-// skip saying why where no DTrace is found: $JBENCH_DTRACE) or strace (ptrace) observes it. Each
-// benchmark iteration is one batch; the time reported is per call. libbpf_consumer is the
-// full-detail consumer's own speed: records per second it takes from the ring and writes to the
-// records file, on one core.
+// nothing observes it; or empty bpftrace programs on every system call (the floor any tracer of
+// every call pays); or the compiled tracer loaded but between runs (idle), light (libbpf,
+// in-kernel per-CPU maps) or full (a binary record per call through a ring buffer); bpftrace
+// light (in-kernel maps) or full (one output line per call); DTrace light (in-kernel
+// aggregations) or full (one output line per call; these two skip saying why where no DTrace is
+// found: $JBENCH_DTRACE); or strace (ptrace). Each benchmark iteration is one batch; the time
+// reported is per call. libbpf_consumer is the full-detail consumer's own speed: records per
+// second it takes from the ring and writes to the records file, on one core.
 //
 //   build/bin/jbench-bench-syscall                       (as root for the bpftrace cases)
 //   build/bin/jbench-bench-syscall --benchmark_filter=light
@@ -30,6 +31,8 @@
 
 #include "jbench/collectors/syscall/syscall_collector.h"
 #include "jbench/common/clock.h"
+#include "jbench/common/path_search.h"
+#include "jbench/proc/child_process.h"
 #include "jbench/proc/proc_stat.h"
 #ifdef JBENCH_HAVE_LIBBPF
 #include "libbpf_tracer.h"
@@ -243,6 +246,26 @@ void libbpf_light(benchmark::State& state) {
   std::filesystem::remove_all(dir);
 }
 
+// The compiled tracer loaded but scoped to no run, as between a session's traced runs: its
+// programs are detached then, so this costs what `none` does (attached, a sys_enter program puts
+// every system call of the host on the kernel's slow path).
+void libbpf_idle(benchmark::State& state) {
+  using jbench::collectors::syscall_detail::LibbpfTracer;
+  const std::string dir = bench_dir("jbench-bench-libbpf-idle-");
+  std::string why;
+  auto tracer = LibbpfTracer::open(why);
+  if (!tracer) {
+    state.SkipWithError(("the compiled tracer cannot load: " + why).c_str());
+    std::filesystem::remove_all(dir);
+    return;
+  }
+  {
+    Worker worker(dir + "/data");
+    measure_batches(state, worker);
+  }
+  std::filesystem::remove_all(dir);
+}
+
 // The consumer alone: the worker fills a ring big enough for every record while nobody reads;
 // then one poll takes them all and writes them to the records file. Time: that poll.
 void libbpf_consumer(benchmark::State& state) {
@@ -286,6 +309,45 @@ void libbpf_consumer(benchmark::State& state) {
 }
 #endif
 
+// What any tracer of every system call pays before it does anything: bpftrace with empty
+// programs on raw_syscalls' sys_enter and sys_exit, filtered on a pid that makes no call. Its
+// BEGIN line says every probe is attached.
+void bpftrace_empty(benchmark::State& state) {
+  const std::string bpftrace = jbench::find_on_path("bpftrace");
+  if (bpftrace.empty()) {
+    state.SkipWithError("bpftrace is not on PATH");
+    return;
+  }
+  const std::string dir = bench_dir("jbench-bench-bpftrace-empty-");
+  jbench::proc::SpawnSpec spec;
+  spec.executable = bpftrace;
+  spec.args = {"-e",
+               "BEGIN { printf(\"ready\\n\"); } tracepoint:raw_syscalls:sys_enter /pid == 0/ { } "
+               "tracepoint:raw_syscalls:sys_exit /pid == 0/ { }"};
+  spec.stderr_path = dir + "/bpftrace.stderr";
+  auto spawned = jbench::proc::ChildProcess::spawn(spec);
+  bool ready = false;
+  if (spawned.process) {
+    const std::uint64_t deadline = jbench::monotonic_ns() + 60'000'000'000ULL;
+    std::string line;
+    while (!ready && spawned.process->next_line(line, deadline) ==
+                         jbench::proc::ChildProcess::LineWait::line) {
+      ready = line == "ready";
+    }
+  }
+  if (ready) {
+    Worker worker(dir + "/data");
+    measure_batches(state, worker);
+  } else {
+    state.SkipWithError("bpftrace never said it was attached (see its stderr)");
+  }
+  if (spawned.process) {
+    ::kill(spawned.process->pid(), SIGINT);
+    if (!spawned.process->reap_within(60'000)) spawned.process->kill_and_reap();
+  }
+  std::filesystem::remove_all(dir);
+}
+
 void none(benchmark::State& state) { traced_calls(state, "", SyscallDetail::light); }
 void bpftrace_light(benchmark::State& state) {
   traced_calls(state, "bpftrace", SyscallDetail::light);
@@ -304,10 +366,12 @@ void strace_full(benchmark::State& state) { traced_calls(state, "strace", Syscal
 
 BENCHMARK(none)->UseManualTime()->Iterations(50)->Unit(benchmark::kMillisecond);
 #ifdef JBENCH_HAVE_LIBBPF
+BENCHMARK(libbpf_idle)->UseManualTime()->Iterations(50)->Unit(benchmark::kMillisecond);
 BENCHMARK(libbpf_light)->UseManualTime()->Iterations(50)->Unit(benchmark::kMillisecond);
 BENCHMARK(libbpf_full)->UseManualTime()->Iterations(50)->Unit(benchmark::kMillisecond);
 BENCHMARK(libbpf_consumer)->UseManualTime()->Iterations(5)->Unit(benchmark::kMillisecond);
 #endif
+BENCHMARK(bpftrace_empty)->UseManualTime()->Iterations(50)->Unit(benchmark::kMillisecond);
 BENCHMARK(bpftrace_light)->UseManualTime()->Iterations(50)->Unit(benchmark::kMillisecond);
 BENCHMARK(bpftrace_full)->UseManualTime()->Iterations(20)->Unit(benchmark::kMillisecond);
 BENCHMARK(dtrace_light)->UseManualTime()->Iterations(50)->Unit(benchmark::kMillisecond);

@@ -1,5 +1,5 @@
-// The compiled syscall tracer (docs/collectors/syscall.md, "The libbpf backend"): loaded and
-// attached once per session, scoped per run by the cohort map the harness fills.
+// The compiled syscall tracer (docs/collectors/syscall.md, "The libbpf backend"): loaded once per
+// session, attached while a run is traced, scoped to it by the cohort map the harness fills.
 //
 // Two programs see every system call, on the raw sys_enter / sys_exit tracepoints (two links:
 // attaching and detaching take milliseconds, where one perf event per call's tracepoint took

@@ -1,6 +1,6 @@
-// The libbpf backend: the compiled tracer (libbpf_tracer.h), loaded and attached once per jbench
-// process (a session) on first use and scoped to each run's cohort. A drain thread takes
-// canaries and forks from the rings while the run goes on, and in full detail the per-call
+// The libbpf backend: the compiled tracer (libbpf_tracer.h), loaded once per jbench process (a
+// session) on first use, attached for each traced run and scoped to its cohort. A drain thread
+// takes canaries and forks from the rings while the run goes on, and in full detail the per-call
 // records, which it writes to the records file in batches; light totals are read from the
 // kernel's per-CPU maps when the run stops.
 #include <bpf/libbpf.h>

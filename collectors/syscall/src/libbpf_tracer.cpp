@@ -118,7 +118,11 @@ struct RecordFile {
 
 struct LibbpfTracer::State {
   syscall_trace_bpf* skel = nullptr;
-  std::vector<bpf_link*> links;
+  // The programs on their tracepoints: only while a run is traced. Attached, a program on
+  // sys_enter puts every system call of the host on the kernel's slow path, so a session's
+  // untraced runs (its baselines) would pay for a tracer they do not have.
+  std::vector<bpf_link*> tracepoint_links;
+  std::vector<bpf_link*> sample_links;  // on the sampling events, which are off between runs
   ring_buffer* ring = nullptr;
   std::vector<CanaryHit>* canaries = nullptr;  // where poll() appends, while it runs
   std::vector<ForkSeen>* forks = nullptr;
@@ -129,9 +133,15 @@ struct LibbpfTracer::State {
   ~State() {
     if (records && records->file) std::fclose(records->file);
     if (ring) ring_buffer__free(ring);
-    for (bpf_link* l : links) bpf_link__destroy(l);
+    detach_tracepoints();
+    for (bpf_link* l : sample_links) bpf_link__destroy(l);
     for (const int fd : sample_fds) close(fd);
     if (skel) syscall_trace_bpf__destroy(skel);
+  }
+
+  void detach_tracepoints() {
+    for (bpf_link* l : tracepoint_links) bpf_link__destroy(l);
+    tracepoint_links.clear();
   }
 
   static int on_event(void* context, void* data, size_t size) {
@@ -224,7 +234,7 @@ std::string attach_sampling(LibbpfTracer::State& state) {
   }
   if (fds.empty()) return "no CPU took a sampling event";
   state.sample_fds = std::move(fds);
-  state.links.insert(state.links.end(), links.begin(), links.end());
+  state.sample_links = std::move(links);
   return {};
 }
 
@@ -274,8 +284,8 @@ std::optional<Refusal> describe_calls(int calls_fd, std::vector<std::string>& at
   return std::nullopt;
 }
 
-// Every program attached to its tracepoint, and the two ring buffers opened for reading.
-std::optional<Refusal> attach_programs(LibbpfTracer::State& state) {
+// Every program attached to its tracepoint (all or none).
+std::optional<Refusal> attach_tracepoints(LibbpfTracer::State& state) {
   for (bpf_program* p :
        {state.skel->progs.on_sys_enter, state.skel->progs.on_sys_exit, state.skel->progs.on_fork,
         state.skel->progs.on_process_exit, state.skel->progs.on_sched_switch,
@@ -284,9 +294,18 @@ std::optional<Refusal> attach_programs(LibbpfTracer::State& state) {
         state.skel->progs.on_softirq_entry, state.skel->progs.on_softirq_exit,
         state.skel->progs.on_hrtimer_entry, state.skel->progs.on_hrtimer_exit}) {
     bpf_link* l = bpf_program__attach(p);
-    if (!l) return errno_refusal(fmt::format("cannot attach {}", bpf_program__name(p)));
-    state.links.push_back(l);
+    if (!l) {
+      Refusal r = errno_refusal(fmt::format("cannot attach {}", bpf_program__name(p)));
+      state.detach_tracepoints();
+      return r;
+    }
+    state.tracepoint_links.push_back(l);
   }
+  return std::nullopt;
+}
+
+// The two ring buffers opened for reading.
+std::optional<Refusal> open_rings(LibbpfTracer::State& state) {
   state.ring = ring_buffer__new(bpf_map__fd(state.skel->maps.events),
                                 &LibbpfTracer::State::on_event, &state, nullptr);
   if (!state.ring || ring_buffer__add(state.ring, bpf_map__fd(state.skel->maps.records),
@@ -326,7 +345,10 @@ std::unique_ptr<LibbpfTracer> LibbpfTracer::open(std::string& why, const TracerO
   if (auto r = describe_calls(bpf_map__fd(state->skel->maps.calls), attached)) {
     return refuse(std::move(*r));
   }
-  if (auto r = attach_programs(*state)) return refuse(std::move(*r));
+  // Attached once to prove this kernel takes every program, and detached until a run begins.
+  if (auto r = attach_tracepoints(*state)) return refuse(std::move(*r));
+  state->detach_tracepoints();
+  if (auto r = open_rings(*state)) return refuse(std::move(*r));
   state->cpus = libbpf_num_possible_cpus();
   if (state->cpus <= 0) return refuse({0, "cannot count this host's possible CPUs"});
   std::string sampling = options.samples ? attach_sampling(*state) : "not asked for";
@@ -400,11 +422,21 @@ std::string LibbpfTracer::begin_run(const std::vector<pid_t>& tgids, const Recor
   for (pid_t pid : tgids) {
     if (auto problem = add_process(pid); !problem.empty()) return problem;
   }
+  if (state_->tracepoint_links.empty()) {
+    if (auto r = attach_tracepoints(*state_)) return r->text;
+  }
   __atomic_store_n(&skel->bss->tracing, 1u, __ATOMIC_SEQ_CST);
   // The sampling clock ticks only while a full run is traced: a timer interrupt a millisecond on
   // every CPU keeps idle CPUs out of deep sleep, which would change what a light run measures.
   if (!records.path.empty()) sample_clock(true);
   return {};
+}
+
+std::uint64_t LibbpfTracer::entry_program_runs() const {
+  bpf_prog_info info{};
+  __u32 size = sizeof info;
+  const int fd = bpf_program__fd(state_->skel->progs.on_sys_enter);
+  return bpf_obj_get_info_by_fd(fd, &info, &size) == 0 ? info.run_cnt : 0;
 }
 
 void LibbpfTracer::sample_clock(bool on) {
@@ -450,6 +482,7 @@ RunEnd LibbpfTracer::end_run(std::vector<CanaryHit>& canaries, std::vector<ForkS
   prove_attached(out);
   __atomic_store_n(&skel->bss->tracing, 0u, __ATOMIC_SEQ_CST);
   sample_clock(false);
+  state_->detach_tracepoints();
   if (state_->records) {
     drain_every_cpu(out, canaries, forks);
   } else {

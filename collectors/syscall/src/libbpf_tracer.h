@@ -1,6 +1,7 @@
 // The compiled syscall tracer (bpf/syscall_trace.bpf.c) as the syscall collector drives it:
-// loaded (CO-RE, from the skeleton built into jbench) and attached once, then scoped to one
-// run at a time by the cohort the harness fills; between runs nothing is traced.
+// loaded (CO-RE, from the skeleton built into jbench) once, attached only while a run is traced,
+// and scoped to that run by the cohort the harness fills; between runs nothing is attached, so
+// the host's system calls (a baseline run's among them) pay nothing for it.
 //
 //   std::string why;
 //   auto tracer = LibbpfTracer::open(why);   // null: why says what this host refused
@@ -59,8 +60,8 @@ struct RunEnd {
 
 class LibbpfTracer {
  public:
-  // Loads and attaches. Null when this host refuses (no BTF, no privilege, verifier), with why,
-  // and in `error` the errno the refusal came with (0 when it had none).
+  // Loads, and attaches once to prove it can. Null when this host refuses (no BTF, no privilege,
+  // verifier), with why, and in `error` the errno the refusal came with (0 when it had none).
   static std::unique_ptr<LibbpfTracer> open(std::string& why, const TracerOptions& options = {},
                                             int* error = nullptr);
   ~LibbpfTracer();
@@ -79,9 +80,12 @@ class LibbpfTracer {
   const std::vector<std::string>& attached_calls() const { return attached_; }
   // "" when full runs sample the cohort on the CPU (JB_SAMPLE_HZ per CPU), else why not.
   const std::string& sampling() const { return sampling_; }
+  // How often the sys_enter program ran, as the kernel counts while its statistics are enabled
+  // (BPF_ENABLE_STATS, kernel.bpf_stats_enabled); 0 when they never were.
+  std::uint64_t entry_program_runs() const;
 
-  // Starts tracing `tgids` (and their forks) in phase 0: light, or full into `records.path`
-  // (created; it must not exist). Returns "" or why not.
+  // Attaches the programs and starts tracing `tgids` (and their forks) in phase 0: light, or
+  // full into `records.path` (created; it must not exist). Returns "" or why not.
   std::string begin_run(const std::vector<pid_t>& tgids, const RecordsOutput& records = {});
   void set_phase(int phase);
   std::string add_process(pid_t tgid);
@@ -89,9 +93,9 @@ class LibbpfTracer {
   // the records ring to fill up (0: only what is there now): canaries and forks are appended;
   // full: records go to the file, in batches.
   void poll(std::vector<CanaryHit>& canaries, std::vector<ForkSeen>& forks, int timeout_ms = 0);
-  // Proves both syscall programs still run, stops tracing, and drains: full, until every CPU's
-  // drained record is read, then closes the file with its trailer. Reads and clears the totals.
-  // Canaries and forks still in the ring are appended to `canaries` and `forks`.
+  // Proves both syscall programs still run, stops tracing, detaches the programs, and drains: full,
+  // until every CPU's drained record is read, then closes the file with its trailer. Reads and
+  // clears the totals. Canaries and forks still in the ring are appended to `canaries` and `forks`.
   RunEnd end_run(std::vector<CanaryHit>& canaries, std::vector<ForkSeen>& forks);
   RunEnd end_run();
 

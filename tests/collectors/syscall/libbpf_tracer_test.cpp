@@ -4,6 +4,7 @@
 // reason, where the tracer cannot load (no BTF, no privilege).
 #include "libbpf_tracer.h"
 
+#include <bpf/bpf.h>
 #include <gtest/gtest.h>
 #include <poll.h>
 #include <sys/file.h>
@@ -210,6 +211,32 @@ TEST_F(LibbpfTracerTest, ARunKeepsNothingOfTheRunBefore) {
   EXPECT_TRUE(canaries.empty());
   first->exit_and_reap();
   second->exit_and_reap();
+}
+
+// Between runs no program is attached: the kernel's own count of the sys_enter program's runs
+// stands still while the host makes system calls, loaded and scoped to no run, and after a run
+// ended; it grows while a run is traced. (Attached, that program would put every system call of
+// the host, a baseline run's among them, on the kernel's slow path.)
+TEST_F(LibbpfTracerTest, NoProgramIsAttachedBetweenRuns) {
+  const int stats = bpf_enable_stats(BPF_STATS_RUN_TIME);
+  if (stats < 0) GTEST_SKIP() << "the kernel's BPF run statistics cannot be enabled here";
+  const auto calls_stand_still = [&](const char* when) {
+    const std::uint64_t runs = tracer_->entry_program_runs();
+    for (int i = 0; i < 100; ++i) ::syscall(SYS_getppid);
+    EXPECT_EQ(tracer_->entry_program_runs(), runs) << when;
+  };
+  calls_stand_still("loaded, before any run");
+  auto member = test::Target::spawn(dir_.path() + "/member");
+  ASSERT_TRUE(member);
+  const std::uint64_t before = tracer_->entry_program_runs();
+  ASSERT_EQ(tracer_->begin_run({member->pid()}), "");
+  EXPECT_EQ(member->other(37)["getppid"], 37);
+  EXPECT_GE(tracer_->entry_program_runs() - before, 37u) << "attached while the run is traced";
+  const RunEnd t = tracer_->end_run();
+  EXPECT_TRUE(t.problems.empty()) << testing::PrintToString(t.problems);
+  calls_stand_still("after the run ended");
+  member->exit_and_reap();
+  ::close(stats);
 }
 
 // The calls a full run's records file holds for `pid`, by name.
