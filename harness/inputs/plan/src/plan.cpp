@@ -114,7 +114,7 @@ Estimate make_estimate(const Matrix& m, const std::vector<Run>& plan_runs,
   e.attach_source = options.tracer_attach_ms
                         ? options.tracer_attach_source
                         : "assumed: the compiled tracer loads once per session, about 50 ms, "
-                          "and is scoped per run in under 1 ms";
+                          "and is attached and scoped per run in under 10 ms";
   e.after_light_run_ms = kAfterLightRunMs;
   e.after_full_run_ms = kAfterFullRunMs;
   e.after_run_source =

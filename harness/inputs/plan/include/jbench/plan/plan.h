@@ -163,7 +163,7 @@ struct Plan {
 // Allowance per run for starting processes, registering them and tearing down.
 inline constexpr std::uint64_t kRunOverheadMs = 1000;
 // Assumed attach cost of a light or full run when nothing measured is at hand: the compiled
-// tracer loads once per session (about 50 ms) and is scoped to each run in well under 1 ms
+// tracer loads once per session (about 50 ms) and is attached and scoped to each run in under 10 ms
 // (docs/collectors/syscall.md). Where it cannot load, bpftrace compiles and attaches before each
 // traced run instead (4-8 s on a 2-core host), which this figure does not foresee.
 inline constexpr std::uint64_t kTracerAttachMs = 0;
