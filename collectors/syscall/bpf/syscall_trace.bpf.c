@@ -101,6 +101,7 @@ struct entry {
   __u32 waker_tgid;
   __u32 waker_tid;
   __u32 waker_pad;
+  __u64 waker_ns;  // when that wake-up was (sched_waking)
   __u32 off_call;
   __u32 off_phase;
   __u32 off_run;
@@ -385,6 +386,14 @@ static __always_inline void file_identity(__s64 fd, __u64* inode, __u32* dev) {
   *dev = BPF_CORE_READ(f, f_inode, i_sb, s_dev);
 }
 
+// The record's woken_before_end: how long before `end` the thread's last waker woke it, plus
+// one; 0 when there was none or it does not fit.
+static __always_inline __u32 woken_before(const struct entry* e, __u64 end) {
+  if (e->waker_how == JB_WAKER_NONE || e->waker_ns < e->t_ns || e->waker_ns > end) return 0;
+  const __u64 before = end - e->waker_ns;
+  return before < 0xfffffffeULL ? (__u32)before + 1 : 0;
+}
+
 // full: the call's record, and an open's path after it.
 static __always_inline void record_call(const struct entry* e, __u64 pid_tgid, __u64 now,
                                         long ret) {
@@ -411,7 +420,7 @@ static __always_inline void record_call(const struct entry* e, __u64 pid_tgid, _
   r->waker_how = e->waker_how;
   r->waker_tgid = e->waker_tgid;
   r->waker_tid = e->waker_tid;
-  r->pad = 0;
+  r->woken_before_end = woken_before(e, now);
   // Opens: the file the returned descriptor names; the others: the file of the descriptor used.
   file_identity(e->kind == JB_KIND_PATH ? ret : e->fd, &r->inode, &r->dev);
   bpf_ringbuf_submit(r, wake_flags());
@@ -637,6 +646,7 @@ static __always_inline void note_waker(struct entry* e) {
     how = JB_WAKER_KERNEL_THREAD;
   }
   const __u64 pid_tgid = bpf_get_current_pid_tgid();
+  e->waker_ns = bpf_ktime_get_ns();
   e->waker_how = how;
   e->waker_tgid = how == JB_WAKER_INTERRUPT ? 0 : pid_tgid >> 32;
   e->waker_tid = how == JB_WAKER_INTERRUPT ? 0 : (__u32)pid_tgid;

@@ -156,7 +156,10 @@ struct jb_call_record {
   __u32 waker_how; /* JB_WAKER_*: the last wake-up of the thread while in the call (or the wait) */
   __u32 waker_tgid;
   __u32 waker_tid;
-  __u32 pad;
+  /* How long before the record's end (the call's return, a blocked wait's wake-up) its waker woke
+   * the thread (sched_waking, in the waker's context), in ns, plus one. 0: not known (no waker,
+   * 2^32 - 2 ns or more, or a record of an earlier version, where this was padding). */
+  __u32 woken_before_end;
 };
 
 /* full: the path an open asked for, after its call record (paired by tid and entry time). */

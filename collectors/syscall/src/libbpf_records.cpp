@@ -11,17 +11,25 @@
 namespace jbench::collectors::syscall_detail {
 namespace {
 
+// When the record's waker woke the thread, where the record says.
+std::optional<std::uint64_t> woken_ns_of(const jb_call_record& r) {
+  const std::uint64_t end = r.t_ns + r.duration_ns;
+  const std::uint64_t before = r.woken_before_end;  // plus one; 0: not known
+  if (before == 0 || before - 1 > r.duration_ns) return std::nullopt;
+  return end - (before - 1);
+}
+
 // The record's waker (JB_WAKER_*), or none.
 std::optional<CallRecord::Waker> waker_of(const jb_call_record& r) {
   const auto task = [&r](std::string_view how) {
-    return CallRecord::Waker{how, static_cast<pid_t>(r.waker_tgid),
-                             static_cast<pid_t>(r.waker_tid)};
+    return CallRecord::Waker{how, static_cast<pid_t>(r.waker_tgid), static_cast<pid_t>(r.waker_tid),
+                             woken_ns_of(r)};
   };
   switch (r.waker_how) {
     case JB_WAKER_TASK:
       return task("task");
     case JB_WAKER_INTERRUPT:
-      return CallRecord::Waker{"interrupt", 0, 0};
+      return CallRecord::Waker{"interrupt", 0, 0, woken_ns_of(r)};
     case JB_WAKER_KERNEL_THREAD:
       return task("kernel_thread");
     default:

@@ -60,6 +60,9 @@ struct CallRecord {
     std::string_view how;  // "task", "interrupt", "kernel_thread"
     pid_t pid = 0;         // the waker's process and thread, for a task (0 for an interrupt)
     pid_t tid = 0;
+    // When it woke the thread (sched_waking, CLOCK_MONOTONIC ns), within the record; unset
+    // when the record does not say (records of an earlier version).
+    std::optional<std::uint64_t> woken_ns;
   };
   std::optional<Waker> waker;
 };

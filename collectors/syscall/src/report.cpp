@@ -115,6 +115,12 @@ void append_call_fields(std::string& out, const CallRecord& c) {
       field("waker_tid");
       events::append_int(out, c.waker->tid);
     }
+    if (c.waker->woken_ns) {
+      field("woken_ns");
+      out.push_back('"');  // a 64-bit value, quoted as t_ns is
+      events::append_decimal(out, *c.waker->woken_ns);
+      out.push_back('"');
+    }
   }
 }
 

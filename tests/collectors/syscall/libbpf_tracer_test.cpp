@@ -332,7 +332,7 @@ bool waiting_for_a_lock(pid_t pid) {
 }
 
 // B waits in flock for the lock A holds; A's release wakes B: B's flock record names A as the
-// task that woke it, from A's own process context.
+// task that woke it, from A's own process context, and when: during A's release.
 TEST_F(LibbpfTracerTest, ACallThatWaitedForALockNamesTheHolderThatWokeIt) {
   auto holder = test::Target::spawn(dir_.path());
   auto waiter = test::Target::spawn(dir_.path());
@@ -363,6 +363,19 @@ TEST_F(LibbpfTracerTest, ACallThatWaitedForALockNamesTheHolderThatWokeIt) {
   ASSERT_TRUE(waited->waker.has_value()) << "a call that slept names who woke it";
   EXPECT_EQ(waited->waker->how, "task");
   EXPECT_EQ(waited->waker->pid, holder->pid());
+  // When: inside the waiter's call, and inside the holder's own flock(LOCK_UN), whose release
+  // woke it.
+  ASSERT_TRUE(waited->waker->woken_ns.has_value()) << "the record says when it was woken";
+  const std::uint64_t woken = *waited->waker->woken_ns;
+  EXPECT_GE(woken, waited->t_ns);
+  EXPECT_LE(woken, waited->t_ns + waited->duration_ns);
+  const CallRecord* released = nullptr;
+  for (const CallRecord& c : d.calls) {
+    if (c.pid == holder->pid() && c.call == flock_id && c.request == LOCK_UN) released = &c;
+  }
+  ASSERT_NE(released, nullptr) << "the holder's flock(LOCK_UN) was not recorded";
+  EXPECT_GE(woken, released->t_ns);
+  EXPECT_LE(woken, released->t_ns + released->duration_ns);
   holder->exit_and_reap();
   waiter->exit_and_reap();
 }
