@@ -3,6 +3,7 @@
 // records.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -146,7 +147,7 @@ TEST_F(ExportRealBundle, every_call_is_a_complete_event_with_its_args) {
   std::size_t complete = 0;
   std::map<std::string, std::size_t> exported_by;
   for (const auto& e : (*trace_)["traceEvents"]) {
-    if (e["ph"] != "X") continue;
+    if (e["ph"] != "X" || e["cat"] == "wakeup") continue;  // a wake-up's flow ends: elsewhere
     ++complete;
     EXPECT_GE(e["dur"].get<double>(), 0.0);
     for (const char* arg : {"fd", "path", "request", "result"}) {
@@ -162,6 +163,44 @@ TEST_F(ExportRealBundle, every_call_is_a_complete_event_with_its_args) {
   EXPECT_TRUE(std::any_of(raw_by.begin(), raw_by.end(), [](const auto& kv) {
     return kv.first.starts_with("sched ");
   })) << "no interval off the CPU in the full run: the sched slices went untested";
+}
+
+// Every wake-up a raw record gives with its time, by a thread of a cohort process other than the
+// woken one, is one flow at that time from the waker's thread to the woken one; nothing else is.
+// (Here these are mostly the bridge's writer thread ending its worker's wait at teardown, when
+// there was one; tests/fixtures/export/wakeups always has two.)
+TEST_F(ExportRealBundle, every_wake_up_by_a_cohort_thread_with_its_time_is_one_flow) {
+  const json run = json::parse(slurp(bundle_ + "/runs/" + full_run_ + "/run.json"));
+  std::set<std::int64_t> cohort;
+  for (const auto& m : run["cohort"]["members"]) cohort.insert(m["pid"].get<std::int64_t>());
+  std::multiset<std::string> raw_flows;  // "waker_tid>woken_tid@ts"
+  for (const auto& r : records(raw("syscall.events.jsonl.zst"))) {
+    if (r["type"] != "syscall" || r.value("woken_by", "") != "task" || !r.contains("woken_ns")) {
+      continue;
+    }
+    if (!cohort.contains(r["waker_pid"].get<std::int64_t>()) || r["waker_tid"] == r["tid"]) {
+      continue;
+    }
+    raw_flows.insert(std::to_string(r["waker_tid"].get<std::int64_t>()) + ">" +
+                     std::to_string(r["tid"].get<std::int64_t>()) + "@" +
+                     micros_text(std::stoull(r["woken_ns"].get<std::string>()) - origin()));
+  }
+  std::map<std::int64_t, json> outs, ins;  // by bind_id
+  for (const auto& e : (*trace_)["traceEvents"]) {
+    if (e["ph"] != "X" || e["cat"] != "wakeup") continue;
+    (e.value("flow_out", false) ? outs : ins)[e["bind_id"].get<std::int64_t>()] = e;
+  }
+  std::multiset<std::string> exported;
+  for (const auto& [id, out] : outs) {
+    ASSERT_TRUE(ins.contains(id)) << out;
+    EXPECT_EQ(ins[id]["ts"], out["ts"]);
+    exported.insert(
+        std::to_string(out["tid"].get<std::int64_t>()) + ">" +
+        std::to_string(ins[id]["tid"].get<std::int64_t>()) + "@" +
+        micros_text(static_cast<std::uint64_t>(std::llround(out["ts"].get<double>() * 1000.0))));
+  }
+  EXPECT_EQ(outs.size(), ins.size());
+  EXPECT_EQ(exported, raw_flows);
 }
 
 TEST_F(ExportRealBundle, timestamps_are_exact_microseconds_that_give_back_the_raw_nanoseconds) {

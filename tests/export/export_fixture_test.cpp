@@ -50,6 +50,69 @@ TEST(ExportFixture, folded_self_time_is_duration_minus_children_in_integer_nanos
                        "\n" + thread + ";session;transaction " + std::to_string(child) + "\n");
 }
 
+// The wake-up slices of a Chrome trace, in file order.
+std::vector<json> wakeup_slices(const json& trace) {
+  std::vector<json> out;
+  for (const auto& e : trace["traceEvents"]) {
+    if (e["ph"] == "X" && e["cat"] == "wakeup") out.push_back(e);
+  }
+  return out;
+}
+
+// A task of the cohort that woke a thread in a call (worker 0's flock(LOCK_UN) releasing worker
+// 1's flock(LOCK_EX)) or in a blocked wait (a thread of worker 0 with no record of its own ending
+// worker 1's futex wait) is a flow at the wake-up's time from the waker's thread to the woken
+// one, the waker's end first in the file. The harness, an interrupt, and a record without the
+// wake-up's time (an earlier version's) draw nothing.
+TEST(ExportFixture, a_wake_up_by_a_cohort_task_is_a_flow_from_the_wakers_thread_to_the_woken_one) {
+  const auto r = run_jbench({"export", export_fixture("wakeups"), "--format", "chrome-json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json trace = json::parse(r.out);
+  const auto slices = wakeup_slices(trace);
+  ASSERT_EQ(slices.size(), 4u) << r.out;
+  struct Flow {
+    std::int64_t out_tid, in_tid;
+    std::string ts;
+  };
+  const Flow want[] = {{4242, 4343, "103.000"}, {4244, 4343, "110.990"}};
+  for (std::size_t i = 0; i < 2; ++i) {
+    const json& out = slices[2 * i];
+    const json& in = slices[2 * i + 1];
+    EXPECT_EQ(out.value("flow_out", false), true) << out;
+    EXPECT_EQ(in.value("flow_in", false), true) << in;
+    EXPECT_EQ(out["bind_id"], in["bind_id"]);
+    EXPECT_EQ(out["pid"], 4242);
+    EXPECT_EQ(out["tid"], want[i].out_tid);
+    EXPECT_EQ(in["pid"], 4343);
+    EXPECT_EQ(in["tid"], want[i].in_tid);
+    EXPECT_EQ(out["dur"], 0.0);
+    EXPECT_EQ(in["dur"], 0.0);
+    EXPECT_NE(r.out.find("\"tid\":" + std::to_string(want[i].out_tid) + ",\"ts\":" + want[i].ts +
+                         ",\"dur\":0.000,\"cat\":\"wakeup\""),
+              std::string::npos)
+        << want[i].ts;
+  }
+  EXPECT_NE(slices[0]["bind_id"], slices[2]["bind_id"]);
+  EXPECT_NE(r.out.find(R"("tid":4244,"ts":0.000,"name":"thread_name")"), std::string::npos)
+      << "a thread seen only as a waker is named";
+  EXPECT_EQ(unpaired_slices(trace), "");
+}
+
+// Under --max-events a wake-up weighs 2 (its two slices), is never cut in half, and is among
+// what a cut names.
+TEST(ExportFixture, a_cut_leaves_wake_ups_out_whole_and_counts_them) {
+  // In time order: two boundaries (0, 1 us), the waiter's flock (100.1), the holder's release
+  // (102.9): four events; the first wake-up (103.0) would make six, so it and everything after
+  // it (the second wake-up among them) is left out.
+  const auto r = run_jbench(
+      {"export", export_fixture("wakeups"), "--format", "chrome-json", "--max-events", "5"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json trace = json::parse(r.out);
+  EXPECT_TRUE(wakeup_slices(trace).empty()) << r.out;
+  EXPECT_EQ(trace["otherData"]["cut"]["left_out_by_kind"]["wakeup"], 2) << r.out;
+  EXPECT_EQ(trace["otherData"]["events_written"], 4);
+}
+
 TEST(ExportFixture, a_malformed_line_fails_with_2_naming_its_file_and_line_and_writes_nothing) {
   TempDir dir;
   const std::string out = dir.path() + "/t.json";

@@ -47,6 +47,8 @@ const char* event_kind_name(EventKind kind) {
       return "boundary";
     case EventKind::counter:
       return "counter";
+    case EventKind::wakeup:
+      return "wakeup";
   }
   return "?";
 }
@@ -65,6 +67,8 @@ const char* event_kind_plural(EventKind kind) {
       return "run boundaries";
     case EventKind::counter:
       return "counter values";
+    case EventKind::wakeup:
+      return "wake-up flows";
   }
   return "?";
 }

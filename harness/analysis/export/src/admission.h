@@ -16,9 +16,9 @@
 
 namespace jbench::exports {
 
-enum class EventKind : std::uint8_t { span, gc, syscall, phase, boundary, counter };
-inline constexpr std::size_t kEventKinds = 6;
-const char* event_kind_name(EventKind kind);    // "span", "gc", "syscall", "phase", "boundary"
+enum class EventKind : std::uint8_t { span, gc, syscall, phase, boundary, counter, wakeup };
+inline constexpr std::size_t kEventKinds = 7;
+const char* event_kind_name(EventKind kind);    // "span", "gc", "syscall", "phase", ..., "wakeup"
 const char* event_kind_plural(EventKind kind);  // "spans", "GC pauses", "syscalls", ...
 
 class Admission {

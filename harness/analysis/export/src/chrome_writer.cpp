@@ -191,6 +191,24 @@ void ChromeWriter::complete(const TrackId& track, const RawEvent& e) {
   finish_event();
 }
 
+void ChromeWriter::wakeup(const TrackId& waker, const TrackId& woken, std::uint64_t ts_ns) {
+  ++flows_;
+  const auto marker = [&](const TrackId& on, const TrackId& other, bool out) {
+    std::string& b = start_event('X', &on, ts_ns);
+    b.append(",\"dur\":");
+    append_micros(b, 0);
+    b.append(",\"cat\":\"wakeup\",\"name\":");
+    string(out ? fmt::format("wakes pid {} tid {}", other.pid, other.tid)
+               : fmt::format("woken by pid {} tid {}", other.pid, other.tid));
+    b.append(",\"bind_id\":");
+    events::append_int(b, static_cast<std::int64_t>(flows_));
+    b.append(out ? ",\"flow_out\":true" : ",\"flow_in\":true");
+    finish_event();
+  };
+  marker(waker, woken, true);
+  marker(woken, waker, false);
+}
+
 void ChromeWriter::counter(const TrackId& track, std::uint64_t ts_ns, std::string_view name,
                            std::int64_t value) {
   std::int64_t& total = counter_totals_[{processes_.out_pid(track), std::string(name)}];

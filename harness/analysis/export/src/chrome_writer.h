@@ -51,6 +51,11 @@ class ChromeWriter final : public TimelineSink {
   void instant(std::size_t run, const std::optional<TrackId>& track, std::uint64_t ts_ns,
                std::string_view name) override;
   void thread_seen(const TrackId& track, bool bridge_writer) override;
+  // Two zero-length slices at the wake-up, "wakes" on the waker's thread and "woken" on the
+  // woken one, bound by a flow (Perfetto's v2 flows: bind_id, flow_out, flow_in), the waker's
+  // written first: Perfetto takes events of one timestamp in file order.
+  void wakeup(const TrackId& waker, const TrackId& woken, std::uint64_t ts_ns) override;
+  std::uint64_t wakeups() const { return flows_; }
 
  private:
   void process_names(const TrackId& process, const std::string& name, std::int64_t sort_index);
@@ -67,6 +72,7 @@ class ChromeWriter final : public TimelineSink {
   std::uint64_t events_ = 0;
   std::uint64_t closed_at_cut_ = 0;
   std::uint64_t names_ = 0;
+  std::uint64_t flows_ = 0;  // wake-ups drawn: each flow's bind_id is its number
   bool first_ = true;
   std::vector<const RunInput*> runs_;
   std::map<std::pair<std::int64_t, std::string>, std::int64_t> counter_totals_;  // (pid, name)

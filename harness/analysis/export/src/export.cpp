@@ -49,7 +49,7 @@ struct RunFacts {
 std::string replay_run(const BundleInput& bundle, std::size_t index, TimelineBuilder& builder,
                        RunFacts* facts, bool* had_spans_or_calls) {
   const RunInput& run = bundle.runs[index];
-  builder.start_run(index);
+  builder.start_run(index, run.cohort);
   const auto read = read_run_records(run, [&](const RawEvent& e) { builder.record(e); });
   if (!read.error.empty()) return read.error;
   if (had_spans_or_calls) *had_spans_or_calls = builder.run_had_spans_or_calls();
@@ -64,9 +64,10 @@ std::string replay_run(const BundleInput& bundle, std::size_t index, TimelineBui
   return {};
 }
 
+// `wakeups`: chrome-json draws them (every pass of it must say so alike).
 std::string replay(const BundleInput& bundle, const std::vector<RunFacts>& facts,
-                   TimelineSink& sink, Admission& admission) {
-  TimelineBuilder builder(sink, admission);
+                   TimelineSink& sink, Admission& admission, bool wakeups) {
+  TimelineBuilder builder(sink, admission, wakeups);
   for (std::size_t i = 0; i < bundle.runs.size(); ++i) {
     if (!facts[i].selected) continue;
     if (auto error = replay_run(bundle, i, builder, nullptr, nullptr); !error.empty()) {
@@ -145,13 +146,13 @@ bool export_one_pass(const ExportOptions& o, const BundleInput& bundle, const On
   ProcessMap processes;
   ChromeWriter writer(file, processes, plan.origin_ns, LazyNames{&plan, &trip});
   writer.open(runs);
-  TimelineBuilder builder(writer, admission);
+  TimelineBuilder builder(writer, admission, true);
   ExportOutcome done = out;
   for (std::size_t i = 0; i < bundle.runs.size() && !trip.tripped; ++i) {
     if (!plan.selected[i]) continue;
     const RunInput& run = bundle.runs[i];
     const std::uint64_t written = writer.events() + writer.names();
-    builder.start_run(i);
+    builder.start_run(i, run.cohort);
     const auto read = read_run_records(
         run, [&](const RawEvent& e) { builder.record(e); }, &trip.tripped);
     if (!read.error.empty()) {
@@ -261,7 +262,7 @@ std::string first_pass(const ExportOptions& o, const BundleInput& bundle, FirstP
     AdmitAll run_all;
     ProcessMap run_processes;
     CatalogSink catalog(run_processes);
-    TimelineBuilder builder(catalog, run_all);
+    TimelineBuilder builder(catalog, run_all, o.format == ExportFormat::chrome_json);
     bool had = false;
     if (auto error = replay_run(bundle, i, builder, &pass.facts[i], &had); !error.empty()) {
       return error;
@@ -311,7 +312,7 @@ ExportOutcome write_folded(const ExportOptions& o, const BundleInput& bundle, co
                            OutputFile& file, ExportOutcome out) {
   FoldedWriter folded(runs, weight);
   AdmitAll everything;  // folded output is bounded by its distinct stacks, not by a cap
-  if (auto error = replay(bundle, pass.facts, folded, everything); !error.empty()) {
+  if (auto error = replay(bundle, pass.facts, folded, everything, false); !error.empty()) {
     return failed(ExportFailure::bad_input, error);
   }
   if (folded.empty()) return failed(ExportFailure::bad_input, nothing_folded(weight, o));
@@ -327,14 +328,14 @@ ExportOutcome write_chrome(const ExportOptions& o, const BundleInput& bundle, Fi
   const std::uint64_t origin = pass.all.weight > 0 ? pass.all.min_ns : 0;
   TimelineSink counter;
   const auto cut = find_cut(o.max_events, pass.all,
-                            [&](Admission& a) { replay(bundle, pass.facts, counter, a); });
+                            [&](Admission& a) { replay(bundle, pass.facts, counter, a, true); });
   AdmitUntil until(cut ? cut->cut_ns : 0, cut ? cut->room : 0);
   AdmitAll everything;
   Admission& admission = cut ? static_cast<Admission&>(until) : everything;
 
   ChromeWriter writer(file, pass.processes, origin);
   writer.open(runs);
-  if (auto error = replay(bundle, pass.facts, writer, admission); !error.empty()) {
+  if (auto error = replay(bundle, pass.facts, writer, admission, true); !error.empty()) {
     return failed(ExportFailure::bad_input, error);
   }
   Json other = other_data(o, bundle, pass.facts, pass.processes, origin);

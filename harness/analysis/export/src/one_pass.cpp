@@ -27,7 +27,7 @@ std::optional<OnePassPlan> plan_one_pass(const BundleInput& bundle,
     bound += r.boundaries.size();
     if (r.syscall_file) {
       bounded = bounded && r.syscall_records;
-      bound += r.syscall_records.value_or(0);
+      bound += 3 * r.syscall_records.value_or(0);  // a call, and its wake-up's two slices
     }
     if (!r.bridge_files.empty()) {
       bounded = bounded && r.bridge_records;

@@ -4,7 +4,7 @@
 //     after its incarnations register, inside startup, so the earliest boundary is also the
 //     earliest exported timestamp, as the two-pass export defines it;
 //   - no --max-events cut: the collectors' `records` bound the events (a bridge record weighs at
-//     most 2, a call 1, a boundary 1);
+//     most 2, a call 3 with the two slices of a wake-up it draws, a boundary 1);
 //   - the runs exported: those with raw files (or the --run);
 //   - pids: the OS's, when no two incarnations of the exported cohorts share one; names are
 //     written as each track first appears.

@@ -84,7 +84,7 @@ class SweptFields {
  private:
   // By length first: most keys differ in length, so a field's slot costs one or two compares
   // (and a literal's folds away at compile time).
-  static constexpr int kSlots = 24;
+  static constexpr int kSlots = 25;
   static constexpr int slot_of(std::string_view k) {
     switch (k.size()) {
       case 2:
@@ -100,7 +100,7 @@ class SweptFields {
       case 7:
         return k == "span_id" ? 8 : k == "syscall" ? 9 : k == "request" ? 10 : -1;
       case 8:
-        return k == "woken_by" ? 17 : -1;
+        return k == "woken_by" ? 17 : k == "woken_ns" ? 24 : -1;
       case 9:
         return k == "parent_id"   ? 11
                : k == "waker_pid" ? 18
@@ -179,6 +179,7 @@ const char* fill_syscall(const Fields& f, RawEvent& e) {
   e.woken_by = f.string("woken_by");
   e.waker_pid = f.integer("waker_pid");
   e.waker_tid = f.integer("waker_tid");
+  e.woken_ns = f.decimal("woken_ns");
   return nullptr;
 }
 

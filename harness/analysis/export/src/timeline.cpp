@@ -7,8 +7,13 @@
 
 namespace jbench::exports {
 
-void TimelineBuilder::start_run(std::size_t run) {
+void TimelineBuilder::start_run(std::size_t run, const std::vector<Incarnation>& cohort) {
   run_ = run;
+  cohort_ticks_.clear();
+  for (const Incarnation& i : cohort) {
+    const auto [it, first] = cohort_ticks_.try_emplace(i.pid, i.start_time_ticks);
+    if (!first) it->second.reset();  // a reused pid: which incarnation woke is not known
+  }
   last_ns_ = 0;
   spans_or_calls_ = 0;
   ends_without_begin_ = 0;
@@ -43,6 +48,7 @@ void TimelineBuilder::record(const RawEvent& e) {
         track.last_written_ns = std::max(track.last_written_ns, e.t_ns);
         sink_.complete(id, e);
       }
+      if (wakeups_) wakeup(id, e);
       return;
     case RecordType::span_begin: {
       Open o;
@@ -88,6 +94,21 @@ void TimelineBuilder::record(const RawEvent& e) {
     case RecordType::cpu_sample:
       return;  // handed on above, before any track
   }
+}
+
+// A wake-up the record names with its time, by a thread of a process of the run's cohort other
+// than the woken one. The harness, an interrupt, a kernel thread, or a record of an earlier
+// version (no woken_ns) stay in the call's args only.
+void TimelineBuilder::wakeup(const TrackId& woken, const RawEvent& e) {
+  if (e.woken_by != std::string_view("task") || !e.woken_ns || !e.waker_pid || !e.waker_tid) {
+    return;
+  }
+  const auto ticks = cohort_ticks_.find(*e.waker_pid);
+  if (ticks == cohort_ticks_.end() || !ticks->second) return;
+  const TrackId waker{run_, *e.waker_pid, *ticks->second, *e.waker_tid};
+  if (waker == woken || !admission_.admit(*e.woken_ns, 2, EventKind::wakeup)) return;
+  track_of(waker);  // a thread seen only as a waker still gets its named track
+  sink_.wakeup(waker, woken, *e.woken_ns);
 }
 
 void TimelineBuilder::end_span(const TrackId& from, const RawEvent& e) {

@@ -60,6 +60,10 @@ class TimelineSink {
   virtual void span_closed(const TrackId&, std::span<const std::string_view> /*frames*/,
                            std::uint64_t /*self_ns*/) {}
   virtual void thread_seen(const TrackId&, bool /*bridge_writer*/) {}
+  // A task of the run's cohort (`waker`) woke the thread of `woken` at `ts_ns`, in a call or a
+  // blocked wait of it: an arrow between the two threads. Only from a builder asked to draw them.
+  virtual void wakeup(const TrackId& /*waker*/, const TrackId& /*woken*/, std::uint64_t /*ts_ns*/) {
+  }
   // A project's counter took `value` (jb_counter) on this thread.
   virtual void counter(const TrackId&, std::uint64_t /*ts_ns*/, std::string_view /*name*/,
                        std::int64_t /*value*/) {}
@@ -72,10 +76,14 @@ class TimelineSink {
 
 class TimelineBuilder {
  public:
-  TimelineBuilder(TimelineSink& sink, Admission& admission) : sink_(sink), admission_(admission) {}
+  // `wakeups`: also hand on each wake-up by a task of the cohort whose time the record gives
+  // (TimelineSink::wakeup), counted as 2 events; every pass of one export must agree on it.
+  TimelineBuilder(TimelineSink& sink, Admission& admission, bool wakeups = false)
+      : sink_(sink), admission_(admission), wakeups_(wakeups) {}
 
-  // One run at a time: start, its records in file order, its boundaries, finish.
-  void start_run(std::size_t run);
+  // One run at a time: start (with its cohort, which names the wakers' processes), its records
+  // in file order, its boundaries, finish.
+  void start_run(std::size_t run, const std::vector<Incarnation>& cohort = {});
   void record(const RawEvent& e);
   void boundary(std::string_view name, std::uint64_t ts_ns);
   // Closes what is still open at the run's last timestamp. Returns the spans never ended.
@@ -114,9 +122,13 @@ class TimelineBuilder {
   void close_span(const TrackId& id, Track& track, std::size_t index, std::uint64_t end_ns,
                   EndNote note);
   void settle(const TrackId& id, Track& track, std::uint64_t now_ns);
+  void wakeup(const TrackId& woken, const RawEvent& e);
 
   TimelineSink& sink_;
   Admission& admission_;
+  bool wakeups_ = false;
+  // The run's cohort: each pid's start time, or nullopt for a pid two incarnations shared.
+  std::unordered_map<std::int64_t, std::optional<std::uint64_t>> cohort_ticks_;
   std::size_t run_ = 0;
   std::uint64_t last_ns_ = 0;  // the run's last timestamp so far (a call's end included)
   std::uint64_t spans_or_calls_ = 0;
