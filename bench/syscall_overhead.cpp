@@ -212,18 +212,25 @@ void traced_calls(benchmark::State& state, const char* backend, SyscallDetail de
 }
 
 #ifdef JBENCH_HAVE_LIBBPF
-// The compiled tracer (collectors/syscall/bpf), light: loaded once, scoped to the worker.
-void libbpf_light(benchmark::State& state) {
-  using jbench::collectors::syscall_detail::LibbpfTracer;
-  const std::string dir = bench_dir("jbench-bench-libbpf-");
-  const std::string file = dir + "/data";
+// The compiled tracer, or null once the case is skipped with why and `dir` removed.
+std::unique_ptr<jbench::collectors::syscall_detail::LibbpfTracer> open_or_skip(
+    benchmark::State& state, const std::string& dir,
+    const jbench::collectors::syscall_detail::TracerOptions& options = {}) {
   std::string why;
-  auto tracer = LibbpfTracer::open(why);
+  auto tracer = jbench::collectors::syscall_detail::LibbpfTracer::open(why, options);
   if (!tracer) {
     state.SkipWithError(("the compiled tracer cannot load: " + why).c_str());
     std::filesystem::remove_all(dir);
-    return;
   }
+  return tracer;
+}
+
+// The compiled tracer (collectors/syscall/bpf), light: loaded once, scoped to the worker.
+void libbpf_light(benchmark::State& state) {
+  const std::string dir = bench_dir("jbench-bench-libbpf-");
+  const std::string file = dir + "/data";
+  auto tracer = open_or_skip(state, dir);
+  if (!tracer) return;
   {
     Worker worker(file);
     const std::uint64_t scope_start = jbench::monotonic_ns();
@@ -250,15 +257,9 @@ void libbpf_light(benchmark::State& state) {
 // programs are detached then, so this costs what `none` does (attached, a sys_enter program puts
 // every system call of the host on the kernel's slow path).
 void libbpf_idle(benchmark::State& state) {
-  using jbench::collectors::syscall_detail::LibbpfTracer;
   const std::string dir = bench_dir("jbench-bench-libbpf-idle-");
-  std::string why;
-  auto tracer = LibbpfTracer::open(why);
-  if (!tracer) {
-    state.SkipWithError(("the compiled tracer cannot load: " + why).c_str());
-    std::filesystem::remove_all(dir);
-    return;
-  }
+  auto tracer = open_or_skip(state, dir);
+  if (!tracer) return;
   {
     Worker worker(dir + "/data");
     measure_batches(state, worker);
@@ -272,15 +273,10 @@ void libbpf_consumer(benchmark::State& state) {
   using namespace jbench::collectors::syscall_detail;
   constexpr std::uint64_t kCalls = 1'000'000;
   const std::string dir = bench_dir("jbench-bench-consumer-");
-  std::string why;
   TracerOptions options;
   options.record_ring_bytes = 256u << 20;  // 3.3 million records
-  auto tracer = LibbpfTracer::open(why, options);
-  if (!tracer) {
-    state.SkipWithError(("the compiled tracer cannot load: " + why).c_str());
-    std::filesystem::remove_all(dir);
-    return;
-  }
+  auto tracer = open_or_skip(state, dir, options);
+  if (!tracer) return;
   Worker worker(dir + "/data");
   std::uint64_t records = 0;
   std::uint64_t lost = 0;
