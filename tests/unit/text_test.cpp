@@ -5,7 +5,10 @@
 #include <array>
 
 #include "jbench/common/diagnostic.h"
+#include "jbench/common/run_status.h"
 #include "jbench/common/sha256.h"
+#include "jbench/common/trace_mode.h"
+#include "jbench/common/word_index.h"
 
 namespace jbench {
 namespace {
@@ -21,6 +24,27 @@ TEST(Utf8, finds_the_first_malformed_byte) {
   EXPECT_EQ(first_invalid_utf8("\xc0\xaf"), 0u);          // overlong '/'
   EXPECT_EQ(first_invalid_utf8("x\xed\xa0\x80"), 1u);     // UTF-16 surrogate
   EXPECT_EQ(first_invalid_utf8("\xf4\x90\x80\x80"), 0u);  // past U+10FFFF
+}
+
+// Every word of a table parses to its own enum and back; anything else, a near miss included,
+// parses to nothing.
+TEST(WordIndex, every_word_is_its_own_place_and_nothing_else_is_one) {
+  for (std::size_t i = 0; i < kRunStatusWords.size(); ++i) {
+    EXPECT_EQ(word_index(kRunStatusWords, kRunStatusWords[i]), i);
+    const auto status = run_status_from_name(kRunStatusWords[i]);
+    ASSERT_TRUE(status.has_value());
+    EXPECT_EQ(run_status_name(*status), kRunStatusWords[i]);
+  }
+  for (std::size_t i = 0; i < kTraceValues.size(); ++i) {
+    const auto mode = trace_mode_from_name(kTraceValues[i]);
+    ASSERT_TRUE(mode.has_value());
+    EXPECT_EQ(trace_mode_name(*mode), kTraceValues[i]);
+  }
+  for (const std::string_view miss : {"", "OK", "ok ", "no_consumer", "not-run"}) {
+    EXPECT_FALSE(word_index(kRunStatusWords, miss).has_value()) << miss;
+    EXPECT_FALSE(trace_mode_from_name(miss).has_value()) << miss;
+  }
+  static_assert(word_enum<TraceMode>(kTraceValues, "full") == TraceMode::full);
 }
 
 TEST(LineColumn, counts_from_one) {

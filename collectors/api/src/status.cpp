@@ -4,6 +4,8 @@
 
 #include <array>
 
+#include "jbench/common/word_index.h"
+
 namespace jbench::collectors {
 namespace {
 
@@ -15,10 +17,7 @@ constexpr std::array<std::string_view, 5> kWords = {"ok", "no_events_observed", 
 std::string_view status_word(Status status) { return kWords[static_cast<std::size_t>(status)]; }
 
 std::optional<Status> status_from_word(std::string_view word) {
-  for (std::size_t i = 0; i < kWords.size(); ++i) {
-    if (kWords[i] == word) return static_cast<Status>(i);
-  }
-  return std::nullopt;
+  return word_enum<Status>(kWords, word);
 }
 
 void to_json(nlohmann::json& j, Status s) { j = std::string(status_word(s)); }

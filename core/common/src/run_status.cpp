@@ -1,5 +1,7 @@
 #include "jbench/common/run_status.h"
 
+#include "jbench/common/word_index.h"
+
 namespace jbench {
 
 std::string_view run_status_name(RunStatus status) {
@@ -7,10 +9,7 @@ std::string_view run_status_name(RunStatus status) {
 }
 
 std::optional<RunStatus> run_status_from_name(std::string_view name) {
-  for (std::size_t i = 0; i < kRunStatusWords.size(); ++i) {
-    if (kRunStatusWords[i] == name) return static_cast<RunStatus>(i);
-  }
-  return std::nullopt;
+  return word_enum<RunStatus>(kRunStatusWords, name);
 }
 
 }  // namespace jbench

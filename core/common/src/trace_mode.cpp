@@ -1,5 +1,7 @@
 #include "jbench/common/trace_mode.h"
 
+#include "jbench/common/word_index.h"
+
 namespace jbench {
 
 std::string_view trace_mode_name(TraceMode mode) {
@@ -7,10 +9,7 @@ std::string_view trace_mode_name(TraceMode mode) {
 }
 
 std::optional<TraceMode> trace_mode_from_name(std::string_view name) {
-  for (std::size_t i = 0; i < kTraceValues.size(); ++i) {
-    if (kTraceValues[i] == name) return static_cast<TraceMode>(i);
-  }
-  return std::nullopt;
+  return word_enum<TraceMode>(kTraceValues, name);
 }
 
 }  // namespace jbench

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "jbench/common/file_name.h"
+#include "jbench/common/word_index.h"
 #include "jbench/sqlite_workload/protocol.h"
 #include "jbench/stats/decimal.h"
 
@@ -66,9 +67,7 @@ class Checker {
   std::optional<std::size_t> choice(const json& v, std::string_view path,
                                     const std::array<std::string_view, N>& names) {
     if (v.is_string()) {
-      for (std::size_t i = 0; i < N; ++i) {
-        if (v.get_ref<const std::string&>() == names[i]) return i;
-      }
+      if (auto i = word_index(names, v.get_ref<const std::string&>())) return i;
     }
     fail(path, fmt::format("must be one of \"{}\"", fmt::join(names, "\", \"")));
     return std::nullopt;
@@ -101,10 +100,7 @@ std::string_view to_string(SubqueryCachePolicy policy) {
 }
 
 std::optional<SubqueryCachePolicy> subquery_cache_policy_named(std::string_view name) {
-  for (std::size_t i = 0; i < kCachePolicies.size(); ++i) {
-    if (kCachePolicies[i] == name) return static_cast<SubqueryCachePolicy>(i);
-  }
-  return std::nullopt;
+  return word_enum<SubqueryCachePolicy>(kCachePolicies, name);
 }
 
 namespace {
