@@ -31,9 +31,14 @@ void compare_modes(CellAttribution& light, CellAttribution& full) {
   const std::string b = top_call(full);
   if (a.empty() || b.empty()) return;
   const bool agree = a == b;
-  const std::string note = agree ? fmt::format("light and full both rank {} first", a)
+  // Said of calls only: full also names on-CPU time by span and function, which light cannot.
+  const std::string note = agree ? fmt::format(
+                                       "among calls and GC pauses, light and full both rank {} "
+                                       "first",
+                                       a)
                                  : fmt::format(
-                                       "light ranks {} first, full ranks {} first: light "
+                                       "among calls and GC pauses, light ranks {} first, full "
+                                       "ranks {} first: light "
                                        "totals are per harness phase and count a call wholly "
                                        "where it entered, full detail times each call inside "
                                        "the worker's own window; rank by full",
