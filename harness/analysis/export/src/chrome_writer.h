@@ -55,7 +55,6 @@ class ChromeWriter final : public TimelineSink {
   // woken one, bound by a flow (Perfetto's v2 flows: bind_id, flow_out, flow_in), the waker's
   // written first: Perfetto takes events of one timestamp in file order.
   void wakeup(const TrackId& waker, const TrackId& woken, std::uint64_t ts_ns) override;
-  std::uint64_t wakeups() const { return flows_; }
 
  private:
   void process_names(const TrackId& process, const std::string& name, std::int64_t sort_index);

@@ -50,8 +50,8 @@ struct RawEvent {
   std::optional<std::string_view> woken_by;  // "task", "interrupt" or "kernel_thread"
   std::optional<std::int64_t> waker_pid;
   std::optional<std::int64_t> waker_tid;
-  std::optional<std::uint64_t>
-      woken_ns;  // when the waker woke it; records of earlier versions: none
+  // When the waker woke it; none in records of earlier versions, which did not keep it.
+  std::optional<std::uint64_t> woken_ns;
   // cpu_sample: the user stack folded root first ("main;run;leaf"), or why there is none
   std::optional<std::string_view> stack;
   std::optional<std::string_view> stack_error;

@@ -78,12 +78,12 @@ class TimelineBuilder {
  public:
   // `wakeups`: also hand on each wake-up by a task of the cohort whose time the record gives
   // (TimelineSink::wakeup), counted as 2 events; every pass of one export must agree on it.
-  TimelineBuilder(TimelineSink& sink, Admission& admission, bool wakeups = false)
+  TimelineBuilder(TimelineSink& sink, Admission& admission, bool wakeups)
       : sink_(sink), admission_(admission), wakeups_(wakeups) {}
 
   // One run at a time: start (with its cohort, which names the wakers' processes), its records
   // in file order, its boundaries, finish.
-  void start_run(std::size_t run, const std::vector<Incarnation>& cohort = {});
+  void start_run(std::size_t run, const std::vector<Incarnation>& cohort);
   void record(const RawEvent& e);
   void boundary(std::string_view name, std::uint64_t ts_ns);
   // Closes what is still open at the run's last timestamp. Returns the spans never ended.
