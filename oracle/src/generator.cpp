@@ -3,6 +3,7 @@
 #include <array>
 #include <functional>
 
+#include "composer.h"
 #include "jbench/common/random.h"
 
 namespace jbench::oracle {
@@ -101,6 +102,7 @@ class Stream {
     statement("INSERT INTO items(grp, val, payload, note) VALUES (?1, ?2, ?3, ?4)",
               {grp(), val(), Value::blob(payload), note()});
     ++next_id_;
+    ++live_;
   }
 
   void transaction_control() {
@@ -122,26 +124,40 @@ class Stream {
     }
   }
 
+  // Inserts and deletes keep the table near its first size (the composed queries' correlated
+  // subqueries cost its square): the generator counts the rows it meant to add and remove — a
+  // rolled-back one is still counted, which the rollbacks of both kinds roughly cancel — and
+  // leans towards whichever brings the count back inside half to one and a half times the start.
+  void insert_or_delete() {
+    const bool few = live_ * 2 < o_.items;
+    const bool many = live_ * 2 > o_.items * 3;
+    if (few || (!many && rng_.below(2) == 0)) {
+      insert_item();
+      return;
+    }
+    // The first row at or after a random id, else the first row: a delete that deletes while
+    // there is a row (ids past the last are drawn too: a rolled-back insert uses no id).
+    statement(
+        "DELETE FROM items WHERE id = coalesce((SELECT min(id) FROM items WHERE id >= ?1), "
+        "(SELECT min(id) FROM items))",
+        {item_id()});
+    if (live_ > 0) --live_;
+  }
+
   void write() {
-    switch (rng_.below(7)) {
+    switch (rng_.below(6)) {
       case 0:
       case 1:
-        insert_item();
+        insert_or_delete();
         break;
       case 2:
-        // The first row at or after a random id: a delete that nearly always deletes, so the
-        // table stays near its first size instead of growing with the inserts.
-        statement("DELETE FROM items WHERE id = (SELECT min(id) FROM items WHERE id >= ?1)",
-                  {item_id()});
-        break;
-      case 3:
         statement("UPDATE items SET val = val + ?1 WHERE grp = ?2", {val(), grp()});
         break;
-      case 4:
+      case 3:
         statement("UPDATE groups SET weight = ?1 WHERE grp = ?2",
                   {int_value(rng_.below(100)), grp()});
         break;
-      case 5:
+      case 4:
         statement("UPDATE items SET note = ?1 WHERE id = ?2", {note(), item_id()});
         break;
       default:
@@ -167,17 +183,30 @@ class Stream {
     if (rng_.below(2) == 0) r.prepared = name;
   }
 
-  // One query of the 27 shapes, drawn uniformly: the workload's subqueries and CTEs (0-7), the
-  // oracle's functions, random() and the rest of the workload's shapes (8-15), then more_shapes.
+  // One query of the 27 templates, drawn uniformly: the workload's subqueries and CTEs (0-7), the
+  // oracle's functions, random() and the rest of the workload's shapes (8-15), then more_shapes;
+  // or, one time in three, a query composed from parts (composer.h).
   void query() {
-    const std::size_t pick = rng_.below(27);
-    if (pick < 8) {
+    const std::size_t pick = rng_.below(40);
+    if (pick >= 27) {
+      composed_query();
+    } else if (pick < 8) {
       subquery_shapes(pick);
     } else if (pick < 16) {
       function_shapes(pick);
     } else {
       more_shapes(pick);
     }
+  }
+
+  // Never prepared: its text is its own, so a template's prepared statement cannot hold it.
+  void composed_query() {
+    ComposedQuery q = composer_.query();
+    Record& r = add(RecordKind::query, std::move(q.sql), {});
+    r.shape = std::move(q.shape);
+    r.column_types = std::string(q.columns, 'A');
+    r.order = q.order;
+    r.order_key = std::move(q.order_key);
   }
 
   void subquery_shapes(std::size_t pick) {
@@ -366,8 +395,10 @@ class Stream {
 
   const GeneratorOptions& o_;
   SplitMix64 rng_;
+  Composer composer_{rng_};
   Corpus corpus_;
   std::uint64_t next_id_ = 0;
+  std::uint64_t live_ = 0;  // rows of items the stream meant to leave (insert_or_delete)
   bool in_transaction_ = false;
   std::size_t savepoints_ = 0;
 };
@@ -405,12 +436,18 @@ std::vector<TlpCase> generate_predicate_cases(std::uint64_t seed, std::size_t co
       "i.val + ?1 > (SELECT max(val) FROM items WHERE grp = 1)",
       "NOT (g.weight < ?1 OR i.val IS NULL)",
       "g.weight + i.val > ?1"};
+  // Half the predicates are composed (composer.h) over the sources' i and g, without parameters.
+  Composer composer(rng);
   std::vector<TlpCase> out;
   for (std::size_t k = 0; k < count; ++k) {
     TlpCase c;
     c.select_from = sources[rng.below(sources.size())];
-    c.predicate = predicates[rng.below(predicates.size())];
-    c.params = {Value::integer(static_cast<std::int64_t>(rng.below(200)) - 50)};
+    if (rng.below(2) == 0) {
+      c.predicate = composer.predicate({"i", "g"});
+    } else {
+      c.predicate = predicates[rng.below(predicates.size())];
+      c.params = {Value::integer(static_cast<std::int64_t>(rng.below(200)) - 50)};
+    }
     out.push_back(std::move(c));
   }
   return out;

@@ -1,5 +1,6 @@
 #include "jbench/oracle/runner.h"
 
+#include <array>
 #include <cctype>
 #include <utility>
 
@@ -81,8 +82,17 @@ std::optional<std::string> invented_rows(const Record& r, const ResultSet& targe
   return std::nullopt;
 }
 
+// The coverage of value classes: each value of the oracle's answer, by its storage class.
+void count_value_classes(const ResultSet& oracle, RunReport& report) {
+  static constexpr std::array<const char*, 5> kNames = {"null", "integer", "real", "text", "blob"};
+  for (const Row& row : oracle.rows) {
+    for (const Value& v : row) ++report.value_classes[kNames[static_cast<std::size_t>(v.kind)]];
+  }
+}
+
 void play_query(const Record& r, const ResultSet& target, const ResultSet& oracle,
                 Target& oracle_engine, RunReport& report, const RunOptions& options) {
+  count_value_classes(oracle, report);
   Normalization n = normalization_of(r);
   n.compare_column_names = options.compare_column_names;
   if (target.ok() && target.columns.empty() && !oracle.columns.empty()) {
@@ -244,6 +254,7 @@ nlohmann::json to_json(const RunReport& r) {
           {"prepared_supported", r.prepared_supported},
           {"columns_unreported", r.columns_unreported},
           {"coverage", r.coverage},
+          {"value_classes", r.value_classes},
           {"stopped_early", r.stopped_early},
           {"interrupted", r.interrupted},
           {"divergences", list(r.divergences)},

@@ -91,6 +91,57 @@ TEST(Generator, the_run_counts_every_shape_it_played) {
   EXPECT_EQ(to_json(r)["coverage"]["page"], r.coverage["page"]);
 }
 
+// A third of the queries are composed from parts: every composed shape is drawn, nearly every
+// text is its own (literals and aliases come from the seed), and the answers the run compared
+// hold every storage class, which its record counts.
+TEST(Generator, composed_queries_are_drawn_in_every_shape_with_texts_of_their_own) {
+  Corpus s = generate_stream({.seed = 13, .statements = 4000});
+  std::set<std::string> composed_texts;
+  std::size_t composed = 0;
+  std::size_t queries = 0;
+  for (const Record& r : s.records) {
+    queries += r.kind == RecordKind::query;
+    if (!r.shape.starts_with("composed_")) continue;
+    ++composed;
+    composed_texts.insert(r.sql);
+    EXPECT_TRUE(r.params.empty()) << r.sql;  // literals in the text
+    EXPECT_TRUE(r.prepared.empty()) << r.sql;
+  }
+  EXPECT_GT(composed * 4, queries);  // about a third
+  EXPECT_GT(composed_texts.size() * 100, composed * 99);
+
+  SqliteTarget target = memory_db();
+  SqliteTarget oracle = memory_db(true);
+  RunReport r = run_corpus(s, target, oracle);
+  for (const Finding& f : r.divergences) ADD_FAILURE() << describe(f);
+  for (const char* shape : {"composed_select", "composed_join", "composed_group",
+                            "composed_compound", "composed_window", "composed_cte"}) {
+    EXPECT_GT(r.coverage[shape], 100u) << shape;
+  }
+  for (const char* value_class : {"null", "integer", "real", "text", "blob"}) {
+    EXPECT_GT(r.value_classes[value_class], 100u) << value_class;
+  }
+  EXPECT_EQ(to_json(r)["value_classes"]["blob"], r.value_classes["blob"]);
+}
+
+// Two streams of other seeds share no composed text: what an engine could learn from one does
+// not name the statements of the next.
+TEST(Generator, composed_queries_of_two_seeds_do_not_share_their_texts) {
+  std::set<std::string> first;
+  for (const Record& r : generate_stream({.seed = 21, .statements = 2000}).records) {
+    if (r.shape.starts_with("composed_")) first.insert(r.sql);
+  }
+  std::size_t shared = 0;
+  std::size_t composed = 0;
+  for (const Record& r : generate_stream({.seed = 22, .statements = 2000}).records) {
+    if (!r.shape.starts_with("composed_")) continue;
+    ++composed;
+    shared += first.contains(r.sql);
+  }
+  EXPECT_GT(composed, 100u);
+  EXPECT_EQ(shared, 0u);
+}
+
 // 100,000 generated statements, compared: no finding between two right engines.
 void expect_no_findings(Target& target, Target& oracle, std::uint64_t seed) {
   Corpus s = generate_stream({.seed = seed, .statements = 100'000});

@@ -2,7 +2,7 @@
 // protocol over a real in-memory SQLite — plain, behind a scalar-subquery cache (right or
 // wrong), or misbehaving at its N-th request in one of the ways a real engine can.
 //
-//   jbench-oracle-fixture-engine [--cache POLICY] [--fault MODE --at N] [--lie integers-as-reals]
+//   jbench-oracle-fixture-engine [--cache POLICY] [--fault MODE --at N] [--lie LIE]
 //
 // POLICY: a name from cache_policy_names(). MODE: crash (SIGABRT), hang (sleeps an hour),
 // exit (exits 0 without answering), answer-then-exit (answers, then exits), garbage (a line that is
@@ -16,7 +16,11 @@
 // renamed-columns names every answer's first column "c0" (an engine that loses the names a
 // statement gives its columns); no-column-names names none at all; invented-ties makes up the last
 // row of every ORDER BY ... LIMIT answer: the ORDER BY column keeps its value, each other integer
-// column is a million more (a row of the same key and size that does not exist).
+// column is a million more (a row of the same key and size that does not exist);
+// glob-ignores-case answers every GLOB as a LIKE of the same pattern (case folded);
+// not-in-ignores-null drops the NULLs from every NOT IN list (x NOT IN (1, NULL) true for x = 2,
+// where SQL says NULL). The last two only show on statements that say GLOB or NOT IN, which the
+// corpus and the generator's templates never do and its composed queries do.
 #include <unistd.h>
 
 #include <csignal>
@@ -43,6 +47,44 @@ std::string nulls_last(std::string sql) {
   while (end < sql.size() && sql[end] != ',' && sql[end] != ')' && sql[end] != ' ') ++end;
   if (sql.compare(end, 5, " DESC") == 0) return sql;
   return sql.insert(end, " NULLS LAST");
+}
+
+// `sql` with each GLOB a LIKE, its pattern's wildcards translated ('*' -> '%', '?' -> '_').
+std::string glob_as_like(std::string sql) {
+  for (auto at = sql.find(" GLOB '"); at != std::string::npos; at = sql.find(" GLOB '", at)) {
+    sql.replace(at, 6, " LIKE ");
+    for (std::size_t i = at + 7; i < sql.size() && sql[i] != '\''; ++i) {
+      if (sql[i] == '*') sql[i] = '%';
+      if (sql[i] == '?') sql[i] = '_';
+    }
+  }
+  return sql;
+}
+
+// `sql` with ", NULL" taken out of each NOT IN list of values (up to its closing parenthesis).
+std::string not_in_without_nulls(std::string sql) {
+  static const std::string kNotIn = " NOT IN (";
+  for (auto at = sql.find(kNotIn); at != std::string::npos; at = sql.find(kNotIn, at + 1)) {
+    std::size_t end = at + kNotIn.size();
+    if (sql.compare(end, 6, "SELECT") == 0) continue;  // a subquery, not a list
+    for (int depth = 1; end < sql.size() && depth > 0; ++end) {
+      depth += sql[end] == '(' ? 1 : sql[end] == ')' ? -1 : 0;
+    }
+    std::string list = sql.substr(at, end - at);
+    for (auto n = list.find(", NULL"); n != std::string::npos; n = list.find(", NULL")) {
+      list.erase(n, 6);
+    }
+    sql.replace(at, end - at, list);
+  }
+  return sql;
+}
+
+// The lies told by rewriting the statement before it runs.
+std::string rewritten(const std::string& lie, const std::string& sql) {
+  if (lie == "nulls-last") return nulls_last(sql);
+  if (lie == "glob-ignores-case") return glob_as_like(sql);
+  if (lie == "not-in-ignores-null") return not_in_without_nulls(sql);
+  return sql;
 }
 
 // The invented-ties lie on `result`, the answer to `sql`.
@@ -137,7 +179,7 @@ int main(int argc, char** argv) {
       continue;
     }
     const RunRequest& r = *d.value;
-    const std::string sql = lie == "nulls-last" ? nulls_last(r.sql) : r.sql;
+    const std::string sql = rewritten(lie, r.sql);
     ResultSet result = r.statement.empty() ? engine->run(sql, r.params)
                                            : engine->run_prepared(r.statement, sql, r.params);
     if (lie == "generic-errors" && result.error) result.error->code = 1;

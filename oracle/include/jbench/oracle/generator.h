@@ -5,7 +5,9 @@
 // several rows (several only under an ORDER BY on a unique key, so "the first row" is one row on
 // every plan), nested and recursive CTEs, random(), changes(), the oracle's functions, errors,
 // prepared statements re-executed with new parameters, and writes to the tables they read, inside
-// transactions and savepoints that commit or roll back.
+// transactions and savepoints that commit or roll back — and, for a third of the queries,
+// SELECTs composed from parts with literals and aliases drawn from the seed (composer.h), so
+// that no fixed list of statements covers a stream.
 //
 //   Corpus stream = generate_stream({.seed = 7, .statements = 100000});
 //   RunReport r = run_corpus(stream, target, oracle);   // records are "generated:seed=7:<n>"

@@ -79,6 +79,9 @@ struct RunReport {
   std::size_t columns_unreported = 0;
   // The coverage table: how many records of each shape ran (shape_of).
   std::map<std::string, std::size_t> coverage;
+  // The values of the oracle's answers to the queries compared, by storage class: "null",
+  // "integer", "real", "text", "blob" (a class never seen is absent).
+  std::map<std::string, std::size_t> value_classes;
   // Findings past max_findings, counted but not recorded.
   std::size_t divergences_left_off = 0;
   std::size_t expectation_failures_left_off = 0;
