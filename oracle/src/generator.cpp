@@ -416,6 +416,22 @@ Corpus generate_stream(const GeneratorOptions& options) {
   return s.take();
 }
 
+std::vector<PlanQuery> generate_plan_queries(std::uint64_t seed, std::size_t count) {
+  SplitMix64 rng(mix64(seed ^ 0x706c616e73ULL));
+  Composer composer(rng);
+  std::vector<PlanQuery> out;
+  for (std::size_t k = 0; k < count; ++k) {
+    ComposedQuery q = composer.query();
+    PlanQuery p;
+    p.sql = std::move(q.sql);
+    p.normalization.order = q.order;
+    p.normalization.order_key = std::move(q.order_key);
+    p.shape = std::move(q.shape);
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
 std::vector<TlpCase> generate_predicate_cases(std::uint64_t seed, std::size_t count) {
   SplitMix64 rng(mix64(seed ^ 0x7072656469636174ULL));
   // Row sources with NULLs: a LEFT JOIN leaves the right side NULL where nothing matches.

@@ -2,6 +2,8 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
+#include <array>
 #include <utility>
 
 #include "jbench/oracle/sql_lexer.h"
@@ -47,6 +49,23 @@ struct StatementGuard {
   sqlite3_stmt* stmt = nullptr;
   ~StatementGuard() { sqlite3_finalize(stmt); }
 };
+
+// SQLite's planner switches: the bits of the SQLITE_TESTCTRL_OPTIMIZATIONS mask (sqliteInt.h; a
+// bit keeps its meaning from one version to the next, and one a version lacks changes nothing),
+// less the ones that change no answer by design: CursorHints and ReleaseReg are instrumentation,
+// Stat4 needs statistics nothing here gathers.
+struct Optimization {
+  const char* name;
+  unsigned bit;
+};
+constexpr std::array<Optimization, 21> kOptimizations = {
+    {{"QueryFlattener", 0x1},     {"WindowFunc", 0x2},         {"GroupByOrder", 0x4},
+     {"FactorOutConst", 0x8},     {"DistinctOpt", 0x10},       {"CoverIdxScan", 0x20},
+     {"OrderByIdxJoin", 0x40},    {"Transitive", 0x80},        {"OmitNoopJoin", 0x100},
+     {"CountOfView", 0x200},      {"PushDown", 0x1000},        {"SimplifyJoin", 0x2000},
+     {"SkipScan", 0x4000},        {"PropagateConst", 0x8000},  {"MinMaxOpt", 0x10000},
+     {"SeekScan", 0x20000},       {"OmitOrderBy", 0x40000},    {"BloomFilter", 0x80000},
+     {"BloomPulldown", 0x100000}, {"BalancedMerge", 0x200000}, {"FlttnUnionAll", 0x800000}}};
 
 }  // namespace
 
@@ -230,6 +249,29 @@ std::vector<std::string> SqliteTarget::column_names(std::string_view sql) const 
   std::vector<std::string> names = names_of(stmt);
   sqlite3_finalize(stmt);
   return names;
+}
+
+std::vector<std::string> SqliteTarget::optimizations() const {
+  std::vector<std::string> names;
+  if (optimizer_off_) return names;
+  for (const Optimization& o : kOptimizations) names.emplace_back(o.name);
+  return names;
+}
+
+Status SqliteTarget::switch_off(const std::vector<std::string>& names) {
+  unsigned mask = 0;
+  for (const std::string& n : names) {
+    const auto* o = std::find_if(kOptimizations.begin(), kOptimizations.end(),
+                                 [&](const Optimization& k) { return n == k.name; });
+    if (optimizer_off_ || o == kOptimizations.end()) {
+      return Error{name() + " offers no optimization '" + n + "' to switch off", 0,
+                   ErrorKind::input};
+    }
+    mask |= o->bit;
+  }
+  if (optimizer_off_) return {};
+  sqlite3_test_control(SQLITE_TESTCTRL_OPTIMIZATIONS, db_, mask);
+  return {};
 }
 
 }  // namespace jbench::oracle

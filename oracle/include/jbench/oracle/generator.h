@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "jbench/oracle/corpus.h"
+#include "jbench/oracle/plans.h"
 #include "jbench/oracle/tlp.h"
 
 namespace jbench::oracle {
@@ -41,6 +42,10 @@ Corpus generate_stream(const GeneratorOptions& options);
 
 // The file name the stream's records are located in: "generated:seed=<seed>".
 std::string generated_file_name(std::uint64_t seed);
+
+// Seeded composed queries (the generator's composed_* shapes, generator.cpp) for the query-plan
+// oracle (plans.h), each with the normalization its answers compare under.
+std::vector<PlanQuery> generate_plan_queries(std::uint64_t seed, std::size_t count);
 
 // Seeded single-table and join cases for the metamorphic checks (TLP, NoREC) over the same
 // schema: predicates with NULLs (through outer joins and empty subqueries), parameters and

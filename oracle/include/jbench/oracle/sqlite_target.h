@@ -53,6 +53,11 @@ class SqliteTarget : public Target {
   // before each re-execution, sqlite3_reset after each.
   ResultSet run_prepared(const std::string& statement, std::string_view sql,
                          const std::vector<Value>& params) override;
+  // SQLite's planner switches (SQLITE_TESTCTRL_OPTIMIZATIONS) by the names its sources give
+  // them ("QueryFlattener", "PushDown", ...); none when the target was opened with its
+  // optimizer off.
+  std::vector<std::string> optimizations() const override;
+  Status switch_off(const std::vector<std::string>& names) override;
   // "sqlite:" and the path, e.g. "sqlite::memory:"; " (optimizer off)" when it is.
   std::string name() const override {
     return "sqlite:" + path_ + (optimizer_off_ ? " (optimizer off)" : "");

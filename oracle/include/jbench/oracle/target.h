@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "jbench/common/result.h"
 #include "jbench/oracle/result_set.h"
 
 namespace jbench::oracle {
@@ -32,6 +33,16 @@ class Target {
   virtual ResultSet run_prepared(const std::string& statement, std::string_view sql,
                                  const std::vector<Value>& params) = 0;
   virtual bool supports_prepared() const { return true; }
+  // The planner's optimizations this engine can switch off one by one, by name, for the
+  // query-plan oracle (plans.h); none by default.
+  virtual std::vector<std::string> optimizations() const { return {}; }
+  // Switches off exactly the named optimizations, all others on (none named: all on). An
+  // error for a name optimizations() does not offer; statements run afterwards use the
+  // setting.
+  virtual Status switch_off(const std::vector<std::string>& names) {
+    if (names.empty()) return {};
+    return Error{name() + " offers no optimization to switch off", 0, ErrorKind::input};
+  }
   // Which engine this is, for reports ("sqlite::memory:").
   virtual std::string name() const = 0;
 
