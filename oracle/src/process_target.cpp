@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <utility>
@@ -73,6 +74,7 @@ Result<ProcessTarget> ProcessTarget::start(const EngineCommand& command) {
   }
   t.engine_ = h.value->engine.empty() ? spec.executable : h.value->engine;
   t.prepared_ = h.value->prepared;
+  t.optimizations_ = h.value->optimizations;
   return t;
 }
 
@@ -143,7 +145,12 @@ ResultSet ProcessTarget::request(const std::string& statement, std::string_view 
     r.engine_failure = "the engine is gone: " + *gone_;
     return r;
   }
-  RunRequest req{next_id_++, std::string(sql), params, statement};
+  return exchange(RunRequest{next_id_++, std::string(sql), params, statement, std::nullopt});
+}
+
+// One request and its answer, bounded by the statement timeout.
+ResultSet ProcessTarget::exchange(const RunRequest& req) {
+  ResultSet r;
   std::string error;
   if (!child_->write_line(encode_request(req), static_cast<int>(statement_timeout_ms_), error)) {
     r.engine_failure = fail("it does not take requests: " + error);
@@ -168,6 +175,27 @@ ResultSet ProcessTarget::request(const std::string& statement, std::string_view 
     return r;
   }
   return std::move(*d.value);
+}
+
+Status ProcessTarget::switch_off(const std::vector<std::string>& names) {
+  for (const std::string& n : names) {
+    if (std::find(optimizations_.begin(), optimizations_.end(), n) == optimizations_.end()) {
+      return Error{name() + " offers no optimization '" + n + "' to switch off", 0,
+                   ErrorKind::input};
+    }
+  }
+  if (optimizations_.empty()) return {};  // nothing to switch: an engine without the op
+  RunRequest req;
+  req.id = next_id_++;
+  req.switch_off = names;
+  const ResultSet r =
+      gone_ ? ResultSet{{}, {}, {}, "the engine is gone: " + *gone_} : exchange(req);
+  if (r.engine_failure) return Error{name() + " failed: " + *r.engine_failure, 0, ErrorKind::io};
+  if (r.error) {
+    return Error{name() + " refused to switch off its optimizations: " + r.error->message, 0,
+                 ErrorKind::input};
+  }
+  return {};
 }
 
 ResultSet ProcessTarget::run(std::string_view sql, const std::vector<Value>& params) {

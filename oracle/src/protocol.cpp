@@ -41,9 +41,32 @@ json literals(const std::vector<Value>& values) {
 }  // namespace
 
 std::string encode_hello(const Hello& h) {
-  return json{{"protocol", kProtocolVersion}, {"engine", h.engine}, {"prepared", h.prepared}}
-      .dump();
+  json j = {{"protocol", kProtocolVersion}, {"engine", h.engine}, {"prepared", h.prepared}};
+  if (!h.optimizations.empty()) j["optimizations"] = h.optimizations;
+  return j.dump();
 }
+
+namespace {
+
+// A JSON array of strings, or why not.
+std::optional<std::vector<std::string>> names_of(const json& j, const char* what,
+                                                 std::string& error) {
+  std::vector<std::string> out;
+  if (!j.is_array()) {
+    error = std::string("\"") + what + "\" is not an array of names";
+    return std::nullopt;
+  }
+  for (const json& n : j) {
+    if (!n.is_string() || n.get<std::string>().empty()) {
+      error = std::string("\"") + what + "\" holds " + n.dump() + ", not a name";
+      return std::nullopt;
+    }
+    out.push_back(n);
+  }
+  return out;
+}
+
+}  // namespace
 
 Decoded<Hello> decode_hello(std::string_view line) {
   Decoded<Hello> d;
@@ -63,11 +86,18 @@ Decoded<Hello> decode_hello(std::string_view line) {
   Hello h;
   if (auto e = j->find("engine"); e != j->end() && e->is_string()) h.engine = *e;
   if (auto p = j->find("prepared"); p != j->end() && p->is_boolean()) h.prepared = *p;
+  if (auto o = j->find("optimizations"); o != j->end()) {
+    auto names = names_of(*o, "optimizations", d.error);
+    if (!names) return d;
+    h.optimizations = std::move(*names);
+  }
   d.value = h;
   return d;
 }
 
 std::string encode_request(const RunRequest& r) {
+  if (r.switch_off)
+    return json{{"op", "switch_off"}, {"id", r.id}, {"names", *r.switch_off}}.dump();
   json j = {{"op", "run"}, {"id", r.id}, {"sql", r.sql}, {"params", literals(r.params)}};
   if (!r.statement.empty()) j["statement"] = r.statement;
   // Invalid UTF-8 in SQL text is replaced rather than thrown on: the engine sees U+FFFD.
@@ -75,6 +105,27 @@ std::string encode_request(const RunRequest& r) {
 }
 
 std::string encode_quit() { return json{{"op", "quit"}}.dump(); }
+
+namespace {
+
+Decoded<RunRequest> decode_switch_off(const json& j) {
+  Decoded<RunRequest> d;
+  auto id = j.find("id");
+  auto names = j.find("names");
+  if (id == j.end() || !id->is_number_unsigned() || names == j.end()) {
+    d.error = "a switch_off needs an unsigned \"id\" and \"names\"";
+    return d;
+  }
+  auto list = names_of(*names, "names", d.error);
+  if (!list) return d;
+  RunRequest r;
+  r.id = *id;
+  r.switch_off = std::move(*list);
+  d.value = std::move(r);
+  return d;
+}
+
+}  // namespace
 
 Decoded<RunRequest> decode_request(std::string_view line, bool& quit) {
   Decoded<RunRequest> d;
@@ -86,8 +137,9 @@ Decoded<RunRequest> decode_request(std::string_view line, bool& quit) {
     quit = true;
     return d;
   }
+  if (op == "switch_off") return decode_switch_off(*j);
   if (op != "run") {
-    d.error = "unknown op \"" + op + "\"; expected run or quit";
+    d.error = "unknown op \"" + op + "\"; expected run, switch_off or quit";
     return d;
   }
   RunRequest r;

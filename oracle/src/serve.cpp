@@ -7,9 +7,23 @@
 
 namespace jbench::oracle {
 
+Hello hello_of(const Target& engine, const std::string& engine_name) {
+  return {engine_name, engine.supports_prepared(), engine.optimizations()};
+}
+
+ResultSet answer_request(Target& engine, const RunRequest& r) {
+  if (r.switch_off) {
+    ResultSet done;
+    if (Status s = engine.switch_off(*r.switch_off); !s) done.error = {1, s.error().message};
+    return done;
+  }
+  return r.statement.empty() ? engine.run(r.sql, r.params)
+                             : engine.run_prepared(r.statement, r.sql, r.params);
+}
+
 int serve_protocol(Target& engine, std::istream& in, std::ostream& out, std::ostream& err,
                    const std::string& engine_name) {
-  out << encode_hello({engine_name, engine.supports_prepared()}) << std::endl;
+  out << encode_hello(hello_of(engine, engine_name)) << std::endl;
   std::string line;
   while (std::getline(in, line)) {
     bool quit = false;
@@ -20,8 +34,7 @@ int serve_protocol(Target& engine, std::istream& in, std::ostream& out, std::ost
       return 2;
     }
     const RunRequest& r = *d.value;
-    ResultSet result = r.statement.empty() ? engine.run(r.sql, r.params)
-                                           : engine.run_prepared(r.statement, r.sql, r.params);
+    ResultSet result = answer_request(engine, r);
     // Flushed per answer: jbench waits for each one before it sends the next request.
     out << encode_response(r.id, result) << std::endl;
   }

@@ -10,6 +10,37 @@
 namespace jbench::oracle {
 namespace {
 
+// The query-plan oracle's part: a hello offering planner switches, and a switch_off request.
+TEST(Protocol, a_hello_offers_switches_and_a_switch_off_names_them) {
+  Decoded<Hello> h = decode_hello(encode_hello({"e", true, {"QueryFlattener", "PushDown"}}));
+  ASSERT_TRUE(h.value) << h.error;
+  EXPECT_EQ(h.value->optimizations, (std::vector<std::string>{"QueryFlattener", "PushDown"}));
+  Decoded<Hello> none = decode_hello(encode_hello({"e", true, {}}));
+  ASSERT_TRUE(none.value);
+  EXPECT_TRUE(none.value->optimizations.empty());
+  EXPECT_NE(encode_hello({"e", true, {}}).find("prepared"), std::string::npos);
+  EXPECT_EQ(encode_hello({"e", true, {}}).find("optimizations"), std::string::npos);
+  Decoded<Hello> bad = decode_hello(R"({"protocol":"jbench-oracle/1","optimizations":[1]})");
+  EXPECT_FALSE(bad.value);
+  EXPECT_NE(bad.error.find("not a name"), std::string::npos) << bad.error;
+
+  RunRequest off;
+  off.id = 9;
+  off.switch_off = std::vector<std::string>{"PushDown"};
+  bool quit = true;
+  Decoded<RunRequest> d = decode_request(encode_request(off), quit);
+  ASSERT_TRUE(d.value) << d.error;
+  EXPECT_FALSE(quit);
+  EXPECT_EQ(d.value->id, 9u);
+  ASSERT_TRUE(d.value->switch_off);
+  EXPECT_EQ(*d.value->switch_off, std::vector<std::string>{"PushDown"});
+  Decoded<RunRequest> all_on = decode_request(R"({"op":"switch_off","id":3,"names":[]})", quit);
+  ASSERT_TRUE(all_on.value) << all_on.error;
+  EXPECT_TRUE(all_on.value->switch_off->empty());
+  EXPECT_FALSE(decode_request(R"({"op":"switch_off","id":3})", quit).value);
+  EXPECT_FALSE(decode_request(R"({"op":"switch_off","id":3,"names":"PushDown"})", quit).value);
+}
+
 TEST(Protocol, a_request_and_a_response_read_back_as_written) {
   RunRequest req{7, "SELECT ?1, ?2\n-- it's", {Value::integer(-3), Value::blob("\x01\x02")}, "s1"};
   bool quit = true;

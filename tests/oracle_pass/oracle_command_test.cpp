@@ -79,9 +79,11 @@ TEST(OracleCommand, a_pass_with_every_section_leaves_a_valid_bundle_and_exits_0)
   EXPECT_EQ(v.exit_code, 0) << v.out;
   nlohmann::json d = oracle_json(bundle);
   EXPECT_TRUE(d["passed"].get<bool>());
-  for (const char* s : {"corpus", "generator", "metamorphic", "ledgers", "faults"}) {
+  for (const char* s : {"corpus", "generator", "metamorphic", "plans", "ledgers", "faults"}) {
     EXPECT_EQ(d["sections"][s]["status"], "passed") << s;
   }
+  EXPECT_EQ(d["sections"]["plans"]["queries"], 40);
+  EXPECT_EQ(d["sections"]["plans"]["optimizations"].size(), 21u);
   EXPECT_GE(d["sections"]["generator"]["statements_compared"].get<int>(), 3000);
   EXPECT_EQ(d["sections"]["ledgers"]["storms"].size(), 2u);
   // Where each kill lands depends on timing (docs/oracle-ledger.md); that they land does not.
@@ -315,6 +317,54 @@ TEST(OracleCommand, bad_input_exits_2_naming_the_place) {
   for (const auto& e : fs::directory_iterator(dir.path())) {
     EXPECT_TRUE(e.is_regular_file()) << e.path();
   }
+}
+
+// The query-plan oracle through the protocol: an engine offering SQLite's switches passes; the
+// same engine whose flattener loses the last row of a WITH query fails, every finding naming
+// the flattener, with no second engine in the matrix; an engine offering none is a finding
+// unless the matrix waives it; a record claiming a pass its findings deny does not validate.
+TEST(OracleCommand, the_query_plan_oracle_catches_a_flattener_that_loses_rows) {
+  test::TempDir dir;
+  const auto matrix = [&](const std::string& name, const std::string& args) {
+    return dir.write(name + ".yaml", replaced(replaced(read(kFixtures + "/plans-template.yaml"),
+                                                       "@ENGINE@", JBENCH_ORACLE_FIXTURE_ENGINE),
+                                              "@ARGS@", args));
+  };
+  auto right = jbench({"oracle", matrix("right", "--lie, none"), "--out", dir.path() + "/r"});
+  ASSERT_EQ(right.exit_code, 0) << right.out << right.err;
+  nlohmann::json ok = oracle_json(bundle_of(right));
+  EXPECT_EQ(ok["sections"]["plans"]["queries"], 30);
+  EXPECT_EQ(ok["sections"]["plans"]["runs"], 30 * 22);
+
+  auto lying = jbench(
+      {"oracle", matrix("lying", "--lie, flattener-loses-rows"), "--out", dir.path() + "/l"});
+  ASSERT_EQ(lying.exit_code, 1) << lying.out << lying.err;
+  const std::string bundle = bundle_of(lying);
+  nlohmann::json d = oracle_json(bundle);
+  const auto& plans = d["sections"]["plans"];
+  EXPECT_EQ(plans["status"], "failed");
+  ASSERT_FALSE(plans["findings"].empty()) << plans.dump();
+  for (const auto& f : plans["findings"]) EXPECT_EQ(f["optimization"], "QueryFlattener");
+  EXPECT_EQ(jbench({"validate", bundle}).exit_code, 0);  // a failed check, recorded soundly
+  d["sections"]["plans"]["status"] = "passed";
+  d["passed"] = true;
+  std::ofstream(bundle + "/oracle.json") << d.dump(2) << "\n";
+  auto forged = jbench({"validate", bundle});
+  EXPECT_EQ(forged.exit_code, 1);
+  EXPECT_NE(forged.out.find("oracle.section_mismatch"), std::string::npos) << forged.out;
+
+  const std::string none = matrix("none", "--cache, correct");
+  auto declined = jbench({"oracle", none, "--out", dir.path() + "/n"});
+  ASSERT_EQ(declined.exit_code, 1) << declined.out << declined.err;
+  nlohmann::json n = oracle_json(bundle_of(declined));
+  EXPECT_EQ(n["sections"]["plans"]["not_exercised"][0]["capability"], "optimizations");
+  EXPECT_EQ(n["sections"]["plans"]["not_exercised"][0]["waived"], false);
+  std::ofstream(none, std::ios::app) << "waive: [optimizations]\n";
+  auto waived = jbench({"oracle", none, "--out", dir.path() + "/w"});
+  EXPECT_EQ(waived.exit_code, 0) << waived.out << waived.err;
+  nlohmann::json w = oracle_json(bundle_of(waived));
+  EXPECT_EQ(w["sections"]["plans"]["not_exercised"][0]["waived"], true);
+  EXPECT_EQ(jbench({"validate", bundle_of(waived)}).exit_code, 0);
 }
 
 TEST(OracleCommand, an_edited_record_no_longer_validates) {

@@ -19,6 +19,7 @@ TEST(OracleMatrix, a_complete_matrix_keeps_every_value) {
       "target: {command: [bin/engine, --x], timeout_ms: 500}\n"
       "oracle: {engine: sqlite, optimizer: \"off\", pragmas: [cache_size=10]}\n"
       "corpus: [a.test, dir]\ngenerator: {statements: 50}\nmetamorphic: {cases: 4}\n"
+      "plans: {queries: 6}\nwaive: [optimizations]\n"
       "ledgers:\n  - {journal: rollback, variant: bank, writers: 2, kills: 3}\n"
       "faults: {journal_modes: [wal], synchronous: NORMAL}\n",
       "m.yaml");
@@ -34,6 +35,8 @@ TEST(OracleMatrix, a_complete_matrix_keeps_every_value) {
   EXPECT_EQ(o.generator->statements, 50u);
   EXPECT_EQ(o.generator->seed, 9u);  // the matrix's seed by default
   EXPECT_EQ(*o.metamorphic_cases, 4u);
+  EXPECT_EQ(*o.plan_queries, 6u);
+  EXPECT_EQ(o.waived, std::vector<std::string>{"optimizations"});
   ASSERT_EQ(o.ledgers.size(), 1u);
   EXPECT_EQ(o.ledgers[0].journal, "rollback");
   EXPECT_EQ(o.ledgers[0].kills, 3u);
@@ -65,6 +68,11 @@ TEST(OracleMatrix, each_mistake_is_located) {
   EXPECT_NE(errors(head + "target: {engine: sqlite}\ngenerator: {statements: 0}\n"
                           "oracle: {engine: sqlite}\n")
                 .find("generator.statements"),
+            std::string::npos);
+  EXPECT_NE(errors(head + "target: {engine: sqlite}\nplans: {queries: 0}\n")
+                .find("m.yaml:5:18: error: plans.queries"),
+            std::string::npos);
+  EXPECT_NE(errors(head + "target: {engine: sqlite}\nplans: {querys: 3}\n").find("queries"),
             std::string::npos);
   EXPECT_NE(errors("version: 2\nname: o\nseed: 1\ntarget: {engine: sqlite}\n"
                    "metamorphic: {cases: 1}\n")

@@ -20,9 +20,13 @@
 // glob-ignores-case answers every GLOB as a LIKE of the same pattern (case folded);
 // not-in-ignores-null drops the NULLs from every NOT IN list (x NOT IN (1, NULL) true for x = 2,
 // where SQL says NULL). The last two only show on statements that say GLOB or NOT IN, which the
-// corpus and the generator's templates never do and its composed queries do.
+// corpus and the generator's templates never do and its composed queries do;
+// flattener-loses-rows drops the last row of every answer to a WITH query while SQLite's
+// QueryFlattener is on (not switched off through the protocol), which only the query-plan
+// oracle sees without a second engine.
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdlib>
 #include <iostream>
@@ -147,7 +151,10 @@ int main(int argc, char** argv) {
     std::cout << R"({"protocol":"some-other/9","engine":"x"})" << std::endl;
     return 0;
   }
-  std::cout << encode_hello({name, lie != "no-prepared"}) << std::endl;
+  Hello hello = hello_of(*engine, name);
+  hello.prepared = hello.prepared && lie != "no-prepared";
+  std::cout << encode_hello(hello) << std::endl;
+  bool flattening = true;  // the flattener-loses-rows lie: QueryFlattener not switched off
   std::string line;
   for (std::uint64_t n = 1; std::getline(std::cin, line); ++n) {
     bool quit = false;
@@ -179,6 +186,12 @@ int main(int argc, char** argv) {
       continue;
     }
     const RunRequest& r = *d.value;
+    if (r.switch_off) {
+      const auto& off = *r.switch_off;
+      flattening = std::find(off.begin(), off.end(), "QueryFlattener") == off.end();
+      std::cout << encode_response(r.id, answer_request(*engine, r)) << std::endl;
+      continue;
+    }
     const std::string sql = rewritten(lie, r.sql);
     ResultSet result = r.statement.empty() ? engine->run(sql, r.params)
                                            : engine->run_prepared(r.statement, sql, r.params);
@@ -186,6 +199,10 @@ int main(int argc, char** argv) {
     if (lie == "invented-ties") invent_last_tie_row(sql, result);
     if (lie == "renamed-columns" && !result.columns.empty()) result.columns[0] = "c0";
     if (lie == "no-column-names") result.columns.clear();
+    if (lie == "flattener-loses-rows" && flattening && sql.starts_with("WITH ") &&
+        !result.rows.empty()) {
+      result.rows.pop_back();
+    }
     if (lie == "integers-as-reals") {
       for (Row& row : result.rows) {
         for (Value& v : row) {

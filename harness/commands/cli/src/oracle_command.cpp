@@ -36,6 +36,10 @@ void print_summary(const nlohmann::json& d, std::ostream& out) {
       what = fmt::format("{} statements compared", s.value("statements_compared", 0));
     } else if (name == "metamorphic") {
       what = fmt::format("{} TLP and NoREC cases", s.value("cases", 0));
+    } else if (name == "plans") {
+      const std::size_t switches = s.contains("optimizations") ? s["optimizations"].size() : 0;
+      what = fmt::format("{} queries x {} planner switches, {} differing", s.value("queries", 0),
+                         switches, s.contains("findings") ? s["findings"].size() : 0);
     } else if (name == "ledgers") {
       std::size_t kills = 0;
       if (s.contains("storms")) {

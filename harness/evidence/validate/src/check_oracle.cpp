@@ -110,6 +110,28 @@ class RecordCheck {
     }
   }
 
+  // Passed only with no finding, no failure, and queries checked — or no switch offered and
+  // that waived; failed only with a cause; interrupted only without a finding.
+  void plans(const Json& p) {
+    const Json* findings = member(p, "findings");
+    const Json* declined = member(p, "not_exercised");
+    bool unwaived = false;
+    if (declined && declined->is_array()) {
+      for (const Json& d : *declined) unwaived = unwaived || !d.value("waived", false);
+    }
+    const bool wrong = (findings && findings->is_array() && !findings->empty()) ||
+                       count(p, "left_off") > 0 || member(p, "engine_failure") || unwaived;
+    const bool checked = count(p, "queries") > 0 || (declined && !unwaived);
+    const std::string status = status_of(p);
+    const bool follows = status == "failed"        ? wrong
+                         : status == "interrupted" ? !wrong
+                                                   : !wrong && checked;
+    if (!follows) {
+      mismatch("/sections/plans/status",
+               "the status does not follow the findings, the failure and the queries checked");
+    }
+  }
+
   void ledgers(const Json& l) {
     const Json* storms = member(l, "storms");
     if (!storms || !storms->is_array()) return;
@@ -214,6 +236,7 @@ std::optional<Json> check_oracle_record(const std::string& root, const std::stri
     if (const Json* c = ran("corpus")) check.corpus(*c);
     if (const Json* g = ran("generator")) check.stream(*g, "/sections/generator");
     if (const Json* m = ran("metamorphic")) check.metamorphic(*m);
+    if (const Json* p = ran("plans")) check.plans(*p);
     if (const Json* l = ran("ledgers")) check.ledgers(*l);
     if (const Json* f = ran("faults")) check.faults(*f);
   }

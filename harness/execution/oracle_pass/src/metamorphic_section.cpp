@@ -25,6 +25,16 @@ nlohmann::json norec_finding(const oracle::NorecOutcome& o) {
 
 }  // namespace
 
+std::optional<std::string> fill_tables(oracle::Target& target, std::uint64_t seed) {
+  oracle::Corpus fill = oracle::generate_stream({seed, 300});
+  for (const oracle::Record& r : fill.records) {
+    oracle::ResultSet res = r.prepared.empty() ? target.run(r.sql, r.params)
+                                               : target.run_prepared(r.prepared, r.sql, r.params);
+    if (res.engine_failure) return *res.engine_failure;
+  }
+  return std::nullopt;
+}
+
 nlohmann::json metamorphic_section(std::uint64_t cases, std::uint64_t seed, const Engines& e,
                                    std::ostream* log) {
   std::string why;
@@ -32,14 +42,9 @@ nlohmann::json metamorphic_section(std::uint64_t cases, std::uint64_t seed, cons
   if (!target) {
     return {{"status", kFailed}, {"what", "the target did not start: " + why}};
   }
-  // The tables the predicates read, filled by a short generated stream on the target alone.
-  oracle::Corpus fill = oracle::generate_stream({seed, 300});
-  for (const oracle::Record& r : fill.records) {
-    oracle::ResultSet res = r.prepared.empty() ? target->run(r.sql, r.params)
-                                               : target->run_prepared(r.prepared, r.sql, r.params);
-    if (res.engine_failure) {
-      return {{"status", kFailed}, {"what", "the target did not answer: " + *res.engine_failure}};
-    }
+  // The tables the predicates read.
+  if (auto failure = fill_tables(*target, seed)) {
+    return {{"status", kFailed}, {"what", "the target did not answer: " + *failure}};
   }
   std::size_t tlp_same = 0, norec_same = 0, tlp_bad = 0, norec_bad = 0;
   nlohmann::json findings = nlohmann::json::array();

@@ -27,6 +27,7 @@ Result<Engines> open_engines(const OracleMatrix& m, const std::string& base) {
   };
   engines.prepared_waived = waived("prepared");
   engines.column_names_waived = waived("column_names");
+  engines.optimizations_waived = waived("optimizations");
   if (m.oracle) {
     auto oracle_engine = engine_factory(*m.oracle, base);
     if (!oracle_engine) return oracle_engine.error();
@@ -109,6 +110,9 @@ Result<OracleRecord> run_oracle_pass(const OracleMatrix& m, const PassOptions& o
   });
   sections["metamorphic"] = section(m.metamorphic_cases.has_value(), [&] {
     return metamorphic_section(*m.metamorphic_cases, m.seed, engines, bounded.log);
+  });
+  sections["plans"] = section(m.plan_queries.has_value(), [&] {
+    return plans_section(*m.plan_queries, m.seed, engines, bounded);
   });
   sections["ledgers"] =
       section(!m.ledgers.empty(), [&] { return ledger_section(m.ledgers, m.seed, bounded); });

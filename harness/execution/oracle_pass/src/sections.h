@@ -4,6 +4,7 @@
 
 #include <iosfwd>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -22,9 +23,10 @@ using Files = std::vector<std::pair<std::string, std::string>>;
 
 struct Engines {
   EngineFactory target;
-  EngineFactory oracle;              // empty when the matrix names none
-  bool prepared_waived = false;      // the matrix's `waive: [prepared]`
-  bool column_names_waived = false;  // `waive: [column_names]`: not compared, not asked for
+  EngineFactory oracle;               // empty when the matrix names none
+  bool prepared_waived = false;       // the matrix's `waive: [prepared]`
+  bool column_names_waived = false;   // `waive: [column_names]`: not compared, not asked for
+  bool optimizations_waived = false;  // `waive: [optimizations]`: a target without switches
 };
 
 // Every corpus file the matrix names, parsed; the first syntax error refuses them all.
@@ -36,9 +38,16 @@ nlohmann::json generator_section(const OracleGeneratorSpec& spec, const Engines&
                                  const PassOptions& o);
 nlohmann::json metamorphic_section(std::uint64_t cases, std::uint64_t seed, const Engines& e,
                                    std::ostream* log);
+// The query-plan oracle (oracle/plans.h) on the target alone, after fill_tables.
+nlohmann::json plans_section(std::uint64_t queries, std::uint64_t seed, const Engines& e,
+                             const PassOptions& o);
 nlohmann::json ledger_section(const std::vector<OracleLedgerSpec>& specs, std::uint64_t seed,
                               const PassOptions& o);
 nlohmann::json fault_section(const OracleFaultSpec& spec, std::uint64_t seed, const PassOptions& o);
+
+// The generator's tables and first rows, on `target` alone, for the single-engine checks: what
+// the target could not answer, if anything.
+std::optional<std::string> fill_tables(oracle::Target& target, std::uint64_t seed);
 
 // Plays `stream` on fresh engines; a first divergence is reduced and its script kept as
 // reductions/<name>.sql. The section's body: the run's counts and findings, the reduction.

@@ -18,11 +18,11 @@ namespace {
 using decode::Context;
 using decode::Fields;
 
-constexpr std::array<std::string_view, 13> kOracleKeys = {
-    "version",   "name",        "description", "seed",   "target", "oracle",    "corpus",
-    "generator", "metamorphic", "ledgers",     "faults", "waive",  "deadline_s"};
+constexpr std::array<std::string_view, 14> kOracleKeys = {
+    "version",   "name",        "description", "seed",    "target", "oracle", "corpus",
+    "generator", "metamorphic", "plans",       "ledgers", "faults", "waive",  "deadline_s"};
 // What a target may decline, by the name `waive:` gives it.
-constexpr std::array<std::string_view, 2> kWaivable = {"prepared", "column_names"};
+constexpr std::array<std::string_view, 3> kWaivable = {"prepared", "column_names", "optimizations"};
 
 std::vector<std::string> strings(Context& ctx, const yaml::Node& n, const std::string& path) {
   std::vector<std::string> out;
@@ -170,13 +170,23 @@ void decode_metamorphic(Context& ctx, const yaml::Node& n, OracleMatrix& m) {
   }
 }
 
+void decode_plans(Context& ctx, const yaml::Node& n, OracleMatrix& m) {
+  static constexpr std::array<std::string_view, 1> kKeys = {"queries"};
+  Fields g(ctx, n, "plans", kKeys);
+  if (!g.valid()) return;
+  if (const auto* x = g.required("queries")) {
+    if (auto v = ctx.integer(*x, "plans.queries", 1, 10'000'000)) m.plan_queries = *v;
+  }
+}
+
 void decode_waive(Context& ctx, const yaml::Node& n, OracleMatrix& m) {
   m.waived = strings(ctx, n, "waive");
   for (std::size_t i = 0; i < m.waived.size(); ++i) {
     if (std::find(kWaivable.begin(), kWaivable.end(), m.waived[i]) == kWaivable.end()) {
       ctx.error(n.items[i], decode::index_path("waive", i),
                 "'" + m.waived[i] +
-                    "' is no capability a target may decline; waivable: prepared, column_names");
+                    "' is no capability a target may decline; waivable: prepared, column_names, "
+                    "optimizations");
     }
   }
 }
@@ -184,11 +194,11 @@ void decode_waive(Context& ctx, const yaml::Node& n, OracleMatrix& m) {
 // Nothing checked is never a pass: a matrix must ask for something; and the corpus and the
 // generator compare two engines.
 void check_asks(Context& ctx, const yaml::Node& root, const OracleMatrix& m) {
-  if (m.corpus.empty() && !m.generator && !m.metamorphic_cases && m.ledgers.empty() && !m.faults &&
-      ctx.error_count() == 0) {
+  if (m.corpus.empty() && !m.generator && !m.metamorphic_cases && !m.plan_queries &&
+      m.ledgers.empty() && !m.faults && ctx.error_count() == 0) {
     ctx.error(root, "",
               "the matrix checks nothing: give at least one of corpus, generator, metamorphic, "
-              "ledgers or faults");
+              "plans, ledgers or faults");
   }
   for (const char* key : {"corpus", "generator"}) {
     const auto* n = root.find(key);
@@ -226,6 +236,7 @@ void decode_oracle_matrix(Context& ctx, const yaml::Node& root, OracleMatrix& m)
   }
   if (const auto* n = fields.optional("generator")) decode_generator(ctx, *n, m);
   if (const auto* n = fields.optional("metamorphic")) decode_metamorphic(ctx, *n, m);
+  if (const auto* n = fields.optional("plans")) decode_plans(ctx, *n, m);
   if (const auto* n = fields.optional("ledgers")) {
     if (ctx.is_sequence(*n, "ledgers")) {
       for (std::size_t i = 0; i < n->items.size(); ++i) {

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "jbench/common/result.h"
+#include "jbench/oracle/protocol.h"
 #include "jbench/oracle/target.h"
 
 namespace jbench::proc {
@@ -50,6 +51,10 @@ class ProcessTarget : public Target {
   ResultSet run_prepared(const std::string& statement, std::string_view sql,
                          const std::vector<Value>& params) override;
   bool supports_prepared() const override { return prepared_; }
+  // The switches its hello offered; switch_off asks the engine (a name it did not offer is
+  // refused here, an engine that fails to answer is an error naming why).
+  std::vector<std::string> optimizations() const override { return optimizations_; }
+  Status switch_off(const std::vector<std::string>& names) override;
   // "engine:" and what its hello called it, e.g. "engine:sqlite3 3.40.1 (shell)".
   std::string name() const override { return "engine:" + engine_; }
 
@@ -60,6 +65,7 @@ class ProcessTarget : public Target {
   ProcessTarget() = default;
   ResultSet request(const std::string& statement, std::string_view sql,
                     const std::vector<Value>& params);
+  ResultSet exchange(const RunRequest& req);
   // The next line within `timeout_ms`, or nullopt with `why` set (timeout, EOF, overlong).
   std::optional<std::string> next_line(std::uint32_t timeout_ms, std::string& why);
   // Kills and reaps the engine and says why it is gone, with its status and stderr's end.
@@ -69,6 +75,7 @@ class ProcessTarget : public Target {
   std::unique_ptr<proc::ChildProcess> child_;
   std::string engine_;
   bool prepared_ = false;
+  std::vector<std::string> optimizations_;
   std::uint32_t statement_timeout_ms_ = 10'000;
   std::uint64_t next_id_ = 1;
   std::optional<std::string> gone_;

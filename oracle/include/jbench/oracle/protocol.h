@@ -3,8 +3,11 @@
 // against another. One JSON object per line in each direction; every value is an SQL literal
 // in a JSON string ("42", "1.5", "'it''s'", "x'00ff'", "NULL"), so its type is never guessed.
 //
-//   engine -> jbench, once, first:  {"protocol":"jbench-oracle/1","engine":"...","prepared":true}
+//   engine -> jbench, once, first:  {"protocol":"jbench-oracle/1","engine":"...","prepared":true,
+//                                    "optimizations":["QueryFlattener", ...]}   (optional)
 //   jbench -> engine:  {"op":"run","id":7,"sql":"SELECT ?1","params":["42"],"statement":"s1"}
+//   jbench -> engine:  {"op":"switch_off","id":8,"names":["PushDown"]}  (all others on again;
+//                      answered as a run is, with no rows)
 //   engine -> jbench:  {"id":7,"ok":true,"columns":["?1"],"rows":[["42"]]}
 //                      {"id":7,"ok":false,"error":{"code":1,"message":"no such table: x"}}
 //   jbench -> engine:  {"op":"quit"}          (the engine exits; no answer)
@@ -28,6 +31,7 @@ inline constexpr std::string_view kProtocolVersion = "jbench-oracle/1";
 struct Hello {
   std::string engine;
   bool prepared = false;
+  std::vector<std::string> optimizations;  // planner switches offered (Target::switch_off)
 };
 
 struct RunRequest {
@@ -35,6 +39,9 @@ struct RunRequest {
   std::string sql;
   std::vector<Value> params;
   std::string statement;  // empty: not a prepared statement
+  // Set: a switch_off request (sql, params and statement unused) naming the planner switches to
+  // turn off, every other one on.
+  std::optional<std::vector<std::string>> switch_off = std::nullopt;
 };
 
 // A decoded line, or why it is not one (a protocol violation, in words).
@@ -49,7 +56,7 @@ Decoded<Hello> decode_hello(std::string_view line);
 
 std::string encode_request(const RunRequest& r);
 std::string encode_quit();
-// A request line: a run, or quit (value empty, error empty).
+// A request line: a run or a switch_off, or quit (value empty, error empty).
 Decoded<RunRequest> decode_request(std::string_view line, bool& quit);
 
 std::string encode_response(std::uint64_t id, const ResultSet& r);

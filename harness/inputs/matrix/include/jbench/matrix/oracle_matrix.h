@@ -66,6 +66,7 @@ struct OracleMatrix {
   std::vector<std::string> corpus;         // files or directories of *.test, as written
   std::optional<OracleGeneratorSpec> generator;
   std::optional<std::uint64_t> metamorphic_cases;  // TLP and NoREC on the target alone
+  std::optional<std::uint64_t> plan_queries;       // the query-plan oracle, on the target alone
   std::vector<OracleLedgerSpec> ledgers;
   std::optional<OracleFaultSpec> faults;
   // Capabilities the target may decline without failing the pass (`waive: [prepared]`): what a

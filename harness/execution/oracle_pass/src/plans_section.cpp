@@ -1,0 +1,60 @@
+// The query-plan oracle: composed queries on the target alone, each with every planner switch
+// the target offers on and then with each off in turn (oracle/plans.h). A target that offers no
+// switch checks nothing: a finding unless the matrix says `waive: [optimizations]`.
+#include <fmt/format.h>
+
+#include <ostream>
+
+#include "jbench/oracle/generator.h"
+#include "jbench/oracle/plans.h"
+#include "sections.h"
+
+namespace jbench::oracle_pass {
+
+namespace {
+
+const char* status_of(const oracle::PlanReport& r) {
+  if (!r.findings.empty() || r.left_off > 0 || r.engine_failure) return kFailed;
+  return r.interrupted ? kInterrupted : kPassed;
+}
+
+// The section when the target offers nothing to switch off.
+nlohmann::json no_switches(const oracle::PlanReport& r, bool waived) {
+  nlohmann::json j = to_json(r);
+  j["status"] = waived ? kPassed : kFailed;
+  j["not_exercised"] = nlohmann::json::array(
+      {{{"capability", "optimizations"},
+        {"waived", waived},
+        {"what",
+         std::string("the target offers no planner switch, so no query was checked "
+                     "against its plans") +
+             (waived ? " (waived by the matrix)" : "; `waive: [optimizations]` accepts that")}}});
+  return j;
+}
+
+}  // namespace
+
+nlohmann::json plans_section(std::uint64_t queries, std::uint64_t seed, const Engines& e,
+                             const PassOptions& o) {
+  std::string why;
+  std::unique_ptr<oracle::Target> target = e.target(&why);
+  if (!target) return {{"status", kFailed}, {"what", "the target did not start: " + why}};
+  if (auto failure = fill_tables(*target, seed)) {
+    return {{"status", kFailed}, {"what", "the target did not answer: " + *failure}};
+  }
+  oracle::PlanOptions options;
+  options.should_stop = o.should_stop;
+  const oracle::PlanReport r =
+      oracle::check_plans(*target, oracle::generate_plan_queries(seed, queries), options);
+  if (r.optimizations.empty()) return no_switches(r, e.optimizations_waived);
+  nlohmann::json j = to_json(r);
+  j["status"] = status_of(r);
+  if (r.engine_failure) j["engine_failure"] = *r.engine_failure;
+  if (o.log) {
+    *o.log << fmt::format("oracle: plans: {} queries x {} optimizations, {}\n", r.queries,
+                          r.optimizations.size(), j["status"].get<std::string>());
+  }
+  return j;
+}
+
+}  // namespace jbench::oracle_pass
