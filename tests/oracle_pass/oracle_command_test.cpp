@@ -79,8 +79,22 @@ TEST(OracleCommand, a_pass_with_every_section_leaves_a_valid_bundle_and_exits_0)
   EXPECT_EQ(v.exit_code, 0) << v.out;
   nlohmann::json d = oracle_json(bundle);
   EXPECT_TRUE(d["passed"].get<bool>());
-  for (const char* s : {"corpus", "generator", "metamorphic", "plans", "ledgers", "faults"}) {
+  for (const char* s :
+       {"corpus", "generator", "metamorphic", "plans", "ledgers", "faults", "crash_states"}) {
     EXPECT_EQ(d["sections"][s]["status"], "passed") << s;
+  }
+  EXPECT_EQ(d["sections"]["crash_states"]["modes"].size(), 2u);
+  EXPECT_GT(d["sections"]["crash_states"]["states_explored"].get<int>(), 60);
+  {  // a copy whose crash-state total is not its modes' sum does not validate
+    test::TempDir forged;
+    fs::copy(bundle, forged.path() + "/b", fs::copy_options::recursive);
+    nlohmann::json f = d;
+    f["sections"]["crash_states"]["states_explored"] =
+        d["sections"]["crash_states"]["states_explored"].get<int>() + 1;
+    std::ofstream(forged.path() + "/b/oracle.json") << f.dump(2) << "\n";
+    auto v2 = jbench({"validate", forged.path() + "/b"});
+    EXPECT_EQ(v2.exit_code, 1);
+    EXPECT_NE(v2.out.find("oracle.section_mismatch"), std::string::npos) << v2.out;
   }
   EXPECT_EQ(d["sections"]["plans"]["queries"], 40);
   EXPECT_EQ(d["sections"]["plans"]["optimizations"].size(), 21u);

@@ -20,6 +20,7 @@ TEST(OracleMatrix, a_complete_matrix_keeps_every_value) {
       "oracle: {engine: sqlite, optimizer: \"off\", pragmas: [cache_size=10]}\n"
       "corpus: [a.test, dir]\ngenerator: {statements: 50}\nmetamorphic: {cases: 4}\n"
       "plans: {queries: 6}\nwaive: [optimizations]\n"
+      "crash_states: {journal_modes: [rollback], transactions: 40}\n"
       "ledgers:\n  - {journal: rollback, variant: bank, writers: 2, kills: 3}\n"
       "faults: {journal_modes: [wal], synchronous: NORMAL}\n",
       "m.yaml");
@@ -36,6 +37,10 @@ TEST(OracleMatrix, a_complete_matrix_keeps_every_value) {
   EXPECT_EQ(o.generator->seed, 9u);  // the matrix's seed by default
   EXPECT_EQ(*o.metamorphic_cases, 4u);
   EXPECT_EQ(*o.plan_queries, 6u);
+  ASSERT_TRUE(o.crash_states);
+  EXPECT_EQ(o.crash_states->journal_modes, std::vector<std::string>{"rollback"});
+  EXPECT_EQ(o.crash_states->transactions, 40u);
+  EXPECT_EQ(o.crash_states->synchronous, "FULL");
   EXPECT_EQ(o.waived, std::vector<std::string>{"optimizations"});
   ASSERT_EQ(o.ledgers.size(), 1u);
   EXPECT_EQ(o.ledgers[0].journal, "rollback");
@@ -73,6 +78,9 @@ TEST(OracleMatrix, each_mistake_is_located) {
                 .find("m.yaml:5:18: error: plans.queries"),
             std::string::npos);
   EXPECT_NE(errors(head + "target: {engine: sqlite}\nplans: {querys: 3}\n").find("queries"),
+            std::string::npos);
+  EXPECT_NE(errors(head + "target: {engine: sqlite}\ncrash_states: {journal_modes: [wall]}\n")
+                .find("crash_states.journal_modes[0]"),
             std::string::npos);
   EXPECT_NE(errors("version: 2\nname: o\nseed: 1\ntarget: {engine: sqlite}\n"
                    "metamorphic: {cases: 1}\n")

@@ -19,16 +19,6 @@ namespace {
 using fault_detail::SetRun;
 using fault_detail::TransactionSet;
 
-// The value is spliced into a PRAGMA, so only SQLite's own names are let through.
-std::optional<std::string> checked_synchronous(const std::string& value) {
-  std::string upper = value;
-  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  for (const char* name : {"OFF", "NORMAL", "FULL", "EXTRA"}) {
-    if (upper == name) return upper;
-  }
-  return std::nullopt;
-}
-
 struct ModeFiles {
   std::string start, reference, run;
 };
@@ -224,7 +214,7 @@ Result<FaultModeResult> run_mode(const FaultLoopConfig& config, const std::strin
 
 Result<FaultLoopVerdict> run_fault_loop(const FaultLoopConfig& config,
                                         const std::string& work_dir) {
-  auto synchronous = checked_synchronous(config.synchronous);
+  auto synchronous = fault_detail::checked_synchronous(config.synchronous);
   if (!synchronous) {
     return Error{"synchronous '" + config.synchronous + "' is not OFF, NORMAL, FULL or EXTRA", 0,
                  ErrorKind::input};

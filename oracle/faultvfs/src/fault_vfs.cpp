@@ -39,7 +39,8 @@ struct PathState {
 struct ShimFile {
   sqlite3_file base;  // first, so SQLite's sqlite3_file* is a ShimFile*
   FaultVfs::Impl* owner;
-  PathState* state;  // null for nameless temporary files: they are not buffered
+  PathState* state;         // null for nameless temporary files: they are not buffered
+  const std::string* path;  // the key of `state`; null with it
   sqlite3_file* real;
 };
 constexpr std::size_t kRealFileOffset = (sizeof(ShimFile) + 15) / 16 * 16;
@@ -65,6 +66,13 @@ struct FaultVfs::Impl {
   std::optional<IoOp> fired_op;
   std::optional<IoOp> persistent_op;
   bool power_off = false;
+  std::vector<FileEvent> events;  // with options.record_events
+
+  // Under `mutex`.
+  void record(FileEvent::Kind kind, const std::string& path, std::uint64_t offset = 0,
+              std::string data = {}) {
+    if (options.record_events) events.push_back({kind, path, offset, std::move(data)});
+  }
 
   // What the disk had written back of its cache when the power went (FaultVfsOptions). Errors
   // are ignored: a power loss has no one to report to, and the check reads what is there.
@@ -137,6 +145,10 @@ struct FaultVfs::Impl {
 
 namespace {
 
+// os_unix.c writes at most 128 KiB - 1 bytes per call (it masks the length with 0x1ffff) and
+// calls a shorter write a full disk: whole images go to and from the real file in pieces.
+constexpr std::size_t kMaxRealIo = 64 * 1024;
+
 // Reads the whole real file into the image, the first time a clean file is changed.
 int load_image(ShimFile* f) {
   if (f->state->dirty) return SQLITE_OK;
@@ -144,8 +156,10 @@ int load_image(ShimFile* f) {
   int rc = f->real->pMethods->xFileSize(f->real, &size);
   if (rc != SQLITE_OK) return rc;
   std::string image(static_cast<std::size_t>(size), '\0');
-  if (size > 0) {
-    rc = f->real->pMethods->xRead(f->real, image.data(), static_cast<int>(size), 0);
+  for (std::size_t at = 0; at < image.size(); at += kMaxRealIo) {
+    const std::size_t n = std::min(kMaxRealIo, image.size() - at);
+    rc = f->real->pMethods->xRead(f->real, image.data() + at, static_cast<int>(n),
+                                  static_cast<sqlite3_int64>(at));
     if (rc != SQLITE_OK) return rc;
   }
   f->state->image = std::move(image);
@@ -156,8 +170,10 @@ int load_image(ShimFile* f) {
 // Makes the real file equal the image.
 int write_through(ShimFile* f) {
   const std::string& image = f->state->image;
-  if (!image.empty()) {
-    int rc = f->real->pMethods->xWrite(f->real, image.data(), static_cast<int>(image.size()), 0);
+  for (std::size_t at = 0; at < image.size(); at += kMaxRealIo) {
+    const std::size_t n = std::min(kMaxRealIo, image.size() - at);
+    int rc = f->real->pMethods->xWrite(f->real, image.data() + at, static_cast<int>(n),
+                                       static_cast<sqlite3_int64>(at));
     if (rc != SQLITE_OK) return rc;
   }
   return f->real->pMethods->xTruncate(f->real, static_cast<sqlite3_int64>(image.size()));
@@ -198,6 +214,8 @@ int shim_write(sqlite3_file* file, const void* data, int amount, sqlite3_int64 o
   const auto n = static_cast<std::size_t>(amount);
   if (image.size() < begin + n) image.resize(begin + n, '\0');
   std::memcpy(image.data() + begin, data, n);
+  f->owner->record(FileEvent::Kind::write, *f->path, begin,
+                   std::string(static_cast<const char*>(data), n));
   return SQLITE_OK;
 }
 
@@ -208,6 +226,7 @@ int shim_truncate(sqlite3_file* file, sqlite3_int64 size) {
   if (!f->state) return f->real->pMethods->xTruncate(f->real, size);
   if (int rc = load_image(f); rc != SQLITE_OK) return rc;
   f->state->image.resize(static_cast<std::size_t>(size), '\0');
+  f->owner->record(FileEvent::Kind::truncate, *f->path, static_cast<std::uint64_t>(size));
   return SQLITE_OK;
 }
 
@@ -220,6 +239,7 @@ int shim_sync(sqlite3_file* file, int flags) {
     f->state->dirty = false;
     f->state->image.clear();
   }
+  if (f->path) f->owner->record(FileEvent::Kind::sync, *f->path);
   if (!f->owner->options.real_fsync) return SQLITE_OK;
   return f->real->pMethods->xSync(f->real, flags);
 }
@@ -328,6 +348,7 @@ int vfs_open(sqlite3_vfs* vfs, sqlite3_filename name, sqlite3_file* file, int fl
   f->base.pMethods = nullptr;  // until the real open succeeded: SQLite then skips xClose
   f->owner = owner;
   f->state = nullptr;
+  f->path = nullptr;
   f->real = reinterpret_cast<sqlite3_file*>(reinterpret_cast<char*>(file) + kRealFileOffset);
   if (owner->is_powered_off()) return SQLITE_CANTOPEN;
   // The original pointer, not a copy: SQLite finds URI parameters behind its terminator.
@@ -338,7 +359,10 @@ int vfs_open(sqlite3_vfs* vfs, sqlite3_filename name, sqlite3_file* file, int fl
   }
   if (name) {
     std::lock_guard lock(owner->mutex);
-    f->state = &owner->paths[name];
+    auto& [path, state] = *owner->paths.try_emplace(name).first;
+    f->state = &state;
+    f->path = &path;
+    owner->record(FileEvent::Kind::open, path);
   }
   f->base.pMethods = &kShimMethods;
   return SQLITE_OK;
@@ -351,6 +375,7 @@ int vfs_delete(sqlite3_vfs* vfs, const char* name, int sync_dir) {
   // Reset rather than erase: a handle still open on the path keeps a pointer to its state.
   std::lock_guard lock(owner->mutex);
   if (auto it = owner->paths.find(name); it != owner->paths.end()) it->second = PathState{};
+  if (rc == SQLITE_OK) owner->record(FileEvent::Kind::remove, name);
   return rc;
 }
 
@@ -526,5 +551,15 @@ std::optional<IoOp> FaultVfs::fired_op() const {
 }
 
 bool FaultVfs::powered_off() const { return impl_->is_powered_off(); }
+
+void FaultVfs::mark(FileEvent::Kind kind) {
+  std::lock_guard lock(impl_->mutex);
+  impl_->record(kind, "");
+}
+
+std::vector<FileEvent> FaultVfs::events() const {
+  std::lock_guard lock(impl_->mutex);
+  return impl_->events;
+}
 
 }  // namespace jbench::oracle

@@ -52,7 +52,7 @@ Result<std::string> rows_of(sqlite3* db, const char* sql) {
 
 SetRun run_transaction_set(const std::string& db_path, const char* vfs_name,
                            const std::string& synchronous, const TransactionSet& set,
-                           std::vector<std::string>* states) {
+                           std::vector<std::string>* states, FaultVfs* marks) {
   SetRun run;
   sqlite3* db = nullptr;
   int rc = sqlite3_open_v2(db_path.c_str(), &db, SQLITE_OPEN_READWRITE, vfs_name);
@@ -83,11 +83,13 @@ SetRun run_transaction_set(const std::string& db_path, const char* vfs_name,
       exec(db, "ROLLBACK");  // may fail too (or find no transaction): closing rolls back anyway
       break;
     }
+    if (marks) marks->mark(FileEvent::Kind::commit_begin);
     if ((rc = exec(db, "COMMIT", &message)) != SQLITE_OK) {
       run.commit_in_doubt = true;
       stop(rc, message);
       break;
     }
+    if (marks) marks->mark(FileEvent::Kind::commit_done);
     run.acknowledged = i + 1;
     if (states) {
       auto dump = rows_of(db, kDumpQuery);
@@ -155,6 +157,15 @@ Status create_start_database(const std::string& db_path, const std::string& jour
   if (exec(db, "COMMIT", &message) != SQLITE_OK) return fail(message);
   if (sqlite3_close(db) != SQLITE_OK) return fail(sqlite3_errmsg(db));
   return {};
+}
+
+std::optional<std::string> checked_synchronous(const std::string& value) {
+  std::string upper = value;
+  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  for (const char* name : {"OFF", "NORMAL", "FULL", "EXTRA"}) {
+    if (upper == name) return upper;
+  }
+  return std::nullopt;
 }
 
 void remove_database_files(const std::string& db_path) {

@@ -66,4 +66,23 @@ TransactionSet make_transaction_set(std::uint64_t seed) {
   return set;
 }
 
+TransactionSet make_ledger_set(std::uint64_t seed, std::size_t count) {
+  SplitMix64 rng(seed);
+  TransactionSet set;
+  set.setup = {"CREATE TABLE t(id INTEGER PRIMARY KEY, k INTEGER NOT NULL, v TEXT NOT NULL)",
+               "CREATE INDEX t_k ON t(k)"};
+  int next_id = 1;
+  for (; next_id <= 24; ++next_id) set.setup.push_back(insert_row(rng, next_id, 120));
+  for (std::size_t i = 0; i < count; ++i) {
+    const bool wide = rng.below(4) == 0;
+    SetTransaction t{wide ? "wide_insert_update" : "insert_update", {}};
+    t.statements.push_back(insert_row(rng, next_id, wide ? 3000 : 100));
+    t.statements.push_back("UPDATE t SET v = '" + text(rng, 80) +
+                           "' WHERE id = " + std::to_string(1 + rng.below(next_id)));
+    ++next_id;
+    set.transactions.push_back(std::move(t));
+  }
+  return set;
+}
+
 }  // namespace jbench::oracle::fault_detail

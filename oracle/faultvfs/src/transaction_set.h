@@ -4,6 +4,7 @@
 // states after each prefix are distinct (fault_check.h needs that).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -21,6 +22,11 @@ struct TransactionSet {
 };
 
 TransactionSet make_transaction_set(std::uint64_t seed);
+
+// A long run for crash-state exploration: the same table with 24 starting rows, then `count`
+// transactions, each inserting a row of its own and rewriting an earlier one, so every prefix's
+// state is distinct; a quarter of them insert rows that span pages.
+TransactionSet make_ledger_set(std::uint64_t seed, std::size_t count);
 
 // The canonical dump the states are compared by: every row of the table, in id order.
 inline constexpr const char* kDumpQuery = "SELECT id, k, v FROM t ORDER BY id";

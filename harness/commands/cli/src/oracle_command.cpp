@@ -49,6 +49,8 @@ void print_summary(const nlohmann::json& d, std::ostream& out) {
       }
       what = fmt::format("{} storms, {} SIGKILLs", s.contains("storms") ? s["storms"].size() : 0,
                          kills);
+    } else if (name == "crash_states") {
+      what = fmt::format("{} crash states of recorded runs", s.value("states_explored", 0));
     } else if (name == "faults") {
       std::size_t runs = 0;
       if (s.contains("modes")) {

@@ -132,6 +132,28 @@ class RecordCheck {
     }
   }
 
+  // Passed only when every journal mode passed; the total is the modes' states.
+  void crash_states(const Json& c) {
+    const Json* modes = member(c, "modes");
+    if (!modes || !modes->is_array()) return;
+    bool all = !modes->empty();
+    std::size_t states = 0;
+    for (const Json& m : *modes) {
+      const Json* found = member(m, "findings");
+      all = all && m.value("passed", false) && found && found->is_array() && found->empty() &&
+            count(m, "findings_left_off") == 0 && count(m, "states_explored") > 0;
+      states += count(m, "states_explored");
+    }
+    if ((status_of(c) == "passed") != all) {
+      mismatch("/sections/crash_states/status", "the status does not follow its modes' verdicts");
+    }
+    if (states != count(c, "states_explored")) {
+      mismatch("/sections/crash_states/states_explored",
+               fmt::format("the modes explored {} states, the section says {}", states,
+                           count(c, "states_explored")));
+    }
+  }
+
   void ledgers(const Json& l) {
     const Json* storms = member(l, "storms");
     if (!storms || !storms->is_array()) return;
@@ -239,6 +261,7 @@ std::optional<Json> check_oracle_record(const std::string& root, const std::stri
     if (const Json* p = ran("plans")) check.plans(*p);
     if (const Json* l = ran("ledgers")) check.ledgers(*l);
     if (const Json* f = ran("faults")) check.faults(*f);
+    if (const Json* c = ran("crash_states")) check.crash_states(*c);
   }
   check.verdict(*doc);
   return doc;

@@ -1,7 +1,9 @@
-// The I/O-fault loop (jbench::oracle_faultvfs) as a section of the record.
+// The I/O-fault loop and the crash states of a recorded run (jbench::oracle_faultvfs) as
+// sections of the record.
 #include <filesystem>
 #include <ostream>
 
+#include "jbench/oracle/crash_states.h"
 #include "jbench/oracle/fault_loop.h"
 #include "sections.h"
 
@@ -33,6 +35,34 @@ nlohmann::json fault_section(const OracleFaultSpec& spec, std::uint64_t seed,
            << j["status"].get<std::string>() << "\n";
   }
   return j;
+}
+
+nlohmann::json crash_state_section(const OracleCrashStateSpec& spec, std::uint64_t seed,
+                                   const PassOptions& o) {
+  nlohmann::json modes = nlohmann::json::array();
+  bool passed = true;
+  std::size_t states = 0;
+  for (const std::string& m : spec.journal_modes) {
+    if (o.should_stop && o.should_stop()) return {{"status", kInterrupted}};
+    oracle::CrashStateConfig config;
+    config.journal_mode = *oracle::fault_journal_mode_from_string(m);
+    config.synchronous = spec.synchronous;
+    config.transactions = spec.transactions;
+    config.seed = seed;
+    auto v = oracle::explore_crash_states(
+        config, (std::filesystem::path(o.work_dir) / "crash-states").string());
+    if (!v) {
+      return {
+          {"status", kFailed},
+          {"what", "the crash states of " + m + " could not be explored: " + v.error().message}};
+    }
+    passed = passed && v->passed();
+    states += v->states_explored;
+    modes.push_back(v->to_json());
+  }
+  const char* status = passed ? kPassed : kFailed;
+  if (o.log) *o.log << "oracle: crash states: " << states << " explored, " << status << "\n";
+  return {{"status", status}, {"states_explored", states}, {"modes", std::move(modes)}};
 }
 
 }  // namespace jbench::oracle_pass

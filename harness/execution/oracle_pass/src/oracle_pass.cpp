@@ -118,6 +118,9 @@ Result<OracleRecord> run_oracle_pass(const OracleMatrix& m, const PassOptions& o
       section(!m.ledgers.empty(), [&] { return ledger_section(m.ledgers, m.seed, bounded); });
   sections["faults"] =
       section(m.faults.has_value(), [&] { return fault_section(*m.faults, m.seed, bounded); });
+  sections["crash_states"] = section(m.crash_states.has_value(), [&] {
+    return crash_state_section(*m.crash_states, m.seed, bounded);
+  });
   const double elapsed_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   describe_pass(m, stopped, deadline_reached, elapsed_s, std::move(sections), record.document);

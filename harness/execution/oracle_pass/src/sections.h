@@ -44,6 +44,8 @@ nlohmann::json plans_section(std::uint64_t queries, std::uint64_t seed, const En
 nlohmann::json ledger_section(const std::vector<OracleLedgerSpec>& specs, std::uint64_t seed,
                               const PassOptions& o);
 nlohmann::json fault_section(const OracleFaultSpec& spec, std::uint64_t seed, const PassOptions& o);
+nlohmann::json crash_state_section(const OracleCrashStateSpec& spec, std::uint64_t seed,
+                                   const PassOptions& o);
 
 // The generator's tables and first rows, on `target` alone, for the single-engine checks: what
 // the target could not answer, if anything.

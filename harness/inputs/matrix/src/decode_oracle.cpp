@@ -18,9 +18,10 @@ namespace {
 using decode::Context;
 using decode::Fields;
 
-constexpr std::array<std::string_view, 14> kOracleKeys = {
-    "version",   "name",        "description", "seed",    "target", "oracle", "corpus",
-    "generator", "metamorphic", "plans",       "ledgers", "faults", "waive",  "deadline_s"};
+constexpr std::array<std::string_view, 15> kOracleKeys = {
+    "version", "name",   "description",  "seed",        "target",
+    "oracle",  "corpus", "generator",    "metamorphic", "plans",
+    "ledgers", "faults", "crash_states", "waive",       "deadline_s"};
 // What a target may decline, by the name `waive:` gives it.
 constexpr std::array<std::string_view, 3> kWaivable = {"prepared", "column_names", "optimizations"};
 
@@ -120,27 +121,49 @@ void decode_ledger(Context& ctx, const yaml::Node& n, const std::string& path, O
   m.ledgers.push_back(l);
 }
 
+// `journal_modes` and `synchronous` of `section` (faults, crash_states) into the two fields.
+void decode_journaling(Context& ctx, Fields& fields, const std::string& section,
+                       std::vector<std::string>& journal_modes, std::string& synchronous) {
+  if (const auto* x = fields.optional("journal_modes")) {
+    static constexpr std::array<std::string_view, 2> kJournals = {"wal", "rollback"};
+    journal_modes.clear();
+    if (ctx.is_sequence(*x, fields.path("journal_modes"))) {
+      for (std::size_t i = 0; i < x->items.size(); ++i) {
+        auto v =
+            ctx.one_of(x->items[i], decode::index_path(section + ".journal_modes", i), kJournals);
+        if (v) journal_modes.push_back(*v);
+      }
+      if (x->items.empty()) {
+        ctx.error(*x, section + ".journal_modes", "name at least one journal mode");
+      }
+    }
+  }
+  if (const auto* x = fields.optional("synchronous")) {
+    static constexpr std::array<std::string_view, 4> kSync = {"OFF", "NORMAL", "FULL", "EXTRA"};
+    if (auto v = ctx.one_of(*x, fields.path("synchronous"), kSync)) synchronous = *v;
+  }
+}
+
 void decode_faults(Context& ctx, const yaml::Node& n, OracleMatrix& m) {
   static constexpr std::array<std::string_view, 2> kKeys = {"journal_modes", "synchronous"};
   Fields fields(ctx, n, "faults", kKeys);
   if (!fields.valid()) return;
   OracleFaultSpec f;
-  if (const auto* x = fields.optional("journal_modes")) {
-    static constexpr std::array<std::string_view, 2> kJournals = {"wal", "rollback"};
-    f.journal_modes.clear();
-    if (ctx.is_sequence(*x, fields.path("journal_modes"))) {
-      for (std::size_t i = 0; i < x->items.size(); ++i) {
-        auto v = ctx.one_of(x->items[i], decode::index_path("faults.journal_modes", i), kJournals);
-        if (v) f.journal_modes.push_back(*v);
-      }
-      if (x->items.empty()) ctx.error(*x, "faults.journal_modes", "name at least one journal mode");
-    }
-  }
-  if (const auto* x = fields.optional("synchronous")) {
-    static constexpr std::array<std::string_view, 4> kSync = {"OFF", "NORMAL", "FULL", "EXTRA"};
-    if (auto v = ctx.one_of(*x, fields.path("synchronous"), kSync)) f.synchronous = *v;
-  }
+  decode_journaling(ctx, fields, "faults", f.journal_modes, f.synchronous);
   m.faults = f;
+}
+
+void decode_crash_states(Context& ctx, const yaml::Node& n, OracleMatrix& m) {
+  static constexpr std::array<std::string_view, 3> kKeys = {"journal_modes", "synchronous",
+                                                            "transactions"};
+  Fields fields(ctx, n, "crash_states", kKeys);
+  if (!fields.valid()) return;
+  OracleCrashStateSpec c;
+  decode_journaling(ctx, fields, "crash_states", c.journal_modes, c.synchronous);
+  if (const auto* x = fields.optional("transactions")) {
+    if (auto v = ctx.integer(*x, "crash_states.transactions", 1, 100'000)) c.transactions = *v;
+  }
+  m.crash_states = c;
 }
 
 void decode_generator(Context& ctx, const yaml::Node& n, OracleMatrix& m) {
@@ -195,10 +218,10 @@ void decode_waive(Context& ctx, const yaml::Node& n, OracleMatrix& m) {
 // generator compare two engines.
 void check_asks(Context& ctx, const yaml::Node& root, const OracleMatrix& m) {
   if (m.corpus.empty() && !m.generator && !m.metamorphic_cases && !m.plan_queries &&
-      m.ledgers.empty() && !m.faults && ctx.error_count() == 0) {
+      m.ledgers.empty() && !m.faults && !m.crash_states && ctx.error_count() == 0) {
     ctx.error(root, "",
               "the matrix checks nothing: give at least one of corpus, generator, metamorphic, "
-              "plans, ledgers or faults");
+              "plans, ledgers, faults or crash_states");
   }
   for (const char* key : {"corpus", "generator"}) {
     const auto* n = root.find(key);
@@ -245,6 +268,7 @@ void decode_oracle_matrix(Context& ctx, const yaml::Node& root, OracleMatrix& m)
     }
   }
   if (const auto* n = fields.optional("faults")) decode_faults(ctx, *n, m);
+  if (const auto* n = fields.optional("crash_states")) decode_crash_states(ctx, *n, m);
   if (const auto* n = fields.optional("deadline_s")) {
     if (auto v = ctx.integer(*n, "deadline_s", 1, 10'000'000)) m.deadline_s = *v;
   }

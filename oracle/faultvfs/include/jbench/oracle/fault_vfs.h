@@ -72,6 +72,25 @@ struct IoCounts {
   std::uint64_t total() const;
 };
 
+// One change to what a named file holds, as the shim saw it, in order (FaultVfs::events()): what
+// crash-state exploration (crash_states.h) replays. The marks come from the program driving the
+// connection (FaultVfs::mark), not from SQLite.
+struct FileEvent {
+  enum class Kind {
+    open,          // the file exists from here on (created at once, empty if new)
+    write,         // `data` at `offset`
+    truncate,      // to `offset` bytes
+    sync,          // everything written to it so far is durable
+    remove,        // gone at once
+    commit_begin,  // mark: the driver is about to run COMMIT
+    commit_done,   // mark: COMMIT returned SQLITE_OK
+  };
+  Kind kind = Kind::write;
+  std::string path;  // as SQLite named the file; empty for a mark
+  std::uint64_t offset = 0;
+  std::string data;
+};
+
 struct FaultVfsOptions {
   // Whether xSync also fsyncs the real file. The power loss this shim models does not need it
   // (the page cache survives the process); turn it on to be durable against a real crash too.
@@ -82,6 +101,8 @@ struct FaultVfsOptions {
   // Unsynced truncations never survive; nor do sectors in part (no torn sectors).
   double unsynced_sector_survival = 0;
   std::uint64_t survival_seed = 0;
+  // Keep every FileEvent (the bytes of every write): for one recorded run, not for a fault loop.
+  bool record_events = false;
 };
 
 class FaultVfs {
@@ -110,6 +131,10 @@ class FaultVfs {
   bool fault_fired() const;
   std::optional<IoOp> fired_op() const;
   bool powered_off() const;
+  // With record_events: adds a mark (commit_begin, commit_done) in order among the file events;
+  // and every event so far.
+  void mark(FileEvent::Kind kind);
+  std::vector<FileEvent> events() const;
 
   struct Impl;
 

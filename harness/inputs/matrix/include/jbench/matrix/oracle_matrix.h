@@ -54,6 +54,13 @@ struct OracleFaultSpec {
   std::string synchronous = "FULL";
 };
 
+// Crash states from one recorded run per journal mode (oracle/crash_states.h).
+struct OracleCrashStateSpec {
+  std::vector<std::string> journal_modes = {"wal", "rollback"};
+  std::string synchronous = "FULL";
+  std::uint64_t transactions = 200;
+};
+
 struct OracleMatrix {
   std::string file;
   std::string sha256;
@@ -69,6 +76,7 @@ struct OracleMatrix {
   std::optional<std::uint64_t> plan_queries;       // the query-plan oracle, on the target alone
   std::vector<OracleLedgerSpec> ledgers;
   std::optional<OracleFaultSpec> faults;
+  std::optional<OracleCrashStateSpec> crash_states;
   // Capabilities the target may decline without failing the pass (`waive: [prepared]`): what a
   // target declines is otherwise a finding, never a check silently skipped.
   std::vector<std::string> waived;
