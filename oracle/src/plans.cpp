@@ -8,8 +8,8 @@ namespace jbench::oracle {
 namespace {
 
 // The query without each optimization in turn, against `with_all`; false when the engine failed.
-bool check_switches(Target& target, const PlanQuery& q, const ResultSet& with_all, PlanReport& r,
-                    const PlanOptions& options) {
+bool check_switches(Target& target, const PlanQuery& q, std::size_t index,
+                    const ResultSet& with_all, PlanReport& r, const PlanOptions& options) {
   for (const std::string& name : r.optimizations) {
     if (Status s = target.switch_off({name}); !s) {
       r.engine_failure = s.error().message;
@@ -27,7 +27,7 @@ bool check_switches(Target& target, const PlanQuery& q, const ResultSet& with_al
       ++r.left_off;
       continue;
     }
-    r.findings.push_back({q.sql, name, describe_result(with_all), describe_result(without),
+    r.findings.push_back({index, q.sql, name, describe_result(with_all), describe_result(without),
                           "without " + name + ": " + d->what});
   }
   return true;
@@ -40,7 +40,8 @@ PlanReport check_plans(Target& target, const std::vector<PlanQuery>& queries,
   PlanReport r;
   r.optimizations = target.optimizations();
   if (r.optimizations.empty()) return r;
-  for (const PlanQuery& q : queries) {
+  for (std::size_t i = 0; i < queries.size(); ++i) {
+    const PlanQuery& q = queries[i];
     if (options.should_stop && options.should_stop()) {
       r.interrupted = true;
       break;
@@ -51,7 +52,7 @@ PlanReport check_plans(Target& target, const std::vector<PlanQuery>& queries,
       r.engine_failure = *with_all.engine_failure;
       break;
     }
-    const bool answered = check_switches(target, q, with_all, r, options);
+    const bool answered = check_switches(target, q, i, with_all, r, options);
     if (Status s = target.switch_off({}); !s && !r.engine_failure) {
       r.engine_failure = s.error().message;
     }
@@ -75,6 +76,37 @@ nlohmann::json to_json(const PlanReport& r) {
           {"runs", r.runs},
           {"findings", std::move(findings)},
           {"left_off", r.left_off}};
+}
+
+Reduction reduce_plan_finding(const Corpus& fill, const PlanQuery& query,
+                              const std::string& optimization, const TargetFactory& engine,
+                              const ReduceOptions& options) {
+  // The fill's queries still run (an UPSERT ... RETURNING writes) but only as statements: what
+  // they answer is no part of this finding, and an engine wrong there too must not hide it.
+  Corpus c = fill;
+  for (Record& f : c.records) {
+    if (f.kind != RecordKind::query) continue;
+    f.kind = RecordKind::statement_ok;
+    f.outcome_expected = false;
+    f.has_expected = false;
+  }
+  Record r;
+  r.kind = RecordKind::query;
+  r.where = {fill.file, static_cast<std::uint32_t>(fill.records.size() + 1), 1};
+  r.sql = query.sql;
+  r.shape = query.shape;
+  r.order = query.normalization.order;
+  r.order_key = query.normalization.order_key;
+  c.records.push_back(r);
+  TargetFactory without = [&]() -> std::unique_ptr<Target> {
+    std::unique_ptr<Target> t = engine();
+    if (t && !t->switch_off({optimization})) return nullptr;
+    return t;
+  };
+  Finding divergence;
+  divergence.where = r.where;
+  divergence.sql = r.sql;
+  return reduce(c, divergence, engine, without, options);
 }
 
 }  // namespace jbench::oracle

@@ -258,16 +258,22 @@ std::vector<std::string> SqliteTarget::optimizations() const {
   return names;
 }
 
+std::optional<unsigned> SqliteTarget::optimization_bit(const std::string& name) {
+  const auto* o = std::find_if(kOptimizations.begin(), kOptimizations.end(),
+                               [&](const Optimization& k) { return name == k.name; });
+  if (o == kOptimizations.end()) return std::nullopt;
+  return o->bit;
+}
+
 Status SqliteTarget::switch_off(const std::vector<std::string>& names) {
   unsigned mask = 0;
   for (const std::string& n : names) {
-    const auto* o = std::find_if(kOptimizations.begin(), kOptimizations.end(),
-                                 [&](const Optimization& k) { return n == k.name; });
-    if (optimizer_off_ || o == kOptimizations.end()) {
+    const auto bit = optimization_bit(n);
+    if (optimizer_off_ || !bit) {
       return Error{name() + " offers no optimization '" + n + "' to switch off", 0,
                    ErrorKind::input};
     }
-    mask |= o->bit;
+    mask |= *bit;
   }
   if (optimizer_off_) return {};
   sqlite3_test_control(SQLITE_TESTCTRL_OPTIMIZATIONS, db_, mask);

@@ -360,6 +360,14 @@ TEST(OracleCommand, the_query_plan_oracle_catches_a_flattener_that_loses_rows) {
   ASSERT_FALSE(plans["findings"].empty()) << plans.dump();
   for (const auto& f : plans["findings"]) EXPECT_EQ(f["optimization"], "QueryFlattener");
   EXPECT_EQ(jbench({"validate", bundle}).exit_code, 0);  // a failed check, recorded soundly
+  // The first finding reduced to a short script the sqlite3 shell runs.
+  ASSERT_TRUE(plans["reduction"].is_object()) << plans.dump();
+  EXPECT_TRUE(plans["reduction"]["reproduced"].get<bool>());
+  EXPECT_LE(plans["reduction"]["statements"].get<int>(), 10);
+  const std::string script = bundle + "/" + plans["reduction"]["file"].get<std::string>();
+  EXPECT_NE(read(script).find(".testctrl optimizations 0x1"), std::string::npos) << read(script);
+  const auto shell = run_process({"/bin/sh", "-c", "exec sqlite3 -batch :memory: < " + script});
+  EXPECT_EQ(shell.exit_code, 0) << shell.err << read(script);
   d["sections"]["plans"]["status"] = "passed";
   d["passed"] = true;
   std::ofstream(bundle + "/oracle.json") << d.dump(2) << "\n";

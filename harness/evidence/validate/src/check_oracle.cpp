@@ -63,14 +63,18 @@ class RecordCheck {
                                     status_of(s), count(s, "statements_compared"), found,
                                     interrupted ? ", interrupted" : ""));
     }
+    reduction_present(s, pointer);
+  }
+
+  // A reduction the section names is a file of the bundle.
+  void reduction_present(const Json& s, const std::string& pointer) {
     const Json* red = member(s, "reduction");
-    if (red && red->is_object()) {
-      if (auto file = string_at(*red, "file")) {
-        if (!safe_relative(*file) ||
-            !std::filesystem::is_regular_file(root_ + "/" + prefix_ + *file)) {
-          f_.add("oracle.reduction_missing", file_, pointer + "/reduction/file",
-                 fmt::format("the reduction {} is not in the bundle", prefix_ + *file));
-        }
+    if (!red || !red->is_object()) return;
+    if (auto file = string_at(*red, "file")) {
+      if (!safe_relative(*file) ||
+          !std::filesystem::is_regular_file(root_ + "/" + prefix_ + *file)) {
+        f_.add("oracle.reduction_missing", file_, pointer + "/reduction/file",
+               fmt::format("the reduction {} is not in the bundle", prefix_ + *file));
       }
     }
   }
@@ -130,6 +134,7 @@ class RecordCheck {
       mismatch("/sections/plans/status",
                "the status does not follow the findings, the failure and the queries checked");
     }
+    reduction_present(p, "/sections/plans");
   }
 
   // Passed only when every journal mode passed; the total is the modes' states.

@@ -7,7 +7,9 @@
 #include <filesystem>
 #include <ostream>
 
+#include "jbench/common/random.h"
 #include "jbench/oracle/generator.h"
+#include "jbench/oracle/instantiate.h"
 #include "sections.h"
 
 namespace jbench::oracle_pass {
@@ -50,6 +52,13 @@ Result<std::vector<oracle::Corpus>> load_corpus(const OracleMatrix& m, const std
       return Error{path + ": the corpus file has no records", 0, ErrorKind::input};
     }
     out.push_back(std::move(*parsed.corpus));
+  }
+  // Each file again under `corpus_seeds` renamings drawn from the matrix's seed.
+  const std::size_t files = out.size();
+  for (std::uint64_t k = 1; k <= m.corpus_seeds; ++k) {
+    for (std::size_t i = 0; i < files; ++i) {
+      out.push_back(oracle::instantiate_corpus(out[i], combine64(m.seed, k)));
+    }
   }
   return out;
 }

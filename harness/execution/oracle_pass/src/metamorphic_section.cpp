@@ -26,7 +26,7 @@ nlohmann::json norec_finding(const oracle::NorecOutcome& o) {
 }  // namespace
 
 std::optional<std::string> fill_tables(oracle::Target& target, std::uint64_t seed) {
-  oracle::Corpus fill = oracle::generate_stream({seed, 300});
+  oracle::Corpus fill = oracle::generate_stream({seed, kFillStatements});
   for (const oracle::Record& r : fill.records) {
     oracle::ResultSet res = r.prepared.empty() ? target.run(r.sql, r.params)
                                                : target.run_prepared(r.prepared, r.sql, r.params);

@@ -112,7 +112,7 @@ Result<OracleRecord> run_oracle_pass(const OracleMatrix& m, const PassOptions& o
     return metamorphic_section(*m.metamorphic_cases, m.seed, engines, bounded.log);
   });
   sections["plans"] = section(m.plan_queries.has_value(), [&] {
-    return plans_section(*m.plan_queries, m.seed, engines, bounded);
+    return plans_section(*m.plan_queries, m.seed, engines, record.files, bounded);
   });
   sections["ledgers"] =
       section(!m.ledgers.empty(), [&] { return ledger_section(m.ledgers, m.seed, bounded); });

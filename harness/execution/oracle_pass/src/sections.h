@@ -40,15 +40,16 @@ nlohmann::json metamorphic_section(std::uint64_t cases, std::uint64_t seed, cons
                                    std::ostream* log);
 // The query-plan oracle (oracle/plans.h) on the target alone, after fill_tables.
 nlohmann::json plans_section(std::uint64_t queries, std::uint64_t seed, const Engines& e,
-                             const PassOptions& o);
+                             Files& files, const PassOptions& o);
 nlohmann::json ledger_section(const std::vector<OracleLedgerSpec>& specs, std::uint64_t seed,
                               const PassOptions& o);
 nlohmann::json fault_section(const OracleFaultSpec& spec, std::uint64_t seed, const PassOptions& o);
 nlohmann::json crash_state_section(const OracleCrashStateSpec& spec, std::uint64_t seed,
                                    const PassOptions& o);
 
-// The generator's tables and first rows, on `target` alone, for the single-engine checks: what
-// the target could not answer, if anything.
+// The generator's tables and first rows (a stream of kFillStatements), on `target` alone, for the
+// single-engine checks: what the target could not answer, if anything.
+inline constexpr std::size_t kFillStatements = 300;
 std::optional<std::string> fill_tables(oracle::Target& target, std::uint64_t seed);
 
 // Plays `stream` on fresh engines; a first divergence is reduced and its script kept as

@@ -18,10 +18,10 @@ namespace {
 using decode::Context;
 using decode::Fields;
 
-constexpr std::array<std::string_view, 15> kOracleKeys = {
-    "version", "name",   "description",  "seed",        "target",
-    "oracle",  "corpus", "generator",    "metamorphic", "plans",
-    "ledgers", "faults", "crash_states", "waive",       "deadline_s"};
+constexpr std::array<std::string_view, 16> kOracleKeys = {
+    "version", "name",         "description", "seed",        "target", "oracle",
+    "corpus",  "corpus_seeds", "generator",   "metamorphic", "plans",  "ledgers",
+    "faults",  "crash_states", "waive",       "deadline_s"};
 // What a target may decline, by the name `waive:` gives it.
 constexpr std::array<std::string_view, 3> kWaivable = {"prepared", "column_names", "optimizations"};
 
@@ -256,6 +256,10 @@ void decode_oracle_matrix(Context& ctx, const yaml::Node& root, OracleMatrix& m)
     if (n->kind == yaml::Node::Kind::sequence && n->items.empty()) {
       ctx.error(*n, "corpus", "name at least one corpus file or directory");
     }
+  }
+  if (const auto* n = fields.optional("corpus_seeds")) {
+    if (auto v = ctx.integer(*n, "corpus_seeds", 0, 1000)) m.corpus_seeds = *v;
+    if (!root.find("corpus")) ctx.error(*n, "corpus_seeds", "'corpus_seeds' needs 'corpus'");
   }
   if (const auto* n = fields.optional("generator")) decode_generator(ctx, *n, m);
   if (const auto* n = fields.optional("metamorphic")) decode_metamorphic(ctx, *n, m);

@@ -19,7 +19,9 @@
 #include <string>
 #include <vector>
 
+#include "jbench/oracle/corpus.h"
 #include "jbench/oracle/normalize.h"
+#include "jbench/oracle/reduce.h"
 #include "jbench/oracle/target.h"
 
 namespace jbench::oracle {
@@ -31,6 +33,7 @@ struct PlanQuery {
 };
 
 struct PlanFinding {
+  std::size_t query = 0;  // its index among the queries checked
   std::string sql;
   std::string optimization;  // switched off for the answer that differs
   std::string with_all;      // the answer with every optimization on (describe_result)
@@ -61,5 +64,14 @@ PlanReport check_plans(Target& target, const std::vector<PlanQuery>& queries,
 // {"optimizations", "queries", "runs", "findings": [{sql, optimization, with_all, without,
 //  what}], "left_off"}
 nlohmann::json to_json(const PlanReport& r);
+
+// A finding reduced to the fewest statements of `fill` (the stream that filled the tables)
+// before its query that still make the query answer differently with and without the
+// optimization (reduce.h): the "target" is a fresh engine with every switch on, the "oracle" the
+// same engine with `optimization` off. to_sql_script gives the script; for SQLite's shell,
+// `.testctrl optimizations <mask>` before the last statement shows the other answer.
+Reduction reduce_plan_finding(const Corpus& fill, const PlanQuery& query,
+                              const std::string& optimization, const TargetFactory& engine,
+                              const ReduceOptions& options = {});
 
 }  // namespace jbench::oracle

@@ -58,6 +58,9 @@ class SqliteTarget : public Target {
   // optimizer off.
   std::vector<std::string> optimizations() const override;
   Status switch_off(const std::vector<std::string>& names) override;
+  // The SQLITE_TESTCTRL_OPTIMIZATIONS bit of a switch by its name (what the sqlite3 shell's
+  // `.testctrl optimizations` takes), if SQLite has one by that name.
+  static std::optional<unsigned> optimization_bit(const std::string& name);
   // "sqlite:" and the path, e.g. "sqlite::memory:"; " (optimizer off)" when it is.
   std::string name() const override {
     return "sqlite:" + path_ + (optimizer_off_ ? " (optimizer off)" : "");

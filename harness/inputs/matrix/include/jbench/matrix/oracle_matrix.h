@@ -71,6 +71,9 @@ struct OracleMatrix {
   OracleEngineSpec target;
   std::optional<OracleEngineSpec> oracle;  // needed by corpus and generator
   std::vector<std::string> corpus;         // files or directories of *.test, as written
+  // Each corpus file also runs this many times with the names it creates drawn from the seed
+  // (oracle/instantiate.h).
+  std::uint64_t corpus_seeds = 0;
   std::optional<OracleGeneratorSpec> generator;
   std::optional<std::uint64_t> metamorphic_cases;  // TLP and NoREC on the target alone
   std::optional<std::uint64_t> plan_queries;       // the query-plan oracle, on the target alone
