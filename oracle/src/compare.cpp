@@ -80,6 +80,18 @@ bool errors_match(const StatementError& a, const StatementError& b, const Normal
 
 }  // namespace
 
+// Both failed alike: the rows each gave before failing are compared like a result when both
+// gave some (an engine that makes up rows before an error is wrong too).
+std::optional<Divergence> rows_before_error(const ResultSet& target, const ResultSet& oracle,
+                                            const Normalization& n) {
+  if (target.rows.empty() || oracle.rows.empty()) return std::nullopt;
+  const ResultSet t{target.columns, target.rows, std::nullopt, std::nullopt};
+  const ResultSet o{oracle.columns, oracle.rows, std::nullopt, std::nullopt};
+  auto d = compare(t, o, n);
+  if (d) d->what = "before the same error: " + d->what;
+  return d;
+}
+
 std::optional<Divergence> compare(const ResultSet& target, const ResultSet& oracle,
                                   const Normalization& n) {
   if (target.ok() != oracle.ok()) {
@@ -95,7 +107,9 @@ std::optional<Divergence> compare(const ResultSet& target, const ResultSet& orac
                       {}};
   }
   if (!target.ok()) {
-    if (errors_match(*target.error, *oracle.error, n)) return std::nullopt;
+    if (errors_match(*target.error, *oracle.error, n)) {
+      return rows_before_error(target, oracle, n);
+    }
     return Divergence{DivergenceKind::different_errors,
                       "different errors: target " + error_words(*target.error) + ", oracle " +
                           error_words(*oracle.error),

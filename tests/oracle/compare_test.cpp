@@ -171,6 +171,23 @@ TEST(Compare, errors_match_by_primary_code_and_messages_only_when_asked) {
   EXPECT_TRUE(compare(failure(1, "x"), failure(1, "y"), n));
 }
 
+// Rows given before the same error are compared when both sides gave some: a row made up before
+// the error is a divergence; rows on one side only are not compared.
+TEST(Compare, rows_before_the_same_error_are_compared_when_both_give_them) {
+  auto failed_after = [](std::vector<Row> rows) {
+    ResultSet f = failure(1, "jbench_fail");
+    f.rows = std::move(rows);
+    return f;
+  };
+  EXPECT_FALSE(
+      compare(failed_after({r(1, "a"), r(2, "b")}), failed_after({r(2, "b"), r(1, "a")}), {}));
+  auto d =
+      compare(failed_after({r(1, "a"), r(9, "made up")}), failed_after({r(1, "a"), r(2, "b")}), {});
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->what.rfind("before the same error: ", 0), 0u) << d->what;
+  EXPECT_FALSE(compare(failed_after({r(1, "a")}), failed_after({}), {}));
+}
+
 // Storage classes are compared: 1 and 1.0 differ, unless the comparison relaxes it explicitly.
 TEST(Compare, integer_and_real_rows_differ_unless_relaxed) {
   EXPECT_TRUE(compare(rows_of({{V::integer(1)}}), rows_of({{V::real(1.0)}}), {}));

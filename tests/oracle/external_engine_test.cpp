@@ -82,6 +82,17 @@ TEST(ExternalEngine, a_wrong_cache_behind_the_protocol_is_caught) {
   EXPECT_EQ(r.divergences[0].oracle_result, "1 row: (2125)");
 }
 
+// The reduction's script runs in the real sqlite3 shell.
+void expect_the_shell_runs(const Reduction& red, const std::string& name) {
+  const std::string script = test_support::temp_path(name + ".sql");
+  std::ofstream(script) << to_sql_script(red);
+  const proc::ToolRun shell = proc::run_to_completion(
+      {"/bin/sh", "-c", "exec sqlite3 -batch :memory: < " + script}, std::nullopt, 20000);
+  std::filesystem::remove(script);
+  ASSERT_TRUE(shell.started) << shell.error;
+  EXPECT_EQ(shell.exit_code, 0) << shell.err << to_sql_script(red);
+}
+
 // The fixture engine run over one corpus file against SQLite; `args` make it lie, or not.
 RunReport corpus_run(std::vector<std::string> args, const std::string& file) {
   args.insert(args.begin(), JBENCH_ORACLE_FIXTURE_ENGINE);
@@ -151,13 +162,7 @@ TEST(ExternalEngine, an_engine_that_invents_rows_in_a_limit_over_ties_is_caught)
   ASSERT_TRUE(red.reproduced) << describe(f);
   EXPECT_LE(red.records.size(), 10u) << to_sql_script(red);
   EXPECT_EQ(red.records.back().sql, f.sql);
-  const std::string script = test_support::temp_path("invented-ties.sql");
-  std::ofstream(script) << to_sql_script(red);
-  const proc::ToolRun shell = proc::run_to_completion(
-      {"/bin/sh", "-c", "exec sqlite3 -batch :memory: < " + script}, std::nullopt, 20000);
-  std::filesystem::remove(script);
-  ASSERT_TRUE(shell.started) << shell.error;
-  EXPECT_EQ(shell.exit_code, 0) << shell.err << to_sql_script(red);
+  expect_the_shell_runs(red, "invented-ties");
 }
 
 // The same lie on generated statements: their top-N queries are checked the same way.
@@ -199,13 +204,7 @@ TEST_P(ComposedOnlyLie, is_caught_at_a_composed_query_and_reduced_to_a_script_th
   ASSERT_TRUE(red.reproduced) << describe(f);
   EXPECT_LE(red.records.size(), 10u) << to_sql_script(red);
   EXPECT_EQ(red.records.back().sql, f.sql);
-  const std::string script = test_support::temp_path(lie + ".sql");
-  std::ofstream(script) << to_sql_script(red);
-  const proc::ToolRun shell = proc::run_to_completion(
-      {"/bin/sh", "-c", "exec sqlite3 -batch :memory: < " + script}, std::nullopt, 20000);
-  std::filesystem::remove(script);
-  ASSERT_TRUE(shell.started) << shell.error;
-  EXPECT_EQ(shell.exit_code, 0) << shell.err << to_sql_script(red);
+  expect_the_shell_runs(red, lie);
 
   for (const Corpus& c : checked_in_corpus()) {
     ProcessTarget liar = start({JBENCH_ORACLE_FIXTURE_ENGINE, "--lie", lie});

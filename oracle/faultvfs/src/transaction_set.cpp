@@ -18,17 +18,23 @@ std::string insert_row(SplitMix64& rng, int id, std::size_t text_length) {
          std::to_string(rng.below(1000)) + ", '" + text(rng, text_length) + "')";
 }
 
+// The table, its index and 24 starting rows; `next_id` is the first id after them. Rows of 100+
+// bytes over a 4 KiB page: the table and its index span several pages, so a transaction writes
+// more than one page and a torn commit would show.
+TransactionSet with_starting_rows(SplitMix64& rng, int& next_id) {
+  TransactionSet set;
+  set.setup = {"CREATE TABLE t(id INTEGER PRIMARY KEY, k INTEGER NOT NULL, v TEXT NOT NULL)",
+               "CREATE INDEX t_k ON t(k)"};
+  for (next_id = 1; next_id <= 24; ++next_id) set.setup.push_back(insert_row(rng, next_id, 120));
+  return set;
+}
+
 }  // namespace
 
 TransactionSet make_transaction_set(std::uint64_t seed) {
   SplitMix64 rng(seed);
-  TransactionSet set;
-  // Rows of 100+ bytes over a 4 KiB page: the table and its index span several pages, so a
-  // transaction writes more than one page and a torn commit would show.
-  set.setup = {"CREATE TABLE t(id INTEGER PRIMARY KEY, k INTEGER NOT NULL, v TEXT NOT NULL)",
-               "CREATE INDEX t_k ON t(k)"};
   int next_id = 1;
-  for (; next_id <= 24; ++next_id) set.setup.push_back(insert_row(rng, next_id, 120));
+  TransactionSet set = with_starting_rows(rng, next_id);
 
   SetTransaction insert{"insert", {}};
   for (int i = 0; i < 4; ++i) insert.statements.push_back(insert_row(rng, next_id++, 200));
@@ -68,11 +74,8 @@ TransactionSet make_transaction_set(std::uint64_t seed) {
 
 TransactionSet make_ledger_set(std::uint64_t seed, std::size_t count) {
   SplitMix64 rng(seed);
-  TransactionSet set;
-  set.setup = {"CREATE TABLE t(id INTEGER PRIMARY KEY, k INTEGER NOT NULL, v TEXT NOT NULL)",
-               "CREATE INDEX t_k ON t(k)"};
   int next_id = 1;
-  for (; next_id <= 24; ++next_id) set.setup.push_back(insert_row(rng, next_id, 120));
+  TransactionSet set = with_starting_rows(rng, next_id);
   for (std::size_t i = 0; i < count; ++i) {
     const bool wide = rng.below(4) == 0;
     SetTransaction t{wide ? "wide_insert_update" : "insert_update", {}};
