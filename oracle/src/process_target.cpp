@@ -140,17 +140,16 @@ std::string ProcessTarget::fail(const std::string& why) {
 
 ResultSet ProcessTarget::request(const std::string& statement, std::string_view sql,
                                  const std::vector<Value>& params) {
+  return exchange(RunRequest{next_id_++, std::string(sql), params, statement, std::nullopt});
+}
+
+// One request and its answer, bounded by the statement timeout; none once the engine is gone.
+ResultSet ProcessTarget::exchange(const RunRequest& req) {
   ResultSet r;
   if (gone_) {
     r.engine_failure = "the engine is gone: " + *gone_;
     return r;
   }
-  return exchange(RunRequest{next_id_++, std::string(sql), params, statement, std::nullopt});
-}
-
-// One request and its answer, bounded by the statement timeout.
-ResultSet ProcessTarget::exchange(const RunRequest& req) {
-  ResultSet r;
   std::string error;
   if (!child_->write_line(encode_request(req), static_cast<int>(statement_timeout_ms_), error)) {
     r.engine_failure = fail("it does not take requests: " + error);
@@ -188,8 +187,7 @@ Status ProcessTarget::switch_off(const std::vector<std::string>& names) {
   RunRequest req;
   req.id = next_id_++;
   req.switch_off = names;
-  const ResultSet r =
-      gone_ ? ResultSet{{}, {}, {}, "the engine is gone: " + *gone_} : exchange(req);
+  const ResultSet r = exchange(req);
   if (r.engine_failure) return Error{name() + " failed: " + *r.engine_failure, 0, ErrorKind::io};
   if (r.error) {
     return Error{name() + " refused to switch off its optimizations: " + r.error->message, 0,

@@ -93,11 +93,12 @@ class Explorer {
         verdict_(v),
         rng_(mix64(c.seed ^ 0x6372617368ULL)) {}
 
-  // `base`: the database file as the run found it.
-  void explore(const std::vector<FileEvent>& events, const std::string& base) {
+  // `base`: the database file as the run found it. An error when a state could not be written
+  // to the scratch directory: that is the host's failure, never SQLite's.
+  Status explore(const std::vector<FileEvent>& events, const std::string& base) {
     Disk disk;
     disk.durable[fs::path(state_db_).filename().string()] = base;
-    for (std::size_t i = 0; i < events.size(); ++i) {
+    for (std::size_t i = 0; i < events.size() && !host_error_; ++i) {
       const FileEvent& e = events[i];
       if (e.kind == FileEvent::Kind::sync) {
         ++verdict_.syncs;
@@ -111,7 +112,9 @@ class Explorer {
         crash_point(disk, i + 2);
       }
     }
-    crash_point(disk, events.size() + 1);
+    if (!host_error_) crash_point(disk, events.size() + 1);
+    if (host_error_) return Error{*host_error_, 0, ErrorKind::io};
+    return {};
   }
 
  private:
@@ -153,12 +156,18 @@ class Explorer {
 
   void check(const std::map<std::string, std::optional<std::string>>& files, std::size_t event,
              const std::string& variant) {
-    ++verdict_.states_explored;
+    if (host_error_) return;
     fault_detail::remove_database_files(state_db_);
     const fs::path dir = fs::path(state_db_).parent_path();
     for (const auto& [name, content] : files) {
-      if (content) std::ofstream(dir / name, std::ios::binary) << *content;
+      if (!content) continue;
+      std::ofstream out(dir / name, std::ios::binary);
+      if (!(out << *content) || !out.flush()) {
+        host_error_ = "cannot write the crash state '" + (dir / name).string() + "'";
+        return;
+      }
     }
+    ++verdict_.states_explored;
     RunObservation seen = fault_detail::observe(state_db_);
     seen.acknowledged = acknowledged_;
     seen.commit_in_doubt = in_flight_;
@@ -180,6 +189,7 @@ class Explorer {
   SplitMix64 rng_;
   std::size_t acknowledged_ = 0;
   bool in_flight_ = false;
+  std::optional<std::string> host_error_;  // a state that could not be written stops it all
   std::uint64_t seen_version_ = std::numeric_limits<std::uint64_t>::max();
   std::size_t seen_acknowledged_ = std::numeric_limits<std::size_t>::max();
 };
@@ -247,7 +257,7 @@ Result<CrashStateVerdict> explore_in(const CrashStateConfig& c, const fs::path& 
   if (!events) return events.error();
   v.events = events->size();
   Explorer explorer(c, (dir / "state" / "run.db").string(), std::move(*prefix), v);
-  explorer.explore(*events, read_file(start));
+  if (Status s = explorer.explore(*events, read_file(start)); !s) return s.error();
   return v;
 }
 
