@@ -115,6 +115,22 @@ TEST(RunMetrics, a_counted_run_gives_its_instructions_and_never_its_times) {
   EXPECT_FALSE(run_metrics(s, report::clean_collectors(run)).count("instructions_per_op"));
 }
 
+TEST(RunMetrics, a_counted_run_gives_its_allocation_calls_only_when_every_worker_counted_them) {
+  Json s = summary();
+  s["collectors"]["instructions"] = Json::parse(R"({"incarnations": [
+      {"phases": {"measure": {"instructions": "6000000", "allocations": "1200"}}},
+      {"phases": {"measure": {"instructions": "4000000", "allocations": "800"}}}]})");
+  Json run = run_with("not_requested", 0);
+  run["trace_mode"]["collectors"].push_back(
+      {{"name", "instructions"}, {"status", "ok"}, {"dropped", 0}});
+  EXPECT_DOUBLE_EQ(run_metrics(s, report::clean_collectors(run)).at("allocations_per_op"), 10);
+  // A record from before allocation calls were counted: the sum is unknown, not part of it.
+  s["collectors"]["instructions"]["incarnations"][1]["phases"]["measure"].erase("allocations");
+  const auto m = run_metrics(s, report::clean_collectors(run));
+  EXPECT_FALSE(m.count("allocations_per_op"));
+  EXPECT_TRUE(m.count("instructions_per_op"));
+}
+
 TEST(RunMetrics, a_clean_collector_that_saw_nothing_gives_a_measured_zero) {
   Json s = summary();
   s["collectors"]["syscall"]["incarnations"][0]["phases"]["measure"] = Json::object();
@@ -146,7 +162,11 @@ TEST(RunMetrics, every_metric_has_a_direction_and_unknown_ones_are_guessed_from_
   EXPECT_FALSE(higher_is_better("vm_steps_per_op"));
   EXPECT_FALSE(higher_is_better("instructions_per_op"));
   EXPECT_FALSE(higher_is_better("bytes_written_per_op"));
-  EXPECT_EQ(all_metrics().size(), 14u);
+  EXPECT_EQ(all_metrics().size(), 15u);
+  EXPECT_TRUE(is_counted_metric("instructions_per_op"));
+  EXPECT_TRUE(is_counted_metric("allocations_per_op"));
+  EXPECT_FALSE(is_counted_metric("cpu_ns_per_op"));
+  EXPECT_FALSE(is_counted_metric("counter:bytes_allocated_per_op"));
 }
 
 TEST(RunMetrics, the_workers_own_vm_step_count_needs_no_collector) {

@@ -23,6 +23,7 @@ using nlohmann::json;
 
 struct CountedRun {
   std::uint64_t instructions = 0;
+  std::uint64_t allocations = 0;  // calls into malloc and its kin
   std::uint64_t operations = 0;
   json vm_steps;
 };
@@ -70,6 +71,7 @@ std::map<std::string, CountedRun> counted_runs(const TempDir& dir, const std::st
     const json& counted = summary["collectors"]["instructions"];
     EXPECT_EQ(counted["source"], "callgrind") << counted;
     out[id] = {std::stoull(counted["measure_instructions"].get<std::string>()),
+               std::stoull(counted["measure_allocations"].get<std::string>()),
                summary["measure"]["operations"].get<std::uint64_t>(),
                summary["measure"]["vm_steps"]};
   }
@@ -89,6 +91,7 @@ TEST(CountedRuns, the_same_seed_counts_the_same_instructions_within_a_thousandth
     const double other = static_cast<double>(b.at(id).instructions);
     EXPECT_LE(std::fabs(other / static_cast<double>(run.instructions) - 1.0), 0.001)
         << id << ": " << run.instructions << " against " << b.at(id).instructions;
+    EXPECT_EQ(b.at(id).allocations, run.allocations) << id;
   }
   // The two seeds draw different operations: the count follows the work, not the clock.
   EXPECT_NE(a.begin()->second.instructions, std::next(a.begin())->second.instructions);
@@ -111,9 +114,25 @@ TEST(CountedRuns, a_planted_cost_of_about_one_percent_is_counted) {
   }
 }
 
+TEST(CountedRuns, planted_allocation_calls_are_counted_exactly) {
+  TempDir dir;
+  const auto base = counted_runs(dir, "instructions.yaml", "base");
+  const auto planted = counted_runs(dir, "instructions-allocations.yaml", "allocations");
+  ASSERT_EQ(base.size(), 2u);
+  ASSERT_EQ(planted.size(), base.size());
+  for (const auto& [id, run] : base) {
+    ASSERT_TRUE(planted.contains(id)) << id;
+    EXPECT_EQ(planted.at(id).vm_steps, run.vm_steps) << id << ": the same statements ran";
+    // Ten malloc calls after every measured operation, and nothing else changed.
+    EXPECT_EQ(planted.at(id).allocations, run.allocations + 10 * run.operations)
+        << id << ": base " << run.allocations << " over " << run.operations << " operations";
+  }
+}
+
 // `jbench compare BASE CANDIDATE --json` (settings may differ); the counted cell's
-// instructions_per_op row.
-json counted_row(const TempDir& dir, const std::string& base, const std::string& candidate) {
+// `metric` row.
+json counted_row(const TempDir& dir, const std::string& base, const std::string& candidate,
+                 const std::string& metric = "instructions_per_op") {
   const auto r =
       run_process({JBENCH_BINARY, "compare", dir.path() + "/out/" + base,
                    dir.path() + "/out/" + candidate, "--json", "--allow-different-settings"});
@@ -121,16 +140,14 @@ json counted_row(const TempDir& dir, const std::string& base, const std::string&
   const json doc = json::parse(r.out, nullptr, false);
   EXPECT_TRUE(doc.is_object()) << r.out << r.err;
   for (const auto& row : doc["rows"]) {
-    if (row["cell"] == "w1.persistent.mixed.small.counted" &&
-        row["metric"] == "instructions_per_op")
-      return row;
+    if (row["cell"] == "w1.persistent.mixed.small.counted" && row["metric"] == metric) return row;
     // A counted run's times are the counting runtime's: compare never reads them.
     if (row["cell"] == "w1.persistent.mixed.small.counted") {
       EXPECT_NE(row["metric"], "throughput_ops_per_s");
       EXPECT_NE(row["metric"], "p50_ns");
     }
   }
-  ADD_FAILURE() << "no instructions_per_op row of the counted cell:\n" << r.out;
+  ADD_FAILURE() << "no " << metric << " row of the counted cell:\n" << r.out;
   return json();
 }
 
@@ -162,6 +179,15 @@ TEST(CountedRuns, compare_finds_a_planted_one_percent_and_calls_the_same_build_t
   const json same = counted_row(dir, "a", "a-again");
   EXPECT_EQ(same["verdict"], "same") << same.dump(1);
   EXPECT_LE(std::fabs(same["ratio"].get<double>() - 1), 0.001) << same;
+
+  // Allocation calls are counted beside the instructions, paired the same way: the same build
+  // makes exactly the same calls, and a planted loop of arithmetic allocates nothing.
+  for (const char* candidate : {"a-again", "planted"}) {
+    const json calls = counted_row(dir, "a", candidate, "allocations_per_op");
+    EXPECT_EQ(calls["verdict"], "same") << candidate << calls.dump(1);
+    EXPECT_TRUE(calls["paired"].get<bool>()) << calls;
+    EXPECT_DOUBLE_EQ(calls["ratio"].get<double>(), 1.0) << calls;
+  }
 }
 
 TEST(CountedRuns, the_report_shows_counts_with_their_source_and_never_the_counted_times) {
@@ -242,6 +268,12 @@ TEST(CountedRuns, a_count_that_is_not_the_kept_callgrind_output_is_found) {
   });
   EXPECT_TRUE(validation_codes(bundle).contains("counted.mismatch"));
   edit_record(r1, [&original](json& r) { r["instructions"] = original; });
+  edit_record(r1, [&original](json& r) {
+    original = r["allocations"];
+    r["allocations"] = std::to_string(std::stoull(original) + 1);
+  });
+  EXPECT_TRUE(validation_codes(bundle).contains("counted.mismatch"));
+  edit_record(r1, [&original](json& r) { r["allocations"] = original; });
 
   // Another process's output in its place.
   json kept1, kept2;

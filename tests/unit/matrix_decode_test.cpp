@@ -33,9 +33,9 @@ TEST(MatrixDecode, decodes_a_valid_matrix_with_defaults_filled) {
   EXPECT_EQ(m.trace_modes.size(), 4u);
   EXPECT_EQ(m.measure.kind, Phase::Kind::operations);
   EXPECT_EQ(m.sha256.size(), 64u);
-  // plant_fsync_file (no value), plant_delay_ns and plant_sleep_ns (0) and subquery_cache (off)
-  // among them
-  ASSERT_EQ(m.workload.params.size(), 9u);
+  // plant_fsync_file (no value), plant_delay_ns, plant_sleep_ns, plant_work_loops and
+  // plant_allocations (0) and subquery_cache (off) among them
+  ASSERT_EQ(m.workload.params.size(), 10u);
   for (const auto& p : m.workload.params) EXPECT_TRUE(p.defaulted) << p.key;
 }
 

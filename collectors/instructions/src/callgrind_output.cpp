@@ -1,6 +1,7 @@
 #include "jbench/collectors/instructions/callgrind_output.h"
 
 #include <charconv>
+#include <unordered_set>
 
 #include "jbench/events/event_file.h"
 #include "jbench/events/line_reader.h"
@@ -46,43 +47,97 @@ std::optional<std::uint64_t> CallgrindTotals::instructions() const {
   return std::nullopt;
 }
 
-std::optional<CallgrindTotals> parse_callgrind_totals(std::string_view text) {
-  CallgrindTotals t;
-  std::optional<std::vector<std::uint64_t>> totals, summary;
-  while (!text.empty()) {
-    const std::size_t nl = text.find('\n');
-    std::string_view line = text.substr(0, nl);
-    text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
+bool is_allocation_function(std::string_view name) {
+  // Callgrind names a recursion level "malloc'2": the function is the same.
+  name = name.substr(0, name.find('\''));
+  for (std::string_view f :
+       {"malloc", "calloc", "realloc", "reallocarray", "posix_memalign", "aligned_alloc",
+        "memalign", "valloc", "pvalloc", "__libc_malloc", "__libc_calloc", "__libc_realloc",
+        "__libc_memalign", "__libc_valloc", "__libc_pvalloc"}) {
+    if (name == f) return true;
+  }
+  return false;
+}
+
+namespace {
+
+// One pass over the file's lines, keeping only what jbench reads.
+class TotalsReader {
+ public:
+  void line(std::string_view line) {
     std::string_view v;
-    if (take(line, "events: ", v)) {
-      for (std::string_view w : words(v)) t.events.emplace_back(w);
+    if (take(line, "cfn=", v)) {
+      called_allocation_ = allocation_function(v);
+    } else if (take(line, "fn=", v)) {
+      allocation_function(v);  // only to learn the name behind its number
+    } else if (take(line, "calls=", v)) {
+      if (called_allocation_) t_.allocations += call_count(v);
+    } else if (take(line, "events: ", v)) {
+      for (std::string_view w : words(v)) t_.events.emplace_back(w);
     } else if (take(line, "totals: ", v)) {
-      totals = numbers(v);
+      totals_ = numbers(v);
     } else if (take(line, "summary: ", v)) {
-      summary = numbers(v);
+      summary_ = numbers(v);
     } else if (take(line, "pid: ", v)) {
-      std::from_chars(v.data(), v.data() + v.size(), t.pid);
+      std::from_chars(v.data(), v.data() + v.size(), t_.pid);
     } else if (take(line, "cmd: ", v)) {
-      t.command = std::string(v);
+      t_.command = std::string(v);
     }
   }
-  if (t.events.empty() || !(totals || summary)) return std::nullopt;
-  t.totals = totals ? *totals : *summary;
-  return t;
+
+  std::optional<CallgrindTotals> finish() {
+    if (t_.events.empty() || !(totals_ || summary_)) return std::nullopt;
+    t_.totals = totals_ ? *totals_ : *summary_;
+    return std::move(t_);
+  }
+
+ private:
+  // A function given as "(id) name" (the first time, with name compression), "(id)" (later) or
+  // "name" (without compression): whether it is an allocation function.
+  bool allocation_function(std::string_view spec) {
+    if (!spec.starts_with('(')) return is_allocation_function(spec);
+    const std::size_t close = spec.find(')');
+    if (close == std::string_view::npos) return false;
+    const std::string id(spec.substr(1, close - 1));
+    if (close + 1 < spec.size()) {
+      const bool allocation = is_allocation_function(spec.substr(close + 2));
+      if (allocation) allocation_ids_.insert(id);
+      return allocation;
+    }
+    return allocation_ids_.contains(id);
+  }
+
+  // "calls=<count> <target position>".
+  static std::uint64_t call_count(std::string_view v) {
+    std::uint64_t n = 0;
+    std::from_chars(v.data(), v.data() + v.size(), n);
+    return n;
+  }
+
+  CallgrindTotals t_;
+  std::optional<std::vector<std::uint64_t>> totals_, summary_;
+  std::unordered_set<std::string> allocation_ids_;
+  bool called_allocation_ = false;
+};
+
+}  // namespace
+
+std::optional<CallgrindTotals> parse_callgrind_totals(std::string_view text) {
+  TotalsReader reader;
+  while (!text.empty()) {
+    const std::size_t nl = text.find('\n');
+    reader.line(text.substr(0, nl));
+    text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
+  }
+  return reader.finish();
 }
 
 std::optional<CallgrindTotals> read_callgrind_totals(const std::string& path, std::string& error) {
-  // Only the header and the totals matter; the cost lines between them are read and dropped.
-  std::string kept;
+  TotalsReader reader;
   const auto read = events::for_each_line(
       path, kMaxLineBytes,
-      [&kept](std::size_t, std::string_view line) {
-        for (std::string_view key : {"events: ", "totals: ", "summary: ", "pid: ", "cmd: "}) {
-          if (line.starts_with(key)) {
-            kept.append(line);
-            kept += '\n';
-          }
-        }
+      [&reader](std::size_t, std::string_view line) {
+        reader.line(line);
         return true;
       },
       [](std::size_t) {});
@@ -90,7 +145,7 @@ std::optional<CallgrindTotals> read_callgrind_totals(const std::string& path, st
     error = read.error;
     return std::nullopt;
   }
-  auto totals = parse_callgrind_totals(kept);
+  auto totals = reader.finish();
   if (!totals) error = path + ": no events and totals lines (not callgrind output, or cut)";
   return totals;
 }

@@ -93,7 +93,8 @@ class InstructionsCollector final : public Collector {
     e.extra["valgrind"] = valgrind_;
     e.extra["version"] = version_;
     e.extra["counted"] =
-        "instructions executed (callgrind's Ir) from the bridge's measure phase to the next phase";
+        "instructions executed (callgrind's Ir) and calls into the C library's allocation "
+        "functions, from the bridge's measure phase to the next phase";
     e.extra["proof"] = "each worker's process ran callgrind's executable before release";
     std::vector<Json> records;
     Json kept = Json::array();
@@ -130,6 +131,7 @@ class InstructionsCollector final : public Collector {
                          {"phase", "measure"},
                          {"event", "Ir"},
                          {"instructions", std::to_string(*totals->instructions())},
+                         {"allocations", std::to_string(totals->allocations)},
                          {"callgrind", kept.back()}});
     }
     e.extra["callgrind_files"] = kept;
@@ -151,7 +153,7 @@ class InstructionsCollector final : public Collector {
                 {"backend", "callgrind"},
                 {"backend_version", version_},
                 {"clock", "CLOCK_MONOTONIC"},
-                {"units", {{"t_ns", "ns"}, {"instructions", "count"}}},
+                {"units", {{"t_ns", "ns"}, {"instructions", "count"}, {"allocations", "calls"}}},
                 {"run_id", context_.run_id},
                 {"boot_id", context_.boot_id}}
                .dump()

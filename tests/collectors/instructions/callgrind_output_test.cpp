@@ -60,5 +60,64 @@ TEST(CallgrindOutput, the_command_counts_from_the_measure_phase_only_and_follows
   }
 }
 
+// Calls as callgrind writes them (3.19, name compression on): a function named once with its
+// number, later by the number alone; the called function set by cfn= for the calls= after it.
+constexpr const char* kCalls =
+    "events: Ir\n"
+    "fn=(10) main\n"
+    "cfn=(12) malloc\n"
+    "calls=1000 3281\n"
+    "5 4000\n"
+    "cfn=(14) free\n"
+    "calls=1000 3350\n"
+    "6 3000\n"
+    "cfn=(16) strdup\n"
+    "calls=1 40\n"
+    "7 90\n"
+    "fn=(16)\n"
+    "cfn=(12)\n"
+    "calls=1 3281\n"
+    "8 70\n"
+    "fn=(20) helper\n"
+    "cfn=(22) calloc'2\n"
+    "calls=3 +38\n"
+    "9 12\n"
+    "cfn=(24) __libc_realloc\n"
+    "calls=2 -4\n"
+    "9 12\n"
+    "cfn=(26) _int_malloc\n"
+    "calls=7 12\n"
+    "9 12\n"
+    "totals: 20000\n";
+
+TEST(CallgrindOutput, counts_the_calls_into_allocation_functions_from_every_caller) {
+  const auto t = parse_callgrind_totals(kCalls);
+  ASSERT_TRUE(t);
+  // malloc 1000 + 1 (from strdup, named by number), calloc 3, realloc 2; free, strdup and the
+  // allocator's internal _int_malloc are not allocation calls.
+  EXPECT_EQ(t->allocations, 1006u);
+  EXPECT_EQ(*t->instructions(), 20000u);
+}
+
+TEST(CallgrindOutput, names_without_compression_and_a_file_without_calls_count_the_same_way) {
+  const auto plain = parse_callgrind_totals(
+      "events: Ir\nfn=main\ncfn=malloc\ncalls=5 1\n1 2\ncfn=puts\ncalls=2 1\n1 2\ntotals: 9\n");
+  ASSERT_TRUE(plain);
+  EXPECT_EQ(plain->allocations, 5u);
+  EXPECT_EQ(parse_callgrind_totals(kOutput)->allocations, 0u);
+}
+
+TEST(CallgrindOutput, knows_the_allocation_functions_by_name) {
+  for (const char* f :
+       {"malloc", "calloc", "realloc", "reallocarray", "posix_memalign", "aligned_alloc",
+        "memalign", "valloc", "pvalloc", "__libc_malloc", "malloc'3"}) {
+    EXPECT_TRUE(is_allocation_function(f)) << f;
+  }
+  for (const char* f : {"free", "strdup", "_int_malloc", "mallocx", "operator new(unsigned long)",
+                        "sqlite3Malloc", ""}) {
+    EXPECT_FALSE(is_allocation_function(f)) << f;
+  }
+}
+
 }  // namespace
 }  // namespace jbench::collectors

@@ -119,6 +119,12 @@ void parse_plants(Checker& c, const json& p, WorkloadParams& params) {
       params.plant_work_loops = static_cast<std::uint64_t>(*v);
     }
   }
+  if (p.contains("plant_allocations")) {
+    if (auto v = c.integer(p["plant_allocations"], "params.plant_allocations", 0,
+                           kMaxPlantAllocations)) {
+      params.plant_allocations = static_cast<std::uint64_t>(*v);
+    }
+  }
   if (p.contains("plant_sleep_ns")) {
     if (auto v = c.integer(p["plant_sleep_ns"], "params.plant_sleep_ns", 0, kMaxPlantNs)) {
       params.plant_sleep_ns = static_cast<std::uint64_t>(*v);
@@ -145,7 +151,7 @@ void parse_params(Checker& c, const json& p, const json& lane, WorkloadParams& p
   if (!c.keys(p, "params",
               {"synchronous", "ops_per_transaction", "busy_timeout_ms", "read_ratio",
                "page_cache_kib", "plant_fsync_file", "plant_delay_ns", "plant_sleep_ns",
-               "plant_work_loops", "subquery_cache"},
+               "plant_work_loops", "plant_allocations", "subquery_cache"},
               {"synchronous", "ops_per_transaction", "busy_timeout_ms", "page_cache_kib"})) {
     return;
   }
@@ -259,6 +265,8 @@ json describe_message() {
               "nanoseconds every operation sleeps, inside its latency and its statement's span"),
       integer("plant_work_loops", kMaxPlantWorkLoops, 0,
               "iterations of a fixed arithmetic loop added to every operation"),
+      integer("plant_allocations", kMaxPlantAllocations, 0,
+              "malloc calls (64 bytes, each freed at once) added to every operation"),
       {{"name", "subquery_cache"},
        {"type", "choice"},
        {"choices", kCachePolicies},

@@ -155,7 +155,7 @@ std::optional<std::uint64_t> Workload::run_attempts(Connection& conn, const TxnP
     const Attempt a =
         attempt_transaction(conn, catalog_, plan, limit, deadline, plant_ ? &*plant_ : nullptr,
                             {config_.params.plant_delay_ns, config_.params.plant_sleep_ns,
-                             config_.params.plant_work_loops});
+                             config_.params.plant_work_loops, config_.params.plant_allocations});
     if (a.plant) s.plant.add(*a.plant);
     s.plant_sleeps += a.sleeps;
     s.plant_slept_ns += a.slept_ns;

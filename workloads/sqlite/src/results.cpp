@@ -153,6 +153,9 @@ json result_json(const Workload& w, const PhaseStats& m, const std::string& runt
   if (cfg.params.plant_work_loops > 0) {
     r["plant_work"] = {{"loops_per_operation", cfg.params.plant_work_loops}};
   }
+  if (cfg.params.plant_allocations > 0) {
+    r["plant_allocations"] = {{"calls_per_operation", cfg.params.plant_allocations}};
+  }
   if (cfg.params.plant_sleep_ns > 0) {
     r["plant_sleep"] = {{"sleep_ns", ns(cfg.params.plant_sleep_ns)},
                         {"calls", m.plant_sleeps},

@@ -1,5 +1,7 @@
 #include "jbench/sqlite_workload/transaction.h"
 
+#include <cstdlib>
+
 #include "jbench/common/clock.h"
 #include "jbench/sqlite_workload/trace.h"
 
@@ -23,6 +25,16 @@ std::uint64_t thread_cpu_ns() {
   for (std::uint64_t i = 0; i < loops; ++i) {
     x = x * 6364136223846793005ULL + 1442695040888963407ULL;
     asm volatile("" : "+r"(x));
+  }
+}
+
+// The allocation plant: `count` calls to malloc, each block freed at once. The empty asm makes
+// the block's address escape, so the compiler cannot remove the pair.
+[[gnu::noinline]] void plant_allocations(std::uint64_t count) {
+  for (std::uint64_t i = 0; i < count; ++i) {
+    void* block = std::malloc(64);
+    asm volatile("" : : "r"(block) : "memory");
+    std::free(block);
   }
 }
 
@@ -162,6 +174,7 @@ Attempt attempt_transaction(Connection& conn, const QueryCatalog& catalog, const
         ++a.sleeps;
       }
       if (delays.work_loops > 0) plant_work(delays.work_loops);
+      if (delays.allocations > 0) plant_allocations(delays.allocations);
       r.end_ns = monotonic_ns();
     }
     a.ops.push_back(r);

@@ -104,7 +104,8 @@ std::string comparison_to_text(const Comparison& c) {
     if (std::any_of(c.rows.begin(), c.rows.end(),
                     [](const MetricRow& r) { return r.paired_by == "seed"; })) {
       out += fmt::format(
-          "counted metrics (instructions_per_op): each candidate run paired with the base run of "
+          "counted metrics (instructions_per_op, allocations_per_op): each candidate run paired "
+          "with the base run of "
           "its seed; ratio = geometric mean of the pairs' ratios, p: Student's t on their logs, "
           "same = within +-{:.1f}%.\n",
           c.options.counted_threshold * 100);

@@ -13,13 +13,14 @@ namespace {
 
 using Json = nlohmann::json;
 
-// The run's own figures, the instructions of a counted run, the workload's own count of its
-// engine's work, then the counters of the cpu, syscall and gc collectors.
-constexpr std::array<MetricInfo, 14> kMetrics = {{
+// The run's own figures, the instructions and allocation calls of a counted run, the workload's
+// own count of its engine's work, then the counters of the cpu, syscall and gc collectors.
+constexpr std::array<MetricInfo, 15> kMetrics = {{
     {"throughput_ops_per_s", true},
     {"p50_ns", false},
     {"p99_ns", false},
     {"instructions_per_op", false, true},
+    {"allocations_per_op", false, true},
     {"vm_steps_per_op", false},
     {"cpu_ns_per_op", false},
     {"context_switches_per_op", false},
@@ -84,6 +85,13 @@ bool higher_is_better(std::string_view metric) {
     if (m.name == metric) return m.higher_is_better;
   }
   return !(metric.ends_with("_ns") || metric.ends_with("_per_op"));
+}
+
+bool is_counted_metric(std::string_view metric) {
+  for (const MetricInfo& m : kMetrics) {
+    if (m.name == metric) return m.counted;
+  }
+  return false;
 }
 
 namespace {
@@ -184,9 +192,15 @@ std::map<std::string, double> run_metrics(const Json& summary, const std::set<st
   if (!ops || *ops <= 0) return out;  // nothing to divide by: no per-operation counter
   const PerOp per_op(out, *ops);
   if (clean.count("instructions")) {
-    per_op("instructions_per_op",
-           over_incarnations(member(member(collectors, "instructions"), "incarnations"),
-                             [](const Json& m) { return number(member(m, "instructions")); }));
+    const Json& counted_incarnations = member(member(collectors, "instructions"), "incarnations");
+    per_op("instructions_per_op", over_incarnations(counted_incarnations, [](const Json& m) {
+             return number(member(m, "instructions"));
+           }));
+    // Absent from records made before allocation calls were counted: unknown, never zero.
+    per_op("allocations_per_op",
+           over_incarnations(
+               counted_incarnations, [](const Json& m) { return number(member(m, "allocations")); },
+               Missing::unknown));
   }
   // The SQLite worker counts its statements' virtual-machine steps itself (docs/worker-protocol.md,
   // `vm_steps`): the engine's own accounting, in every trace mode, no collector involved.

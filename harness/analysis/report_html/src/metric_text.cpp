@@ -8,11 +8,12 @@
 namespace jbench::report_html {
 
 std::string metric_label(std::string_view metric) {
-  static constexpr std::array<std::pair<std::string_view, std::string_view>, 13> kKnown = {{
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 14> kKnown = {{
       {"throughput_ops_per_s", "throughput (ops/s)"},
       {"p50_ns", "p50 latency"},
       {"p99_ns", "p99 latency"},
       {"instructions_per_op", "instructions per operation (counted)"},
+      {"allocations_per_op", "allocation calls per operation (counted)"},
       {"cpu_ns_per_op", "CPU time per operation"},
       {"context_switches_per_op", "context switches per operation"},
       {"page_faults_per_op", "page faults per operation"},

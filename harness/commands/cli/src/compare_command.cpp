@@ -125,8 +125,8 @@ Action add_compare_command(CLI::App& app) {
       ->default_val(o->options.threshold)
       ->check(CLI::Range(1e-4, 0.5));
   app.add_option("--counted-threshold", o->options.counted_threshold,
-                 "the same for counted metrics (instructions_per_op), compared run by run of one "
-                 "seed")
+                 "the same for counted metrics (instructions_per_op, allocations_per_op), compared "
+                 "run by run of one seed")
       ->default_val(o->options.counted_threshold)
       ->check(CLI::Range(1e-5, 0.5));
   app.add_option("--thresholds-from", o->aa_reports,

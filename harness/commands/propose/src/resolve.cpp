@@ -264,14 +264,16 @@ ModesRun accepting_cells(const Plan& plan, const ParsedFilters& accept_filters,
 
 // A metric only some trace modes measure needs such a mode among the proposal's cells.
 void check_modes_measure(const Proposal& p, const ModesRun& modes, Checker& c) {
-  // Instructions are counted only by counted runs (docs/trace-modes.md, "counted").
+  // Instructions and allocation calls are counted only by counted runs (docs/trace-modes.md,
+  // "counted").
   const auto needs_counted = [&](const SourceLocation& at, const char* path,
                                  const std::string& metric) {
-    if (metric != "instructions_per_op" || modes.counted) return;
+    if (!compare::is_counted_metric(metric) || modes.counted) return;
     c.error(at, path,
-            "instructions_per_op is counted only in the counted trace mode, and the proposal's "
-            "cells have none: add it to 'only: {trace: ...}' (and, for the primary, to "
-            "'rule.accept_cells')");
+            fmt::format("{} is counted only in the counted trace mode, and the proposal's "
+                        "cells have none: add it to 'only: {{trace: ...}}' (and, for the primary, "
+                        "to 'rule.accept_cells')",
+                        metric));
   };
   needs_counted(p.rule.where, "rule.primary", p.rule.primary);
   for (const auto& counter : p.counters) {

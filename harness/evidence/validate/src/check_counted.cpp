@@ -61,6 +61,13 @@ void check_record(const std::string& root, const RunView& r, const std::string& 
                  fmt::format("the record says {} instructions, callgrind's output {}",
                              stated.empty() ? "(none)" : stated, *totals->instructions()));
   }
+  // Records written before allocations were counted lack the field; one that has it must agree.
+  if (const auto calls = string_at(record, "allocations");
+      calls && *calls != std::to_string(totals->allocations)) {
+    findings.add("counted.mismatch", raw, at,
+                 fmt::format("the record says {} allocation calls, callgrind's output {}", *calls,
+                             totals->allocations));
+  }
 }
 
 void check_run(const std::string& root, const RunView& r, Findings& findings) {

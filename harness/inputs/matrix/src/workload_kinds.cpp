@@ -9,7 +9,7 @@ constexpr std::array<std::string_view, 4> kSynchronousLevels = {"off", "normal",
 constexpr std::array<std::string_view, 3> kSubqueryCachePolicies = {"off", "transaction",
                                                                     "connection"};
 
-const std::array<ParamSpec, 9> kSqliteParams = {{
+const std::array<ParamSpec, 10> kSqliteParams = {{
     {"synchronous", ParamSpec::Type::choice, 0, 0, kSynchronousLevels, std::string("normal"),
      "PRAGMA synchronous of every connection"},
     {"ops_per_transaction",
@@ -71,6 +71,16 @@ const std::array<ParamSpec, 9> kSqliteParams = {{
      std::int64_t{0},
      "iterations of a fixed arithmetic loop (a few instructions each) added to every operation, "
      "inside its latency (0: none)"},
+    // A known number of allocation calls per operation, for checking that a counted comparison
+    // sees allocations_per_op move by exactly that many (docs/trace-modes.md); 0 plants nothing.
+    {"plant_allocations",
+     ParamSpec::Type::integer,
+     0,
+     1'000'000,
+     {},
+     std::int64_t{0},
+     "malloc calls (64 bytes each, freed at once) added to every operation, inside its latency "
+     "(0: none)"},
     // An optimization candidate (docs/worker-protocol.md, params.subquery_cache); `connection`
     // is deliberately wrong, for showing that the oracle pass catches it.
     {"subquery_cache", ParamSpec::Type::choice, 0, 0, kSubqueryCachePolicies, std::string("off"),

@@ -56,6 +56,9 @@ struct WorkloadParams {
   // of known size in instructions, the same on every machine, for checking counted comparisons
   // (docs/trace-modes.md, "counted"). 0: none.
   std::uint64_t plant_work_loops = 0;
+  // malloc calls (64 bytes, each freed at once) added to every operation, inside its latency: an
+  // allocation count of known size for checking counted comparisons. 0: none.
+  std::uint64_t plant_allocations = 0;
   SubqueryCachePolicy subquery_cache = SubqueryCachePolicy::off;
 };
 
@@ -78,6 +81,7 @@ inline constexpr std::uint64_t kMaxDurationMs = 86'400'000;   // a day
 inline constexpr std::uint64_t kMaxOperations = 1'000'000'000'000;
 inline constexpr std::uint64_t kMaxPlantNs = 10'000'000;          // plant_delay_ns, plant_sleep_ns
 inline constexpr std::uint64_t kMaxPlantWorkLoops = 100'000'000;  // plant_work_loops
+inline constexpr std::uint64_t kMaxPlantAllocations = 1'000'000;  // plant_allocations
 
 struct ConfigParse {
   std::optional<WorkerConfig> config;

@@ -69,11 +69,13 @@ struct Attempt {
 // operation it stands for (its op type and span stay those of the original statement).
 // After every statement, inside its latency and span: `delays.busy_ns` (params.plant_delay_ns)
 // busy-waited, then `delays.sleep_ns` (params.plant_sleep_ns) slept, then `delays.work_loops`
-// (params.plant_work_loops) iterations of a fixed loop run.
+// (params.plant_work_loops) iterations of a fixed loop run, then `delays.allocations`
+// (params.plant_allocations) blocks allocated and freed.
 struct OpDelays {
   std::uint64_t busy_ns = 0;
   std::uint64_t sleep_ns = 0;
   std::uint64_t work_loops = 0;
+  std::uint64_t allocations = 0;
 };
 Attempt attempt_transaction(Connection& conn, const QueryCatalog& catalog, const TxnPlan& plan,
                             std::size_t limit, std::uint64_t deadline, FsyncPlant* plant,

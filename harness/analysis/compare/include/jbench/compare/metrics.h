@@ -36,6 +36,9 @@ std::vector<MetricInfo> metrics_with_project_counters(const std::set<std::string
 // Known metric names have their direction; an unknown one (a newer bundle) is lower-is-better
 // only if it ends in _ns or _per_op.
 bool higher_is_better(std::string_view metric);
+// Whether only counted runs measure it (MetricInfo::counted): instructions_per_op,
+// allocations_per_op.
+bool is_counted_metric(std::string_view metric);
 
 // metric -> value, for one run: its summary.json and the collectors that ran cleanly in it
 // (report::clean_collectors of its run.json). Values the run does not support (see above) are
