@@ -67,9 +67,29 @@ TEST(CompareCounters, planted_fsyncs_regress_the_traced_cells_and_baselines_have
     const auto* calls = row(report, cell + mode, "traced_syscalls_per_op");
     ASSERT_NE(calls, nullptr) << mode;
     EXPECT_GT((*calls)["candidate_median"].get<double>(), (*calls)["base_median"].get<double>());
+    // The call by name says which one rose: fdatasync, by one per operation.
+    const auto* fdatasync = row(report, cell + mode, "syscall:fdatasync_per_op");
+    ASSERT_NE(fdatasync, nullptr) << mode << "\n" << c.out;
+    EXPECT_EQ((*fdatasync)["verdict"], "regressed") << mode << " " << fdatasync->dump();
+    EXPECT_NEAR(
+        (*fdatasync)["candidate_median"].get<double>() - (*fdatasync)["base_median"].get<double>(),
+        1.0, 0.1)
+        << mode << " " << fdatasync->dump();
+    // Every run of either side counts in every call's row: a call a run did not make is its
+    // measured zero, never a missing run.
+    std::size_t call_rows = 0;
+    for (const auto& r : report["rows"]) {
+      if (r["cell"] != cell + mode || !r["metric"].get<std::string>().starts_with("syscall:"))
+        continue;
+      ++call_rows;
+      EXPECT_EQ(r["n_base"], 6) << r.dump();
+      EXPECT_EQ(r["n_candidate"], 6) << r.dump();
+    }
+    EXPECT_GE(call_rows, 2u) << mode;
   }
   EXPECT_EQ(row(report, cell + "baseline", "fsyncs_per_op"), nullptr) << c.out;
   EXPECT_EQ(row(report, cell + "baseline", "traced_syscalls_per_op"), nullptr) << c.out;
+  EXPECT_EQ(row(report, cell + "baseline", "syscall:fdatasync_per_op"), nullptr) << c.out;
   // The sqlite worker has no collector of garbage: its gc collector is not available, so there
   // is no gc row either.
   EXPECT_EQ(row(report, cell + "light", "gc_collections_per_op"), nullptr) << c.out;

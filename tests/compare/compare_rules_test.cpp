@@ -5,6 +5,7 @@
 
 #include "hand_made_side.h"
 #include "jbench/compare/compare.h"
+#include "jbench/compare/metrics.h"
 
 namespace jbench::compare {
 namespace {
@@ -259,6 +260,36 @@ TEST(CompareRules, the_fdr_is_controlled_across_cells) {
   std::size_t regressed = 0;
   for (const MetricRow& r : c.rows) regressed += r.verdict == Verdict::regressed;
   EXPECT_EQ(regressed, 2u);
+}
+
+// Calls by name: a run that made no call of a name is a measured zero in that call's row, on
+// either side, once the comparison knows every call either side made.
+TEST(CompareRules, a_call_only_the_candidate_makes_is_compared_against_measured_zeros) {
+  auto base = test::hand_made_side("a", kTracedSyscallsPerOp, {3, 3, 3, 3, 3, 3});
+  auto cand = test::hand_made_side("b", kTracedSyscallsPerOp, {4, 4, 4, 4, 4, 4});
+  SideCell& b = base.cells.begin()->second;
+  b.calls.assign(6, {{"syscall:pwrite64_per_op", 3.0}});
+  b.calls[2] = {{"syscall:pwrite64_per_op", 2.0}, {"syscall:pread64_per_op", 1.0}};
+  SideCell& c = cand.cells.begin()->second;
+  c.calls.assign(6, {{"syscall:pwrite64_per_op", 3.0}, {"syscall:fdatasync_per_op", 1.0}});
+  complete_call_counts(base, call_count_metrics(base));
+  EXPECT_EQ(b.metrics["syscall:pread64_per_op"], (std::vector<double>{0, 0, 1, 0, 0, 0}));
+  EXPECT_EQ(b.metrics["syscall:pwrite64_per_op"], (std::vector<double>{3, 3, 2, 3, 3, 3}));
+  EXPECT_FALSE(b.metrics.contains("syscall:fdatasync_per_op"));  // not known to this side
+
+  const Comparison cmp = compare_bundles(base, cand, {});
+  const MetricRow* fdatasync = nullptr;
+  for (const MetricRow& r : cmp.rows) {
+    if (r.metric == "syscall:fdatasync_per_op") fdatasync = &r;
+  }
+  ASSERT_NE(fdatasync, nullptr);
+  EXPECT_EQ(fdatasync->n_base, 6u);
+  EXPECT_EQ(fdatasync->n_candidate, 6u);
+  EXPECT_EQ(fdatasync->verdict, Verdict::regressed);
+  // A cell without a clean syscall collector (no traced_syscalls_per_op) gets no call rows.
+  auto untraced = test::hand_made_side("c", "throughput_ops_per_s", {1, 2, 3});
+  complete_call_counts(untraced, {"syscall:fdatasync_per_op"});
+  EXPECT_FALSE(untraced.cells.begin()->second.metrics.contains("syscall:fdatasync_per_op"));
 }
 
 }  // namespace

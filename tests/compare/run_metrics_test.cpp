@@ -47,6 +47,13 @@ TEST(RunMetrics, clean_collectors_give_counters_per_measured_operation) {
   EXPECT_DOUBLE_EQ(m.at("context_switches_per_op"), 0.5);  // (30 + 10 + 60 + 0) / 200
   EXPECT_DOUBLE_EQ(m.at("fsyncs_per_op"), 1.0);
   EXPECT_DOUBLE_EQ(m.at("traced_syscalls_per_op"), 2.0);  // calls only: off-CPU intervals are not
+  // Each call by name, and no off-CPU interval among them.
+  EXPECT_DOUBLE_EQ(m.at("syscall:fdatasync_per_op"), 0.75);
+  EXPECT_DOUBLE_EQ(m.at("syscall:fsync_per_op"), 0.25);
+  EXPECT_DOUBLE_EQ(m.at("syscall:pwrite64_per_op"), 1.0);
+  for (const auto& [metric, value] : m) {
+    EXPECT_EQ(metric.find("off-cpu"), std::string::npos) << metric;
+  }
   EXPECT_DOUBLE_EQ(m.at("gc_collections_per_op"), 0.02);  // warmup's collections left out
   EXPECT_DOUBLE_EQ(m.at("gc_pause_ns_per_op"), 40);
 }
@@ -227,11 +234,17 @@ TEST(RunMetrics, project_counters_are_named_and_ordered_after_jbenchs_own) {
   EXPECT_FALSE(results::is_project_counter("counter:_per_op"));
   EXPECT_FALSE(results::is_project_counter("vm_steps_per_op"));
   EXPECT_FALSE(results::is_project_counter("counter:steps"));
-  const std::set<std::string> seen = {"result:a_per_op", "p50_ns", "counter:b_per_op"};
-  const auto metrics = metrics_with_project_counters(seen);
-  ASSERT_EQ(metrics.size(), all_metrics().size() + 2);
-  EXPECT_EQ(metrics[all_metrics().size()].name, "counter:b_per_op");
+  const std::set<std::string> seen = {"result:a_per_op", "p50_ns", "counter:b_per_op",
+                                      "syscall:pread64_per_op"};
+  const auto metrics = metrics_with_named_counters(seen);
+  ASSERT_EQ(metrics.size(), all_metrics().size() + 3);
+  EXPECT_EQ(metrics[all_metrics().size()].name, "syscall:pread64_per_op");  // calls first
+  EXPECT_EQ(metrics[all_metrics().size() + 1].name, "counter:b_per_op");
   EXPECT_FALSE(metrics.back().higher_is_better);
+  EXPECT_TRUE(is_call_count_metric("syscall:fsync_per_op"));
+  EXPECT_FALSE(is_call_count_metric("syscall:_per_op"));
+  EXPECT_FALSE(is_call_count_metric("syscall:fsync"));
+  EXPECT_FALSE(is_call_count_metric("traced_syscalls_per_op"));
 }
 
 }  // namespace

@@ -431,14 +431,14 @@ Samples samples_of(const SideCell& side, const std::string& name) {
 // A row per cell both sides measured and metric either reports, in the base's cell order.
 std::vector<MetricRow> metric_rows(const CompareSide& base, const CompareSide& cand,
                                    const CompareOptions& o) {
-  // The project's own counters are named by the runs that reported them.
+  // The calls and the project's own counters are named by the runs that reported them.
   std::set<std::string> seen;
   for (const auto* side : {&base, &cand}) {
     for (const auto& [cell, s] : side->cells) {
       for (const auto& [metric, values] : s.metrics) seen.insert(metric);
     }
   }
-  const std::vector<MetricInfo> metrics = metrics_with_project_counters(seen);
+  const std::vector<MetricInfo> metrics = metrics_with_named_counters(seen);
   std::vector<MetricRow> rows;
   for (const std::string& cell : ordered_cells(base)) {
     const SideCell& b = base.cells.at(cell);
@@ -527,7 +527,13 @@ Comparison compare_bundles(const CompareSide& base, const CompareSide& cand,
   for (const auto& [cell, s] : cand.cells) {
     if (!base.cells.count(cell)) c.only_in_candidate.push_back(cell);
   }
-  c.rows = metric_rows(base, cand, o);
+  // A call only one side made is a row of measured zeros on the other.
+  std::set<std::string> calls = call_count_metrics(base);
+  calls.merge(call_count_metrics(cand));
+  CompareSide base_calls = base, cand_calls = cand;
+  complete_call_counts(base_calls, calls);
+  complete_call_counts(cand_calls, calls);
+  c.rows = metric_rows(base_calls, cand_calls, o);
   adjust_and_decide(c.rows, o);
   c.common_shift = common_shift(c.rows);
   summarize_comparison(c);

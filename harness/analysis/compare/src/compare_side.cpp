@@ -100,12 +100,19 @@ void add_run_metrics(const std::string& dir, const report::BundleRuns& runs, Com
     auto summary = read_json_object(dir + "/runs/" + r.id + "/summary.json", error);
     if (!summary) continue;
     ++cell.ok;
-    for (auto& [metric, value] : run_metrics(*summary, r.clean_collectors)) {
+    const auto metrics = run_metrics(*summary, r.clean_collectors);
+    std::map<std::string, double> calls;
+    for (auto& [metric, value] : metrics) {
+      if (is_call_count_metric(metric)) {
+        calls.emplace(metric, value);  // completed with zeros once every call is known
+        continue;
+      }
       cell.metrics[metric].push_back(value);
       cell.seeds[metric].push_back(r.seed);
       cell.windows[metric].push_back(
           r.measure_window.value_or(std::pair<std::uint64_t, std::uint64_t>{}));
     }
+    if (metrics.contains(kTracedSyscallsPerOp)) cell.calls.push_back(std::move(calls));
   }
 }
 
@@ -203,6 +210,7 @@ CompareSide read_pooled(const std::string& dir, const std::vector<std::string>& 
         auto& windows = pooled.windows[metric];
         windows.insert(windows.end(), c.windows[metric].begin(), c.windows[metric].end());
       }
+      pooled.calls.insert(pooled.calls.end(), c.calls.begin(), c.calls.end());
     }
   }
   return side;
@@ -223,12 +231,44 @@ std::vector<std::string> bundles_in(const std::string& dir) {
 
 CompareSide read_compare_side(const std::string& dir) {
   std::error_code ec;
-  if (fs::is_regular_file(dir + "/manifest.json", ec) || !fs::is_directory(dir, ec)) {
-    return read_one_bundle(dir);
+  const std::vector<std::string> members =
+      fs::is_regular_file(dir + "/manifest.json", ec) || !fs::is_directory(dir, ec)
+          ? std::vector<std::string>()
+          : bundles_in(dir);
+  // An empty folder is read as a bundle, which says why it is not one.
+  CompareSide side = members.empty() ? read_one_bundle(dir) : read_pooled(dir, members);
+  complete_call_counts(side, call_count_metrics(side));
+  return side;
+}
+
+std::set<std::string> call_count_metrics(const CompareSide& side) {
+  std::set<std::string> names;
+  for (const auto& [id, cell] : side.cells) {
+    for (const auto& run : cell.calls) {
+      for (const auto& [metric, value] : run) names.insert(metric);
+    }
   }
-  const std::vector<std::string> members = bundles_in(dir);
-  if (members.empty()) return read_one_bundle(dir);  // says why it is not a bundle
-  return read_pooled(dir, members);
+  return names;
+}
+
+void complete_call_counts(CompareSide& side, const std::set<std::string>& names) {
+  for (auto& [id, cell] : side.cells) {
+    const auto traced = cell.metrics.find(kTracedSyscallsPerOp);
+    // The runs with a clean syscall collector are those with a traced_syscalls_per_op value.
+    if (traced == cell.metrics.end() || traced->second.size() != cell.calls.size()) continue;
+    for (const std::string& name : names) {
+      std::vector<double> values;
+      for (const auto& run : cell.calls) {
+        const auto it = run.find(name);
+        values.push_back(it == run.end() ? 0.0 : it->second);
+      }
+      cell.metrics[name] = std::move(values);
+      if (cell.sessions.contains(kTracedSyscallsPerOp))
+        cell.sessions[name] = cell.sessions[kTracedSyscallsPerOp];
+      cell.seeds[name] = cell.seeds[kTracedSyscallsPerOp];
+      cell.windows[name] = cell.windows[kTracedSyscallsPerOp];
+    }
+  }
 }
 
 }  // namespace jbench::compare

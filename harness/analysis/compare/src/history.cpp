@@ -113,6 +113,10 @@ History read_history(const std::string& dir, const stats::ChangePointOptions& op
   h.dir = dir;
   std::vector<CompareSide> sides;
   for (const std::string& bundle : nights_in(dir)) sides.push_back(read_compare_side(bundle));
+  // A call one night made and another did not is that night's measured zero.
+  std::set<std::string> calls;
+  for (const CompareSide& s : sides) calls.merge(call_count_metrics(s));
+  for (CompareSide& s : sides) complete_call_counts(s, calls);
   std::sort(sides.begin(), sides.end(), [](const CompareSide& a, const CompareSide& b) {
     return std::tie(a.started_utc, a.jbench_revision, a.dir) <
            std::tie(b.started_utc, b.jbench_revision, b.dir);

@@ -72,8 +72,17 @@ std::optional<double> over_incarnations(const Json& incarnations, Read read,
 
 std::span<const MetricInfo> all_metrics() { return kMetrics; }
 
-std::vector<MetricInfo> metrics_with_project_counters(const std::set<std::string>& seen) {
+bool is_call_count_metric(std::string_view metric) {
+  constexpr std::string_view prefix = "syscall:", suffix = "_per_op";
+  return metric.starts_with(prefix) && metric.ends_with(suffix) &&
+         metric.size() > prefix.size() + suffix.size();
+}
+
+std::vector<MetricInfo> metrics_with_named_counters(const std::set<std::string>& seen) {
   std::vector<MetricInfo> out(kMetrics.begin(), kMetrics.end());
+  for (const std::string& name : seen) {
+    if (is_call_count_metric(name)) out.push_back({name, false});
+  }
   for (const std::string& name : seen) {
     if (results::is_project_counter(name)) out.push_back({name, false});
   }
@@ -145,16 +154,22 @@ void syscall_metrics(const Json& syscall, const PerOp& per_op) {
   // A clean collector that saw no call still read every phase: its zero is measured. The
   // off-CPU intervals the tracer keeps beside the calls (off-cpu:blocked, off-cpu:runnable) are
   // not calls: how often a thread waits for a CPU is the host's doing, not the program's.
-  per_op("traced_syscalls_per_op", over_incarnations(incarnations, [](const Json& m) {
+  std::map<std::string, double> by_call;
+  per_op(kTracedSyscallsPerOp, over_incarnations(incarnations, [&by_call](const Json& m) {
            double n = 0;
            if (m.is_object()) {
              for (const auto& [call, figures] : m.items()) {
                if (call.starts_with("off-cpu:")) continue;
-               n += number(member(figures, "count")).value_or(0);
+               const double count = number(member(figures, "count")).value_or(0);
+               n += count;
+               by_call[call] += count;
              }
            }
            return std::optional<double>(n);
          }));
+  // Each call the workers made, by name: a call a run did not make is its measured zero once
+  // the comparison knows every call either side made (compare_side.h, complete_call_counts).
+  for (const auto& [call, count] : by_call) per_op("syscall:" + call + "_per_op", count);
   per_op(
       "fsyncs_per_op", over_incarnations(incarnations, [](const Json& m) {
         return std::optional<double>(number(member(member(m, "fsync"), "count")).value_or(0) +

@@ -35,22 +35,23 @@ bool known_metric(std::string_view metric) {
   for (const auto& m : compare::all_metrics()) {
     if (m.name == metric) return true;
   }
-  return results::is_project_counter(metric);
+  return results::is_project_counter(metric) || compare::is_call_count_metric(metric);
 }
 
 std::string known_metrics() {
   std::vector<std::string_view> names;
   for (const auto& m : compare::all_metrics()) names.push_back(m.name);
   return fmt::format(
-      "{}, or a project's counter: counter:<name>_per_op (jb_counter, full runs) "
-      "or result:<name>_per_op (a worker's result.counters)",
+      "{}, one system call's count: syscall:<call>_per_op (light and full runs), or a "
+      "project's counter: counter:<name>_per_op (jb_counter, full runs) or "
+      "result:<name>_per_op (a worker's result.counters)",
       fmt::join(names, ", "));
 }
 
 // Trace modes in which a counter can be measured at all (docs/compare.md, the metric table).
 bool needs_traced_mode(std::string_view metric) {
   return metric == "traced_syscalls_per_op" || metric == "fsyncs_per_op" ||
-         metric.starts_with("gc_");
+         metric.starts_with("gc_") || compare::is_call_count_metric(metric);
 }
 
 struct Checker {

@@ -29,6 +29,10 @@ struct SideCell {
   // `metrics`; (0, 0) when not recorded. With --pair-by-time, runs of the two sides that measured
   // at once are compared pair by pair (a duet, compare.h).
   std::map<std::string, std::vector<std::pair<std::uint64_t, std::uint64_t>>> windows;
+  // The system calls of each run whose syscall collector ran cleanly, by call, per operation
+  // (syscall:<call>_per_op), parallel to metrics["traced_syscalls_per_op"]. A call a run did not
+  // make is absent here; complete_call_counts turns it into that run's measured zero.
+  std::vector<std::map<std::string, double>> calls;
 };
 
 struct CompareSide {
@@ -53,7 +57,16 @@ struct CompareSide {
 };
 
 // A bundle directory, or a folder of bundle directories (each with a manifest.json) to pool.
+// Its per-call counts are completed with the calls it made (complete_call_counts).
 CompareSide read_compare_side(const std::string& dir);
+
+// The per-call metrics (syscall:<call>_per_op) any run of `side` reported.
+std::set<std::string> call_count_metrics(const CompareSide& side);
+// Gives every cell a sample of each metric in `names` for every run with a clean syscall
+// collector: its count, or 0 when it did not make that call — so a call only one side (or one
+// run) made is compared against measured zeros, not against nothing. Idempotent; a later call
+// with more names (the other side's) adds their rows.
+void complete_call_counts(CompareSide& side, const std::set<std::string>& names);
 
 // The bundles directly inside `dir` (directories with a manifest.json, names starting with "."
 // — staging and scratch — left out), sorted by path.

@@ -25,14 +25,19 @@ struct MetricInfo {
   bool counted = false;
 };
 
+// The count of every system call a run made (calls only), and the same by call:
+// syscall:<call>_per_op (is_call_count_metric), a row for each call either side made.
+inline constexpr const char* kTracedSyscallsPerOp = "traced_syscalls_per_op";
+bool is_call_count_metric(std::string_view metric);
+
 // Every metric jbench names, in the order rows are written.
 std::span<const MetricInfo> all_metrics();
 
-// all_metrics(), then each project counter among `seen` by name (counter:<name>_per_op,
-// result:<name>_per_op: results/project_counters.h), lower is better unless a proposal says
-// otherwise: the rows of a comparison whose runs reported those. The names point into `seen`,
-// which must outlive the result.
-std::vector<MetricInfo> metrics_with_project_counters(const std::set<std::string>& seen);
+// all_metrics(), then each call count (syscall:<call>_per_op) and each project counter among
+// `seen` by name (counter:<name>_per_op, result:<name>_per_op: results/project_counters.h),
+// lower is better unless a proposal says otherwise: the rows of a comparison whose runs reported
+// those. The names point into `seen`, which must outlive the result.
+std::vector<MetricInfo> metrics_with_named_counters(const std::set<std::string>& seen);
 // Known metric names have their direction; an unknown one (a newer bundle) is lower-is-better
 // only if it ends in _ns or _per_op.
 bool higher_is_better(std::string_view metric);
