@@ -37,7 +37,7 @@ TEST(PlanJson, lists_defaulted_workload_parameters) {
   const auto doc = nlohmann::json::parse(
       plan_to_json(make_plan(test::must_parse(test::matrix_yaml()), {}, kSmallHost)));
   EXPECT_EQ(doc["matrix"]["workload"]["params"]["ops_per_transaction"], 10);
-  EXPECT_EQ(doc["matrix"]["workload"]["defaulted"].size(), 9u);  // every sqlite parameter
+  EXPECT_EQ(doc["matrix"]["workload"]["defaulted"].size(), 10u);  // every sqlite parameter
 }
 
 TEST(PlanText, shows_counts_the_axis_table_and_the_order) {

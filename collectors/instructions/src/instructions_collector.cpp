@@ -4,13 +4,11 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <fstream>
 
+#include "instruction_records.h"
 #include "jbench/collectors/instructions/callgrind_output.h"
-#include "jbench/common/clock.h"
 #include "jbench/common/path_search.h"
 #include "jbench/events/compressed_file.h"
-#include "jbench/events/event_file.h"
 #include "jbench/proc/run_tool.h"
 
 namespace jbench::collectors {
@@ -29,9 +27,10 @@ std::string exe_of(pid_t pid) {
   return ec ? std::string() : target.string();
 }
 
-class InstructionsCollector final : public Collector {
+class CallgrindCollector final : public Collector {
  public:
-  explicit InstructionsCollector(RunContext context) : context_(std::move(context)) {}
+  CallgrindCollector(RunContext context, std::string choice)
+      : context_(std::move(context)), choice_(std::move(choice)) {}
 
   jbench::Status prepare() override {
     valgrind_ = find_on_path("valgrind");
@@ -90,6 +89,7 @@ class InstructionsCollector final : public Collector {
     e.setting = "on";
     e.started_ns = e.attached_ns = context.attached_ns;
     e.extra["source"] = "callgrind";
+    e.extra["chosen"] = choice_;
     e.extra["valgrind"] = valgrind_;
     e.extra["version"] = version_;
     e.extra["counted"] =
@@ -120,19 +120,12 @@ class InstructionsCollector final : public Collector {
         e.fail(fmt::format("worker {}: {}", i, kNotSwitchedOn));
         continue;
       }
-      records.push_back({{"kind", "record"},
-                         {"type", "instructions"},
-                         {"seq", "0"},
-                         {"pid", m.pid},
-                         {"start_time_ticks", std::to_string(m.start_time_ticks)},
-                         {"tid", m.pid},
-                         {"t_ns", std::to_string(monotonic_ns())},  // when it was read
-                         {"worker", i},
-                         {"phase", "measure"},
-                         {"event", "Ir"},
-                         {"instructions", std::to_string(*totals->instructions())},
-                         {"allocations", std::to_string(totals->allocations)},
-                         {"callgrind", kept.back()}});
+      records.push_back(
+          instruction_record(m, i, "measure",
+                             {{"event", "Ir"},
+                              {"instructions", std::to_string(*totals->instructions())},
+                              {"allocations", std::to_string(totals->allocations)},
+                              {"callgrind", kept.back()}}));
     }
     e.extra["callgrind_files"] = kept;
     e.records = records.size();
@@ -145,31 +138,12 @@ class InstructionsCollector final : public Collector {
 
  private:
   std::string write_records(const std::vector<Json>& records) const {
-    std::ofstream out(context_.run_dir + "/" + kInstructionsFile);
-    out << Json{{"kind", "header"},
-                {"schema", kEventSchema},
-                {"schema_version", kEventSchemaVersion},
-                {"collector", "instructions"},
-                {"backend", "callgrind"},
-                {"backend_version", version_},
-                {"clock", "CLOCK_MONOTONIC"},
-                {"units", {{"t_ns", "ns"}, {"instructions", "count"}, {"allocations", "calls"}}},
-                {"run_id", context_.run_id},
-                {"boot_id", context_.boot_id}}
-               .dump()
-        << '\n';
-    for (const Json& r : records) out << r.dump() << '\n';
-    out << Json{{"kind", "trailer"},
-                {"records", records.size()},
-                {"dropped", 0},
-                {"malformed", 0},
-                {"ended", {{"how", "exit"}, {"code", 0}}}}
-               .dump()
-        << '\n';
-    out.close();
-    return out ? std::string() : fmt::format("cannot write {}", kInstructionsFile);
+    return write_instruction_records(
+        context_, "callgrind", version_,
+        {{"t_ns", "ns"}, {"instructions", "count"}, {"allocations", "calls"}}, records);
   }
   RunContext context_;
+  std::string choice_;  // why this backend counts (see make_instructions_collector)
   std::string valgrind_;
   std::string version_;
   std::vector<Member> workers_;
@@ -180,20 +154,45 @@ class InstructionsCollector final : public Collector {
 
 Availability instructions_host_check(const HostOffer& host) {
   const Json& caps = host.capabilities;
+  const Json* callgrind = nullptr;
   if (const auto checks = caps.find("checks"); checks != caps.end() && checks->is_array()) {
     for (const Json& c : *checks) {
-      if (c.value("name", "") != "callgrind") continue;
-      if (c.value("status", "") == "available") return {};
-      return {false, "instructions: " + c.value("detail", std::string("callgrind not available")),
-              c.value("remediation", std::string("sudo apt-get install valgrind"))};
+      // Either counter will do: the processor's, or callgrind's.
+      const std::string name = c.value("name", "");
+      if ((name == "instructions_counter" || name == "callgrind") &&
+          c.value("status", "") == "available") {
+        return {};
+      }
+      if (name == "callgrind") callgrind = &c;
     }
   }
-  return {false, "instructions: the host's probe has no callgrind check",
-          "run `jbench doctor` and follow its remediation"};
+  if (callgrind == nullptr) {
+    return {false, "instructions: the host's probe has no callgrind check",
+            "run `jbench doctor` and follow its remediation"};
+  }
+  return {false,
+          "instructions: no processor counter, and " +
+              callgrind->value("detail", std::string("callgrind not available")),
+          callgrind->value("remediation", std::string("sudo apt-get install valgrind"))};
 }
 
 std::unique_ptr<Collector> make_instructions_collector(const RunContext& context) {
-  return std::make_unique<InstructionsCollector>(context);
+  if (context.counter_backend == "callgrind") {
+    return std::make_unique<CallgrindCollector>(context, "callgrind: asked for");
+  }
+  const PerfEvent event = instructions_event();
+  const jbench::Status counter = PerfCounter::probe(event);
+  if (counter) {
+    return make_perf_counter_collector(context, event,
+                                       "perf: the processor's instructions counter opened");
+  }
+  if (context.counter_backend == "perf") {
+    // Asked for and not here: prepare() fails the run with why.
+    return make_perf_counter_collector(context, event, "perf: asked for");
+  }
+  return std::make_unique<CallgrindCollector>(
+      context,
+      "callgrind: the processor's counter is not available here (" + counter.error().message + ")");
 }
 
 }  // namespace jbench::collectors

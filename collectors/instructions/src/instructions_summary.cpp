@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include <map>
 #include <string>
 
 #include "jbench/collectors/instructions/instructions_collector.h"
@@ -9,6 +10,8 @@
 namespace jbench::collectors {
 namespace {
 
+using Json = nlohmann::json;
+
 std::optional<std::uint64_t> decimal(const std::string& s) {
   char* end = nullptr;
   const std::uint64_t n = std::strtoull(s.c_str(), &end, 10);
@@ -16,59 +19,82 @@ std::optional<std::uint64_t> decimal(const std::string& s) {
   return n;
 }
 
+// The records of one file, folded per incarnation (a worker's records, one per phase counted)
+// with the measure phase's totals.
+class SummaryFold {
+ public:
+  explicit SummaryFold(std::string raw_file) : raw_file_(std::move(raw_file)) {}
+
+  // False (with error()) on a record whose counts are not decimal strings.
+  bool add(std::size_t number, const Json& r) {
+    if (r.value("kind", "") == "header") source_ = r.value("backend", source_);
+    if (r.value("kind", "") != "record" || r.value("type", "") != "instructions") return true;
+    event_ = r.value("event", event_);
+    const std::string phase = r.value("phase", "measure");
+    Json figures = Json::object();
+    for (const char* key : {"instructions", "allocations"}) {
+      if (!r.contains(key)) continue;
+      const std::string count = r.value(key, "");
+      const auto n = decimal(count);
+      if (!n) {
+        error_ = fmt::format("{} line {}: {} is not a decimal string", raw_file_, number, key);
+        return false;
+      }
+      figures[key] = count;
+      if (phase == "measure") (std::string(key) == "instructions" ? total_ : allocations_) += *n;
+    }
+    if (!figures.contains("instructions")) {
+      error_ = fmt::format("{} line {}: a record without instructions", raw_file_, number);
+      return false;
+    }
+    // Records made before allocation calls were counted, and the perf backend's, lack them.
+    if (phase == "measure" && !figures.contains("allocations")) every_allocation_ = false;
+    Json& inc = incarnations_[{r.value("pid", Json()), r.value("start_time_ticks", Json())}];
+    if (inc.is_null()) {
+      inc = {{"worker", r.value("worker", Json())},
+             {"pid", r.value("pid", Json())},
+             {"start_time_ticks", r.value("start_time_ticks", Json())},
+             {"phases", Json::object()}};
+    }
+    inc["phases"][phase] = figures;
+    return true;
+  }
+
+  const std::string& error() const { return error_; }
+
+  Json summary() const {
+    Json incarnations = Json::array();
+    for (const auto& [key, inc] : incarnations_) incarnations.push_back(inc);
+    Json out = {{"source", source_},
+                {"event", event_},
+                {"incarnations", incarnations},
+                {"measure_instructions", std::to_string(total_)}};
+    if (every_allocation_) out["measure_allocations"] = std::to_string(allocations_);
+    return out;
+  }
+
+ private:
+  std::string raw_file_;
+  std::string source_ = "callgrind", event_ = "Ir", error_;
+  std::map<std::pair<Json, Json>, Json> incarnations_;  // by (pid, start_time_ticks)
+  std::uint64_t total_ = 0, allocations_ = 0;
+  bool every_allocation_ = true;
+};
+
 }  // namespace
 
 nlohmann::json instructions_summary(const std::string& run_dir, const std::string& raw_file) {
-  using Json = nlohmann::json;
-  Json incarnations = Json::array();
-  std::uint64_t total = 0, allocations = 0;
-  bool every_record_has_allocations = true;
-  std::string error;
+  SummaryFold fold(raw_file);
   const auto read = events::for_each_line(
       run_dir + "/" + raw_file, kMaxLineBytes,
-      [&](std::size_t number, std::string_view line) {
+      [&fold](std::size_t number, std::string_view line) {
         const Json r = Json::parse(line, nullptr, false);
-        if (!r.is_object() || r.value("kind", "") != "record" ||
-            r.value("type", "") != "instructions") {
-          return true;
-        }
-        const std::string count = r.value("instructions", "");
-        const auto n = decimal(count);
-        if (!n) {
-          error = fmt::format("{} line {}: instructions is not a decimal string", raw_file, number);
-          return false;
-        }
-        total += *n;
-        Json figures = {{"instructions", count}};
-        // Older records lack the allocation count: the figure is then absent, not zero.
-        if (r.contains("allocations")) {
-          const std::string calls = r.value("allocations", "");
-          const auto a = decimal(calls);
-          if (!a) {
-            error =
-                fmt::format("{} line {}: allocations is not a decimal string", raw_file, number);
-            return false;
-          }
-          allocations += *a;
-          figures["allocations"] = calls;
-        } else {
-          every_record_has_allocations = false;
-        }
-        incarnations.push_back({{"worker", r.value("worker", Json())},
-                                {"pid", r.value("pid", Json())},
-                                {"start_time_ticks", r.value("start_time_ticks", Json())},
-                                {"phases", {{r.value("phase", "measure"), figures}}}});
-        return true;
+        return !r.is_object() || fold.add(number, r);
       },
       [](std::size_t) {});
-  if (!read.error.empty() && error.empty()) error = read.error;
-  if (!error.empty()) return {{"error", error}};
-  Json out = {{"source", "callgrind"},
-              {"event", "Ir"},
-              {"incarnations", incarnations},
-              {"measure_instructions", std::to_string(total)}};
-  if (every_record_has_allocations) out["measure_allocations"] = std::to_string(allocations);
-  return out;
+  if (!fold.error().empty()) return {{"error", fold.error()}};
+  if (!read.error.empty()) return {{"error", read.error}};
+  return fold.summary();
 }
 
 }  // namespace jbench::collectors

@@ -30,6 +30,12 @@ void add_plan_input_options(CLI::App& app, PlanInput& input, bool with_shard) {
                  "override)")
       ->check(CLI::IsMember(
           std::vector<std::string>(kSyscallBackends.begin(), kSyscallBackends.end())));
+  app.add_option("--counter-backend", input.counter_backend,
+                 "count the instructions of counted runs with this counter (perf: the "
+                 "processor's; callgrind) instead of the matrix's collectors.counter.backend or "
+                 "the processor's where it opens (recorded as an override)")
+      ->check(CLI::IsMember(
+          std::vector<std::string>(kCounterBackends.begin(), kCounterBackends.end())));
   if (with_shard) {
     app.add_option("--shard", input.shard,
                    "only this shard's share of the plan, K of N counted from 0 (blocks are never "
@@ -67,6 +73,14 @@ std::optional<Plan> make_plan_from(const PlanInput& input, const std::string& bu
                                         backend.empty() ? "(the best this host runs)" : backend,
                                         input.syscall_backend, "--syscall-backend"});
     backend = input.syscall_backend;
+  }
+  std::string& counter = loaded.matrix->collectors.counter_backend;
+  if (!input.counter_backend.empty() && input.counter_backend != counter) {
+    loaded.matrix->overrides.push_back(
+        {"collectors.counter.backend",
+         counter.empty() ? "(the processor's, else callgrind)" : counter, input.counter_backend,
+         "--counter-backend"});
+    counter = input.counter_backend;
   }
   auto filters = parse_only_filters(input.only, *loaded.matrix);
   if (!filters.errors.empty()) {

@@ -19,6 +19,7 @@ struct PlanInput {
   std::optional<std::uint64_t> host_memory_mib;
   std::optional<std::uint32_t> repetitions;  // replaces the matrix's, recorded as an override
   std::string syscall_backend;  // replaces collectors.syscall.backend, recorded as an override
+  std::string counter_backend;  // replaces collectors.counter.backend, recorded as an override
   std::string shard;            // "K/N": this shard's share of the plan (shard.h)
 };
 

@@ -32,8 +32,8 @@ Check check_instructions_counter(const ProbeContext& ctx) {
   if (fd >= 0) {
     close(static_cast<int>(fd));
     return Check::ok("instructions_counter",
-                     "perf_event_open opened the hardware instructions counter for this process "
-                     "(jbench's counted runs use callgrind all the same)");
+                     "perf_event_open opened the hardware instructions counter for this process: "
+                     "counted runs count with it, at full speed");
   }
   const int err = errno;
   const bool absent = err == ENOENT || err == EOPNOTSUPP || err == ENODEV;

@@ -143,6 +143,7 @@ collectors::RunContext RunExecution::collectors_setup(const RunSpec& spec, std::
   s.alloc_library = spec.alloc_library;
   s.syscall_backend =
       spec.syscall_backend.empty() ? plan.matrix->collectors.syscall_backend : spec.syscall_backend;
+  s.counter_backend = plan.matrix->collectors.counter_backend;
   s.max_output_bytes = std::uint64_t{plan.matrix->limits.output_mib} * 1024 * 1024;
   s.seed = plan.blocks[plan.runs[spec.run_index].block].seed;
   const CollectorSettings& settings = plan.matrix->collectors;

@@ -153,13 +153,27 @@ void decode_syscall_settings(Context& ctx, const yaml::Node& node, std::string p
   }
 }
 
+// collectors: {counter: {backend: NAME}} -- the instructions counter of counted runs.
+void decode_counter_settings(Context& ctx, const yaml::Node& node, std::string path, Matrix& m) {
+  constexpr std::array<std::string_view, 1> kKeys = {"backend"};
+  Fields fields(ctx, node, std::move(path), kKeys);
+  if (const auto* n = fields.optional("backend")) {
+    if (auto v = ctx.one_of(*n, fields.path("backend"), kCounterBackends)) {
+      m.collectors.counter_backend = *v;
+    }
+  }
+}
+
 // collectors: {alloc: {mean_interval_bytes: {light: N, full: N}}} -- the allocation sampler's
 // mean interval per traced mode (the preload library accepts 1 byte .. 1 TiB).
 void decode_collectors(Context& ctx, const yaml::Node& node, Matrix& m) {
-  constexpr std::array<std::string_view, 2> kKeys = {"alloc", "syscall"};
+  constexpr std::array<std::string_view, 3> kKeys = {"alloc", "syscall", "counter"};
   Fields fields(ctx, node, "collectors", kKeys);
   if (const auto* syscall = fields.optional("syscall")) {
     decode_syscall_settings(ctx, *syscall, fields.path("syscall"), m);
+  }
+  if (const auto* counter = fields.optional("counter")) {
+    decode_counter_settings(ctx, *counter, fields.path("counter"), m);
   }
   const auto* alloc = fields.optional("alloc");
   if (!alloc) return;

@@ -44,7 +44,8 @@ Json collector_settings_json(const CollectorSettings& c) {
       {"alloc",
        {{"mean_interval_bytes",
          {{"light", bytes(c.alloc_mean_bytes_light)}, {"full", bytes(c.alloc_mean_bytes_full)}}}}},
-      {"syscall", {{"backend", c.syscall_backend.empty() ? Json() : Json(c.syscall_backend)}}}};
+      {"syscall", {{"backend", c.syscall_backend.empty() ? Json() : Json(c.syscall_backend)}}},
+      {"counter", {{"backend", c.counter_backend.empty() ? Json() : Json(c.counter_backend)}}}};
 }
 
 Json overrides_json(const std::vector<MatrixOverride>& overrides) {

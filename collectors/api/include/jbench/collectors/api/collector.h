@@ -44,6 +44,7 @@ struct RunContext {
   std::string boot_id;
   std::string alloc_library;           // libjbench_alloc.so for native targets; empty: none built
   std::string syscall_backend;         // "" = the best available
+  std::string counter_backend;         // counted runs: "" = the best available, "perf", "callgrind"
   std::uint64_t max_output_bytes = 0;  // per raw file; 0 = the collector's own bound
   std::uint64_t seed = 0;              // the run's seed: samplers derive theirs from it
   // The allocation sampler's mean interval (the matrix's setting, else the mode's default);

@@ -139,7 +139,13 @@ struct CollectorSettings {
   std::optional<std::uint64_t> alloc_mean_bytes_full;
   // The syscall collector's backend (docs/collectors/syscall.md): "" = the best this host runs.
   std::string syscall_backend;
+  // The counter of counted runs (docs/trace-modes.md, "counted"): "" = the processor's where
+  // perf_event_open opens it, else callgrind.
+  std::string counter_backend;
 };
+
+// The counters a matrix or the command line may name for counted runs.
+inline constexpr std::array<std::string_view, 2> kCounterBackends = {"perf", "callgrind"};
 
 // The backends a matrix or the command line may name.
 inline constexpr std::array<std::string_view, 4> kSyscallBackends = {"libbpf", "bpftrace", "dtrace",

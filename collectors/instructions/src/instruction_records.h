@@ -1,0 +1,25 @@
+// The raw file both backends of the instructions collector write (raw/instructions.events.jsonl,
+// docs/events.md): a header naming the backend, one `instructions` record per worker and phase,
+// a trailer. Shared by the callgrind and perf backends so a bundle reads the same either way.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "jbench/collectors/api/collector.h"
+
+namespace jbench::collectors {
+
+// An `instructions` record of worker `index` (process `m`) in `phase`: `figures` holds the
+// counts as decimal strings ("instructions", and "allocations" where counted).
+nlohmann::json instruction_record(const Member& m, std::size_t index, const std::string& phase,
+                                  const nlohmann::json& figures);
+
+// Writes the file; an error message, or empty when it was written whole.
+std::string write_instruction_records(const RunContext& context, const std::string& backend,
+                                      const std::string& backend_version,
+                                      const nlohmann::json& units,
+                                      const std::vector<nlohmann::json>& records);
+
+}  // namespace jbench::collectors
