@@ -136,9 +136,9 @@ TEST(ProposeCli, a_planted_speed_up_that_moves_its_counter_is_accepted) {
   EXPECT_FALSE(p.record["decision"]["unexplained"].get<bool>());
   const auto v = jbench({"validate", p.bundle});
   EXPECT_EQ(v.exit_code, 0) << v.out;
-  // Four sessions a side, in pairs of one of each, each carrying the rule's hash.
+  // Six sessions a side, in pairs of one of each, each carrying the rule's hash.
   const Json& sessions = p.record["sessions"];
-  ASSERT_EQ(sessions.size(), 8u);
+  ASSERT_EQ(sessions.size(), 12u);
   for (std::size_t i = 0; i < sessions.size(); i += 2) {
     EXPECT_NE(sessions[i]["side"], sessions[i + 1]["side"]) << "pair " << i / 2;
   }
@@ -286,11 +286,11 @@ TEST(ProposeCli, bad_input_is_refused_with_its_location_before_anything_runs) {
   EXPECT_NE(r.err.find("not a parameter of the sqlite workload"), std::string::npos) << r.err;
 
   // Too few sessions for the rank test to reach the rule's fdr: refused, not run for nothing.
-  std::string few = replaced(slurp(fixture("planted-speedup.yaml")), "sessions: 4", "sessions: 3");
+  std::string few = replaced(slurp(fixture("planted-speedup.yaml")), "sessions: 6", "sessions: 3");
   few = replaced(few, "matrix: tiny.yaml", "matrix: " + fixture("tiny.yaml"));
   r = jbench({"propose", out.write("few.yaml", few), "--out", out.path() + "/bundles"});
   EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_NE(r.err.find("few.yaml:8:11: error: sessions:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("few.yaml:11:11: error: sessions:"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("give at least 4 sessions"), std::string::npos) << r.err;
 
   // A counted primary over cells with no counted run could never be measured: refused.
@@ -318,7 +318,7 @@ TEST(ProposeCli, bad_input_is_refused_with_its_location_before_anything_runs) {
   }
   r = jbench({"propose", out.write("project.yaml", project), "--out", out.path() + "/bundles"});
   EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_NE(r.err.find("project.yaml:16:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("project.yaml:19:"), std::string::npos) << r.err;
   EXPECT_NE(
       r.err.find("counter:steps_per_op is a jb_counter, recorded only in the full trace mode"),
       std::string::npos)

@@ -93,8 +93,13 @@ TEST(ExampleWorker, its_matrix_sweeps_a_declared_parameter_into_a_valid_bundle) 
 
 TEST(ExampleWorker, its_own_counters_are_evidence_the_validator_report_and_compare_read) {
   TempDir dir;
-  // Full runs record every jb_counter call; the worker also counts the same bytes itself.
-  const std::string matrix = example_matrix(dir, {{"trace: [baseline, light]", "trace: [full]"}});
+  // Full runs record every jb_counter call; the worker also counts the same bytes itself. Phases
+  // of a fixed number of operations: a timed phase on a fast, quiet host records as many calls
+  // as it can make, up to the raw files' bound.
+  const std::string matrix =
+      example_matrix(dir, {{"trace: [baseline, light]", "trace: [full]"},
+                           {"warmup: {duration_ms: 100}", "warmup: {operations: 1000}"},
+                           {"measure: {duration_ms: 300}", "measure: {operations: 20000}"}});
   const ProcessResult r =
       run_example(dir, matrix, {"--only", "workers=1", "--only", "work_rounds=0"});
   ASSERT_FALSE(r.timed_out);

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "run_support.h"
+#include "text_file.h"
 
 namespace jbench::test {
 namespace {
@@ -275,6 +276,18 @@ TEST(CountedRuns, a_count_that_is_not_the_kept_callgrind_output_is_found) {
   });
   EXPECT_TRUE(validation_codes(bundle).contains("counted.mismatch"));
   edit_record(r1, [&original](json& r) { r["allocations"] = original; });
+
+  // The entry relabelled as the perf backend, whose counts are not recounted: its records'
+  // header still names callgrind.
+  const std::string run_json = r1 + "/run.json";
+  const std::string kept_run = read_text(run_json);
+  json relabelled = json::parse(kept_run);
+  for (auto& c : relabelled["trace_mode"]["collectors"]) {
+    if (c["name"] == "instructions") c["backend"] = "perf";
+  }
+  std::ofstream(run_json, std::ios::trunc) << relabelled.dump();
+  EXPECT_TRUE(validation_codes(bundle).contains("counted.mismatch"));
+  std::ofstream(run_json, std::ios::trunc) << kept_run;
 
   // Another process's output in its place.
   json kept1, kept2;

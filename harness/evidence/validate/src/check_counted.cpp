@@ -18,14 +18,16 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The instructions collector ran (whatever it proved) with callgrind: its records are there to
-// check against the outputs kept beside them. The perf backend's counts were read from the
-// processor's counter and leave nothing to recount; the events check holds their file.
-bool counted_by_callgrind(const RunView& r) {
+// The backend of the instructions collector, when it ran (whatever it proved): its records are
+// there to check. Callgrind's against the outputs kept beside them; the perf backend's counts
+// were read from the processor's counter and leave nothing to recount (the events check holds
+// their file), but its records must be the perf backend's.
+std::optional<std::string> counted_backend(const RunView& r) {
   const Json* c = r.run && r.run->is_object() ? collector_entry(*r.run, "instructions") : nullptr;
   const auto status =
       c ? collectors::status_from_word(string_at(*c, "status").value_or("")) : std::nullopt;
-  return status && collectors::ran(*status) && string_at(*c, "backend").value_or("") != "perf";
+  if (!status || !collectors::ran(*status)) return std::nullopt;
+  return string_at(*c, "backend").value_or("callgrind");
 }
 
 void check_record(const std::string& root, const RunView& r, const std::string& at,
@@ -73,14 +75,22 @@ void check_record(const std::string& root, const RunView& r, const std::string& 
 }
 
 void check_run(const std::string& root, const RunView& r, Findings& findings) {
-  if (!counted_by_callgrind(r)) return;
+  const auto backend = counted_backend(r);
+  if (!backend) return;
   const std::string raw = r.dir + "/" + collectors::kInstructionsFile;
   const auto read = events::for_each_line(
       root + "/" + raw, kMaxLineBytes,
       [&](std::size_t number, std::string_view line) {
         const Json record = Json::parse(line, nullptr, false);
-        if (string_at(record, "kind") == "record" && string_at(record, "type") == "instructions") {
-          check_record(root, r, fmt::format("line {}", number), record, findings);
+        const std::string at = fmt::format("line {}", number);
+        const auto kind = string_at(record, "kind");
+        if (kind == "header" && string_at(record, "backend") != backend) {
+          findings.add("counted.mismatch", raw, at,
+                       fmt::format("run.json says {} counted, the records' header {}", *backend,
+                                   string_at(record, "backend").value_or("(none)")));
+        }
+        if (kind == "record" && string_at(record, "type") == "instructions" && *backend != "perf") {
+          check_record(root, r, at, record, findings);
         }
         return true;
       },
