@@ -206,12 +206,17 @@ TEST(CountedRuns, the_report_shows_counts_with_their_source_and_never_the_counte
   EXPECT_EQ(cell["cell"], "w1.persistent.mixed.small");
   EXPECT_EQ(cell["counted_runs"], 2);
   EXPECT_EQ(cell["source"].get<std::string>().rfind("callgrind (valgrind-", 0), 0u) << cell;
-  std::set<double> expected, shown;
+  std::set<double> expected, shown, expected_calls, shown_calls;
   for (const auto& [id, run] : runs) {
     expected.insert(static_cast<double>(run.instructions) / static_cast<double>(run.operations));
+    expected_calls.insert(static_cast<double>(run.allocations) /
+                          static_cast<double>(run.operations));
   }
   for (const auto& v : cell["instructions_per_op"]) shown.insert(v.get<double>());
+  for (const auto& v : cell["allocations_per_op"]) shown_calls.insert(v.get<double>());
   EXPECT_EQ(shown, expected);
+  EXPECT_EQ(shown_calls, expected_calls);
+  EXPECT_TRUE(cell["median_allocations_per_op"].is_number()) << cell;
 
   const auto text = run_process({JBENCH_BINARY, "report", bundle});
   EXPECT_NE(text.out.find("Counted instructions per operation"), std::string::npos) << text.out;

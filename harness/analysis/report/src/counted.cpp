@@ -25,9 +25,10 @@ std::string source_of(const Json& run) {
   return fmt::format("{} ({})", text("backend", "?"), text("version", "version unknown"));
 }
 
-// Instructions per operation of a counted run's summary; nothing when it has no clean count.
-std::optional<double> per_op(const Json& summary) {
-  const Json::json_pointer count("/collectors/instructions/measure_instructions");
+// A count per operation of a counted run's summary (measure_instructions, measure_allocations);
+// nothing when it has no such count.
+std::optional<double> per_op(const Json& summary, const char* figure) {
+  const Json::json_pointer count(std::string("/collectors/instructions/") + figure);
   const Json::json_pointer ops("/measure/operations");
   if (!summary.contains(count) || !summary.contains(ops)) return std::nullopt;
   const Json& c = summary.at(count);
@@ -35,6 +36,16 @@ std::optional<double> per_op(const Json& summary) {
   const auto n = c.is_string() ? stats::parse_decimal_u64(c.get<std::string>()) : std::nullopt;
   if (!n || !o.is_number() || o.get<double>() <= 0) return std::nullopt;
   return static_cast<double>(*n) / o.get<double>();
+}
+
+// The median allocation calls per operation, when every counted run of the cell counted them.
+std::optional<double> median_allocations(const CountedCell& c) {
+  std::vector<double> values;
+  for (const auto& v : c.allocations_per_op) {
+    if (!v) return std::nullopt;
+    values.push_back(*v);
+  }
+  return stats::median(values);
 }
 
 }  // namespace
@@ -52,10 +63,11 @@ CountedCells read_counted_cells(const std::string& dir, const std::vector<RunFac
         read_json_object(fmt::format("{}/runs/{}/summary.json", dir, r.id), out.error);
     const auto run = read_json_object(fmt::format("{}/runs/{}/run.json", dir, r.id), out.error);
     if (!summary || !run) return out;
-    const auto value = per_op(*summary);
+    const auto value = per_op(*summary, "measure_instructions");
     if (!value) continue;
     ++cell.counted;
     cell.instructions_per_op.push_back(*value);
+    cell.allocations_per_op.push_back(per_op(*summary, "measure_allocations"));
     cell.seeds.push_back(r.seed);
     if (cell.source.empty()) cell.source = source_of(*run);
   }
@@ -69,10 +81,10 @@ std::string counted_to_text(const std::vector<CountedCell>& cells) {
   if (cells.empty()) return {};
   std::string out = fmt::format(
       "\nCounted instructions per operation (docs/trace-modes.md, \"counted\")\n"
-      "each run counted inside the counting runtime, from its first measured operation to its "
-      "last;\nthe spread is between seeds (other statements drawn), not noise: one seed counts the "
-      "same every time\n\n{:<40} {:>7} {:>14} {:>26}  {}\n",
-      "cell", "runs", "median", "min..max", "counted by");
+      "each run's measure phase counted by its counter (counted by); allocs = calls into malloc "
+      "and its kin\n(callgrind only); the spread is between seeds (other statements drawn), not "
+      "noise: one seed counts\nthe same every time\n\n{:<40} {:>7} {:>14} {:>26} {:>9}  {}\n",
+      "cell", "runs", "median", "min..max", "allocs", "counted by");
   for (const CountedCell& c : cells) {
     std::string median = "-", spread = "-";
     if (!c.instructions_per_op.empty()) {
@@ -81,8 +93,10 @@ std::string counted_to_text(const std::vector<CountedCell>& cells) {
           std::minmax_element(c.instructions_per_op.begin(), c.instructions_per_op.end());
       spread = fmt::format("{:.0f}..{:.0f}", *lo, *hi);
     }
-    out += fmt::format("{:<40} {:>7} {:>14} {:>26}  {}\n", c.cell,
+    const auto allocations = median_allocations(c);
+    out += fmt::format("{:<40} {:>7} {:>14} {:>26} {:>9}  {}\n", c.cell,
                        fmt::format("{}/{}", c.counted, c.runs), median, spread,
+                       allocations ? fmt::format("{:.1f}", *allocations) : "-",
                        c.source.empty() ? "-" : c.source);
   }
   out +=
@@ -94,14 +108,18 @@ std::string counted_to_text(const std::vector<CountedCell>& cells) {
 Json counted_to_json(const std::vector<CountedCell>& cells) {
   Json out = Json::array();
   for (const CountedCell& c : cells) {
-    Json median = nullptr;
+    Json median = nullptr, allocations = Json::array(), median_calls = nullptr;
     if (!c.instructions_per_op.empty()) median = *stats::median(c.instructions_per_op);
+    for (const auto& v : c.allocations_per_op) allocations.push_back(v ? Json(*v) : Json());
+    if (const auto m = median_allocations(c)) median_calls = *m;
     out.push_back({{"cell", c.cell},
                    {"runs", c.runs},
                    {"counted_runs", c.counted},
                    {"instructions_per_op", c.instructions_per_op},
                    {"seeds", c.seeds},
                    {"median_instructions_per_op", median},
+                   {"allocations_per_op", allocations},
+                   {"median_allocations_per_op", median_calls},
                    {"source", c.source}});
   }
   return out;

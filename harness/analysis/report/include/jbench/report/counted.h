@@ -7,6 +7,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,8 +20,11 @@ struct CountedCell {
   std::size_t runs = 0;
   std::size_t counted = 0;                  // runs with a count (ok, their counter clean)
   std::vector<double> instructions_per_op;  // one per counted run, in the bundle's run order
-  std::vector<std::string> seeds;           // parallel: the runs' seeds
-  std::string source;                       // "callgrind (valgrind-3.19.0)"
+  // Parallel: calls into the allocation functions per operation; none where the backend counted
+  // none (perf).
+  std::vector<std::optional<double>> allocations_per_op;
+  std::vector<std::string> seeds;  // parallel: the runs' seeds
+  std::string source;              // "callgrind (valgrind-3.19.0)"
 };
 
 struct CountedCells {
