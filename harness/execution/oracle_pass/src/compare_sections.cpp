@@ -69,6 +69,13 @@ std::size_t prepared_records(const oracle::Corpus& stream) {
                     [](const oracle::Record& r) { return !r.prepared.empty(); }));
 }
 
+nlohmann::json not_exercised(const char* capability, bool waived, const std::string& what) {
+  return {{"capability", capability},
+          {"waived", waived},
+          {"what", what + (waived ? " (waived by the matrix)"
+                                  : fmt::format("; `waive: [{}]` accepts that", capability))}};
+}
+
 nlohmann::json compare_stream(const oracle::Corpus& stream, const std::string& name,
                               const Engines& e, const oracle::ReduceOptions& budget, Files& files,
                               const std::function<bool()>& should_stop) {
@@ -95,11 +102,7 @@ nlohmann::json compare_stream(const oracle::Corpus& stream, const std::string& n
   j["status"] = !report.clean() ? kFailed : report.interrupted ? kInterrupted : kPassed;
   // A check the target declined is a finding, unless the matrix waived it by name.
   const auto declined = [&j](const char* capability, bool waived, const std::string& what) {
-    j["not_exercised"].push_back(
-        {{"capability", capability},
-         {"waived", waived},
-         {"what", what + (waived ? " (waived by the matrix)"
-                                 : fmt::format("; `waive: [{}]` accepts that", capability))}});
+    j["not_exercised"].push_back(not_exercised(capability, waived, what));
     if (!waived) j["status"] = kFailed;
   };
   const std::size_t prepared = prepared_records(stream);

@@ -47,6 +47,10 @@ nlohmann::json fault_section(const OracleFaultSpec& spec, std::uint64_t seed, co
 nlohmann::json crash_state_section(const OracleCrashStateSpec& spec, std::uint64_t seed,
                                    const PassOptions& o);
 
+// An entry of a section's `not_exercised`: a check the target declined (`what`), and whether the
+// matrix waived it by name (`waive: [capability]`); unwaived, it fails the section.
+nlohmann::json not_exercised(const char* capability, bool waived, const std::string& what);
+
 // The generator's tables and first rows (a stream of kFillStatements), on `target` alone, for the
 // single-engine checks: what the target could not answer, if anything.
 inline constexpr std::size_t kFillStatements = 300;
