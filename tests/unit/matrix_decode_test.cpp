@@ -135,6 +135,15 @@ TEST(MatrixDecode, the_syscall_backend_is_one_of_the_named_backends) {
   EXPECT_GT(unknown[0].where.line, 0u);
 }
 
+TEST(MatrixDecode, the_counter_of_counted_runs_is_perf_or_callgrind) {
+  EXPECT_EQ(test::must_parse(matrix_yaml()).collectors.counter_backend, "");  // the best here
+  const Matrix m =
+      test::must_parse(matrix_yaml("", "collectors:\n  counter:\n    backend: callgrind\n"));
+  EXPECT_EQ(m.collectors.counter_backend, "callgrind");
+  const auto typo = errors_of(matrix_yaml("", "collectors:\n  counter:\n    backend: perff\n"));
+  EXPECT_TRUE(has_error(typo, "collectors.counter.backend", "did you mean 'perf'"));
+}
+
 TEST(MatrixDecode, the_allocation_sampler_interval_is_a_per_mode_setting) {
   const Matrix m = test::must_parse(
       matrix_yaml("", "collectors:\n  alloc:\n    mean_interval_bytes: {light: 4096}\n"));

@@ -142,25 +142,14 @@ void decode_order(Context& ctx, const yaml::Node& node, Matrix& m) {
   }
 }
 
-// collectors: {syscall: {backend: NAME}} -- the syscall collector's backend, every traced run.
-void decode_syscall_settings(Context& ctx, const yaml::Node& node, std::string path, Matrix& m) {
-  constexpr std::array<std::string_view, 1> kKeys = {"backend"};
-  Fields fields(ctx, node, std::move(path), kKeys);
-  if (const auto* n = fields.optional("backend")) {
-    if (auto v = ctx.one_of(*n, fields.path("backend"), kSyscallBackends)) {
-      m.collectors.syscall_backend = *v;
-    }
-  }
-}
-
+// collectors: {syscall: {backend: NAME}} -- the syscall collector's backend, every traced run;
 // collectors: {counter: {backend: NAME}} -- the instructions counter of counted runs.
-void decode_counter_settings(Context& ctx, const yaml::Node& node, std::string path, Matrix& m) {
+void decode_backend(Context& ctx, const yaml::Node& node, std::string path,
+                    std::span<const std::string_view> backends, std::string& into) {
   constexpr std::array<std::string_view, 1> kKeys = {"backend"};
   Fields fields(ctx, node, std::move(path), kKeys);
   if (const auto* n = fields.optional("backend")) {
-    if (auto v = ctx.one_of(*n, fields.path("backend"), kCounterBackends)) {
-      m.collectors.counter_backend = *v;
-    }
+    if (auto v = ctx.one_of(*n, fields.path("backend"), backends)) into = *v;
   }
 }
 
@@ -170,10 +159,12 @@ void decode_collectors(Context& ctx, const yaml::Node& node, Matrix& m) {
   constexpr std::array<std::string_view, 3> kKeys = {"alloc", "syscall", "counter"};
   Fields fields(ctx, node, "collectors", kKeys);
   if (const auto* syscall = fields.optional("syscall")) {
-    decode_syscall_settings(ctx, *syscall, fields.path("syscall"), m);
+    decode_backend(ctx, *syscall, fields.path("syscall"), kSyscallBackends,
+                   m.collectors.syscall_backend);
   }
   if (const auto* counter = fields.optional("counter")) {
-    decode_counter_settings(ctx, *counter, fields.path("counter"), m);
+    decode_backend(ctx, *counter, fields.path("counter"), kCounterBackends,
+                   m.collectors.counter_backend);
   }
   const auto* alloc = fields.optional("alloc");
   if (!alloc) return;
