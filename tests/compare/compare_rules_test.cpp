@@ -292,5 +292,33 @@ TEST(CompareRules, a_call_only_the_candidate_makes_is_compared_against_measured_
   EXPECT_FALSE(untraced.cells.begin()->second.metrics.contains("syscall:fdatasync_per_op"));
 }
 
+// Counts of two different counters (callgrind on one side, the processor's on the other) are
+// not paired: the row has no test and says which counted each side.
+TEST(CompareRules, counts_of_different_counters_are_never_compared) {
+  auto base = test::hand_made_side("a", "instructions_per_op", {1000, 1100, 1200});
+  auto cand = test::hand_made_side("b", "instructions_per_op", {1000, 1100, 1200});
+  for (auto* side : {&base, &cand}) {
+    side->cells.begin()->second.seeds["instructions_per_op"] = {"1", "2", "3"};
+  }
+  base.cells.begin()->second.counter_sources = {"callgrind"};
+  cand.cells.begin()->second.counter_sources = {"callgrind"};
+  const auto row_of = [](const Comparison& c) {
+    for (const MetricRow& r : c.rows) {
+      if (r.metric == "instructions_per_op") return r;
+    }
+    ADD_FAILURE() << "no instructions_per_op row";
+    return MetricRow();
+  };
+  EXPECT_EQ(row_of(compare_bundles(base, cand, {})).verdict, Verdict::same);
+
+  cand.cells.begin()->second.counter_sources = {"perf"};
+  const MetricRow mixed = row_of(compare_bundles(base, cand, {}));
+  EXPECT_EQ(mixed.verdict, Verdict::unknown);
+  EXPECT_EQ(mixed.n_base, 0u);
+  EXPECT_NE(mixed.reason.find("callgrind on the base and perf on the candidate"),
+            std::string::npos)
+      << mixed.reason;
+}
+
 }  // namespace
 }  // namespace jbench::compare

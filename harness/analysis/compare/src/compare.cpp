@@ -1,6 +1,7 @@
 #include "jbench/compare/compare.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <map>
@@ -428,6 +429,22 @@ Samples samples_of(const SideCell& side, const std::string& name) {
                  windows == side.windows.end() ? no_windows : windows->second};
 }
 
+// A counted metric whose sides were counted by different counters (callgrind and the
+// processor's): both count instructions, but not the same ones (the loader, skid), so the row
+// has no test and says why.
+MetricRow counted_by_other_counters(const std::string& cell, const MetricInfo& m,
+                                    const SideCell& base, const SideCell& cand,
+                                    const CompareOptions& o) {
+  static const SideCell none;
+  MetricRow row = compare_metric(cell, m, samples_of(none, std::string(m.name)),
+                                 samples_of(none, std::string(m.name)), o);
+  row.reason = fmt::format(
+      "counted by {} on the base and {} on the candidate: counts of different counters are not "
+      "compared (choose one: collectors.counter.backend)",
+      fmt::join(base.counter_sources, "+"), fmt::join(cand.counter_sources, "+"));
+  return row;
+}
+
 // A row per cell both sides measured and metric either reports, in the base's cell order.
 std::vector<MetricRow> metric_rows(const CompareSide& base, const CompareSide& cand,
                                    const CompareOptions& o) {
@@ -449,6 +466,11 @@ std::vector<MetricRow> metric_rows(const CompareSide& base, const CompareSide& c
       // A metric neither side reports (a workload without latency) is no row at all; one side
       // without it is a row that says so.
       if (!b.metrics.count(name) && !it->second.metrics.count(name) && b.ok + it->second.ok > 0) {
+        continue;
+      }
+      if (m.counted && !b.counter_sources.empty() && !it->second.counter_sources.empty() &&
+          b.counter_sources != it->second.counter_sources) {
+        rows.push_back(counted_by_other_counters(cell, m, b, it->second, o));
         continue;
       }
       rows.push_back(compare_metric(cell, m, samples_of(b, name), samples_of(it->second, name), o));

@@ -100,6 +100,13 @@ void add_run_metrics(const std::string& dir, const report::BundleRuns& runs, Com
     auto summary = read_json_object(dir + "/runs/" + r.id + "/summary.json", error);
     if (!summary) continue;
     ++cell.ok;
+    const auto source = summary->find("collectors");
+    if (source != summary->end() && source->is_object() && source->contains("instructions")) {
+      const Json& counted = (*source)["instructions"];
+      if (counted.is_object() && counted.contains("source") && counted["source"].is_string()) {
+        cell.counter_sources.insert(counted["source"].get<std::string>());
+      }
+    }
     const auto metrics = run_metrics(*summary, r.clean_collectors);
     std::map<std::string, double> calls;
     for (auto& [metric, value] : metrics) {
@@ -211,6 +218,7 @@ CompareSide read_pooled(const std::string& dir, const std::vector<std::string>& 
         windows.insert(windows.end(), c.windows[metric].begin(), c.windows[metric].end());
       }
       pooled.calls.insert(pooled.calls.end(), c.calls.begin(), c.calls.end());
+      pooled.counter_sources.insert(c.counter_sources.begin(), c.counter_sources.end());
     }
   }
   return side;

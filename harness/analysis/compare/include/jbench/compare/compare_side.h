@@ -33,6 +33,9 @@ struct SideCell {
   // (syscall:<call>_per_op), parallel to metrics["traced_syscalls_per_op"]. A call a run did not
   // make is absent here; complete_call_counts turns it into that run's measured zero.
   std::vector<std::map<std::string, double>> calls;
+  // What counted its counted runs (summary.json collectors.instructions.source: "callgrind",
+  // "perf"): counts of two different counters are never compared.
+  std::set<std::string> counter_sources;
 };
 
 struct CompareSide {
