@@ -315,8 +315,7 @@ TEST(CompareRules, counts_of_different_counters_are_never_compared) {
   const MetricRow mixed = row_of(compare_bundles(base, cand, {}));
   EXPECT_EQ(mixed.verdict, Verdict::unknown);
   EXPECT_EQ(mixed.n_base, 0u);
-  EXPECT_NE(mixed.reason.find("callgrind on the base and perf on the candidate"),
-            std::string::npos)
+  EXPECT_NE(mixed.reason.find("callgrind on the base and perf on the candidate"), std::string::npos)
       << mixed.reason;
 }
 
