@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <utility>
+#include <vector>
 
 #include "instruction_records.h"
 #include "jbench/collectors/instructions/instructions_collector.h"
@@ -150,14 +152,19 @@ class PerfCounterCollector final : public Collector {
       entry_.fail(fmt::format("worker {}: the run never went through its measure phase", index));
       return;
     }
-    for (std::size_t p = 0; p < std::size(kPhases); ++p) {
-      const auto begin = w.at.find(kPhases[p]);
-      if (begin == w.at.end()) continue;
-      const auto end = p + 1 < std::size(kPhases) ? w.at.find(kPhases[p + 1]) : w.at.end();
-      const std::uint64_t until = end == w.at.end() ? last->value : end->second.value;
+    // Each phase the worker went through ends where the next one it went through began; the
+    // last, where the cohort was gone.
+    std::vector<std::pair<const char*, std::uint64_t>> began;
+    for (const char* phase : kPhases) {
+      if (const auto it = w.at.find(phase); it != w.at.end()) {
+        began.emplace_back(phase, it->second.value);
+      }
+    }
+    for (std::size_t p = 0; p < began.size(); ++p) {
+      const std::uint64_t until = p + 1 < began.size() ? began[p + 1].second : last->value;
       records.push_back(instruction_record(
-          w.member, index, kPhases[p],
-          {{"event", event_.name}, {"instructions", std::to_string(until - begin->second.value)}}));
+          w.member, index, began[p].first,
+          {{"event", event_.name}, {"instructions", std::to_string(until - began[p].second)}}));
     }
   }
 

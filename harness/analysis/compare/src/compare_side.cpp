@@ -100,12 +100,9 @@ void add_run_metrics(const std::string& dir, const report::BundleRuns& runs, Com
     auto summary = read_json_object(dir + "/runs/" + r.id + "/summary.json", error);
     if (!summary) continue;
     ++cell.ok;
-    const auto source = summary->find("collectors");
-    if (source != summary->end() && source->is_object() && source->contains("instructions")) {
-      const Json& counted = (*source)["instructions"];
-      if (counted.is_object() && counted.contains("source") && counted["source"].is_string()) {
-        cell.counter_sources.insert(counted["source"].get<std::string>());
-      }
+    if (const Json::json_pointer source("/collectors/instructions/source");
+        summary->contains(source) && summary->at(source).is_string()) {
+      cell.counter_sources.insert(summary->at(source).get<std::string>());
     }
     const auto metrics = run_metrics(*summary, r.clean_collectors);
     std::map<std::string, double> calls;
