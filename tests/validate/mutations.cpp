@@ -213,10 +213,34 @@ std::vector<Mutation> make_mutations() {
               d["runs"][0]["status"] = "failed";
               d["runs"][0]["reason"] = "worker 0 exited with status 1";  // the schema asks one
             })},
+      // run.json's trace also disagrees with the manifest's and the plan's statements of it.
       {"run-trace-relabelled",
-       {"runs.trace_mismatch"},
+       {"runs.trace_mismatch", "runs.twin_mismatch"},
        "a baseline run's trace relabelled full, its trace_mode and values left as they ran",
        edit(writer_run_json, [](Json& d) { d["trace"] = "full"; })},
+      // A run's facts stated again in the manifest and the plan (each edited alone).
+      {"run-relabelled-whole",
+       {"runs.twin_mismatch", "runs.values_mismatch"},
+       "a baseline run relabelled full everywhere in its run.json (trace, trace_mode.mode, "
+       "values.trace); the manifest and the plan still say baseline",
+       edit(writer_run_json,
+            [](Json& d) {
+              d["trace"] = "full";
+              d["trace_mode"]["mode"] = "full";
+              d["values"]["trace"] = "full";
+            })},
+      {"manifest-trace-edited",
+       {"runs.twin_mismatch"},
+       "the manifest lists the writer run as full, its run.json and the plan say baseline",
+       edit("manifest.json", [](Json& d) { d["runs"][0]["trace"] = "full"; })},
+      {"run-block-edited",
+       {"runs.twin_mismatch"},
+       "run.json moved to another block than the manifest and the plan put it in",
+       edit(writer_run_json, [](Json& d) { d["block"] = d["block"].get<int>() + 1; })},
+      {"plan-cell-values-edited",
+       {"runs.twin_mismatch", "provenance.configuration_mismatch"},
+       "plan.json's cell of the writer run gives another lane than the run ran",
+       edit("plan.json", [](Json& d) { d["cells"][0]["values"]["lane"] = "reader"; })},
       {"execution-state-edited",
        {"manifest.execution_mismatch"},
        "the manifest calls a measured lane attempted_failed, though its runs ended ok",

@@ -16,6 +16,9 @@ void check_session(const BundleView& bundle, Findings& findings);
 // manifest.json's /execution (axis states after execution) against its run list, and each
 // listed run's axis values against its run.json.
 void check_execution(const BundleView& bundle, Findings& findings);
+// What run.json states again in manifest.json, plan.json and the plan's cell (trace, seed,
+// block, order, implicit; the cell's id and values), held to agree (code "runs.twin_mismatch").
+void check_twins(const BundleView& bundle, Findings& findings);
 // Each run.json: phase boundaries, cohort attribution and identity, worker exits, collectors.
 void check_runs(const BundleView& bundle, Findings& findings);
 // The raw event files the collectors of each run name (docs/events.md).

@@ -54,6 +54,7 @@ ValidationReport validate_bundle(const std::string& dir, BundleStage stage) {
     }
     validate::check_session(bundle, findings);
     validate::check_execution(bundle, findings);
+    validate::check_twins(bundle, findings);
     validate::check_runs(bundle, findings);
     validate::check_events(bundle, findings);
     validate::check_counted(bundle, findings);
