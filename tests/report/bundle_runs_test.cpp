@@ -13,16 +13,20 @@
 namespace jbench::report {
 namespace {
 
-TEST(BundleRuns, runs_that_never_ran_and_odd_figures_read_as_absent) {
+TEST(BundleRuns, runs_that_never_ran_read_as_absent_and_an_odd_figure_is_named) {
   test::TempDir dir;
-  dir.write("manifest.json", R"({"status":"interrupted","runs":[
+  const std::string runs = R"({"status":"interrupted","runs":[
     {"id":"w1.a.light.r1","trace":"light","status":"ok","block":0,"order":0,"throughput_ops_per_s":10.5},
     {"id":"w1.a.full.r1","trace":"full","status":"not_run","block":0,"order":1,"throughput_ops_per_s":null},
-    {"id":"w1.a.baseline.r1","trace":"baseline","status":"interrupted","block":"x","order":null,"throughput_ops_per_s":"fast"}]})");
+    {"id":"w1.a.baseline.r1","trace":"baseline","status":"interrupted","block":0,"order":2,"throughput_ops_per_s":null}]})";
+  dir.write("manifest.json", runs);
   std::filesystem::create_directories(dir.path() + "/runs/w1.a.light.r1");
   std::filesystem::create_directories(dir.path() + "/runs/w1.a.baseline.r1");
-  dir.write("runs/w1.a.light.r1/run.json", R"({"values":{"workers":"1","trace":"light"}})");
-  dir.write("runs/w1.a.baseline.r1/run.json", R"({"values":{"workers":"1","trace":"baseline"}})");
+  dir.write("runs/w1.a.light.r1/run.json",
+            R"({"id":"w1.a.light.r1","status":"ok","values":{"workers":"1","trace":"light"}})");
+  dir.write(
+      "runs/w1.a.baseline.r1/run.json",
+      R"({"id":"w1.a.baseline.r1","status":"interrupted","values":{"workers":"1","trace":"baseline"}})");
   const BundleRuns r = read_bundle_runs(dir.path());
   ASSERT_TRUE(r.error.empty()) << r.error;
   EXPECT_EQ(r.bundle_status, "interrupted");
@@ -31,6 +35,13 @@ TEST(BundleRuns, runs_that_never_ran_and_odd_figures_read_as_absent) {
   EXPECT_EQ(r.runs[0].cell, "w1.a");
   EXPECT_EQ(r.runs[1].block, 0u);
   EXPECT_DOUBLE_EQ(r.runs[1].throughput, 0.0);
+  // An edited manifest's figure of another type is named where it is, never read as 0.
+  std::string edited = runs;
+  edited.replace(edited.rfind("\"block\":0"), 9, "\"block\":\"x\"");
+  dir.write("manifest.json", edited);
+  EXPECT_EQ(
+      read_bundle_runs(dir.path()).error,
+      dir.path() + "/manifest.json /runs/2/block: expected a non-negative integer, found \"x\"");
 }
 
 TEST(BundleRuns, a_manifest_without_runs_is_an_error_not_a_crash) {
@@ -60,7 +71,8 @@ TEST(CellOrder, points_in_the_plans_order_then_the_rest_naturally) {
   for (const char* run : {"w1.above.full.r1", "w10.x.light.r1", "w1.below.light.r1",
                           "w2.x.light.r1", "w1.below.baseline.r1"}) {
     std::filesystem::create_directories(dir.path() + "/runs/" + run);
-    dir.write(std::string("runs/") + run + "/run.json", R"({"values":{}})");
+    dir.write(std::string("runs/") + run + "/run.json",
+              std::string(R"({"status":"ok","values":{},"id":")") + run + "\"}");
   }
   dir.write("plan.json", R"({"cells":[{"id":"w1.below.baseline"},{"id":"w1.below.light"},
     {"id":"w1.above.baseline"},{"id":"w1.above.full"}]})");
@@ -97,7 +109,8 @@ TEST(BundleRuns, values_follow_the_plans_axis_order) {
     {"id":"w1.cold.light.r1","trace":"light","status":"ok","block":0,"order":0,"throughput_ops_per_s":1}]})");
   std::filesystem::create_directories(dir.path() + "/runs/w1.cold.light.r1");
   dir.write("runs/w1.cold.light.r1/run.json",
-            R"({"values":{"connection":"cold","extra":"x","trace":"light","workers":"1"}})");
+            R"({"id":"w1.cold.light.r1","status":"ok",
+                "values":{"connection":"cold","extra":"x","trace":"light","workers":"1"}})");
   dir.write("plan.json", R"({"cells":[],"axes":[{"axis":"workers"},{"axis":"connection"},
     {"axis":"trace"}]})");
   const BundleRuns r = read_bundle_runs(dir.path());

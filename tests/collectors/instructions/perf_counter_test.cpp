@@ -165,6 +165,9 @@ TEST(PerfCounterCollector, a_worker_its_counter_never_saw_fails_attachment) {
   auto collector = make_perf_counter_collector(context, page_faults(), "perf: a test");
   ASSERT_TRUE(collector->prepare());
   PageToucher child;
+  // Its copy-on-write faults after fork done, and back in read() (the acknowledgement says so):
+  // a child attached while still settling would move the counter without any canary.
+  child.touch(1);
   const Member worker{0, child.pid(), 1};
   ASSERT_TRUE(collector->attach({&worker, 1}, 1, 0));
   // No canary: the child sits in read() and makes no fault.

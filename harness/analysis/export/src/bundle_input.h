@@ -9,14 +9,11 @@
 #include <utility>
 #include <vector>
 
+#include "jbench/model/documents.h"
+
 namespace jbench::exports {
 
-struct Incarnation {
-  std::int64_t pid = 0;
-  std::int64_t parent_pid = 0;  // `ppid`: the harness for a worker; 0 when not given
-  std::uint64_t start_time_ticks = 0;
-  std::optional<std::size_t> worker;  // null for a process a worker forked
-};
+using model::Incarnation;
 
 struct RunInput {
   std::string id;

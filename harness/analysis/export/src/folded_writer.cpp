@@ -91,7 +91,7 @@ std::string FoldedWriter::waker(const TrackId& track, const RawEvent& e) const {
     if (inc.pid == pid) return "woken by " + who(run, pid);
   }
   for (const Incarnation& inc : run.cohort) {
-    if (inc.pid == track.pid && inc.parent_pid != 0 && inc.parent_pid == pid) {
+    if (inc.pid == track.pid && inc.ppid != 0 && inc.ppid == pid) {
       return fmt::format("woken by the harness pid {}", pid);
     }
   }

@@ -14,17 +14,6 @@ namespace {
 
 using Json = nlohmann::json;
 
-// The instructions collector's backend and version, as run.json lists it.
-std::string source_of(const Json& run) {
-  const Json* c = collector_entry(run, "instructions");
-  if (!c) return {};
-  const auto text = [c](const char* key, const char* absent) {
-    const auto it = c->find(key);
-    return it != c->end() && it->is_string() ? it->get<std::string>() : std::string(absent);
-  };
-  return fmt::format("{} ({})", text("backend", "?"), text("version", "version unknown"));
-}
-
 // A count per operation of a counted run's summary (measure_instructions, measure_allocations);
 // nothing when it has no such count.
 std::optional<double> per_op(const Json& summary, const char* figure) {
@@ -61,15 +50,14 @@ CountedCells read_counted_cells(const std::string& dir, const std::vector<RunFac
     if (r.status != RunStatus::ok || !r.clean_collectors.count("instructions")) continue;
     const auto summary =
         read_json_object(fmt::format("{}/runs/{}/summary.json", dir, r.id), out.error);
-    const auto run = read_json_object(fmt::format("{}/runs/{}/run.json", dir, r.id), out.error);
-    if (!summary || !run) return out;
+    if (!summary) return out;
     const auto value = per_op(*summary, "measure_instructions");
     if (!value) continue;
     ++cell.counted;
     cell.instructions_per_op.push_back(*value);
     cell.allocations_per_op.push_back(per_op(*summary, "measure_allocations"));
     cell.seeds.push_back(r.seed);
-    if (cell.source.empty()) cell.source = source_of(*run);
+    if (cell.source.empty()) cell.source = r.counter_source;
   }
   for (const auto& [point, trace] : ordered_cells(runs)) {
     if (trace == "counted") out.cells.push_back(std::move(cells[point]));

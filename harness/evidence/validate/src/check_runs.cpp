@@ -7,14 +7,10 @@
 #include <tuple>
 
 #include "checks.h"
+#include "jbench/model/documents.h"
 
 namespace jbench::validate {
 namespace {
-
-// The phases in the order they happen; each boundary is CLOCK_MONOTONIC ns.
-constexpr std::array<const char*, 7> kBoundaries = {
-    "startup_start_ns", "warmup_start_ns",   "warmup_end_ns",  "measure_start_ns",
-    "measure_end_ns",   "teardown_start_ns", "teardown_end_ns"};
 
 // The five collector status words (docs/design.md); no other word is ever valid.
 constexpr std::array<const char*, 5> kCollectorStatuses = {
@@ -26,18 +22,18 @@ void check_boundaries(const std::string& file, const Json& run, bool ok, Finding
   // An ok run went through every phase, so every boundary exists. Any run's boundaries, as far
   // as they go, are in phase order.
   std::optional<std::uint64_t> previous;
-  const char* previous_name = nullptr;
-  for (const char* name : kBoundaries) {
+  std::string_view previous_name;
+  for (std::string_view name : model::kBoundaryNames) {
     const auto t = u64_at(*boundaries, name);
     if (!t) {
       if (ok) {
-        findings.add("boundaries.missing", file, std::string("/boundaries/") + name,
+        findings.add("boundaries.missing", file, fmt::format("/boundaries/{}", name),
                      fmt::format("the run is ok but has no {}", name));
       }
       continue;
     }
     if (previous && *t < *previous) {
-      findings.add("boundaries.order", file, std::string("/boundaries/") + name,
+      findings.add("boundaries.order", file, fmt::format("/boundaries/{}", name),
                    fmt::format("{} = {} comes before {} = {}", name, *t, previous_name, *previous));
     }
     previous = t;

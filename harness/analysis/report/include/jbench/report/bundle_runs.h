@@ -2,11 +2,11 @@
 // status and throughput (manifest.json and runs/<id>/run.json).
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "jbench/model/documents.h"
 #include "jbench/report/overhead.h"
 
 namespace jbench::report {
@@ -20,8 +20,8 @@ struct BundleRuns {
 BundleRuns read_bundle_runs(const std::string& bundle_dir);
 
 // The names of run.json's collectors that ran cleanly: status "ok" and a `dropped` of 0 — what
-// recorded every event it saw. Anything else (not requested, not available, failed, lossy, or an
-// entry of another shape) is left out.
-std::set<std::string> clean_collectors(const nlohmann::json& run);
+// recorded every event it saw. Anything else (not requested, not available, failed, lossy, or
+// an entry that does not say what it dropped) is left out.
+std::set<std::string> clean_collectors(const model::RunDocument& run);
 
 }  // namespace jbench::report

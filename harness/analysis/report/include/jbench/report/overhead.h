@@ -45,6 +45,9 @@ struct RunFacts {
   std::optional<std::uint64_t> tracer_attach_ns;
   // The collectors that ran cleanly: status "ok" and nothing dropped (bundle_runs.h).
   std::set<std::string> clean_collectors;
+  // What counted a counted run: its instructions collector's backend and version, as run.json
+  // lists them ("callgrind (valgrind-3.19.0)"); empty where no instructions collector is listed.
+  std::string counter_source;
 };
 
 struct ModeOverhead {

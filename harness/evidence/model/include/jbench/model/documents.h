@@ -1,0 +1,132 @@
+// A bundle's documents as types (docs/bundle.md): manifest.json, plan.json and runs/<id>/run.json
+// as the readers of bundles use them. Each is read by one function that checks every field it
+// takes (a wrong type is an input error naming the file and the JSON pointer) and parses statuses
+// and trace modes once; the JSON Schemas in manifests/ say the rest of each document's shape, and
+// a test holds every field read here to them (tests/model/).
+//
+//   auto run = read_run_document(json, "runs/r1/run.json");
+//   if (!run) fail(run.error().message);  // "runs/r1/run.json /status: expected a known word, ..."
+//   auto start = run->boundary("measure_start_ns");
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "jbench/collectors/api/status.h"
+#include "jbench/common/result.h"
+#include "jbench/common/run_status.h"
+#include "jbench/common/trace_mode.h"
+#include "jbench/model/fields.h"
+
+namespace jbench::model {
+
+// An axis's value as a label ("workers" -> "1"), in the document's order.
+using Labels = std::vector<std::pair<std::string, std::string>>;
+
+// --- manifest.json ---
+struct ManifestRun {
+  std::string id;
+  RunStatus status = RunStatus::not_run;
+  TraceMode trace = TraceMode::baseline;
+  std::string seed;  // a decimal string; empty when the entry has none
+  std::uint64_t order = 0;
+  std::uint64_t block = 0;
+  std::optional<double> throughput_ops_per_s;  // null for a run that did not end ok
+  Labels values;                               // the trace mode's among them
+  std::optional<std::uint64_t> shard;          // merged bundles: the shard that ran it
+};
+
+struct Manifest {
+  std::string status;  // complete, interrupted, ...
+  std::vector<ManifestRun> runs;
+};
+
+// --- plan.json ---
+struct PlanRun {
+  std::string id;
+  std::optional<std::string> cell;  // its cell's id (the trace mode's label last); null: implicit
+  TraceMode trace = TraceMode::baseline;
+  std::uint64_t block = 0;  // its index in Plan::blocks
+};
+
+// A block: one repetition of one point of the matrix, whose runs are its trace modes.
+struct PlanBlock {
+  std::string point;  // the point's id: its values but the trace mode's ("w1.persistent.writer")
+  std::uint64_t repetition = 0;  // from 1
+};
+
+struct PlanCell {
+  std::string id;
+  Labels values;  // as labels: a matrix's number 1 reads "1", as runs state it
+};
+
+struct Plan {
+  std::vector<std::string> axes;  // the matrix's axes, in its order
+  std::vector<PlanCell> cells;    // in the plan's order
+  std::vector<PlanBlock> blocks;  // by index
+  std::vector<PlanRun> runs;
+
+  // The block of the run `id`, or nullptr when the plan has no such run or block.
+  const PlanBlock* block_of(std::string_view id) const;
+};
+
+// --- runs/<id>/run.json ---
+
+// The phase boundaries a run records (CLOCK_MONOTONIC ns), in the order they happen.
+inline constexpr std::array<std::string_view, 7> kBoundaryNames = {
+    "startup_start_ns", "warmup_start_ns",   "warmup_end_ns",  "measure_start_ns",
+    "measure_end_ns",   "teardown_start_ns", "teardown_end_ns"};
+
+// One process incarnation of a run's cohort: (boot, pid, start time) names it across pid reuse.
+struct Incarnation {
+  std::int64_t pid = 0;
+  std::int64_t ppid = 0;               // the harness for a worker; 0 when not given
+  std::uint64_t start_time_ticks = 0;  // /proc/<pid>/stat field 22
+  std::optional<std::size_t> worker;   // null for a process a worker forked
+  bool forked = false;
+  std::string boot_id;                    // empty when not given
+  std::optional<std::string> runtime_id;  // from the worker's hello
+  std::optional<std::uint64_t> registered_ns;
+};
+
+// One entry of trace_mode.collectors.
+struct CollectorEntry {
+  std::string name;
+  std::optional<collectors::Status> status;  // absent only in hand-made documents
+  std::optional<std::string> backend;        // what served it: "libbpf", "callgrind", ...
+  std::optional<std::string> version;        // of the tool it ran, where it runs one
+  std::vector<std::string> raw;              // its raw files, relative to the run's directory
+  std::optional<std::uint64_t> records;
+  std::optional<std::uint64_t> dropped;
+  std::optional<std::uint64_t> started_ns;   // lifecycle: when it started ...
+  std::optional<std::uint64_t> attached_ns;  // ... and when it was attached
+};
+
+struct RunDocument {
+  std::string id;
+  RunStatus status = RunStatus::not_run;
+  std::optional<TraceMode> trace;
+  Labels values;
+  // Each boundary the run reached, by kBoundaryNames' name.
+  std::vector<std::pair<std::string, std::uint64_t>> boundaries;
+  std::vector<Incarnation> cohort;
+  std::vector<CollectorEntry> collectors;
+
+  std::optional<std::uint64_t> boundary(std::string_view name) const;
+  const CollectorEntry* collector(std::string_view name) const;
+};
+
+// Each reads one parsed document; `file` names it in errors, `log` collects the pointers read.
+Result<Manifest> read_manifest(const nlohmann::json& doc, const std::string& file,
+                               FieldLog* log = nullptr);
+Result<Plan> read_plan(const nlohmann::json& doc, const std::string& file, FieldLog* log = nullptr);
+Result<RunDocument> read_run_document(const nlohmann::json& doc, const std::string& file,
+                                      FieldLog* log = nullptr);
+
+}  // namespace jbench::model

@@ -1,0 +1,39 @@
+#include "jbench/model/bundle_reader.h"
+
+#include "jbench/bundle/json_file.h"
+
+namespace jbench::model {
+
+Result<nlohmann::json> read_document(const std::string& path) {
+  std::string error;
+  auto doc = read_json_object(path, error);
+  if (!doc) return Error{error, 0, ErrorKind::input};
+  return std::move(*doc);
+}
+
+Result<BundleReader> BundleReader::open(const std::string& dir) {
+  const std::string path = dir + "/manifest.json";
+  auto doc = read_document(path);
+  if (!doc) return doc.error();
+  auto manifest = read_manifest(*doc, path);
+  if (!manifest) return manifest.error();
+  return BundleReader(dir, std::move(*manifest));
+}
+
+Result<Plan> BundleReader::plan() const {
+  const std::string path = dir_ + "/plan.json";
+  auto doc = read_document(path);
+  if (!doc) return doc.error();
+  return read_plan(*doc, path);
+}
+
+std::string BundleReader::run_dir(const std::string& id) const { return dir_ + "/runs/" + id; }
+
+Result<RunDocument> BundleReader::run(const std::string& id) const {
+  const std::string path = run_dir(id) + "/run.json";
+  auto doc = read_document(path);
+  if (!doc) return doc.error();
+  return read_run_document(*doc, path);
+}
+
+}  // namespace jbench::model

@@ -1,0 +1,127 @@
+#include "jbench/model/documents.h"
+
+namespace jbench::model {
+namespace {
+
+ManifestRun read_manifest_run(Fields f) {
+  ManifestRun r;
+  r.id = f.text("id");
+  r.status = f.word("status", run_status_from_name, RunStatus::not_run);
+  r.trace = f.word("trace", trace_mode_from_name, TraceMode::baseline);
+  r.seed = f.optional_text("seed").value_or("");
+  r.order = f.count("order");
+  r.block = f.count("block");
+  r.throughput_ops_per_s = f.optional_number("throughput_ops_per_s");
+  if (f.has("values")) r.values = f.labels("values");
+  r.shard = f.optional_count("shard");
+  return r;
+}
+
+Incarnation read_incarnation(Fields f) {
+  Incarnation m;
+  m.pid = f.integer("pid");
+  m.ppid = f.has("ppid") ? f.integer("ppid") : 0;
+  m.start_time_ticks = f.decimal("start_time_ticks");
+  m.worker = f.optional_count("worker");
+  m.forked = f.optional_flag("forked").value_or(false);
+  m.boot_id = f.optional_text("boot_id").value_or("");
+  m.runtime_id = f.optional_text("runtime_id");
+  m.registered_ns = f.optional_decimal("registered_ns");
+  return m;
+}
+
+CollectorEntry read_collector(Fields f) {
+  CollectorEntry c;
+  c.name = f.text("name");
+  if (f.has("status")) {
+    c.status = f.word("status", collectors::status_from_word, collectors::Status::collector_failed);
+  }
+  c.backend = f.optional_text("backend");
+  c.version = f.optional_text("version");
+  c.raw = f.texts("raw");
+  c.records = f.optional_count("records");
+  c.dropped = f.optional_count("dropped");
+  if (auto life = f.optional_object("lifecycle")) {
+    c.started_ns = life->optional_decimal("started_ns");
+    c.attached_ns = life->optional_decimal("attached_ns");
+  }
+  return c;
+}
+
+}  // namespace
+
+Result<Manifest> read_manifest(const nlohmann::json& doc, const std::string& file, FieldLog* log) {
+  Fields f(doc, file, log);
+  Manifest m;
+  m.status = f.text("status");
+  for (Fields run : f.items("runs")) m.runs.push_back(read_manifest_run(run));
+  if (!f.ok()) return f.error();
+  return m;
+}
+
+Result<Plan> read_plan(const nlohmann::json& doc, const std::string& file, FieldLog* log) {
+  Fields f(doc, file, log);
+  Plan p;
+  // Every plan jbench writes has all four lists; a hand-made one may give only what it needs.
+  for (Fields axis : f.optional_items("axes")) p.axes.push_back(axis.text("axis"));
+  for (Fields cell : f.optional_items("cells")) {
+    p.cells.push_back({cell.text("id"), cell.has("values") ? cell.labels("values") : Labels{}});
+  }
+  for (Fields block : f.optional_items("blocks")) {
+    p.blocks.push_back({block.text("point"), block.count("repetition")});
+  }
+  for (Fields run : f.optional_items("runs")) {
+    p.runs.push_back({run.text("id"), run.optional_text("cell"),
+                      run.word("trace", trace_mode_from_name, TraceMode::baseline),
+                      run.count("block")});
+  }
+  if (!f.ok()) return f.error();
+  return p;
+}
+
+Result<RunDocument> read_run_document(const nlohmann::json& doc, const std::string& file,
+                                      FieldLog* log) {
+  Fields f(doc, file, log);
+  RunDocument r;
+  r.id = f.text("id");
+  r.status = f.word("status", run_status_from_name, RunStatus::not_run);
+  if (f.has("trace")) r.trace = f.word("trace", trace_mode_from_name, TraceMode::baseline);
+  if (f.has("values")) r.values = f.labels("values");
+  if (auto bounds = f.optional_object("boundaries")) {
+    for (std::string_view name : kBoundaryNames) {
+      // A boundary the run never reached is absent (or null): not a time.
+      if (const auto ns = bounds->optional_decimal(name)) r.boundaries.emplace_back(name, *ns);
+    }
+  }
+  if (auto cohort = f.optional_object("cohort")) {
+    for (Fields m : cohort->optional_items("members")) r.cohort.push_back(read_incarnation(m));
+  }
+  if (auto mode = f.optional_object("trace_mode")) {
+    for (Fields c : mode->optional_items("collectors")) r.collectors.push_back(read_collector(c));
+  }
+  if (!f.ok()) return f.error();
+  return r;
+}
+
+const PlanBlock* Plan::block_of(std::string_view id) const {
+  for (const auto& r : runs) {
+    if (r.id == id) return r.block < blocks.size() ? &blocks[r.block] : nullptr;
+  }
+  return nullptr;
+}
+
+std::optional<std::uint64_t> RunDocument::boundary(std::string_view name) const {
+  for (const auto& [n, ns] : boundaries) {
+    if (n == name) return ns;
+  }
+  return std::nullopt;
+}
+
+const CollectorEntry* RunDocument::collector(std::string_view name) const {
+  for (const auto& c : collectors) {
+    if (c.name == name) return &c;
+  }
+  return nullptr;
+}
+
+}  // namespace jbench::model

@@ -1,0 +1,172 @@
+// jbench::bundle_model on real bundles: the checked-in valid bundle and the comparison fixtures,
+// each written by a real session.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "jbench/model/bundle_reader.h"
+#include "schema_walk.h"
+#include "temp_dir.h"
+
+namespace jbench::test {
+namespace {
+
+using model::BundleReader;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+const std::string kValid = "tests/fixtures/bundles/valid";
+
+std::vector<std::string> real_bundles() {
+  std::vector<std::string> out = {kValid};
+  for (const auto& e : fs::directory_iterator(source_path("tests/fixtures/compare/bundles"))) {
+    out.push_back(fs::relative(e.path(), JBENCH_SOURCE_DIR).string());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+json read_json(const std::string& path) {
+  std::ifstream in(path);
+  return json::parse(in);
+}
+
+TEST(BundleModel, reads_the_valid_bundle_typed) {
+  const auto bundle = BundleReader::open(source_path(kValid));
+  ASSERT_TRUE(bundle) << bundle.error().message;
+  const auto& runs = bundle->manifest().runs;
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_EQ(bundle->manifest().status, "complete");
+  EXPECT_EQ(runs[0].id, "w1.persistent.writer.tiny.baseline.r1");
+  EXPECT_EQ(runs[0].status, RunStatus::ok);
+  EXPECT_EQ(runs[0].trace, TraceMode::baseline);
+  EXPECT_EQ(runs[0].seed, "3480942068890166599");
+  ASSERT_TRUE(runs[0].throughput_ops_per_s);
+  EXPECT_GT(*runs[0].throughput_ops_per_s, 0.0);
+
+  const auto plan = bundle->plan();
+  ASSERT_TRUE(plan) << plan.error().message;
+  EXPECT_EQ(plan->runs[0].cell, "w1.persistent.writer.tiny.baseline");
+  ASSERT_NE(plan->block_of(runs[0].id), nullptr);
+  EXPECT_EQ(plan->block_of(runs[0].id)->point, "w1.persistent.writer.tiny");
+  EXPECT_THAT(plan->cells[0].values,
+              testing::Contains(std::pair<std::string, std::string>("workers", "1")));
+
+  const auto run = bundle->run(runs[1].id);
+  ASSERT_TRUE(run) << run.error().message;
+  EXPECT_EQ(run->id, runs[1].id);
+  EXPECT_EQ(run->trace, TraceMode::baseline);
+  EXPECT_EQ(run->boundaries.size(), model::kBoundaryNames.size());  // an ok run reached them all
+  EXPECT_LT(*run->boundary("measure_start_ns"), *run->boundary("measure_end_ns"));
+  ASSERT_EQ(run->cohort.size(), 1u);
+  EXPECT_EQ(run->cohort[0].worker, 0u);
+  EXPECT_GT(run->cohort[0].pid, 0);
+  EXPECT_GT(run->cohort[0].start_time_ticks, 0u);
+  ASSERT_NE(run->collector("cpu"), nullptr);
+  EXPECT_EQ(run->collector("cpu")->status, collectors::Status::ok);
+  EXPECT_EQ(run->collector("cpu")->backend, "proc");
+  EXPECT_EQ(run->collector("bridge")->status, collectors::Status::not_requested);
+}
+
+// Every field the model reads is one the document's schema declares: the types and the schemas
+// cannot drift apart unseen.
+TEST(BundleModel, every_field_it_reads_is_declared_by_the_schemas) {
+  const json manifest_schema = read_json(source_path("manifests/manifest.schema.json"));
+  const json plan_schema = read_json(source_path("manifests/plan.schema.json"));
+  const json run_schema = read_json(source_path("manifests/run.schema.json"));
+  for (const std::string& b : real_bundles()) {
+    SCOPED_TRACE(b);
+    const std::string dir = source_path(b);
+    model::FieldLog manifest_log, plan_log, run_log;
+    const auto manifest =
+        model::read_manifest(read_json(dir + "/manifest.json"), "manifest.json", &manifest_log);
+    ASSERT_TRUE(manifest) << manifest.error().message;
+    ASSERT_TRUE(model::read_plan(read_json(dir + "/plan.json"), "plan.json", &plan_log));
+    for (const auto& r : manifest->runs) {
+      const auto run =
+          model::read_run_document(read_json(dir + "/runs/" + r.id + "/run.json"), r.id, &run_log);
+      ASSERT_TRUE(run) << run.error().message;
+    }
+    EXPECT_GT(run_log.size(), 20u);  // the reading went through cohort and collectors
+    for (const auto& p : manifest_log) EXPECT_TRUE(schema_declares(manifest_schema, p)) << p;
+    for (const auto& p : plan_log) EXPECT_TRUE(schema_declares(plan_schema, p)) << p;
+    for (const auto& p : run_log) EXPECT_TRUE(schema_declares(run_schema, p)) << p;
+  }
+}
+
+TEST(BundleModel, the_schema_walk_refuses_an_undeclared_member) {
+  const json run_schema = read_json(source_path("manifests/run.schema.json"));
+  EXPECT_TRUE(schema_declares(run_schema, "/cohort/members/*/start_time_ticks"));
+  EXPECT_TRUE(schema_declares(run_schema, "/values/lane"));  // additionalProperties
+  EXPECT_FALSE(schema_declares(run_schema, "/cohort/members/*/start_ticks"));
+  EXPECT_FALSE(schema_declares(run_schema, "/boundaries/measure_middle_ns"));
+}
+
+// A document edited into a wrong shape: the error names the file and the JSON pointer.
+struct WrongField {
+  std::string document;  // manifest.json or the second run's run.json
+  std::function<void(json&)> edit;
+  std::string expected;  // the message's tail after the file's path
+};
+
+std::string error_after_edit(const WrongField& w, const TempDir& tmp) {
+  fs::copy(source_path(kValid), tmp.path() + "/b", fs::copy_options::recursive);
+  const auto original = BundleReader::open(tmp.path() + "/b");
+  const std::string run_id = original->manifest().runs[1].id;
+  const std::string path =
+      tmp.path() + "/b/" +
+      (w.document == "manifest.json" ? w.document : "runs/" + run_id + "/run.json");
+  json doc = read_json(path);
+  w.edit(doc);
+  std::ofstream(path) << doc.dump();
+  const auto bundle = BundleReader::open(tmp.path() + "/b");
+  if (!bundle) return bundle.error().message.substr(path.size());
+  const auto run = bundle->run(run_id);
+  return run ? "(read without error)" : run.error().message.substr(path.size());
+}
+
+TEST(BundleModel, a_wrong_field_is_named_by_file_and_pointer) {
+  const std::vector<WrongField> cases = {
+      {"manifest.json", [](json& d) { d["runs"][1]["block"] = "x"; },
+       " /runs/1/block: expected a non-negative integer, found \"x\""},
+      {"manifest.json", [](json& d) { d["runs"][0]["trace"] = "fast"; },
+       " /runs/0/trace: expected a known word, found \"fast\""},
+      {"manifest.json", [](json& d) { d["runs"][0].erase("id"); },
+       " /runs/0/id: expected a member, found nothing"},
+      {"manifest.json", [](json& d) { d["runs"] = json::object(); },
+       " /runs: expected a list, found {}"},
+      {"run.json", [](json& d) { d["status"] = "okay"; },
+       " /status: expected a known word, found \"okay\""},
+      {"run.json", [](json& d) { d["cohort"]["members"][0]["start_time_ticks"] = 77; },
+       " /cohort/members/0/start_time_ticks: expected a decimal string of a 64-bit value, "
+       "found 77"},
+      {"run.json", [](json& d) { d["boundaries"]["measure_end_ns"] = "-1"; },
+       " /boundaries/measure_end_ns: expected a decimal string of a 64-bit value, found \"-1\""},
+      {"run.json", [](json& d) { d["trace_mode"]["collectors"][0]["status"] = "fine"; },
+       " /trace_mode/collectors/0/status: expected a known word, found \"fine\""},
+      {"run.json", [](json& d) { d["values"]["workers"] = json::array(); },
+       " /values: expected an object of labels, found "
+       "{\"connection\":\"persistent\",\"dataset\":\"tiny\",\"lane\":\"mixed..."},
+  };
+  for (const auto& w : cases) {
+    TempDir tmp;
+    EXPECT_EQ(error_after_edit(w, tmp), w.expected) << w.document << w.expected;
+  }
+}
+
+TEST(BundleModel, a_missing_or_unparsable_manifest_is_an_input_error) {
+  TempDir tmp;
+  const auto missing = BundleReader::open(tmp.path());
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().kind, ErrorKind::input);
+  EXPECT_EQ(missing.error().message, "cannot read " + tmp.path() + "/manifest.json");
+  tmp.write("manifest.json", "{\"status\": ");
+  const auto broken = BundleReader::open(tmp.path());
+  ASSERT_FALSE(broken);
+  EXPECT_EQ(broken.error().message, tmp.path() + "/manifest.json is not a JSON object");
+}
+
+}  // namespace
+}  // namespace jbench::test
