@@ -10,6 +10,7 @@
 #include "jbench/events/event_file.h"
 #include "jbench/events/flat_record.h"
 #include "jbench/events/line_reader.h"
+#include "jbench/model/documents.h"
 
 namespace jbench::attribution {
 namespace {
@@ -143,13 +144,24 @@ void startup_steps(const Json& run, const Json* worker, Incarnation& inc) {
            decimal_at(run.at("boundaries"), "warmup_start_ns"));
 }
 
-std::string status_of(const Json* c) { return c ? c->value("status", "missing") : "missing"; }
+using model::CollectorEntry;
 
-void note_collector(RunAccount& a, const Json* c, const char* name, const char* part) {
-  const std::string status = status_of(c);
-  if (status == "ok") return;
+// Whether the collector recorded what it saw: listed, and ok.
+bool recorded(const CollectorEntry* c) { return c && c->status == collectors::Status::ok; }
+
+void note_collector(RunAccount& a, const CollectorEntry* c, const char* name, const char* part) {
+  if (recorded(c)) return;
+  const std::string status =
+      c && c->status ? std::string(collectors::status_word(*c->status)) : "missing";
   a.not_attributed.push_back(
-      {part, name, status, c ? c->value("reason", "") : "the run records no such collector"});
+      {part, name, status, c ? c->reason.value_or("") : "the run records no such collector"});
+}
+
+// run.json typed (jbench/model/documents.h): its collectors' statuses parsed once.
+model::RunDocument typed(const Json& run, const std::string& where) {
+  auto doc = model::read_run_document(run, where);
+  if (!doc) throw Failure{doc.error().message};
+  return std::move(*doc);
 }
 
 class Reader {
@@ -171,20 +183,21 @@ class Reader {
       a.values = facts_.values;
       a.throughput = facts_.throughput;
       incarnations(run, summary, a);
-      const Json* syscall = collector_entry(run, "syscall");
-      const Json* spans = collector_entry(run, "spans");
-      const Json* bridge = collector_entry(run, "bridge");
-      const Json* gc = collector_entry(run, "gc");
+      const model::RunDocument doc = typed(run, rel_ + "/run.json");
+      const CollectorEntry* syscall = doc.collector("syscall");
+      const CollectorEntry* spans = doc.collector("spans");
+      const CollectorEntry* bridge = doc.collector("bridge");
       note_collector(a, syscall, "syscall", "traced syscalls");
-      note_collector(a, gc, "gc", "GC pauses");
+      note_collector(a, doc.collector("gc"), "gc", "GC pauses");
       note_collector(a, spans, "spans", "spans");
-      note_collector(a, collector_entry(run, "cpu"), "cpu", "on-CPU time");
-      const bool calls_ok = status_of(syscall) == "ok";
+      note_collector(a, doc.collector("cpu"), "cpu", "on-CPU time");
+      const bool calls_ok = recorded(syscall);
       a.detail = calls_ok ? facts_.trace : "none";
-      a.backend = syscall ? syscall->value("backend", "") : "";
-      if (syscall && syscall->contains("cpu_sample_hz") &&
-          (*syscall)["cpu_sample_hz"].is_number()) {
-        a.sample_hz = (*syscall)["cpu_sample_hz"].get<double>();
+      a.backend = syscall ? syscall->backend.value_or("") : "";
+      // The compiled tracer's own member of its entry (docs/events.md).
+      if (const Json* entry = collector_entry(run, "syscall");
+          entry && entry->contains("cpu_sample_hz") && (*entry)["cpu_sample_hz"].is_number()) {
+        a.sample_hz = (*entry)["cpu_sample_hz"].get<double>();
       }
       const Json* collectors = member(summary, "collectors");
       const Json* roles = collectors ? member(*collectors, "syscall") : nullptr;
@@ -212,7 +225,7 @@ class Reader {
             "sharply than full");
       }
       AccountBuilder builder(std::move(a), std::move(windows));
-      if (bridge && status_of(spans) == "ok") {
+      if (bridge && recorded(spans)) {
         bridge_files(*bridge, builder, out.bytes);
       }
       builder.seal_spans();
@@ -312,16 +325,8 @@ class Reader {
     return {*pid, *ticks};
   }
 
-  void bridge_files(const Json& bridge, AccountBuilder& b, std::uint64_t& bytes) {
-    std::vector<std::string> files;
-    const Json raw = bridge.value("raw", Json());
-    if (raw.is_string()) files.push_back(raw);
-    if (raw.is_array()) {
-      for (const Json& f : raw) {
-        if (f.is_string()) files.push_back(f);
-      }
-    }
-    for (const auto& f : files) {
+  void bridge_files(const CollectorEntry& bridge, AccountBuilder& b, std::uint64_t& bytes) {
+    for (const auto& f : bridge.raw) {
       const std::string rel = rel_ + "/" + f;
       records(rel, bytes, [&](const events::FlatRecord& r, std::size_t n) {
         const auto type = r.string("type");
@@ -376,9 +381,9 @@ class Reader {
     b.add_sample(s);
   }
 
-  void syscall_records(const Json& syscall, AccountBuilder& b, RunRead& out) {
+  void syscall_records(const CollectorEntry& syscall, AccountBuilder& b, RunRead& out) {
     const std::string rel =
-        rel_ + "/" + syscall.value("raw", std::string("raw/syscall.events.jsonl"));
+        rel_ + "/" + (syscall.raw.size() == 1 ? syscall.raw[0] : "raw/syscall.events.jsonl");
     records(rel, out.bytes, [&](const events::FlatRecord& r, std::size_t n) {
       if (r.string("type") == "cpu_sample") {
         sample(r, rel, n, b);

@@ -38,6 +38,7 @@ CollectorEntry read_collector(Fields f) {
   }
   c.backend = f.optional_text("backend");
   c.version = f.optional_text("version");
+  c.reason = f.optional_text("reason");
   c.raw = f.texts("raw");
   c.records = f.optional_count("records");
   c.dropped = f.optional_count("dropped");

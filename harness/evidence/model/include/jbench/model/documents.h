@@ -101,6 +101,7 @@ struct CollectorEntry {
   std::optional<collectors::Status> status;  // absent only in hand-made documents
   std::optional<std::string> backend;        // what served it: "libbpf", "callgrind", ...
   std::optional<std::string> version;        // of the tool it ran, where it runs one
+  std::optional<std::string> reason;         // why it ended as it did (empty for ok)
   std::vector<std::string> raw;              // its raw files, relative to the run's directory
   std::optional<std::uint64_t> records;
   std::optional<std::uint64_t> dropped;
