@@ -29,18 +29,6 @@ const Json* member(const Json& j, const char* key) {
   return it == j.end() ? nullptr : &*it;
 }
 
-// run.json's entry of an incarnation's worker (`workers[]`, by index and pid), or nullptr.
-const Json* worker_entry(const Json& run, const Incarnation& inc) {
-  const Json* workers = member(run, "workers");
-  if (!workers || !workers->is_array()) return nullptr;
-  for (const Json& w : *workers) {
-    if (w.value("index", ~0u) == inc.worker && w.value("pid", std::int64_t{-1}) == inc.pid) {
-      return &w;
-    }
-  }
-  return nullptr;
-}
-
 // A file as the account keys it: the same file of every repetition under one name. The run's own
 // directories (its scratch copy of the dataset, its staging raw files) are dropped up to
 // "runs/<id>/"; pipes and sockets, whose inode differs per run, are named by their kind and fd.
@@ -64,22 +52,25 @@ Json read_json(const std::string& dir, const std::string& rel) {
   return std::move(*j);
 }
 
-std::uint64_t need_decimal(const Json& j, const char* key, const std::string& where) {
-  const auto v = decimal_at(j, key);
+using model::RunDocument;
+using model::WorkerRecord;
+
+std::uint64_t need_boundary(const RunDocument& run, const char* key, const std::string& where) {
+  const auto v = run.boundary(key);
   if (!v) throw Failure{fmt::format("{}: `{}` is missing or not a decimal string", where, key)};
   return *v;
 }
 
 // The phases are contiguous and cover the run (docs/attribution.md): each ends where the next
 // begins, and teardown ends with the run.
-PhaseWindows windows_of(const Json& run, const std::string& where) {
-  const Json& b = run.at("boundaries");
+PhaseWindows windows_of(const RunDocument& run, const std::string& where) {
   PhaseWindows w;
-  w.begin = {need_decimal(b, "startup_start_ns", where), need_decimal(b, "warmup_start_ns", where),
-             need_decimal(b, "measure_start_ns", where),
-             need_decimal(b, "teardown_start_ns", where)};
+  w.begin = {need_boundary(run, "startup_start_ns", where),
+             need_boundary(run, "warmup_start_ns", where),
+             need_boundary(run, "measure_start_ns", where),
+             need_boundary(run, "teardown_start_ns", where)};
   for (std::size_t p = 0; p + 1 < kPhases; ++p) w.end[p] = w.begin[p + 1];
-  w.end[kPhases - 1] = need_decimal(b, "teardown_end_ns", where);
+  w.end[kPhases - 1] = need_boundary(run, "teardown_end_ns", where);
   for (std::size_t p = 0; p < kPhases; ++p) {
     if (w.end[p] < w.begin[p]) {
       throw Failure{fmt::format("{}: the boundaries run backwards at {}", where, kPhaseNames[p])};
@@ -91,11 +82,11 @@ PhaseWindows windows_of(const Json& run, const std::string& where) {
 // Full detail times every call, so each incarnation's measure phase is its own measured window
 // (run.json workers[].measure_start_ns..measure_end_ns): the barrier wait before it goes to
 // warmup and the wait for the other workers after it to teardown, and the phases stay contiguous.
-PhaseWindows own_windows(const Json& run, const Incarnation& inc, PhaseWindows w) {
-  const Json* worker = worker_entry(run, inc);
+PhaseWindows own_windows(const RunDocument& run, const Incarnation& inc, PhaseWindows w) {
+  const WorkerRecord* worker = run.worker(inc.worker, inc.pid);
   if (!worker) return w;
-  const auto begin = decimal_at(*worker, "measure_start_ns");
-  const auto end = decimal_at(*worker, "measure_end_ns");
+  const auto begin = worker->measure_start_ns;
+  const auto end = worker->measure_end_ns;
   const std::size_t m = static_cast<std::size_t>(Phase::measure);
   if (!begin || !end || *begin < w.begin[m] || *end < *begin || *end > w.end[kPhases - 1]) {
     return w;
@@ -111,37 +102,32 @@ void add_step(Incarnation& inc, std::string step, std::optional<std::uint64_t> f
 }
 
 // The startup steps the harness and the worker timed (run.json `startup_steps`, `workers`).
-void startup_steps(const Json& run, const Json* worker, Incarnation& inc) {
-  const Json& s = run.contains("startup_steps") ? run["startup_steps"] : Json::object();
-  const auto start = decimal_at(run.at("boundaries"), "startup_start_ns");
-  const Json w = worker ? *worker : Json::object();
-  if (const auto released = decimal_at(s, "released_ns")) {
+void startup_steps(const RunDocument& run, const WorkerRecord* worker, Incarnation& inc) {
+  const auto s = [&run](const char* name) { return run.startup_step(name); };
+  const WorkerRecord w = worker ? *worker : WorkerRecord{};
+  const auto start = run.boundary("startup_start_ns");
+  if (const auto released = s("released_ns")) {
     // Held before exec while the collectors attached: traced from the program's first
     // instruction.
-    add_step(inc, "spawn (fork, held before exec)", start, decimal_at(s, "spawned_ns"));
-    add_step(inc, "admission and collector attach", decimal_at(s, "spawned_ns"),
-             decimal_at(s, "collectors_attached_ns"));
-    add_step(inc, "release", decimal_at(s, "collectors_attached_ns"), released);
+    add_step(inc, "spawn (fork, held before exec)", start, s("spawned_ns"));
+    add_step(inc, "admission and collector attach", s("spawned_ns"), s("collectors_attached_ns"));
+    add_step(inc, "release", s("collectors_attached_ns"), released);
     add_step(inc, "exec, library loading, bridge initialisation (until hello; traced)", released,
-             decimal_at(w, "hello_t_ns"));
-    add_step(inc, "configure to ready (dataset, connection)", decimal_at(w, "hello_t_ns"),
-             decimal_at(w, "ready_t_ns"));
+             w.hello_t_ns);
+    add_step(inc, "configure to ready (dataset, connection)", w.hello_t_ns, w.ready_t_ns);
   } else {
-    add_step(inc, "spawn (fork, exec)", start, decimal_at(s, "spawned_ns"));
+    add_step(inc, "spawn (fork, exec)", start, s("spawned_ns"));
     add_step(inc, "process start, library loading, bridge initialisation (until hello; not traced)",
-             decimal_at(s, "spawned_ns"), decimal_at(w, "hello_t_ns"));
-    add_step(inc, "registration and collector attach", decimal_at(w, "hello_t_ns"),
-             decimal_at(s, "collectors_attached_ns"));
-    add_step(inc, "configure to ready (dataset, connection)",
-             decimal_at(s, "collectors_attached_ns"), decimal_at(w, "ready_t_ns"));
+             s("spawned_ns"), w.hello_t_ns);
+    add_step(inc, "registration and collector attach", w.hello_t_ns, s("collectors_attached_ns"));
+    add_step(inc, "configure to ready (dataset, connection)", s("collectors_attached_ns"),
+             w.ready_t_ns);
   }
-  if (const auto open = decimal_at(w, "open_ns"))
-    inc.startup_steps.emplace_back("of which connection open", *open);
-  add_step(inc, "canary", decimal_at(w, "ready_t_ns"), decimal_at(w, "canary_t_ns"));
-  add_step(inc, "canaries verified", decimal_at(w, "canary_t_ns"),
-           decimal_at(s, "canaries_verified_ns"));
-  add_step(inc, "until warmup starts (the other workers)", decimal_at(s, "canaries_verified_ns"),
-           decimal_at(run.at("boundaries"), "warmup_start_ns"));
+  if (w.open_ns) inc.startup_steps.emplace_back("of which connection open", *w.open_ns);
+  add_step(inc, "canary", w.ready_t_ns, w.canary_t_ns);
+  add_step(inc, "canaries verified", w.canary_t_ns, s("canaries_verified_ns"));
+  add_step(inc, "until warmup starts (the other workers)", s("canaries_verified_ns"),
+           run.boundary("warmup_start_ns"));
 }
 
 using model::CollectorEntry;
@@ -157,11 +143,10 @@ void note_collector(RunAccount& a, const CollectorEntry* c, const char* name, co
       {part, name, status, c ? c->reason.value_or("") : "the run records no such collector"});
 }
 
-// run.json typed (jbench/model/documents.h): its collectors' statuses parsed once.
-model::RunDocument typed(const Json& run, const std::string& where) {
-  auto doc = model::read_run_document(run, where);
-  if (!doc) throw Failure{doc.error().message};
-  return std::move(*doc);
+// run.json typed (jbench/model/documents.h), as the report's reading of the bundle left it.
+const RunDocument& document_of(const report::RunFacts& facts) {
+  if (!facts.document) throw Failure{fmt::format("run {}: its run.json was not read", facts.id)};
+  return *facts.document;
 }
 
 class Reader {
@@ -173,7 +158,7 @@ class Reader {
   RunRead read() {
     RunRead out;
     try {
-      const Json run = read_json(dir_, rel_ + "/run.json");
+      const RunDocument& doc = document_of(facts_);
       const Json summary = read_json(dir_, rel_ + "/summary.json");
       RunAccount a;
       a.id = facts_.id;
@@ -182,8 +167,7 @@ class Reader {
       a.status = facts_.status;
       a.values = facts_.values;
       a.throughput = facts_.throughput;
-      incarnations(run, summary, a);
-      const model::RunDocument doc = typed(run, rel_ + "/run.json");
+      incarnations(doc, summary, a);
       const CollectorEntry* syscall = doc.collector("syscall");
       const CollectorEntry* spans = doc.collector("spans");
       const CollectorEntry* bridge = doc.collector("bridge");
@@ -195,28 +179,25 @@ class Reader {
       a.detail = calls_ok ? facts_.trace : "none";
       a.backend = syscall ? syscall->backend.value_or("") : "";
       // The compiled tracer's own member of its entry (docs/events.md).
-      if (const Json* entry = collector_entry(run, "syscall");
-          entry && entry->contains("cpu_sample_hz") && (*entry)["cpu_sample_hz"].is_number()) {
-        a.sample_hz = (*entry)["cpu_sample_hz"].get<double>();
-      }
+      if (syscall) a.sample_hz = syscall->cpu_sample_hz;
       const Json* collectors = member(summary, "collectors");
       const Json* roles = collectors ? member(*collectors, "syscall") : nullptr;
       roles = roles ? member(*roles, "thread_roles") : nullptr;
       if (roles && roles->is_string()) a.thread_roles = *roles;
       results(a);
-      const PhaseWindows run_windows = windows_of(run, rel_ + "/run.json");
+      const PhaseWindows run_windows = windows_of(doc, rel_ + "/run.json");
       std::vector<PhaseWindows> windows;
       for (Incarnation& inc : a.incarnations) {
         // The cpu collector reads at the harness's boundaries, whatever window the calls use.
         for (std::size_t p = 0; p < kPhases; ++p)
           inc.phases[p].cpu_window_ns = run_windows.wall(static_cast<Phase>(p));
-        windows.push_back(facts_.trace == "full" && calls_ok ? own_windows(run, inc, run_windows)
+        windows.push_back(facts_.trace == "full" && calls_ok ? own_windows(doc, inc, run_windows)
                                                              : run_windows);
       }
       if (facts_.trace == "light" && calls_ok) {
         const std::size_t m = static_cast<std::size_t>(Phase::measure);
         for (Incarnation& inc : a.incarnations) {
-          inc.phases[m].own_window_ns = own_windows(run, inc, run_windows).wall(Phase::measure);
+          inc.phases[m].own_window_ns = own_windows(doc, inc, run_windows).wall(Phase::measure);
         }
         a.notes.push_back(
             "light totals are per harness phase: the time a worker spent outside its own measure "
@@ -245,17 +226,16 @@ class Reader {
   }
 
  private:
-  void incarnations(const Json& run, const Json& summary, RunAccount& a) {
-    const Json& members = run.at("cohort").at("members");
+  void incarnations(const RunDocument& run, const Json& summary, RunAccount& a) {
     const Json* collectors = member(summary, "collectors");
     const Json* cpu = collectors ? member(*collectors, "cpu") : nullptr;
-    for (const Json& m : members) {
+    for (const model::Incarnation& m : run.cohort) {
       Incarnation inc;
-      inc.worker = m.value("worker", 0u);
-      inc.pid = m.value("pid", std::int64_t{0});
-      inc.start_time_ticks = decimal_at(m, "start_time_ticks").value_or(0);
-      inc.parent_pid = m.value("ppid", std::int64_t{0});
-      startup_steps(run, worker_entry(run, inc), inc);
+      inc.worker = static_cast<std::uint32_t>(m.worker.value_or(0));
+      inc.pid = m.pid;
+      inc.start_time_ticks = m.start_time_ticks;
+      inc.parent_pid = m.ppid;
+      startup_steps(run, run.worker(inc.worker, inc.pid), inc);
       if (cpu) {
         for (const Json& c : cpu->value("incarnations", Json::array())) {
           if (c.value("pid", std::int64_t{-1}) != inc.pid ||

@@ -73,7 +73,7 @@ void order_values(std::vector<std::pair<std::string, std::string>>& values,
                    [&](const auto& a, const auto& b) { return rank(a.first) < rank(b.first); });
 }
 
-RunFacts facts_of(const model::ManifestRun& entry, const RunDocument& run, const PlanOrder& plan) {
+RunFacts facts_of(const model::ManifestRun& entry, RunDocument run, const PlanOrder& plan) {
   RunFacts r;
   r.id = entry.id;
   r.trace = std::string(trace_mode_name(entry.trace));
@@ -97,6 +97,7 @@ RunFacts facts_of(const model::ManifestRun& entry, const RunDocument& run, const
     r.plan_rank = rank->second;
   }
   order_values(r.values, plan.axes);
+  r.document = std::make_shared<const RunDocument>(std::move(run));
   return r;
 }
 
@@ -121,12 +122,12 @@ BundleRuns read_bundle_runs(const std::string& dir) {
   const PlanOrder plan = plan_order(*bundle);
   for (const auto& entry : bundle->manifest().runs) {
     if (entry.status == RunStatus::not_run) continue;  // its figures are null: it never ran
-    const auto run = bundle->run(entry.id);
+    auto run = bundle->run(entry.id);
     if (!run) {
       out.error = run.error().message;
       return out;
     }
-    out.runs.push_back(facts_of(entry, *run, plan));
+    out.runs.push_back(facts_of(entry, std::move(*run), plan));
   }
   return out;
 }

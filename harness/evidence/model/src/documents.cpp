@@ -46,7 +46,30 @@ CollectorEntry read_collector(Fields f) {
     c.started_ns = life->optional_decimal("started_ns");
     c.attached_ns = life->optional_decimal("attached_ns");
   }
+  c.cpu_sample_hz = f.optional_number("cpu_sample_hz");
   return c;
+}
+
+WorkerRecord read_worker(Fields f) {
+  WorkerRecord w;
+  w.index = f.count("index");
+  w.pid = f.integer("pid");
+  w.hello_t_ns = f.optional_decimal("hello_t_ns");
+  w.ready_t_ns = f.optional_decimal("ready_t_ns");
+  w.canary_t_ns = f.optional_decimal("canary_t_ns");
+  w.open_ns = f.optional_decimal("open_ns");
+  w.measure_start_ns = f.optional_decimal("measure_start_ns");
+  w.measure_end_ns = f.optional_decimal("measure_end_ns");
+  return w;
+}
+
+// A member of `startup_steps`; the names are the harness's, and grow with it.
+void read_startup_steps(Fields& f, RunDocument& r) {
+  auto steps = f.optional_object("startup_steps");
+  if (!steps) return;
+  for (const std::string& name : steps->names()) {
+    if (const auto ns = steps->optional_decimal(name)) r.startup_steps.emplace_back(name, *ns);
+  }
 }
 
 }  // namespace
@@ -97,6 +120,8 @@ Result<RunDocument> read_run_document(const nlohmann::json& doc, const std::stri
   if (auto cohort = f.optional_object("cohort")) {
     for (Fields m : cohort->optional_items("members")) r.cohort.push_back(read_incarnation(m));
   }
+  for (Fields w : f.optional_items("workers")) r.workers.push_back(read_worker(w));
+  read_startup_steps(f, r);
   if (auto mode = f.optional_object("trace_mode")) {
     for (Fields c : mode->optional_items("collectors")) r.collectors.push_back(read_collector(c));
   }
@@ -116,6 +141,20 @@ std::optional<std::uint64_t> RunDocument::boundary(std::string_view name) const 
     if (n == name) return ns;
   }
   return std::nullopt;
+}
+
+std::optional<std::uint64_t> RunDocument::startup_step(std::string_view name) const {
+  for (const auto& [n, ns] : startup_steps) {
+    if (n == name) return ns;
+  }
+  return std::nullopt;
+}
+
+const WorkerRecord* RunDocument::worker(std::uint64_t index, std::int64_t pid) const {
+  for (const auto& w : workers) {
+    if (w.index == index && w.pid == pid) return &w;
+  }
+  return nullptr;
 }
 
 const CollectorEntry* RunDocument::collector(std::string_view name) const {

@@ -75,6 +75,12 @@ const Json* Fields::find(std::string_view key, bool required) {
 
 bool Fields::has(std::string_view key) const { return object_->contains(key); }
 
+std::vector<std::string> Fields::names() const {
+  std::vector<std::string> out;
+  for (auto it = object_->begin(); it != object_->end(); ++it) out.push_back(it.key());
+  return out;
+}
+
 const Error& Fields::error() const {
   if (!state_->error) result_detail::fail_access("Fields::error() on a good reading");
   return *state_->error;

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
@@ -20,6 +21,7 @@
 #include <vector>
 
 #include "jbench/common/run_status.h"
+#include "jbench/model/documents.h"
 
 namespace jbench::report {
 
@@ -48,6 +50,9 @@ struct RunFacts {
   // What counted a counted run: its instructions collector's backend and version, as run.json
   // lists them ("callgrind (valgrind-3.19.0)"); empty where no instructions collector is listed.
   std::string counter_source;
+  // Its run.json as read (typed), for the readers that need more of it than these facts: the
+  // attribution reads it here instead of parsing the file again. Set by read_bundle_runs.
+  std::shared_ptr<const model::RunDocument> document;
 };
 
 struct ModeOverhead {

@@ -107,6 +107,20 @@ struct CollectorEntry {
   std::optional<std::uint64_t> dropped;
   std::optional<std::uint64_t> started_ns;   // lifecycle: when it started ...
   std::optional<std::uint64_t> attached_ns;  // ... and when it was attached
+  std::optional<double> cpu_sample_hz;       // the compiled tracer's on-CPU sampling rate (full)
+};
+
+// One worker's own account of the run (`workers[]`): its times, CLOCK_MONOTONIC ns, as it
+// reported them; open_ns is a duration (its connection's open).
+struct WorkerRecord {
+  std::uint64_t index = 0;
+  std::int64_t pid = 0;
+  std::optional<std::uint64_t> hello_t_ns;
+  std::optional<std::uint64_t> ready_t_ns;
+  std::optional<std::uint64_t> canary_t_ns;
+  std::optional<std::uint64_t> open_ns;
+  std::optional<std::uint64_t> measure_start_ns;
+  std::optional<std::uint64_t> measure_end_ns;
 };
 
 struct RunDocument {
@@ -117,9 +131,16 @@ struct RunDocument {
   // Each boundary the run reached, by kBoundaryNames' name.
   std::vector<std::pair<std::string, std::uint64_t>> boundaries;
   std::vector<Incarnation> cohort;
+  std::vector<WorkerRecord> workers;
+  // The points inside the startup phase the harness timed (`startup_steps`: spawned_ns,
+  // collectors_attached_ns, released_ns, canaries_verified_ns, ...), by name.
+  std::vector<std::pair<std::string, std::uint64_t>> startup_steps;
   std::vector<CollectorEntry> collectors;
 
   std::optional<std::uint64_t> boundary(std::string_view name) const;
+  std::optional<std::uint64_t> startup_step(std::string_view name) const;
+  // The worker `index` whose pid is `pid`, or nullptr.
+  const WorkerRecord* worker(std::uint64_t index, std::int64_t pid) const;
   const CollectorEntry* collector(std::string_view name) const;
 };
 

@@ -62,6 +62,8 @@ class Fields {
   // a number or true/false as JSON writes it (a matrix's `workers: 1` reads "1").
   std::vector<std::pair<std::string, std::string>> labels(std::string_view key);
   bool has(std::string_view key) const;
+  // The object's member names, in the document's order.
+  std::vector<std::string> names() const;
 
   bool ok() const { return !state_->error; }
   // Only when !ok(): the first wrong field, as an input error.
