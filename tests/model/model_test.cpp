@@ -64,6 +64,10 @@ TEST(BundleModel, reads_the_valid_bundle_typed) {
   EXPECT_EQ(run->cohort[0].worker, 0u);
   EXPECT_GT(run->cohort[0].pid, 0);
   EXPECT_GT(run->cohort[0].start_time_ticks, 0u);
+  ASSERT_NE(run->worker(0, run->cohort[0].pid), nullptr);
+  EXPECT_LT(*run->worker(0, run->cohort[0].pid)->hello_t_ns,
+            *run->worker(0, run->cohort[0].pid)->canary_t_ns);
+  EXPECT_LT(*run->startup_step("spawned_ns"), *run->startup_step("canaries_verified_ns"));
   ASSERT_NE(run->collector("cpu"), nullptr);
   EXPECT_EQ(run->collector("cpu")->status, collectors::Status::ok);
   EXPECT_EQ(run->collector("cpu")->backend, "proc");
@@ -147,7 +151,7 @@ TEST(BundleModel, a_wrong_field_is_named_by_file_and_pointer) {
       {"run.json", [](json& d) { d["trace_mode"]["collectors"][0]["status"] = "fine"; },
        " /trace_mode/collectors/0/status: expected a known word, found \"fine\""},
       {"run.json", [](json& d) { d["values"]["workers"] = json::array(); },
-       " /values: expected an object of labels, found "
+       " /values: expected an object of strings, found "
        "{\"connection\":\"persistent\",\"dataset\":\"tiny\",\"lane\":\"mixed..."},
   };
   for (const auto& w : cases) {

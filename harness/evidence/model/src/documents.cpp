@@ -89,7 +89,8 @@ Result<Plan> read_plan(const nlohmann::json& doc, const std::string& file, Field
   // Every plan jbench writes has all four lists; a hand-made one may give only what it needs.
   for (Fields axis : f.optional_items("axes")) p.axes.push_back(axis.text("axis"));
   for (Fields cell : f.optional_items("cells")) {
-    p.cells.push_back({cell.text("id"), cell.has("values") ? cell.labels("values") : Labels{}});
+    p.cells.push_back(
+        {cell.text("id"), cell.has("values") ? cell.scalar_labels("values") : Labels{}});
   }
   for (Fields block : f.optional_items("blocks")) {
     p.blocks.push_back({block.text("point"), block.count("repetition")});

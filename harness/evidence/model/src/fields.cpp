@@ -217,23 +217,34 @@ std::vector<Fields> Fields::items(std::string_view key) {
   return optional_items(key);
 }
 
-std::vector<std::pair<std::string, std::string>> Fields::labels(std::string_view key) {
+std::vector<std::pair<std::string, std::string>> Fields::read_labels(std::string_view key,
+                                                                     bool scalars) {
+  const std::string_view expected = scalars ? "an object of labels" : "an object of strings";
   const Json* v = find(key, true);
   if (!v) return {};
-  std::vector<std::pair<std::string, std::string>> out;
   if (!v->is_object()) {
-    fail(key, "an object of labels", v);
-    return out;
+    fail(key, expected, v);
+    return {};
   }
+  std::vector<std::pair<std::string, std::string>> out;
   for (auto it = v->begin(); it != v->end(); ++it) {
-    if (it.value().is_structured() || it.value().is_null()) {
-      fail(key, "an object of labels", v);
+    const Json& value = it.value();
+    const bool fits = value.is_string() || (scalars && value.is_primitive() && !value.is_null());
+    if (!fits) {
+      fail(key, expected, v);
       return {};
     }
-    out.emplace_back(it.key(),
-                     it.value().is_string() ? it.value().get<std::string>() : it.value().dump());
+    out.emplace_back(it.key(), value.is_string() ? value.get<std::string>() : value.dump());
   }
   return out;
+}
+
+std::vector<std::pair<std::string, std::string>> Fields::labels(std::string_view key) {
+  return read_labels(key, false);
+}
+
+std::vector<std::pair<std::string, std::string>> Fields::scalar_labels(std::string_view key) {
+  return read_labels(key, true);
 }
 
 }  // namespace jbench::model

@@ -58,9 +58,11 @@ class Fields {
   // An array of objects (an absent array: none, for optional_items).
   std::vector<Fields> items(std::string_view key);
   std::vector<Fields> optional_items(std::string_view key);
-  // The members of an object of scalars, as labels in the document's order: a string as it is,
-  // a number or true/false as JSON writes it (a matrix's `workers: 1` reads "1").
+  // The members of an object of strings, in the document's order.
   std::vector<std::pair<std::string, std::string>> labels(std::string_view key);
+  // The same for an object of scalars: a string as it is, a number or true/false as JSON writes
+  // it (a matrix's `workers: 1` reads "1").
+  std::vector<std::pair<std::string, std::string>> scalar_labels(std::string_view key);
   bool has(std::string_view key) const;
   // The object's member names, in the document's order.
   std::vector<std::string> names() const;
@@ -82,6 +84,7 @@ class Fields {
   const nlohmann::json* find(std::string_view key, bool required);
   void fail(std::string_view key, std::string_view expected, const nlohmann::json* found);
   void fail_at(const std::string& pointer, std::string_view expected, const nlohmann::json* found);
+  std::vector<std::pair<std::string, std::string>> read_labels(std::string_view key, bool scalars);
   std::string at(std::string_view key) const;
 
   const nlohmann::json* object_;
