@@ -16,7 +16,7 @@ RunFacts run(std::string cell, std::string workers, std::string trace, std::size
   RunFacts r;
   r.cell = std::move(cell);
   r.id = r.cell + "." + trace + ".r" + std::to_string(block);
-  r.trace = std::move(trace);
+  r.trace = *trace_mode_from_name(trace);
   r.block = block;
   r.order = order;
   r.status = run_status_from_name(status);

@@ -105,7 +105,7 @@ AttributionReport analyse(const BundleAccounts& bundle) {
   }
   std::map<std::string, std::vector<double>> baselines;
   for (const auto& run : bundle.runs) {
-    if (run.trace == "baseline" && run.status == RunStatus::ok)
+    if (run.trace == TraceMode::baseline && run.status == RunStatus::ok)
       baselines[run.cell].push_back(run.throughput);
   }
   for (const auto& key : order) {

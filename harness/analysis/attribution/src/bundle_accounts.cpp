@@ -44,7 +44,7 @@ BundleAccounts read_bundle_accounts(const std::string& dir, const ReadOptions& o
   std::vector<std::size_t> traced;
   for (std::size_t i = 0; i < out.runs.size(); ++i) {
     const auto& r = out.runs[i];
-    if (r.trace != "light" && r.trace != "full") continue;
+    if (r.trace != TraceMode::light && r.trace != TraceMode::full) continue;
     if (r.status != RunStatus::ok) {
       out.skipped.push_back(fmt::format("{}: status {}, not accounted", r.id,
                                         r.status ? run_status_name(*r.status) : "unknown"));

@@ -163,7 +163,7 @@ class Reader {
       RunAccount a;
       a.id = facts_.id;
       a.cell = facts_.cell;
-      a.trace = facts_.trace;
+      a.trace = facts_.trace_name();
       a.status = facts_.status;
       a.values = facts_.values;
       a.throughput = facts_.throughput;
@@ -176,7 +176,7 @@ class Reader {
       note_collector(a, spans, "spans", "spans");
       note_collector(a, doc.collector("cpu"), "cpu", "on-CPU time");
       const bool calls_ok = recorded(syscall);
-      a.detail = calls_ok ? facts_.trace : "none";
+      a.detail = calls_ok ? facts_.trace_name() : "none";
       a.backend = syscall ? syscall->backend.value_or("") : "";
       // The compiled tracer's own member of its entry (docs/events.md).
       if (syscall) a.sample_hz = syscall->cpu_sample_hz;
@@ -191,10 +191,11 @@ class Reader {
         // The cpu collector reads at the harness's boundaries, whatever window the calls use.
         for (std::size_t p = 0; p < kPhases; ++p)
           inc.phases[p].cpu_window_ns = run_windows.wall(static_cast<Phase>(p));
-        windows.push_back(facts_.trace == "full" && calls_ok ? own_windows(doc, inc, run_windows)
-                                                             : run_windows);
+        windows.push_back(facts_.trace == TraceMode::full && calls_ok
+                              ? own_windows(doc, inc, run_windows)
+                              : run_windows);
       }
-      if (facts_.trace == "light" && calls_ok) {
+      if (facts_.trace == TraceMode::light && calls_ok) {
         const std::size_t m = static_cast<std::size_t>(Phase::measure);
         for (Incarnation& inc : a.incarnations) {
           inc.phases[m].own_window_ns = own_windows(doc, inc, run_windows).wall(Phase::measure);
@@ -210,7 +211,7 @@ class Reader {
         bridge_files(*bridge, builder, out.bytes);
       }
       builder.seal_spans();
-      if (calls_ok && facts_.trace == "full") {
+      if (calls_ok && facts_.trace == TraceMode::full) {
         syscall_records(*syscall, builder, out);
       } else if (calls_ok) {
         light_totals(summary, builder);

@@ -153,7 +153,7 @@ std::vector<ScalingGroup> analyse_scaling(const std::vector<report::RunFacts>& r
   std::map<std::string, ByWorkers> groups;  // group -> workers -> baseline throughputs
   for (const auto& r : runs) {
     const auto w = workers_of(r.values);
-    if (!w || r.trace != "baseline" || r.status != RunStatus::ok) continue;
+    if (!w || r.trace != TraceMode::baseline || r.status != RunStatus::ok) continue;
     groups[without_workers(r.values)][*w].push_back(r.throughput);
   }
   std::vector<ScalingGroup> out;

@@ -94,7 +94,7 @@ void add_run_metrics(const std::string& dir, const report::BundleRuns& runs, Com
   }
   std::string error;
   for (const report::RunFacts& r : runs.runs) {
-    SideCell& cell = side.cells[r.cell + "." + r.trace];
+    SideCell& cell = side.cells[r.cell + "." + r.trace_name()];
     ++cell.runs;
     if (r.status != RunStatus::ok) continue;
     auto summary = read_json_object(dir + "/runs/" + r.id + "/summary.json", error);

@@ -23,7 +23,7 @@ std::optional<AttachCost> attach_cost(const std::string& bundle_dir) {
   if (!read.error.empty()) return std::nullopt;
   std::vector<double> ns;
   for (const RunFacts& r : read.runs) {
-    if ((r.trace == "light" || r.trace == "full") && r.tracer_attach_ns) {
+    if ((r.trace == TraceMode::light || r.trace == TraceMode::full) && r.tracer_attach_ns) {
       ns.push_back(static_cast<double>(*r.tracer_attach_ns));
     }
   }

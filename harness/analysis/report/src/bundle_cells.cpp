@@ -19,11 +19,11 @@ BundleCells read_bundle_cells(const std::string& dir) {
   }
   std::map<std::pair<std::string, std::string>, CellLine> lines;  // (point, trace) -> its line
   for (const RunFacts& r : runs.runs) {
-    CellLine& line = lines[{r.cell, r.trace}];
-    line.cell = r.cell + "." + r.trace;
+    CellLine& line = lines[{r.cell, r.trace_name()}];
+    line.cell = r.cell + "." + r.trace_name();
     line.point = r.cell;
-    line.baseline = r.trace == "baseline";
-    line.counted = r.trace == "counted";
+    line.baseline = r.trace == TraceMode::baseline;
+    line.counted = r.trace == TraceMode::counted;
     RunFigures figures;
     if (r.status == RunStatus::ok) {
       const std::string path = fmt::format("{}/runs/{}/summary.json", dir, r.id);

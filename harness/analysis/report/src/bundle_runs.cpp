@@ -57,7 +57,7 @@ std::string point_of(const RunFacts& r, const PlanOrder& plan) {
   }
   const auto rep = r.id.rfind(".r");
   const std::string point = rep == std::string::npos ? r.id : r.id.substr(0, rep);
-  const std::string suffix = "." + r.trace;
+  const std::string suffix = "." + r.trace_name();
   return point.size() > suffix.size() && point.ends_with(suffix)
              ? point.substr(0, point.size() - suffix.size())
              : point;
@@ -76,7 +76,7 @@ void order_values(std::vector<std::pair<std::string, std::string>>& values,
 RunFacts facts_of(const model::ManifestRun& entry, RunDocument run, const PlanOrder& plan) {
   RunFacts r;
   r.id = entry.id;
-  r.trace = std::string(trace_mode_name(entry.trace));
+  r.trace = entry.trace;
   r.status = entry.status;
   r.seed = entry.seed;
   r.block = entry.block;
@@ -93,7 +93,8 @@ RunFacts facts_of(const model::ManifestRun& entry, RunDocument run, const PlanOr
         fmt::format("{} ({})", c->backend.value_or("?"), c->version.value_or("version unknown"));
   }
   r.cell = point_of(r, plan);
-  if (const auto rank = plan.cell_rank.find(r.cell + "." + r.trace); rank != plan.cell_rank.end()) {
+  if (const auto rank = plan.cell_rank.find(r.cell + "." + r.trace_name());
+      rank != plan.cell_rank.end()) {
     r.plan_rank = rank->second;
   }
   order_values(r.values, plan.axes);

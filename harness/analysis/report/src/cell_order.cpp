@@ -62,7 +62,7 @@ std::vector<std::pair<std::string, std::string>> ordered_cells(const std::vector
   for (const std::string& point : ordered_points(runs)) {
     const std::size_t first = out.size();
     for (const RunFacts& r : runs) {
-      const std::pair<std::string, std::string> cell{point, r.trace};
+      const std::pair<std::string, std::string> cell{point, r.trace_name()};
       if (r.cell == point && std::find(out.begin() + first, out.end(), cell) == out.end())
         out.push_back(cell);
     }

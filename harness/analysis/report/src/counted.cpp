@@ -43,7 +43,7 @@ CountedCells read_counted_cells(const std::string& dir, const std::vector<RunFac
   CountedCells out;
   std::map<std::string, CountedCell> cells;
   for (const RunFacts& r : runs) {
-    if (r.trace != "counted") continue;
+    if (r.trace != TraceMode::counted) continue;
     CountedCell& cell = cells[r.cell];
     cell.cell = r.cell;
     ++cell.runs;

@@ -40,7 +40,7 @@ OverheadReport compute_overhead(const std::vector<RunFacts>& runs) {
   std::map<std::string, const RunFacts*> any_of_cell;
   for (const auto& r : runs) {
     any_of_cell.emplace(r.cell, &r);
-    if (r.trace == "baseline") baselines[{r.cell, r.block}] = &r;
+    if (r.trace == TraceMode::baseline) baselines[{r.cell, r.block}] = &r;
   }
   const std::vector<std::string> cells = ordered_points(runs);
   std::map<std::string, std::vector<double>> baseline_throughput;
@@ -57,7 +57,7 @@ OverheadReport compute_overhead(const std::vector<RunFacts>& runs) {
       std::vector<double> ratios;
       bool any = false;
       for (const auto& r : runs) {
-        if (r.cell != cell || r.trace != mode) continue;
+        if (r.cell != cell || r.trace_name() != mode) continue;
         any = true;
         const auto it = baselines.find({cell, r.block});
         const RunFacts* b = it == baselines.end() ? nullptr : it->second;

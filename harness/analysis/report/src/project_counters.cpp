@@ -22,15 +22,15 @@ ProjectCounters read_project_counters(const std::string& dir, const std::vector<
   std::map<std::pair<std::string, std::string>, std::size_t> ok_runs;
   for (const RunFacts& r : runs) {
     if (r.status != RunStatus::ok) continue;
-    ++ok_runs[{r.cell, r.trace}];
+    ++ok_runs[{r.cell, r.trace_name()}];
     const auto summary =
         read_json_object(fmt::format("{}/runs/{}/summary.json", dir, r.id), out.error);
     if (!summary) return out;
     const bool bridge_clean = r.clean_collectors.count("bridge") > 0;
     for (const auto& [counter, value] : results::project_counters_per_op(*summary, bridge_clean)) {
-      ProjectCounterRow& row = found[{r.cell, r.trace}][counter];
+      ProjectCounterRow& row = found[{r.cell, r.trace_name()}][counter];
       row.cell = r.cell;
-      row.mode = r.trace;
+      row.mode = r.trace_name();
       row.counter = counter;
       row.values.push_back(value);
     }

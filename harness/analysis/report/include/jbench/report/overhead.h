@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "jbench/common/run_status.h"
+#include "jbench/common/trace_mode.h"
 #include "jbench/model/documents.h"
 
 namespace jbench::report {
@@ -28,7 +29,9 @@ namespace jbench::report {
 struct RunFacts {
   std::string id;
   std::string cell;  // the point without its trace mode: "w2.cold.mixed.tiny"
-  std::string trace;
+  TraceMode trace = TraceMode::baseline;
+  // Its name, as cells are keyed and reports print it ("no-consumer").
+  std::string trace_name() const { return std::string(trace_mode_name(trace)); }
   std::size_t block = 0;
   std::size_t order = 0;
   // How it ended; none for a word jbench does not write (a damaged manifest): never ok.
