@@ -160,6 +160,15 @@ TEST(BundleModel, a_wrong_field_is_named_by_file_and_pointer) {
   }
 }
 
+TEST(BundleModel, a_key_is_escaped_in_the_pointer_that_names_it) {
+  EXPECT_EQ(model::pointer_token("a/b~c"), "/a~1b~0c");
+  const json doc = {{"values", {{"x/y", 1}}}};
+  model::Fields f(doc, "d.json");
+  (void)f.object("values").text("x/y");
+  ASSERT_FALSE(f.ok());
+  EXPECT_EQ(f.error().message, "d.json /values/x~1y: expected a string, found 1");
+}
+
 TEST(BundleModel, a_missing_or_unparsable_manifest_is_an_input_error) {
   TempDir tmp;
   const auto missing = BundleReader::open(tmp.path());

@@ -5,13 +5,11 @@
 #include "jbench/stats/decimal.h"
 
 namespace jbench::model {
-namespace {
 
 using Json = nlohmann::json;
 
-// A JSON pointer's escaping of one key (RFC 6901).
-std::string escaped(std::string_view key) {
-  std::string out;
+std::string pointer_token(std::string_view key) {
+  std::string out = "/";
   for (char c : key) {
     if (c == '~') {
       out += "~0";
@@ -23,6 +21,8 @@ std::string escaped(std::string_view key) {
   }
   return out;
 }
+
+namespace {
 
 // What was found, short enough for one line.
 std::string shown(const Json* found) {
@@ -49,7 +49,7 @@ Fields::Fields(const Json& object, std::shared_ptr<State> state, std::string poi
       logged_(std::move(logged)) {}
 
 std::string Fields::at(std::string_view key) const {
-  return key.empty() ? pointer_ : pointer_ + "/" + escaped(key);
+  return key.empty() ? pointer_ : pointer_ + pointer_token(key);
 }
 
 void Fields::fail(std::string_view key, std::string_view expected, const Json* found) {
@@ -64,7 +64,7 @@ void Fields::fail_at(const std::string& where, std::string_view expected, const 
 }
 
 const Json* Fields::find(std::string_view key, bool required) {
-  if (state_->log) state_->log->insert(logged_ + "/" + escaped(key));
+  if (state_->log) state_->log->insert(logged_ + pointer_token(key));
   const auto it = object_->find(key);
   if (it == object_->end()) {
     if (required) fail(key, "a member", nullptr);
@@ -184,13 +184,13 @@ std::optional<Fields> Fields::optional_object(std::string_view key) {
   const Json* v = find(key, false);
   if (!v || v->is_null()) return std::nullopt;
   if (!v->is_object()) fail(key, "an object", v);
-  return Fields(*v, state_, at(key), logged_ + "/" + escaped(key));
+  return Fields(*v, state_, at(key), logged_ + pointer_token(key));
 }
 
 Fields Fields::object(std::string_view key) {
   if (!has(key)) find(key, true);
   if (auto child = optional_object(key)) return std::move(*child);
-  return Fields(kEmptyObject, state_, at(key), logged_ + "/" + escaped(key));
+  return Fields(kEmptyObject, state_, at(key), logged_ + pointer_token(key));
 }
 
 std::vector<Fields> Fields::optional_items(std::string_view key) {
@@ -207,7 +207,7 @@ std::vector<Fields> Fields::optional_items(std::string_view key) {
       fail_at(item, "an object", &(*v)[i]);
       return {};
     }
-    out.push_back(Fields((*v)[i], state_, item, logged_ + "/" + escaped(key) + "/*"));
+    out.push_back(Fields((*v)[i], state_, item, logged_ + pointer_token(key) + "/*"));
   }
   return out;
 }

@@ -302,18 +302,4 @@ std::optional<std::uint64_t> u64_at(const Json& object, std::string_view key) {
   return out;
 }
 
-std::string pointer_token(std::string_view token) {
-  std::string out = "/";
-  for (char c : token) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 }  // namespace jbench::validate

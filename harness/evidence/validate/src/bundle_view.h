@@ -84,7 +84,4 @@ std::optional<std::string> string_at(const Json& object, std::string_view key);
 // strings in jbench's documents).
 std::optional<std::uint64_t> u64_at(const Json& object, std::string_view key);
 
-// "/a/b" for pointer building, escaping "~" and "/" as RFC 6901 asks.
-std::string pointer_token(std::string_view token);
-
 }  // namespace jbench::validate

@@ -30,6 +30,9 @@ namespace jbench::model {
 // schema test holds against the documents' JSON Schemas.
 using FieldLog = std::set<std::string>;
 
+// One key as a JSON pointer's next token: "/" and the key, its '~' and '/' escaped (RFC 6901).
+std::string pointer_token(std::string_view key);
+
 class Fields {
  public:
   // `log`, when given, collects every pointer read, through every child reader.
