@@ -523,6 +523,33 @@ TEST_F(ExportRealBundle, a_bundle_of_plain_raw_files_as_the_previous_version_kep
   EXPECT_EQ(json::parse(export_plain.out)["traceEvents"], (*trace_)["traceEvents"]);
 }
 
+// An edited manifest whose figure has another type: the bundle is invalid (its checksums say so)
+// and unreadable (the model names the figure). Refused as invalid, exit 1; allowed, the reading
+// fails by file and pointer, exit 2 — never a figure read as 0.
+TEST_F(ExportRealBundle, an_edited_unreadable_bundle_is_refused_as_invalid_then_named) {
+  const std::string copy = dir_->path() + "/edited";
+  fs::copy(bundle_, copy, fs::copy_options::recursive);
+  json manifest = json::parse(slurp(copy + "/manifest.json"));
+  manifest["runs"][1]["block"] = "x";
+  std::ofstream(copy + "/manifest.json") << manifest.dump();
+  const std::vector<std::vector<std::string>> commands = {{"export", copy, "--format", "folded"},
+                                                          {"report", copy}};
+  for (const auto& command : commands) {
+    SCOPED_TRACE(command[0]);
+    const auto refused = run_jbench(command);
+    EXPECT_EQ(refused.exit_code, 1) << refused.err;
+    EXPECT_NE(refused.err.find("--allow-invalid"), std::string::npos) << refused.err;
+    auto allowing = command;
+    allowing.push_back("--allow-invalid");
+    const auto allowed = run_jbench(allowing);
+    EXPECT_EQ(allowed.exit_code, 2) << allowed.err;
+    EXPECT_NE(allowed.err.find("manifest.json /runs/1/block: expected a non-negative integer, "
+                               "found \"x\""),
+              std::string::npos)
+        << allowed.err;
+  }
+}
+
 TEST_F(ExportRealBundle, an_invalid_bundle_is_refused_with_1_unless_allow_invalid) {
   const std::string copy = dir_->path() + "/b.invalid";
   fs::copy(bundle_, copy, fs::copy_options::recursive);

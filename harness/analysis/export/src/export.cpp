@@ -347,11 +347,26 @@ ExportOutcome write_chrome(const ExportOptions& o, const BundleInput& bundle, Fi
   return out;
 }
 
+std::string invalid_refusal(const std::string& bundle, const std::vector<std::string>& reasons) {
+  return fmt::format(
+      "refusing to export '{}': it is invalid ({}). Pass --allow-invalid to export it anyway, as "
+      "evidence.",
+      bundle, fmt::join(reasons, "; "));
+}
+
 }  // namespace
 
 ExportOutcome export_bundle(const ExportOptions& o, std::ostream& stream) {
   BundleInput bundle = read_bundle_input(o.bundle, o.run);
-  if (!bundle.error.empty()) return failed(ExportFailure::bad_input, bundle.error);
+  if (!bundle.error.empty()) {
+    // An edited bundle may be unreadable too: that it is invalid is what its user must hear
+    // (a directory without a manifest is no bundle, and bad input).
+    const BundleValidity v = judge_bundle(o.bundle, true);
+    if (has_manifest(o.bundle) && !v.valid && !o.allow_invalid) {
+      return failed(ExportFailure::invalid_bundle, invalid_refusal(o.bundle, v.reasons));
+    }
+    return failed(ExportFailure::bad_input, bundle.error);
+  }
   if (o.max_events == 0) return failed(ExportFailure::bad_input, "--max-events must be at least 1");
   ExportOutcome out;
   // Validity is proven, not assumed (jbench::bundle's judgement, every checksum included). The
@@ -367,10 +382,7 @@ ExportOutcome export_bundle(const ExportOptions& o, std::ostream& stream) {
     bundle.invalid_reason = fmt::format("{}", fmt::join(v.reasons, "; "));
     settled.emplace();
     if (bundle.invalid && !o.allow_invalid) {
-      settled->emplace(failed(ExportFailure::invalid_bundle,
-                              fmt::format("refusing to export '{}': it is invalid ({}). Pass "
-                                          "--allow-invalid to export it anyway, as evidence.",
-                                          o.bundle, bundle.invalid_reason)));
+      settled->emplace(failed(ExportFailure::invalid_bundle, invalid_refusal(o.bundle, v.reasons)));
     } else if (bundle.invalid) {
       out.notes.push_back(fmt::format("warning: exporting an invalid bundle (--allow-invalid): {}",
                                       bundle.invalid_reason));

@@ -106,6 +106,12 @@ int run_report(ReportOptions o) {
   if (o.cells) return cells_table(o);
   const auto bundle = attribution::read_bundle_accounts(o.bundle, {});
   if (!bundle.error.empty()) {
+    // An edited bundle may be unreadable too: that it is invalid is what its user must hear
+    // (a directory without a manifest is no bundle, and bad input).
+    const BundleValidity validity = judge_bundle(o.bundle, /*check_sums=*/true);
+    if (has_manifest(o.bundle) && !validity.valid && !o.allow_invalid) {
+      return refuse_invalid(o, validity.reasons);
+    }
     // A run's error names its file inside the bundle; the manifest's names the bundle already.
     const bool named = bundle.error.find(o.bundle) != std::string::npos;
     std::cerr << "jbench: error: " << (named ? "" : o.bundle + "/") << bundle.error << '\n';

@@ -45,6 +45,11 @@ BundleValidity judge_bundle(const std::string& dir, bool check_sums) {
   return out;
 }
 
+bool has_manifest(const std::string& bundle_dir) {
+  std::error_code ec;
+  return std::filesystem::is_regular_file(bundle_dir + "/manifest.json", ec);
+}
+
 bool is_oracle_bundle(const std::string& bundle_dir) {
   std::error_code ec;
   return std::filesystem::is_regular_file(bundle_dir + "/oracle.json", ec) &&

@@ -21,6 +21,9 @@ struct BundleValidity {
 
 BundleValidity judge_bundle(const std::string& bundle_dir, bool check_sums);
 
+// Whether the directory holds a manifest.json: a performance bundle, whatever its state.
+bool has_manifest(const std::string& bundle_dir);
+
 // A bundle `jbench oracle` wrote: oracle.json at the top and no manifest.json (docs/oracle.md).
 // The readers of performance bundles refuse it by name rather than as an unreadable one.
 bool is_oracle_bundle(const std::string& bundle_dir);
