@@ -63,7 +63,7 @@ WorkerRecord read_worker(Fields f) {
   return w;
 }
 
-// A member of `startup_steps`; the names are the harness's, and grow with it.
+// Each point of `startup_steps` that holds a time; the names are the harness's, and grow with it.
 void read_startup_steps(Fields& f, RunDocument& r) {
   auto steps = f.optional_object("startup_steps");
   if (!steps) return;

@@ -136,11 +136,6 @@ std::optional<bool> Fields::optional_flag(std::string_view key) {
   return v->get<bool>();
 }
 
-bool Fields::flag(std::string_view key) {
-  if (!has(key)) find(key, true);
-  return optional_flag(key).value_or(false);
-}
-
 std::optional<double> Fields::optional_number(std::string_view key) {
   const Json* v = find(key, false);
   if (!v || v->is_null()) return std::nullopt;

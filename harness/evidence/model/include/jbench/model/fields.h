@@ -43,7 +43,6 @@ class Fields {
   std::uint64_t count(std::string_view key);                       // a non-negative integer
   std::optional<std::uint64_t> optional_count(std::string_view key);
   std::int64_t integer(std::string_view key);
-  bool flag(std::string_view key);
   std::optional<bool> optional_flag(std::string_view key);
   std::optional<double> optional_number(std::string_view key);
   // A 64-bit value written as a canonical decimal string (jbench/stats/decimal.h).
@@ -73,7 +72,6 @@ class Fields {
   bool ok() const { return !state_->error; }
   // Only when !ok(): the first wrong field, as an input error.
   const Error& error() const;
-  const std::string& pointer() const { return pointer_; }
 
  private:
   struct State {
