@@ -25,6 +25,18 @@ nlohmann::json instruction_record(const Member& m, std::size_t index, const std:
   return r;
 }
 
+void describe_instruction_entry(CollectorEntry& e, const std::string& backend,
+                                std::uint64_t attached_ns, const std::string& choice,
+                                const std::string& version) {
+  e.name = "instructions";
+  e.backend = backend;
+  e.setting = "on";
+  e.started_ns = e.attached_ns = attached_ns;
+  e.extra["source"] = backend;
+  e.extra["chosen"] = choice;
+  e.extra["version"] = version;
+}
+
 std::string write_instruction_records(const RunContext& context, const std::string& backend,
                                       const std::string& backend_version,
                                       const nlohmann::json& units,

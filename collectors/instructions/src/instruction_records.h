@@ -3,6 +3,7 @@
 // a trailer. Shared by the callgrind and perf backends so a bundle reads the same either way.
 #pragma once
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -15,6 +16,13 @@ namespace jbench::collectors {
 // counts as decimal strings ("instructions", and "allocations" where counted).
 nlohmann::json instruction_record(const Member& m, std::size_t index, const std::string& phase,
                                   const nlohmann::json& figures);
+
+// The facts of the collector's entry both backends state alike: its name and setting, its
+// attachment at the run's (`attached_ns`), which counter counted (`backend`, also its `source`),
+// why that one was chosen, and the version of what counted.
+void describe_instruction_entry(CollectorEntry& e, const std::string& backend,
+                                std::uint64_t attached_ns, const std::string& choice,
+                                const std::string& version);
 
 // Writes the file; an error message, or empty when it was written whole.
 std::string write_instruction_records(const RunContext& context, const std::string& backend,

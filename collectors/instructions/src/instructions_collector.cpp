@@ -84,14 +84,8 @@ class CallgrindCollector final : public Collector {
 
   std::vector<CollectorEntry> finish(const FinishContext& context) override {
     CollectorEntry& e = entry_;
-    e.name = "instructions";
-    e.backend = "callgrind";
-    e.setting = "on";
-    e.started_ns = e.attached_ns = context.attached_ns;
-    e.extra["source"] = "callgrind";
-    e.extra["chosen"] = choice_;
+    describe_instruction_entry(e, "callgrind", context.attached_ns, choice_, version_);
     e.extra["valgrind"] = valgrind_;
-    e.extra["version"] = version_;
     e.extra["counted"] =
         "instructions executed (callgrind's Ir) and calls into the C library's allocation "
         "functions, from the bridge's measure phase to the next phase";

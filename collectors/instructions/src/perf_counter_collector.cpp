@@ -88,14 +88,9 @@ class PerfCounterCollector final : public Collector {
 
   std::vector<CollectorEntry> finish(const FinishContext& context) override {
     CollectorEntry& e = entry_;
-    e.name = "instructions";
-    e.backend = "perf";
-    e.setting = "on";
-    e.started_ns = e.attached_ns = context.attached_ns;
-    e.extra["source"] = "perf";
+    const std::string version = kernel_release();
+    describe_instruction_entry(e, "perf", context.attached_ns, choice_, version);
     e.extra["event"] = event_.name;
-    e.extra["chosen"] = choice_;
-    e.extra["version"] = kernel_release();
     e.extra["counted"] = fmt::format(
         "{} in user space (perf_event_open), per worker and phase: each phase's count is the "
         "difference of the readings at its boundaries",
@@ -105,9 +100,8 @@ class PerfCounterCollector final : public Collector {
     for (std::size_t i = 0; i < workers_.size(); ++i) add_records(i, records);
     e.records = records.size();
     e.ended = Ended::exit(0);
-    if (auto problem =
-            write_instruction_records(context_, "perf", kernel_release(),
-                                      {{"t_ns", "ns"}, {"instructions", "count"}}, records);
+    if (auto problem = write_instruction_records(
+            context_, "perf", version, {{"t_ns", "ns"}, {"instructions", "count"}}, records);
         !problem.empty()) {
       e.fail(problem);
     }
