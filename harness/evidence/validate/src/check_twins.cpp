@@ -22,14 +22,16 @@ struct Statement {
   const Json* object = nullptr;
 };
 
-// id -> the entry of `doc`'s "runs" array, with its pointer.
-std::map<std::string, Statement> entries_by_id(const Json& doc, const std::string& file) {
+// id -> the entry of `doc`'s array `list` ("runs", "cells"), with its pointer; none without the
+// document (its absence is reported where it is read).
+std::map<std::string, Statement> statements_by_id(const std::optional<Json>& doc,
+                                                  const std::string& file, const char* list) {
   std::map<std::string, Statement> out;
-  const Json* runs = member(doc, "runs");
-  for (std::size_t i = 0; runs && runs->is_array() && i < runs->size(); ++i) {
-    const Json& entry = (*runs)[i];
+  const Json* entries = doc ? member(*doc, list) : nullptr;
+  for (std::size_t i = 0; entries && entries->is_array() && i < entries->size(); ++i) {
+    const Json& entry = (*entries)[i];
     if (const auto id = string_at(entry, "id")) {
-      out.emplace(*id, Statement{file, fmt::format("/runs/{}", i), &entry});
+      out.emplace(*id, Statement{file, fmt::format("/{}/{}", list, i), &entry});
     }
   }
   return out;
@@ -92,32 +94,33 @@ void compare_cell(const std::string& id, const Statement& run, const Statement& 
   }
 }
 
-// The plan's cells by id, keyed like entries_by_id.
-std::map<std::string, Statement> cells_by_id(const Json& plan) {
-  std::map<std::string, Statement> out;
-  const Json* cells = member(plan, "cells");
-  for (std::size_t i = 0; cells && cells->is_array() && i < cells->size(); ++i) {
-    if (const auto id = string_at((*cells)[i], "id")) {
-      out.emplace(*id, Statement{"plan.json", fmt::format("/cells/{}", i), &(*cells)[i]});
-    }
+// The manifest lists each run with its axis values, which run.json states too.
+void compare_listed_values(const std::string& id, const Statement& run, const Statement& listed,
+                           Findings& findings) {
+  const Json* values = member(*listed.object, "values");
+  const Json* run_values = member(*run.object, "values");
+  if (values && run_values && *run_values != *values) {
+    findings.add("runs.values_mismatch", listed.file, listed.pointer + "/values",
+                 fmt::format("manifest.json lists run '{}' with values {}, its run.json says {}",
+                             id, values->dump(), run_values->dump()));
   }
-  return out;
 }
 
 }  // namespace
 
 void check_twins(const BundleView& bundle, Findings& findings) {
-  const auto listed = bundle.manifest ? entries_by_id(*bundle.manifest, "manifest.json")
-                                      : std::map<std::string, Statement>{};
-  const auto planned =
-      bundle.plan ? entries_by_id(*bundle.plan, "plan.json") : std::map<std::string, Statement>{};
-  const auto cells = bundle.plan ? cells_by_id(*bundle.plan) : std::map<std::string, Statement>{};
+  const auto listed = statements_by_id(bundle.manifest, "manifest.json", "runs");
+  const auto planned = statements_by_id(bundle.plan, "plan.json", "runs");
+  const auto cells = statements_by_id(bundle.plan, "plan.json", "cells");
   for (const auto& r : bundle.runs) {
     if (!r.run || !r.run->is_object()) continue;
     const Statement run{r.dir + "/run.json", "", &*r.run};
     const auto entry = listed.find(r.id);
     const bool merged = entry != listed.end() && member(*entry->second.object, "shard");
-    if (entry != listed.end()) compare_facts(run, entry->second, merged, findings);
+    if (entry != listed.end()) {
+      compare_listed_values(r.id, run, entry->second, findings);
+      compare_facts(run, entry->second, merged, findings);
+    }
     if (const auto planned_entry = planned.find(r.id); planned_entry != planned.end()) {
       compare_facts(run, planned_entry->second, merged, findings);
       compare_cell(r.id, run, planned_entry->second, cells, findings);

@@ -13,11 +13,11 @@ void check_bundle_marks(const BundleView& bundle, Findings& findings);
 void check_sums(const BundleView& bundle, Findings& findings);
 // manifest.json's runs against runs/ and plan.json; matrix.yaml against its recorded sha256.
 void check_session(const BundleView& bundle, Findings& findings);
-// manifest.json's /execution (axis states after execution) against its run list, and each
-// listed run's axis values against its run.json.
+// manifest.json's /execution (axis states after execution) against its run list.
 void check_execution(const BundleView& bundle, Findings& findings);
-// What run.json states again in manifest.json, plan.json and the plan's cell (trace, seed,
-// block, order, implicit; the cell's id and values), held to agree (code "runs.twin_mismatch").
+// What run.json states again in manifest.json, plan.json and the plan's cell, held to agree: its
+// axis values as the manifest lists them ("runs.values_mismatch"); trace, seed, block, order,
+// implicit, and the cell's id and values ("runs.twin_mismatch").
 void check_twins(const BundleView& bundle, Findings& findings);
 // Each run.json: phase boundaries, cohort attribution and identity, worker exits, collectors.
 void check_runs(const BundleView& bundle, Findings& findings);
