@@ -49,8 +49,8 @@ TEST(BundleModel, reads_the_valid_bundle_typed) {
   const auto plan = bundle->plan();
   ASSERT_TRUE(plan) << plan.error().message;
   EXPECT_EQ(plan->runs[0].cell, "w1.persistent.writer.tiny.baseline");
-  ASSERT_NE(plan->block_of(runs[0].id), nullptr);
-  EXPECT_EQ(plan->block_of(runs[0].id)->point, "w1.persistent.writer.tiny");
+  ASSERT_LT(plan->runs[0].block, plan->blocks.size());
+  EXPECT_EQ(plan->blocks[plan->runs[0].block].point, "w1.persistent.writer.tiny");
   EXPECT_THAT(plan->cells[0].values,
               testing::Contains(std::pair<std::string, std::string>("workers", "1")));
 

@@ -30,13 +30,13 @@ std::optional<std::uint64_t> tracer_attach_ns(const RunDocument& run) {
 }
 
 // What the bundle's plan.json says of the matrix's order: its cells by id
-// ("w1.cold.mixed.below.full") -> their position, its axes' names in order, and each run's point.
-// A bundle without a readable plan orders its cells naturally (cell_order.h) and its values by
-// name.
+// ("w1.cold.mixed.below.full") -> their position, its axes' names in order, and each run's point
+// (by run id, from the run's block). A bundle without a readable plan orders its cells naturally
+// (cell_order.h) and its values by name.
 struct PlanOrder {
   std::map<std::string, std::size_t> cell_rank;
   std::vector<std::string> axes;
-  std::optional<model::Plan> plan;
+  std::map<std::string, std::string> point_of_run;
 };
 
 PlanOrder plan_order(const BundleReader& bundle) {
@@ -44,16 +44,20 @@ PlanOrder plan_order(const BundleReader& bundle) {
   auto plan = bundle.plan();
   if (!plan) return out;
   for (std::size_t i = 0; i < plan->cells.size(); ++i) out.cell_rank.emplace(plan->cells[i].id, i);
-  out.axes = plan->axes;
-  out.plan = std::move(*plan);
+  for (const model::PlanRun& run : plan->runs) {
+    if (run.block < plan->blocks.size()) {
+      out.point_of_run.emplace(run.id, plan->blocks[run.block].point);
+    }
+  }
+  out.axes = std::move(plan->axes);
   return out;
 }
 
 // The run's point: the plan's block of it says, or (a bundle without a plan that lists it) the
 // run id without ".<trace>.r<n>", the ids being the plan's point ids so made (docs/bundle.md).
 std::string point_of(const RunFacts& r, const PlanOrder& plan) {
-  if (const model::PlanBlock* block = plan.plan ? plan.plan->block_of(r.id) : nullptr) {
-    return block->point;
+  if (const auto point = plan.point_of_run.find(r.id); point != plan.point_of_run.end()) {
+    return point->second;
   }
   const auto rep = r.id.rfind(".r");
   const std::string point = rep == std::string::npos ? r.id : r.id.substr(0, rep);

@@ -130,13 +130,6 @@ Result<RunDocument> read_run_document(const nlohmann::json& doc, const std::stri
   return r;
 }
 
-const PlanBlock* Plan::block_of(std::string_view id) const {
-  for (const auto& r : runs) {
-    if (r.id == id) return r.block < blocks.size() ? &blocks[r.block] : nullptr;
-  }
-  return nullptr;
-}
-
 std::optional<std::uint64_t> RunDocument::boundary(std::string_view name) const {
   for (const auto& [n, ns] : boundaries) {
     if (n == name) return ns;

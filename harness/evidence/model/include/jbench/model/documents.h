@@ -71,9 +71,6 @@ struct Plan {
   std::vector<PlanCell> cells;    // in the plan's order
   std::vector<PlanBlock> blocks;  // by index
   std::vector<PlanRun> runs;
-
-  // The block of the run `id`, or nullptr when the plan has no such run or block.
-  const PlanBlock* block_of(std::string_view id) const;
 };
 
 // --- runs/<id>/run.json ---
