@@ -15,10 +15,10 @@ find_program(JBENCH_LLVM_STRIP NAMES llvm-strip llvm-strip-14)
 set(JBENCH_BTF_FILE /sys/kernel/btf/vmlinux CACHE FILEPATH "The kernel BTF that vmlinux.h is dumped from")
 set(JBENCH_LIBBPF OFF)
 if(LIBBPF_FOUND AND JBENCH_BPFTOOL AND JBENCH_BPF_CLANG AND JBENCH_LLVM_STRIP AND
-   EXISTS ${JBENCH_BTF_FILE})
+   EXISTS ${JBENCH_BTF_FILE} AND JBENCH_PLATFORM STREQUAL "linux")
   set(JBENCH_LIBBPF ON)
 else()
-  message(STATUS "jbench: the compiled BPF backend is not built (needs libbpf-dev, bpftool, clang, "
+  message(STATUS "jbench: the compiled BPF backend is not built (needs Linux, libbpf-dev, bpftool, clang, "
                  "llvm and ${JBENCH_BTF_FILE}: bash ci/install-deps.sh)")
 endif()
 

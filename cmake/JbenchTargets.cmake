@@ -79,3 +79,29 @@ function(jbench_test_paths target)
   target_compile_options(${target} PRIVATE -include build_paths.h)
   target_link_libraries(${target} PRIVATE jbench_test_support)
 endfunction()
+
+# jbench_second_tree(ARGS_FILE TREE [OPTION...]): writes to ARGS_FILE, one per line, the cmake
+# command that configures a second build tree TREE of this source with this tree's generator,
+# compilers, build type and ccache launcher (found on PATH when this tree has none), and with
+# OPTION... (-DJBENCH_...=...). A test configures and builds it (tests/run/tracing_off_test.cpp,
+# tests/platform/posix_build_test.cpp); ccache makes every build after the first cheap.
+function(jbench_second_tree args_file tree)
+  set(configure
+    ${CMAKE_COMMAND} -S ${PROJECT_SOURCE_DIR} -B ${tree} -G ${CMAKE_GENERATOR}
+    -DCMAKE_MAKE_PROGRAM=${CMAKE_MAKE_PROGRAM} -DCMAKE_BUILD_TYPE=${CMAKE_BUILD_TYPE}
+    -DCMAKE_C_COMPILER=${CMAKE_C_COMPILER} -DCMAKE_CXX_COMPILER=${CMAKE_CXX_COMPILER}
+    -DJBENCH_DEPS_PREFIX=${JBENCH_DEPS_PREFIX} ${ARGN})
+  set(launcher ${CMAKE_CXX_COMPILER_LAUNCHER})
+  if(NOT launcher)
+    find_program(JBENCH_CCACHE ccache DOC "ccache, for the tests' second build trees")
+    if(JBENCH_CCACHE)
+      set(launcher ${JBENCH_CCACHE})
+    endif()
+  endif()
+  if(launcher)
+    list(APPEND configure -DCMAKE_C_COMPILER_LAUNCHER=${launcher}
+         -DCMAKE_CXX_COMPILER_LAUNCHER=${launcher})
+  endif()
+  list(JOIN configure "\n" lines)
+  file(CONFIGURE OUTPUT ${args_file} CONTENT "${lines}\n" @ONLY)
+endfunction()

@@ -1,6 +1,6 @@
 // Two sessions meeting before each measure phase (lockstep.h): a party waits for the other's
 // mark, not for a clock; one that never comes breaks the lockstep once, with the reason, and one
-// that has ended keeps no one waiting.
+// that has ended keeps no one waiting. With either watch of the folder (folder_watch.h).
 #include "lockstep.h"
 
 #include <gtest/gtest.h>
@@ -28,7 +28,19 @@ struct Folder {
   ~Folder() { fs::remove_all(path); }
 };
 
-TEST(Lockstep, two_parties_meet_at_each_run) {
+void PrintTo(WatchKind kind, std::ostream* out) {
+  *out << (kind == WatchKind::inotify ? "inotify" : "recheck");
+}
+
+// Each test with Linux's inotify and with the recheck of the systems without it.
+class LockstepByWatch : public ::testing::TestWithParam<WatchKind> {};
+INSTANTIATE_TEST_SUITE_P(Watches, LockstepByWatch,
+                         ::testing::Values(WatchKind::inotify, WatchKind::recheck),
+                         [](const auto& info) {
+                           return info.param == WatchKind::inotify ? "inotify" : "recheck";
+                         });
+
+TEST_P(LockstepByWatch, two_parties_meet_at_each_run) {
   Folder dir;
   ASSERT_FALSE(dir.path.empty());
   const pid_t child = fork();
@@ -37,7 +49,7 @@ TEST(Lockstep, two_parties_meet_at_each_run) {
     // The other session: meets runs 1 and 2, then ends (its destructor marks the end).
     int code = 0;
     {
-      auto joined = Lockstep::join(dir.path, 2);
+      auto joined = Lockstep::join(dir.path, 2, GetParam());
       if (!joined) _exit(3);
       Lockstep other = std::move(joined).value();
       for (std::uint64_t k = 1; k <= 2; ++k) {
@@ -46,7 +58,7 @@ TEST(Lockstep, two_parties_meet_at_each_run) {
     }
     _exit(code);
   }
-  auto joined = Lockstep::join(dir.path, 2);
+  auto joined = Lockstep::join(dir.path, 2, GetParam());
   ASSERT_TRUE(joined) << joined.error().message;
   Lockstep me = std::move(joined).value();
   for (std::uint64_t k = 1; k <= 2; ++k) {
@@ -61,9 +73,9 @@ TEST(Lockstep, two_parties_meet_at_each_run) {
   EXPECT_EQ(me.meet(3, monotonic_ns() + kSafetyNet)["met"], true);
 }
 
-TEST(Lockstep, a_party_that_never_comes_breaks_the_lockstep_once_with_the_reason) {
+TEST_P(LockstepByWatch, a_party_that_never_comes_breaks_the_lockstep_once_with_the_reason) {
   Folder dir;
-  auto joined = Lockstep::join(dir.path, 2);
+  auto joined = Lockstep::join(dir.path, 2, GetParam());
   ASSERT_TRUE(joined) << joined.error().message;
   Lockstep me = std::move(joined).value();
   const auto first = me.meet(1, monotonic_ns());  // no time to wait: no one has come
@@ -77,15 +89,15 @@ TEST(Lockstep, a_party_that_never_comes_breaks_the_lockstep_once_with_the_reason
   EXPECT_EQ(later["reason"], first["reason"]);
 }
 
-TEST(Lockstep, a_run_passed_without_measuring_keeps_no_one_waiting) {
+TEST_P(LockstepByWatch, a_run_passed_without_measuring_keeps_no_one_waiting) {
   Folder dir;
-  auto joined = Lockstep::join(dir.path, 2);
+  auto joined = Lockstep::join(dir.path, 2, GetParam());
   ASSERT_TRUE(joined) << joined.error().message;
   Lockstep me = std::move(joined).value();
   const pid_t child = fork();
   ASSERT_GE(child, 0);
   if (child == 0) {
-    auto theirs = Lockstep::join(dir.path, 2);
+    auto theirs = Lockstep::join(dir.path, 2, GetParam());
     if (!theirs) _exit(3);
     Lockstep other = std::move(theirs).value();
     other.pass(1);  // its run 1 failed before measuring

@@ -14,6 +14,7 @@
 #include <map>
 
 #include "run_support.h"
+#include "second_tree.h"
 
 namespace jbench::test {
 namespace {
@@ -26,49 +27,13 @@ const std::string kOffWorkerDir = kTree + "/bin";
 const std::string kOffWorker = kOffWorkerDir + "/jbench-sqlite-worker";
 const std::string kDefaultWorkerDir = JBENCH_DEFAULT_WORKER_DIR;
 
-// One argument per line, as tests/run/CMakeLists.txt wrote them.
-std::vector<std::string> configure_args() {
-  std::vector<std::string> args;
-  std::ifstream in(JBENCH_TRACING_OFF_CONFIGURE_ARGS);
-  for (std::string line; std::getline(in, line);) {
-    if (!line.empty()) args.push_back(line);
-  }
-  return args;
-}
-
-ProcessOptions with_timeout(std::chrono::seconds timeout) {
-  ProcessOptions options;
-  options.timeout = timeout;
-  return options;
-}
-
-// Configures (or refreshes) the tree and builds the worker target in it. "" or why not.
-std::string build_off_worker() {
-  const auto started = std::chrono::steady_clock::now();
-  const auto args = configure_args();
-  if (args.empty())
-    return std::string("no configure command in ") + JBENCH_TRACING_OFF_CONFIGURE_ARGS;
-  const auto configure = run_process(args, with_timeout(std::chrono::seconds(300)));
-  if (configure.timed_out || configure.exit_code != 0) {
-    return "configure failed:\n" + configure.out + configure.err;
-  }
-  const auto build =
-      run_process({JBENCH_CMAKE, "--build", kTree, "--target", "jbench-sqlite-worker", "-j", "2"},
-                  with_timeout(std::chrono::seconds(1000)));
-  if (build.timed_out || build.exit_code != 0) {
-    return std::string(build.timed_out ? "build timed out:\n" : "build failed:\n") + build.out +
-           build.err;
-  }
-  const auto seconds =
-      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - started)
-          .count();
-  std::cout << "tracing-off tree configured and its worker built in " << seconds << " s\n";
-  return {};
-}
-
 class TracingOff : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() { build_error_ = new std::string(build_off_worker()); }
+  static void SetUpTestSuite() {
+    build_error_ =
+        new std::string(build_second_tree(JBENCH_CMAKE, JBENCH_TRACING_OFF_CONFIGURE_ARGS, kTree,
+                                          {"jbench-sqlite-worker"}, "tracing-off"));
+  }
   static void TearDownTestSuite() { delete build_error_; }
   void SetUp() override { ASSERT_TRUE(build_error_->empty()) << *build_error_; }
   static std::string* build_error_;

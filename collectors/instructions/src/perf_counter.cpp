@@ -1,8 +1,6 @@
 #include "jbench/collectors/instructions/perf_counter.h"
 
 #include <fmt/format.h>
-#include <linux/perf_event.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -11,8 +9,17 @@
 #include <utility>
 
 #include "jbench/collectors/api/collector.h"
+#include "jbench/common/errno_name.h"
+#include "jbench/common/platform_choice.h"
+
+#if JBENCH_PLATFORM_LINUX
+#include <linux/perf_event.h>
+#include <sys/syscall.h>
+#endif
 
 namespace jbench::collectors {
+
+#if JBENCH_PLATFORM_LINUX
 namespace {
 
 perf_event_attr attributes(const PerfEvent& event) {
@@ -28,7 +35,7 @@ perf_event_attr attributes(const PerfEvent& event) {
 }
 
 Error open_error(const PerfEvent& event, pid_t tid, int err) {
-  const char* name = strerrorname_np(err);
+  const char* name = jbench::errno_name(err);
   const bool absent = err == ENOENT || err == EOPNOTSUPP || err == ENODEV;
   const bool denied = err == EACCES || err == EPERM;
   return collector_problem(
@@ -84,6 +91,17 @@ jbench::Status PerfCounter::probe(const PerfEvent& event) {
   ::close(fd);
   return {};
 }
+#else
+// perf_event_open is Linux's: elsewhere no counter opens, and counted runs use callgrind.
+PerfEvent instructions_event() { return {0, 0, "instructions"}; }
+
+Result<PerfCounter> PerfCounter::open(pid_t, const PerfEvent& event) {
+  return collector_problem(fmt::format(
+      "perf_event_open({}): a Linux system call; this build is not for Linux", event.name));
+}
+
+jbench::Status PerfCounter::probe(const PerfEvent& event) { return open(0, event).status(); }
+#endif
 
 PerfCounter::PerfCounter(PerfCounter&& other) noexcept : fds_(std::move(other.fds_)) {
   other.fds_.clear();

@@ -1,13 +1,17 @@
 #include "fd_table.h"
 
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <charconv>
 #include <filesystem>
 
+#include "jbench/common/platform_choice.h"
 #include "syscall_table.h"
+
+#if JBENCH_PLATFORM_LINUX
+#include <sys/sysmacros.h>  // major, minor (glibc)
+#endif
 
 namespace jbench::collectors::syscall_detail {
 
@@ -25,10 +29,13 @@ FdSnapshot read_fd_snapshot(pid_t pid, const std::string& proc_root) {
     if (n <= 0) continue;
     FdEntry e;
     e.path.assign(target, static_cast<std::size_t>(n));
+#if JBENCH_PLATFORM_LINUX
+    // The device as the compiled tracer's records give it (major, minor): Linux's numbering.
     struct stat st {};
     if (stat(entry.path().c_str(), &st) == 0) {
       e.file = FileIdentity{major(st.st_dev), minor(st.st_dev), st.st_ino};
     }
+#endif
     out.emplace(fd, std::move(e));
   }
   return out;

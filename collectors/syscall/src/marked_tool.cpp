@@ -1,7 +1,7 @@
 #include "marked_tool.h"
 
 #include <fmt/format.h>
-#include <sys/syscall.h>
+#include <sys/syscall.h>  // SYS_getpgid, on every system DTrace lives on too
 #include <unistd.h>
 
 #include <algorithm>

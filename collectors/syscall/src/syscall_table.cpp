@@ -6,6 +6,7 @@
 #include <cstring>
 #include <utility>
 
+#include "jbench/common/errno_name.h"
 #include "syscall_trace.h"
 
 namespace jbench::collectors::syscall_detail {
@@ -196,14 +197,14 @@ std::string request_name(const TracedCall& call, std::uint64_t request) {
 }
 
 std::string errno_name(int error) {
-  if (const char* name = strerrorname_np(error)) return name;
+  if (const char* name = jbench::errno_name(error)) return name;
   return fmt::format("E{}", error);
 }
 
 std::optional<int> errno_from_name(std::string_view name) {
   // glibc names every errno below 134 on Linux; the loop is bounded and runs only on errors.
   for (int e = 1; e < 200; ++e) {
-    const char* known = strerrorname_np(e);
+    const char* known = jbench::errno_name(e);
     if (known && name == known) return e;
   }
   return std::nullopt;

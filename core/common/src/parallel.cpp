@@ -1,11 +1,11 @@
 #include "jbench/common/parallel.h"
 
-#include <sched.h>
-
 #include <algorithm>
 #include <atomic>
 #include <thread>
 #include <vector>
+
+#include "jbench/common/cpus.h"
 
 namespace jbench {
 
@@ -23,10 +23,8 @@ void parallel_for(std::size_t count, unsigned threads,
 }
 
 unsigned reading_threads() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (sched_getaffinity(0, sizeof set, &set) != 0) return 1;
-  return static_cast<unsigned>(std::max(1, CPU_COUNT(&set)));
+  const Result<unsigned> cpus = usable_cpus();
+  return cpus ? *cpus : 1;
 }
 
 }  // namespace jbench

@@ -1,7 +1,9 @@
 #include "jbench/common/runtime_id.h"
 
-#include <sys/random.h>
+#include <sys/random.h>  // getentropy on macOS
+#include <unistd.h>      // getentropy on glibc, FreeBSD and illumos
 
+#include <algorithm>
 #include <cerrno>
 
 namespace jbench {
@@ -16,15 +18,23 @@ std::string runtime_id_hex(const std::array<std::uint8_t, 16>& bytes) {
   return hex;
 }
 
+bool system_random_bytes(void* out, std::size_t size) {
+  auto* p = static_cast<unsigned char*>(out);
+  while (size > 0) {
+    const std::size_t chunk = std::min<std::size_t>(size, 256);  // getentropy's limit per call
+    if (getentropy(p, chunk) != 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    p += chunk;
+    size -= chunk;
+  }
+  return true;
+}
+
 std::optional<std::string> make_runtime_id() {
   std::array<std::uint8_t, 16> bytes{};
-  std::size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t n = getrandom(bytes.data() + done, bytes.size() - done, 0);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return std::nullopt;
-    done += static_cast<std::size_t>(n);
-  }
+  if (!system_random_bytes(bytes.data(), bytes.size())) return std::nullopt;
   return runtime_id_hex(bytes);
 }
 

@@ -1,11 +1,11 @@
 #include "jbench/elf/functions.h"
 
-#include <elf.h>
-
 #include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <sstream>
+
+#include "jbench/elf/format.h"
 
 namespace jbench::elf {
 namespace {

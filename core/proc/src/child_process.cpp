@@ -11,7 +11,6 @@
 #include <fmt/format.h>
 #include <poll.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -32,6 +31,7 @@
 
 #include "jbench/common/clock.h"
 #include "jbench/proc/child_process.h"
+#include "jbench/proc/descriptors.h"
 
 namespace jbench::proc {
 namespace bp = boost::process;
@@ -54,26 +54,20 @@ int adopt(int fd) {
 // its std_in/std_out/std_err redirections (it follows them in bp::child), so the spec's
 // descriptors replace those.
 void prepare_child(pid_t parent, const SpawnSpec& spec, int hold_fd) {
-  prctl(PR_SET_PDEATHSIG, SIGKILL);
-  if (getppid() != parent) _exit(127);  // the harness died before prctl took effect
+  die_with_parent();
+  if (getppid() != parent) _exit(127);  // the harness died before that took effect
   setpgid(0, spec.process_group);
   if (spec.stdin_fd >= 0) dup2(spec.stdin_fd, STDIN_FILENO);
   if (spec.stderr_fd >= 0) dup2(spec.stderr_fd, STDERR_FILENO);
   if (spec.default_sigpipe) signal(SIGPIPE, SIG_DFL);
   // Boost.Process 1.74 creates its pipes without close-on-exec: mark everything past stderr.
-  if (close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) != 0) {
-    for (int fd = 3; fd < 4096; ++fd) {
-      const int flags = fcntl(fd, F_GETFD);
-      if (flags >= 0) fcntl(fd, F_SETFD, flags | FD_CLOEXEC);
-    }
-  }
+  close_on_exec_from(3);
   if (hold_fd >= 0) {
     // Held: one byte from the harness lets it exec; end of file (the harness gave up) ends it.
     // Every descriptor past stderr but the hold's is closed now rather than at exec: among them
     // the pipe on which Boost's parent side waits for the exec, which must not wait for the hold.
     // (An exec that then fails is an exit without hello, not Boost's exception.)
-    if (hold_fd > 3) close_range(3, static_cast<unsigned>(hold_fd) - 1, 0);
-    close_range(static_cast<unsigned>(hold_fd) + 1, ~0U, 0);
+    close_from_except(3, hold_fd);
     // The wait is a poll, which a syscall tracer does not time, so the hold is not taken for the
     // worker's own start-up; only the one-byte read after it is a traced call.
     pollfd ready{hold_fd, POLLIN, 0};
@@ -120,7 +114,7 @@ Spawned ChildProcess::spawn(const SpawnSpec& spec) {
     const pid_t parent = getpid();
     const pid_t group = spec.process_group;
     int hold[2] = {-1, -1};
-    if (spec.hold_before_exec && pipe2(hold, O_CLOEXEC) != 0) {
+    if (spec.hold_before_exec && open_pipe(hold, 0) != 0) {
       out.error = fmt::format("cannot make the exec hold's pipe: {}", std::strerror(errno));
       return out;
     }

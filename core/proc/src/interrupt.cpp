@@ -7,6 +7,8 @@
 #include <atomic>
 #include <stdexcept>
 
+#include "jbench/proc/descriptors.h"
+
 namespace jbench::proc {
 namespace {
 
@@ -29,9 +31,9 @@ InterruptWatch::InterruptWatch() {
   // A watch inside another (a session run by a command that watches too) shares its state: a
   // signal that arrived before it was made is still seen, and none is lost in between.
   if (g_depth++ > 0) return;
-  if (pipe2(g_pipe, O_CLOEXEC | O_NONBLOCK) != 0) {
+  if (open_pipe(g_pipe, O_NONBLOCK) != 0) {
     g_depth = 0;
-    throw std::runtime_error("pipe2 failed");
+    throw std::runtime_error("cannot make the interrupt pipe");
   }
   g_signal = 0;
   struct sigaction sa {};

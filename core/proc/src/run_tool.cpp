@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "jbench/proc/child_process.h"
+#include "jbench/proc/descriptors.h"
 
 namespace jbench::proc {
 namespace {
@@ -70,7 +71,7 @@ ToolRun run_to_completion(const std::vector<std::string>& argv,
   }
   const int null_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
   int err_pipe[2];
-  if (null_fd < 0 || pipe2(err_pipe, O_CLOEXEC) != 0) {
+  if (null_fd < 0 || open_pipe(err_pipe, 0) != 0) {
     run.error = std::string("cannot set up the tool's stdin and stderr: ") + std::strerror(errno);
     if (null_fd >= 0) ::close(null_fd);
     return run;

@@ -1,8 +1,7 @@
 #include "jbench/sqlite_workload/identity.h"
 
 #include <fcntl.h>
-#include <sys/random.h>
-#include <sys/syscall.h>
+#include <sys/syscall.h>  // SYS_faccessat
 #include <unistd.h>
 
 #include <algorithm>
@@ -10,6 +9,7 @@
 #include <cerrno>
 #include <cstdint>
 
+#include "jbench/common/platform_choice.h"
 #include "jbench/common/runtime_id.h"
 #include "jbench_bridge.h"
 
@@ -31,7 +31,13 @@ std::string canary_path(const std::string& runtime_id) { return "/jbench-canary/
 
 CanaryResult fire_canary(const std::string& runtime_id) {
   CanaryResult r{canary_path(runtime_id), 0};
+#if JBENCH_PLATFORM_LINUX
+  // Exactly the call the worker's canary_done names (faccessat), whatever the C library's
+  // wrapper would make.
   const long rc = ::syscall(SYS_faccessat, AT_FDCWD, r.path.c_str(), F_OK);
+#else
+  const long rc = ::faccessat(AT_FDCWD, r.path.c_str(), F_OK, 0);
+#endif
   r.error = rc == 0 ? 0 : errno;
   return r;
 }

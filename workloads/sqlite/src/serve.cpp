@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "jbench/common/errno_name.h"
 #include "jbench/sqlite_workload/identity.h"
 #include "jbench/sqlite_workload/phase.h"
 #include "jbench/sqlite_workload/protocol.h"
@@ -182,7 +183,7 @@ int Server::run() {
   if (auto end = await("canary")) return *end;
   jb_canary();
   const CanaryResult canary = fire_canary(runtime_id_);
-  const char* errno_name = canary.error == 0 ? "0" : strerrorname_np(canary.error);
+  const char* errno_name = canary.error == 0 ? "0" : jbench::errno_name(canary.error);
   if (!send({{"type", "canary_done"},
              {"t_ns", now_ns()},
              {"syscall", "faccessat"},

@@ -1,8 +1,11 @@
 #include "jbench/sqlite_workload/transaction.h"
 
+#include <time.h>
+
 #include <cstdlib>
 
 #include "jbench/common/clock.h"
+#include "jbench/common/platform_choice.h"
 #include "jbench/sqlite_workload/trace.h"
 
 namespace jbench::sqlite_workload {
@@ -16,6 +19,18 @@ std::uint64_t thread_cpu_ns() {
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
   return static_cast<std::uint64_t>(t.tv_sec) * 1'000'000'000ULL +
          static_cast<std::uint64_t>(t.tv_nsec);
+}
+
+// The sleep plant's sleep: off the CPU for `ns`, not resumed after a signal (the worker times
+// what it slept, it does not assume it).
+void sleep_once(std::uint64_t ns) {
+  const timespec length{static_cast<time_t>(ns / 1'000'000'000ULL),
+                        static_cast<long>(ns % 1'000'000'000ULL)};
+#if JBENCH_PLATFORM_LINUX
+  clock_nanosleep(CLOCK_MONOTONIC, 0, &length, nullptr);
+#else
+  nanosleep(&length, nullptr);  // macOS has no clock_nanosleep
+#endif
 }
 
 // The work plant: the same instructions on every machine (an LCG step per iteration, kept by
@@ -167,9 +182,7 @@ Attempt attempt_transaction(Connection& conn, const QueryCatalog& catalog, const
       // The sleep plant: off the CPU for a known time, timed by the worker as it slept.
       if (delays.sleep_ns > 0) {
         const std::uint64_t before = monotonic_ns();
-        const timespec length{static_cast<time_t>(delays.sleep_ns / 1'000'000'000ULL),
-                              static_cast<long>(delays.sleep_ns % 1'000'000'000ULL)};
-        clock_nanosleep(CLOCK_MONOTONIC, 0, &length, nullptr);
+        sleep_once(delays.sleep_ns);
         a.slept_ns += elapsed_ns(before, monotonic_ns());
         ++a.sleeps;
       }

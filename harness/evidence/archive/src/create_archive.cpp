@@ -13,6 +13,7 @@
 #include <filesystem>
 
 #include "jbench/archive/archive.h"
+#include "jbench/common/rename.h"
 #include "libarchive_util.h"
 
 namespace jbench::archive {
@@ -123,11 +124,11 @@ Status write_item(struct archive* w, const Item& item, ArchiveInfo* info) {
 
 // Moves tmp to out only if out does not exist, atomically where the filesystem allows.
 Status publish(const std::string& tmp, const std::string& out) {
-  if (::renameat2(AT_FDCWD, tmp.c_str(), AT_FDCWD, out.c_str(), RENAME_NOREPLACE) == 0) return {};
+  if (rename_noreplace(AT_FDCWD, tmp.c_str(), AT_FDCWD, out.c_str()) == 0) return {};
   if (errno != EINVAL && errno != ENOSYS) {
     return sys_error(fmt::format("cannot rename the archive to '{}'", out), errno);
   }
-  // No RENAME_NOREPLACE on this filesystem: link() also refuses an existing name.
+  // No RENAME_NOREPLACE on this system or file system: link() also refuses an existing name.
   if (::link(tmp.c_str(), out.c_str()) != 0) {
     return sys_error(fmt::format("cannot create '{}'", out), errno);
   }

@@ -3,13 +3,14 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <fmt/format.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+
+#include "jbench/common/runtime_id.h"
 
 namespace jbench::bundle_detail {
 
@@ -136,13 +137,7 @@ int write_all(int fd, std::string_view bytes) {
 
 std::string random_hex(std::size_t bytes) {
   std::string raw(bytes, '\0');
-  std::size_t got = 0;
-  while (got < bytes) {
-    const ssize_t n = ::getrandom(raw.data() + got, bytes - got, 0);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    got += static_cast<std::size_t>(n);
-  }
+  const std::size_t got = system_random_bytes(raw.data(), bytes) ? bytes : 0;
   if (got < bytes) {
     // Uniqueness, not secrecy, is what the names need: mix the clock and a counter in.
     static std::uint64_t counter = 0;

@@ -77,7 +77,7 @@ Result<UniqueFd> open_file_beneath(int dir_fd, std::string_view relative, const 
 // Writes every byte (retrying short writes and EINTR); errno on failure.
 int write_all(int fd, std::string_view bytes);
 
-// Random lowercase hex (getrandom; a clock-based fallback if the kernel refuses).
+// Random lowercase hex (system_random_bytes; a clock-based fallback if the system refuses).
 std::string random_hex(std::size_t bytes);
 
 struct TreeEntry {

@@ -3,9 +3,7 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <fnmatch.h>
-#include <stdio.h>  // renameat2 (glibc >= 2.28, with _GNU_SOURCE)
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -19,10 +17,7 @@
 
 #include "fs_util.h"
 #include "jbench/bundle/sha256sums.h"
-
-#ifndef RENAME_NOREPLACE
-#define RENAME_NOREPLACE (1 << 0)
-#endif
+#include "jbench/common/rename.h"
 
 namespace jbench {
 namespace {
@@ -37,15 +32,6 @@ using bundle_detail::UniqueFd;
 
 constexpr std::array<Outcome, 3> kOutcomes = {Outcome::complete, Outcome::interrupted,
                                               Outcome::invalid};
-
-int rename_noreplace(int old_dir, const char* old_name, int new_dir, const char* new_name) {
-#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 28))
-  return ::renameat2(old_dir, old_name, new_dir, new_name, RENAME_NOREPLACE);
-#else
-  return static_cast<int>(
-      ::syscall(SYS_renameat2, old_dir, old_name, new_dir, new_name, RENAME_NOREPLACE));
-#endif
-}
 
 // Why `name` cannot be a bundle name, or "".
 std::string bundle_name_problem(const std::string& name) {
@@ -416,8 +402,8 @@ Status rename_into_place(int out_fd, const std::string& staging_name, const std:
     return sys_error(fmt::format("cannot rename {} to {} without replacing", root, final_path),
                      err);
   }
-  // No RENAME_NOREPLACE on this file system. rename(2) replaces an empty directory but never a
-  // non-empty one, so claim the name with mkdir (fails if it exists) and rename over it.
+  // No RENAME_NOREPLACE on this system or file system. rename(2) replaces an empty directory but
+  // never a non-empty one, so claim the name with mkdir (fails if it exists) and rename over it.
   if (::mkdirat(out_fd, final_name.c_str(), 0755) != 0) {
     return errno_error("cannot claim {}", final_path);
   }

@@ -1,7 +1,6 @@
 #include "jbench/provenance/build_info.h"
 
 #include <fmt/core.h>
-#include <gnu/libc-version.h>
 #include <openssl/crypto.h>
 #include <openssl/opensslv.h>
 #include <sqlite3.h>
@@ -9,8 +8,13 @@
 #include <boost/version.hpp>
 #include <string>
 
+#include "jbench/common/platform_choice.h"
 #include "jbench_build_flags.h"      // generated at configure time
 #include "jbench_source_revision.h"  // generated at every build
+
+#if JBENCH_PLATFORM_LINUX
+#include <gnu/libc-version.h>
+#endif
 
 #ifndef JBENCH_VERSION
 #define JBENCH_VERSION "unknown"
@@ -69,10 +73,13 @@ nlohmann::json build_info() {
       {"openssl",
        {{"compiled", OPENSSL_VERSION_TEXT}, {"runtime", OpenSSL_version(OPENSSL_VERSION)}}},
       {"yaml_cpp", or_unknown(JBENCH_YAML_CPP_VERSION)},
-      {"glibc",
-       {{"compiled", fmt::format("{}.{}", __GLIBC__, __GLIBC_MINOR__)},
-        {"runtime", gnu_get_libc_version()}}},
   };
+#if JBENCH_PLATFORM_LINUX
+  // The C library of Linux builds; other systems' C library comes with the system's release,
+  // which the host fingerprint records.
+  j["libraries"]["glibc"] = {{"compiled", fmt::format("{}.{}", __GLIBC__, __GLIBC_MINOR__)},
+                             {"runtime", gnu_get_libc_version()}};
+#endif
   return j;
 }
 

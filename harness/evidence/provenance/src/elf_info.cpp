@@ -11,6 +11,8 @@
 
 namespace jbench {
 
+using namespace elf;  // the ELF format's names (jbench/elf/format.h)
+
 namespace {
 
 using elf::Reader;

@@ -10,6 +10,8 @@
 #include "jbench/elf/reader.h"
 
 namespace jbench {
+
+using namespace elf;  // the ELF format's names (jbench/elf/format.h)
 namespace {
 
 using elf::Reader;

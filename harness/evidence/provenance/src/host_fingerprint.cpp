@@ -1,13 +1,13 @@
 #include "jbench/provenance/host_fingerprint.h"
 
 #include <fmt/format.h>
-#include <sched.h>
 #include <sys/utsname.h>
 
 #include <cerrno>
 #include <cstring>
 #include <sstream>
 
+#include "jbench/common/cpus.h"
 #include "jbench/common/text.h"
 #include "proc_files.h"
 
@@ -44,22 +44,9 @@ nlohmann::json cpus_online(const std::string& root) {
 }
 
 nlohmann::json cpus_usable() {
-  // Start at 1024 CPUs and grow: sched_getaffinity fails with EINVAL when the mask is too small.
-  for (int ncpus = 1024; ncpus <= (1 << 20); ncpus *= 2) {
-    cpu_set_t* set = CPU_ALLOC(static_cast<std::size_t>(ncpus));
-    if (set == nullptr) return unavailable("CPU_ALLOC failed");
-    const std::size_t bytes = CPU_ALLOC_SIZE(static_cast<std::size_t>(ncpus));
-    CPU_ZERO_S(bytes, set);
-    if (sched_getaffinity(0, bytes, set) == 0) {
-      const int count = CPU_COUNT_S(bytes, set);
-      CPU_FREE(set);
-      return count;
-    }
-    const int err = errno;
-    CPU_FREE(set);
-    if (err != EINVAL) return unavailable(fmt::format("sched_getaffinity: {}", std::strerror(err)));
-  }
-  return unavailable("sched_getaffinity: the CPU mask is larger than 2^20 CPUs");
+  const Result<unsigned> cpus = usable_cpus();
+  if (!cpus) return unavailable(cpus.error().message);
+  return *cpus;
 }
 
 nlohmann::json memory_total_mib(const std::string& root) {

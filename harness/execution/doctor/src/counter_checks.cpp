@@ -2,25 +2,29 @@
 // processor's own counter through perf_event_open, and valgrind's callgrind, which counted runs
 // use. Each is tried, not assumed.
 #include <fmt/format.h>
-#include <linux/perf_event.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 
 #include "checks.h"
+#include "jbench/common/errno_name.h"
 #include "jbench/common/path_search.h"
+#include "jbench/common/platform_choice.h"
 #include "jbench/proc/run_tool.h"
+
+#if JBENCH_PLATFORM_LINUX
+#include <linux/perf_event.h>
+#include <sys/syscall.h>
+#endif
 
 namespace jbench::doctor {
 
-Check check_instructions_counter(const ProbeContext& ctx) {
-  if (!ctx.linux_host()) {
-    return Check::missing("instructions_counter", "unsupported_os",
-                          "perf_event_open is Linux only; host: " + ctx.os,
-                          "counted runs use callgrind (see the callgrind check)");
-  }
+#if JBENCH_PLATFORM_LINUX
+namespace {
+
+// Opens the hardware instructions counter on this process, as counted runs would.
+Check open_instructions_counter() {
   perf_event_attr attr{};
   attr.size = sizeof attr;
   attr.type = PERF_TYPE_HARDWARE;
@@ -40,10 +44,23 @@ Check check_instructions_counter(const ProbeContext& ctx) {
   return Check::missing(
       "instructions_counter", absent ? "probe_not_found" : "denied_privilege",
       fmt::format("perf_event_open(PERF_COUNT_HW_INSTRUCTIONS): {} ({})", std::strerror(err),
-                  strerrorname_np(err) ? strerrorname_np(err) : "?") +
+                  errno_name(err) ? errno_name(err) : "?") +
           (absent ? ": this host (a VM without a virtual PMU?) has no hardware counters" : ""),
       absent ? "none needed: counted runs use callgrind (see the callgrind check)"
              : "lower kernel.perf_event_paranoid or run as root");
+}
+
+}  // namespace
+#endif
+
+Check check_instructions_counter(const ProbeContext& ctx) {
+#if JBENCH_PLATFORM_LINUX
+  if (ctx.linux_host()) return open_instructions_counter();
+#endif
+  return Check::missing("instructions_counter", "unsupported_os",
+                        "perf_event_open is Linux only; host: " + ctx.os +
+                            (JBENCH_PLATFORM_LINUX ? "" : ", and this build is not for Linux"),
+                        "counted runs use callgrind (see the callgrind check)");
 }
 
 Check check_callgrind(const ProbeContext& ctx) {

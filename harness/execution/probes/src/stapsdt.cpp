@@ -1,6 +1,5 @@
 #include "jbench/probes/stapsdt.h"
 
-#include <elf.h>
 #include <fmt/format.h>
 
 #include <cstring>
@@ -8,6 +7,8 @@
 #include "jbench/elf/reader.h"
 
 namespace jbench {
+
+using namespace elf;  // the ELF format's names (jbench/elf/format.h)
 namespace {
 
 // Largest note section loaded into memory; a real one is a few KiB.

@@ -2,8 +2,6 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
-#include <poll.h>
-#include <sys/inotify.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -31,34 +29,28 @@ std::string party_of(const std::string& name) {
 
 }  // namespace
 
-Lockstep::Lockstep(std::string dir, std::uint32_t parties, int inotify_fd)
-    : dir_(std::move(dir)), parties_(parties), inotify_fd_(inotify_fd) {}
+Lockstep::Lockstep(std::string dir, std::uint32_t parties, FolderWatch watch)
+    : dir_(std::move(dir)), parties_(parties), watch_(std::move(watch)) {}
 
 Lockstep::Lockstep(Lockstep&& other) noexcept
     : dir_(std::move(other.dir_)),
       parties_(other.parties_),
-      inotify_fd_(std::exchange(other.inotify_fd_, -1)),
+      watch_(std::move(other.watch_)),
+      joined_(std::exchange(other.joined_, false)),
       broken_(std::move(other.broken_)) {}
 
 Lockstep::~Lockstep() {
-  if (inotify_fd_ < 0) return;  // moved from
-  mark("end");
-  ::close(inotify_fd_);
+  if (joined_) mark("end");
 }
 
-Result<Lockstep> Lockstep::join(const std::string& dir, std::uint32_t parties) {
+Result<Lockstep> Lockstep::join(const std::string& dir, std::uint32_t parties, WatchKind kind) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) return Error{fmt::format("cannot create the lockstep folder {}: {}", dir, ec.message())};
-  const int fd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
-  if (fd < 0) return Error{fmt::format("inotify_init1: {}", std::strerror(errno)), errno};
   // Watched before anything is read, so no mark made after the first look is missed.
-  if (inotify_add_watch(fd, dir.c_str(), IN_CREATE | IN_MOVED_TO) < 0) {
-    const int e = errno;
-    ::close(fd);
-    return Error{fmt::format("cannot watch the lockstep folder {}: {}", dir, std::strerror(e)), e};
-  }
-  Lockstep joined(dir, std::max<std::uint32_t>(parties, 1), fd);
+  auto watch = FolderWatch::open(dir, kind);
+  if (!watch) return watch.error().within("the lockstep folder");
+  Lockstep joined(dir, std::max<std::uint32_t>(parties, 1), std::move(watch).value());
   joined.mark("joined");
   return joined;
 }
@@ -99,9 +91,7 @@ nlohmann::json Lockstep::meet(std::uint64_t k, std::uint64_t deadline_ns) {
   if (!broken_.empty()) return done(false);
   for (;;) {
     // Drain what woke us, then look: a mark made in between is seen by this look or wakes us.
-    char events[4096];
-    while (::read(inotify_fd_, events, sizeof events) > 0) {
-    }
+    watch_.drain();
     if (arrived(k) + 1 >= parties_) return done(true);
     const std::uint64_t now = monotonic_ns();
     if (now >= deadline_ns) {
@@ -111,9 +101,8 @@ nlohmann::json Lockstep::meet(std::uint64_t k, std::uint64_t deadline_ns) {
           k, static_cast<double>(now - start) / 1e9, k);
       return done(false);
     }
-    pollfd p{inotify_fd_, POLLIN, 0};
     const auto left_ms = (deadline_ns - now + 999'999) / 1'000'000;
-    ::poll(&p, 1, static_cast<int>(std::min<std::uint64_t>(left_ms, 60'000)));
+    watch_.wait(static_cast<int>(std::min<std::uint64_t>(left_ms, 60'000)));
   }
 }
 

@@ -5,7 +5,8 @@
 //   <dir>/<pid>.joined   a party exists
 //   <dir>/<pid>.run-<k>  it has reached run k's measure phase
 //   <dir>/<pid>.end      it has ended (no one waits for it any more)
-// The wait is event-driven (inotify on the folder) and bounded: a party that does not come in
+// The wait is event-driven (inotify on the folder; a recheck every few ms where there is no
+// inotify, folder_watch.h) and bounded: a party that does not come in
 // time breaks the lockstep for the rest of the session, said in every later run's record, and
 // the session goes on alone rather than fail.
 #pragma once
@@ -14,6 +15,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "folder_watch.h"
 #include "jbench/common/result.h"
 
 namespace jbench::run {
@@ -21,7 +23,8 @@ namespace jbench::run {
 class Lockstep {
  public:
   // Joins the parties meeting in `dir` (created if missing); `parties` counts this one.
-  static Result<Lockstep> join(const std::string& dir, std::uint32_t parties);
+  static Result<Lockstep> join(const std::string& dir, std::uint32_t parties,
+                               WatchKind watch = native_watch_kind());
   Lockstep(Lockstep&& other) noexcept;
   Lockstep& operator=(Lockstep&&) = delete;
   Lockstep(const Lockstep&) = delete;
@@ -36,14 +39,15 @@ class Lockstep {
   void pass(std::uint64_t k) const;
 
  private:
-  Lockstep(std::string dir, std::uint32_t parties, int inotify_fd);
+  Lockstep(std::string dir, std::uint32_t parties, FolderWatch watch);
   // The other parties that have reached run k or ended.
   std::uint32_t arrived(std::uint64_t k) const;
   void mark(const std::string& what) const;
 
   std::string dir_;
   std::uint32_t parties_ = 2;
-  int inotify_fd_ = -1;
+  FolderWatch watch_;
+  bool joined_ = true;  // false once moved from
   std::string broken_;  // why the lockstep was given up; empty while it holds
 };
 

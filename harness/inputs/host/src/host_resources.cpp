@@ -1,12 +1,12 @@
 #include "jbench/host/host_resources.h"
 
-#include <sched.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <fstream>
 #include <optional>
 #include <sstream>
+
+#include "jbench/common/cpus.h"
 
 namespace jbench {
 namespace {
@@ -74,11 +74,7 @@ HostResources probe_host_resources(const std::string& root) {
   HostResources host;
   std::optional<std::uint32_t> cores;
   if (root.empty()) {
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    if (sched_getaffinity(0, sizeof(set), &set) == 0) {
-      cores = static_cast<std::uint32_t>(CPU_COUNT(&set));
-    }
+    if (const Result<unsigned> cpus = usable_cpus()) cores = *cpus;
   }
   if (!cores) {
     if (auto list = read_first_line(root + "/sys/devices/system/cpu/online")) {

@@ -5,14 +5,18 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
 
 namespace jbench {
 
-// 128 bits from getrandom(2); nullopt if it fails (it blocks only until the kernel's pool is
-// initialised).
+// Fills `out` with `size` bytes from the system's entropy source (getentropy, which Linux,
+// macOS, FreeBSD and illumos all have); false if it fails.
+bool system_random_bytes(void* out, std::size_t size);
+
+// 128 bits from system_random_bytes; nullopt if it fails.
 std::optional<std::string> make_runtime_id();
 
 // 16 bytes as 32 lowercase hex characters.

@@ -9,7 +9,6 @@
 //   elf::SectionTable t = elf::read_section_table(f.reader(), eh, errors);
 #pragma once
 
-#include <elf.h>
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -18,6 +17,8 @@
 #include <cstring>
 #include <string>
 #include <vector>
+
+#include "jbench/elf/format.h"
 
 namespace jbench::elf {
 

@@ -12,8 +12,9 @@
 //    appears at once: the staging directory is renamed into place in one rename(2).
 //  - An existing bundle is never overwritten or merged into: create() refuses a name whose
 //    complete, .interrupted or .invalid form exists, and finalize() renames with
-//    renameat2(RENAME_NOREPLACE) (or, where the file system lacks it, over an empty directory it
-//    has just created itself, which rename(2) cannot replace if anything appeared in it).
+//    renameat2(RENAME_NOREPLACE) (or, where the system or file system lacks it, over an empty
+//    directory it has just created itself, which rename(2) cannot replace if anything appeared in
+//    it).
 //  - SHA256SUMS is written last, after every other file, covering every regular file; it and
 //    every directory are fsynced before the rename, and the parent directory after it.
 //  - Each write_file/write_json lands whole or not at all (temporary name, fsync, rename); a

@@ -8,7 +8,7 @@
 // out):
 //   cpu_model         "model name" of the first CPU in /proc/cpuinfo
 //   cpus_online       number of CPUs in /sys/devices/system/cpu/online
-//   cpus_usable       CPUs this process may run on (sched_getaffinity)
+//   cpus_usable       CPUs this process may run on (usable_cpus: its affinity mask on Linux)
 //   memory_total_mib  MemTotal of /proc/meminfo
 //   kernel            {sysname, release, version, machine} from uname(2)
 //   hostname          nodename from uname(2)
