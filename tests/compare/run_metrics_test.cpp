@@ -1,13 +1,13 @@
 // A run's metrics from its summary and the collectors its run.json says ran cleanly
-// (report::clean_collectors): a counter comes only from a collector that ran cleanly, so "not
-// requested", "failed" and "lost records" give no value while a clean collector that saw nothing
-// gives a measured 0. Hand-made documents: the failure paths real runs rarely take (the real traced
-// runs are in compare_counters_test.cpp).
+// (overhead_report::clean_collectors): a counter comes only from a collector that ran cleanly, so
+// "not requested", "failed" and "lost records" give no value while a clean collector that saw
+// nothing gives a measured 0. Hand-made documents: the failure paths real runs rarely take (the
+// real traced runs are in compare_counters_test.cpp).
 #include <gtest/gtest.h>
 
 #include "jbench/compare/metrics.h"
-#include "jbench/report/bundle_runs.h"
-#include "jbench/results/project_counters.h"
+#include "jbench/overhead_report/bundle_runs.h"
+#include "jbench/run_summaries/project_counters.h"
 
 namespace jbench::compare {
 namespace {
@@ -31,8 +31,8 @@ Json summary() {
                        {"phase": "measure", "collections": 4, "pause_total_ns": "8000"}]}}})");
 }
 
-// What report::clean_collectors makes of a run.json's collectors, typed as the bundle model
-// reads them: a word that is no status (as "failed") is none; a run.json of another shape has
+// What overhead_report::clean_collectors makes of a run.json's collectors, typed as the bundle
+// model reads them: a word that is no status (as "failed") is none; a run.json of another shape has
 // no collectors (the model refuses to read it).
 std::set<std::string> clean(const Json& run) {
   model::RunDocument doc;
@@ -46,7 +46,7 @@ std::set<std::string> clean(const Json& run) {
       doc.collectors.push_back(entry);
     }
   }
-  return report::clean_collectors(doc);
+  return overhead_report::clean_collectors(doc);
 }
 
 Json run_with(const std::string& syscall_status, int dropped) {
@@ -244,11 +244,11 @@ TEST(RunMetrics, a_bridge_not_clean_gives_no_jb_counter_but_the_workers_own_stay
 }
 
 TEST(RunMetrics, project_counters_are_named_and_ordered_after_jbenchs_own) {
-  EXPECT_TRUE(results::is_project_counter("counter:steps_per_op"));
-  EXPECT_TRUE(results::is_project_counter("result:bytes_copied_per_op"));
-  EXPECT_FALSE(results::is_project_counter("counter:_per_op"));
-  EXPECT_FALSE(results::is_project_counter("vm_steps_per_op"));
-  EXPECT_FALSE(results::is_project_counter("counter:steps"));
+  EXPECT_TRUE(run_summaries::is_project_counter("counter:steps_per_op"));
+  EXPECT_TRUE(run_summaries::is_project_counter("result:bytes_copied_per_op"));
+  EXPECT_FALSE(run_summaries::is_project_counter("counter:_per_op"));
+  EXPECT_FALSE(run_summaries::is_project_counter("vm_steps_per_op"));
+  EXPECT_FALSE(run_summaries::is_project_counter("counter:steps"));
   const std::set<std::string> seen = {"result:a_per_op", "p50_ns", "counter:b_per_op",
                                       "syscall:pread64_per_op"};
   const auto metrics = metrics_with_named_counters(seen);

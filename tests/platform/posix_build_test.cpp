@@ -32,8 +32,10 @@ TEST(PosixBuild, jbench_the_worker_and_the_bridge_build_without_linux_headers_or
   EXPECT_EQ(cache_value("JBENCH_PLATFORM"), "posix");
   EXPECT_EQ(cache_value("JBENCH_BUILD_TESTS"), "OFF");
   // The check ran over the three (it is what jbench-posix-check does, and it fails otherwise).
-  const auto again = run_process({JBENCH_CMAKE, "--build", kTree, "--target", "jbench-posix-check"},
-                                 {.timeout = std::chrono::seconds(300)});
+  ProcessOptions options;
+  options.timeout = std::chrono::seconds(300);
+  const auto again =
+      run_process({JBENCH_CMAKE, "--build", kTree, "--target", "jbench-posix-check"}, options);
   ASSERT_EQ(again.exit_code, 0) << again.out << again.err;
   EXPECT_NE(again.out.find("the posix configuration's 3 files call no Linux-only function"),
             std::string::npos)

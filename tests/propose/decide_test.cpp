@@ -1,15 +1,15 @@
 // The decision rule on hand-made comparison rows (pure), the sessions' order, and the proposal
 // file: located errors, and a rule hash that changes with the rule and nothing else.
-#include "jbench/proposal/decide.h"
+#include "jbench/proposal_rules/decide.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
 #include "jbench/matrix/proposal.h"
-#include "jbench/proposal/session_order.h"
+#include "jbench/proposal_rules/session_order.h"
 
-namespace jbench::proposal {
+namespace jbench::proposal_rules {
 namespace {
 
 constexpr const char* kCell = "w1.persistent.reader.small.baseline";
@@ -267,4 +267,4 @@ TEST(ProposalFile, each_side_has_exactly_one_correctness_gate_an_oracle_or_a_com
 }
 
 }  // namespace
-}  // namespace jbench::proposal
+}  // namespace jbench::proposal_rules

@@ -1,16 +1,16 @@
 // Reading a bundle's runs for the reports: a manifest whose runs never ran carries null figures
 // (an interrupted session), and an edited one may carry anything; neither ends the report with
 // an exception.
-#include "jbench/report/bundle_runs.h"
+#include "jbench/overhead_report/bundle_runs.h"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
 
-#include "jbench/report/cell_order.h"
+#include "jbench/overhead_report/cell_order.h"
 #include "temp_dir.h"
 
-namespace jbench::report {
+namespace jbench::overhead_report {
 namespace {
 
 TEST(BundleRuns, runs_that_never_ran_read_as_absent_and_an_odd_figure_is_named) {
@@ -53,9 +53,9 @@ TEST(BundleRuns, a_manifest_without_runs_is_an_error_not_a_crash) {
 }
 
 }  // namespace
-}  // namespace jbench::report
+}  // namespace jbench::overhead_report
 
-namespace jbench::report {
+namespace jbench::overhead_report {
 namespace {
 
 // Cells follow the bundle's plan (the matrix's axis order: "below" before "above"), baseline
@@ -96,9 +96,9 @@ TEST(CellOrder, points_in_the_plans_order_then_the_rest_naturally) {
 }
 
 }  // namespace
-}  // namespace jbench::report
+}  // namespace jbench::overhead_report
 
-namespace jbench::report {
+namespace jbench::overhead_report {
 namespace {
 
 // A run's values come in the matrix's axis order, as plan.json lists the axes (run.json's
@@ -121,4 +121,4 @@ TEST(BundleRuns, values_follow_the_plans_axis_order) {
 }
 
 }  // namespace
-}  // namespace jbench::report
+}  // namespace jbench::overhead_report

@@ -1,4 +1,4 @@
-#include "jbench/report/overhead.h"
+#include "jbench/overhead_report/overhead.h"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include "jbench/common/random.h"
 #include "jbench/stats/median.h"
 
-namespace jbench::report {
+namespace jbench::overhead_report {
 namespace {
 
 RunFacts run(std::string cell, std::string workers, std::string trace, std::size_t block,
@@ -98,4 +98,4 @@ TEST(Overhead, WarnsWhereABaselineEffectIsSmallerThanTheObserversCost) {
 }
 
 }  // namespace
-}  // namespace jbench::report
+}  // namespace jbench::overhead_report

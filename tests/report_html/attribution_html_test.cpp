@@ -1,7 +1,7 @@
 // The attribution page as text, rendered from the checked-in reports: the sections in order,
 // the dominant-cost sentences where the browser test looks for them, what null and empty
 // fields become, the hostile strings escaped, and nothing that reaches for the network.
-#include "jbench/report_html/attribution_html.h"
+#include "jbench/html_pages/attribution_html.h"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 #include "fixtures.h"
 #include "html_escape.h"
 
-namespace jbench::report_html {
+namespace jbench::html_pages {
 namespace {
 
 using nlohmann::json;
@@ -300,4 +300,4 @@ TEST(AttributionHtml, same_report_gives_the_same_page) {
 }
 
 }  // namespace
-}  // namespace jbench::report_html
+}  // namespace jbench::html_pages

@@ -10,7 +10,7 @@
 #include <unordered_map>
 
 #include "fixtures.h"
-#include "jbench/report_html/attribution_html.h"
+#include "jbench/html_pages/attribution_html.h"
 #include "page_in_browser.h"
 #include "png_pixels.h"
 
@@ -21,7 +21,7 @@ class AttributionPageInBrowser : public PageInBrowser {
  protected:
   std::string render(const std::string& fixture) {
     return write_page(fixture + ".html",
-                      report_html::attribution_to_html(attribution_fixture(fixture)));
+                      html_pages::attribution_to_html(attribution_fixture(fixture)));
   }
 };
 
@@ -110,7 +110,7 @@ TEST_F(AttributionPageInBrowser, draws_a_picture_that_is_not_blank) {
 // The detectors the other tests rely on do fire: a page that tries to fetch an image is blocked
 // by its policy, and both the recorder and Chromium's console log say so.
 TEST_F(AttributionPageInBrowser, a_fetch_the_page_tries_is_blocked_and_reported) {
-  std::string html = report_html::attribution_to_html(attribution_fixture("example.json"));
+  std::string html = html_pages::attribution_to_html(attribution_fixture("example.json"));
   html.insert(html.find("</body>"), "<img src=\"http://127.0.0.1:9/pixel.png\">");
   const BrowserRun run = dump_dom(write_page("fetching.html", html));
   ASSERT_TRUE(run.ok);

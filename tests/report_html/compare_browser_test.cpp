@@ -8,8 +8,8 @@
 #include <regex>
 
 #include "compare_documents.h"
-#include "jbench/report_html/compare_html.h"
-#include "jbench/report_html/history_html.h"
+#include "jbench/html_pages/compare_html.h"
+#include "jbench/html_pages/history_html.h"
 #include "page_in_browser.h"
 #include "page_text.h"
 
@@ -23,7 +23,7 @@ class ComparePagesInBrowser : public PageInBrowser {};
 TEST_F(ComparePagesInBrowser, the_planted_comparison_shows_its_regressed_rows) {
   const json doc = comparison_document("writer-a", "writer-planted", true);
   const std::string dom =
-      clean_dom(write_page("planted.html", report_html::comparison_to_html(doc)));
+      clean_dom(write_page("planted.html", html_pages::comparison_to_html(doc)));
   EXPECT_NE(dom.find("class=\"banner outcome regression\""), std::string::npos) << dom;
   ASSERT_GE(doc["rows"].size(), 3u);
   for (const json& row : doc["rows"]) {
@@ -40,7 +40,7 @@ TEST_F(ComparePagesInBrowser, the_history_shows_its_points_and_the_invalid_copy_
   TempDir folder;
   fill_history_folder(folder.path());
   const json doc = history_document(folder.path());
-  const std::string dom = clean_dom(write_page("history.html", report_html::history_to_html(doc)));
+  const std::string dom = clean_dom(write_page("history.html", html_pages::history_to_html(doc)));
   EXPECT_EQ(occurrences(dom, "<tr class=\"bundle-row "), kHistoryBundles);
   EXPECT_EQ(occurrences(dom, "data-usable=\"false\""), 1u);
   EXPECT_NE(dom.find("data-bundle=\"" + std::to_string(kHistoryGapAt) + "\" data-usable=\"false\""),
@@ -65,8 +65,8 @@ TEST_F(ComparePagesInBrowser, hostile_documents_run_none_of_their_markup) {
   history_doc["series"][0]["cell"] = kMarkup;
   history_doc["bundles"][3] = nullptr;
   for (const auto& [name, html] :
-       {std::pair{"compare-hostile.html", report_html::comparison_to_html(compare_doc)},
-        std::pair{"history-hostile.html", report_html::history_to_html(history_doc)}}) {
+       {std::pair{"compare-hostile.html", html_pages::comparison_to_html(compare_doc)},
+        std::pair{"history-hostile.html", html_pages::history_to_html(history_doc)}}) {
     SCOPED_TRACE(name);
     const std::string dom = clean_dom(write_page(name, html));
     EXPECT_FALSE(std::regex_search(dom, std::regex(R"(<img[\s>/])")));

@@ -3,7 +3,7 @@
 // a forest plot per metric, the cells left out listed; and from hostile documents (markup in
 // every string, fields missing, null or of the wrong type): everything escaped, nothing thrown,
 // no "null" shown.
-#include "jbench/report_html/compare_html.h"
+#include "jbench/html_pages/compare_html.h"
 
 #include <gtest/gtest.h>
 
@@ -13,7 +13,7 @@
 #include "html_escape.h"
 #include "page_text.h"
 
-namespace jbench::report_html {
+namespace jbench::html_pages {
 namespace {
 
 using nlohmann::json;
@@ -220,4 +220,4 @@ TEST(CompareHtml, the_same_document_gives_the_same_bytes_and_fetches_nothing) {
 }
 
 }  // namespace
-}  // namespace jbench::report_html
+}  // namespace jbench::html_pages

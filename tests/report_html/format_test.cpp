@@ -6,7 +6,7 @@
 
 #include "html_escape.h"
 
-namespace jbench::report_html {
+namespace jbench::html_pages {
 namespace {
 
 using nlohmann::json;
@@ -65,4 +65,4 @@ TEST(ReportHtmlEscape, escapes_markup_and_both_quotes) {
 }
 
 }  // namespace
-}  // namespace jbench::report_html
+}  // namespace jbench::html_pages

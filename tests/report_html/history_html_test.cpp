@@ -2,7 +2,7 @@
 // the checked-in bundles (eight nights, an invalid one, eight planted nights): every bundle
 // listed with the gap as a gap, each series a line broken at the gap with its change point
 // marked; a hostile document escaped and read without throwing; a year of nights kept small.
-#include "jbench/report_html/history_html.h"
+#include "jbench/html_pages/history_html.h"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 #include "page_text.h"
 #include "temp_dir.h"
 
-namespace jbench::report_html {
+namespace jbench::html_pages {
 namespace {
 
 using nlohmann::json;
@@ -148,4 +148,4 @@ TEST_F(HistoryHtml, a_hostile_document_is_escaped_and_what_is_garbled_is_left_ou
 }
 
 }  // namespace
-}  // namespace jbench::report_html
+}  // namespace jbench::html_pages

@@ -13,6 +13,12 @@
 #include "jbench/common/clock.h"
 
 namespace jbench::run {
+
+// The watch's name in the test's name (found by gtest beside WatchKind).
+void PrintTo(WatchKind kind, std::ostream* out) {
+  *out << (kind == WatchKind::inotify ? "inotify" : "recheck");
+}
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -28,16 +34,12 @@ struct Folder {
   ~Folder() { fs::remove_all(path); }
 };
 
-void PrintTo(WatchKind kind, std::ostream* out) {
-  *out << (kind == WatchKind::inotify ? "inotify" : "recheck");
-}
-
 // Each test with Linux's inotify and with the recheck of the systems without it.
 class LockstepByWatch : public ::testing::TestWithParam<WatchKind> {};
 INSTANTIATE_TEST_SUITE_P(Watches, LockstepByWatch,
                          ::testing::Values(WatchKind::inotify, WatchKind::recheck),
-                         [](const auto& info) {
-                           return info.param == WatchKind::inotify ? "inotify" : "recheck";
+                         [](const auto& param) {
+                           return param.param == WatchKind::inotify ? "inotify" : "recheck";
                          });
 
 TEST_P(LockstepByWatch, two_parties_meet_at_each_run) {

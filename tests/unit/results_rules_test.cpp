@@ -6,10 +6,10 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "jbench/results/execution.h"
-#include "jbench/results/fairness.h"
-#include "jbench/results/lanes.h"
-#include "jbench/results/summary.h"
+#include "jbench/run_summaries/execution.h"
+#include "jbench/run_summaries/fairness.h"
+#include "jbench/run_summaries/lanes.h"
+#include "jbench/run_summaries/summary.h"
 
 namespace jbench {
 namespace {

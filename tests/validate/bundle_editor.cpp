@@ -11,7 +11,7 @@
 #include "bundle_sums.h"
 #include "jbench/bundle/sha256sums.h"
 #include "jbench/collectors/modes/summaries.h"
-#include "jbench/results/summary.h"
+#include "jbench/run_summaries/summary.h"
 
 namespace jbench::test {
 namespace {

@@ -7,7 +7,7 @@
 #include <map>
 
 #include "cells.h"
-#include "jbench/report/cell_order.h"
+#include "jbench/overhead_report/cell_order.h"
 #include "scaling.h"
 
 namespace jbench::attribution {
@@ -83,7 +83,7 @@ AttributionReport analyse(const BundleAccounts& bundle) {
   r.bundle_status = bundle.status;
   r.valid = bundle.valid;
   r.invalid_because = bundle.invalid_because;
-  r.overhead = report::compute_overhead(bundle.runs);
+  r.overhead = overhead_report::compute_overhead(bundle.runs);
   r.counted = bundle.counted;
   r.project_counters = bundle.project_counters;
   r.syscall_records = bundle.syscall_records;
@@ -100,7 +100,7 @@ AttributionReport analyse(const BundleAccounts& bundle) {
   }
   // (cell, mode) in the matrix's axis order, modes in the documented order (report/cell_order.h).
   std::vector<std::pair<std::string, std::string>> order;
-  for (const auto& cell : report::ordered_cells(bundle.runs)) {
+  for (const auto& cell : overhead_report::ordered_cells(bundle.runs)) {
     if (groups.count(cell)) order.push_back(cell);
   }
   std::map<std::string, std::vector<double>> baselines;

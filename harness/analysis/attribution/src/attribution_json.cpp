@@ -296,9 +296,9 @@ Json attribution_to_json(const AttributionReport& r) {
           {"scaling", scaling},
           {"startup", startup},
           {"incarnations", incarnations},
-          {"overhead", report::overhead_to_json(r.overhead)},
-          {"counted", report::counted_to_json(r.counted)},
-          {"project_counters", report::project_counters_to_json(r.project_counters)},
+          {"overhead", overhead_report::overhead_to_json(r.overhead)},
+          {"counted", overhead_report::counted_to_json(r.counted)},
+          {"project_counters", overhead_report::project_counters_to_json(r.project_counters)},
           {"syscall_records", r.syscall_records},
           {"warnings", r.warnings}};
 }

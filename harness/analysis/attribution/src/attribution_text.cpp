@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "jbench/attribution/attribution_output.h"
-#include "jbench/report/cell_order.h"
+#include "jbench/overhead_report/cell_order.h"
 #include "words.h"
 
 namespace jbench::attribution {
@@ -62,7 +62,7 @@ void overview_text(std::ostream& o, const std::vector<OverviewRow>& rows) {
     cell_width = std::max(cell_width, r.cell.size());
   }
   std::sort(modes.begin(), modes.end(), [](const auto& a, const auto& b) {
-    return report::mode_rank(a) < report::mode_rank(b);
+    return overhead_report::mode_rank(a) < overhead_report::mode_rank(b);
   });
   o << "\nOverview — per cell and traced mode: the largest part and its share of the measure "
        "phase,\nwhat no part names (rest), and what observing cost (the paired baseline's "
@@ -265,10 +265,10 @@ std::string attribution_to_text(const AttributionReport& r) {
       o << fmt::format("      ... {} more in --json{}\n", more,
                        t.calls_cut ? fmt::format(" ({} past its bound)", t.calls_cut) : "");
   }
-  o << report::counted_to_text(r.counted);
-  o << report::project_counters_to_text(r.project_counters);
+  o << overhead_report::counted_to_text(r.counted);
+  o << overhead_report::project_counters_to_text(r.project_counters);
   o << "\nObserver overhead against the paired baselines (docs/report.md)\n"
-    << report::overhead_to_text(r.overhead);
+    << overhead_report::overhead_to_text(r.overhead);
   for (const auto& w : r.warnings) o << "warning: " << w << "\n";
   std::string text = o.str();
   if (r.valid) return text;

@@ -7,7 +7,7 @@
 
 #include "jbench/bundle/bundle_validity.h"
 #include "jbench/common/parallel.h"
-#include "jbench/report/bundle_runs.h"
+#include "jbench/overhead_report/bundle_runs.h"
 #include "run_reader.h"
 
 namespace jbench::attribution {
@@ -17,20 +17,20 @@ BundleAccounts read_bundle_accounts(const std::string& dir, const ReadOptions& o
   const std::filesystem::path normal = std::filesystem::path(dir).lexically_normal();
   out.name =
       normal.has_filename() ? normal.filename().string() : normal.parent_path().filename().string();
-  auto runs = report::read_bundle_runs(dir);
+  auto runs = overhead_report::read_bundle_runs(dir);
   if (!runs.error.empty()) {
     out.error = runs.error;
     return out;
   }
   out.runs = std::move(runs.runs);
   out.status = runs.bundle_status;
-  report::CountedCells counted = report::read_counted_cells(dir, out.runs);
+  overhead_report::CountedCells counted = overhead_report::read_counted_cells(dir, out.runs);
   if (!counted.error.empty()) {
     out.error = counted.error;
     return out;
   }
   out.counted = std::move(counted.cells);
-  report::ProjectCounters counters = report::read_project_counters(dir, out.runs);
+  overhead_report::ProjectCounters counters = overhead_report::read_project_counters(dir, out.runs);
   if (!counters.error.empty()) {
     out.error = counters.error;
     return out;

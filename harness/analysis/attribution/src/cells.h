@@ -13,7 +13,7 @@ struct CellInputs {
   std::string cell;
   std::string mode;
   std::vector<const RunAccount*> runs;  // this cell's ok runs of `mode`
-  const report::ModeOverhead* overhead = nullptr;
+  const overhead_report::ModeOverhead* overhead = nullptr;
   std::vector<double> baseline_throughput;  // the cell's baseline runs
 };
 

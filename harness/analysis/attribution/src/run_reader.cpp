@@ -144,14 +144,15 @@ void note_collector(RunAccount& a, const CollectorEntry* c, const char* name, co
 }
 
 // run.json typed (jbench/model/documents.h), as the report's reading of the bundle left it.
-const RunDocument& document_of(const report::RunFacts& facts) {
+const RunDocument& document_of(const overhead_report::RunFacts& facts) {
   if (!facts.document) throw Failure{fmt::format("run {}: its run.json was not read", facts.id)};
   return *facts.document;
 }
 
 class Reader {
  public:
-  Reader(const std::string& dir, const report::RunFacts& facts) : dir_(dir), facts_(facts) {
+  Reader(const std::string& dir, const overhead_report::RunFacts& facts)
+      : dir_(dir), facts_(facts) {
     rel_ = "runs/" + facts.id;
   }
 
@@ -461,7 +462,7 @@ class Reader {
   }
 
   const std::string& dir_;
-  const report::RunFacts& facts_;
+  const overhead_report::RunFacts& facts_;
   std::string rel_;
   std::deque<std::string> recorded_;  // the paths as recorded
   std::string kernel_leaf_;           // a kernel sample's name, built per record
@@ -470,7 +471,7 @@ class Reader {
 
 }  // namespace
 
-RunRead read_run(const std::string& bundle_dir, const report::RunFacts& run) {
+RunRead read_run(const std::string& bundle_dir, const overhead_report::RunFacts& run) {
   return Reader(bundle_dir, run).read();
 }
 

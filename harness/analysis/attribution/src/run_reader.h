@@ -6,7 +6,7 @@
 #include <string>
 
 #include "jbench/attribution/account.h"
-#include "jbench/report/overhead.h"
+#include "jbench/overhead_report/overhead.h"
 
 namespace jbench::attribution {
 
@@ -17,6 +17,6 @@ struct RunRead {
   std::uint64_t bytes = 0;
 };
 
-RunRead read_run(const std::string& bundle_dir, const report::RunFacts& run);
+RunRead read_run(const std::string& bundle_dir, const overhead_report::RunFacts& run);
 
 }  // namespace jbench::attribution

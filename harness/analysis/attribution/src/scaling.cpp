@@ -148,7 +148,7 @@ std::string scaling_sentence(const ScalingGroup& g) {
 
 }  // namespace
 
-std::vector<ScalingGroup> analyse_scaling(const std::vector<report::RunFacts>& runs,
+std::vector<ScalingGroup> analyse_scaling(const std::vector<overhead_report::RunFacts>& runs,
                                           const std::vector<CellAttribution>& cells) {
   std::map<std::string, ByWorkers> groups;  // group -> workers -> baseline throughputs
   for (const auto& r : runs) {

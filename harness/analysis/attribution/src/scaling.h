@@ -7,7 +7,7 @@
 
 namespace jbench::attribution {
 
-std::vector<ScalingGroup> analyse_scaling(const std::vector<report::RunFacts>& runs,
+std::vector<ScalingGroup> analyse_scaling(const std::vector<overhead_report::RunFacts>& runs,
                                           const std::vector<CellAttribution>& cells);
 
 }  // namespace jbench::attribution

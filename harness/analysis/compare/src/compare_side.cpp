@@ -15,8 +15,8 @@
 #include "jbench/matrix/load.h"
 #include "jbench/matrix/param_override.h"
 #include "jbench/matrix/worker_declaration.h"
-#include "jbench/report/bundle_runs.h"
-#include "jbench/report/cell_order.h"
+#include "jbench/overhead_report/bundle_runs.h"
+#include "jbench/overhead_report/cell_order.h"
 #include "jbench/validate/validate.h"
 
 namespace jbench::compare {
@@ -88,12 +88,13 @@ std::optional<std::string> read_side_matrix(const std::string& dir, const Json& 
 }
 
 // Every run's metrics, by cell, with the seed and measure window of each value.
-void add_run_metrics(const std::string& dir, const report::BundleRuns& runs, CompareSide& side) {
-  for (const auto& [point, trace] : report::ordered_cells(runs.runs)) {
+void add_run_metrics(const std::string& dir, const overhead_report::BundleRuns& runs,
+                     CompareSide& side) {
+  for (const auto& [point, trace] : overhead_report::ordered_cells(runs.runs)) {
     side.cell_order.push_back(point + "." + trace);
   }
   std::string error;
-  for (const report::RunFacts& r : runs.runs) {
+  for (const overhead_report::RunFacts& r : runs.runs) {
     SideCell& cell = side.cells[r.cell + "." + r.trace_name()];
     ++cell.runs;
     if (r.status != RunStatus::ok) continue;
@@ -142,7 +143,7 @@ CompareSide read_one_bundle(const std::string& dir) {
   }
   if (auto why = read_side_matrix(dir, *manifest, side)) return unreadable(std::move(side), *why);
   side.workload_binaries = workload_binaries(dir);
-  report::BundleRuns runs = report::read_bundle_runs(dir);
+  overhead_report::BundleRuns runs = overhead_report::read_bundle_runs(dir);
   if (!runs.error.empty()) return unreadable(std::move(side), runs.error);
   add_run_metrics(dir, runs, side);
   return side;

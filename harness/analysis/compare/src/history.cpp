@@ -11,7 +11,7 @@
 #include "compatibility.h"
 #include "jbench/common/random.h"
 #include "jbench/compare/metrics.h"
-#include "jbench/report/overhead.h"
+#include "jbench/overhead_report/overhead.h"
 #include "jbench/stats/median.h"
 
 namespace jbench::compare {

@@ -5,7 +5,7 @@
 #include <array>
 
 #include "jbench/bundle/json_file.h"
-#include "jbench/results/project_counters.h"
+#include "jbench/run_summaries/project_counters.h"
 
 namespace jbench::compare {
 
@@ -84,7 +84,7 @@ std::vector<MetricInfo> metrics_with_named_counters(const std::set<std::string>&
     if (is_call_count_metric(name)) out.push_back({name, false});
   }
   for (const std::string& name : seen) {
-    if (results::is_project_counter(name)) out.push_back({name, false});
+    if (run_summaries::is_project_counter(name)) out.push_back({name, false});
   }
   return out;
 }
@@ -221,7 +221,7 @@ std::map<std::string, double> run_metrics(const Json& summary, const std::set<st
   // `vm_steps`): the engine's own accounting, in every trace mode, no collector involved.
   per_op("vm_steps_per_op", number(member(member(summary, "measure"), "vm_steps")));
   // The project's own counters: a worker's result.counters, and its jb_counter calls.
-  out.merge(results::project_counters_per_op(summary, clean.count("bridge") > 0));
+  out.merge(run_summaries::project_counters_per_op(summary, clean.count("bridge") > 0));
   if (clean.count("cpu") && !counted) cpu_metrics(member(collectors, "cpu"), per_op);
   if (clean.count("syscall")) syscall_metrics(member(collectors, "syscall"), per_op);
   if (clean.count("gc")) gc_metrics(member(collectors, "gc"), per_op);

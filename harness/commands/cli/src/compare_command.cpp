@@ -14,7 +14,7 @@
 #include "jbench/common/table.h"
 #include "jbench/compare/aa_thresholds.h"
 #include "jbench/compare/compare.h"
-#include "jbench/report_html/compare_html.h"
+#include "jbench/html_pages/compare_html.h"
 #include "output_format.h"
 #include "page_file.h"
 
@@ -88,7 +88,7 @@ int run_compare(const CompareCommandOptions& o) {
       read_side(o.base, base_archive), read_side(o.candidate, candidate_archive), options);
   const nlohmann::json report = compare::comparison_to_json(c);
   if (!o.html.empty() &&
-      !write_page(o.html, report_html::comparison_to_html(report), "compare page")) {
+      !write_page(o.html, html_pages::comparison_to_html(report), "compare page")) {
     return kExitInternal;
   }
   if (*format == "json") {

@@ -6,7 +6,7 @@
 #include "commands.h"
 #include "jbench/cli/cli.h"
 #include "jbench/compare/history.h"
-#include "jbench/report_html/history_html.h"
+#include "jbench/html_pages/history_html.h"
 #include "page_file.h"
 
 namespace jbench::cli {
@@ -22,7 +22,7 @@ struct HistoryOptions {
 int run_history(const HistoryOptions& o) {
   compare::History h = compare::read_history(o.dir, o.options);
   const nlohmann::json doc = compare::history_to_json(h);
-  if (!o.html.empty() && !write_page(o.html, report_html::history_to_html(doc), "history page")) {
+  if (!o.html.empty() && !write_page(o.html, html_pages::history_to_html(doc), "history page")) {
     return kExitInternal;
   }
   if (o.json) {

@@ -8,8 +8,8 @@
 #include "jbench/host/host_resources.h"
 #include "jbench/matrix/declare_process_worker.h"
 #include "jbench/matrix/load.h"
+#include "jbench/overhead_report/attach_cost.h"
 #include "jbench/plan/shard.h"
-#include "jbench/report/attach_cost.h"
 
 namespace jbench::cli {
 void add_plan_input_options(CLI::App& app, PlanInput& input, bool with_shard) {
@@ -90,7 +90,7 @@ std::optional<Plan> make_plan_from(const PlanInput& input, const std::string& bu
   HostResources host = probe_host_resources();
   if (input.host_cores) host.cores = *input.host_cores;
   if (input.host_memory_mib) host.memory_mib = *input.host_memory_mib;
-  if (auto cost = report::latest_attach_cost(bundles_dir)) {
+  if (auto cost = overhead_report::latest_attach_cost(bundles_dir)) {
     options.tracer_attach_ms = cost->median_ms;
     options.tracer_attach_source = cost->source();
   }

@@ -63,11 +63,11 @@ int run_propose(const ProposeCli& o) {
   // Evidence that does not validate supports no verdict.
   if (!outcome->valid) return kExitNoVerdict;
   switch (outcome->verdict) {
-    case proposal::Verdict::accepted:
+    case proposal_rules::Verdict::accepted:
       return kExitOk;
-    case proposal::Verdict::rejected:
+    case proposal_rules::Verdict::rejected:
       return kExitCheckFailed;
-    case proposal::Verdict::inconclusive:
+    case proposal_rules::Verdict::inconclusive:
       return kExitNoVerdict;
   }
   return kExitNoVerdict;

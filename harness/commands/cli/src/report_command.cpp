@@ -13,10 +13,10 @@
 #include "jbench/bundle/bundle_validity.h"
 #include "jbench/cli/cli.h"
 #include "jbench/common/table.h"
-#include "jbench/report/bundle_cells.h"
-#include "jbench/report/bundle_runs.h"
-#include "jbench/report/overhead.h"
-#include "jbench/report_html/attribution_html.h"
+#include "jbench/html_pages/attribution_html.h"
+#include "jbench/overhead_report/bundle_cells.h"
+#include "jbench/overhead_report/bundle_runs.h"
+#include "jbench/overhead_report/overhead.h"
 #include "output_format.h"
 #include "page_file.h"
 
@@ -34,14 +34,14 @@ struct ReportOptions {
 };
 
 int overhead_only(const ReportOptions& o) {
-  const auto runs = report::read_bundle_runs(o.bundle);
+  const auto runs = overhead_report::read_bundle_runs(o.bundle);
   if (!runs.error.empty()) {
     std::cerr << "jbench: error: " << runs.error << '\n';
     return kExitUsage;
   }
-  const auto overhead = report::compute_overhead(runs.runs);
+  const auto overhead = overhead_report::compute_overhead(runs.runs);
   if (o.format == "json") {
-    auto j = report::overhead_to_json(overhead);
+    auto j = overhead_report::overhead_to_json(overhead);
     j["bundle_status"] = runs.bundle_status;
     std::cout << j.dump(2) << '\n';
   } else {
@@ -49,7 +49,7 @@ int overhead_only(const ReportOptions& o) {
       std::cout << "note: the bundle's status is '" << runs.bundle_status
                 << "': figures come from its successful runs only\n\n";
     }
-    std::cout << report::overhead_to_text(overhead);
+    std::cout << overhead_report::overhead_to_text(overhead);
   }
   return kExitOk;
 }
@@ -67,7 +67,7 @@ int refuse_invalid(const ReportOptions& o, const std::vector<std::string>& reaso
 int cells_table(const ReportOptions& o) {
   const BundleValidity validity = judge_bundle(o.bundle, /*check_sums=*/true);
   if (!validity.valid && !o.allow_invalid) return refuse_invalid(o, validity.reasons);
-  const auto cells = report::read_bundle_cells(o.bundle);
+  const auto cells = overhead_report::read_bundle_cells(o.bundle);
   if (!cells.error.empty()) {
     std::cerr << "jbench: error: " << cells.error << '\n';
     return kExitUsage;
@@ -121,7 +121,7 @@ int run_report(ReportOptions o) {
   const auto analysis = attribution::analyse(bundle);
   const auto json = attribution::attribution_to_json(analysis);
   if (!o.html.empty()) {
-    if (!write_page(o.html, report_html::attribution_to_html(json), "report")) return kExitUsage;
+    if (!write_page(o.html, html_pages::attribution_to_html(json), "report")) return kExitUsage;
   }
   if (o.format == "json") {
     std::cout << json.dump(2) << '\n';

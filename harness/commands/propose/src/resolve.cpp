@@ -15,7 +15,7 @@
 #include "jbench/matrix/workload_kinds.h"
 #include "jbench/proc/worker_describe.h"
 #include "jbench/propose/propose.h"
-#include "jbench/results/project_counters.h"
+#include "jbench/run_summaries/project_counters.h"
 
 namespace jbench::propose {
 namespace {
@@ -35,7 +35,7 @@ bool known_metric(std::string_view metric) {
   for (const auto& m : compare::all_metrics()) {
     if (m.name == metric) return true;
   }
-  return results::is_project_counter(metric) || compare::is_call_count_metric(metric);
+  return run_summaries::is_project_counter(metric) || compare::is_call_count_metric(metric);
 }
 
 std::string known_metrics() {

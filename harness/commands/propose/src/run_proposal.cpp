@@ -18,7 +18,7 @@
 #include "jbench/oracle_pass/oracle_pass.h"
 #include "jbench/proc/interrupt.h"
 #include "jbench/proc/run_tool.h"
-#include "jbench/proposal/session_order.h"
+#include "jbench/proposal_rules/session_order.h"
 #include "jbench/propose/propose.h"
 #include "jbench/run/session.h"
 #include "jbench/seal/evidence_bundle.h"
@@ -28,9 +28,9 @@ namespace {
 
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
-using proposal::Decision;
-using proposal::Side;
-using proposal::Verdict;
+using proposal_rules::Decision;
+using proposal_rules::Side;
+using proposal_rules::Verdict;
 
 // The gate command's program by content, as the sessions name their workers: a gate that passed
 // names exactly what ran. Null without a gate command, or a program that cannot be read.
@@ -196,7 +196,7 @@ class ProposalRun {
         interrupt_(interrupt),
         log_(log),
         scratch_((fs::path(o.out_dir) / fmt::format(".scratch-propose-{}", ::getpid())).string()),
-        order_(proposal::session_order(r.seed, r.proposal.sessions)) {}
+        order_(proposal_rules::session_order(r.seed, r.proposal.sessions)) {}
 
   // Written before anything runs: the rule and its hash are on disk before the first timing.
   // If they cannot be, nothing is timed: the bundle is sealed invalid with what was written.
@@ -255,7 +255,7 @@ bool ProposalRun::register_rule(const std::string& name) {
   b_.text("proposal.yaml", p_.source_text);
   b_.json("proposal.json", record_);
   if (b_.all_written()) return true;
-  decision_ = proposal::decision_without_timing(
+  decision_ = proposal_rules::decision_without_timing(
       Verdict::inconclusive,
       fmt::format("nothing was run: the proposal could not be recorded before the first "
                   "timing ({})",
@@ -268,9 +268,9 @@ bool ProposalRun::gates_pass() {
   if (!candidate_gate_.passed) {
     interrupted_ = candidate_gate_.interrupted;
     decision_ = interrupted_
-                    ? proposal::decision_without_timing(
+                    ? proposal_rules::decision_without_timing(
                           Verdict::inconclusive, "interrupted during the candidate's oracle pass")
-                    : proposal::decision_without_timing(
+                    : proposal_rules::decision_without_timing(
                           Verdict::rejected,
                           fmt::format("the candidate fails its {}, so it was never timed: {}",
                                       gate_name(r_.candidate), candidate_gate_.failure));
@@ -278,14 +278,14 @@ bool ProposalRun::gates_pass() {
   }
   if (interrupt_.interrupted()) {
     interrupted_ = true;
-    decision_ = proposal::decision_without_timing(Verdict::inconclusive,
-                                                  "interrupted before the baseline's oracle pass");
+    decision_ = proposal_rules::decision_without_timing(
+        Verdict::inconclusive, "interrupted before the baseline's oracle pass");
     return false;
   }
   baseline_gate_ = run_gate(b_, r_.baseline, "baseline", o_, scratch_, log_);
   if (baseline_gate_.passed) return true;
   interrupted_ = baseline_gate_.interrupted;
-  decision_ = proposal::decision_without_timing(
+  decision_ = proposal_rules::decision_without_timing(
       Verdict::inconclusive,
       interrupted_ ? std::string("interrupted during the baseline's oracle pass")
                    : fmt::format("the baseline fails its {}, so there is nothing right to "
@@ -299,7 +299,7 @@ bool ProposalRun::gates_pass() {
 bool ProposalRun::stop_if_interrupted() {
   if (!interrupt_.interrupted()) return false;
   interrupted_ = true;
-  decision_ = proposal::decision_without_timing(
+  decision_ = proposal_rules::decision_without_timing(
       Verdict::inconclusive,
       fmt::format("interrupted after {} of {} sessions", sessions_.size(), order_.size()));
   return true;
@@ -320,7 +320,7 @@ bool ProposalRun::run_one_session(Side side, const std::string& name) {
   fs::remove_all(so.scratch_dir, ec);
   if (!outcome && stop_if_interrupted()) return false;  // stopped before it could run anything
   if (!outcome) {
-    decision_ = proposal::decision_without_timing(
+    decision_ = proposal_rules::decision_without_timing(
         Verdict::inconclusive, fmt::format("the {} session {} could not run: {}", to_string(side),
                                            name, outcome.error().message));
     return false;
@@ -370,14 +370,14 @@ void ProposalRun::compare_sessions() {
   if (c.outcome == compare::CompareOutcome::refused || (c.rows.empty() && !c.invalid.empty())) {
     std::vector<std::string> why = c.refusals;
     why.insert(why.end(), c.invalid.begin(), c.invalid.end());
-    decision_ = proposal::decision_without_timing(
+    decision_ = proposal_rules::decision_without_timing(
         Verdict::inconclusive,
         fmt::format("the sessions could not be compared: {}", fmt::join(why, "; ")));
     return;
   }
   // From the document the bundle keeps, as `jbench validate` derives the verdict again.
-  decision_ = proposal::decide(p_.rule, p_.counters, proposal::rows_from_json(comparison_json_),
-                               r_.accept_cells);
+  decision_ = proposal_rules::decide(
+      p_.rule, p_.counters, proposal_rules::rows_from_json(comparison_json_), r_.accept_cells);
 }
 
 Result<ProposeOutcome> ProposalRun::seal() {
@@ -398,8 +398,8 @@ Result<ProposeOutcome> ProposalRun::seal() {
   record_["comparison"] = comparison_json_.is_null() ? Json(nullptr) : Json("comparison.json");
   record_["build_differences"] = build_differences_;
   record_["setting_differences"] = setting_differences_;
-  record_["decision"] = proposal::decision_to_json(decision_);
-  record_["verdict"] = proposal::to_string(decision_.verdict);
+  record_["decision"] = proposal_rules::decision_to_json(decision_);
+  record_["verdict"] = proposal_rules::to_string(decision_.verdict);
 
   ProposeOutcome out;
   out.verdict = decision_.verdict;

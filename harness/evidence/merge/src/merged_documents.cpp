@@ -6,7 +6,7 @@
 #include <set>
 
 #include "jbench/plan/plan_output.h"
-#include "jbench/results/execution.h"
+#include "jbench/run_summaries/execution.h"
 #include "json_at.h"
 
 namespace jbench::merge {

@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 
 #include "checks.h"
-#include "jbench/results/execution.h"
+#include "jbench/run_summaries/execution.h"
 
 namespace jbench::validate {
 

@@ -10,7 +10,7 @@
 #include "checks.h"
 #include "jbench/common/sha256.h"
 #include "jbench/matrix/proposal.h"
-#include "jbench/proposal/decide.h"
+#include "jbench/proposal_rules/decide.h"
 
 namespace jbench::validate {
 namespace {
@@ -169,14 +169,14 @@ void check_proposal_verdict(const std::string& root, const Json& record, const P
     }
   }
   if (!comparison || !decision) return;
-  const auto again = proposal::decide(proposal.rule, proposal.counters,
-                                      proposal::rows_from_json(*comparison), accept);
+  const auto again = proposal_rules::decide(proposal.rule, proposal.counters,
+                                            proposal_rules::rows_from_json(*comparison), accept);
   const bool refused = string_at(*comparison, "outcome") == std::string("refused");
-  if (!refused && verdict != std::string(proposal::to_string(again.verdict))) {
+  if (!refused && verdict != std::string(proposal_rules::to_string(again.verdict))) {
     findings.add("proposal.verdict_mismatch", "proposal.json", "/verdict",
                  fmt::format("the record says {}, but the rule applied to comparison.json "
                              "gives {}",
-                             verdict.value_or("(none)"), proposal::to_string(again.verdict)));
+                             verdict.value_or("(none)"), proposal_rules::to_string(again.verdict)));
   }
 }
 

@@ -3,8 +3,8 @@
 
 #include "checks.h"
 #include "jbench/collectors/modes/summaries.h"
-#include "jbench/results/lanes.h"
-#include "jbench/results/summary.h"
+#include "jbench/run_summaries/lanes.h"
+#include "jbench/run_summaries/summary.h"
 
 namespace jbench::validate {
 namespace {
@@ -44,9 +44,9 @@ void compare_summary(const std::string& root, const RunView& r, Findings& findin
   }
 }
 
-// A run's lane label against what its workers did as a whole (jbench/results/lanes.h, the rule
-// the runner applied): a label the run did not live up to would file its numbers under the wrong
-// cell.
+// A run's lane label against what its workers did as a whole (jbench/run_summaries/lanes.h, the
+// rule the runner applied): a label the run did not live up to would file its numbers under the
+// wrong cell.
 void check_lane(const RunView& r, Findings& findings) {
   const Json* values = member(*r.run, "values");
   const auto lane = values ? string_at(*values, "lane") : std::nullopt;

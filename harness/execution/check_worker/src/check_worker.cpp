@@ -11,7 +11,7 @@
 #include "jbench/proc/run_tool.h"
 #include "jbench/proc/worker_describe.h"
 #include "jbench/proc/worker_hello.h"
-#include "jbench/results/result_rules.h"
+#include "jbench/run_summaries/result_rules.h"
 #include "worker_session.h"
 
 namespace jbench::check_worker {
@@ -218,8 +218,8 @@ void main_session(Pass& p, const WorkerDeclaration* d, const std::string& db,
           {"result",
            [&] {
              return check(session->expect("result", t, why), [&](const Json& r) {
-               const auto problems =
-                   results::result_problems(r, hello, {o.lane, o.connection, o.measure_operations});
+               const auto problems = run_summaries::result_problems(
+                   r, hello, {o.lane, o.connection, o.measure_operations});
                if (problems.empty())
                  return pass(fmt::format("{} operations", o.measure_operations));
                std::string all;

@@ -15,8 +15,8 @@
 #include "cohort.h"
 #include "jbench/common/clock.h"
 #include "jbench/proc/proc_stat.h"
-#include "jbench/results/lanes.h"
-#include "jbench/results/result_rules.h"
+#include "jbench/run_summaries/lanes.h"
+#include "jbench/run_summaries/result_rules.h"
 #include "run_collectors.h"
 #include "worker_link.h"
 
@@ -475,11 +475,11 @@ void RunExecution::check_results() {
             fmt::format("worker {} reported: {}", r.value("worker_index", 0), why)});
     }
   }
-  const results::Asked asked{
+  const run_summaries::Asked asked{
       lane_label(), axis_label(Axis::connection),
       m_.measure.kind == Phase::Kind::operations ? std::optional(m_.measure.amount) : std::nullopt};
   for (std::size_t i = 0; i < result_.size() && !status_; ++i) {
-    const auto problems = results::result_problems(result_[i], hello_[i], asked);
+    const auto problems = run_summaries::result_problems(result_[i], hello_[i], asked);
     if (!problems.empty()) {
       fail({WaitResult::failed, i,
             fmt::format("worker {}'s result breaks the protocol: {}", i,

@@ -30,7 +30,7 @@
 #include "jbench/provenance/host_fingerprint.h"
 #include "jbench/provenance/noise.h"
 #include "jbench/provenance/retained.h"
-#include "jbench/results/summary.h"
+#include "jbench/run_summaries/summary.h"
 #include "jbench/seal/evidence_bundle.h"
 #include "lockstep.h"
 #include "progress.h"

@@ -11,8 +11,8 @@
 #include "jbench/plan/plan_output.h"
 #include "jbench/provenance/build_info.h"
 #include "jbench/provenance/host_fingerprint.h"
-#include "jbench/results/execution.h"
 #include "jbench/run/session.h"
+#include "jbench/run_summaries/execution.h"
 #include "run_collectors.h"
 
 namespace jbench::run {

@@ -183,7 +183,7 @@ struct RunAccount {
   std::string id;
   std::string cell;  // the point without its trace mode
   std::string trace;
-  std::optional<RunStatus> status;  // report::RunFacts::status
+  std::optional<RunStatus> status;  // overhead_report::RunFacts::status
   std::string detail;               // full | light | none: what the syscall part came from
   std::string backend;              // the syscall backend
   std::optional<double> sample_hz;  // full, the compiled tracer: its on-CPU sampling rate

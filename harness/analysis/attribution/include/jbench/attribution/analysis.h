@@ -14,7 +14,7 @@
 
 #include "jbench/attribution/account.h"
 #include "jbench/attribution/bundle_accounts.h"
-#include "jbench/report/overhead.h"
+#include "jbench/overhead_report/overhead.h"
 
 namespace jbench::attribution {
 
@@ -246,9 +246,10 @@ struct AttributionReport {
   std::vector<ScalingGroup> scaling;
   std::vector<StartupTable> startup;
   std::vector<IncarnationRow> incarnations;  // every accounted run's incarnations
-  report::OverheadReport overhead;
-  std::vector<report::CountedCell> counted;  // the counted cells, as read (report/counted.h)
-  std::vector<report::ProjectCounterRow> project_counters;  // report/project_counters.h
+  overhead_report::OverheadReport overhead;
+  std::vector<overhead_report::CountedCell>
+      counted;  // the counted cells, as read (report/counted.h)
+  std::vector<overhead_report::ProjectCounterRow> project_counters;  // report/project_counters.h
   std::vector<std::string> warnings;
   std::uint64_t syscall_records = 0;
 };

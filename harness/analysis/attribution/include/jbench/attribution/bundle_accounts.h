@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "jbench/attribution/account.h"
-#include "jbench/report/counted.h"
-#include "jbench/report/overhead.h"
-#include "jbench/report/project_counters.h"
+#include "jbench/overhead_report/counted.h"
+#include "jbench/overhead_report/overhead.h"
+#include "jbench/overhead_report/project_counters.h"
 
 namespace jbench::attribution {
 
@@ -24,12 +24,14 @@ struct ReadOptions {
 
 struct BundleAccounts {
   std::string name;
-  std::string status;                  // the manifest's: complete, interrupted, ...
-  std::vector<report::RunFacts> runs;  // every run of the manifest (for the overhead and spread)
-  std::vector<RunAccount> accounts;    // light and full runs that succeeded
-  std::vector<report::CountedCell> counted;  // counted cells' instructions (report/counted.h)
+  std::string status;  // the manifest's: complete, interrupted, ...
+  std::vector<overhead_report::RunFacts>
+      runs;                          // every run of the manifest (for the overhead and spread)
+  std::vector<RunAccount> accounts;  // light and full runs that succeeded
+  std::vector<overhead_report::CountedCell>
+      counted;  // counted cells' instructions (report/counted.h)
   // The project's own counters, every mode (report/project_counters.h).
-  std::vector<report::ProjectCounterRow> project_counters;
+  std::vector<overhead_report::ProjectCounterRow> project_counters;
   std::vector<std::string> skipped;  // traced runs not accounted, each with why
   bool valid = true;
   std::vector<std::string> invalid_because;

@@ -46,8 +46,8 @@ bool higher_is_better(std::string_view metric);
 bool is_counted_metric(std::string_view metric);
 
 // metric -> value, for one run: its summary.json and the collectors that ran cleanly in it
-// (report::clean_collectors of its run.json). Values the run does not support (see above) are
-// absent.
+// (overhead_report::clean_collectors of its run.json). Values the run does not support (see above)
+// are absent.
 std::map<std::string, double> run_metrics(const nlohmann::json& summary,
                                           const std::set<std::string>& clean_collectors);
 

@@ -12,7 +12,7 @@
 // the two sides' sessions in the proposal's seeded order of pairs, every session one repetition
 // of every cell, the same plan (datasets, seeds, settings) on both sides but for what the
 // proposal changes; compares the sessions session by session (jbench::compare); applies the
-// rule (jbench::proposal); validates and finalizes the bundle.
+// rule (jbench::proposal_rules); validates and finalizes the bundle.
 #pragma once
 
 #include <iosfwd>
@@ -27,7 +27,7 @@
 #include "jbench/matrix/oracle_matrix.h"
 #include "jbench/matrix/proposal.h"
 #include "jbench/plan/plan.h"
-#include "jbench/proposal/decide.h"
+#include "jbench/proposal_rules/decide.h"
 
 namespace jbench::propose {
 
@@ -66,7 +66,7 @@ struct ProposeOptions {
 };
 
 struct ProposeOutcome {
-  proposal::Verdict verdict = proposal::Verdict::inconclusive;
+  proposal_rules::Verdict verdict = proposal_rules::Verdict::inconclusive;
   std::string bundle_path;
   bool valid = false;
   std::vector<std::string> not_written;  // files that could not be written: the bundle is invalid

@@ -1,0 +1,37 @@
+// The project's own counters of a bundle (results/project_counters.h): per cell, trace mode and
+// counter, the value per measured operation of each successful run that has it, as its
+// summary.json holds it. Reading is bundle I/O; the text and JSON are pure.
+//
+//   ProjectCounters c = read_project_counters(dir, runs.runs);   // runs: bundle_runs.h
+//   std::cout << project_counters_to_text(c.rows);
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "jbench/overhead_report/overhead.h"
+
+namespace jbench::overhead_report {
+
+struct ProjectCounterRow {
+  std::string cell;            // the point: "w1.persistent.mixed.small"
+  std::string mode;            // its trace mode
+  std::string counter;         // "counter:bytes_copied_per_op", "result:bytes_copied_per_op"
+  std::size_t ok_runs = 0;     // successful runs of the cell and mode
+  std::vector<double> values;  // one per run that has the counter, in the bundle's run order
+};
+
+struct ProjectCounters {
+  std::vector<ProjectCounterRow> rows;  // cells in the bundle's order, then mode, then counter
+  std::string error;                    // why the bundle could not be read; empty on success
+};
+
+ProjectCounters read_project_counters(const std::string& bundle_dir,
+                                      const std::vector<RunFacts>& runs);
+
+// "" when no run reported a counter of its own.
+std::string project_counters_to_text(const std::vector<ProjectCounterRow>& rows);
+nlohmann::json project_counters_to_json(const std::vector<ProjectCounterRow>& rows);
+
+}  // namespace jbench::overhead_report

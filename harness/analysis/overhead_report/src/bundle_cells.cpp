@@ -1,0 +1,40 @@
+#include "jbench/overhead_report/bundle_cells.h"
+
+#include <fmt/format.h>
+
+#include <map>
+
+#include "jbench/bundle/json_file.h"
+#include "jbench/overhead_report/bundle_runs.h"
+#include "jbench/overhead_report/cell_order.h"
+
+namespace jbench::overhead_report {
+
+BundleCells read_bundle_cells(const std::string& dir) {
+  BundleCells out;
+  const BundleRuns runs = read_bundle_runs(dir);
+  if (!runs.error.empty()) {
+    out.error = runs.error;
+    return out;
+  }
+  std::map<std::pair<std::string, std::string>, CellLine> lines;  // (point, trace) -> its line
+  for (const RunFacts& r : runs.runs) {
+    CellLine& line = lines[{r.cell, r.trace_name()}];
+    line.cell = r.cell + "." + r.trace_name();
+    line.point = r.cell;
+    line.baseline = r.trace == TraceMode::baseline;
+    line.counted = r.trace == TraceMode::counted;
+    RunFigures figures;
+    if (r.status == RunStatus::ok) {
+      const std::string path = fmt::format("{}/runs/{}/summary.json", dir, r.id);
+      const auto summary = read_json_object(path, out.error);
+      if (!summary) return out;  // an ok run keeps its summary: a bundle without it is broken
+      figures = figures_of_summary(*summary);
+    }
+    line.add_run(r.status == RunStatus::ok, figures);
+  }
+  for (const auto& cell : ordered_cells(runs.runs)) out.lines.push_back(std::move(lines[cell]));
+  return out;
+}
+
+}  // namespace jbench::overhead_report
