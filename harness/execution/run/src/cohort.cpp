@@ -1,6 +1,7 @@
 #include "cohort.h"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include "jbench/common/clock.h"
 #include "jbench/proc/proc_stat.h"
@@ -8,13 +9,24 @@
 
 namespace jbench::run {
 
+std::string unreadable_worker(std::size_t index, pid_t pid, std::string_view when,
+                              const std::string& proc_root) {
+  if (::access((proc_root + "/proc/self/stat").c_str(), R_OK) != 0) {
+    return fmt::format(
+        "worker {} (pid {}) cannot be admitted: this system has no /proc/<pid>/stat to read its "
+        "start time from, which identifies a worker (docs/platforms.md)",
+        index, pid);
+  }
+  return fmt::format("worker {} (pid {}) is gone {}", index, pid, when);
+}
+
 std::optional<std::string> Cohort::register_worker(std::size_t index, pid_t spawned,
                                                    const nlohmann::json& hello) {
   if (auto refused = proc::check_worker_hello(hello, spawned, fmt::format("worker {}", index))) {
     return refused;
   }
   const auto stat = proc::read_proc_stat(spawned);
-  if (!stat) return fmt::format("worker {} (pid {}) is gone before registration", index, spawned);
+  if (!stat) return unreadable_worker(index, spawned, "before registration");
   for (const auto& m : members_) {
     if (!m.runtime_id.empty() && m.runtime_id == hello["runtime_id"]) {
       return fmt::format("worker {} reuses the runtime_id of worker {}", index, *m.worker);
@@ -50,8 +62,7 @@ CohortMember Cohort::worker_member(std::size_t index, const proc::ProcStat& stat
 
 std::optional<std::string> Cohort::admit_spawned(std::size_t index, pid_t spawned) {
   const auto stat = proc::read_proc_stat(spawned);
-  if (!stat)
-    return fmt::format("worker {} (pid {}) is gone before it was admitted", index, spawned);
+  if (!stat) return unreadable_worker(index, spawned, "before it was admitted");
   members_.push_back(worker_member(index, *stat));
   return std::nullopt;
 }

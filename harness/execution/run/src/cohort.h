@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "jbench/proc/proc_stat.h"
@@ -24,6 +25,12 @@ struct CohortMember {
   std::string comm;
   std::uint64_t registered_ns = 0;
 };
+
+// Why worker `index` (pid `pid`) could not be read from /proc/<pid>/stat `when` ("before it was
+// admitted"): it is gone, or the system has no /proc under `proc_root` to read its start time
+// from (a build for macOS or FreeBSD, docs/platforms.md).
+std::string unreadable_worker(std::size_t index, pid_t pid, std::string_view when,
+                              const std::string& proc_root = "");
 
 class Cohort {
  public:
