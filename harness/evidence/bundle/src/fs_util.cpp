@@ -137,14 +137,13 @@ int write_all(int fd, std::string_view bytes) {
 
 std::string random_hex(std::size_t bytes) {
   std::string raw(bytes, '\0');
-  const std::size_t got = system_random_bytes(raw.data(), bytes) ? bytes : 0;
-  if (got < bytes) {
+  if (!system_random_bytes(raw.data(), bytes)) {
     // Uniqueness, not secrecy, is what the names need: mix the clock and a counter in.
     static std::uint64_t counter = 0;
     std::uint64_t x =
         static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) ^
         (++counter * 0x9e3779b97f4a7c15ULL);
-    for (std::size_t i = got; i < bytes; ++i) {
+    for (std::size_t i = 0; i < bytes; ++i) {
       x ^= x >> 31;
       x *= 0xbf58476d1ce4e5b9ULL;
       raw[i] = static_cast<char>(x >> 56);
