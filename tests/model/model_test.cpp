@@ -72,6 +72,15 @@ TEST(BundleModel, reads_the_valid_bundle_typed) {
   EXPECT_EQ(run->collector("cpu")->status, collectors::Status::ok);
   EXPECT_EQ(run->collector("cpu")->backend, "proc");
   EXPECT_EQ(run->collector("bridge")->status, collectors::Status::not_requested);
+
+  const auto summary = bundle->summary(runs[1].id);
+  ASSERT_TRUE(summary) << summary.error().message;
+  EXPECT_EQ(summary->throughput_ops_per_s, runs[1].throughput_ops_per_s);  // the manifest's twin
+  EXPECT_EQ(summary->workers, 1u);
+  EXPECT_EQ(summary->starved, 0u);
+  EXPECT_LE(*summary->p50_ns, *summary->p99_ns);
+  EXPECT_EQ(summary->operations, 200.0);
+  EXPECT_FALSE(summary->counted);  // a baseline run: nothing counted its instructions
 }
 
 // Every field the model reads is one the document's schema declares: the types and the schemas
@@ -80,10 +89,11 @@ TEST(BundleModel, every_field_it_reads_is_declared_by_the_schemas) {
   const json manifest_schema = read_json(source_path("manifests/manifest.schema.json"));
   const json plan_schema = read_json(source_path("manifests/plan.schema.json"));
   const json run_schema = read_json(source_path("manifests/run.schema.json"));
+  const json summary_schema = read_json(source_path("manifests/summary.schema.json"));
   for (const std::string& b : real_bundles()) {
     SCOPED_TRACE(b);
     const std::string dir = source_path(b);
-    model::FieldLog manifest_log, plan_log, run_log;
+    model::FieldLog manifest_log, plan_log, run_log, summary_log;
     const auto manifest =
         model::read_manifest(read_json(dir + "/manifest.json"), "manifest.json", &manifest_log);
     ASSERT_TRUE(manifest) << manifest.error().message;
@@ -92,12 +102,43 @@ TEST(BundleModel, every_field_it_reads_is_declared_by_the_schemas) {
       const auto run =
           model::read_run_document(read_json(dir + "/runs/" + r.id + "/run.json"), r.id, &run_log);
       ASSERT_TRUE(run) << run.error().message;
+      if (r.status != RunStatus::ok) continue;
+      const auto summary = model::read_summary(read_json(dir + "/runs/" + r.id + "/summary.json"),
+                                               r.id, &summary_log);
+      ASSERT_TRUE(summary) << summary.error().message;
     }
     EXPECT_GT(run_log.size(), 20u);  // the reading went through cohort and collectors
+    EXPECT_GT(summary_log.size(), 10u);
     for (const auto& p : manifest_log) EXPECT_TRUE(schema_declares(manifest_schema, p)) << p;
     for (const auto& p : plan_log) EXPECT_TRUE(schema_declares(plan_schema, p)) << p;
     for (const auto& p : run_log) EXPECT_TRUE(schema_declares(run_schema, p)) << p;
+    for (const auto& p : summary_log) EXPECT_TRUE(schema_declares(summary_schema, p)) << p;
   }
+}
+
+// The summary's parts the fixtures lack (a counted run's totals, the bridge's counters, the
+// workers' own counters), held to the schema on a document that has them all.
+TEST(BundleModel, every_summary_field_it_reads_is_declared_even_those_the_fixtures_lack) {
+  const json summary_schema = read_json(source_path("manifests/summary.schema.json"));
+  const json doc = {
+      {"measure", {{"operations", 100}, {"vm_steps", 900}, {"counters", {{"pages", 7}}}}},
+      {"collectors",
+       {{"instructions",
+         {{"source", "callgrind"},
+          {"measure_instructions", "123456"},
+          {"measure_allocations", "300"}}},
+        {"counters", {{"cells", {{{"phase", "measure"}, {"name", "pages"}, {"sum", 14}}}}}}}}};
+  model::FieldLog log;
+  const auto summary = model::read_summary(doc, "summary.json", &log);
+  ASSERT_TRUE(summary) << summary.error().message;
+  EXPECT_EQ(summary->counted->measure_instructions, 123456u);
+  EXPECT_EQ(summary->counted->measure_allocations, 300u);
+  ASSERT_EQ(summary->counter_cells.size(), 1u);
+  EXPECT_EQ(summary->counter_cells[0].sum, 14.0);
+  EXPECT_EQ(summary->own_counters, (std::vector<std::pair<std::string, double>>{{"pages", 7}}));
+  EXPECT_TRUE(log.count("/collectors/counters/cells/*/sum"));
+  EXPECT_TRUE(log.count("/measure/counters/pages"));
+  for (const auto& p : log) EXPECT_TRUE(schema_declares(summary_schema, p)) << p;
 }
 
 TEST(BundleModel, the_schema_walk_refuses_an_undeclared_member) {

@@ -1,5 +1,6 @@
 // The pure rules behind a run's verdicts: the lane rule over a whole run, Jain's fairness index
 // and the starved count, and the axis states execution delivered.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <iterator>
@@ -59,25 +60,37 @@ TEST(CellTable, a_traced_row_shows_its_baseline_over_its_own_median_throughput) 
   EXPECT_EQ(figures.rows[2][6], "");
 }
 
-// A summary.json read back gives the figures the run computed; an edited one with fields of
-// another type reads as absent, never as an exception.
-TEST(CellTable, a_summary_read_back_gives_its_figures_and_odd_fields_read_as_absent) {
+// A summary.json read back gives the figures the run computed; one without them reads as absent,
+// and an edited one with a field of another type is an error naming that field, never an
+// exception and never a figure made up.
+TEST(CellTable, a_summary_read_back_gives_its_figures_and_an_odd_field_is_named) {
   const nlohmann::json summary = {
       {"throughput_ops_per_s", 1234.5},
       {"workers", {{"count", 4}, {"starved", 1}, {"jain_fairness_index", 0.9}}},
       {"latency", {{"all_operations", {{"p50_ns", "1500"}, {"p99_ns", "64000"}}}}}};
-  const RunFigures f = figures_of_summary(summary);
+  const auto read = model::read_summary(summary, "summary.json");
+  ASSERT_TRUE(read) << read.error().message;
+  const RunFigures f = figures_of(*read);
   EXPECT_DOUBLE_EQ(f.throughput_ops_per_s, 1234.5);
   EXPECT_EQ(f.workers, 4u);
   EXPECT_EQ(f.starved, 1u);
   EXPECT_EQ(f.p50_ns, std::optional<std::uint64_t>(1500));
   EXPECT_EQ(f.p99_ns, std::optional<std::uint64_t>(64000));
-  const RunFigures odd = figures_of_summary(
-      {{"throughput_ops_per_s", "fast"}, {"workers", 3}, {"latency", {{"all_operations", 7}}}});
-  EXPECT_DOUBLE_EQ(odd.throughput_ops_per_s, 0);
-  EXPECT_EQ(odd.p50_ns, std::nullopt);
-  EXPECT_EQ(odd.jain_fairness_index, std::nullopt);
-  EXPECT_EQ(odd.workers, 0u);
+  const auto bare = model::read_summary(nlohmann::json::object(), "summary.json");
+  ASSERT_TRUE(bare) << bare.error().message;
+  EXPECT_DOUBLE_EQ(figures_of(*bare).throughput_ops_per_s, 0);
+  EXPECT_EQ(figures_of(*bare).p50_ns, std::nullopt);
+  EXPECT_EQ(figures_of(*bare).jain_fairness_index, std::nullopt);
+  EXPECT_EQ(figures_of(*bare).workers, 0u);
+  for (const auto& [odd, pointer] : std::vector<std::pair<nlohmann::json, std::string>>{
+           {{{"throughput_ops_per_s", "fast"}}, "/throughput_ops_per_s"},
+           {{{"workers", 3}}, "/workers"},
+           {{{"latency", {{"all_operations", 7}}}}, "/latency/all_operations"},
+           {{{"measure", {{"operations", "many"}}}}, "/measure/operations"}}) {
+    const auto wrong = model::read_summary(odd, "summary.json");
+    ASSERT_FALSE(wrong) << odd.dump();
+    EXPECT_THAT(wrong.error().message, testing::HasSubstr("summary.json " + pointer + ":"));
+  }
 }
 
 TEST(LaneMix, a_run_as_a_whole_must_do_what_its_lane_says) {

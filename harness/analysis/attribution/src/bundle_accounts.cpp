@@ -24,13 +24,13 @@ BundleAccounts read_bundle_accounts(const std::string& dir, const ReadOptions& o
   }
   out.runs = std::move(runs.runs);
   out.status = runs.bundle_status;
-  overhead_report::CountedCells counted = overhead_report::read_counted_cells(dir, out.runs);
+  overhead_report::CountedCells counted = overhead_report::read_counted_cells(out.runs);
   if (!counted.error.empty()) {
     out.error = counted.error;
     return out;
   }
   out.counted = std::move(counted.cells);
-  overhead_report::ProjectCounters counters = overhead_report::read_project_counters(dir, out.runs);
+  overhead_report::ProjectCounters counters = overhead_report::read_project_counters(out.runs);
   if (!counters.error.empty()) {
     out.error = counters.error;
     return out;

@@ -98,12 +98,12 @@ void add_run_metrics(const std::string& dir, const overhead_report::BundleRuns& 
     SideCell& cell = side.cells[r.cell + "." + r.trace_name()];
     ++cell.runs;
     if (r.status != RunStatus::ok) continue;
+    if (!r.summary) continue;
     auto summary = read_json_object(dir + "/runs/" + r.id + "/summary.json", error);
     if (!summary) continue;
     ++cell.ok;
-    if (const Json::json_pointer source("/collectors/instructions/source");
-        summary->contains(source) && summary->at(source).is_string()) {
-      cell.counter_sources.insert(summary->at(source).get<std::string>());
+    if (r.summary->counted && !r.summary->counted->source.empty()) {
+      cell.counter_sources.insert(r.summary->counted->source);
     }
     const auto metrics = run_metrics(*summary, r.clean_collectors);
     std::map<std::string, double> calls;

@@ -221,7 +221,9 @@ std::map<std::string, double> run_metrics(const Json& summary, const std::set<st
   // `vm_steps`): the engine's own accounting, in every trace mode, no collector involved.
   per_op("vm_steps_per_op", number(member(member(summary, "measure"), "vm_steps")));
   // The project's own counters: a worker's result.counters, and its jb_counter calls.
-  out.merge(run_summaries::project_counters_per_op(summary, clean.count("bridge") > 0));
+  if (const auto typed = model::read_summary(summary, "summary.json")) {
+    out.merge(run_summaries::project_counters_per_op(*typed, clean.count("bridge") > 0));
+  }
   if (clean.count("cpu") && !counted) cpu_metrics(member(collectors, "cpu"), per_op);
   if (clean.count("syscall")) syscall_metrics(member(collectors, "syscall"), per_op);
   if (clean.count("gc")) gc_metrics(member(collectors, "gc"), per_op);

@@ -1,10 +1,7 @@
 #include "jbench/overhead_report/bundle_cells.h"
 
-#include <fmt/format.h>
-
 #include <map>
 
-#include "jbench/bundle/json_file.h"
 #include "jbench/overhead_report/bundle_runs.h"
 #include "jbench/overhead_report/cell_order.h"
 
@@ -26,10 +23,11 @@ BundleCells read_bundle_cells(const std::string& dir) {
     line.counted = r.trace == TraceMode::counted;
     RunFigures figures;
     if (r.status == RunStatus::ok) {
-      const std::string path = fmt::format("{}/runs/{}/summary.json", dir, r.id);
-      const auto summary = read_json_object(path, out.error);
-      if (!summary) return out;  // an ok run keeps its summary: a bundle without it is broken
-      figures = figures_of_summary(*summary);
+      if (!r.summary) {  // an ok run keeps its summary: a bundle without it is broken
+        out.error = r.summary_error;
+        return out;
+      }
+      figures = figures_of(*r.summary);
     }
     line.add_run(r.status == RunStatus::ok, figures);
   }

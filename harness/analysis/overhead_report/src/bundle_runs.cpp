@@ -133,6 +133,13 @@ BundleRuns read_bundle_runs(const std::string& dir) {
       return out;
     }
     out.runs.push_back(facts_of(entry, std::move(*run), plan));
+    if (entry.status != RunStatus::ok) continue;
+    // Every ok run keeps its summary: the readers of its figures say so when it cannot be read.
+    if (auto summary = bundle->summary(entry.id)) {
+      out.runs.back().summary = std::make_shared<const model::Summary>(std::move(*summary));
+    } else {
+      out.runs.back().summary_error = summary.error().message;
+    }
   }
   return out;
 }

@@ -4,9 +4,7 @@
 
 #include <algorithm>
 
-#include "jbench/bundle/json_file.h"
 #include "jbench/overhead_report/cell_order.h"
-#include "jbench/stats/decimal.h"
 #include "jbench/stats/median.h"
 
 namespace jbench::overhead_report {
@@ -14,17 +12,14 @@ namespace {
 
 using Json = nlohmann::json;
 
-// A count per operation of a counted run's summary (measure_instructions, measure_allocations);
-// nothing when it has no such count.
-std::optional<double> per_op(const Json& summary, const char* figure) {
-  const Json::json_pointer count(std::string("/collectors/instructions/") + figure);
-  const Json::json_pointer ops("/measure/operations");
-  if (!summary.contains(count) || !summary.contains(ops)) return std::nullopt;
-  const Json& c = summary.at(count);
-  const Json& o = summary.at(ops);
-  const auto n = c.is_string() ? stats::parse_decimal_u64(c.get<std::string>()) : std::nullopt;
-  if (!n || !o.is_number() || o.get<double>() <= 0) return std::nullopt;
-  return static_cast<double>(*n) / o.get<double>();
+// A count per operation of a counted run's summary (its measure_instructions or
+// measure_allocations); nothing when it has no such count.
+std::optional<double> per_op(const model::Summary& summary,
+                             std::optional<std::uint64_t> model::CountedTotals::*figure) {
+  if (!summary.counted || !summary.operations || *summary.operations <= 0) return std::nullopt;
+  const auto n = (*summary.counted).*figure;
+  if (!n) return std::nullopt;
+  return static_cast<double>(*n) / *summary.operations;
 }
 
 // The median allocation calls per operation, when every counted run of the cell counted them.
@@ -39,7 +34,7 @@ std::optional<double> median_allocations(const CountedCell& c) {
 
 }  // namespace
 
-CountedCells read_counted_cells(const std::string& dir, const std::vector<RunFacts>& runs) {
+CountedCells read_counted_cells(const std::vector<RunFacts>& runs) {
   CountedCells out;
   std::map<std::string, CountedCell> cells;
   for (const RunFacts& r : runs) {
@@ -48,14 +43,16 @@ CountedCells read_counted_cells(const std::string& dir, const std::vector<RunFac
     cell.cell = r.cell;
     ++cell.runs;
     if (r.status != RunStatus::ok || !r.clean_collectors.count("instructions")) continue;
-    const auto summary =
-        read_json_object(fmt::format("{}/runs/{}/summary.json", dir, r.id), out.error);
-    if (!summary) return out;
-    const auto value = per_op(*summary, "measure_instructions");
+    if (!r.summary) {
+      out.error = r.summary_error;
+      return out;
+    }
+    const auto value = per_op(*r.summary, &model::CountedTotals::measure_instructions);
     if (!value) continue;
     ++cell.counted;
     cell.instructions_per_op.push_back(*value);
-    cell.allocations_per_op.push_back(per_op(*summary, "measure_allocations"));
+    cell.allocations_per_op.push_back(
+        per_op(*r.summary, &model::CountedTotals::measure_allocations));
     cell.seeds.push_back(r.seed);
     if (cell.source.empty()) cell.source = r.counter_source;
   }

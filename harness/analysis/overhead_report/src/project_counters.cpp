@@ -6,7 +6,6 @@
 #include <map>
 #include <tuple>
 
-#include "jbench/bundle/json_file.h"
 #include "jbench/overhead_report/cell_order.h"
 #include "jbench/run_summaries/project_counters.h"
 #include "jbench/stats/median.h"
@@ -15,7 +14,7 @@ namespace jbench::overhead_report {
 
 using Json = nlohmann::json;
 
-ProjectCounters read_project_counters(const std::string& dir, const std::vector<RunFacts>& runs) {
+ProjectCounters read_project_counters(const std::vector<RunFacts>& runs) {
   ProjectCounters out;
   // (cell, mode) -> counter -> row; and the ok runs of each (cell, mode).
   std::map<std::pair<std::string, std::string>, std::map<std::string, ProjectCounterRow>> found;
@@ -23,12 +22,13 @@ ProjectCounters read_project_counters(const std::string& dir, const std::vector<
   for (const RunFacts& r : runs) {
     if (r.status != RunStatus::ok) continue;
     ++ok_runs[{r.cell, r.trace_name()}];
-    const auto summary =
-        read_json_object(fmt::format("{}/runs/{}/summary.json", dir, r.id), out.error);
-    if (!summary) return out;
+    if (!r.summary) {
+      out.error = r.summary_error;
+      return out;
+    }
     const bool bridge_clean = r.clean_collectors.count("bridge") > 0;
     for (const auto& [counter, value] :
-         run_summaries::project_counters_per_op(*summary, bridge_clean)) {
+         run_summaries::project_counters_per_op(*r.summary, bridge_clean)) {
       ProjectCounterRow& row = found[{r.cell, r.trace_name()}][counter];
       row.cell = r.cell;
       row.mode = r.trace_name();

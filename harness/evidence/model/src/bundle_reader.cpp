@@ -36,4 +36,11 @@ Result<RunDocument> BundleReader::run(const std::string& id) const {
   return read_run_document(*doc, path);
 }
 
+Result<Summary> BundleReader::summary(const std::string& id) const {
+  const std::string path = run_dir(id) + "/summary.json";
+  auto doc = read_document(path);
+  if (!doc) return doc.error();
+  return read_summary(*doc, path);
+}
+
 }  // namespace jbench::model

@@ -146,32 +146,21 @@ RunSummary summarize(const std::vector<Json>& results, const Json& run_doc) {
          "measure_phase_*: each worker's getrusage at its phase boundaries; "
          "process_lifetime_*: the kernel's wait4 rusage of each worker"}}},
       {"problems", problems}};
-  RunFigures figures = figures_of_summary(document);  // one reading, the run's and a report's
+  // One reading, the run's and a report's. The document was made just above, every field of the
+  // type it reads: it cannot fail to read.
+  const auto read = model::read_summary(document, "summary.json");
+  const RunFigures figures = read ? figures_of(*read) : RunFigures{};
   return {std::move(document), figures};
 }
 
-RunFigures figures_of_summary(const Json& summary) {
-  // A path missing or through a value of another type (an edited bundle) reads as absent.
-  const auto found = [&summary](const char* pointer) -> const Json* {
-    const Json::json_pointer p(pointer);
-    return summary.contains(p) ? &summary.at(p) : nullptr;
-  };
-  const auto decimal = [&](const char* pointer) -> std::optional<std::uint64_t> {
-    const Json* v = found(pointer);
-    if (!v || !v->is_string()) return std::nullopt;
-    return stats::parse_decimal_u64(v->get_ref<const std::string&>());
-  };
-  const auto number = [&](const char* pointer) -> std::optional<double> {
-    const Json* v = found(pointer);
-    return v && v->is_number() ? std::optional<double>(v->get<double>()) : std::nullopt;
-  };
+RunFigures figures_of(const model::Summary& s) {
   RunFigures f;
-  f.throughput_ops_per_s = number("/throughput_ops_per_s").value_or(0);
-  f.p50_ns = decimal("/latency/all_operations/p50_ns");
-  f.p99_ns = decimal("/latency/all_operations/p99_ns");
-  f.jain_fairness_index = number("/workers/jain_fairness_index");
-  f.workers = static_cast<std::size_t>(number("/workers/count").value_or(0));
-  f.starved = static_cast<std::size_t>(number("/workers/starved").value_or(0));
+  f.throughput_ops_per_s = s.throughput_ops_per_s.value_or(0);
+  f.p50_ns = s.p50_ns;
+  f.p99_ns = s.p99_ns;
+  f.jain_fairness_index = s.jain_fairness_index;
+  f.workers = static_cast<std::size_t>(s.workers.value_or(0));
+  f.starved = static_cast<std::size_t>(s.starved.value_or(0));
   return f;
 }
 

@@ -1,8 +1,8 @@
 // The counted cells of a bundle (docs/trace-modes.md, "counted"): per cell, the instructions per
 // operation of each successful counted run, as its summary.json holds them, with what counted
-// them. Reading is bundle I/O; the text and JSON are pure.
+// them (each run's summary read with the runs: bundle_runs.h). Pure.
 //
-//   CountedCells c = read_counted_cells(dir, runs.runs);   // runs: bundle_runs.h
+//   CountedCells c = read_counted_cells(runs.runs);   // runs: bundle_runs.h
 //   std::cout << counted_to_text(c.cells);
 #pragma once
 
@@ -32,7 +32,7 @@ struct CountedCells {
   std::string error;               // why the bundle could not be read; empty on success
 };
 
-CountedCells read_counted_cells(const std::string& bundle_dir, const std::vector<RunFacts>& runs);
+CountedCells read_counted_cells(const std::vector<RunFacts>& runs);
 
 // "" when there is no counted cell.
 std::string counted_to_text(const std::vector<CountedCell>& cells);

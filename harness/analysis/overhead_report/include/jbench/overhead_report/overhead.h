@@ -23,6 +23,7 @@
 #include "jbench/common/run_status.h"
 #include "jbench/common/trace_mode.h"
 #include "jbench/model/documents.h"
+#include "jbench/model/summary.h"
 
 namespace jbench::overhead_report {
 
@@ -56,6 +57,10 @@ struct RunFacts {
   // Its run.json as read (typed), for the readers that need more of it than these facts: the
   // attribution reads it here instead of parsing the file again. Set by read_bundle_runs.
   std::shared_ptr<const model::RunDocument> document;
+  // An ok run's summary.json as read (typed), once for every reader of its figures; null for a
+  // run that did not end ok, or whose summary could not be read (summary_error says why).
+  std::shared_ptr<const model::Summary> summary;
+  std::string summary_error;
 };
 
 struct ModeOverhead {

@@ -1,8 +1,8 @@
-// The project's own counters of a bundle (results/project_counters.h): per cell, trace mode and
-// counter, the value per measured operation of each successful run that has it, as its
-// summary.json holds it. Reading is bundle I/O; the text and JSON are pure.
+// The project's own counters of a bundle (run_summaries/project_counters.h): per cell, trace mode
+// and counter, the value per measured operation of each successful run that has it, as its
+// summary.json holds it (each run's, read with the runs: bundle_runs.h). Pure.
 //
-//   ProjectCounters c = read_project_counters(dir, runs.runs);   // runs: bundle_runs.h
+//   ProjectCounters c = read_project_counters(runs.runs);   // runs: bundle_runs.h
 //   std::cout << project_counters_to_text(c.rows);
 #pragma once
 
@@ -27,8 +27,7 @@ struct ProjectCounters {
   std::string error;                    // why the bundle could not be read; empty on success
 };
 
-ProjectCounters read_project_counters(const std::string& bundle_dir,
-                                      const std::vector<RunFacts>& runs);
+ProjectCounters read_project_counters(const std::vector<RunFacts>& runs);
 
 // "" when no run reported a counter of its own.
 std::string project_counters_to_text(const std::vector<ProjectCounterRow>& rows);

@@ -15,6 +15,7 @@
 
 #include "jbench/common/result.h"
 #include "jbench/model/documents.h"
+#include "jbench/model/summary.h"
 
 namespace jbench::model {
 
@@ -31,6 +32,8 @@ class BundleReader {
   std::string run_dir(const std::string& id) const;
   // runs/<id>/run.json, typed.
   Result<RunDocument> run(const std::string& id) const;
+  // runs/<id>/summary.json, typed (a run that did not end ok may have none).
+  Result<Summary> summary(const std::string& id) const;
 
  private:
   BundleReader(std::string dir, Manifest manifest)

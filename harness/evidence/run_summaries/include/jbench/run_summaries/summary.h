@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "jbench/common/table.h"
+#include "jbench/model/summary.h"
 
 namespace jbench {
 
@@ -33,9 +34,9 @@ struct RunSummary {
   RunFigures figures;
 };
 RunSummary summarize(const std::vector<nlohmann::json>& results, const nlohmann::json& run_doc);
-// The figures of a summary.json, as summarize() computed them with it: what a report reads back
-// from a bundle. A field missing or of another type (an edited bundle) reads as absent, or 0.
-RunFigures figures_of_summary(const nlohmann::json& summary);
+// The figures of a summary.json read (jbench/model/summary.h), as summarize() computed them with
+// it: what a report reads back from a bundle. A figure the document lacks reads as absent, or 0.
+RunFigures figures_of(const model::Summary& summary);
 // summarize(results, run_doc).document.
 nlohmann::json summarize_run(const std::vector<nlohmann::json>& results,
                              const nlohmann::json& run_doc);

@@ -1,0 +1,57 @@
+#include "jbench/model/summary.h"
+
+namespace jbench::model {
+namespace {
+
+void read_measure(Fields& f, Summary& s) {
+  auto measure = f.optional_object("measure");
+  if (!measure) return;
+  s.operations = measure->optional_number("operations");
+  s.vm_steps = measure->optional_number("vm_steps");
+  if (auto own = measure->optional_object("counters")) {
+    for (const std::string& name : own->names()) {
+      if (const auto value = own->optional_number(name)) s.own_counters.emplace_back(name, *value);
+    }
+  }
+}
+
+void read_collectors(Fields& f, Summary& s) {
+  auto collectors = f.optional_object("collectors");
+  if (!collectors) return;
+  if (auto counted = collectors->optional_object("instructions")) {
+    s.counted = CountedTotals{counted->optional_text("source").value_or(""),
+                              counted->optional_decimal("measure_instructions"),
+                              counted->optional_decimal("measure_allocations")};
+  }
+  if (auto counters = collectors->optional_object("counters")) {
+    for (Fields cell : counters->optional_items("cells")) {
+      s.counter_cells.push_back(
+          {cell.text("phase"), cell.text("name"), cell.optional_number("sum").value_or(0)});
+    }
+  }
+}
+
+}  // namespace
+
+Result<Summary> read_summary(const nlohmann::json& doc, const std::string& file, FieldLog* log) {
+  Fields f(doc, file, log);
+  Summary s;
+  s.throughput_ops_per_s = f.optional_number("throughput_ops_per_s");
+  if (auto latency = f.optional_object("latency")) {
+    if (auto all = latency->optional_object("all_operations")) {
+      s.p50_ns = all->optional_decimal("p50_ns");
+      s.p99_ns = all->optional_decimal("p99_ns");
+    }
+  }
+  if (auto workers = f.optional_object("workers")) {
+    s.workers = workers->optional_count("count");
+    s.starved = workers->optional_count("starved");
+    s.jain_fairness_index = workers->optional_number("jain_fairness_index");
+  }
+  read_measure(f, s);
+  read_collectors(f, s);
+  if (!f.ok()) return f.error();
+  return s;
+}
+
+}  // namespace jbench::model
