@@ -14,10 +14,18 @@ namespace {
 
 using Json = nlohmann::json;
 
+// The summary as the bundle model reads it (jbench/model/summary.h); a document it refuses fails
+// the test.
+model::Summary typed(const Json& summary) {
+  auto read = model::read_summary(summary, "summary.json");
+  EXPECT_TRUE(read) << read.error().message;
+  return read ? std::move(*read) : model::Summary{};
+}
+
 Json summary() {
   return Json::parse(R"({
     "throughput_ops_per_s": 1000, "measure": {"operations": 200},
-    "latency": {"all_operations": {"p50_ns": "900", "p99_ns": 4000}},
+    "latency": {"all_operations": {"p50_ns": "900", "p99_ns": "4000"}},
     "collectors": {
       "cpu": {"incarnations": [
           {"phases": {"measure": {"cpu_ns": "100000", "voluntary_switches": 30,
@@ -58,7 +66,7 @@ Json run_with(const std::string& syscall_status, int dropped) {
 }
 
 TEST(RunMetrics, clean_collectors_give_counters_per_measured_operation) {
-  auto m = run_metrics(summary(), clean(run_with("ok", 0)));
+  auto m = run_metrics(typed(summary()), clean(run_with("ok", 0)));
   EXPECT_DOUBLE_EQ(m.at("throughput_ops_per_s"), 1000);
   EXPECT_DOUBLE_EQ(m.at("p50_ns"), 900);          // exact nanoseconds kept as a decimal string
   EXPECT_DOUBLE_EQ(m.at("cpu_ns_per_op"), 2000);  // both incarnations, measure phase only
@@ -89,33 +97,33 @@ TEST(RunMetrics, faults_and_bytes_per_operation_only_when_every_incarnation_has_
     measure["read_chars"] = read;
     measure["written_chars"] = written;
   };
-  EXPECT_FALSE(run_metrics(s, clean(run_with("ok", 0))).count("bytes_read_per_op"));
+  EXPECT_FALSE(run_metrics(typed(s), clean(run_with("ok", 0))).count("bytes_read_per_op"));
   add(incarnations[0], 300, 100, "2000", "40000");
   add(incarnations[1], 100, 0, "6000", "0");
-  auto m = run_metrics(s, clean(run_with("ok", 0)));
+  auto m = run_metrics(typed(s), clean(run_with("ok", 0)));
   EXPECT_DOUBLE_EQ(m.at("page_faults_per_op"), 2.5);  // (300 + 100 + 100 + 0) / 200
   EXPECT_DOUBLE_EQ(m.at("bytes_read_per_op"), 40);
   EXPECT_DOUBLE_EQ(m.at("bytes_written_per_op"), 200);
   incarnations[1]["phases"]["measure"]["written_chars"] = nullptr;
-  m = run_metrics(s, clean(run_with("ok", 0)));
+  m = run_metrics(typed(s), clean(run_with("ok", 0)));
   EXPECT_FALSE(m.count("bytes_written_per_op"));
   EXPECT_TRUE(m.count("bytes_read_per_op"));
   // An incarnation that had no measure phase (it ended before) takes no part.
   incarnations[1]["phases"].erase("measure");
-  m = run_metrics(s, clean(run_with("ok", 0)));
+  m = run_metrics(typed(s), clean(run_with("ok", 0)));
   EXPECT_DOUBLE_EQ(m.at("bytes_written_per_op"), 200);
 }
 
 TEST(RunMetrics, a_collector_not_requested_failed_or_lossy_gives_no_value_not_zero) {
   for (auto [status, dropped] : {std::pair{"not_requested", 0}, std::pair{"failed", 0},
                                  std::pair{"not_available", 0}, std::pair{"ok", 3}}) {
-    auto m = run_metrics(summary(), clean(run_with(status, dropped)));
+    auto m = run_metrics(typed(summary()), clean(run_with(status, dropped)));
     EXPECT_FALSE(m.count("fsyncs_per_op")) << status << " dropped " << dropped;
     EXPECT_FALSE(m.count("traced_syscalls_per_op")) << status;
     EXPECT_TRUE(m.count("cpu_ns_per_op")) << status;
   }
   // No run.json at all: no collector is known to have run.
-  auto m = run_metrics(summary(), clean(Json::object()));
+  auto m = run_metrics(typed(summary()), clean(Json::object()));
   EXPECT_FALSE(m.count("cpu_ns_per_op"));
   EXPECT_TRUE(m.count("throughput_ops_per_s"));
 }
@@ -128,7 +136,7 @@ TEST(RunMetrics, a_counted_run_gives_its_instructions_and_never_its_times) {
   Json run = run_with("not_requested", 0);
   run["trace_mode"]["collectors"].push_back(
       {{"name", "instructions"}, {"status", "ok"}, {"dropped", 0}});
-  auto m = run_metrics(s, clean(run));
+  auto m = run_metrics(typed(s), clean(run));
   EXPECT_DOUBLE_EQ(m.at("instructions_per_op"), 50000);  // both workers, per measured operation
   for (const char* timed :
        {"throughput_ops_per_s", "p50_ns", "p99_ns", "cpu_ns_per_op", "context_switches_per_op"}) {
@@ -136,7 +144,7 @@ TEST(RunMetrics, a_counted_run_gives_its_instructions_and_never_its_times) {
   }
   // A count its collector did not prove is no value.
   run["trace_mode"]["collectors"].back()["status"] = "collector_failed";
-  EXPECT_FALSE(run_metrics(s, clean(run)).count("instructions_per_op"));
+  EXPECT_FALSE(run_metrics(typed(s), clean(run)).count("instructions_per_op"));
 }
 
 TEST(RunMetrics, a_counted_run_gives_its_allocation_calls_only_when_every_worker_counted_them) {
@@ -147,10 +155,10 @@ TEST(RunMetrics, a_counted_run_gives_its_allocation_calls_only_when_every_worker
   Json run = run_with("not_requested", 0);
   run["trace_mode"]["collectors"].push_back(
       {{"name", "instructions"}, {"status", "ok"}, {"dropped", 0}});
-  EXPECT_DOUBLE_EQ(run_metrics(s, clean(run)).at("allocations_per_op"), 10);
+  EXPECT_DOUBLE_EQ(run_metrics(typed(s), clean(run)).at("allocations_per_op"), 10);
   // A record from before allocation calls were counted: the sum is unknown, not part of it.
   s["collectors"]["instructions"]["incarnations"][1]["phases"]["measure"].erase("allocations");
-  const auto m = run_metrics(s, clean(run));
+  const auto m = run_metrics(typed(s), clean(run));
   EXPECT_FALSE(m.count("allocations_per_op"));
   EXPECT_TRUE(m.count("instructions_per_op"));
 }
@@ -159,7 +167,7 @@ TEST(RunMetrics, a_clean_collector_that_saw_nothing_gives_a_measured_zero) {
   Json s = summary();
   s["collectors"]["syscall"]["incarnations"][0]["phases"]["measure"] = Json::object();
   s["collectors"]["gc"]["cells"] = Json::array();
-  auto m = run_metrics(s, clean(run_with("ok", 0)));
+  auto m = run_metrics(typed(s), clean(run_with("ok", 0)));
   ASSERT_TRUE(m.count("fsyncs_per_op"));
   EXPECT_EQ(m.at("fsyncs_per_op"), 0);
   ASSERT_TRUE(m.count("gc_collections_per_op"));
@@ -169,12 +177,18 @@ TEST(RunMetrics, a_clean_collector_that_saw_nothing_gives_a_measured_zero) {
 TEST(RunMetrics, no_measured_operation_gives_no_per_operation_counter) {
   Json s = summary();
   s["measure"]["operations"] = 0;
-  auto m = run_metrics(s, clean(run_with("ok", 0)));
+  auto m = run_metrics(typed(s), clean(run_with("ok", 0)));
   EXPECT_FALSE(m.count("cpu_ns_per_op"));
   EXPECT_FALSE(m.count("fsyncs_per_op"));
-  // Garbage in the documents reads as absent, never as an exception.
-  EXPECT_NO_THROW(run_metrics(Json::parse(R"({"measure": "x", "collectors": [1]})"),
-                              clean(Json::parse(R"({"trace_mode": {"collectors": 7}})"))));
+  // Garbage in the documents is an error naming the field, never an exception.
+  const auto garbage =
+      model::read_summary(Json::parse(R"({"measure": "x", "collectors": [1]})"), "summary.json");
+  ASSERT_FALSE(garbage);
+  EXPECT_NE(garbage.error().message.find("summary.json /measure: expected an object"),
+            std::string::npos)
+      << garbage.error().message;
+  EXPECT_NO_THROW(
+      run_metrics(model::Summary{}, clean(Json::parse(R"({"trace_mode": {"collectors": 7}})"))));
 }
 
 TEST(RunMetrics, every_metric_has_a_direction_and_unknown_ones_are_guessed_from_their_unit) {
@@ -197,11 +211,11 @@ TEST(RunMetrics, the_workers_own_vm_step_count_needs_no_collector) {
   s["measure"]["vm_steps"] = 50000;
   // Even with no collector known to have run (a baseline's syscalls are not requested): the count
   // is the workload's, reported in its result.
-  auto m = run_metrics(s, clean(Json::object()));
+  auto m = run_metrics(typed(s), clean(Json::object()));
   ASSERT_TRUE(m.count("vm_steps_per_op"));
   EXPECT_DOUBLE_EQ(m.at("vm_steps_per_op"), 250);
   // A worker that does not count them (the Chez worker) gives no value, not a zero.
-  EXPECT_FALSE(run_metrics(summary(), {}).count("vm_steps_per_op"));
+  EXPECT_FALSE(run_metrics(typed(summary()), {}).count("vm_steps_per_op"));
 }
 
 }  // namespace
@@ -227,7 +241,7 @@ Json run_with_bridge(const std::string& status, int dropped) {
 }
 
 TEST(RunMetrics, the_projects_own_counters_are_metrics_per_measured_operation) {
-  auto m = run_metrics(counted_summary(), clean(run_with_bridge("ok", 0)));
+  auto m = run_metrics(typed(counted_summary()), clean(run_with_bridge("ok", 0)));
   EXPECT_DOUBLE_EQ(m.at("result:bytes_copied_per_op"), 64);
   EXPECT_DOUBLE_EQ(m.at("result:misses_per_op"), 0);  // reported as 0: a measured zero
   // Every incarnation's measure phase; the warmup's records left out; signed values kept.
@@ -237,7 +251,7 @@ TEST(RunMetrics, the_projects_own_counters_are_metrics_per_measured_operation) {
 
 TEST(RunMetrics, a_bridge_not_clean_gives_no_jb_counter_but_the_workers_own_stay) {
   for (auto [status, dropped] : {std::pair{"failed", 0}, std::pair{"ok", 2}}) {
-    auto m = run_metrics(counted_summary(), clean(run_with_bridge(status, dropped)));
+    auto m = run_metrics(typed(counted_summary()), clean(run_with_bridge(status, dropped)));
     EXPECT_FALSE(m.count("counter:steps_per_op")) << status << " dropped " << dropped;
     EXPECT_TRUE(m.count("result:bytes_copied_per_op")) << status;
   }

@@ -126,8 +126,15 @@ TEST(BundleModel, every_summary_field_it_reads_is_declared_even_those_the_fixtur
        {{"instructions",
          {{"source", "callgrind"},
           {"measure_instructions", "123456"},
-          {"measure_allocations", "300"}}},
-        {"counters", {{"cells", {{{"phase", "measure"}, {"name", "pages"}, {"sum", 14}}}}}}}}};
+          {"measure_allocations", "300"},
+          {"incarnations",
+           {{{"phases", {{"measure", {{"instructions", "123456"}, {"allocations", "300"}}}}}}}}}},
+        {"counters", {{"cells", {{{"phase", "measure"}, {"name", "pages"}, {"sum", 14}}}}}},
+        {"syscall",
+         {{"incarnations",
+           {{{"phases", {{"measure", {{"fsync", {{"count", 3}}}}}}}}, {{"phases", {}}}}}}},
+        {"gc",
+         {{"cells", {{{"phase", "measure"}, {"collections", 2}, {"pause_total_ns", "5000"}}}}}}}}};
   model::FieldLog log;
   const auto summary = model::read_summary(doc, "summary.json", &log);
   ASSERT_TRUE(summary) << summary.error().message;
@@ -136,7 +143,15 @@ TEST(BundleModel, every_summary_field_it_reads_is_declared_even_those_the_fixtur
   ASSERT_EQ(summary->counter_cells.size(), 1u);
   EXPECT_EQ(summary->counter_cells[0].sum, 14.0);
   EXPECT_EQ(summary->own_counters, (std::vector<std::pair<std::string, double>>{{"pages", 7}}));
+  ASSERT_EQ(summary->syscall.size(), 2u);  // an incarnation without a measure phase kept as such
+  EXPECT_EQ(summary->syscall[0]->counts,
+            (std::vector<std::pair<std::string, double>>{{"fsync", 3}}));
+  EXPECT_FALSE(summary->syscall[1]);
+  EXPECT_EQ(summary->counted->incarnations[0]->allocations, 300.0);
+  ASSERT_EQ(summary->gc_cells.size(), 1u);
+  EXPECT_EQ(summary->gc_cells[0].pause_total_ns, 5000.0);  // a decimal string, read as a number
   EXPECT_TRUE(log.count("/collectors/counters/cells/*/sum"));
+  EXPECT_TRUE(log.count("/collectors/syscall/incarnations/*/phases/measure/fsync/count"));
   EXPECT_TRUE(log.count("/measure/counters/pages"));
   for (const auto& p : log) EXPECT_TRUE(schema_declares(summary_schema, p)) << p;
 }

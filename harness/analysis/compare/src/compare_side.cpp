@@ -88,24 +88,20 @@ std::optional<std::string> read_side_matrix(const std::string& dir, const Json& 
 }
 
 // Every run's metrics, by cell, with the seed and measure window of each value.
-void add_run_metrics(const std::string& dir, const overhead_report::BundleRuns& runs,
-                     CompareSide& side) {
+void add_run_metrics(const overhead_report::BundleRuns& runs, CompareSide& side) {
   for (const auto& [point, trace] : overhead_report::ordered_cells(runs.runs)) {
     side.cell_order.push_back(point + "." + trace);
   }
-  std::string error;
   for (const overhead_report::RunFacts& r : runs.runs) {
     SideCell& cell = side.cells[r.cell + "." + r.trace_name()];
     ++cell.runs;
     if (r.status != RunStatus::ok) continue;
     if (!r.summary) continue;
-    auto summary = read_json_object(dir + "/runs/" + r.id + "/summary.json", error);
-    if (!summary) continue;
     ++cell.ok;
     if (r.summary->counted && !r.summary->counted->source.empty()) {
       cell.counter_sources.insert(r.summary->counted->source);
     }
-    const auto metrics = run_metrics(*summary, r.clean_collectors);
+    const auto metrics = run_metrics(*r.summary, r.clean_collectors);
     std::map<std::string, double> calls;
     for (auto& [metric, value] : metrics) {
       if (is_call_count_metric(metric)) {
@@ -145,7 +141,7 @@ CompareSide read_one_bundle(const std::string& dir) {
   side.workload_binaries = workload_binaries(dir);
   overhead_report::BundleRuns runs = overhead_report::read_bundle_runs(dir);
   if (!runs.error.empty()) return unreadable(std::move(side), runs.error);
-  add_run_metrics(dir, runs, side);
+  add_run_metrics(runs, side);
   return side;
 }
 

@@ -4,14 +4,11 @@
 
 #include <array>
 
-#include "jbench/bundle/json_file.h"
 #include "jbench/run_summaries/project_counters.h"
 
 namespace jbench::compare {
 
 namespace {
-
-using Json = nlohmann::json;
 
 // The run's own figures, the instructions and allocation calls of a counted run, the workload's
 // own count of its engine's work, then the counters of the cpu, syscall and gc collectors.
@@ -33,19 +30,6 @@ constexpr std::array<MetricInfo, 15> kMetrics = {{
     {"gc_pause_ns_per_op", false},
 }};
 
-std::optional<double> number(const Json& j) {
-  if (j.is_number()) return j.get<double>();
-  if (auto d = decimal_value(j)) return static_cast<double>(*d);
-  return std::nullopt;
-}
-
-const Json& member(const Json& j, const char* key) {
-  static const Json none;
-  if (!j.is_object()) return none;
-  auto it = j.find(key);
-  return it == j.end() ? none : *it;
-}
-
 // What an incarnation that lacks the figure means for the sum.
 enum class Missing {
   skipped,  // it adds nothing: the sum is of those that have it
@@ -54,18 +38,24 @@ enum class Missing {
 };
 
 // The sum over the run's incarnations of one measure-phase figure, or nothing when none has it.
-template <typename Read>
-std::optional<double> over_incarnations(const Json& incarnations, Read read,
+// `read` is given each incarnation's measure phase, nullopt for one without.
+template <typename Phase, typename Read>
+std::optional<double> over_incarnations(const model::MeasurePhases<Phase>& incarnations, Read read,
                                         Missing missing = Missing::skipped) {
   std::optional<double> sum;
-  for (const Json& inc : incarnations) {
-    const Json& measure = member(member(inc, "phases"), "measure");
-    if (missing == Missing::unknown && measure.is_null()) continue;
-    const auto v = read(measure);
+  for (const std::optional<Phase>& measure : incarnations) {
+    if (missing == Missing::unknown && !measure) continue;
+    const std::optional<double> v = read(measure);
     if (!v && missing == Missing::unknown) return std::nullopt;
     if (v) sum = sum.value_or(0) + *v;
   }
   return sum;
+}
+
+// A reader of one figure of a measure phase.
+template <typename Phase>
+auto figure(std::optional<double> Phase::*member) {
+  return [member](const std::optional<Phase>& m) { return m ? (*m).*member : std::nullopt; };
 }
 
 }  // namespace
@@ -118,71 +108,69 @@ class PerOp {
   double ops_;
 };
 
-void cpu_metrics(const Json& cpu, const PerOp& per_op) {
-  const Json& incarnations = member(cpu, "incarnations");
-  per_op("cpu_ns_per_op", over_incarnations(incarnations, [](const Json& m) {
-           return number(member(m, "cpu_ns"));
-         }));
+void cpu_metrics(const model::MeasurePhases<model::CpuMeasure>& cpu, const PerOp& per_op) {
+  using model::CpuMeasure;
+  per_op("cpu_ns_per_op", over_incarnations(cpu, figure(&CpuMeasure::cpu_ns)));
   // The kernel's count of every time a worker's threads left the CPU, voluntarily (a wait) or
   // not (preempted): a count, but one the host's other work moves too.
-  per_op("context_switches_per_op", over_incarnations(incarnations, [](const Json& m) {
-           const auto voluntary = number(member(m, "voluntary_switches"));
-           const auto involuntary = number(member(m, "involuntary_switches"));
-           if (!voluntary || !involuntary) return std::optional<double>();
-           return std::optional<double>(*voluntary + *involuntary);
+  per_op("context_switches_per_op",
+         over_incarnations(cpu, [](const std::optional<CpuMeasure>& m) -> std::optional<double> {
+           if (!m || !m->voluntary_switches || !m->involuntary_switches) return std::nullopt;
+           return *m->voluntary_switches + *m->involuntary_switches;
          }));
   // What the program asked of the kernel's memory and files: counts the host's other work
   // hardly moves. Null in a reading (or absent, before they were read) gives no value.
-  const auto faults = [](const Json& m) {
-    const auto minor = number(member(m, "minor_faults"));
-    const auto major = number(member(m, "major_faults"));
-    if (!minor || !major) return std::optional<double>();
-    return std::optional<double>(*minor + *major);
+  const auto faults = [](const std::optional<CpuMeasure>& m) -> std::optional<double> {
+    if (!m || !m->minor_faults || !m->major_faults) return std::nullopt;
+    return *m->minor_faults + *m->major_faults;
   };
-  const auto field = [](const char* key) {
-    return [key](const Json& m) { return number(member(m, key)); };
-  };
-  per_op("page_faults_per_op", over_incarnations(incarnations, faults, Missing::unknown));
+  per_op("page_faults_per_op", over_incarnations(cpu, faults, Missing::unknown));
   per_op("bytes_read_per_op",
-         over_incarnations(incarnations, field("read_chars"), Missing::unknown));
+         over_incarnations(cpu, figure(&CpuMeasure::read_chars), Missing::unknown));
   per_op("bytes_written_per_op",
-         over_incarnations(incarnations, field("written_chars"), Missing::unknown));
+         over_incarnations(cpu, figure(&CpuMeasure::written_chars), Missing::unknown));
 }
 
-void syscall_metrics(const Json& syscall, const PerOp& per_op) {
-  const Json& incarnations = member(syscall, "incarnations");
+// The count of `call` in one measure phase; 0 where it made none (or had no measure phase).
+double count_of(const std::optional<model::SyscallMeasure>& m, std::string_view call) {
+  if (!m) return 0;
+  for (const auto& [name, count] : m->counts) {
+    if (name == call) return count;
+  }
+  return 0;
+}
+
+void syscall_metrics(const model::MeasurePhases<model::SyscallMeasure>& syscall,
+                     const PerOp& per_op) {
   // A clean collector that saw no call still read every phase: its zero is measured. The
   // off-CPU intervals the tracer keeps beside the calls (off-cpu:blocked, off-cpu:runnable) are
   // not calls: how often a thread waits for a CPU is the host's doing, not the program's.
   std::map<std::string, double> by_call;
-  per_op(kTracedSyscallsPerOp, over_incarnations(incarnations, [&by_call](const Json& m) {
+  per_op(kTracedSyscallsPerOp,
+         over_incarnations(syscall, [&by_call](const std::optional<model::SyscallMeasure>& m) {
            double n = 0;
-           if (m.is_object()) {
-             for (const auto& [call, figures] : m.items()) {
-               if (call.starts_with("off-cpu:")) continue;
-               const double count = number(member(figures, "count")).value_or(0);
-               n += count;
-               by_call[call] += count;
-             }
+           for (const auto& [call, count] : m ? m->counts : decltype(m->counts){}) {
+             if (call.starts_with("off-cpu:")) continue;
+             n += count;
+             by_call[call] += count;
            }
            return std::optional<double>(n);
          }));
   // Each call the workers made, by name: a call a run did not make is its measured zero once
   // the comparison knows every call either side made (compare_side.h, complete_call_counts).
   for (const auto& [call, count] : by_call) per_op("syscall:" + call + "_per_op", count);
-  per_op(
-      "fsyncs_per_op", over_incarnations(incarnations, [](const Json& m) {
-        return std::optional<double>(number(member(member(m, "fsync"), "count")).value_or(0) +
-                                     number(member(member(m, "fdatasync"), "count")).value_or(0));
-      }));
+  per_op("fsyncs_per_op",
+         over_incarnations(syscall, [](const std::optional<model::SyscallMeasure>& m) {
+           return std::optional<double>(count_of(m, "fsync") + count_of(m, "fdatasync"));
+         }));
 }
 
-void gc_metrics(const Json& gc, const PerOp& per_op) {
+void gc_metrics(const std::vector<model::GcCell>& cells, const PerOp& per_op) {
   double collections = 0, pause = 0;
-  for (const Json& cell : member(gc, "cells")) {
-    if (member(cell, "phase") != "measure") continue;
-    collections += number(member(cell, "collections")).value_or(0);
-    pause += number(member(cell, "pause_total_ns")).value_or(0);
+  for (const model::GcCell& cell : cells) {
+    if (cell.phase != "measure") continue;
+    collections += cell.collections;
+    pause += cell.pause_total_ns;
   }
   per_op("gc_collections_per_op", collections);
   per_op("gc_pause_ns_per_op", pause);
@@ -190,43 +178,36 @@ void gc_metrics(const Json& gc, const PerOp& per_op) {
 
 }  // namespace
 
-std::map<std::string, double> run_metrics(const Json& summary, const std::set<std::string>& clean) {
+std::map<std::string, double> run_metrics(const model::Summary& summary,
+                                          const std::set<std::string>& clean) {
   std::map<std::string, double> out;
-  const Json& collectors = member(summary, "collectors");
   // A counted run's program ran inside the counting runtime: its times are the runtime's, never
   // the program's performance (docs/trace-modes.md, "counted").
-  const bool counted = member(collectors, "instructions").is_object();
+  const bool counted = summary.counted.has_value();
   if (!counted) {
-    if (auto v = number(member(summary, "throughput_ops_per_s"))) out["throughput_ops_per_s"] = *v;
-    const Json& all = member(member(summary, "latency"), "all_operations");
-    for (const char* key : {"p50_ns", "p99_ns"}) {
-      if (auto v = number(member(all, key))) out[key] = *v;
-    }
+    if (summary.throughput_ops_per_s) out["throughput_ops_per_s"] = *summary.throughput_ops_per_s;
+    if (summary.p50_ns) out["p50_ns"] = static_cast<double>(*summary.p50_ns);
+    if (summary.p99_ns) out["p99_ns"] = static_cast<double>(*summary.p99_ns);
   }
-  const auto ops = number(member(member(summary, "measure"), "operations"));
-  if (!ops || *ops <= 0) return out;  // nothing to divide by: no per-operation counter
-  const PerOp per_op(out, *ops);
-  if (clean.count("instructions")) {
-    const Json& counted_incarnations = member(member(collectors, "instructions"), "incarnations");
-    per_op("instructions_per_op", over_incarnations(counted_incarnations, [](const Json& m) {
-             return number(member(m, "instructions"));
-           }));
+  if (!summary.operations || *summary.operations <= 0) return out;  // no per-operation counter
+  const PerOp per_op(out, *summary.operations);
+  if (clean.count("instructions") && counted) {
+    using model::CountedMeasure;
+    const auto& incarnations = summary.counted->incarnations;
+    per_op("instructions_per_op",
+           over_incarnations(incarnations, figure(&CountedMeasure::instructions)));
     // Absent from records made before allocation calls were counted: unknown, never zero.
     per_op("allocations_per_op",
-           over_incarnations(
-               counted_incarnations, [](const Json& m) { return number(member(m, "allocations")); },
-               Missing::unknown));
+           over_incarnations(incarnations, figure(&CountedMeasure::allocations), Missing::unknown));
   }
   // The SQLite worker counts its statements' virtual-machine steps itself (docs/worker-protocol.md,
   // `vm_steps`): the engine's own accounting, in every trace mode, no collector involved.
-  per_op("vm_steps_per_op", number(member(member(summary, "measure"), "vm_steps")));
+  per_op("vm_steps_per_op", summary.vm_steps);
   // The project's own counters: a worker's result.counters, and its jb_counter calls.
-  if (const auto typed = model::read_summary(summary, "summary.json")) {
-    out.merge(run_summaries::project_counters_per_op(*typed, clean.count("bridge") > 0));
-  }
-  if (clean.count("cpu") && !counted) cpu_metrics(member(collectors, "cpu"), per_op);
-  if (clean.count("syscall")) syscall_metrics(member(collectors, "syscall"), per_op);
-  if (clean.count("gc")) gc_metrics(member(collectors, "gc"), per_op);
+  out.merge(run_summaries::project_counters_per_op(summary, clean.count("bridge") > 0));
+  if (clean.count("cpu") && !counted) cpu_metrics(summary.cpu, per_op);
+  if (clean.count("syscall")) syscall_metrics(summary.syscall, per_op);
+  if (clean.count("gc")) gc_metrics(summary.gc_cells, per_op);
   return out;
 }
 

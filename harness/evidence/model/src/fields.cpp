@@ -155,6 +155,19 @@ std::optional<std::uint64_t> Fields::optional_decimal(std::string_view key) {
   return value;
 }
 
+std::optional<double> Fields::optional_quantity(std::string_view key) {
+  const Json* v = find(key, false);
+  if (!v || v->is_null()) return std::nullopt;
+  if (v->is_number()) return v->get<double>();
+  const auto value = v->is_string() ? stats::parse_decimal_u64(v->get<std::string>())
+                                    : std::optional<std::uint64_t>();
+  if (!value) {
+    fail(key, "a number or a decimal string", v);
+    return std::nullopt;
+  }
+  return static_cast<double>(*value);
+}
+
 std::uint64_t Fields::decimal(std::string_view key) {
   if (!has(key)) find(key, true);
   return optional_decimal(key).value_or(0);

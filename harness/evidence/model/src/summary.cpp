@@ -3,6 +3,39 @@
 namespace jbench::model {
 namespace {
 
+template <typename Phase>
+MeasurePhases<Phase> measure_phases(Fields& collector, Phase (*read)(Fields&)) {
+  MeasurePhases<Phase> out;
+  for (Fields incarnation : collector.optional_items("incarnations")) {
+    auto phases = incarnation.optional_object("phases");
+    auto measure = phases ? phases->optional_object("measure") : std::nullopt;
+    out.push_back(measure ? std::optional<Phase>(read(*measure)) : std::nullopt);
+  }
+  return out;
+}
+
+CpuMeasure read_cpu(Fields& m) {
+  return {m.optional_quantity("cpu_ns"),
+          m.optional_quantity("voluntary_switches"),
+          m.optional_quantity("involuntary_switches"),
+          m.optional_quantity("minor_faults"),
+          m.optional_quantity("major_faults"),
+          m.optional_quantity("read_chars"),
+          m.optional_quantity("written_chars")};
+}
+
+SyscallMeasure read_syscall(Fields& m) {
+  SyscallMeasure out;
+  for (const std::string& call : m.names()) {
+    out.counts.emplace_back(call, m.object(call).optional_quantity("count").value_or(0));
+  }
+  return out;
+}
+
+CountedMeasure read_counted(Fields& m) {
+  return {m.optional_quantity("instructions"), m.optional_quantity("allocations")};
+}
+
 void read_measure(Fields& f, Summary& s) {
   auto measure = f.optional_object("measure");
   if (!measure) return;
@@ -21,7 +54,19 @@ void read_collectors(Fields& f, Summary& s) {
   if (auto counted = collectors->optional_object("instructions")) {
     s.counted = CountedTotals{counted->optional_text("source").value_or(""),
                               counted->optional_decimal("measure_instructions"),
-                              counted->optional_decimal("measure_allocations")};
+                              counted->optional_decimal("measure_allocations"),
+                              measure_phases(*counted, read_counted)};
+  }
+  if (auto cpu = collectors->optional_object("cpu")) s.cpu = measure_phases(*cpu, read_cpu);
+  if (auto syscall = collectors->optional_object("syscall")) {
+    s.syscall = measure_phases(*syscall, read_syscall);
+  }
+  if (auto gc = collectors->optional_object("gc")) {
+    for (Fields cell : gc->optional_items("cells")) {
+      s.gc_cells.push_back({cell.optional_text("phase").value_or(""),
+                            cell.optional_quantity("collections").value_or(0),
+                            cell.optional_quantity("pause_total_ns").value_or(0)});
+    }
   }
   if (auto counters = collectors->optional_object("counters")) {
     for (Fields cell : counters->optional_items("cells")) {

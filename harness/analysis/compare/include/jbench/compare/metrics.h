@@ -8,12 +8,13 @@
 #pragma once
 
 #include <map>
-#include <nlohmann/json.hpp>
 #include <set>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "jbench/model/summary.h"
 
 namespace jbench::compare {
 
@@ -45,10 +46,10 @@ bool higher_is_better(std::string_view metric);
 // allocations_per_op.
 bool is_counted_metric(std::string_view metric);
 
-// metric -> value, for one run: its summary.json and the collectors that ran cleanly in it
-// (overhead_report::clean_collectors of its run.json). Values the run does not support (see above)
-// are absent.
-std::map<std::string, double> run_metrics(const nlohmann::json& summary,
+// metric -> value, for one run: its summary.json (typed: jbench/model/summary.h) and the
+// collectors that ran cleanly in it (overhead_report::clean_collectors of its run.json). Values
+// the run does not support (see above) are absent.
+std::map<std::string, double> run_metrics(const model::Summary& summary,
                                           const std::set<std::string>& clean_collectors);
 
 }  // namespace jbench::compare

@@ -48,6 +48,8 @@ class Fields {
   // A 64-bit value written as a canonical decimal string (jbench/stats/decimal.h).
   std::uint64_t decimal(std::string_view key);
   std::optional<std::uint64_t> optional_decimal(std::string_view key);
+  // A count or a time a collector's summary holds either way: a number, or a decimal string.
+  std::optional<double> optional_quantity(std::string_view key);
   // A word of a closed set, parsed once: `parse` returns nullopt for a word not in it.
   template <typename Enum>
   Enum word(std::string_view key, std::optional<Enum> (*parse)(std::string_view), Enum fallback);

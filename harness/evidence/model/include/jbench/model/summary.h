@@ -1,12 +1,14 @@
 // runs/<id>/summary.json as a type: the figures the readers of bundles take from a run's summary
-// (the cells table, the counted cells, the project's counters), read once per run by one
-// function that checks each field it takes. The validator recomputes a summary from the run's raw
-// records, so these figures are as good as the bundle; manifests/summary.schema.json says the
-// rest of the document's shape, and a test holds every field read here to it (tests/model/).
+// (the cells table, the counted cells, the project's counters, compare's metrics), read once per
+// run by one function that checks each field it takes. The validator recomputes a summary from the
+// run's raw records, so these figures are as good as the bundle; manifests/summary.schema.json says
+// the rest of the document's shape, and a test holds every field read here to it (tests/model/).
 //
 //   auto summary = read_summary(json, "runs/r1/summary.json");
 //   if (!summary) fail(summary.error().message);  // ".../summary.json /measure/operations: ..."
-//   if (summary->operations) per_op = *summary->counted->measure_instructions / *operations;
+//   for (const auto& measure : summary->cpu) {            // each incarnation's measure phase
+//     if (measure && measure->cpu_ns) total += *measure->cpu_ns;
+//   }
 #pragma once
 
 #include <cstdint>
@@ -21,12 +23,50 @@
 
 namespace jbench::model {
 
+// One collector's figures of each incarnation's measure phase (collectors.<name>.incarnations[]
+// .phases.measure), in the summary's order; nullopt for an incarnation that had no measure phase
+// (it ended before).
+template <typename Phase>
+using MeasurePhases = std::vector<std::optional<Phase>>;
+
+// collectors.cpu: the kernel's accounting of one measure phase. A figure the reading lacks (null:
+// /proc/<pid>/io unreadable; absent: a reading from before it was taken) is nullopt.
+struct CpuMeasure {
+  std::optional<double> cpu_ns;
+  std::optional<double> voluntary_switches;
+  std::optional<double> involuntary_switches;
+  std::optional<double> minor_faults;
+  std::optional<double> major_faults;
+  std::optional<double> read_chars;
+  std::optional<double> written_chars;
+};
+
+// collectors.syscall: each system call's count by name, the off-CPU intervals ("off-cpu:blocked",
+// "off-cpu:runnable") and the other calls ("syscall:other") among them, in the summary's order.
+struct SyscallMeasure {
+  std::vector<std::pair<std::string, double>> counts;
+};
+
+// collectors.instructions, per incarnation.
+struct CountedMeasure {
+  std::optional<double> instructions;
+  std::optional<double> allocations;  // absent from records made before they were counted
+};
+
 // collectors.instructions: what counted a counted run, and its measure phase's totals.
 struct CountedTotals {
   std::string source;  // "callgrind", "perf"; empty where not given
   std::optional<std::uint64_t> measure_instructions;
   // Absent where some record did not count allocation calls (older records, perf).
   std::optional<std::uint64_t> measure_allocations;
+  MeasurePhases<CountedMeasure> incarnations;
+};
+
+// collectors.gc.cells[]: one incarnation's collections in one phase.
+struct GcCell {
+  std::string phase;
+  double collections = 0;
+  double pause_total_ns = 0;
 };
 
 // collectors.counters.cells[]: one jb_counter's records in one incarnation and phase.
@@ -51,6 +91,9 @@ struct Summary {
   std::vector<std::pair<std::string, double>> own_counters;
   std::optional<CountedTotals> counted;    // a counted run's instructions collector
   std::vector<CounterCell> counter_cells;  // the trace bridge's jb_counter records
+  MeasurePhases<CpuMeasure> cpu;           // empty without a cpu collector's summary
+  MeasurePhases<SyscallMeasure> syscall;
+  std::vector<GcCell> gc_cells;
 };
 
 // Reads one parsed summary.json; `file` names it in errors, `log` collects the pointers read.
