@@ -249,6 +249,14 @@ std::vector<Mutation> make_mutations() {
               d["execution"]["axes"][2]["values"][0]["state"] = "attempted_failed";
               d["execution"]["axes"][2]["values"][0]["first_reason"] = "made up";
             })},
+      {"manifest-throughput-edited",
+       {"runs.throughput_mismatch"},
+       "the manifest lists the writer run at twice the throughput its summary.json states",
+       edit("manifest.json",
+            [](Json& d) {
+              d["runs"][0]["throughput_ops_per_s"] =
+                  2 * d["runs"][0]["throughput_ops_per_s"].get<double>();
+            })},
       {"run-values-edited",
        {"runs.values_mismatch", "manifest.execution_mismatch"},
        "the manifest lists the writer run under another lane than its run.json",

@@ -302,4 +302,21 @@ std::optional<std::uint64_t> u64_at(const Json& object, std::string_view key) {
   return out;
 }
 
+std::map<std::string, ListedEntry> entries_by_id(const Json& doc, const std::string& file,
+                                                 const char* list, Findings* findings) {
+  std::map<std::string, ListedEntry> out;
+  const Json* entries = member(doc, list);
+  for (std::size_t i = 0; entries && entries->is_array() && i < entries->size(); ++i) {
+    const Json& entry = (*entries)[i];
+    const auto id = string_at(entry, "id");
+    if (!id) continue;
+    const std::string pointer = fmt::format("/{}/{}", list, i);
+    if (!out.emplace(*id, ListedEntry{i, pointer, &entry}).second && findings) {
+      findings->add("runs.duplicate_id", file, pointer + "/id",
+                    fmt::format("run id '{}' is listed twice", *id));
+    }
+  }
+  return out;
+}
+
 }  // namespace jbench::validate

@@ -84,4 +84,17 @@ std::optional<std::string> string_at(const Json& object, std::string_view key);
 // strings in jbench's documents).
 std::optional<std::uint64_t> u64_at(const Json& object, std::string_view key);
 
+// One entry of a document's list of objects named by id (manifest.json's and plan.json's "runs",
+// plan.json's "cells"): where it is and the object.
+struct ListedEntry {
+  std::size_t index = 0;
+  std::string pointer;  // of the object: "/runs/3"
+  const Json* object = nullptr;
+};
+// id -> the entry of `doc`'s array `list` that states it. An entry without an id is left out (the
+// schema check reports it); of two with one id the first is kept, and the second reported as
+// runs.duplicate_id of `file` when `findings` is given (the run lists' check, check_session).
+std::map<std::string, ListedEntry> entries_by_id(const Json& doc, const std::string& file,
+                                                 const char* list, Findings* findings);
+
 }  // namespace jbench::validate

@@ -11,23 +11,6 @@
 namespace jbench::validate {
 namespace {
 
-// id -> index in the document's "runs" array; duplicates reported under `code`.
-std::map<std::string, std::size_t> run_ids(const Json& doc, const std::string& file,
-                                           Findings& findings) {
-  std::map<std::string, std::size_t> ids;
-  const Json* runs = member(doc, "runs");
-  if (!runs || !runs->is_array()) return ids;
-  for (std::size_t i = 0; i < runs->size(); ++i) {
-    const auto id = string_at((*runs)[i], "id");
-    if (!id) continue;  // the schema check reports it
-    if (!ids.emplace(*id, i).second) {
-      findings.add("runs.duplicate_id", file, fmt::format("/runs/{}/id", i),
-                   fmt::format("run id '{}' is listed twice", *id));
-    }
-  }
-  return ids;
-}
-
 void check_matrix_copy(const BundleView& bundle, Findings& findings) {
   const Json* matrix = member(*bundle.manifest, "matrix");
   if (!matrix) return;
@@ -49,16 +32,14 @@ void check_matrix_copy(const BundleView& bundle, Findings& findings) {
 void check_session(const BundleView& bundle, Findings& findings) {
   if (!bundle.manifest) return;
   const Json& manifest = *bundle.manifest;
-  const auto listed = run_ids(manifest, "manifest.json", findings);
-  const Json* manifest_runs = member(manifest, "runs");
+  const auto listed = entries_by_id(manifest, "manifest.json", "runs", &findings);
 
   std::map<std::string, const RunView*> dirs;
   for (const auto& r : bundle.runs) dirs[r.id] = &r;
 
-  for (const auto& [id, i] : listed) {
-    const Json& entry = (*manifest_runs)[i];
-    const std::string pointer = fmt::format("/runs/{}", i);
-    const auto status = string_at(entry, "status");
+  for (const auto& [id, entry] : listed) {
+    const std::string& pointer = entry.pointer;
+    const auto status = string_at(*entry.object, "status");
     auto dir = dirs.find(id);
     // A run that never started has nothing to keep; every other one left its directory.
     if (dir == dirs.end()) {
@@ -90,16 +71,16 @@ void check_session(const BundleView& bundle, Findings& findings) {
     }
   }
   if (bundle.plan) {
-    const auto planned = run_ids(*bundle.plan, "plan.json", findings);
-    for (const auto& [id, i] : listed) {
+    const auto planned = entries_by_id(*bundle.plan, "plan.json", "runs", &findings);
+    for (const auto& [id, entry] : listed) {
       if (!planned.count(id)) {
-        findings.add("runs.plan_mismatch", "manifest.json", fmt::format("/runs/{}", i),
+        findings.add("runs.plan_mismatch", "manifest.json", entry.pointer,
                      fmt::format("run '{}' is not in plan.json", id));
       }
     }
-    for (const auto& [id, i] : planned) {
+    for (const auto& [id, entry] : planned) {
       if (!listed.count(id)) {
-        findings.add("runs.plan_mismatch", "plan.json", fmt::format("/runs/{}", i),
+        findings.add("runs.plan_mismatch", "plan.json", entry.pointer,
                      fmt::format("planned run '{}' is not in manifest.json", id));
       }
     }

@@ -1,7 +1,8 @@
 // The facts a bundle states about one run in more than one document, held to agree: run.json
-// against its entry in manifest.json, its entry in plan.json and the plan's cell. A reader
-// takes each fact from one of them (the report pairs by the manifest's trace, the export by
-// run.json's); one edited alone would have the run read as another run than it was.
+// against its entry in manifest.json, its entry in plan.json and the plan's cell, and the
+// manifest's throughput against summary.json's. A reader takes each fact from one of them (the
+// report pairs by the manifest's trace and throughput, the export by run.json's trace, the cells
+// table reads the summary); one edited alone would have the run read as another run than it was.
 #include <fmt/format.h>
 
 #include <array>
@@ -22,17 +23,14 @@ struct Statement {
   const Json* object = nullptr;
 };
 
-// id -> the entry of `doc`'s array `list` ("runs", "cells"), with its pointer; none without the
-// document (its absence is reported where it is read).
+// id -> each entry of `doc`'s array `list` as a statement of `file`; none without the document
+// (its absence is reported where it is read).
 std::map<std::string, Statement> statements_by_id(const std::optional<Json>& doc,
                                                   const std::string& file, const char* list) {
   std::map<std::string, Statement> out;
-  const Json* entries = doc ? member(*doc, list) : nullptr;
-  for (std::size_t i = 0; entries && entries->is_array() && i < entries->size(); ++i) {
-    const Json& entry = (*entries)[i];
-    if (const auto id = string_at(entry, "id")) {
-      out.emplace(*id, Statement{file, fmt::format("/{}/{}", list, i), &entry});
-    }
+  if (!doc) return out;
+  for (auto& [id, entry] : entries_by_id(*doc, file, list, nullptr)) {
+    out.emplace(id, Statement{file, std::move(entry.pointer), entry.object});
   }
   return out;
 }
@@ -106,6 +104,22 @@ void compare_listed_values(const std::string& id, const Statement& run, const St
   }
 }
 
+// The manifest lists each run that ran with its summary's throughput (0 where the summary has
+// none); the summary is held to the raw records by check_summaries, the manifest to it here.
+void compare_listed_throughput(const RunView& r, const Statement& listed, Findings& findings) {
+  if (!r.summary) return;  // reported where it was read
+  const Json* listed_value = member(*listed.object, "throughput_ops_per_s");
+  if (!listed_value) return;  // the schema check reports it
+  const Json* summary_value = member(*r.summary, "throughput_ops_per_s");
+  const Json stated = summary_value && summary_value->is_number() ? *summary_value : Json(0.0);
+  if (*listed_value != stated) {
+    findings.add("runs.throughput_mismatch", listed.file, listed.pointer + "/throughput_ops_per_s",
+                 fmt::format("manifest.json lists run '{}' at {} ops/s, its summary.json says {}: "
+                             "one of them was edited",
+                             r.id, listed_value->dump(), stated.dump()));
+  }
+}
+
 }  // namespace
 
 void check_twins(const BundleView& bundle, Findings& findings) {
@@ -119,6 +133,7 @@ void check_twins(const BundleView& bundle, Findings& findings) {
     const bool merged = entry != listed.end() && member(*entry->second.object, "shard");
     if (entry != listed.end()) {
       compare_listed_values(r.id, run, entry->second, findings);
+      compare_listed_throughput(r, entry->second, findings);
       compare_facts(run, entry->second, merged, findings);
     }
     if (const auto planned_entry = planned.find(r.id); planned_entry != planned.end()) {

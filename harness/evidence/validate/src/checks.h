@@ -17,7 +17,8 @@ void check_session(const BundleView& bundle, Findings& findings);
 void check_execution(const BundleView& bundle, Findings& findings);
 // What run.json states again in manifest.json, plan.json and the plan's cell, held to agree: its
 // axis values as the manifest lists them ("runs.values_mismatch"); trace, seed, block, order,
-// implicit, and the cell's id and values ("runs.twin_mismatch").
+// implicit, and the cell's id and values ("runs.twin_mismatch"); and the throughput the manifest
+// lists against summary.json's ("runs.throughput_mismatch").
 void check_twins(const BundleView& bundle, Findings& findings);
 // Each run.json: phase boundaries, cohort attribution and identity, worker exits, collectors.
 void check_runs(const BundleView& bundle, Findings& findings);
