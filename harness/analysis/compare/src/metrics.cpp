@@ -148,8 +148,9 @@ void syscall_metrics(const model::MeasurePhases<model::SyscallMeasure>& syscall,
   std::map<std::string, double> by_call;
   per_op(kTracedSyscallsPerOp,
          over_incarnations(syscall, [&by_call](const std::optional<model::SyscallMeasure>& m) {
-           double n = 0;
-           for (const auto& [call, count] : m ? m->counts : decltype(m->counts){}) {
+           double n = 0;  // an incarnation without a measure phase made no call in it
+           if (!m) return std::optional<double>(n);
+           for (const auto& [call, count] : m->counts) {
              if (call.starts_with("off-cpu:")) continue;
              n += count;
              by_call[call] += count;

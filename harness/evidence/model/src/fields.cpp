@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "jbench/stats/decimal.h"
+#include "jbench/bundle/json_file.h"
 
 namespace jbench::model {
 
@@ -149,8 +149,7 @@ std::optional<double> Fields::optional_number(std::string_view key) {
 std::optional<std::uint64_t> Fields::optional_decimal(std::string_view key) {
   const Json* v = find(key, false);
   if (!v || v->is_null()) return std::nullopt;
-  const auto value = v->is_string() ? stats::parse_decimal_u64(v->get<std::string>())
-                                    : std::optional<std::uint64_t>();
+  const auto value = decimal_value(*v);
   if (!value) fail(key, "a decimal string of a 64-bit value", v);
   return value;
 }
@@ -159,8 +158,7 @@ std::optional<double> Fields::optional_quantity(std::string_view key) {
   const Json* v = find(key, false);
   if (!v || v->is_null()) return std::nullopt;
   if (v->is_number()) return v->get<double>();
-  const auto value = v->is_string() ? stats::parse_decimal_u64(v->get<std::string>())
-                                    : std::optional<std::uint64_t>();
+  const auto value = decimal_value(*v);
   if (!value) {
     fail(key, "a number or a decimal string", v);
     return std::nullopt;
