@@ -155,7 +155,9 @@ TEST(SqlitePlant, TheFileHoldsExactlyCallsRecords) {
 }
 
 // A duration phase: the transaction in flight at the deadline still fired inside the phase and
-// is counted, unless it ran no statement (then it wrote nothing and planted nothing).
+// is counted, unless it ran no statement (then it wrote nothing and planted nothing). How many
+// transactions commit before the deadline is the machine's business (one fdatasync of a loaded
+// disk can outlast the phase), so the assertions hold whichever side of it each one ends.
 TEST(SqlitePlant, ADurationPhaseCountsTheStraddlingTransactionsFire) {
   TempDir dir;
   const std::string db = dir.path() + "/d.db";
@@ -170,7 +172,7 @@ TEST(SqlitePlant, ADurationPhaseCountsTheStraddlingTransactionsFire) {
   expect_valid_result(r);
   expect_plausible_plant(r, dir.path() + "/plant.log");
   const std::uint64_t calls = u(r["plant"]["calls"]);
-  EXPECT_GT(u(r["write_transactions"]), 0u);
+  EXPECT_GT(calls, 0u);  // the first transaction's statements start at the phase's start
   EXPECT_GE(calls, u(r["write_transactions"]));
   EXPECT_LE(calls, u(r["write_transactions"]) + u(r["transactions_straddled"]));
   EXPECT_EQ(file_bytes(dir.path() + "/plant.log"),
