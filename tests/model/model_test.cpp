@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <tuple>
 
 #include "jbench/model/bundle_reader.h"
 #include "schema_walk.h"
@@ -131,8 +132,25 @@ TEST(BundleModel, every_summary_field_it_reads_is_declared_even_those_the_fixtur
            {{{"phases", {{"measure", {{"instructions", "123456"}, {"allocations", "300"}}}}}}}}}},
         {"counters", {{"cells", {{{"phase", "measure"}, {"name", "pages"}, {"sum", 14}}}}}},
         {"syscall",
+         {{"thread_roles", "told_apart"},
+          {"incarnations",
+           {{{"pid", 41},
+             {"start_time_ticks", "900"},
+             {"phases",
+              {{"measure", {{"fsync", {{"count", 3}, {"total_ns", "70"}, {"max_ns", "40"}}}}},
+               {"teardown",
+                {{"syscall:other",
+                  {{"count", 2},
+                   {"errors", 1},
+                   {"requests",
+                    {{"openat", {{"count", 2}, {"errors", 1}, {"total_ns", "9"}}}}}}}}}}},
+             {"bridge_writer_phases", {{"measure", {{"write", {{"count", 5}}}}}}}},
+            {{"phases", {}}}}}}},
+        {"cpu",
          {{"incarnations",
-           {{{"phases", {{"measure", {{"fsync", {{"count", 3}}}}}}}}, {{"phases", {}}}}}}},
+           {{{"pid", 41},
+             {"start_time_ticks", "900"},
+             {"phases", {{"startup", {{"on_cpu_ns", "600"}, {"runnable_ns", nullptr}}}}}}}}}},
         {"gc",
          {{"cells", {{{"phase", "measure"}, {"collections", 2}, {"pause_total_ns", "5000"}}}}}}}}};
   model::FieldLog log;
@@ -143,17 +161,53 @@ TEST(BundleModel, every_summary_field_it_reads_is_declared_even_those_the_fixtur
   ASSERT_EQ(summary->counter_cells.size(), 1u);
   EXPECT_EQ(summary->counter_cells[0].sum, 14.0);
   EXPECT_EQ(summary->own_counters, (std::vector<std::pair<std::string, double>>{{"pages", 7}}));
-  ASSERT_EQ(summary->syscall.size(), 2u);  // an incarnation without a measure phase kept as such
-  EXPECT_EQ(summary->syscall[0]->counts,
-            (std::vector<std::pair<std::string, double>>{{"fsync", 3}}));
-  EXPECT_FALSE(summary->syscall[1]);
+  ASSERT_TRUE(summary->syscall);
+  EXPECT_EQ(summary->syscall->thread_roles, "told_apart");
+  const auto& incarnations = summary->syscall->incarnations;
+  ASSERT_EQ(incarnations.size(), 2u);  // an incarnation without a measure phase kept as such
+  EXPECT_EQ(incarnations[0].pid, 41);
+  EXPECT_EQ(incarnations[0].start_time_ticks, 900u);
+  ASSERT_TRUE(incarnations[0].measure());
+  ASSERT_EQ(incarnations[0].measure()->size(), 1u);
+  const model::SyscallCall& fsync = incarnations[0].measure()->front();
+  EXPECT_EQ(std::tie(fsync.name, fsync.count, fsync.total_ns, fsync.max_ns),
+            std::make_tuple("fsync", 3u, 70u, 40u));
+  EXPECT_FALSE(incarnations[0].phases[0]);  // no startup phase in the summary
+  const model::SyscallCall& other = incarnations[0].phases[3]->front();
+  ASSERT_EQ(other.requests.size(), 1u);
+  EXPECT_EQ(other.requests[0].name, "openat");
+  EXPECT_EQ(other.requests[0].errors, 1u);
+  EXPECT_EQ(other.requests[0].total_ns, 9u);
+  EXPECT_EQ(incarnations[0].bridge_writer_phases[model::kMeasurePhase]->front().count, 5u);
+  EXPECT_FALSE(incarnations[1].measure());
+  ASSERT_EQ(summary->cpu.size(), 1u);
+  EXPECT_EQ(summary->cpu[0].phases[0]->on_cpu_ns, 600.0);
+  EXPECT_FALSE(summary->cpu[0].phases[0]->runnable_ns);  // null: the reading could not be taken
   EXPECT_EQ(summary->counted->incarnations[0]->allocations, 300.0);
   ASSERT_EQ(summary->gc_cells.size(), 1u);
   EXPECT_EQ(summary->gc_cells[0].pause_total_ns, 5000.0);  // a decimal string, read as a number
   EXPECT_TRUE(log.count("/collectors/counters/cells/*/sum"));
   EXPECT_TRUE(log.count("/collectors/syscall/incarnations/*/phases/measure/fsync/count"));
+  EXPECT_TRUE(log.count(
+      "/collectors/syscall/incarnations/*/phases/teardown/syscall:other/requests/openat/total_ns"));
   EXPECT_TRUE(log.count("/measure/counters/pages"));
   for (const auto& p : log) EXPECT_TRUE(schema_declares(summary_schema, p)) << p;
+}
+
+// A figure of the wrong type deep in a collector's summary is named, never read as zero.
+TEST(BundleModel, a_wrong_collector_figure_is_named_by_its_pointer) {
+  const json doc = {
+      {"collectors",
+       {{"syscall",
+         {{"incarnations",
+           {{{"phases",
+              {{"measure", {{"ioctl", {{"requests", {{"FIONREAD", {{"count", "x"}}}}}}}}}}}}}}}}}}};
+  const auto summary = model::read_summary(doc, "summary.json");
+  ASSERT_FALSE(summary);
+  EXPECT_EQ(
+      summary.error().message,
+      "summary.json /collectors/syscall/incarnations/0/phases/measure/ioctl/requests/FIONREAD/"
+      "count: expected a non-negative integer, found \"x\"");
 }
 
 TEST(BundleModel, the_schema_walk_refuses_an_undeclared_member) {

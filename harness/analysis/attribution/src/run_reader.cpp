@@ -11,6 +11,7 @@
 #include "jbench/events/flat_record.h"
 #include "jbench/events/line_reader.h"
 #include "jbench/model/documents.h"
+#include "jbench/model/summary.h"
 
 namespace jbench::attribution {
 namespace {
@@ -20,14 +21,6 @@ using Json = nlohmann::json;
 struct Failure {
   std::string message;
 };
-
-// A member of an object, or nullptr: bundles from elsewhere may lack any of them, and a const
-// operator[] on a missing key is not a lookup.
-const Json* member(const Json& j, const char* key) {
-  if (!j.is_object()) return nullptr;
-  const auto it = j.find(key);
-  return it == j.end() ? nullptr : &*it;
-}
 
 // A file as the account keys it: the same file of every repetition under one name. The run's own
 // directories (its scratch copy of the dataset, its staging raw files) are dropped up to
@@ -42,14 +35,6 @@ std::string account_path(std::string_view path, std::int64_t fd, const std::stri
   const std::string mark = "/runs/" + run_id + "/";
   const auto at = path.find(mark);
   return std::string(at == std::string_view::npos ? path : path.substr(at + mark.size()));
-}
-
-// A bundle document the account needs: its absence or garbling ends the run's reading.
-Json read_json(const std::string& dir, const std::string& rel) {
-  std::string error;
-  auto j = read_json_object(dir + "/" + rel, error);
-  if (!j) throw Failure{fmt::format("{}: cannot be read as a JSON object", rel)};
-  return std::move(*j);
 }
 
 using model::RunDocument;
@@ -149,6 +134,27 @@ const RunDocument& document_of(const overhead_report::RunFacts& facts) {
   return *facts.document;
 }
 
+// summary.json typed (jbench/model/summary.h), read with the run.
+const model::Summary& summary_of(const overhead_report::RunFacts& facts) {
+  if (!facts.summary) throw Failure{facts.summary_error};
+  return *facts.summary;
+}
+
+// The syscall collector's summary, which a run whose collector recorded has.
+const model::SyscallSummary& syscall_summary(const model::Summary& summary,
+                                             const std::string& rel) {
+  if (!summary.syscall) throw Failure{rel + "/summary.json: no syscall collector summary"};
+  return *summary.syscall;
+}
+
+static_assert(model::kPhaseNames.size() == kPhases);
+static_assert(model::kMeasurePhase == static_cast<std::size_t>(Phase::measure));
+
+std::optional<std::uint64_t> whole_ns(std::optional<double> ns) {
+  if (!ns) return std::nullopt;
+  return static_cast<std::uint64_t>(*ns);
+}
+
 class Reader {
  public:
   Reader(const std::string& dir, const overhead_report::RunFacts& facts)
@@ -160,7 +166,7 @@ class Reader {
     RunRead out;
     try {
       const RunDocument& doc = document_of(facts_);
-      const Json summary = read_json(dir_, rel_ + "/summary.json");
+      const model::Summary& summary = summary_of(facts_);
       RunAccount a;
       a.id = facts_.id;
       a.cell = facts_.cell;
@@ -181,10 +187,7 @@ class Reader {
       a.backend = syscall ? syscall->backend.value_or("") : "";
       // The compiled tracer's own member of its entry (docs/events.md).
       if (syscall) a.sample_hz = syscall->cpu_sample_hz;
-      const Json* collectors = member(summary, "collectors");
-      const Json* roles = collectors ? member(*collectors, "syscall") : nullptr;
-      roles = roles ? member(*roles, "thread_roles") : nullptr;
-      if (roles && roles->is_string()) a.thread_roles = *roles;
+      if (summary.syscall) a.thread_roles = summary.syscall->thread_roles;
       results(a);
       const PhaseWindows run_windows = windows_of(doc, rel_ + "/run.json");
       std::vector<PhaseWindows> windows;
@@ -215,9 +218,9 @@ class Reader {
       if (calls_ok && facts_.trace == TraceMode::full) {
         syscall_records(*syscall, builder, out);
       } else if (calls_ok) {
-        light_totals(summary, builder);
+        light_totals(syscall_summary(summary, rel_), builder);
       }
-      if (calls_ok) other_syscalls(summary, builder);
+      if (calls_ok) other_syscalls(syscall_summary(summary, rel_), builder);
       out.account = builder.finish();
     } catch (const Failure& f) {
       out.error = f.message;
@@ -228,9 +231,7 @@ class Reader {
   }
 
  private:
-  void incarnations(const RunDocument& run, const Json& summary, RunAccount& a) {
-    const Json* collectors = member(summary, "collectors");
-    const Json* cpu = collectors ? member(*collectors, "cpu") : nullptr;
+  void incarnations(const RunDocument& run, const model::Summary& summary, RunAccount& a) {
     for (const model::Incarnation& m : run.cohort) {
       Incarnation inc;
       inc.worker = static_cast<std::uint32_t>(m.worker.value_or(0));
@@ -238,20 +239,13 @@ class Reader {
       inc.start_time_ticks = m.start_time_ticks;
       inc.parent_pid = m.ppid;
       startup_steps(run, run.worker(inc.worker, inc.pid), inc);
-      if (cpu) {
-        for (const Json& c : cpu->value("incarnations", Json::array())) {
-          if (c.value("pid", std::int64_t{-1}) != inc.pid ||
-              decimal_at(c, "start_time_ticks") != inc.start_time_ticks) {
-            continue;
-          }
-          const Json* phases = member(c, "phases");
-          for (std::size_t p = 0; p < kPhases && phases; ++p) {
-            if (const Json* ph = member(*phases, kPhaseNames[p])) {
-              inc.phases[p].cpu_ns = decimal_at(*ph, "cpu_ns");
-              inc.phases[p].on_cpu_ns = decimal_at(*ph, "on_cpu_ns");
-              inc.phases[p].runnable_ns = decimal_at(*ph, "runnable_ns");
-            }
-          }
+      for (const auto& c : summary.cpu) {
+        if (c.pid != inc.pid || c.start_time_ticks != inc.start_time_ticks) continue;
+        for (std::size_t p = 0; p < kPhases; ++p) {
+          if (!c.phases[p]) continue;
+          inc.phases[p].cpu_ns = whole_ns(c.phases[p]->cpu_ns);
+          inc.phases[p].on_cpu_ns = whole_ns(c.phases[p]->on_cpu_ns);
+          inc.phases[p].runnable_ns = whole_ns(c.phases[p]->runnable_ns);
         }
       }
       a.incarnations.push_back(std::move(inc));
@@ -407,31 +401,18 @@ class Reader {
   }
 
   // Light detail: the collector's totals per incarnation, phase and call (summary.json).
-  void light_totals(const Json& summary, AccountBuilder& b) {
-    const Json& s = summary.at("collectors").at("syscall");
-    for (const Json& inc : s.value("incarnations", Json::array())) {
-      const IncarnationId id{inc.value("pid", std::int64_t{0}),
-                             decimal_at(inc, "start_time_ticks").value_or(0)};
-      for (const char* group : {"phases", "bridge_writer_phases"}) {
-        if (!inc.contains(group)) continue;
-        for (const auto& [phase_name, calls] : inc[group].items()) {
-          const auto phase = phase_named(phase_name);
-          if (!phase) continue;
-          for (const auto& [call, c] : calls.items()) {
-            if (call == kOtherSyscalls) continue;  // beside the parts: other_syscalls
-            LightTotal t{id,
-                         *phase,
-                         std::string_view(group) == "bridge_writer_phases",
-                         call,
-                         c.value("count", std::uint64_t{0}),
-                         decimal_at(c, "total_ns").value_or(0),
-                         decimal_at(c, "max_ns").value_or(0),
+  static void light_totals(const model::SyscallSummary& s, AccountBuilder& b) {
+    for (const model::SyscallIncarnation& inc : s.incarnations) {
+      const IncarnationId id{inc.pid, inc.start_time_ticks};
+      for (const bool writer : {false, true}) {
+        const auto& phases = writer ? inc.bridge_writer_phases : inc.phases;
+        for (std::size_t p = 0; p < kPhases; ++p) {
+          for (const model::SyscallCall& c : phases[p] ? *phases[p] : kNoCalls) {
+            if (c.name == kOtherSyscalls) continue;  // beside the parts: other_syscalls
+            LightTotal t{id, static_cast<Phase>(p), writer, c.name, c.count, c.total_ns, c.max_ns,
                          {}};
-            if (c.contains("requests")) {
-              for (const auto& [req, rc] : c["requests"].items()) {
-                t.requests.push_back(
-                    {req, rc.value("count", std::uint64_t{0}), decimal_at(rc, "total_ns")});
-              }
+            for (const model::SyscallRequest& r : c.requests) {
+              t.requests.push_back({r.name, r.count, r.total_ns});
             }
             b.add_light(t);
           }
@@ -441,25 +422,22 @@ class Reader {
   }
 
   // Every other system call of the workload threads, from the summary (either detail).
-  void other_syscalls(const Json& summary, AccountBuilder& b) {
-    const Json& s = summary.at("collectors").at("syscall");
-    for (const Json& inc : s.value("incarnations", Json::array())) {
-      const IncarnationId id{inc.value("pid", std::int64_t{0}),
-                             decimal_at(inc, "start_time_ticks").value_or(0)};
-      if (!inc.contains("phases")) continue;
-      for (const auto& [phase_name, calls] : inc["phases"].items()) {
-        const auto phase = phase_named(phase_name);
-        const auto other = calls.find(kOtherSyscalls);
-        if (!phase || other == calls.end() || !other->contains("requests")) continue;
-        for (const auto& [name, r] : (*other)["requests"].items()) {
-          b.add_other_syscall(
-              id, *phase, name,
-              {r.value("count", std::uint64_t{0}), r.value("errors", std::uint64_t{0}),
-               decimal_at(r, "total_ns").value_or(0)});
+  static void other_syscalls(const model::SyscallSummary& s, AccountBuilder& b) {
+    for (const model::SyscallIncarnation& inc : s.incarnations) {
+      const IncarnationId id{inc.pid, inc.start_time_ticks};
+      for (std::size_t p = 0; p < kPhases; ++p) {
+        for (const model::SyscallCall& c : inc.phases[p] ? *inc.phases[p] : kNoCalls) {
+          if (c.name != kOtherSyscalls) continue;
+          for (const model::SyscallRequest& r : c.requests) {
+            b.add_other_syscall(id, static_cast<Phase>(p), r.name,
+                                {r.count, r.errors, r.total_ns.value_or(0)});
+          }
         }
       }
     }
   }
+
+  static inline const std::vector<model::SyscallCall> kNoCalls;
 
   const std::string& dir_;
   const overhead_report::RunFacts& facts_;

@@ -37,13 +37,25 @@ enum class Missing {
             // one whose /proc/<pid>/io could not be read is never a part passed off as the whole
 };
 
+// An incarnation's measure phase, from a collector that keeps only that phase or from one that
+// keeps every phase.
+template <typename Figures>
+const std::optional<Figures>& measure_of(const std::optional<Figures>& measure) {
+  return measure;
+}
+template <typename Figures>
+const std::optional<Figures>& measure_of(const model::IncarnationPhases<Figures>& incarnation) {
+  return incarnation.measure();
+}
+
 // The sum over the run's incarnations of one measure-phase figure, or nothing when none has it.
 // `read` is given each incarnation's measure phase, nullopt for one without.
-template <typename Phase, typename Read>
-std::optional<double> over_incarnations(const model::MeasurePhases<Phase>& incarnations, Read read,
+template <typename Incarnations, typename Read>
+std::optional<double> over_incarnations(const Incarnations& incarnations, Read read,
                                         Missing missing = Missing::skipped) {
   std::optional<double> sum;
-  for (const std::optional<Phase>& measure : incarnations) {
+  for (const auto& incarnation : incarnations) {
+    const auto& measure = measure_of(incarnation);
     if (missing == Missing::unknown && !measure) continue;
     const std::optional<double> v = read(measure);
     if (!v && missing == Missing::unknown) return std::nullopt;
@@ -108,60 +120,61 @@ class PerOp {
   double ops_;
 };
 
-void cpu_metrics(const model::MeasurePhases<model::CpuMeasure>& cpu, const PerOp& per_op) {
-  using model::CpuMeasure;
-  per_op("cpu_ns_per_op", over_incarnations(cpu, figure(&CpuMeasure::cpu_ns)));
+void cpu_metrics(const std::vector<model::IncarnationPhases<model::CpuPhase>>& cpu,
+                 const PerOp& per_op) {
+  using model::CpuPhase;
+  per_op("cpu_ns_per_op", over_incarnations(cpu, figure(&CpuPhase::cpu_ns)));
   // The kernel's count of every time a worker's threads left the CPU, voluntarily (a wait) or
   // not (preempted): a count, but one the host's other work moves too.
   per_op("context_switches_per_op",
-         over_incarnations(cpu, [](const std::optional<CpuMeasure>& m) -> std::optional<double> {
+         over_incarnations(cpu, [](const std::optional<CpuPhase>& m) -> std::optional<double> {
            if (!m || !m->voluntary_switches || !m->involuntary_switches) return std::nullopt;
            return *m->voluntary_switches + *m->involuntary_switches;
          }));
   // What the program asked of the kernel's memory and files: counts the host's other work
   // hardly moves. Null in a reading (or absent, before they were read) gives no value.
-  const auto faults = [](const std::optional<CpuMeasure>& m) -> std::optional<double> {
+  const auto faults = [](const std::optional<CpuPhase>& m) -> std::optional<double> {
     if (!m || !m->minor_faults || !m->major_faults) return std::nullopt;
     return *m->minor_faults + *m->major_faults;
   };
   per_op("page_faults_per_op", over_incarnations(cpu, faults, Missing::unknown));
   per_op("bytes_read_per_op",
-         over_incarnations(cpu, figure(&CpuMeasure::read_chars), Missing::unknown));
+         over_incarnations(cpu, figure(&CpuPhase::read_chars), Missing::unknown));
   per_op("bytes_written_per_op",
-         over_incarnations(cpu, figure(&CpuMeasure::written_chars), Missing::unknown));
+         over_incarnations(cpu, figure(&CpuPhase::written_chars), Missing::unknown));
 }
 
+using Calls = std::vector<model::SyscallCall>;
+
 // The count of `call` in one measure phase; 0 where it made none (or had no measure phase).
-double count_of(const std::optional<model::SyscallMeasure>& m, std::string_view call) {
+double count_of(const std::optional<Calls>& m, std::string_view call) {
   if (!m) return 0;
-  for (const auto& [name, count] : m->counts) {
-    if (name == call) return count;
+  for (const model::SyscallCall& c : *m) {
+    if (c.name == call) return static_cast<double>(c.count);
   }
   return 0;
 }
 
-void syscall_metrics(const model::MeasurePhases<model::SyscallMeasure>& syscall,
-                     const PerOp& per_op) {
+void syscall_metrics(const std::vector<model::SyscallIncarnation>& syscall, const PerOp& per_op) {
   // A clean collector that saw no call still read every phase: its zero is measured. The
   // off-CPU intervals the tracer keeps beside the calls (off-cpu:blocked, off-cpu:runnable) are
   // not calls: how often a thread waits for a CPU is the host's doing, not the program's.
   std::map<std::string, double> by_call;
   per_op(kTracedSyscallsPerOp,
-         over_incarnations(syscall, [&by_call](const std::optional<model::SyscallMeasure>& m) {
+         over_incarnations(syscall, [&by_call](const std::optional<Calls>& m) {
            double n = 0;  // an incarnation without a measure phase made no call in it
            if (!m) return std::optional<double>(n);
-           for (const auto& [call, count] : m->counts) {
-             if (call.starts_with("off-cpu:")) continue;
-             n += count;
-             by_call[call] += count;
+           for (const model::SyscallCall& c : *m) {
+             if (c.name.starts_with("off-cpu:")) continue;
+             n += static_cast<double>(c.count);
+             by_call[c.name] += static_cast<double>(c.count);
            }
            return std::optional<double>(n);
          }));
   // Each call the workers made, by name: a call a run did not make is its measured zero once
   // the comparison knows every call either side made (compare_side.h, complete_call_counts).
   for (const auto& [call, count] : by_call) per_op("syscall:" + call + "_per_op", count);
-  per_op("fsyncs_per_op",
-         over_incarnations(syscall, [](const std::optional<model::SyscallMeasure>& m) {
+  per_op("fsyncs_per_op", over_incarnations(syscall, [](const std::optional<Calls>& m) {
            return std::optional<double>(count_of(m, "fsync") + count_of(m, "fdatasync"));
          }));
 }
@@ -207,7 +220,9 @@ std::map<std::string, double> run_metrics(const model::Summary& summary,
   // The project's own counters: a worker's result.counters, and its jb_counter calls.
   out.merge(run_summaries::project_counters_per_op(summary, clean.count("bridge") > 0));
   if (clean.count("cpu") && !counted) cpu_metrics(summary.cpu, per_op);
-  if (clean.count("syscall")) syscall_metrics(summary.syscall, per_op);
+  if (clean.count("syscall") && summary.syscall) {
+    syscall_metrics(summary.syscall->incarnations, per_op);
+  }
   if (clean.count("gc")) gc_metrics(summary.gc_cells, per_op);
   return out;
 }

@@ -14,20 +14,67 @@ MeasurePhases<Phase> measure_phases(Fields& collector, Phase (*read)(Fields&)) {
   return out;
 }
 
-CpuMeasure read_cpu(Fields& m) {
+CpuPhase read_cpu(Fields& m) {
   return {m.optional_quantity("cpu_ns"),
           m.optional_quantity("voluntary_switches"),
           m.optional_quantity("involuntary_switches"),
           m.optional_quantity("minor_faults"),
           m.optional_quantity("major_faults"),
           m.optional_quantity("read_chars"),
-          m.optional_quantity("written_chars")};
+          m.optional_quantity("written_chars"),
+          m.optional_quantity("on_cpu_ns"),
+          m.optional_quantity("runnable_ns")};
 }
 
-SyscallMeasure read_syscall(Fields& m) {
-  SyscallMeasure out;
-  for (const std::string& call : m.names()) {
-    out.counts.emplace_back(call, m.object(call).optional_quantity("count").value_or(0));
+// Each phase of `phases` (an object keyed by phase name) read by `read`; a phase the summary lacks
+// stays nullopt, and one of another name is not a phase of a run (the schema closes the set).
+template <typename Figures>
+void read_phases(std::optional<Fields> phases, Figures (*read)(Fields&),
+                 std::array<std::optional<Figures>, kPhaseNames.size()>& out) {
+  for (std::size_t p = 0; phases && p < kPhaseNames.size(); ++p) {
+    if (auto phase = phases->optional_object(kPhaseNames[p])) out[p] = read(*phase);
+  }
+}
+
+template <typename Figures, typename Incarnation = IncarnationPhases<Figures>>
+Incarnation read_incarnation(Fields& f, Figures (*read)(Fields&)) {
+  Incarnation out;
+  out.pid = static_cast<std::int64_t>(f.optional_count("pid").value_or(0));
+  out.start_time_ticks = f.optional_decimal("start_time_ticks").value_or(0);
+  read_phases(f.optional_object("phases"), read, out.phases);
+  return out;
+}
+
+std::vector<SyscallCall> read_calls(Fields& phase) {
+  std::vector<SyscallCall> out;
+  for (const std::string& name : phase.names()) {
+    Fields c = phase.object(name);
+    SyscallCall call{name,
+                     static_cast<std::uint64_t>(c.optional_quantity("count").value_or(0)),
+                     c.optional_count("errors").value_or(0),
+                     c.optional_decimal("total_ns").value_or(0),
+                     c.optional_decimal("max_ns").value_or(0),
+                     {}};
+    if (auto requests = c.optional_object("requests")) {
+      for (const std::string& request : requests->names()) {
+        Fields r = requests->object(request);
+        call.requests.push_back({request, r.optional_count("count").value_or(0),
+                                 r.optional_count("errors").value_or(0),
+                                 r.optional_decimal("total_ns")});
+      }
+    }
+    out.push_back(std::move(call));
+  }
+  return out;
+}
+
+SyscallSummary read_syscall(Fields& collector) {
+  SyscallSummary out;
+  out.thread_roles = collector.optional_text("thread_roles").value_or("");
+  for (Fields f : collector.optional_items("incarnations")) {
+    auto inc = read_incarnation<std::vector<SyscallCall>, SyscallIncarnation>(f, read_calls);
+    read_phases(f.optional_object("bridge_writer_phases"), read_calls, inc.bridge_writer_phases);
+    out.incarnations.push_back(std::move(inc));
   }
   return out;
 }
@@ -57,10 +104,12 @@ void read_collectors(Fields& f, Summary& s) {
                               counted->optional_decimal("measure_allocations"),
                               measure_phases(*counted, read_counted)};
   }
-  if (auto cpu = collectors->optional_object("cpu")) s.cpu = measure_phases(*cpu, read_cpu);
-  if (auto syscall = collectors->optional_object("syscall")) {
-    s.syscall = measure_phases(*syscall, read_syscall);
+  if (auto cpu = collectors->optional_object("cpu")) {
+    for (Fields incarnation : cpu->optional_items("incarnations")) {
+      s.cpu.push_back(read_incarnation(incarnation, read_cpu));
+    }
   }
+  if (auto syscall = collectors->optional_object("syscall")) s.syscall = read_syscall(*syscall);
   if (auto gc = collectors->optional_object("gc")) {
     for (Fields cell : gc->optional_items("cells")) {
       s.gc_cells.push_back({cell.optional_text("phase").value_or(""),

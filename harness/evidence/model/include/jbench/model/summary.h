@@ -1,16 +1,19 @@
 // runs/<id>/summary.json as a type: the figures the readers of bundles take from a run's summary
-// (the cells table, the counted cells, the project's counters, compare's metrics), read once per
-// run by one function that checks each field it takes. The validator recomputes a summary from the
-// run's raw records, so these figures are as good as the bundle; manifests/summary.schema.json says
-// the rest of the document's shape, and a test holds every field read here to it (tests/model/).
+// (the cells table, the counted cells, the project's counters, compare's metrics, the attribution's
+// cpu and syscall totals), read once per run by one function that checks each field it takes. The
+// validator recomputes a summary from the run's raw records, so these figures are as good as the
+// bundle; manifests/summary.schema.json says the rest of the document's shape, and a test holds
+// every field read here to it (tests/model/).
 //
 //   auto summary = read_summary(json, "runs/r1/summary.json");
 //   if (!summary) fail(summary.error().message);  // ".../summary.json /measure/operations: ..."
-//   for (const auto& measure : summary->cpu) {            // each incarnation's measure phase
+//   for (const auto& incarnation : summary->cpu) {     // each incarnation's phases
+//     const auto& measure = incarnation.measure();
 //     if (measure && measure->cpu_ns) total += *measure->cpu_ns;
 //   }
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -29,9 +32,26 @@ namespace jbench::model {
 template <typename Phase>
 using MeasurePhases = std::vector<std::optional<Phase>>;
 
-// collectors.cpu: the kernel's accounting of one measure phase. A figure the reading lacks (null:
-// /proc/<pid>/io unreadable; absent: a reading from before it was taken) is nullopt.
-struct CpuMeasure {
+// The phases of a run, in order, as the collectors' summaries name them.
+inline constexpr std::array<const char*, 4> kPhaseNames = {"startup", "warmup", "measure",
+                                                           "teardown"};
+inline constexpr std::size_t kMeasurePhase = 2;
+
+// A collector's figures of one incarnation, phase by phase (nullopt: none for that phase, as for
+// an incarnation that ended before it). The process as run.json's cohort names it; 0 where the
+// summary does not say.
+template <typename Figures>
+struct IncarnationPhases {
+  std::int64_t pid = 0;
+  std::uint64_t start_time_ticks = 0;
+  std::array<std::optional<Figures>, kPhaseNames.size()> phases;
+  const std::optional<Figures>& measure() const { return phases[kMeasurePhase]; }
+};
+
+// collectors.cpu: the kernel's accounting of one phase. A figure the reading lacks (null:
+// /proc/<pid>/io or the scheduler's times unreadable; absent: a reading from before it was
+// taken) is nullopt.
+struct CpuPhase {
   std::optional<double> cpu_ns;
   std::optional<double> voluntary_switches;
   std::optional<double> involuntary_switches;
@@ -39,12 +59,40 @@ struct CpuMeasure {
   std::optional<double> major_faults;
   std::optional<double> read_chars;
   std::optional<double> written_chars;
+  std::optional<double> on_cpu_ns;    // the scheduler's time on a CPU
+  std::optional<double> runnable_ns;  // and waiting for one
 };
 
-// collectors.syscall: each system call's count by name, the off-CPU intervals ("off-cpu:blocked",
-// "off-cpu:runnable") and the other calls ("syscall:other") among them, in the summary's order.
-struct SyscallMeasure {
-  std::vector<std::pair<std::string, double>> counts;
+// A request of an ioctl, fcntl or flock call by name, or an untraced call's name under
+// "syscall:other". `total_ns` is absent where the backend does not keep it apart per request.
+struct SyscallRequest {
+  std::string name;
+  std::uint64_t count = 0;
+  std::uint64_t errors = 0;
+  std::optional<std::uint64_t> total_ns;
+};
+
+// One system call's totals in a phase (syscall-summary.schema.json, `call`), or one of the
+// tracer's own entries beside the calls: the off-CPU intervals ("off-cpu:blocked",
+// "off-cpu:runnable") and every other call ("syscall:other", by name in its requests).
+struct SyscallCall {
+  std::string name;
+  std::uint64_t count = 0;
+  std::uint64_t errors = 0;
+  std::uint64_t total_ns = 0;
+  std::uint64_t max_ns = 0;
+  std::vector<SyscallRequest> requests;
+};
+
+// collectors.syscall of one incarnation: each phase's calls in the summary's order, those of the
+// trace bridge's writer thread apart where the backend told them apart.
+struct SyscallIncarnation : IncarnationPhases<std::vector<SyscallCall>> {
+  std::array<std::optional<std::vector<SyscallCall>>, kPhaseNames.size()> bridge_writer_phases;
+};
+
+struct SyscallSummary {
+  std::string thread_roles;  // "told_apart", "mixed"; empty where not given
+  std::vector<SyscallIncarnation> incarnations;
 };
 
 // collectors.instructions, per incarnation.
@@ -89,10 +137,10 @@ struct Summary {
   std::optional<double> operations;
   std::optional<double> vm_steps;
   std::vector<std::pair<std::string, double>> own_counters;
-  std::optional<CountedTotals> counted;    // a counted run's instructions collector
-  std::vector<CounterCell> counter_cells;  // the trace bridge's jb_counter records
-  MeasurePhases<CpuMeasure> cpu;           // empty without a cpu collector's summary
-  MeasurePhases<SyscallMeasure> syscall;
+  std::optional<CountedTotals> counted;          // a counted run's instructions collector
+  std::vector<CounterCell> counter_cells;        // the trace bridge's jb_counter records
+  std::vector<IncarnationPhases<CpuPhase>> cpu;  // empty without a cpu collector's summary
+  std::optional<SyscallSummary> syscall;         // a syscall collector's summary
   std::vector<GcCell> gc_cells;
 };
 
