@@ -113,4 +113,15 @@ std::string join_alternatives(std::span<const std::string_view> items) {
   return out;
 }
 
+std::string mark_every_line(std::string_view text, std::string_view mark) {
+  std::string out;
+  while (!text.empty()) {
+    const std::size_t end = text.find('\n');
+    const std::string_view line = text.substr(0, end);
+    out.append(mark).append(line).push_back('\n');
+    text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
+  }
+  return out;
+}
+
 }  // namespace jbench

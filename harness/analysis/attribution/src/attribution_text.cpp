@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "jbench/attribution/attribution_output.h"
+#include "jbench/common/text.h"
 #include "jbench/overhead_report/cell_order.h"
 #include "words.h"
 
@@ -270,13 +271,7 @@ std::string attribution_to_text(const AttributionReport& r) {
   o << "\nObserver overhead against the paired baselines (docs/report.md)\n"
     << overhead_report::overhead_to_text(r.overhead);
   for (const auto& w : r.warnings) o << "warning: " << w << "\n";
-  std::string text = o.str();
-  if (r.valid) return text;
-  // Every line of a report from an invalid bundle says so.
-  std::string marked;
-  std::istringstream lines(text);
-  for (std::string line; std::getline(lines, line);) marked += "[INVALID BUNDLE] " + line + "\n";
-  return marked;
+  return r.valid ? o.str() : mark_every_line(o.str(), "[INVALID BUNDLE] ");
 }
 
 }  // namespace jbench::attribution

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <filesystem>
-#include <future>
 
 #include "jbench/bundle/bundle_validity.h"
 #include "jbench/common/parallel.h"
@@ -18,28 +17,28 @@ BundleAccounts read_bundle_accounts(const std::string& dir, const ReadOptions& o
   out.name =
       normal.has_filename() ? normal.filename().string() : normal.parent_path().filename().string();
   auto runs = overhead_report::read_bundle_runs(dir);
+  // Judged while the runs are read (bundle_runs.h): the verdict is needed only before anything
+  // is reported, and when the bundle cannot be read, to say first that it is invalid.
+  const auto judged = [&out, &runs] {
+    out.valid = runs.judgement.get().valid;
+    out.invalid_because = runs.judgement.get().reasons;
+  };
   if (!runs.error.empty()) {
     out.error = runs.error;
+    judged();
     return out;
   }
   out.runs = std::move(runs.runs);
   out.status = runs.bundle_status;
   overhead_report::CountedCells counted = overhead_report::read_counted_cells(out.runs);
-  if (!counted.error.empty()) {
-    out.error = counted.error;
+  overhead_report::ProjectCounters counters = overhead_report::read_project_counters(out.runs);
+  out.error = !counted.error.empty() ? counted.error : counters.error;
+  if (!out.error.empty()) {
+    judged();
     return out;
   }
   out.counted = std::move(counted.cells);
-  overhead_report::ProjectCounters counters = overhead_report::read_project_counters(out.runs);
-  if (!counters.error.empty()) {
-    out.error = counters.error;
-    return out;
-  }
   out.project_counters = std::move(counters.rows);
-  // The checksums are read on a thread of their own while the runs are read: the verdict is
-  // needed only before anything is reported.
-  std::future<BundleValidity> verdict = std::async(
-      std::launch::async, [&dir, &options] { return judge_bundle(dir, options.check_sums); });
 
   std::vector<std::size_t> traced;
   for (std::size_t i = 0; i < out.runs.size(); ++i) {
@@ -56,9 +55,7 @@ BundleAccounts read_bundle_accounts(const std::string& dir, const ReadOptions& o
   std::vector<RunRead> results(traced.size());
   parallel_for(traced.size(), options.threads,
                [&](std::size_t k) { results[k] = read_run(dir, out.runs[traced[k]]); });
-  const BundleValidity validity = verdict.get();
-  out.valid = validity.valid;
-  out.invalid_because = validity.reasons;
+  judged();
   for (auto& r : results) {
     out.syscall_records += r.syscall_records;
     out.bytes_read += r.bytes;

@@ -48,8 +48,7 @@ std::set<std::string> workload_binaries(const std::string& dir) {
 // The bundle's own verdict and its checksums are proof enough that it is the evidence that was
 // validated when it was written; only a bundle that fails them is validated in full, to say why.
 // False when the bundle cannot be read at all (side.error says why).
-bool judge_side(const std::string& dir, CompareSide& side) {
-  BundleValidity judged = judge_bundle(dir, /*check_sums=*/true);
+bool judge_side(const std::string& dir, const BundleValidity& judged, CompareSide& side) {
   side.valid = judged.valid;
   if (judged.valid) return true;
   ValidationReport report = validate_bundle(dir);
@@ -126,7 +125,8 @@ CompareSide unreadable(CompareSide side, std::string error) {
 CompareSide read_one_bundle(const std::string& dir) {
   CompareSide side;
   side.dir = dir;
-  if (!judge_side(dir, side)) return side;
+  overhead_report::BundleRuns runs = overhead_report::read_bundle_runs(dir);  // judged meanwhile
+  if (!judge_side(dir, runs.judgement.get(), side)) return side;
   std::string error;
   auto manifest = read_json_object(dir + "/manifest.json", error);
   if (!manifest) return unreadable(std::move(side), error);
@@ -139,7 +139,6 @@ CompareSide read_one_bundle(const std::string& dir) {
   }
   if (auto why = read_side_matrix(dir, *manifest, side)) return unreadable(std::move(side), *why);
   side.workload_binaries = workload_binaries(dir);
-  overhead_report::BundleRuns runs = overhead_report::read_bundle_runs(dir);
   if (!runs.error.empty()) return unreadable(std::move(side), runs.error);
   add_run_metrics(runs, side);
   return side;

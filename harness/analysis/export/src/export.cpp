@@ -14,7 +14,6 @@
 #include <fmt/ranges.h>
 
 #include <functional>
-#include <future>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
@@ -357,11 +356,16 @@ std::string invalid_refusal(const std::string& bundle, const std::vector<std::st
 }  // namespace
 
 ExportOutcome export_bundle(const ExportOptions& o, std::ostream& stream) {
+  // Validity is proven, not assumed (jbench::bundle's judgement, every checksum included). The
+  // checksums are read on another thread while the bundle is read and a file export is written,
+  // since its verdict is needed only before the file is committed; to stdout it is needed before
+  // the first byte.
+  const BundleJudgement verdict(o.bundle);
   BundleInput bundle = read_bundle_input(o.bundle, o.run);
   if (!bundle.error.empty()) {
     // An edited bundle may be unreadable too: that it is invalid is what its user must hear
     // (a directory without a manifest is no bundle, and bad input).
-    const BundleValidity v = judge_bundle(o.bundle, true);
+    const BundleValidity& v = verdict.get();
     if (has_manifest(o.bundle) && !v.valid && !o.allow_invalid) {
       return failed(ExportFailure::invalid_bundle, invalid_refusal(o.bundle, v.reasons));
     }
@@ -369,15 +373,10 @@ ExportOutcome export_bundle(const ExportOptions& o, std::ostream& stream) {
   }
   if (o.max_events == 0) return failed(ExportFailure::bad_input, "--max-events must be at least 1");
   ExportOutcome out;
-  // Validity is proven, not assumed (jbench::bundle's judgement, every checksum included). The
-  // checksums are read on another thread while a file export is written, since its verdict is
-  // needed only before the file is committed; to stdout it is needed before the first byte.
-  std::future<BundleValidity> verdict =
-      std::async(std::launch::async, [dir = o.bundle] { return judge_bundle(dir, true); });
   std::optional<std::optional<ExportOutcome>> settled;
   const auto settle = [&]() -> std::optional<ExportOutcome> {
     if (settled) return *settled;
-    const BundleValidity v = verdict.get();
+    const BundleValidity& v = verdict.get();
     bundle.invalid = !v.valid;
     bundle.invalid_reason = fmt::format("{}", fmt::join(v.reasons, "; "));
     settled.emplace();

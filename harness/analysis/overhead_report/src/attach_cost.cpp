@@ -20,7 +20,8 @@ std::string AttachCost::source() const {
 
 std::optional<AttachCost> attach_cost(const std::string& bundle_dir) {
   const BundleRuns read = read_bundle_runs(bundle_dir);
-  if (!read.error.empty()) return std::nullopt;
+  // A plan is estimated from evidence only: not from a bundle that fails its checksums.
+  if (!read.error.empty() || !read.judgement.get().valid) return std::nullopt;
   std::vector<double> ns;
   for (const RunFacts& r : read.runs) {
     if ((r.trace == TraceMode::light || r.trace == TraceMode::full) && r.tracer_attach_ns) {

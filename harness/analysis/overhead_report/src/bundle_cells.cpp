@@ -7,13 +7,10 @@
 
 namespace jbench::overhead_report {
 
-BundleCells read_bundle_cells(const std::string& dir) {
-  BundleCells out;
-  const BundleRuns runs = read_bundle_runs(dir);
-  if (!runs.error.empty()) {
-    out.error = runs.error;
-    return out;
-  }
+namespace {
+
+// The cells' lines, or why an ok run's summary could not be read.
+std::string cell_lines(const BundleRuns& runs, std::vector<CellLine>& out) {
   std::map<std::pair<std::string, std::string>, CellLine> lines;  // (point, trace) -> its line
   for (const RunFacts& r : runs.runs) {
     CellLine& line = lines[{r.cell, r.trace_name()}];
@@ -23,15 +20,22 @@ BundleCells read_bundle_cells(const std::string& dir) {
     line.counted = r.trace == TraceMode::counted;
     RunFigures figures;
     if (r.status == RunStatus::ok) {
-      if (!r.summary) {  // an ok run keeps its summary: a bundle without it is broken
-        out.error = r.summary_error;
-        return out;
-      }
+      if (!r.summary) return r.summary_error;  // an ok run keeps its summary
       figures = figures_of(*r.summary);
     }
     line.add_run(r.status == RunStatus::ok, figures);
   }
-  for (const auto& cell : ordered_cells(runs.runs)) out.lines.push_back(std::move(lines[cell]));
+  for (const auto& cell : ordered_cells(runs.runs)) out.push_back(std::move(lines[cell]));
+  return "";
+}
+
+}  // namespace
+
+BundleCells read_bundle_cells(const std::string& dir) {
+  BundleCells out;
+  const BundleRuns runs = read_bundle_runs(dir);
+  out.error = runs.error.empty() ? cell_lines(runs, out.lines) : runs.error;
+  out.validity = runs.judgement.get();
   return out;
 }
 

@@ -117,7 +117,7 @@ std::set<std::string> clean_collectors(const RunDocument& run) {
 }
 
 BundleRuns read_bundle_runs(const std::string& dir) {
-  BundleRuns out;
+  BundleRuns out(dir);
   const auto bundle = BundleReader::open(dir);
   if (!bundle) {
     out.error = bundle.error().message;

@@ -13,6 +13,7 @@
 #include "jbench/bundle/bundle_validity.h"
 #include "jbench/cli/cli.h"
 #include "jbench/common/table.h"
+#include "jbench/common/text.h"
 #include "jbench/html_pages/attribution_html.h"
 #include "jbench/overhead_report/bundle_cells.h"
 #include "jbench/overhead_report/bundle_runs.h"
@@ -33,27 +34,6 @@ struct ReportOptions {
   bool cells = false;
 };
 
-int overhead_only(const ReportOptions& o) {
-  const auto runs = overhead_report::read_bundle_runs(o.bundle);
-  if (!runs.error.empty()) {
-    std::cerr << "jbench: error: " << runs.error << '\n';
-    return kExitUsage;
-  }
-  const auto overhead = overhead_report::compute_overhead(runs.runs);
-  if (o.format == "json") {
-    auto j = overhead_report::overhead_to_json(overhead);
-    j["bundle_status"] = runs.bundle_status;
-    std::cout << j.dump(2) << '\n';
-  } else {
-    if (runs.bundle_status != "complete") {
-      std::cout << "note: the bundle's status is '" << runs.bundle_status
-                << "': figures come from its successful runs only\n\n";
-    }
-    std::cout << overhead_report::overhead_to_text(overhead);
-  }
-  return kExitOk;
-}
-
 // Exit 1 for an invalid bundle the user did not allow, saying why.
 int refuse_invalid(const ReportOptions& o, const std::vector<std::string>& reasons) {
   std::cerr << fmt::format(
@@ -63,11 +43,49 @@ int refuse_invalid(const ReportOptions& o, const std::vector<std::string>& reaso
   return kExitCheckFailed;
 }
 
+// Whether to refuse the bundle as invalid: every reading judges it (bundle_runs.h), and an
+// invalid bundle is refused before any error its reading met, since an edited bundle is often
+// both and that it is invalid is what its user must hear. A directory without a manifest is no
+// bundle: its reading error is the answer.
+std::optional<int> refused(const ReportOptions& o, const BundleValidity& validity,
+                           bool read_failed) {
+  if (validity.valid || o.allow_invalid) return std::nullopt;
+  if (read_failed && !has_manifest(o.bundle)) return std::nullopt;
+  return refuse_invalid(o, validity.reasons);
+}
+
+int overhead_only(const ReportOptions& o) {
+  const auto runs = overhead_report::read_bundle_runs(o.bundle);
+  const BundleValidity& validity = runs.judgement.get();
+  if (const auto code = refused(o, validity, !runs.error.empty())) return *code;
+  if (!runs.error.empty()) {
+    std::cerr << "jbench: error: " << runs.error << '\n';
+    return kExitUsage;
+  }
+  const auto overhead = overhead_report::compute_overhead(runs.runs);
+  if (o.format == "json") {
+    auto j = overhead_report::overhead_to_json(overhead);
+    j["bundle_status"] = runs.bundle_status;
+    j["bundle_valid"] = validity.valid;
+    if (!validity.valid) j["invalid_because"] = validity.reasons;
+    std::cout << j.dump(2) << '\n';
+    return kExitOk;
+  }
+  std::string text;
+  if (runs.bundle_status != "complete") {
+    text = "note: the bundle's status is '" + runs.bundle_status +
+           "': figures come from its successful runs only\n\n";
+  }
+  text += overhead_report::overhead_to_text(overhead);
+  std::cout << (validity.valid ? text : mark_every_line(text, "[INVALID BUNDLE] "));
+  return kExitOk;
+}
+
 // The bundle's cells table, as `jbench run` printed it; evidence only from a valid bundle.
 int cells_table(const ReportOptions& o) {
-  const BundleValidity validity = judge_bundle(o.bundle, /*check_sums=*/true);
-  if (!validity.valid && !o.allow_invalid) return refuse_invalid(o, validity.reasons);
   const auto cells = overhead_report::read_bundle_cells(o.bundle);
+  const BundleValidity& validity = cells.validity;
+  if (const auto code = refused(o, validity, !cells.error.empty())) return *code;
   if (!cells.error.empty()) {
     std::cerr << "jbench: error: " << cells.error << '\n';
     return kExitUsage;
@@ -105,19 +123,15 @@ int run_report(ReportOptions o) {
   if (o.overhead_only) return overhead_only(o);
   if (o.cells) return cells_table(o);
   const auto bundle = attribution::read_bundle_accounts(o.bundle, {});
+  if (const auto code = refused(o, {bundle.valid, bundle.invalid_because}, !bundle.error.empty())) {
+    return *code;
+  }
   if (!bundle.error.empty()) {
-    // An edited bundle may be unreadable too: that it is invalid is what its user must hear
-    // (a directory without a manifest is no bundle, and bad input).
-    const BundleValidity validity = judge_bundle(o.bundle, /*check_sums=*/true);
-    if (has_manifest(o.bundle) && !validity.valid && !o.allow_invalid) {
-      return refuse_invalid(o, validity.reasons);
-    }
     // A run's error names its file inside the bundle; the manifest's names the bundle already.
     const bool named = bundle.error.find(o.bundle) != std::string::npos;
     std::cerr << "jbench: error: " << (named ? "" : o.bundle + "/") << bundle.error << '\n';
     return kExitUsage;
   }
-  if (!bundle.valid && !o.allow_invalid) return refuse_invalid(o, bundle.invalid_because);
   const auto analysis = attribution::analyse(bundle);
   const auto json = attribution::attribution_to_json(analysis);
   if (!o.html.empty()) {

@@ -45,6 +45,9 @@ BundleValidity judge_bundle(const std::string& dir, bool check_sums) {
   return out;
 }
 
+BundleJudgement::BundleJudgement(const std::string& bundle_dir)
+    : verdict_(std::async(std::launch::async, judge_bundle, bundle_dir, true).share()) {}
+
 bool has_manifest(const std::string& bundle_dir) {
   std::error_code ec;
   return std::filesystem::is_regular_file(bundle_dir + "/manifest.json", ec);

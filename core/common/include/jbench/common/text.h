@@ -34,6 +34,10 @@ std::size_t edit_distance(std::string_view a, std::string_view b);
 std::optional<std::string> closest_match(std::string_view word,
                                          std::span<const std::string_view> candidates);
 
+// `text` with `mark` before every line: a report of an invalid bundle says so on each line, so that
+// no line quoted alone passes for evidence.
+std::string mark_every_line(std::string_view text, std::string_view mark);
+
 // "a, b or c" — for messages that list the accepted values.
 std::string join_alternatives(std::span<const std::string_view> items);
 

@@ -19,7 +19,6 @@ namespace jbench::attribution {
 
 struct ReadOptions {
   unsigned threads = 2;
-  bool check_sums = true;  // SHA256SUMS against the files (an edited bundle is invalid)
 };
 
 struct BundleAccounts {
@@ -33,6 +32,8 @@ struct BundleAccounts {
   // The project's own counters, every mode (report/project_counters.h).
   std::vector<overhead_report::ProjectCounterRow> project_counters;
   std::vector<std::string> skipped;  // traced runs not accounted, each with why
+  // Whether it may be read as evidence (judge_bundle, every checksum), judged whether or not it
+  // could be read: an edited bundle is often both.
   bool valid = true;
   std::vector<std::string> invalid_because;
   std::string error;                  // why the bundle could not be read; empty when it could

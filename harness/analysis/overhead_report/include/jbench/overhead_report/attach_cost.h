@@ -17,7 +17,8 @@ struct AttachCost {
   std::string source() const;   // "measured: median of N traced runs' tracer attach in <bundle>"
 };
 
-// From one bundle; nullopt when it has no traced run whose tracer attached, or is unreadable.
+// From one bundle; nullopt when it has no traced run whose tracer attached, is unreadable or is
+// invalid (bundle_validity.h).
 std::optional<AttachCost> attach_cost(const std::string& bundle_dir);
 
 // From the newest of the five newest bundles under `bundles_dir` (by their manifests'

@@ -6,13 +6,15 @@
 #include <string>
 #include <vector>
 
+#include "jbench/bundle/bundle_validity.h"
 #include "jbench/run_summaries/summary.h"
 
 namespace jbench::overhead_report {
 
 struct BundleCells {
   std::vector<CellLine> lines;
-  std::string error;  // why the bundle could not be read; empty on success
+  std::string error;        // why the bundle could not be read; empty on success
+  BundleValidity validity;  // judged either way (bundle_runs.h)
 };
 
 BundleCells read_bundle_cells(const std::string& bundle_dir);

@@ -1,17 +1,24 @@
 // Reading what the overhead report needs from a bundle: each run's identity, block, order,
-// status and throughput (manifest.json and runs/<id>/run.json).
+// status and throughput (manifest.json and runs/<id>/run.json), each ok run's summary, and
+// whether the bundle may be read as evidence at all, judged once while the runs are read.
 #pragma once
 
 #include <set>
 #include <string>
 #include <vector>
 
+#include "jbench/bundle/bundle_validity.h"
 #include "jbench/model/documents.h"
 #include "jbench/overhead_report/overhead.h"
 
 namespace jbench::overhead_report {
 
 struct BundleRuns {
+  explicit BundleRuns(const std::string& bundle_dir) : judgement(bundle_dir) {}
+
+  // Judged whether or not the runs could be read: an edited bundle is often both invalid and
+  // unreadable, and that it is invalid is what its reader must hear first.
+  BundleJudgement judgement;
   std::vector<RunFacts> runs;
   std::string error;  // why the bundle could not be read; empty on success
   std::string bundle_status;

@@ -4,11 +4,19 @@
 //   BundleValidity v = judge_bundle("bundles/nightly-42", /*check_sums=*/true);
 //   if (!v.valid) refuse(v.reasons);   // unless the user asked for --allow-invalid
 //
+// The readers judge once per bundle, while they read it (BundleJudgement):
+//
+//   BundleJudgement judgement(dir);                 // the checksums are read on a thread of their
+//   own
+//   ... read the bundle ...
+//   if (!judgement.get().valid) refuse(judgement.get().reasons);
+//
 // A bundle is invalid when its directory is named *.invalid (the run that wrote it found it
 // invalid), when validation.json is missing, unreadable or says not valid, or (check_sums) when a
 // file no longer matches SHA256SUMS: an edited bundle.
 #pragma once
 
+#include <future>
 #include <string>
 #include <vector>
 
@@ -20,6 +28,18 @@ struct BundleValidity {
 };
 
 BundleValidity judge_bundle(const std::string& bundle_dir, bool check_sums);
+
+// judge_bundle with every checksum, begun on a thread of its own when made, so that the reading
+// of the bundle goes on meanwhile, and awaited where the verdict is needed. Copies share the one
+// judgement; the last one waits for it to end.
+class BundleJudgement {
+ public:
+  explicit BundleJudgement(const std::string& bundle_dir);
+  const BundleValidity& get() const { return verdict_.get(); }
+
+ private:
+  std::shared_future<BundleValidity> verdict_;
+};
 
 // Whether the directory holds a manifest.json: a performance bundle, whatever its state.
 bool has_manifest(const std::string& bundle_dir);
