@@ -298,10 +298,12 @@ TEST_F(RunAttribution, a_planted_sleep_is_named_as_a_blocked_wait_within_the_wor
   // between the worker's clock reads and the call, and the time the hypervisor took the vCPU
   // away there (steal), both of which the guest's scheduler books as on-CPU time: 0.1% of the
   // window on an oversubscribed host (the suite at -j3), 1.2% once in a fresh clone's CI on a
-  // quiet VM, so 2% is left for them.
+  // quiet VM, 2.1% in one of four runs beside two CPU hogs on 2 cores (the suite at -j2 is such
+  // a host), so 3% is left for them.
   EXPECT_GE(traced,
-            own - runnable - 0.02 - sleeps * 10'000.0 / window_ns - runs * 1'000'000.0 / window_ns)
-      << slept->dump();
+            own - runnable - 0.03 - sleeps * 10'000.0 / window_ns - runs * 1'000'000.0 / window_ns)
+      << slept->dump() << "\nthe worker's own sleeps: " << own << " of its windows (" << sleeps
+      << " sleeps, " << window_ns << " ns); waiting for a CPU: " << runnable;
   bool timer = false;
   for (const auto& w : (*full)["wait_for"]) {
     timer |= w["what"] == (*slept)["label"] &&
