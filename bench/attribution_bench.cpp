@@ -28,7 +28,7 @@ void BM_AccountFullRecords(benchmark::State& state) {
     inc.pid = kWorker.pid;
     inc.start_time_ticks = kWorker.start_time_ticks;
     run.incarnations.push_back(inc);
-    run.detail = "full";
+    run.detail = CallDetail::full;
     PhaseWindows w;
     w.begin = {0, 1'000, 2'000, 100'000'000'000};
     w.end = {1'000, 2'000, 100'000'000'000, 100'000'001'000};

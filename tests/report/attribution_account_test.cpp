@@ -10,7 +10,7 @@ namespace {
 
 constexpr IncarnationId kWorker{100, 7};
 
-RunAccount one_worker(const std::string& detail) {
+RunAccount one_worker(CallDetail detail) {
   RunAccount run;
   run.id = "w1.r1";
   run.detail = detail;
@@ -50,7 +50,7 @@ void expect_parts_sum_to_the_phase(const RunAccount& a) {
 }
 
 TEST(AttributionAccount, a_call_crossing_a_boundary_counts_once_and_its_time_where_it_was) {
-  AccountBuilder b(one_worker("full"), {windows()});
+  AccountBuilder b(one_worker(CallDetail::full), {windows()});
   b.seal_spans();
   b.add_call(call("fdatasync", 1100, 200));  // 100 in measure, 100 in teardown
   const RunAccount a = b.finish();
@@ -66,7 +66,7 @@ TEST(AttributionAccount, a_call_crossing_a_boundary_counts_once_and_its_time_whe
 }
 
 TEST(AttributionAccount, nested_spans_self_times_add_up_to_the_parent_total) {
-  AccountBuilder b(one_worker("full"), {windows()});
+  AccountBuilder b(one_worker(CallDetail::full), {windows()});
   b.add_span_begin(kWorker, 100, "a", "transaction:write", 300);
   b.add_span_begin(kWorker, 100, "b", "statement:insert", 350);
   b.add_span_end(kWorker, 100, "b", 450);
@@ -92,7 +92,7 @@ TEST(AttributionAccount, nested_spans_self_times_add_up_to_the_parent_total) {
 }
 
 TEST(AttributionAccount, full_detail_names_the_time_outside_calls_by_the_innermost_span) {
-  AccountBuilder b(one_worker("full"), {windows()});
+  AccountBuilder b(one_worker(CallDetail::full), {windows()});
   b.add_span_begin(kWorker, 100, "a", "transaction:write", 300);
   b.add_span_begin(kWorker, 100, "b", "statement:insert", 350);
   b.add_span_end(kWorker, 100, "b", 450);
@@ -113,7 +113,7 @@ TEST(AttributionAccount, full_detail_names_the_time_outside_calls_by_the_innermo
 }
 
 TEST(AttributionAccount, spans_never_take_more_than_the_time_the_calls_left) {
-  AccountBuilder b(one_worker("full"), {windows()});
+  AccountBuilder b(one_worker(CallDetail::full), {windows()});
   b.add_span_begin(kWorker, 100, "a", "statement:scan", 200);
   b.add_span_end(kWorker, 100, "a", 1200);
   b.seal_spans();
@@ -130,7 +130,7 @@ TEST(AttributionAccount, spans_never_take_more_than_the_time_the_calls_left) {
 }
 
 TEST(AttributionAccount, light_detail_leaves_span_time_in_the_rest) {
-  AccountBuilder b(one_worker("light"), {windows()});
+  AccountBuilder b(one_worker(CallDetail::light), {windows()});
   b.add_span_begin(kWorker, 100, "a", "statement:scan", 300);
   b.add_span_end(kWorker, 100, "a", 700);
   b.seal_spans();
@@ -144,7 +144,7 @@ TEST(AttributionAccount, light_detail_leaves_span_time_in_the_rest) {
 }
 
 TEST(AttributionAccount, the_bridge_writer_is_apart_and_strangers_are_not_counted) {
-  AccountBuilder b(one_worker("full"), {windows()});
+  AccountBuilder b(one_worker(CallDetail::full), {windows()});
   b.seal_spans();
   CallRecord writer = call("write", 300, 30, 101);
   writer.bridge_writer = true;
@@ -160,7 +160,7 @@ TEST(AttributionAccount, the_bridge_writer_is_apart_and_strangers_are_not_counte
 }
 
 TEST(AttributionAccount, gc_pauses_exclude_the_traced_calls_inside_them) {
-  AccountBuilder b(one_worker("full"), {windows()});
+  AccountBuilder b(one_worker(CallDetail::full), {windows()});
   b.add_gc(kWorker, 100, true, 300);
   b.add_gc(kWorker, 100, false, 500);
   b.seal_spans();
@@ -174,7 +174,7 @@ TEST(AttributionAccount, gc_pauses_exclude_the_traced_calls_inside_them) {
 }
 
 TEST(AttributionAccount, light_totals_with_each_requests_time_are_a_part_per_request) {
-  AccountBuilder b(one_worker("light"), {windows()});
+  AccountBuilder b(one_worker(CallDetail::light), {windows()});
   b.seal_spans();
   LightTotal blocked{kWorker, Phase::measure, false, "off-cpu:blocked", 5, 300, 100, {}};
   blocked.requests = {{"clock_nanosleep", 3, 240}, {"futex", 2, 60}};
@@ -193,7 +193,7 @@ TEST(AttributionAccount, light_totals_with_each_requests_time_are_a_part_per_req
 }
 
 TEST(AttributionAccount, a_wait_that_ended_with_a_wake_up_names_who_woke_it_in_the_runs_words) {
-  RunAccount run = one_worker("full");
+  RunAccount run = one_worker(CallDetail::full);
   run.incarnations[0].parent_pid = 50;
   Incarnation other;
   other.worker = 1;
@@ -231,7 +231,7 @@ TEST(AttributionAccount, a_wait_that_ended_with_a_wake_up_names_who_woke_it_in_t
 }
 
 TEST(AttributionAccount, light_excess_within_the_crossing_bound_is_taken_from_the_longest_call) {
-  AccountBuilder b(one_worker("light"), {windows()});
+  AccountBuilder b(one_worker(CallDetail::light), {windows()});
   b.seal_spans();
   b.add_light({kWorker, Phase::warmup, false, "read", 1, 150, 150, {}});  // warmup is 100 long
   const RunAccount a = b.finish();
@@ -243,7 +243,7 @@ TEST(AttributionAccount, light_excess_within_the_crossing_bound_is_taken_from_th
 }
 
 TEST(AttributionAccount, light_protocol_waits_outside_the_workers_window_are_taken_out_of_read) {
-  RunAccount run = one_worker("light");
+  RunAccount run = one_worker(CallDetail::light);
   run.incarnations[0].phases[2].own_window_ns = 600;  // the harness's measure phase is 1000 long
   AccountBuilder b(std::move(run), {windows()});
   b.seal_spans();
@@ -260,7 +260,7 @@ TEST(AttributionAccount, light_protocol_waits_outside_the_workers_window_are_tak
 }
 
 TEST(AttributionAccount, parts_beyond_the_phase_time_refuse_the_account) {
-  AccountBuilder b(one_worker("full"), {windows()});
+  AccountBuilder b(one_worker(CallDetail::full), {windows()});
   b.seal_spans();
   b.add_call(call("read", 300, 800, 100));
   b.add_call(call("read", 300, 800, 100));  // the same thread cannot be in two calls at once

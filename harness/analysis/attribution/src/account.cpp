@@ -390,21 +390,21 @@ RunAccount AccountBuilder::finish() {
     for (std::size_t p = 0; p < kPhases; ++p) {
       PhaseAccount& phase = inc.phases[p];
       phase.threads = std::max<std::uint32_t>(1, threads);
-      if (run_.detail == "light") take_protocol_waits(phase);
+      if (run_.detail == CallDetail::light) take_protocol_waits(phase);
       const std::uint64_t in_gc = gc_calls_ns_[{who, p}];
       phase.gc_ns -= std::min(phase.gc_ns, in_gc);
-      if (run_.detail == "full") split_rest_by_span(phase);
+      if (run_.detail == CallDetail::full) split_rest_by_span(phase);
       const std::uint64_t used = phase.syscall_ns() + phase.gc_ns;
       if (used <= phase.thread_ns()) continue;
       std::uint64_t excess = used - phase.thread_ns();
       // Light detail: the totals are per harness phase, whose edges lie outside the worker's own
       // window; waits off the CPU there (between the protocol's calls) are counted in the phase
       // but not in the window. The excess is taken from them first, and said.
-      if (run_.detail == "light") excess -= take_off_cpu_at_edges(phase, excess);
+      if (run_.detail == CallDetail::light) excess -= take_off_cpu_at_edges(phase, excess);
       if (excess == 0) continue;
       // Light detail: a call that entered here and ended in the next phase. Within its bound,
       // the excess is taken from the call most likely to be it (the longest), and said.
-      if (run_.detail == "light" && excess <= 2 * phase.crossing_bound_ns) {
+      if (run_.detail == CallDetail::light && excess <= 2 * phase.crossing_bound_ns) {
         auto longest = std::max_element(
             phase.calls.begin(), phase.calls.end(),
             [](const auto& a, const auto& b) { return a.second.max_ns < b.second.max_ns; });

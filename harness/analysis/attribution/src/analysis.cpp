@@ -50,7 +50,7 @@ void compare_modes(CellAttribution& light, CellAttribution& full) {
 }
 
 IncarnationRow incarnation_row(const RunAccount& a, const Incarnation& inc) {
-  IncarnationRow row{a.id, a.trace, inc.worker, inc.pid, {}};
+  IncarnationRow row{a.id, std::string(trace_mode_name(a.trace)), inc.worker, inc.pid, {}};
   for (std::size_t p = 0; p < kPhases; ++p) {
     const PhaseAccount& ph = inc.phases[p];
     PhaseRow r;
@@ -96,7 +96,7 @@ AttributionReport analyse(const BundleAccounts& bundle) {
         r.warnings.push_back(fmt::format("{}: account refused: {}", a.id, p));
       continue;
     }
-    groups[{a.cell, a.trace}].push_back(&a);
+    groups[{a.cell, std::string(trace_mode_name(a.trace))}].push_back(&a);
   }
   // (cell, mode) in the matrix's axis order, modes in the documented order (report/cell_order.h).
   std::vector<std::pair<std::string, std::string>> order;
@@ -136,7 +136,7 @@ AttributionReport analyse(const BundleAccounts& bundle) {
   for (const auto& key : order) {
     const RunAccount* a = groups[key].front();
     auto& slot = first[key.first];
-    if (!slot || (slot->trace != "full" && a->trace == "full")) slot = a;
+    if (!slot || (slot->trace != TraceMode::full && a->trace == TraceMode::full)) slot = a;
   }
   for (const auto& [cell, a] : first) {
     for (const Incarnation& inc : a->incarnations) {

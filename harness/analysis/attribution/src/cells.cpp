@@ -543,8 +543,9 @@ CellAttribution analyse_cell(const CellInputs& in) {
   c.operation_unit = in.runs.front()->operation_unit;
   c.incarnations = in.runs.front()->incarnations.size();
   gather_notes(in, c);
-  c.syscalls_attributed = std::all_of(in.runs.begin(), in.runs.end(),
-                                      [](const RunAccount* r) { return r->detail != "none"; });
+  c.syscalls_attributed = std::all_of(in.runs.begin(), in.runs.end(), [](const RunAccount* r) {
+    return r->detail != CallDetail::none;
+  });
 
   const PooledRuns p(in);
   const double n_runs = static_cast<double>(p.runs().size());

@@ -170,7 +170,7 @@ class Reader {
       RunAccount a;
       a.id = facts_.id;
       a.cell = facts_.cell;
-      a.trace = facts_.trace_name();
+      a.trace = facts_.trace;
       a.status = facts_.status;
       a.values = facts_.values;
       a.throughput = facts_.throughput;
@@ -183,7 +183,9 @@ class Reader {
       note_collector(a, spans, "spans", "spans");
       note_collector(a, doc.collector("cpu"), "cpu", "on-CPU time");
       const bool calls_ok = recorded(syscall);
-      a.detail = calls_ok ? facts_.trace_name() : "none";
+      if (calls_ok) {
+        a.detail = facts_.trace == TraceMode::full ? CallDetail::full : CallDetail::light;
+      }
       a.backend = syscall ? syscall->backend.value_or("") : "";
       // The compiled tracer's own member of its entry (docs/events.md).
       if (syscall) a.sample_hz = syscall->cpu_sample_hz;

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "jbench/common/run_status.h"
+#include "jbench/common/trace_mode.h"
 
 namespace jbench::attribution {
 
@@ -179,12 +180,16 @@ struct NotAttributed {
   std::string reason;
 };
 
+// What a run's syscall part came from: every call timed (full), the collector's totals per phase
+// (light), or nothing, when the collector did not record.
+enum class CallDetail : std::uint8_t { none, light, full };
+
 struct RunAccount {
   std::string id;
   std::string cell;  // the point without its trace mode
-  std::string trace;
+  TraceMode trace = TraceMode::baseline;
   std::optional<RunStatus> status;  // overhead_report::RunFacts::status
-  std::string detail;               // full | light | none: what the syscall part came from
+  CallDetail detail = CallDetail::none;
   std::string backend;              // the syscall backend
   std::optional<double> sample_hz;  // full, the compiled tracer: its on-CPU sampling rate
   std::string thread_roles;         // told_apart | mixed | "" (unknown)
