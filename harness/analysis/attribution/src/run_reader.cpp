@@ -257,10 +257,9 @@ class Reader {
   // The measure phase's operations from each worker's result.
   void results(RunAccount& a) {
     for (Incarnation& inc : a.incarnations) {
-      std::string unread;  // a worker that left no result counts no operations
-      const auto result = read_json_object(
-          fmt::format("{}/{}/raw/worker-{}.result.json", dir_, rel_, inc.worker), unread);
-      if (!result) continue;
+      const auto result =
+          read_json_object(fmt::format("{}/{}/raw/worker-{}.result.json", dir_, rel_, inc.worker));
+      if (!result) continue;  // a worker that left no result counts no operations
       const Json& r = *result;
       PhaseAccount& m = inc.phases[static_cast<std::size_t>(Phase::measure)];
       m.operations = r.value("transactions", std::uint64_t{0});

@@ -29,8 +29,7 @@ namespace fs = std::filesystem;
 // Every executable of the workload the bundle's provenance index names (role "exe").
 std::set<std::string> workload_binaries(const std::string& dir) {
   std::set<std::string> out;
-  std::string error;
-  auto index = read_json_object(dir + "/provenance/index.json", error);
+  auto index = read_json_object(dir + "/provenance/index.json");
   if (!index) return out;
   auto sets = index->find("binary_sets");
   if (sets == index->end() || !sets->is_array()) return out;
@@ -77,8 +76,8 @@ std::optional<std::string> read_side_matrix(const std::string& dir, const Json& 
   if (!loaded.matrix) return std::nullopt;
   std::string undeclared;
   if (loaded.matrix->workload.kind == kProcessKind) {
-    const auto plan = read_json_object(dir + "/plan.json", undeclared);
-    if (plan) undeclared = declare_from_plan(*loaded.matrix, *plan);
+    const auto plan = read_json_object(dir + "/plan.json");
+    undeclared = plan ? declare_from_plan(*loaded.matrix, *plan) : plan.error().message;
   }
   if (!undeclared.empty()) return undeclared;
   if (auto why = apply_recorded_overrides(manifest, *loaded.matrix)) return why;
@@ -127,9 +126,8 @@ CompareSide read_one_bundle(const std::string& dir) {
   side.dir = dir;
   overhead_report::BundleRuns runs = overhead_report::read_bundle_runs(dir);  // judged meanwhile
   if (!judge_side(dir, runs.judgement.get(), side)) return side;
-  std::string error;
-  auto manifest = read_json_object(dir + "/manifest.json", error);
-  if (!manifest) return unreadable(std::move(side), error);
+  auto manifest = read_json_object(dir + "/manifest.json");
+  if (!manifest) return unreadable(std::move(side), manifest.error().message);
   if (auto h = manifest->find("host"); h != manifest->end()) side.host = *h;
   side.started_utc = manifest->value("started_utc", "");
   if (auto j = manifest->find("jbench"); j != manifest->end() && j->is_object()) {

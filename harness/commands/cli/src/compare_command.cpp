@@ -38,10 +38,9 @@ bool read_aa_thresholds(const std::vector<std::string>& files, compare::CompareO
   std::vector<std::pair<std::string, nlohmann::json>> reports;
   bool ok = true;
   for (const std::string& file : files) {
-    std::string error;
-    std::optional<nlohmann::json> doc = read_json_object(file, error);
+    auto doc = read_json_object(file);
     if (!doc) {
-      std::cerr << "jbench: error: --thresholds-from: " << error << '\n';
+      std::cerr << "jbench: error: --thresholds-from: " << doc.error().message << '\n';
       ok = false;
       continue;
     }

@@ -8,16 +8,12 @@
 
 namespace jbench {
 
-std::optional<nlohmann::json> read_json_object(const std::string& path, std::string& error) {
+Result<nlohmann::json> read_json_object(const std::string& path) {
   std::ifstream in(path);
-  if (!in) {
-    error = fmt::format("cannot read {}", path);
-    return std::nullopt;
-  }
+  if (!in) return Error{fmt::format("cannot read {}", path), 0, ErrorKind::input};
   nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
   if (j.is_discarded() || !j.is_object()) {
-    error = fmt::format("{} is not a JSON object", path);
-    return std::nullopt;
+    return Error{fmt::format("{} is not a JSON object", path), 0, ErrorKind::input};
   }
   return j;
 }

@@ -75,13 +75,12 @@ std::optional<ShardFacts> read_shard(const std::string& dir, std::vector<MergeFi
   }
   ShardFacts facts;
   facts.source = dir;
-  std::string error;
   for (auto [file, doc] :
        {std::pair{"manifest.json", &facts.manifest}, std::pair{"plan.json", &facts.plan},
         std::pair{"provenance/index.json", &facts.provenance_index}}) {
-    auto read = read_json_object(dir + "/" + file, error);
+    auto read = read_json_object(dir + "/" + file);
     if (!read) {
-      findings.push_back({"merge.unreadable", error});
+      findings.push_back({"merge.unreadable", read.error().message});
       return std::nullopt;
     }
     *doc = std::move(*read);

@@ -4,16 +4,9 @@
 
 namespace jbench::model {
 
-Result<nlohmann::json> read_document(const std::string& path) {
-  std::string error;
-  auto doc = read_json_object(path, error);
-  if (!doc) return Error{error, 0, ErrorKind::input};
-  return std::move(*doc);
-}
-
 Result<BundleReader> BundleReader::open(const std::string& dir) {
   const std::string path = dir + "/manifest.json";
-  auto doc = read_document(path);
+  auto doc = read_json_object(path);
   if (!doc) return doc.error();
   auto manifest = read_manifest(*doc, path);
   if (!manifest) return manifest.error();
@@ -22,7 +15,7 @@ Result<BundleReader> BundleReader::open(const std::string& dir) {
 
 Result<Plan> BundleReader::plan() const {
   const std::string path = dir_ + "/plan.json";
-  auto doc = read_document(path);
+  auto doc = read_json_object(path);
   if (!doc) return doc.error();
   return read_plan(*doc, path);
 }
@@ -31,14 +24,14 @@ std::string BundleReader::run_dir(const std::string& id) const { return dir_ + "
 
 Result<RunDocument> BundleReader::run(const std::string& id) const {
   const std::string path = run_dir(id) + "/run.json";
-  auto doc = read_document(path);
+  auto doc = read_json_object(path);
   if (!doc) return doc.error();
   return read_run_document(*doc, path);
 }
 
 Result<Summary> BundleReader::summary(const std::string& id) const {
   const std::string path = run_dir(id) + "/summary.json";
-  auto doc = read_document(path);
+  auto doc = read_json_object(path);
   if (!doc) return doc.error();
   return read_summary(*doc, path);
 }

@@ -1,9 +1,8 @@
 // One JSON document of a bundle read whole (manifest.json, run.json, summary.json, a worker's
-// result), for every reader of bundles: the object, or nullopt with why it is not one; and the
-// two lookups every reader of those documents makes.
+// result), for every reader of bundles: the object, or an input error saying why it is not one;
+// and the two lookups every reader of those documents makes.
 //
-//   std::string error;
-//   auto run = read_json_object(dir + "/run.json", error);  // error: "cannot read <path>", ...
+//   auto run = read_json_object(dir + "/run.json");  // run.error(): "cannot read <path>", ...
 //   auto t = decimal_at(run->at("boundaries"), "measure_start_ns");  // "123" -> 123
 //   const nlohmann::json* syscall = collector_entry(*run, "syscall");
 #pragma once
@@ -14,9 +13,11 @@
 #include <string>
 #include <string_view>
 
+#include "jbench/common/result.h"
+
 namespace jbench {
 
-std::optional<nlohmann::json> read_json_object(const std::string& path, std::string& error);
+Result<nlohmann::json> read_json_object(const std::string& path);
 
 // A 64-bit value written as a canonical decimal string (jbench/stats/decimal.h); nullopt for
 // anything else, a null included.

@@ -42,7 +42,4 @@ class BundleReader {
   Manifest manifest_;
 };
 
-// A document of a bundle read and parsed: an input error naming the path when it cannot be.
-Result<nlohmann::json> read_document(const std::string& path);
-
 }  // namespace jbench::model
