@@ -162,16 +162,16 @@ TEST(PlanShard, the_shards_plans_together_run_every_run_once_in_the_whole_plans_
 }
 
 TEST(PlanShard, shard_specs_are_k_of_n_counted_from_zero) {
-  std::string error;
-  auto s = parse_shard("2/4", error);
-  ASSERT_TRUE(s) << error;
+  auto s = parse_shard("2/4");
+  ASSERT_TRUE(s) << s.error().message;
   EXPECT_EQ(s->index, 2u);
   EXPECT_EQ(s->count, 4u);
-  EXPECT_TRUE(parse_shard("0/1", error));
+  EXPECT_TRUE(parse_shard("0/1"));
   for (const char* bad : {"4/4", "1/0", "-1/4", "2", "a/b", "2/4/8", " 1/4", "1/5000", "/4"}) {
-    error.clear();
-    EXPECT_FALSE(parse_shard(bad, error)) << bad;
-    EXPECT_FALSE(error.empty()) << bad;
+    const auto refused = parse_shard(bad);
+    ASSERT_FALSE(refused) << bad;
+    EXPECT_NE(refused.error().message.find(bad), std::string::npos) << refused.error().message;
+    EXPECT_EQ(refused.error().kind, ErrorKind::input);
   }
 }
 
@@ -181,29 +181,31 @@ TEST(PlanShard, schedulers_number_shards_through_their_environment) {
     auto it = vars.find(name);
     return it == vars.end() ? std::nullopt : std::optional<std::string>(it->second);
   };
-  std::string error;
-  EXPECT_FALSE(resolve_shard("slurm", env, error));
-  EXPECT_NE(error.find("SLURM_ARRAY_TASK_ID"), std::string::npos) << error;
+  const auto error_of = [&](std::string_view text) {
+    const auto r = resolve_shard(text, env);
+    return r ? std::string("(resolved)") : r.error().message;
+  };
+  EXPECT_NE(error_of("slurm").find("SLURM_ARRAY_TASK_ID"), std::string::npos);
   vars = {{"SLURM_ARRAY_TASK_ID", "3"}, {"SLURM_ARRAY_TASK_COUNT", "4"}};
-  auto s = resolve_shard("slurm", env, error);
-  ASSERT_TRUE(s) << error;
+  auto s = resolve_shard("slurm", env);
+  ASSERT_TRUE(s) << s.error().message;
   EXPECT_EQ(s->index, 3u);
   EXPECT_EQ(s->count, 4u);
   vars = {{"SLURM_ARRAY_TASK_ID", "4"}, {"SLURM_ARRAY_TASK_COUNT", "4"}};
-  EXPECT_FALSE(resolve_shard("slurm", env, error));
-  EXPECT_NE(error.find("numbered 0 to 3"), std::string::npos) << error;
+  EXPECT_EQ(error_of("slurm"),
+            "'slurm' (SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT): '4/4': shards are numbered 0 "
+            "to 3");
 
-  EXPECT_FALSE(resolve_shard("k8s/8", env, error));
-  EXPECT_NE(error.find("JOB_COMPLETION_INDEX"), std::string::npos) << error;
+  EXPECT_NE(error_of("k8s/8").find("JOB_COMPLETION_INDEX"), std::string::npos);
   vars = {{"JOB_COMPLETION_INDEX", "5"}};
-  s = resolve_shard("k8s/8", env, error);
-  ASSERT_TRUE(s) << error;
+  s = resolve_shard("k8s/8", env);
+  ASSERT_TRUE(s) << s.error().message;
   EXPECT_EQ(s->index, 5u);
   EXPECT_EQ(s->count, 8u);
-  EXPECT_FALSE(resolve_shard("k8s/5", env, error));  // index 5 of 5 shards
-  EXPECT_FALSE(resolve_shard("k8s/", env, error));
+  EXPECT_FALSE(resolve_shard("k8s/5", env));  // index 5 of 5 shards
+  EXPECT_FALSE(resolve_shard("k8s/", env));
   // Plain K/N ignores the environment.
-  s = resolve_shard("1/2", env, error);
+  s = resolve_shard("1/2", env);
   ASSERT_TRUE(s);
   EXPECT_EQ(s->index, 1u);
 }

@@ -96,18 +96,15 @@ std::optional<Plan> make_plan_from(const PlanInput& input, const std::string& bu
   }
   std::optional<ShardSpec> shard;
   if (!input.shard.empty()) {
-    std::string error;
-    shard = resolve_shard(
-        input.shard,
-        [](const char* name) -> std::optional<std::string> {
-          const char* v = std::getenv(name);
-          return v ? std::optional<std::string>(v) : std::nullopt;
-        },
-        error);
-    if (!shard) {
-      std::cerr << "jbench: error: --shard " << error << '\n';
+    auto resolved = resolve_shard(input.shard, [](const char* name) -> std::optional<std::string> {
+      const char* v = std::getenv(name);
+      return v ? std::optional<std::string>(v) : std::nullopt;
+    });
+    if (!resolved) {
+      std::cerr << "jbench: error: --shard " << resolved.error().message << '\n';
       return std::nullopt;
     }
+    shard = *resolved;
   }
   Plan plan = make_plan(*loaded.matrix, filters.filters, host, options);
   if (shard) return shard_plan(plan, *shard);

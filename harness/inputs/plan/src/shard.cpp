@@ -26,51 +26,43 @@ std::optional<std::uint32_t> number(std::string_view s) {
 
 }  // namespace
 
-std::optional<ShardSpec> parse_shard(std::string_view text, std::string& error) {
+Result<ShardSpec> parse_shard(std::string_view text) {
   const auto slash = text.find('/');
   const auto k = slash == std::string_view::npos ? std::nullopt : number(text.substr(0, slash));
   const auto n = slash == std::string_view::npos ? std::nullopt : number(text.substr(slash + 1));
-  if (!k || !n) {
-    error = fmt::format("'{}' is not K/N (shard K of N, K from 0 to N-1)", text);
-    return std::nullopt;
-  }
-  if (*n < 1 || *n > kMaxShards) {
-    error = fmt::format("'{}': N must be in 1..{}", text, kMaxShards);
-    return std::nullopt;
-  }
-  if (*k >= *n) {
-    error = fmt::format("'{}': shards are numbered 0 to {}", text, *n - 1);
-    return std::nullopt;
-  }
+  const auto bad = [](std::string message) {
+    return Error{std::move(message), 0, ErrorKind::input};
+  };
+  if (!k || !n) return bad(fmt::format("'{}' is not K/N (shard K of N, K from 0 to N-1)", text));
+  if (*n < 1 || *n > kMaxShards)
+    return bad(fmt::format("'{}': N must be in 1..{}", text, kMaxShards));
+  if (*k >= *n) return bad(fmt::format("'{}': shards are numbered 0 to {}", text, *n - 1));
   return ShardSpec{*k, *n};
 }
 
-std::optional<ShardSpec> resolve_shard(
-    std::string_view text, const std::function<std::optional<std::string>(const char*)>& env,
-    std::string& error) {
-  const auto variable = [&](const char* name) -> std::optional<std::string> {
-    auto v = env(name);
-    if (!v) error = fmt::format("'{}' needs {} in the environment, which is not set", text, name);
-    return v;
+Result<ShardSpec> resolve_shard(std::string_view text,
+                                const std::function<std::optional<std::string>(const char*)>& env) {
+  const auto unset = [text](const char* name) {
+    return Error{fmt::format("'{}' needs {} in the environment, which is not set", text, name), 0,
+                 ErrorKind::input};
   };
   if (text == "slurm") {
-    auto k = variable("SLURM_ARRAY_TASK_ID");
-    if (!k) return std::nullopt;
-    auto n = variable("SLURM_ARRAY_TASK_COUNT");
-    if (!n) return std::nullopt;
-    auto spec = parse_shard(*k + "/" + *n, error);
-    if (!spec)
-      error = fmt::format("'slurm' (SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT): {}", error);
+    const auto k = env("SLURM_ARRAY_TASK_ID");
+    if (!k) return unset("SLURM_ARRAY_TASK_ID");
+    const auto n = env("SLURM_ARRAY_TASK_COUNT");
+    if (!n) return unset("SLURM_ARRAY_TASK_COUNT");
+    auto spec = parse_shard(*k + "/" + *n);
+    if (!spec) return spec.error().within("'slurm' (SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT)");
     return spec;
   }
   if (text.starts_with("k8s/")) {
-    auto k = variable("JOB_COMPLETION_INDEX");
-    if (!k) return std::nullopt;
-    auto spec = parse_shard(*k + "/" + std::string(text.substr(4)), error);
-    if (!spec) error = fmt::format("'{}' (JOB_COMPLETION_INDEX/N): {}", text, error);
+    const auto k = env("JOB_COMPLETION_INDEX");
+    if (!k) return unset("JOB_COMPLETION_INDEX");
+    auto spec = parse_shard(*k + "/" + std::string(text.substr(4)));
+    if (!spec) return spec.error().within(fmt::format("'{}' (JOB_COMPLETION_INDEX/N)", text));
     return spec;
   }
-  return parse_shard(text, error);
+  return parse_shard(text);
 }
 
 std::uint64_t block_estimate_ms(const Plan& plan, const Block& block) {

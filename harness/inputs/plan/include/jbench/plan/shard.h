@@ -18,14 +18,15 @@
 #include <string_view>
 #include <vector>
 
+#include "jbench/common/result.h"
 #include "jbench/plan/plan.h"
 
 namespace jbench {
 
 inline constexpr std::uint32_t kMaxShards = 4096;
 
-// "K/N" with 0 <= K < N <= kMaxShards; nullopt with `error` set otherwise.
-std::optional<ShardSpec> parse_shard(std::string_view text, std::string& error);
+// "K/N" with 0 <= K < N <= kMaxShards; an input error saying what is wrong otherwise.
+Result<ShardSpec> parse_shard(std::string_view text);
 
 // What `--shard` accepts, the scheduler's own numbering read from its environment through `env`
 // (nullopt for a variable that is not set):
@@ -33,9 +34,8 @@ std::optional<ShardSpec> parse_shard(std::string_view text, std::string& error);
 //   "slurm"   K = SLURM_ARRAY_TASK_ID and N = SLURM_ARRAY_TASK_COUNT (a job array --array=0-(N-1));
 //   "k8s/N"   K = JOB_COMPLETION_INDEX (a Kubernetes Indexed Job), N declared, as the Job's
 //             completions, since the pod is not told it.
-std::optional<ShardSpec> resolve_shard(
-    std::string_view text, const std::function<std::optional<std::string>(const char*)>& env,
-    std::string& error);
+Result<ShardSpec> resolve_shard(std::string_view text,
+                                const std::function<std::optional<std::string>(const char*)>& env);
 
 // What a block is expected to take, in ms: its runs' phases (a fixed allowance per run when a
 // phase counts operations), the per-run allowance, and each traced run's tracer attach and
