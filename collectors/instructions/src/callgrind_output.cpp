@@ -132,7 +132,7 @@ std::optional<CallgrindTotals> parse_callgrind_totals(std::string_view text) {
   return reader.finish();
 }
 
-std::optional<CallgrindTotals> read_callgrind_totals(const std::string& path, std::string& error) {
+Result<CallgrindTotals> read_callgrind_totals(const std::string& path) {
   TotalsReader reader;
   const auto read = events::for_each_line(
       path, kMaxLineBytes,
@@ -141,13 +141,13 @@ std::optional<CallgrindTotals> read_callgrind_totals(const std::string& path, st
         return true;
       },
       [](std::size_t) {});
-  if (!read.error.empty()) {
-    error = read.error;
-    return std::nullopt;
-  }
+  if (!read.error.empty()) return Error{read.error, 0, ErrorKind::input};
   auto totals = reader.finish();
-  if (!totals) error = path + ": no events and totals lines (not callgrind output, or cut)";
-  return totals;
+  if (!totals) {
+    return Error{path + ": no events and totals lines (not callgrind output, or cut)", 0,
+                 ErrorKind::input};
+  }
+  return std::move(*totals);
 }
 
 std::vector<std::string> callgrind_command(const std::string& valgrind,

@@ -103,11 +103,11 @@ class CallgrindCollector final : public Collector {
                         i, m.pid, name));
         continue;
       }
-      std::string error;
-      const auto totals = read_callgrind_totals(path, error);
+      const auto totals = read_callgrind_totals(path);
       kept.push_back(events::keep_compressed(context_.run_dir, name));
       if (!totals || !totals->instructions()) {
-        e.fail(fmt::format("{}: no Ir total in callgrind's output {}", name, error));
+        e.fail(fmt::format("{}: no Ir total in callgrind's output {}", name,
+                           totals ? "" : totals.error().message));
         continue;
       }
       if (*totals->instructions() == 0) {

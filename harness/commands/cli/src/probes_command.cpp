@@ -124,11 +124,11 @@ int run_probes(const ProbesOptions& o) {
     s << in.rdbuf();
     text = s.str();
   }
-  std::string error;
-  const auto contract = load_probe_contract(text, error);
+  const auto contract = load_probe_contract(text);
   if (!contract) {
     std::cerr << fmt::format("jbench probes: {}: {}\n",
-                             o.contract.empty() ? "the built-in contract" : o.contract, error);
+                             o.contract.empty() ? "the built-in contract" : o.contract,
+                             contract.error().message);
     return kExitUsage;
   }
   const SdtReadResult notes = read_sdt_notes(o.binary);

@@ -46,11 +46,10 @@ void check_record(const std::string& root, const RunView& r, const std::string& 
                  fmt::format("the callgrind output {} is missing", file));
     return;
   }
-  std::string error;
-  const auto totals = collectors::read_callgrind_totals(root + "/" + file, error);
+  const auto totals = collectors::read_callgrind_totals(root + "/" + file);
   if (!totals || !totals->instructions()) {
     findings.add("counted.unreadable", file, "",
-                 error.empty() ? "callgrind's output has no Ir total" : error);
+                 totals ? "callgrind's output has no Ir total" : totals.error().message);
     return;
   }
   const auto pid = u64_at(record, "pid");

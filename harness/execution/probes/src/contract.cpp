@@ -7,11 +7,10 @@
 
 namespace jbench {
 
-std::optional<ProbeContract> load_probe_contract(const std::string& json_text, std::string& error) {
+Result<ProbeContract> load_probe_contract(const std::string& json_text) {
   const auto doc = nlohmann::json::parse(json_text, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded() || !doc.is_object()) {
-    error = "the contract is not a JSON object";
-    return std::nullopt;
+    return Error{"the contract is not a JSON object", 0, ErrorKind::input};
   }
   try {
     ProbeContract c;
@@ -29,8 +28,8 @@ std::optional<ProbeContract> load_probe_contract(const std::string& json_text, s
     }
     return c;
   } catch (const nlohmann::json::exception& e) {
-    error = fmt::format("the contract lacks a field or has the wrong type: {}", e.what());
-    return std::nullopt;
+    return Error{fmt::format("the contract lacks a field or has the wrong type: {}", e.what()), 0,
+                 ErrorKind::input};
   }
 }
 

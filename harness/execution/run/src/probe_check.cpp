@@ -22,9 +22,10 @@ bool is_elf(const std::string& path) {
 
 std::string probe_contract_problem(const std::string& worker, const std::string& bridge_library) {
   const std::string target = is_elf(worker) ? worker : bridge_library;
-  std::string error;
-  const auto contract = load_probe_contract(bridge_contract_json(), error);
-  if (!contract) return fmt::format("the bridge's ABI contract cannot be read: {}", error);
+  const auto contract = load_probe_contract(bridge_contract_json());
+  if (!contract) {
+    return fmt::format("the bridge's ABI contract cannot be read: {}", contract.error().message);
+  }
   const auto notes = read_sdt_notes(target);
   if (!notes.error.empty()) return fmt::format("{}: {}", target, notes.error);
   // Neither the ABI note nor a single probe: the bridge is not in the binary at all, which is

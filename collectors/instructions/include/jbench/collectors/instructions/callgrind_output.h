@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include "jbench/common/result.h"
+
 namespace jbench::collectors {
 
 struct CallgrindTotals {
@@ -35,8 +37,8 @@ bool is_allocation_function(std::string_view name);
 std::optional<CallgrindTotals> parse_callgrind_totals(std::string_view text);
 
 // The same of a file as a run keeps it, plain or compressed (jbench/events/compressed_file.h);
-// nullopt with `error` when it cannot be read or holds no totals.
-std::optional<CallgrindTotals> read_callgrind_totals(const std::string& path, std::string& error);
+// an input error saying why when it cannot be read or holds no totals.
+Result<CallgrindTotals> read_callgrind_totals(const std::string& path);
 
 // The valgrind command a worker runs in: callgrind with instrumentation and collection off until
 // the bridge's measure phase switches them on, following exec (a launcher script that execs its

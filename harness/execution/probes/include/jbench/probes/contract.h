@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "jbench/common/result.h"
 #include "jbench/probes/stapsdt.h"
 
 namespace jbench {
@@ -34,8 +35,8 @@ struct ProbeFinding {
 // manifests/bridge-abi-v1.json as compiled into jbench.
 const std::string& bridge_contract_json();
 
-// Parses a contract document; nullopt with `error` set if it is not one.
-std::optional<ProbeContract> load_probe_contract(const std::string& json_text, std::string& error);
+// Parses a contract document; an input error saying why if it is not one.
+Result<ProbeContract> load_probe_contract(const std::string& json_text);
 
 // What keeps `notes` from carrying `contract`'s probes. Empty: the binary honours the contract.
 std::vector<ProbeFinding> check_probes(const ProbeContract& contract, const SdtReadResult& notes);
