@@ -217,8 +217,8 @@ TEST(CompareRules, two_repetitions_are_too_few_for_a_verdict) {
 TEST(CompareRules, another_host_or_build_is_refused_unless_the_build_is_allowed) {
   auto a = side("a", {100, 101, 99});
   auto other_host = side("b", {100, 101, 99});
-  other_host.host["cpu_model"] = "Y";
-  other_host.host["memory_total_mib"] = 2000;
+  other_host.host.cpu_model = "Y";
+  other_host.host.memory_total_mib = 2000;
   Comparison host = compare_bundles(a, other_host, {});
   EXPECT_EQ(host.outcome, CompareOutcome::refused);
   EXPECT_EQ(exit_code_of(host.outcome), 2);

@@ -28,7 +28,9 @@ inline CompareSide hand_made_side(const std::string& dir, const std::string& met
   LoadedMatrix m = parse_matrix(kMatrix, "m.yaml");
   EXPECT_TRUE(m.matrix) << format_diagnostics(m.diagnostics);
   s.matrix = std::move(m.matrix);
-  s.host = {{"cpu_model", "X"}, {"cpus_usable", 2}, {"memory_total_mib", 1000}};
+  s.host.cpu_model = "X";
+  s.host.cpus_usable = "2";
+  s.host.memory_total_mib = 1000;
   s.workload_binaries = {"abc /bin/worker"};
   SideCell& c = s.cells["w1.d.baseline"];
   c.runs = c.ok = values.size();

@@ -103,7 +103,8 @@ Trial trial(const Recorded& r, std::size_t reps, double d, SplitMix64& rng) {
   cand.dir = "candidate";
   base.valid = cand.valid = true;
   base.matrix = cand.matrix = nightly_matrix();
-  base.host = cand.host = {{"cpu_model", "recorded"}, {"cpus_usable", 2}};
+  base.host.cpu_model = cand.host.cpu_model = "recorded";
+  base.host.cpus_usable = cand.host.cpus_usable = "2";
   base.workload_binaries = cand.workload_binaries = {"recorded jbench-sqlite-worker"};
   // Each side is the nightly's sessions, each of its share of the repetitions, as the nightly
   // runs them; compare then takes each session's median as one observation.

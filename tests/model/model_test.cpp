@@ -210,6 +210,30 @@ TEST(BundleModel, a_wrong_collector_figure_is_named_by_its_pointer) {
       "count: expected a non-negative integer, found \"x\"");
 }
 
+// A host's class as compare, history and merge hold bundles to it: each fact's text, a fact the
+// host could not read as its {"unavailable": why} record, and a fact of another type named.
+TEST(BundleModel, a_hosts_class_keeps_what_it_could_not_read) {
+  const json manifest = {
+      {"host",
+       {{"cpu_model", {{"unavailable", "no 'model name' line in /proc/cpuinfo"}}},
+        {"cpus_usable", 2},
+        {"memory_total_mib", {{"unavailable", "no MemTotal line"}}},
+        {"kernel", {{"release", "6.1"}, {"machine", "x86_64"}, {"sysname", "Linux"}}},
+        {"hostname", "vm"}}}};
+  const auto host = model::read_manifest_host(manifest, "manifest.json");
+  ASSERT_TRUE(host) << host.error().message;
+  EXPECT_EQ(host->host_class(),
+            (std::map<std::string, std::string>{
+                {"host.cpu_model", R"({"unavailable":"no 'model name' line in /proc/cpuinfo"})"},
+                {"host.cpus_usable", "2"},
+                {"host.kernel.machine", "x86_64"},
+                {"host.kernel.release", "6.1"}}));
+  EXPECT_FALSE(host->memory_total_mib);
+  const auto wrong = model::read_manifest_host({{"host", {{"cpu_model", 5}}}}, "manifest.json");
+  ASSERT_FALSE(wrong);
+  EXPECT_EQ(wrong.error().message, "manifest.json /host/cpu_model: expected a string, found 5");
+}
+
 TEST(BundleModel, the_schema_walk_refuses_an_undeclared_member) {
   const json run_schema = read_json(source_path("manifests/run.schema.json"));
   EXPECT_TRUE(schema_declares(run_schema, "/cohort/members/*/start_time_ticks"));

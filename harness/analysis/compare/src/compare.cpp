@@ -533,7 +533,7 @@ Comparison compare_bundles(const CompareSide& base, const CompareSide& cand,
   }
   // What defines the cells, where they ran, and what ran must agree.
   compare_definitions(*base.matrix, *cand.matrix, o, c);
-  for (auto& d : differing(host_class(base.host), host_class(cand.host))) {
+  for (auto& d : differing(base.host.host_class(), cand.host.host_class())) {
     c.refusals.push_back("host: " + d);
   }
   if (auto m = memory_difference(base.host, cand.host)) c.refusals.push_back("host: " + *m);

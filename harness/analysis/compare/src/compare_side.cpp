@@ -67,7 +67,7 @@ bool judge_side(const std::string& dir, const BundleValidity& judged, CompareSid
 // The matrix that ran: the bundle's file with the settings the session replaced (a proposal's
 // side), which the manifest records, applied again so that two settings of one matrix are seen
 // as what they were. An error when they cannot be; none (and no matrix) when it does not parse.
-std::optional<std::string> read_side_matrix(const std::string& dir, const Json& manifest,
+std::optional<std::string> read_side_matrix(const std::string& dir, const model::Manifest& manifest,
                                             CompareSide& side) {
   std::ifstream in(dir + "/matrix.yaml", std::ios::binary);
   std::stringstream text;
@@ -80,7 +80,7 @@ std::optional<std::string> read_side_matrix(const std::string& dir, const Json& 
     undeclared = plan ? declare_from_plan(*loaded.matrix, *plan) : plan.error().message;
   }
   if (!undeclared.empty()) return undeclared;
-  if (auto why = apply_recorded_overrides(manifest, *loaded.matrix)) return why;
+  if (auto why = apply_recorded_overrides(manifest.overrides, *loaded.matrix)) return why;
   side.matrix = std::move(loaded.matrix);
   return std::nullopt;
 }
@@ -126,16 +126,12 @@ CompareSide read_one_bundle(const std::string& dir) {
   side.dir = dir;
   overhead_report::BundleRuns runs = overhead_report::read_bundle_runs(dir);  // judged meanwhile
   if (!judge_side(dir, runs.judgement.get(), side)) return side;
-  auto manifest = read_json_object(dir + "/manifest.json");
-  if (!manifest) return unreadable(std::move(side), manifest.error().message);
-  if (auto h = manifest->find("host"); h != manifest->end()) side.host = *h;
-  side.started_utc = manifest->value("started_utc", "");
-  if (auto j = manifest->find("jbench"); j != manifest->end() && j->is_object()) {
-    if (auto s = j->find("source"); s != j->end() && s->is_object()) {
-      side.jbench_revision = s->value("revision", "");
-    }
-  }
-  if (auto why = read_side_matrix(dir, *manifest, side)) return unreadable(std::move(side), *why);
+  if (!runs.manifest) return unreadable(std::move(side), runs.error);
+  const model::Manifest& manifest = *runs.manifest;
+  side.host = manifest.host;
+  side.started_utc = manifest.started_utc;
+  side.jbench_revision = manifest.jbench_revision;
+  if (auto why = read_side_matrix(dir, manifest, side)) return unreadable(std::move(side), *why);
   side.workload_binaries = workload_binaries(dir);
   if (!runs.error.empty()) return unreadable(std::move(side), runs.error);
   add_run_metrics(runs, side);
@@ -165,7 +161,7 @@ CompareSide read_pooled(const std::string& dir, const std::vector<std::string>& 
       continue;
     }
     auto d = cell_definition(*one.matrix);
-    auto h = host_class(one.host);
+    auto h = one.host.host_class();
     if (reference.empty()) {
       reference = members[i];
       side.matrix = one.matrix;

@@ -33,15 +33,9 @@ std::map<std::string, std::string> cell_definition(const Matrix& m) {
   return out;
 }
 
-std::optional<std::string> memory_difference(const nlohmann::json& base,
-                                             const nlohmann::json& candidate) {
-  auto mib = [](const nlohmann::json& h) -> std::optional<double> {
-    if (!h.is_object() || !h.contains("memory_total_mib") || !h["memory_total_mib"].is_number()) {
-      return std::nullopt;
-    }
-    return h["memory_total_mib"].get<double>();
-  };
-  auto b = mib(base), c = mib(candidate);
+std::optional<std::string> memory_difference(const model::Host& base,
+                                             const model::Host& candidate) {
+  const auto b = base.memory_total_mib, c = candidate.memory_total_mib;
   if (!b || !c) return std::nullopt;
   if (std::fabs(*b - *c) <= 0.05 * std::max(*b, *c)) return std::nullopt;
   return fmt::format("host.memory_total_mib: {} -> {} (more than 5% apart)", *b, *c);

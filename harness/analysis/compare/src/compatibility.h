@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "jbench/compare/compare_side.h"
-#include "jbench/provenance/host_fingerprint.h"
 
 namespace jbench::compare {
 
@@ -16,8 +15,7 @@ namespace jbench::compare {
 std::map<std::string, std::string> cell_definition(const Matrix& m);
 // The hosts' memory more than 5% apart (the same machine reports slightly different totals
 // after a kernel update), in words; nullopt when close or unknown.
-std::optional<std::string> memory_difference(const nlohmann::json& base,
-                                             const nlohmann::json& candidate);
+std::optional<std::string> memory_difference(const model::Host& base, const model::Host& candidate);
 
 // "key: base value -> candidate value" for every key whose values differ (or that one side
 // lacks), in key order. `skip_missing`: a key one side lacks is not a difference (datasets).

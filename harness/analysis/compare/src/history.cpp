@@ -66,7 +66,7 @@ std::string series_definition(const CompareSide& s) {
       if (!k.starts_with("workload.params.")) facts += k + "=" + v + "\n";
     }
   }
-  for (const auto& [k, v] : host_class(s.host)) facts += k + "=" + v + "\n";
+  for (const auto& [k, v] : s.host.host_class()) facts += k + "=" + v + "\n";
   return fmt::format("{:012x}", fnv1a64(facts) >> 16);
 }
 

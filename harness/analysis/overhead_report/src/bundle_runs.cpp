@@ -124,6 +124,7 @@ BundleRuns read_bundle_runs(const std::string& dir) {
     return out;
   }
   out.bundle_status = bundle->manifest().status;
+  out.manifest = std::make_shared<const model::Manifest>(bundle->manifest());
   const PlanOrder plan = plan_order(*bundle);
   for (const auto& entry : bundle->manifest().runs) {
     if (entry.status == RunStatus::not_run) continue;  // its figures are null: it never ran

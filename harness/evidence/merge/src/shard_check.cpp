@@ -7,8 +7,8 @@
 
 #include "jbench/matrix/load.h"
 #include "jbench/matrix/param_override.h"
+#include "jbench/model/documents.h"
 #include "jbench/plan/shard.h"
-#include "jbench/provenance/host_fingerprint.h"
 #include "json_at.h"
 
 namespace jbench::merge {
@@ -191,10 +191,11 @@ class Checker {
                       Json(workload_executables(s.provenance_index)).dump(),
                       Json(workload_executables(ref.provenance_index)).dump()));
     }
-    const auto ha = host_class(at(ref.manifest, "/host")), hb = host_class(at(s.manifest, "/host"));
-    for (const auto& [key, value] : ha) {
-      const auto other = hb.find(key);
-      const std::string theirs = other == hb.end() ? "(absent)" : other->second;
+    const auto ha = host_class_of(ref), hb = host_class_of(s);
+    if (!ha || !hb) return;
+    for (const auto& [key, value] : *ha) {
+      const auto other = hb->find(key);
+      const std::string theirs = other == hb->end() ? "(absent)" : other->second;
       if (theirs != value) {
         add("merge.host_mismatch",
             fmt::format("{} ran on a host with {} {}, {} on one with {}: their timings do not "
@@ -213,6 +214,16 @@ class Checker {
     }
   }
 
+  // A shard's host class (model::Host), or nullopt with its manifest's wrong field as a finding.
+  std::optional<std::map<std::string, std::string>> host_class_of(const ShardFacts& f) {
+    const auto host = model::read_manifest_host(f.manifest, f.source + "/manifest.json");
+    if (!host) {
+      add("merge.unreadable", host.error().message);
+      return std::nullopt;
+    }
+    return host->host_class();
+  }
+
   // The whole plan, from the first shard's matrix copy and recorded plan inputs.
   std::optional<Plan> replan(const ShardFacts& ref) {
     const std::string label = shard_label(ref);
@@ -223,7 +234,13 @@ class Checker {
                       format_diagnostics(loaded.diagnostics)));
       return std::nullopt;
     }
-    if (auto why = apply_recorded_overrides(ref.manifest, *loaded.matrix)) {
+    const auto overrides =
+        model::read_manifest_overrides(ref.manifest, ref.source + "/manifest.json");
+    if (!overrides) {
+      add("merge.unreadable", overrides.error().message);
+      return std::nullopt;
+    }
+    if (auto why = apply_recorded_overrides(*overrides, *loaded.matrix)) {
       add("merge.plan_mismatch", fmt::format("{}: {}", label, *why));
       return std::nullopt;
     }

@@ -72,15 +72,91 @@ void read_startup_steps(Fields& f, RunDocument& r) {
   }
 }
 
+// A host fact as the class compares it: its value's text, or, where it could not be read, the
+// record of why ({"unavailable": why}, host_fingerprint.h) as JSON text; a host that could not read
+// its CPU model is of another class than one that could.
+std::optional<std::string> read_fact(Fields& host, std::string_view key, bool count) {
+  if (host.holds_object(key)) {
+    const auto why = host.object(key).optional_text("unavailable");
+    return nlohmann::json{{"unavailable", why.value_or("")}}.dump();
+  }
+  if (!count) return host.optional_text(key);
+  const auto n = host.optional_count(key);
+  return n ? std::optional<std::string>(std::to_string(*n)) : std::nullopt;
+}
+
+Host read_host(Fields& manifest) {
+  Host h;
+  auto host = manifest.optional_object("host");
+  if (!host) return h;
+  h.cpu_model = read_fact(*host, "cpu_model", false);
+  h.cpus_usable = read_fact(*host, "cpus_usable", true);
+  h.clocksource = read_fact(*host, "clocksource", false);
+  if (auto kernel = host->optional_object("kernel")) {
+    h.kernel_release = kernel->optional_text("release");
+    h.kernel_machine = kernel->optional_text("machine");
+  }
+  if (!host->holds_object("memory_total_mib")) {
+    h.memory_total_mib = host->optional_number("memory_total_mib");
+  }
+  return h;
+}
+
+std::vector<MatrixOverride> read_overrides(Fields& manifest) {
+  std::vector<MatrixOverride> out;
+  auto matrix = manifest.optional_object("matrix");
+  if (!matrix) return out;
+  for (Fields o : matrix->optional_items("overrides")) {
+    out.push_back({o.text("key"), o.optional_text("file_value").value_or(""), o.text("value"),
+                   o.optional_text("by").value_or("")});
+  }
+  return out;
+}
+
 }  // namespace
+
+std::map<std::string, std::string> Host::host_class() const {
+  std::map<std::string, std::string> out;
+  const auto put = [&out](const char* key, const std::optional<std::string>& value) {
+    if (value) out[key] = *value;
+  };
+  put("host.cpu_model", cpu_model);
+  put("host.cpus_usable", cpus_usable);
+  put("host.clocksource", clocksource);
+  put("host.kernel.release", kernel_release);
+  put("host.kernel.machine", kernel_machine);
+  return out;
+}
 
 Result<Manifest> read_manifest(const nlohmann::json& doc, const std::string& file, FieldLog* log) {
   Fields f(doc, file, log);
   Manifest m;
   m.status = f.text("status");
   for (Fields run : f.items("runs")) m.runs.push_back(read_manifest_run(run));
+  m.started_utc = f.optional_text("started_utc").value_or("");
+  if (auto jbench = f.optional_object("jbench")) {
+    auto source = jbench->optional_object("source");
+    m.jbench_revision = source ? source->optional_text("revision").value_or("") : "";
+  }
+  m.host = read_host(f);
+  m.overrides = read_overrides(f);
   if (!f.ok()) return f.error();
   return m;
+}
+
+Result<Host> read_manifest_host(const nlohmann::json& manifest, const std::string& file) {
+  Fields f(manifest, file);
+  Host h = read_host(f);
+  if (!f.ok()) return f.error();
+  return h;
+}
+
+Result<std::vector<MatrixOverride>> read_manifest_overrides(const nlohmann::json& manifest,
+                                                            const std::string& file) {
+  Fields f(manifest, file);
+  auto overrides = read_overrides(f);
+  if (!f.ok()) return f.error();
+  return overrides;
 }
 
 Result<Plan> read_plan(const nlohmann::json& doc, const std::string& file, FieldLog* log) {

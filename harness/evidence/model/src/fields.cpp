@@ -75,6 +75,11 @@ const Json* Fields::find(std::string_view key, bool required) {
 
 bool Fields::has(std::string_view key) const { return object_->contains(key); }
 
+bool Fields::holds_object(std::string_view key) const {
+  const auto it = object_->find(key);
+  return it != object_->end() && it->is_object();
+}
+
 std::vector<std::string> Fields::names() const {
   std::vector<std::string> out;
   for (auto it = object_->begin(); it != object_->end(); ++it) out.push_back(it.key());

@@ -104,26 +104,4 @@ nlohmann::json host_fingerprint(const std::string& root) {
   return host;
 }
 
-namespace {
-std::string class_text(const nlohmann::json& j) {
-  return j.is_string() ? j.get<std::string>() : j.dump();
-}
-}  // namespace
-
-std::map<std::string, std::string> host_class(const nlohmann::json& host) {
-  std::map<std::string, std::string> out;
-  if (!host.is_object()) return out;
-  for (const char* key : {"cpu_model", "cpus_usable", "clocksource"}) {
-    if (host.contains(key)) out[std::string("host.") + key] = class_text(host[key]);
-  }
-  if (host.contains("kernel") && host["kernel"].is_object()) {
-    for (const char* key : {"release", "machine"}) {
-      if (host["kernel"].contains(key)) {
-        out[std::string("host.kernel.") + key] = class_text(host["kernel"][key]);
-      }
-    }
-  }
-  return out;
-}
-
 }  // namespace jbench

@@ -5,7 +5,6 @@
 
 #include <charconv>
 #include <cmath>
-#include <nlohmann/json.hpp>
 
 #include "jbench/common/file_name.h"
 #include "jbench/matrix/worker_declaration.h"
@@ -92,20 +91,13 @@ std::optional<std::string> override_param(Matrix& m, std::string_view key, std::
   return std::nullopt;
 }
 
-std::optional<std::string> apply_recorded_overrides(const nlohmann::json& manifest, Matrix& m) {
-  const auto matrix = manifest.find("matrix");
-  if (matrix == manifest.end() || !matrix->is_object()) return std::nullopt;
-  const auto overrides = matrix->find("overrides");
-  if (overrides == matrix->end() || !overrides->is_array()) return std::nullopt;
-  for (const auto& o : *overrides) {
-    if (!o.is_object() || !o.contains("key") || !o["key"].is_string()) continue;
-    const std::string key = o["key"].get<std::string>();
+std::optional<std::string> apply_recorded_overrides(const std::vector<MatrixOverride>& overrides,
+                                                    Matrix& m) {
+  for (const MatrixOverride& o : overrides) {
+    const std::string& key = o.key;
     const bool repetitions = key == "repetitions";
     if (!repetitions && !key.starts_with(kParamOverridePrefix)) continue;
-    if (!o.contains("value") || !o["value"].is_string()) {
-      return fmt::format("manifest.json records an override of {} without a value", key);
-    }
-    const std::string value = o["value"].get<std::string>();
+    const std::string& value = o.value;
     if (repetitions) {
       std::uint32_t n = 0;
       const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
@@ -115,8 +107,7 @@ std::optional<std::string> apply_recorded_overrides(const nlohmann::json& manife
       m.repetitions = n;
       continue;
     }
-    if (auto why =
-            override_param(m, key.substr(kParamOverridePrefix.size()), value, o.value("by", ""))) {
+    if (auto why = override_param(m, key.substr(kParamOverridePrefix.size()), value, o.by)) {
       return fmt::format("manifest.json's override of {} cannot be applied: {}", key, *why);
     }
   }

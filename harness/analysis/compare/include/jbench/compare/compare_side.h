@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "jbench/matrix/matrix.h"
+#include "jbench/model/documents.h"
 
 namespace jbench::compare {
 
@@ -49,7 +50,7 @@ struct CompareSide {
   bool valid = false;
   std::vector<std::string> findings;  // the validator's, when not valid
   std::optional<Matrix> matrix;
-  nlohmann::json host;                      // manifest.json /host
+  model::Host host;                         // manifest.json /host
   std::set<std::string> workload_binaries;  // "sha256 path" of every workload executable
   std::string jbench_revision;
   std::string started_utc;                // manifest.json /started_utc

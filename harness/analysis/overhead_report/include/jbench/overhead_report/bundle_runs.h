@@ -3,6 +3,7 @@
 // whether the bundle may be read as evidence at all, judged once while the runs are read.
 #pragma once
 
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -22,6 +23,7 @@ struct BundleRuns {
   std::vector<RunFacts> runs;
   std::string error;  // why the bundle could not be read; empty on success
   std::string bundle_status;
+  std::shared_ptr<const model::Manifest> manifest;  // as read, when it could be
 };
 
 BundleRuns read_bundle_runs(const std::string& bundle_dir);

@@ -11,6 +11,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -22,6 +23,7 @@
 #include "jbench/common/result.h"
 #include "jbench/common/run_status.h"
 #include "jbench/common/trace_mode.h"
+#include "jbench/matrix/matrix.h"
 #include "jbench/model/fields.h"
 
 namespace jbench::model {
@@ -42,9 +44,30 @@ struct ManifestRun {
   std::optional<std::uint64_t> shard;          // merged bundles: the shard that ran it
 };
 
+// manifest.json /host: what makes two hosts one class, and their memory. The record holds more
+// (its boot, its name); those are the session's, not the class's. A fact the host could not read
+// is the text of its {"unavailable": why} record.
+struct Host {
+  std::optional<std::string> cpu_model;
+  std::optional<std::string> cpus_usable;  // a count, as text
+  std::optional<std::string> clocksource;
+  std::optional<std::string> kernel_release;
+  std::optional<std::string> kernel_machine;
+  std::optional<double> memory_total_mib;
+
+  // What makes two hosts' timings comparable, as "host.<key>" -> its value: host.cpu_model,
+  // host.cpus_usable, host.clocksource, host.kernel.release, host.kernel.machine, those it has.
+  // Two machines of one class may differ in name, boot and memory total.
+  std::map<std::string, std::string> host_class() const;
+};
+
 struct Manifest {
   std::string status;  // complete, interrupted, ...
   std::vector<ManifestRun> runs;
+  std::string started_utc;      // empty where not given
+  std::string jbench_revision;  // /jbench/source/revision; empty where not given
+  Host host;
+  std::vector<MatrixOverride> overrides;  // /matrix/overrides: what ran is not what the file says
 };
 
 // --- plan.json ---
@@ -144,6 +167,11 @@ struct RunDocument {
 // Each reads one parsed document; `file` names it in errors, `log` collects the pointers read.
 Result<Manifest> read_manifest(const nlohmann::json& doc, const std::string& file,
                                FieldLog* log = nullptr);
+// The parts of a manifest a merge holds its shards to, read alone (the rest of a shard's manifest
+// is the merge's own business): /host and /matrix/overrides.
+Result<Host> read_manifest_host(const nlohmann::json& manifest, const std::string& file);
+Result<std::vector<MatrixOverride>> read_manifest_overrides(const nlohmann::json& manifest,
+                                                            const std::string& file);
 Result<Plan> read_plan(const nlohmann::json& doc, const std::string& file, FieldLog* log = nullptr);
 Result<RunDocument> read_run_document(const nlohmann::json& doc, const std::string& file,
                                       FieldLog* log = nullptr);

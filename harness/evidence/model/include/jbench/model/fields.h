@@ -68,6 +68,9 @@ class Fields {
   // it (a matrix's `workers: 1` reads "1").
   std::vector<std::pair<std::string, std::string>> scalar_labels(std::string_view key);
   bool has(std::string_view key) const;
+  // Whether the member is an object: for a field that is a value or an object saying why there is
+  // none (a host's fact, {"unavailable": why}).
+  bool holds_object(std::string_view key) const;
   // The object's member names, in the document's order.
   std::vector<std::string> names() const;
 

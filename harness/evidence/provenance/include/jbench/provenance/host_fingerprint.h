@@ -26,9 +26,4 @@ namespace jbench {
 // come from system calls and describe the calling process's host whatever `root` is.
 nlohmann::json host_fingerprint(const std::string& root = "");
 
-// What makes two hosts' timings comparable, as flat facts of a fingerprint: host.cpu_model,
-// host.cpus_usable, host.clocksource, host.kernel.release, host.kernel.machine. Two machines of
-// one class may differ in name, boot and memory total.
-std::map<std::string, std::string> host_class(const nlohmann::json& host);
-
 }  // namespace jbench

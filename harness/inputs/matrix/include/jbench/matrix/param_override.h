@@ -7,7 +7,6 @@
 //     fail(*why);   // an unknown key, or a value its spec refuses
 #pragma once
 
-#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -34,10 +33,11 @@ std::optional<ParamValue> param_value_from_text(const ParamSpec& spec, std::stri
 std::optional<std::string> override_param(Matrix& m, std::string_view key, std::string_view text,
                                           std::string by);
 
-// The overrides a bundle's manifest records (/matrix/overrides) applied again to the matrix read
-// from its matrix.yaml, so that whoever reads the bundle sees the matrix that ran: `repetitions`
-// and every `workload.params.<key>`; the others (limits, a proposal's rule hash) change neither
-// the plan nor a cell's definition. Why not, when one is malformed or its value does not fit.
-std::optional<std::string> apply_recorded_overrides(const nlohmann::json& manifest, Matrix& m);
+// The overrides a bundle's manifest records (/matrix/overrides, model::Manifest) applied again to
+// the matrix read from its matrix.yaml, so that whoever reads the bundle sees the matrix that ran:
+// `repetitions` and every `workload.params.<key>`; the others (limits, a proposal's rule hash)
+// change neither the plan nor a cell's definition. Why not, when a value does not fit.
+std::optional<std::string> apply_recorded_overrides(const std::vector<MatrixOverride>& overrides,
+                                                    Matrix& m);
 
 }  // namespace jbench
