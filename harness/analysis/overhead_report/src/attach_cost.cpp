@@ -19,7 +19,7 @@ std::string AttachCost::source() const {
 }
 
 std::optional<AttachCost> attach_cost(const std::string& bundle_dir) {
-  const BundleRuns read = read_bundle_runs(bundle_dir);
+  const BundleRuns read = read_bundle_runs(bundle_dir, Summaries::skipped);
   // A plan is estimated from evidence only: not from a bundle that fails its checksums.
   if (!read.error.empty() || !read.judgement.get().valid) return std::nullopt;
   std::vector<double> ns;

@@ -116,7 +116,7 @@ std::set<std::string> clean_collectors(const RunDocument& run) {
   return out;
 }
 
-BundleRuns read_bundle_runs(const std::string& dir) {
+BundleRuns read_bundle_runs(const std::string& dir, Summaries summaries) {
   BundleRuns out(dir);
   const auto bundle = BundleReader::open(dir);
   if (!bundle) {
@@ -136,7 +136,9 @@ BundleRuns read_bundle_runs(const std::string& dir) {
     out.runs.push_back(facts_of(entry, std::move(*run), plan));
     if (entry.status != RunStatus::ok) continue;
     // Every ok run keeps its summary: the readers of its figures say so when it cannot be read.
-    if (auto summary = bundle->summary(entry.id)) {
+    if (summaries == Summaries::skipped) {
+      out.runs.back().summary_error = entry.id + ": its summary.json was not read";
+    } else if (auto summary = bundle->summary(entry.id)) {
       out.runs.back().summary = std::make_shared<const model::Summary>(std::move(*summary));
     } else {
       out.runs.back().summary_error = summary.error().message;

@@ -55,7 +55,8 @@ std::optional<int> refused(const ReportOptions& o, const BundleValidity& validit
 }
 
 int overhead_only(const ReportOptions& o) {
-  const auto runs = overhead_report::read_bundle_runs(o.bundle);
+  const auto runs =
+      overhead_report::read_bundle_runs(o.bundle, overhead_report::Summaries::skipped);
   const BundleValidity& validity = runs.judgement.get();
   if (const auto code = refused(o, validity, !runs.error.empty())) return *code;
   if (!runs.error.empty()) {

@@ -26,7 +26,11 @@ struct BundleRuns {
   std::shared_ptr<const model::Manifest> manifest;  // as read, when it could be
 };
 
-BundleRuns read_bundle_runs(const std::string& bundle_dir);
+// Whether to read each ok run's summary.json: the overhead table and the attach cost need only
+// the manifest's and run.json's facts.
+enum class Summaries : std::uint8_t { read, skipped };
+
+BundleRuns read_bundle_runs(const std::string& bundle_dir, Summaries summaries = Summaries::read);
 
 // The names of run.json's collectors that ran cleanly: status "ok" and a `dropped` of 0 — what
 // recorded every event it saw. Anything else (not requested, not available, failed, lossy, or
