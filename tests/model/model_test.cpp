@@ -183,7 +183,7 @@ TEST(BundleModel, every_summary_field_it_reads_is_declared_even_those_the_fixtur
   ASSERT_EQ(summary->cpu.size(), 1u);
   EXPECT_EQ(summary->cpu[0].phases[0]->on_cpu_ns, 600.0);
   EXPECT_FALSE(summary->cpu[0].phases[0]->runnable_ns);  // null: the reading could not be taken
-  EXPECT_EQ(summary->counted->incarnations[0]->allocations, 300.0);
+  EXPECT_EQ(summary->counted->incarnations[0].measure()->allocations, 300.0);
   ASSERT_EQ(summary->gc_cells.size(), 1u);
   EXPECT_EQ(summary->gc_cells[0].pause_total_ns, 5000.0);  // a decimal string, read as a number
   EXPECT_TRUE(log.count("/collectors/counters/cells/*/sum"));

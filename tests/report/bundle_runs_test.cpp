@@ -29,7 +29,8 @@ TEST(BundleRuns, runs_that_never_ran_read_as_absent_and_an_odd_figure_is_named) 
       R"({"id":"w1.a.baseline.r1","status":"interrupted","values":{"workers":"1","trace":"baseline"}})");
   const BundleRuns r = read_bundle_runs(dir.path());
   ASSERT_TRUE(r.error.empty()) << r.error;
-  EXPECT_EQ(r.bundle_status, "interrupted");
+  ASSERT_TRUE(r.manifest);
+  EXPECT_EQ(r.manifest->status, "interrupted");
   ASSERT_EQ(r.runs.size(), 2u);  // the run that never ran is not a run
   EXPECT_DOUBLE_EQ(r.runs[0].throughput, 10.5);
   EXPECT_EQ(r.runs[0].cell, "w1.a");

@@ -29,7 +29,7 @@ BundleAccounts read_bundle_accounts(const std::string& dir, const ReadOptions& o
     return out;
   }
   out.runs = std::move(runs.runs);
-  out.status = runs.bundle_status;
+  out.status = runs.manifest->status;
   overhead_report::CountedCells counted = overhead_report::read_counted_cells(out.runs);
   overhead_report::ProjectCounters counters = overhead_report::read_project_counters(out.runs);
   out.error = !counted.error.empty() ? counted.error : counters.error;

@@ -147,7 +147,7 @@ const model::SyscallSummary& syscall_summary(const model::Summary& summary,
   return *summary.syscall;
 }
 
-static_assert(model::kPhaseNames.size() == kPhases);
+static_assert(collectors::kPhases.size() == kPhases);
 static_assert(model::kMeasurePhase == static_cast<std::size_t>(Phase::measure));
 
 std::optional<std::uint64_t> whole_ns(std::optional<double> ns) {

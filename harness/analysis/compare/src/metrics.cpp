@@ -37,17 +37,6 @@ enum class Missing {
             // one whose /proc/<pid>/io could not be read is never a part passed off as the whole
 };
 
-// An incarnation's measure phase, from a collector that keeps only that phase or from one that
-// keeps every phase.
-template <typename Figures>
-const std::optional<Figures>& measure_of(const std::optional<Figures>& measure) {
-  return measure;
-}
-template <typename Figures>
-const std::optional<Figures>& measure_of(const model::IncarnationPhases<Figures>& incarnation) {
-  return incarnation.measure();
-}
-
 // The sum over the run's incarnations of one measure-phase figure, or nothing when none has it.
 // `read` is given each incarnation's measure phase, nullopt for one without.
 template <typename Incarnations, typename Read>
@@ -55,7 +44,7 @@ std::optional<double> over_incarnations(const Incarnations& incarnations, Read r
                                         Missing missing = Missing::skipped) {
   std::optional<double> sum;
   for (const auto& incarnation : incarnations) {
-    const auto& measure = measure_of(incarnation);
+    const auto& measure = incarnation.measure();
     if (missing == Missing::unknown && !measure) continue;
     const std::optional<double> v = read(measure);
     if (!v && missing == Missing::unknown) return std::nullopt;

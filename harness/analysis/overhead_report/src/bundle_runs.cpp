@@ -123,7 +123,6 @@ BundleRuns read_bundle_runs(const std::string& dir, Summaries summaries) {
     out.error = bundle.error().message;
     return out;
   }
-  out.bundle_status = bundle->manifest().status;
   out.manifest = std::make_shared<const model::Manifest>(bundle->manifest());
   const PlanOrder plan = plan_order(*bundle);
   for (const auto& entry : bundle->manifest().runs) {

@@ -66,15 +66,15 @@ int overhead_only(const ReportOptions& o) {
   const auto overhead = overhead_report::compute_overhead(runs.runs);
   if (o.format == "json") {
     auto j = overhead_report::overhead_to_json(overhead);
-    j["bundle_status"] = runs.bundle_status;
+    j["bundle_status"] = runs.manifest->status;
     j["bundle_valid"] = validity.valid;
     if (!validity.valid) j["invalid_because"] = validity.reasons;
     std::cout << j.dump(2) << '\n';
     return kExitOk;
   }
   std::string text;
-  if (runs.bundle_status != "complete") {
-    text = "note: the bundle's status is '" + runs.bundle_status +
+  if (runs.manifest->status != "complete") {
+    text = "note: the bundle's status is '" + runs.manifest->status +
            "': figures come from its successful runs only\n\n";
   }
   text += overhead_report::overhead_to_text(overhead);

@@ -3,17 +3,6 @@
 namespace jbench::model {
 namespace {
 
-template <typename Phase>
-MeasurePhases<Phase> measure_phases(Fields& collector, Phase (*read)(Fields&)) {
-  MeasurePhases<Phase> out;
-  for (Fields incarnation : collector.optional_items("incarnations")) {
-    auto phases = incarnation.optional_object("phases");
-    auto measure = phases ? phases->optional_object("measure") : std::nullopt;
-    out.push_back(measure ? std::optional<Phase>(read(*measure)) : std::nullopt);
-  }
-  return out;
-}
-
 CpuPhase read_cpu(Fields& m) {
   return {m.optional_quantity("cpu_ns"),
           m.optional_quantity("voluntary_switches"),
@@ -30,9 +19,9 @@ CpuPhase read_cpu(Fields& m) {
 // stays nullopt, and one of another name is not a phase of a run (the schema closes the set).
 template <typename Figures>
 void read_phases(std::optional<Fields> phases, Figures (*read)(Fields&),
-                 std::array<std::optional<Figures>, kPhaseNames.size()>& out) {
-  for (std::size_t p = 0; phases && p < kPhaseNames.size(); ++p) {
-    if (auto phase = phases->optional_object(kPhaseNames[p])) out[p] = read(*phase);
+                 PhaseFigures<Figures>& out) {
+  for (std::size_t p = 0; phases && p < collectors::kPhases.size(); ++p) {
+    if (auto phase = phases->optional_object(collectors::kPhases[p])) out[p] = read(*phase);
   }
 }
 
@@ -42,6 +31,16 @@ Incarnation read_incarnation(Fields& f, Figures (*read)(Fields&)) {
   out.pid = static_cast<std::int64_t>(f.optional_count("pid").value_or(0));
   out.start_time_ticks = f.optional_decimal("start_time_ticks").value_or(0);
   read_phases(f.optional_object("phases"), read, out.phases);
+  return out;
+}
+
+// Every incarnation of a collector's summary.
+template <typename Figures>
+std::vector<IncarnationPhases<Figures>> read_incarnations(Fields& collector,
+                                                          Figures (*read)(Fields&)) {
+  std::vector<IncarnationPhases<Figures>> out;
+  for (Fields f : collector.optional_items("incarnations"))
+    out.push_back(read_incarnation(f, read));
   return out;
 }
 
@@ -102,13 +101,9 @@ void read_collectors(Fields& f, Summary& s) {
     s.counted = CountedTotals{counted->optional_text("source").value_or(""),
                               counted->optional_decimal("measure_instructions"),
                               counted->optional_decimal("measure_allocations"),
-                              measure_phases(*counted, read_counted)};
+                              read_incarnations(*counted, read_counted)};
   }
-  if (auto cpu = collectors->optional_object("cpu")) {
-    for (Fields incarnation : cpu->optional_items("incarnations")) {
-      s.cpu.push_back(read_incarnation(incarnation, read_cpu));
-    }
-  }
+  if (auto cpu = collectors->optional_object("cpu")) s.cpu = read_incarnations(*cpu, read_cpu);
   if (auto syscall = collectors->optional_object("syscall")) s.syscall = read_syscall(*syscall);
   if (auto gc = collectors->optional_object("gc")) {
     for (Fields cell : gc->optional_items("cells")) {

@@ -22,8 +22,8 @@ struct BundleRuns {
   BundleJudgement judgement;
   std::vector<RunFacts> runs;
   std::string error;  // why the bundle could not be read; empty on success
-  std::string bundle_status;
-  std::shared_ptr<const model::Manifest> manifest;  // as read, when it could be
+  std::shared_ptr<const model::Manifest> manifest;  // as read, when it could be (its status: the
+                                                    // bundle's, complete, interrupted, ...)
 };
 
 // Whether to read each ok run's summary.json: the overhead table and the attach cost need only

@@ -6,8 +6,7 @@
 //
 // The readers judge once per bundle, while they read it (BundleJudgement):
 //
-//   BundleJudgement judgement(dir);                 // the checksums are read on a thread of their
-//   own
+//   BundleJudgement judgement(dir);  // the checksums are read on a thread of their own
 //   ... read the bundle ...
 //   if (!judgement.get().valid) refuse(judgement.get().reasons);
 //

@@ -21,30 +21,27 @@
 #include <utility>
 #include <vector>
 
+#include "jbench/collectors/api/phases.h"
 #include "jbench/common/result.h"
 #include "jbench/model/fields.h"
 
 namespace jbench::model {
 
-// One collector's figures of each incarnation's measure phase (collectors.<name>.incarnations[]
-// .phases.measure), in the summary's order; nullopt for an incarnation that had no measure phase
-// (it ended before).
-template <typename Phase>
-using MeasurePhases = std::vector<std::optional<Phase>>;
-
-// The phases of a run, in order, as the collectors' summaries name them.
-inline constexpr std::array<const char*, 4> kPhaseNames = {"startup", "warmup", "measure",
-                                                           "teardown"};
+// The index of the measure phase among the run's phases (collectors::kPhases, whose names the
+// collectors' summaries use).
 inline constexpr std::size_t kMeasurePhase = 2;
+static_assert(collectors::kPhases[kMeasurePhase] == "measure");
 
-// A collector's figures of one incarnation, phase by phase (nullopt: none for that phase, as for
-// an incarnation that ended before it). The process as run.json's cohort names it; 0 where the
-// summary does not say.
+// A collector's figures of one incarnation (collectors.<name>.incarnations[]), phase by phase in
+// collectors::kPhases' order (nullopt: none for that phase, as for an incarnation that ended
+// before it). The process as run.json's cohort names it; 0 where the summary does not say.
+template <typename Figures>
+using PhaseFigures = std::array<std::optional<Figures>, collectors::kPhases.size()>;
 template <typename Figures>
 struct IncarnationPhases {
   std::int64_t pid = 0;
   std::uint64_t start_time_ticks = 0;
-  std::array<std::optional<Figures>, kPhaseNames.size()> phases;
+  PhaseFigures<Figures> phases;
   const std::optional<Figures>& measure() const { return phases[kMeasurePhase]; }
 };
 
@@ -87,7 +84,7 @@ struct SyscallCall {
 // collectors.syscall of one incarnation: each phase's calls in the summary's order, those of the
 // trace bridge's writer thread apart where the backend told them apart.
 struct SyscallIncarnation : IncarnationPhases<std::vector<SyscallCall>> {
-  std::array<std::optional<std::vector<SyscallCall>>, kPhaseNames.size()> bridge_writer_phases;
+  PhaseFigures<std::vector<SyscallCall>> bridge_writer_phases;
 };
 
 struct SyscallSummary {
@@ -107,7 +104,7 @@ struct CountedTotals {
   std::optional<std::uint64_t> measure_instructions;
   // Absent where some record did not count allocation calls (older records, perf).
   std::optional<std::uint64_t> measure_allocations;
-  MeasurePhases<CountedMeasure> incarnations;
+  std::vector<IncarnationPhases<CountedMeasure>> incarnations;
 };
 
 // collectors.gc.cells[]: one incarnation's collections in one phase.
