@@ -51,9 +51,8 @@ TEST_P(ChezResultByLane, ResultValidatesAndAgreesWithItself) {
   const Session s = run(o);
   const json& r = s.result;
 
-  std::string error;
-  const auto schema = JsonSchema::builtin("worker-result.schema.json", error);
-  ASSERT_TRUE(schema) << error;
+  const auto schema = JsonSchema::builtin("worker-result.schema.json");
+  ASSERT_TRUE(schema) << schema.error().message;
   for (const auto& v : schema->validate(r)) ADD_FAILURE() << v.pointer << ": " << v.message;
 
   EXPECT_EQ(r["status"], "ok") << r["conditions"].dump();

@@ -36,9 +36,8 @@ TEST(PlanCommand, json_output_is_byte_identical_across_runs_and_matches_its_sche
   ASSERT_EQ(a.exit_code, 0) << a.err;
   EXPECT_EQ(a.out, b.out);
 
-  std::string error;
-  auto schema = JsonSchema::load(source_dir() + "/manifests/plan.schema.json", error);
-  ASSERT_TRUE(schema) << error;
+  auto schema = JsonSchema::load(source_dir() + "/manifests/plan.schema.json");
+  ASSERT_TRUE(schema) << schema.error().message;
   const auto doc = nlohmann::json::parse(a.out);
   const auto violations = schema->validate(doc);
   for (const auto& v : violations) ADD_FAILURE() << v.pointer << ": " << v.message;
@@ -48,9 +47,8 @@ TEST(PlanCommand, json_output_is_byte_identical_across_runs_and_matches_its_sche
 }
 
 TEST(PlanCommand, the_schema_rejects_a_plan_that_breaks_its_rules) {
-  std::string error;
-  auto schema = JsonSchema::load(source_dir() + "/manifests/plan.schema.json", error);
-  ASSERT_TRUE(schema) << error;
+  auto schema = JsonSchema::load(source_dir() + "/manifests/plan.schema.json");
+  ASSERT_TRUE(schema) << schema.error().message;
   const auto r = run_jbench({"plan", "matrices/sqlite.yaml", "--json"});
   ASSERT_EQ(r.exit_code, 0);
   auto doc = nlohmann::json::parse(r.out);
@@ -151,9 +149,8 @@ TEST(PlanCommand,
 }
 
 TEST(PlanCommand, four_shards_hold_every_run_of_the_plan_once_and_say_what_they_delegate) {
-  std::string error;
-  auto schema = JsonSchema::load(source_dir() + "/manifests/plan.schema.json", error);
-  ASSERT_TRUE(schema) << error;
+  auto schema = JsonSchema::load(source_dir() + "/manifests/plan.schema.json");
+  ASSERT_TRUE(schema) << schema.error().message;
   const auto whole = run_jbench({"plan", "matrices/sqlite.yaml", "--json"});
   ASSERT_EQ(whole.exit_code, 0) << whole.err;
   std::map<std::string, std::string> seed_of;  // run id -> seed

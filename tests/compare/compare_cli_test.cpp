@@ -33,9 +33,8 @@ nlohmann::json compare_json(std::vector<std::string> args) {
   args.push_back("--json");
   auto r = compare(args);
   nlohmann::json doc = nlohmann::json::parse(r.out);
-  std::string error;
-  auto schema = JsonSchema::builtin("compare-report.schema.json", error);
-  EXPECT_TRUE(schema) << error;
+  auto schema = JsonSchema::builtin("compare-report.schema.json");
+  EXPECT_TRUE(schema) << schema.error().message;
   if (schema) {
     for (const auto& v : schema->validate(doc)) ADD_FAILURE() << v.pointer << ": " << v.message;
   }

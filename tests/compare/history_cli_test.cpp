@@ -28,9 +28,8 @@ nlohmann::json history(const std::string& dir, int& exit_code) {
   auto r = test::run_process({JBENCH_BINARY, "history", dir, "--json"});
   exit_code = r.exit_code;
   nlohmann::json doc = nlohmann::json::parse(r.out);
-  std::string error;
-  auto schema = JsonSchema::builtin("history.schema.json", error);
-  EXPECT_TRUE(schema) << error;
+  auto schema = JsonSchema::builtin("history.schema.json");
+  EXPECT_TRUE(schema) << schema.error().message;
   if (schema) {
     for (const auto& v : schema->validate(doc)) ADD_FAILURE() << v.pointer << ": " << v.message;
   }

@@ -154,9 +154,8 @@ TEST(CompiledTracerCheck, NotBuiltShapesTheCheckTheBackendsAndTheText) {
     if (c["name"] == "compiled_tracer") c = j;
   }
   doc["backends"] = backends;
-  std::string error;
-  auto schema = JsonSchema::builtin("capabilities.schema.json", error);
-  ASSERT_TRUE(schema) << error;
+  auto schema = JsonSchema::builtin("capabilities.schema.json");
+  ASSERT_TRUE(schema) << schema.error().message;
   for (const auto& v : schema->validate(doc)) ADD_FAILURE() << v.pointer << ": " << v.message;
   const std::string text = capabilities_to_text(doc);
   EXPECT_TRUE(mentions(text,

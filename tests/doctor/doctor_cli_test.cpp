@@ -56,9 +56,8 @@ TEST(DoctorCli, JsonParsesAndValidates) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto doc = nlohmann::json::parse(r.out);
   EXPECT_EQ(doc["schema"], "jbench.capabilities");
-  std::string error;
-  auto schema = JsonSchema::builtin("capabilities.schema.json", error);
-  ASSERT_TRUE(schema) << error;
+  auto schema = JsonSchema::builtin("capabilities.schema.json");
+  ASSERT_TRUE(schema) << schema.error().message;
   for (const auto& v : schema->validate(doc)) ADD_FAILURE() << v.pointer << ": " << v.message;
 }
 

@@ -9,10 +9,9 @@
 namespace jbench {
 namespace {
 
-std::unique_ptr<JsonSchema> capabilities_schema() {
-  std::string error;
-  auto schema = JsonSchema::builtin("capabilities.schema.json", error);
-  EXPECT_TRUE(schema) << error;
+Result<JsonSchema> capabilities_schema() {
+  auto schema = JsonSchema::builtin("capabilities.schema.json");
+  EXPECT_TRUE(schema) << schema.error().message;
   return schema;
 }
 

@@ -97,11 +97,10 @@ TEST(CheckWorker, a_worker_that_cannot_describe_itself_fails_describe_and_its_se
 // The contract's schemas for the lines outside a session (manifests/worker-describe.schema.json,
 // worker-dataset.schema.json) hold what the real workers print.
 TEST(CheckWorker, the_describe_and_dataset_lines_of_real_workers_follow_their_schemas) {
-  std::string error;
-  const auto describe = JsonSchema::builtin("worker-describe.schema.json", error);
-  ASSERT_TRUE(describe) << error;
-  const auto dataset = JsonSchema::builtin("worker-dataset.schema.json", error);
-  ASSERT_TRUE(dataset) << error;
+  const auto describe = JsonSchema::builtin("worker-describe.schema.json");
+  ASSERT_TRUE(describe) << describe.error().message;
+  const auto dataset = JsonSchema::builtin("worker-dataset.schema.json");
+  ASSERT_TRUE(dataset) << dataset.error().message;
   TempDir dir;
   for (const std::string& worker :
        {bin("jbench-sqlite-worker"), std::string(JBENCH_EXAMPLE_WORKER)}) {

@@ -416,9 +416,8 @@ TEST_F(RunAttribution, on_cpu_samples_name_a_planted_busy_function_and_agree_wit
 }
 
 TEST_F(RunAttribution, the_json_report_follows_its_schema) {
-  std::string error;
-  const auto schema = JsonSchema::builtin("attribution-report.schema.json", error);
-  ASSERT_NE(schema, nullptr) << error;
+  const auto schema = JsonSchema::builtin("attribution-report.schema.json");
+  ASSERT_TRUE(schema) << schema.error().message;
   const json report = report_json(planted_->path);
   for (const auto& v : schema->validate(report)) ADD_FAILURE() << v.pointer << ": " << v.message;
   EXPECT_FALSE(report["startup"].empty());

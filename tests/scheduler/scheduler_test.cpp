@@ -73,9 +73,8 @@ std::vector<Json> documents(const std::string& stream) {
 }
 
 std::vector<std::string> violations(const Json& doc) {
-  std::string error;
-  static const auto schema = JsonSchema::load(k8s_fixture("job-batch-v1.schema.json"), error);
-  EXPECT_TRUE(schema) << error;
+  static const auto schema = JsonSchema::load(k8s_fixture("job-batch-v1.schema.json"));
+  EXPECT_TRUE(schema) << schema.error().message;
   std::vector<std::string> out;
   if (!schema) return {"no schema"};
   for (const auto& v : schema->validate(doc)) out.push_back(v.pointer + ": " + v.message);

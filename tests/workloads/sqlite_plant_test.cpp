@@ -30,9 +30,8 @@ std::uint64_t file_bytes(const std::string& path) {
 }
 
 void expect_valid_result(const json& r) {
-  std::string error;
-  const auto schema = JsonSchema::builtin("worker-result.schema.json", error);
-  ASSERT_TRUE(schema) << error;
+  const auto schema = JsonSchema::builtin("worker-result.schema.json");
+  ASSERT_TRUE(schema) << schema.error().message;
   for (const auto& v : schema->validate(r)) ADD_FAILURE() << v.pointer << ": " << v.message;
   expect_consistent_result(r);
   EXPECT_EQ(r["status"], "ok") << r["conditions"].dump();

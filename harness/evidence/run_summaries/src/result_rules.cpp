@@ -37,9 +37,8 @@ std::vector<std::string> result_problems(const Json& result, const Json& hello,
                                          const Asked& asked) {
   std::vector<std::string> out;
   // Compiled once: jbench run checks every worker's result of every run.
-  static std::string error;
-  static const auto schema = JsonSchema::builtin("worker-result.schema.json", error);
-  if (!schema) return {"the result schema cannot be read: " + error};
+  static const auto schema = JsonSchema::builtin("worker-result.schema.json");
+  if (!schema) return {"the result schema cannot be read: " + schema.error().message};
   for (const auto& v : schema->validate(result)) {
     out.push_back(fmt::format("{}: {}", v.pointer.empty() ? "/" : v.pointer, v.message));
     if (out.size() == 5) break;

@@ -20,43 +20,41 @@ struct JsonSchema::Impl {
 };
 
 JsonSchema::JsonSchema(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+JsonSchema::JsonSchema(JsonSchema&&) noexcept = default;
+JsonSchema& JsonSchema::operator=(JsonSchema&&) noexcept = default;
 JsonSchema::~JsonSchema() = default;
 
-std::unique_ptr<JsonSchema> JsonSchema::compile(const nlohmann::json& document,
-                                                const std::string& label, std::string& error) {
+Result<JsonSchema> JsonSchema::compile(const nlohmann::json& document, const std::string& label) {
   auto impl = std::make_unique<Impl>();
   try {
     valijson::SchemaParser parser;
     valijson::adapters::NlohmannJsonAdapter adapter(document);
     parser.populateSchema(adapter, impl->schema);
   } catch (const std::exception& e) {
-    error = fmt::format("{}: not a usable JSON Schema: {}", label, e.what());
-    return nullptr;
+    return Error{fmt::format("{}: not a usable JSON Schema: {}", label, e.what()), 0,
+                 ErrorKind::input};
   }
-  return std::unique_ptr<JsonSchema>(new JsonSchema(std::move(impl)));
+  return JsonSchema(std::move(impl));
 }
 
-std::unique_ptr<JsonSchema> JsonSchema::load(const std::string& path, std::string& error) {
+Result<JsonSchema> JsonSchema::load(const std::string& path) {
   nlohmann::json document;
   if (!valijson::utils::loadDocument(path, document)) {
-    error = fmt::format("{}: cannot read or parse the schema", path);
-    return nullptr;
+    return Error{fmt::format("{}: cannot read or parse the schema", path), 0, ErrorKind::input};
   }
-  return compile(document, path, error);
+  return compile(document, path);
 }
 
-std::unique_ptr<JsonSchema> JsonSchema::builtin(const std::string& name, std::string& error) {
+Result<JsonSchema> JsonSchema::builtin(const std::string& name) {
   for (const auto& schema : detail::embedded_schemas()) {
     if (schema.name != name) continue;
     auto document = nlohmann::json::parse(schema.text, nullptr, false);
     if (document.is_discarded()) {
-      error = fmt::format("{}: the built-in schema is not JSON", name);
-      return nullptr;
+      return Error{fmt::format("{}: the built-in schema is not JSON", name), 0, ErrorKind::input};
     }
-    return compile(document, name, error);
+    return compile(document, name);
   }
-  error = fmt::format("no built-in schema named '{}'", name);
-  return nullptr;
+  return Error{fmt::format("no built-in schema named '{}'", name), 0, ErrorKind::input};
 }
 
 namespace {

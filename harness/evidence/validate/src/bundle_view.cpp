@@ -26,14 +26,15 @@ constexpr std::uintmax_t kMaxDocumentBytes = 64u << 20;
 
 class SchemaCache {
  public:
-  const JsonSchema* get(const std::string& name, std::string& error) {
+  // The schema, or why it cannot be had (kept: every document of the kind is told the same).
+  const Result<JsonSchema>& get(const std::string& name) {
     auto it = schemas_.find(name);
-    if (it == schemas_.end()) it = schemas_.emplace(name, JsonSchema::builtin(name, error)).first;
-    return it->second.get();
+    if (it == schemas_.end()) it = schemas_.emplace(name, JsonSchema::builtin(name)).first;
+    return it->second;
   }
 
  private:
-  std::map<std::string, std::unique_ptr<JsonSchema>> schemas_;
+  std::map<std::string, Result<JsonSchema>> schemas_;
 };
 
 std::optional<Json> load_json(const std::string& root, const std::string& file,
@@ -51,10 +52,10 @@ std::optional<Json> load_json(const std::string& root, const std::string& file,
 // schema.<kind> for every violation, with its pointer.
 void check_schema(const Json& doc, const std::string& file, const std::string& kind,
                   SchemaCache& schemas, Findings& findings) {
-  std::string error;
-  const JsonSchema* schema = schemas.get(kind + ".schema.json", error);
+  const auto& schema = schemas.get(kind + ".schema.json");
   if (!schema) {
-    findings.add("schema." + kind, file, "", "the schema cannot be loaded: " + error);
+    findings.add("schema." + kind, file, "",
+                 "the schema cannot be loaded: " + schema.error().message);
     return;
   }
   for (const auto& v : schema->validate(doc)) {

@@ -28,11 +28,14 @@ const std::set<std::string_view> kFromWorker = {
 class TranscriptReader {
  public:
   TranscriptReader(std::string file, bool run_ok, Findings& findings)
-      : file_(std::move(file)), run_ok_(run_ok), findings_(findings) {
-    std::string error;
-    line_schema_ = JsonSchema::builtin("protocol-line.schema.json", error);
-    message_schema_ = JsonSchema::builtin("worker-protocol.schema.json", error);
-    if (!line_schema_ || !message_schema_) add("protocol.malformed", 0, "schema: " + error);
+      : file_(std::move(file)),
+        run_ok_(run_ok),
+        findings_(findings),
+        line_schema_(JsonSchema::builtin("protocol-line.schema.json")),
+        message_schema_(JsonSchema::builtin("worker-protocol.schema.json")) {
+    for (const auto* schema : {&line_schema_, &message_schema_}) {
+      if (!*schema) add("protocol.malformed", 0, "schema: " + schema->error().message);
+    }
   }
 
   void add(const char* code, std::size_t line, std::string message) {
@@ -54,7 +57,7 @@ class TranscriptReader {
   std::string file_;
   bool run_ok_;
   Findings& findings_;
-  std::unique_ptr<JsonSchema> line_schema_, message_schema_;
+  Result<JsonSchema> line_schema_, message_schema_;
   std::size_t problems_ = 0;
 };
 

@@ -1,6 +1,7 @@
 // JSON Schema validation of jbench's documents (draft 7).
 //
-//   auto schema = JsonSchema::load("manifests/plan.schema.json");   // check schema.error()
+//   auto schema = JsonSchema::load("manifests/plan.schema.json");
+//   if (!schema) return schema.error();   // names the file and what is wrong with it
 //   for (const auto& v : schema->validate(doc)) std::cerr << v.pointer << ": " << v.message;
 #pragma once
 
@@ -8,6 +9,8 @@
 #include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
+
+#include "jbench/common/result.h"
 
 namespace jbench {
 
@@ -18,11 +21,13 @@ struct SchemaViolation {
 
 class JsonSchema {
  public:
-  // Reads and compiles a schema file; nullptr with `error` set when it cannot.
-  static std::unique_ptr<JsonSchema> load(const std::string& path, std::string& error);
+  // Reads and compiles a schema file, or says why it cannot.
+  static Result<JsonSchema> load(const std::string& path);
   // One of the schemas of manifests/ compiled into jbench, by file name ("run.schema.json").
-  static std::unique_ptr<JsonSchema> builtin(const std::string& name, std::string& error);
+  static Result<JsonSchema> builtin(const std::string& name);
   ~JsonSchema();
+  JsonSchema(JsonSchema&&) noexcept;
+  JsonSchema& operator=(JsonSchema&&) noexcept;
   JsonSchema(const JsonSchema&) = delete;
   JsonSchema& operator=(const JsonSchema&) = delete;
 
@@ -32,8 +37,7 @@ class JsonSchema {
  private:
   struct Impl;
   explicit JsonSchema(std::unique_ptr<Impl> impl);
-  static std::unique_ptr<JsonSchema> compile(const nlohmann::json& document,
-                                             const std::string& label, std::string& error);
+  static Result<JsonSchema> compile(const nlohmann::json& document, const std::string& label);
   std::unique_ptr<Impl> impl_;
 };
 
