@@ -63,9 +63,9 @@ TEST(ChezHarness, DescribeAgreesWithTheHarnessTableOfTheChezKind) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   ASSERT_FALSE(r.out.empty());
   EXPECT_EQ(r.out.find('\n'), r.out.size() - 1) << r.out;
-  std::string error;
-  const auto declared = parse_worker_declaration(r.out.substr(0, r.out.size() - 1), error);
-  ASSERT_TRUE(declared) << error << "\n" << r.out;
+  const auto said = parse_worker_declaration(r.out.substr(0, r.out.size() - 1));
+  ASSERT_TRUE(said) << said.error().message << "\n" << r.out;
+  const auto& declared = *said;
   EXPECT_EQ(declared->worker(), "chez");
   EXPECT_TRUE(declared->gc_events());
   EXPECT_TRUE(declared->runtime_allocates());

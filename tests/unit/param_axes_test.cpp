@@ -185,9 +185,9 @@ Matrix process_matrix(const std::string& axes, const std::string& extra = "") {
 }
 
 TEST(ParamAxes, a_process_workers_parameter_axes_are_checked_once_it_has_declared) {
-  std::string error;
-  auto declared = parse_worker_declaration(kDescribe, error);
-  ASSERT_TRUE(declared) << error;
+  const auto said = parse_worker_declaration(kDescribe);
+  ASSERT_TRUE(said) << said.error().message;
+  const auto& declared = *said;
 
   Matrix m = process_matrix("  cache_kib: [0064, 128]\n", "exclude:\n  - {cache_kib: 128}\n");
   ASSERT_TRUE(declare_workload(m, declared).empty());

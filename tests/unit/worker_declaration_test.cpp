@@ -23,10 +23,9 @@ const char* const kDescribe =
     R"({"name":"log_file","type":"file_name","meaning":"a log beside the data","future":1}]})";
 
 std::shared_ptr<const WorkerDeclaration> declared(const std::string& line = kDescribe) {
-  std::string error;
-  auto d = parse_worker_declaration(line, error);
-  EXPECT_TRUE(d) << error;
-  return d;
+  auto d = parse_worker_declaration(line);
+  EXPECT_TRUE(d) << d.error().message;
+  return d ? *d : nullptr;
 }
 
 // The test matrix as a process worker's, with `params` (a YAML flow mapping body).
@@ -46,9 +45,9 @@ std::string declare_errors(const std::string& params) {
 }
 
 std::string refusal(const std::string& line) {
-  std::string error;
-  EXPECT_FALSE(parse_worker_declaration(line, error)) << line;
-  return error;
+  const auto d = parse_worker_declaration(line);
+  EXPECT_FALSE(d) << line;
+  return d ? "" : d.error().message;
 }
 
 TEST(WorkerDeclaration, decodes_the_command_and_leaves_params_until_declared) {
@@ -101,11 +100,13 @@ TEST(WorkerDeclaration, a_bundle_declares_again_from_its_plan) {
   ASSERT_TRUE(declare_workload(m, declared()).empty());
   const auto plan = nlohmann::json::parse(plan_to_json(make_plan(m, {}, kSmallHost)));
   Matrix again = process_matrix("cache_kib: 128");
-  EXPECT_EQ(declare_from_plan(again, plan), "");
+  const Status declared_again = declare_from_plan(again, plan);
+  EXPECT_TRUE(declared_again) << declared_again.error().message;
   EXPECT_EQ(again.workload.params.size(), 4u);
   Matrix bare = process_matrix("");
-  EXPECT_NE(declare_from_plan(bare, nlohmann::json::object()).find("no declaration"),
-            std::string::npos);
+  const Status undeclared = declare_from_plan(bare, nlohmann::json::object());
+  ASSERT_FALSE(undeclared);
+  EXPECT_NE(undeclared.error().message.find("no declaration"), std::string::npos);
 }
 
 TEST(WorkerDeclaration, a_wrong_declaration_is_refused_naming_the_field) {

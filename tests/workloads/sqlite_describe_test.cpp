@@ -16,9 +16,9 @@ TEST(SqliteDescribe, agrees_with_the_harness_table_of_the_sqlite_kind) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   ASSERT_FALSE(r.out.empty());
   EXPECT_EQ(r.out.find('\n'), r.out.size() - 1) << r.out;  // exactly one line
-  std::string error;
-  const auto declared = parse_worker_declaration(r.out.substr(0, r.out.size() - 1), error);
-  ASSERT_TRUE(declared) << error << "\n" << r.out;
+  const auto said = parse_worker_declaration(r.out.substr(0, r.out.size() - 1));
+  ASSERT_TRUE(said) << said.error().message << "\n" << r.out;
+  const auto& declared = *said;
   EXPECT_EQ(declared->worker(), "sqlite");
   EXPECT_FALSE(declared->gc_events());
   EXPECT_FALSE(declared->runtime_allocates());
@@ -27,16 +27,14 @@ TEST(SqliteDescribe, agrees_with_the_harness_table_of_the_sqlite_kind) {
 }
 
 TEST(SqliteDescribe, parameter_differences_names_what_differs) {
-  std::string error;
   const auto declared = parse_worker_declaration(
       R"({"type":"describe","protocol":1,"worker":"sqlite","params":[)"
       R"({"name":"synchronous","type":"choice","choices":["off","normal","full","extra"],)"
       R"("default":"full","meaning":"m"},)"
       R"({"name":"ops_per_transaction","type":"integer","min":1,"max":100,"default":10,)"
-      R"("meaning":"m"}]})",
-      error);
-  ASSERT_TRUE(declared) << error;
-  const auto d = parameter_differences(*find_workload_kind("sqlite"), declared->kind());
+      R"("meaning":"m"}]})");
+  ASSERT_TRUE(declared) << declared.error().message;
+  const auto d = parameter_differences(*find_workload_kind("sqlite"), (*declared)->kind());
   const std::string all = ::testing::PrintToString(d);
   EXPECT_NE(all.find("synchronous: default normal expected, full declared"), std::string::npos)
       << all;

@@ -18,15 +18,15 @@ std::string worker_program(std::string_view word) {
   return access(path.c_str(), X_OK) == 0 ? path : std::string();
 }
 
-DescribeAnswer ask_worker_to_describe(const std::vector<std::string>& command, int timeout_ms) {
-  DescribeAnswer answer;
+Result<std::string> ask_worker_to_describe(const std::vector<std::string>& command,
+                                           int timeout_ms) {
   const std::string shown = fmt::format("'{}'", command.empty() ? "" : command.front());
   const std::string program = command.empty() ? "" : worker_program(command.front());
+  auto wrong = [](std::string why) { return Error{std::move(why), 0, ErrorKind::input}; };
   if (program.empty()) {
-    answer.error = fmt::format(
+    return wrong(fmt::format(
         "the worker {} is not an executable file{}", shown,
-        command.empty() || command.front().find('/') != std::string::npos ? "" : " on PATH");
-    return answer;
+        command.empty() || command.front().find('/') != std::string::npos ? "" : " on PATH"));
   }
   std::vector<std::string> argv = command;
   argv.front() = program;
@@ -34,21 +34,20 @@ DescribeAnswer ask_worker_to_describe(const std::vector<std::string>& command, i
   const ToolRun run = run_to_completion(argv, std::nullopt, timeout_ms, std::size_t{1} << 20);
   const std::string asked = fmt::format("{} describe", shown);
   if (!run.started) {
-    answer.error = fmt::format("{} could not start: {}", asked, run.error);
-  } else if (run.timed_out) {
-    answer.error = fmt::format("{} gave no answer within {} s", asked, timeout_ms / 1000);
-  } else if (run.signaled || run.exit_code != 0) {
-    answer.error = fmt::format(
+    return Error{fmt::format("{} could not start: {}", asked, run.error), 0, ErrorKind::host};
+  }
+  if (run.timed_out)
+    return wrong(fmt::format("{} gave no answer within {} s", asked, timeout_ms / 1000));
+  if (run.signaled || run.exit_code != 0) {
+    return wrong(fmt::format(
         "{} failed ({}){}", asked,
         run.signaled ? fmt::format("signal {}", run.signal) : fmt::format("exit {}", run.exit_code),
-        run.err.empty() ? "" : ": " + run.err.substr(0, 200));
-  } else if (run.out.empty() || run.out.back() != '\n' ||
-             run.out.find('\n') != run.out.size() - 1) {
-    answer.error = fmt::format("{} must print exactly one line, its declaration", asked);
-  } else {
-    answer.line = run.out.substr(0, run.out.size() - 1);
+        run.err.empty() ? "" : ": " + run.err.substr(0, 200)));
   }
-  return answer;
+  if (run.out.empty() || run.out.back() != '\n' || run.out.find('\n') != run.out.size() - 1) {
+    return wrong(fmt::format("{} must print exactly one line, its declaration", asked));
+  }
+  return run.out.substr(0, run.out.size() - 1);
 }
 
 }  // namespace jbench::proc

@@ -74,12 +74,11 @@ std::optional<std::string> read_side_matrix(const std::string& dir, const model:
   text << in.rdbuf();
   LoadedMatrix loaded = parse_matrix(text.str(), "matrix.yaml");
   if (!loaded.matrix) return std::nullopt;
-  std::string undeclared;
   if (loaded.matrix->workload.kind == kProcessKind) {
     const auto plan = read_json_object(dir + "/plan.json");
-    undeclared = plan ? declare_from_plan(*loaded.matrix, *plan) : plan.error().message;
+    const Status declared = plan ? declare_from_plan(*loaded.matrix, *plan) : plan.status();
+    if (!declared) return declared.error().message;
   }
-  if (!undeclared.empty()) return undeclared;
   if (auto why = apply_recorded_overrides(manifest.overrides, *loaded.matrix)) return why;
   side.matrix = std::move(loaded.matrix);
   return std::nullopt;

@@ -84,14 +84,16 @@ std::unique_ptr<WorkerSession> serving(const CheckOptions& o, const std::string&
 }
 
 std::shared_ptr<const WorkerDeclaration> describe_step(Pass& p) {
-  const auto answer = proc::ask_worker_to_describe(p.options.command, p.options.step_timeout_ms);
-  std::string error = answer.error;
-  std::shared_ptr<const WorkerDeclaration> declared;
-  if (error.empty()) declared = parse_worker_declaration(answer.line, error);
-  p.record("describe", declared ? pass(fmt::format("worker '{}', {} parameters", declared->worker(),
-                                                   declared->kind().params.size()))
-                                : fail(error));
-  return declared;
+  const auto line = proc::ask_worker_to_describe(p.options.command, p.options.step_timeout_ms);
+  const auto declared = line ? parse_worker_declaration(*line) : Error(line.error());
+  if (!declared) {
+    p.record("describe", fail(declared.error().message));
+    return nullptr;
+  }
+  const WorkerDeclaration& d = **declared;
+  p.record("describe",
+           pass(fmt::format("worker '{}', {} parameters", d.worker(), d.kind().params.size())));
+  return *declared;
 }
 
 Outcome build_dataset(const CheckOptions& o, const std::string& db) {

@@ -16,20 +16,17 @@ constexpr int kDescribeTimeoutMs = 30'000;
 
 std::vector<Diagnostic> declare_process_worker(Matrix& m) {
   if (m.workload.kind != kProcessKind) return {};
-  const auto answer = proc::ask_worker_to_describe(m.workload.command, kDescribeTimeoutMs);
-  std::string error = answer.error;
-  std::shared_ptr<const WorkerDeclaration> declared;
-  if (error.empty()) {
-    declared = parse_worker_declaration(answer.line, error);
-    if (!declared)
-      error = fmt::format("'{} describe' answered wrong: {}", m.workload.command.front(), error);
-  }
+  const auto line = proc::ask_worker_to_describe(m.workload.command, kDescribeTimeoutMs);
+  auto declared = line ? parse_worker_declaration(*line) : Error(line.error());
   if (!declared) {
+    const std::string why = line ? fmt::format("'{} describe' answered wrong: {}",
+                                               m.workload.command.front(), declared.error().message)
+                                 : line.error().message;
     return {Diagnostic{{m.file, 0, 0},
                        "workload.command",
-                       fmt::format("{} (docs/worker-protocol.md, \"describe\")", error)}};
+                       fmt::format("{} (docs/worker-protocol.md, \"describe\")", why)}};
   }
-  return declare_workload(m, std::move(declared));
+  return declare_workload(m, std::move(*declared));
 }
 
 }  // namespace jbench

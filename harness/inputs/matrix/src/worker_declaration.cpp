@@ -53,23 +53,26 @@ std::optional<double> bound(const Json& v, ParamSpec::Type type) {
   return std::isfinite(d) ? std::optional<double>(d) : std::nullopt;
 }
 
+// What is wrong with the describe line: the worker's input to jbench.
+Error wrong(std::string why) { return Error{std::move(why), 0, ErrorKind::input}; }
+
 // A numeric parameter's `min` and `max` (a file name has none).
-std::string read_bounds(const Json& p, const std::string& at, ParamSpec& spec) {
+Status read_bounds(const Json& p, const std::string& at, ParamSpec& spec) {
   if (spec.type != ParamSpec::Type::integer && spec.type != ParamSpec::Type::number) return {};
   const auto min = p.contains("min") ? bound(p["min"], spec.type) : std::nullopt;
   const auto max = p.contains("max") ? bound(p["max"], spec.type) : std::nullopt;
   spec.min = min.value_or(1);
   spec.max = max.value_or(0);
   if (!min || !max || spec.min > spec.max) {
-    return at + (spec.type == ParamSpec::Type::integer
-                     ? ": min and max are required, whole numbers 0..2^53, min <= max"
-                     : ": min and max are required, finite numbers, min <= max");
+    return wrong(at + (spec.type == ParamSpec::Type::integer
+                           ? ": min and max are required, whole numbers 0..2^53, min <= max"
+                           : ": min and max are required, finite numbers, min <= max"));
   }
   return {};
 }
 
 // `default`, optional: of the parameter's type, within its range or choices.
-std::string read_default(const Json& p, const std::string& at, ParamSpec& spec) {
+Status read_default(const Json& p, const std::string& at, ParamSpec& spec) {
   if (!p.contains("default")) return {};
   const Json& v = p["default"];
   switch (spec.type) {
@@ -77,7 +80,7 @@ std::string read_default(const Json& p, const std::string& at, ParamSpec& spec) 
     case ParamSpec::Type::number: {
       const auto x = bound(v, spec.type);
       if (!x || *x < spec.min || *x > spec.max) {
-        return at + ".default: a value of its type within min..max";
+        return wrong(at + ".default: a value of its type within min..max");
       }
       spec.default_value = spec.type == ParamSpec::Type::integer
                                ? ParamValue(static_cast<std::int64_t>(*x))
@@ -87,13 +90,13 @@ std::string read_default(const Json& p, const std::string& at, ParamSpec& spec) 
     case ParamSpec::Type::choice:
       if (!v.is_string() || std::find(spec.choices.begin(), spec.choices.end(),
                                       v.get<std::string>()) == spec.choices.end()) {
-        return at + ".default: one of its choices";
+        return wrong(at + ".default: one of its choices");
       }
       spec.default_value = v.get<std::string>();
       break;
     case ParamSpec::Type::file_name:
       if (!v.is_string() || plain_file_name_problem(v.get<std::string>())) {
-        return at + ".default: a plain file name";
+        return wrong(at + ".default: a plain file name");
       }
       spec.default_value = v.get<std::string>();
       break;
@@ -104,19 +107,20 @@ std::string read_default(const Json& p, const std::string& at, ParamSpec& spec) 
 }  // namespace
 
 // `traits`, optional: what the collectors must know of the worker's target.
-std::string WorkerDeclaration::read_traits(const Json& doc, WorkerDeclaration& d) {
+Status WorkerDeclaration::read_traits(const Json& doc, WorkerDeclaration& d) {
   if (!doc.contains("traits")) return {};
   const Json& t = doc["traits"];
-  if (!t.is_object()) return "traits: expected an object";
+  if (!t.is_object()) return wrong("traits: expected an object");
   if (t.contains("gc_events")) {
-    if (!t["gc_events"].is_boolean()) return "traits.gc_events: true or false";
+    if (!t["gc_events"].is_boolean()) return wrong("traits.gc_events: true or false");
     d.gc_events_ = t["gc_events"].get<bool>();
   }
   if (t.contains("allocations")) {
     const Json& a = t["allocations"];
     if (!a.is_string() || (a != "native" && a != "runtime")) {
-      return "traits.allocations: \"native\" (sampled by jbench's LD_PRELOAD sampler) or "
-             "\"runtime\" (the worker reports its own through the trace bridge)";
+      return wrong(
+          "traits.allocations: \"native\" (sampled by jbench's LD_PRELOAD sampler) or "
+          "\"runtime\" (the worker reports its own through the trace bridge)");
     }
     d.runtime_allocates_ = a == "runtime";
   }
@@ -124,44 +128,43 @@ std::string WorkerDeclaration::read_traits(const Json& doc, WorkerDeclaration& d
 }
 
 // One declared parameter, `at` its path ("params[3]"): appended to d.params_, or why not.
-std::string WorkerDeclaration::read_param(const Json& p, const std::string& at,
-                                          WorkerDeclaration& d) {
-  if (!p.is_object()) return at + ": expected an object";
+Status WorkerDeclaration::read_param(const Json& p, const std::string& at, WorkerDeclaration& d) {
+  if (!p.is_object()) return wrong(at + ": expected an object");
   const std::string name = p.value("name", "");
-  if (!is_param_name(name)) return at + ".name: 1 to 64 of a-z 0-9 _, from a letter";
+  if (!is_param_name(name)) return wrong(at + ".name: 1 to 64 of a-z 0-9 _, from a letter");
   if (name == "page_cache_kib") {
-    return at + ".name: page_cache_kib is the dataset's, sent by the harness";
+    return wrong(at + ".name: page_cache_kib is the dataset's, sent by the harness");
   }
   for (const auto& earlier : d.params_) {
-    if (earlier.key == name) return fmt::format("{}.name: '{}' is declared twice", at, name);
+    if (earlier.key == name) return wrong(fmt::format("{}.name: '{}' is declared twice", at, name));
   }
   const auto type = type_named(p.value("type", ""));
-  if (!type) return at + ".type: integer, number, choice or file_name";
+  if (!type) return wrong(at + ".type: integer, number, choice or file_name");
   const std::string meaning = p.value("meaning", "");
-  if (meaning.empty()) return at + ".meaning: say what the parameter does";
+  if (meaning.empty()) return wrong(at + ".meaning: say what the parameter does");
   ParamSpec spec{d.text(name), *type, 0, 0, {}, std::monostate{}, {}};
   spec.meaning = d.text(meaning);
-  std::string why =
+  Status why =
       *type == ParamSpec::Type::choice ? read_choices(p, at, d, spec) : read_bounds(p, at, spec);
-  if (why.empty()) why = read_default(p, at, spec);
-  if (!why.empty()) return why;
+  if (why) why = read_default(p, at, spec);
+  if (!why) return why;
   d.params_.push_back(spec);
   return {};
 }
 
 // A choice parameter's `choices`: distinct non-empty strings, kept in `d`.
-std::string WorkerDeclaration::read_choices(const Json& p, const std::string& at,
-                                            WorkerDeclaration& d, ParamSpec& spec) {
+Status WorkerDeclaration::read_choices(const Json& p, const std::string& at, WorkerDeclaration& d,
+                                       ParamSpec& spec) {
   if (!p.contains("choices") || !p["choices"].is_array() || p["choices"].empty()) {
-    return at + ".choices: a non-empty list of strings";
+    return wrong(at + ".choices: a non-empty list of strings");
   }
   auto& views = d.choices_.emplace_back();
   for (const auto& c : p["choices"]) {
     if (!c.is_string() || c.get_ref<const std::string&>().empty()) {
-      return at + ".choices: a non-empty list of strings";
+      return wrong(at + ".choices: a non-empty list of strings");
     }
     if (std::find(views.begin(), views.end(), c.get<std::string>()) != views.end()) {
-      return fmt::format("{}.choices: '{}' twice", at, c.get<std::string>());
+      return wrong(fmt::format("{}.choices: '{}' twice", at, c.get<std::string>()));
     }
     views.push_back(d.text(c.get<std::string>()));
   }
@@ -169,45 +172,38 @@ std::string WorkerDeclaration::read_choices(const Json& p, const std::string& at
   return {};
 }
 
-std::shared_ptr<const WorkerDeclaration> parse_worker_declaration(std::string_view line,
-                                                                  std::string& error) {
+Result<std::shared_ptr<const WorkerDeclaration>> parse_worker_declaration(std::string_view line) {
   const Json doc = Json::parse(line, nullptr, false);
-  auto fail = [&](std::string why) {
-    error = std::move(why);
-    return nullptr;
-  };
-  if (!doc.is_object()) return fail("the describe line is not a JSON object");
-  if (doc.value("type", "") != "describe") return fail("type: expected \"describe\"");
+  if (!doc.is_object()) return wrong("the describe line is not a JSON object");
+  if (doc.value("type", "") != "describe") return wrong("type: expected \"describe\"");
   if (!doc.contains("protocol") || !doc["protocol"].is_number_integer() ||
       doc["protocol"].get<std::int64_t>() != kWorkerProtocolVersion) {
-    return fail(
+    return wrong(
         fmt::format("protocol: this jbench speaks worker protocol {}", kWorkerProtocolVersion));
   }
   if (!doc.contains("worker") || !doc["worker"].is_string() ||
       !decode::is_identifier(doc["worker"].get_ref<const std::string&>())) {
-    return fail("worker: a name of 1 to 32 of a-z 0-9 _ - is required");
+    return wrong("worker: a name of 1 to 32 of a-z 0-9 _ - is required");
   }
   if (!doc.contains("params") || !doc["params"].is_array()) {
-    return fail("params: a list of the worker's parameters is required (it may be empty)");
+    return wrong("params: a list of the worker's parameters is required (it may be empty)");
   }
   const Json& params = doc["params"];
   if (params.size() > kMaxDeclaredParams) {
-    return fail(fmt::format("params: at most {} parameters", kMaxDeclaredParams));
+    return wrong(fmt::format("params: at most {} parameters", kMaxDeclaredParams));
   }
   auto d = std::make_shared<WorkerDeclaration>();
   d->line_ = std::string(line);
   d->worker_ = doc["worker"].get<std::string>();
   for (std::size_t i = 0; i < params.size(); ++i) {
-    if (auto why = WorkerDeclaration::read_param(params[i], fmt::format("params[{}]", i), *d);
-        !why.empty()) {
-      return fail(why);
-    }
+    const auto read = WorkerDeclaration::read_param(params[i], fmt::format("params[{}]", i), *d);
+    if (!read) return read.error();
   }
-  if (auto why = WorkerDeclaration::read_traits(doc, *d); !why.empty()) return fail(why);
+  if (const auto read = WorkerDeclaration::read_traits(doc, *d); !read) return read.error();
   const std::string meaning = doc.value("meaning", "");
   d->kind_ = WorkloadKind{d->text(d->worker_), d->text(meaning.empty() ? d->worker_ : meaning),
                           d->params_, kProtocolAxes};
-  return d;
+  return std::shared_ptr<const WorkerDeclaration>(std::move(d));
 }
 
 std::vector<Diagnostic> declare_workload(Matrix& m,
@@ -233,19 +229,20 @@ std::vector<Diagnostic> declare_workload(Matrix& m,
   return out;
 }
 
-std::string declare_from_plan(Matrix& m, const Json& plan) {
+Status declare_from_plan(Matrix& m, const Json& plan) {
   const Json* d = &plan;
   for (const char* key : {"matrix", "workload", "declaration"}) {
     if (!d->is_object() || !d->contains(key)) {
-      return "plan.json keeps no declaration of the process worker (matrix.workload.declaration)";
+      return wrong(
+          "plan.json keeps no declaration of the process worker (matrix.workload.declaration)");
     }
     d = &(*d)[key];
   }
-  std::string error;
-  auto declared = parse_worker_declaration(d->dump(), error);
-  if (!declared) return "plan.json's declaration of the process worker: " + error;
-  const auto problems = declare_workload(m, std::move(declared));
-  return problems.empty() ? std::string() : problems.front().message;
+  auto declared = parse_worker_declaration(d->dump());
+  if (!declared) return declared.error().within("plan.json's declaration of the process worker");
+  const auto problems = declare_workload(m, std::move(*declared));
+  if (!problems.empty()) return wrong(problems.front().message);
+  return {};
 }
 
 std::vector<std::string> parameter_differences(const WorkloadKind& expected,

@@ -3,13 +3,15 @@
 // "describe") and exits 0. Asked once per `jbench plan`/`run`, before anything is planned; what it
 // says is checked by the matrix library (jbench/matrix/worker_declaration.h).
 //
-//   const auto answer = ask_worker_to_describe(m.workload.command, 10'000);
-//   if (!answer.error.empty()) refuse(answer.error);
+//   const auto line = ask_worker_to_describe(m.workload.command, 10'000);
+//   if (!line) refuse(line.error().message);
 #pragma once
 
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "jbench/common/result.h"
 
 namespace jbench::proc {
 
@@ -18,11 +20,8 @@ namespace jbench::proc {
 // it is not an executable file.
 std::string worker_program(std::string_view word);
 
-struct DescribeAnswer {
-  std::string line;   // the one line it printed, without its newline
-  std::string error;  // one sentence naming the command when it did not answer as it must
-};
-
-DescribeAnswer ask_worker_to_describe(const std::vector<std::string>& command, int timeout_ms);
+// The one line it printed, without its newline; or one sentence naming the command when it did not
+// answer as it must (a host error when it could not be started at all).
+Result<std::string> ask_worker_to_describe(const std::vector<std::string>& command, int timeout_ms);
 
 }  // namespace jbench::proc

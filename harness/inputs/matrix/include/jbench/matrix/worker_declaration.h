@@ -3,8 +3,8 @@
 // workload_kinds.h, so that a matrix's `workload.params` are checked against it by the same code
 // and with the same located errors. Pure: reading the line is the caller's (run/worker_describe.h).
 //
-//   auto declared = parse_worker_declaration(line, error);   // nullptr and `error` when wrong
-//   auto problems = declare_workload(matrix, declared);      // the matrix's params, checked
+//   auto declared = parse_worker_declaration(line);       // or what is wrong with the line
+//   auto problems = declare_workload(matrix, *declared);   // the matrix's params, checked
 #pragma once
 
 #include <deque>
@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "jbench/common/diagnostic.h"
+#include "jbench/common/result.h"
 #include "jbench/matrix/matrix.h"
 #include "jbench/matrix/workload_kinds.h"
 
@@ -42,14 +43,13 @@ class WorkerDeclaration {
   const std::string& line() const { return line_; }
 
  private:
-  friend std::shared_ptr<const WorkerDeclaration> parse_worker_declaration(std::string_view line,
-                                                                           std::string& error);
+  friend Result<std::shared_ptr<const WorkerDeclaration>> parse_worker_declaration(
+      std::string_view line);
   // The parts of parse_worker_declaration: each fills `d` or says why it cannot.
-  static std::string read_param(const nlohmann::json& p, const std::string& at,
-                                WorkerDeclaration& d);
-  static std::string read_choices(const nlohmann::json& p, const std::string& at,
-                                  WorkerDeclaration& d, ParamSpec& spec);
-  static std::string read_traits(const nlohmann::json& doc, WorkerDeclaration& d);
+  static Status read_param(const nlohmann::json& p, const std::string& at, WorkerDeclaration& d);
+  static Status read_choices(const nlohmann::json& p, const std::string& at, WorkerDeclaration& d,
+                             ParamSpec& spec);
+  static Status read_traits(const nlohmann::json& doc, WorkerDeclaration& d);
   // `s` kept for the declaration's life: what the kind's views point into.
   std::string_view text(std::string s) { return texts_.emplace_back(std::move(s)); }
   std::string line_;
@@ -65,9 +65,8 @@ class WorkerDeclaration {
 // The worker's `describe` line, checked: `{"type":"describe","protocol":1,"worker":NAME,
 // "meaning":TEXT,"params":[{"name","type","min","max","choices","default","meaning"}...],
 // "traits":{"gc_events":BOOL,"allocations":"native"|"runtime"}}` (traits optional).
-// Null with one sentence in `error` naming the first problem (the field's path).
-std::shared_ptr<const WorkerDeclaration> parse_worker_declaration(std::string_view line,
-                                                                  std::string& error);
+// Or one sentence naming the first problem (the field's path).
+Result<std::shared_ptr<const WorkerDeclaration>> parse_worker_declaration(std::string_view line);
 
 // Checks a `kind: process` matrix's `workload.params` against the declaration and fills
 // m.workload.params (every declared parameter, defaults marked) and m.workload.declaration.
@@ -76,8 +75,8 @@ std::vector<Diagnostic> declare_workload(Matrix& m,
                                          std::shared_ptr<const WorkerDeclaration> declaration);
 
 // A bundle's process matrix, declared again from what its plan.json kept of the worker's
-// declaration (matrix.workload.declaration): "" when done, else why it cannot be.
-std::string declare_from_plan(Matrix& m, const nlohmann::json& plan);
+// declaration (matrix.workload.declaration), or why it cannot be.
+Status declare_from_plan(Matrix& m, const nlohmann::json& plan);
 
 // Where two parameter tables differ (names and order, types, ranges, choices, defaults), a
 // sentence each; empty when they agree. A built-in kind's table against what its worker
