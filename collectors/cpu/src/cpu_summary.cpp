@@ -262,7 +262,7 @@ Json units_of(const Seen& seen) {
 
 }  // namespace
 
-Json cpu_summary(const Json& doc, std::string& error) {
+Result<Json> cpu_summary(const Json& doc) {
   StrictReader read;
   const Ticks ticks{read.u64(doc, "clock_ticks_per_second", "")};
   Json out = Json::array();
@@ -273,10 +273,9 @@ Json cpu_summary(const Json& doc, std::string& error) {
                                       ticks, seen));
   }
   if (!read.error().empty()) {
-    error = "raw/cpu.readings.json: " + read.error();
-    return nullptr;
+    return Error{"raw/cpu.readings.json: " + read.error(), 0, ErrorKind::input};
   }
-  return {{"units", units_of(seen)}, {"incarnations", out}};
+  return Json{{"units", units_of(seen)}, {"incarnations", out}};
 }
 
 }  // namespace jbench::collectors

@@ -67,9 +67,10 @@ Json summarize_collectors(const std::string& run_dir, const Json& run) {
     const Json readings = Json::parse(in, nullptr, false);
     // A damaged record is said so in the summary, never summarized with zeros (the validator
     // also reports it against the readings' schema).
-    std::string error;
-    if (readings.is_object()) out["cpu"] = cpu_summary(readings, error);
-    if (!error.empty()) out["cpu"] = {{"error", error}};
+    if (readings.is_object()) {
+      auto summary = cpu_summary(readings);
+      out["cpu"] = summary ? std::move(*summary) : Json{{"error", summary.error().message}};
+    }
   }
   const Json* bridge = collector(run, "bridge");
   if (ran(bridge) && bridge->contains("raw")) {

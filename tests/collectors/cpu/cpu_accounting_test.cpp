@@ -20,6 +20,19 @@ namespace {
 
 using nlohmann::json;
 
+// The summary of readings that must be readable (null, a failure recorded, when they are not).
+json summary_of(const json& readings) {
+  auto summary = cpu_summary(readings);
+  if (!summary) ADD_FAILURE() << summary.error().message;
+  return summary ? std::move(*summary) : json();
+}
+
+// Why the readings cannot be summarized; "" when they can.
+std::string refusal_of(const json& readings) {
+  const auto summary = cpu_summary(readings);
+  return summary ? "" : summary.error().message;
+}
+
 // Waits for one line from the child (bounded).
 std::string await_line(proc::ChildProcess& p) {
   std::vector<std::string> lines;
@@ -76,9 +89,8 @@ TEST(CpuAccounting, ChargesEachPhaseOnlyWhatTheIncarnationDidInIt) {
   const CollectorEntry e = cpu.finish(1, 1);
   EXPECT_EQ(e.status, kOk) << e.reason;
   EXPECT_EQ(e.canaries_seen, std::vector<std::size_t>{0});
-  std::string summary_error;
-  const json s = cpu_summary(cpu.readings(), summary_error);
-  ASSERT_EQ(summary_error, "");
+  const json s = summary_of(cpu.readings());
+  ASSERT_TRUE(s.is_object());
   ASSERT_EQ(s["incarnations"].size(), 1u);
   const json& inc = s["incarnations"][0];
   const std::uint64_t measure = phase_ns(inc, "measure");
@@ -146,9 +158,8 @@ TEST(CpuAccounting, AnIncarnationThatEndsEarlyIsClosedByItsExitTotals) {
                              status.involuntary_switches});
   const CollectorEntry e = cpu.finish(1, 1);
   EXPECT_EQ(e.status, kOk) << e.reason;
-  std::string summary_error;
-  const json s = cpu_summary(cpu.readings(), summary_error);
-  ASSERT_EQ(summary_error, "");
+  const json s = summary_of(cpu.readings());
+  ASSERT_TRUE(s.is_object());
   const json& phases = s["incarnations"][0]["phases"];
   EXPECT_TRUE(phases.contains("startup"));  // died in startup: everything is charged there
   EXPECT_FALSE(phases.contains("warmup"));
@@ -266,9 +277,8 @@ json readings_document() {
 }
 
 TEST(CpuSummary, SplitsAnIncarnationIntoItsPhases) {
-  std::string error;
-  const json s = cpu_summary(readings_document(), error);
-  ASSERT_EQ(error, "");
+  const json s = summary_of(readings_document());
+  ASSERT_TRUE(s.is_object());
   const json& phases = s["incarnations"][0]["phases"];
   EXPECT_EQ(phases["startup"]["cpu_ns"], "2000000");
   EXPECT_EQ(phases["measure"]["cpu_ns"], "6000000");
@@ -277,9 +287,8 @@ TEST(CpuSummary, SplitsAnIncarnationIntoItsPhases) {
 }
 
 TEST(CpuSummary, SchedulerTimesAreSplitIntoPhasesAndUnknownWhereAReadingHasNone) {
-  std::string error;
-  const json s = cpu_summary(readings_document(), error);
-  ASSERT_EQ(error, "");
+  const json s = summary_of(readings_document());
+  ASSERT_TRUE(s.is_object());
   const json& phases = s["incarnations"][0]["phases"];
   EXPECT_EQ(phases["startup"]["runnable_ns"], "200000");
   EXPECT_EQ(phases["measure"]["runnable_ns"], "600000");
@@ -289,8 +298,8 @@ TEST(CpuSummary, SchedulerTimesAreSplitIntoPhasesAndUnknownWhereAReadingHasNone)
   // A reading without it (a host without schedstat, or an earlier bundle): not known, not zero.
   json doc = readings_document();
   doc["incarnations"][0]["readings"][2]["runnable_ns"] = nullptr;
-  const json t = cpu_summary(doc, error);
-  ASSERT_EQ(error, "");
+  const json t = summary_of(doc);
+  ASSERT_TRUE(t.is_object());
   EXPECT_EQ(t["incarnations"][0]["phases"]["startup"]["runnable_ns"], "200000");
   EXPECT_TRUE(t["incarnations"][0]["phases"]["warmup"]["runnable_ns"].is_null());
   EXPECT_TRUE(t["incarnations"][0]["phases"]["measure"]["runnable_ns"].is_null());
@@ -300,23 +309,21 @@ TEST(CpuSummary, SchedulerTimesAreSplitIntoPhasesAndUnknownWhereAReadingHasNone)
     r.erase("runnable_ns");
     r.erase("on_cpu_ns");
   }
-  const json u = cpu_summary(earlier, error);
-  ASSERT_EQ(error, "");
+  const json u = summary_of(earlier);
+  ASSERT_TRUE(u.is_object());
   for (const auto& [name, phase] : u["incarnations"][0]["phases"].items()) {
     EXPECT_FALSE(phase.contains("runnable_ns")) << name;
     EXPECT_FALSE(phase.contains("on_cpu_ns")) << name;
   }
   doc["incarnations"][0]["readings"][1]["runnable_ns"] = "-5";
-  EXPECT_TRUE(cpu_summary(doc, error).is_null());
-  EXPECT_EQ(error,
+  EXPECT_EQ(refusal_of(doc),
             "raw/cpu.readings.json: /incarnations/0/readings/1/runnable_ns is not a non-negative "
             "integer");
 }
 
 TEST(CpuSummary, FaultsAndBytesAreSplitIntoPhasesAndUnknownWhereAReadingHasNone) {
-  std::string error;
-  const json s = cpu_summary(readings_document(), error);
-  ASSERT_EQ(error, "");
+  const json s = summary_of(readings_document());
+  ASSERT_TRUE(s.is_object());
   const json& phases = s["incarnations"][0]["phases"];
   EXPECT_EQ(phases["startup"]["minor_faults"], 20);  // from the process's start
   EXPECT_EQ(phases["measure"]["minor_faults"], 60);
@@ -331,8 +338,8 @@ TEST(CpuSummary, FaultsAndBytesAreSplitIntoPhasesAndUnknownWhereAReadingHasNone)
   // /proc/<pid>/io unreadable at the measure boundary: the phases on either side do not know.
   json doc = readings_document();
   doc["incarnations"][0]["readings"][2]["written_chars"] = nullptr;
-  const json t = cpu_summary(doc, error);
-  ASSERT_EQ(error, "");
+  const json t = summary_of(doc);
+  ASSERT_TRUE(t.is_object());
   EXPECT_TRUE(t["incarnations"][0]["phases"]["warmup"]["written_chars"].is_null());
   EXPECT_TRUE(t["incarnations"][0]["phases"]["measure"]["written_chars"].is_null());
   EXPECT_EQ(t["incarnations"][0]["phases"]["measure"]["read_chars"], "6000");
@@ -344,16 +351,15 @@ TEST(CpuSummary, FaultsAndBytesAreSplitIntoPhasesAndUnknownWhereAReadingHasNone)
       r.erase(key);
     }
   }
-  const json u = cpu_summary(earlier, error);
-  ASSERT_EQ(error, "");
+  const json u = summary_of(earlier);
+  ASSERT_TRUE(u.is_object());
   EXPECT_FALSE(u["units"].contains("read_chars"));
   for (const auto& [name, phase] : u["incarnations"][0]["phases"].items()) {
     EXPECT_FALSE(phase.contains("minor_faults")) << name;
     EXPECT_FALSE(phase.contains("written_chars")) << name;
   }
   doc["incarnations"][0]["readings"][1]["major_faults"] = -2;
-  EXPECT_TRUE(cpu_summary(doc, error).is_null());
-  EXPECT_EQ(error,
+  EXPECT_EQ(refusal_of(doc),
             "raw/cpu.readings.json: /incarnations/0/readings/1/major_faults is not a non-negative "
             "integer");
 }
@@ -377,9 +383,7 @@ TEST(CpuSummary, RefusesAReadingWithAMissingOrMistypedField) {
   for (const auto& [damage, expected] : damages) {
     json doc = readings_document();
     damage(doc);
-    std::string error;
-    EXPECT_TRUE(cpu_summary(doc, error).is_null()) << expected;
-    EXPECT_EQ(error, "raw/cpu.readings.json: " + expected);
+    EXPECT_EQ(refusal_of(doc), "raw/cpu.readings.json: " + expected);
   }
 }
 

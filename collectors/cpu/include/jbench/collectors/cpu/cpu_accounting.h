@@ -87,8 +87,8 @@ std::optional<IoCounts> parse_proc_io(const std::string& text);
 // The summary of a readings document (manifests/cpu-readings.schema.json): per incarnation and
 // phase, the difference between the reading as the phase began and the next one (startup from
 // zero, teardown to the exit totals). A field that is missing or of the wrong type is never read
-// as zero: the result is null and `error` names the field by its JSON pointer.
-nlohmann::json cpu_summary(const nlohmann::json& readings, std::string& error);
+// as zero: the error names the field by its JSON pointer.
+Result<nlohmann::json> cpu_summary(const nlohmann::json& readings);
 
 // Reads one incarnation now; nullopt when the pid is gone or is another incarnation.
 std::optional<CpuSample> read_cpu_sample(pid_t pid, std::uint64_t start_time_ticks);
