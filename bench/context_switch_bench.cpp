@@ -201,8 +201,8 @@ Observer start_perf_sched(const Scratch& dir) {
                "fifo:" + ctl + "," + ack};
   spec.stderr_path = dir.path("perf.stderr");
   auto spawned = jbench::proc::ChildProcess::spawn(spec);
-  o.process = std::move(spawned.process);
-  if (!o.process) o.error = "cannot start perf: " + spawned.error;
+  if (spawned) o.process = std::move(*spawned);
+  if (!spawned) o.error = "cannot start perf: " + spawned.error().message;
   const std::string enable = "enable\n";
   pollfd p{ack_fd, POLLIN, 0};
   char answer[8] = {};
@@ -239,8 +239,8 @@ END { clear(@since); clear(@stack); clear(@off_ns); }
   spec.args = {dir.path("off_cpu.bt"), std::to_string(partner)};
   spec.stderr_path = dir.path("bpftrace.stderr");
   auto spawned = jbench::proc::ChildProcess::spawn(spec);
-  o.process = std::move(spawned.process);
-  if (!o.process) return {nullptr, "cannot start bpftrace: " + spawned.error};
+  if (!spawned) return {nullptr, "cannot start bpftrace: " + spawned.error().message};
+  o.process = std::move(*spawned);
   const std::uint64_t deadline = jbench::monotonic_ns() + 60'000'000'000ull;
   std::string line;
   while (o.process->next_line(line, deadline) == jbench::proc::ChildProcess::LineWait::line) {

@@ -323,11 +323,11 @@ void bpftrace_empty(benchmark::State& state) {
   spec.stderr_path = dir + "/bpftrace.stderr";
   auto spawned = jbench::proc::ChildProcess::spawn(spec);
   bool ready = false;
-  if (spawned.process) {
+  if (spawned) {
     const std::uint64_t deadline = jbench::monotonic_ns() + 60'000'000'000ULL;
     std::string line;
-    while (!ready && spawned.process->next_line(line, deadline) ==
-                         jbench::proc::ChildProcess::LineWait::line) {
+    while (!ready &&
+           (*spawned)->next_line(line, deadline) == jbench::proc::ChildProcess::LineWait::line) {
       ready = line == "ready";
     }
   }
@@ -337,9 +337,9 @@ void bpftrace_empty(benchmark::State& state) {
   } else {
     state.SkipWithError("bpftrace never said it was attached (see its stderr)");
   }
-  if (spawned.process) {
-    ::kill(spawned.process->pid(), SIGINT);
-    if (!spawned.process->reap_within(60'000)) spawned.process->kill_and_reap();
+  if (spawned) {
+    ::kill((*spawned)->pid(), SIGINT);
+    if (!(*spawned)->reap_within(60'000)) (*spawned)->kill_and_reap();
   }
   std::filesystem::remove_all(dir);
 }

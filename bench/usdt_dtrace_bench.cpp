@@ -106,11 +106,11 @@ class Tracer {
     spec.executable = dtrace.path;
     spec.args = {"-s", script_};
     auto spawned = jbench::proc::ChildProcess::spawn(spec);
-    if (!spawned.process) {
-      error_ = spawned.error;
+    if (!spawned) {
+      error_ = spawned.error().message;
       return;
     }
-    process_ = std::move(spawned.process);
+    process_ = std::move(*spawned);
     // Its output is drained as it comes (a full pipe would stall its consumer into drops).
     const std::uint64_t started = jbench::monotonic_ns();
     drain_ = std::thread([this] {

@@ -54,12 +54,12 @@ Result<ProcessTarget> ProcessTarget::start(const EngineCommand& command) {
   t.statement_timeout_ms_ = command.statement_timeout_ms;
   t.stderr_path_ = make_stderr_file();
   spec.stderr_path = t.stderr_path_;
-  proc::Spawned spawned = proc::ChildProcess::spawn(spec);
-  if (!spawned.process) {
-    return Error{"cannot start the engine '" + spec.executable + "': " + spawned.error, 0,
+  auto spawned = proc::ChildProcess::spawn(spec);
+  if (!spawned) {
+    return Error{"cannot start the engine '" + spec.executable + "': " + spawned.error().message, 0,
                  ErrorKind::input};
   }
-  t.child_ = std::move(spawned.process);
+  t.child_ = std::move(*spawned);
   std::string why;
   std::optional<std::string> hello = t.next_line(command.start_timeout_ms, why);
   if (!hello) {
@@ -83,8 +83,7 @@ ProcessTarget& ProcessTarget::operator=(ProcessTarget&&) noexcept = default;
 
 ProcessTarget::~ProcessTarget() {
   if (child_ && !child_->reaped()) {
-    std::string error;
-    if (child_->write_line(encode_quit(), 200, error)) {
+    if (child_->write_line(encode_quit(), 200)) {
       child_->close_stdin();
       child_->reap_within(1000);
     }
@@ -150,9 +149,10 @@ ResultSet ProcessTarget::exchange(const RunRequest& req) {
     r.engine_failure = "the engine is gone: " + *gone_;
     return r;
   }
-  std::string error;
-  if (!child_->write_line(encode_request(req), static_cast<int>(statement_timeout_ms_), error)) {
-    r.engine_failure = fail("it does not take requests: " + error);
+  if (const Status sent =
+          child_->write_line(encode_request(req), static_cast<int>(statement_timeout_ms_));
+      !sent) {
+    r.engine_failure = fail("it does not take requests: " + sent.error().message);
     return r;
   }
   std::string why;

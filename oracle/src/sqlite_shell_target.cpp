@@ -111,23 +111,23 @@ Result<SqliteShellTarget> SqliteShellTarget::start(const ShellOptions& options) 
   // Through sh only to merge the shell's stderr into its stdout, so errors arrive in order.
   spec.executable = "/bin/sh";
   spec.args = {"-c", "exec \"$0\" -batch \"$1\" 2>&1", shell, options.database};
-  proc::Spawned spawned = proc::ChildProcess::spawn(spec);
-  if (!spawned.process) {
-    return Error{"cannot start the sqlite3 shell: " + spawned.error, 0, ErrorKind::host};
+  auto spawned = proc::ChildProcess::spawn(spec);
+  if (!spawned) {
+    return Error{"cannot start the sqlite3 shell: " + spawned.error().message, 0, ErrorKind::host};
   }
   SqliteShellTarget t;
-  t.child_ = std::move(spawned.process);
+  t.child_ = std::move(*spawned);
   t.timeout_ms_ = options.statement_timeout_ms;
   t.marker_base_ =
       "@@jbench-" + std::to_string(getpid()) + "-" + std::to_string(monotonic_ns()) + "-";
-  std::string error;
   std::string setup = ".mode quote\n.headers off\n.bail off\n.print " + t.marker_base_ + "0\n";
   if (!options.functions_module.empty()) {
     setup = ".load " + options.functions_module + " jbench_oracle_functions_init\n" + setup;
   }
   setup += "SELECT 'sqlite3 ' || sqlite_version() || ' (shell)';\n.print " + t.marker_base_ + "1";
-  if (!t.child_->write_line(setup, 2000, error)) {
-    return Error{"the sqlite3 shell does not take input: " + error, 0, ErrorKind::host};
+  if (const Status written = t.child_->write_line(setup, 2000); !written) {
+    return Error{"the sqlite3 shell does not take input: " + written.error().message, 0,
+                 ErrorKind::host};
   }
   std::string why;
   auto setup_out = t.until_marker(t.marker_base_ + "0", why);
@@ -197,9 +197,8 @@ ResultSet SqliteShellTarget::run(std::string_view sql, const std::vector<Value>&
   // The newline before ';' ends a trailing -- comment; an extra ';' is an empty statement.
   std::string marker = marker_base_ + std::to_string(sequence_++);
   input += *text + "\n;\n.print " + marker;
-  std::string error;
-  if (!child_->write_line(input, static_cast<int>(timeout_ms_), error)) {
-    gone_ = "it does not take input: " + error;
+  if (const Status written = child_->write_line(input, static_cast<int>(timeout_ms_)); !written) {
+    gone_ = "it does not take input: " + written.error().message;
     r.engine_failure = *gone_;
     return r;
   }

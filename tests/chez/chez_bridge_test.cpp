@@ -227,14 +227,14 @@ TEST(ChezBridgeBystander, ASameNameProcessCollectingBesideTheWorkerChangesNothin
   proc::SpawnSpec spec;
   spec.executable = "/usr/bin/chezscheme";
   spec.args = {"-q"};
-  auto bystander = proc::ChildProcess::spawn(spec);
-  ASSERT_TRUE(bystander.process) << bystander.error;
-  std::string error;
-  ASSERT_TRUE(bystander.process->write_line(
+  auto spawned = proc::ChildProcess::spawn(spec);
+  ASSERT_TRUE(spawned) << spawned.error().message;
+  proc::ChildProcess& bystander = **spawned;
+  const Status fed = bystander.write_line(
       "(let loop ((i 0) (keep '())) (loop (+ i 1) (if (= 0 (mod i 64)) '() "
       "(cons (make-vector 256 i) keep))))",
-      2000, error))
-      << error;
+      2000);
+  ASSERT_TRUE(fed) << fed.error().message;
 
   TempDir dir;
   const std::string raw = dir.path() + "/x.events.jsonl";
@@ -244,10 +244,10 @@ TEST(ChezBridgeBystander, ASameNameProcessCollectingBesideTheWorkerChangesNothin
   Session s = drive_to_result(w, configure_message(data.db, traced_options()));
   end_session(w, s);
   // The bystander was collecting throughout.
-  const auto bystander_stat = proc::read_proc_stat(bystander.process->pid());
+  const auto bystander_stat = proc::read_proc_stat(bystander.pid());
   ASSERT_TRUE(bystander_stat);
   EXPECT_GT(bystander_stat->utime_ticks, 0u);
-  bystander.process->kill_and_reap();
+  bystander.kill_and_reap();
   ASSERT_EQ(s.result["status"], "ok") << s.result["conditions"].dump();
 
   // Only the registered worker is in the cohort: a record of any other process is a problem.

@@ -31,21 +31,21 @@ std::string exe_of(pid_t pid) {
 TEST(ChildProcessHold, AHeldChildRunsNothingOfItsProgramUntilReleased) {
   test::TempDir dir;
   const std::string mark = dir.path() + "/ran";
-  Spawned s = ChildProcess::spawn(held_shell("touch " + mark + "; echo hello"));
-  ASSERT_TRUE(s.process) << s.error;
+  auto s = ChildProcess::spawn(held_shell("touch " + mark + "; echo hello"));
+  ASSERT_TRUE(s) << s.error().message;
   // Held: still the harness's image (this test binary), and the program has not run.
-  EXPECT_EQ(exe_of(s.process->pid()), std::filesystem::read_symlink("/proc/self/exe").string());
-  EXPECT_TRUE(read_proc_stat(s.process->pid()).has_value());
+  EXPECT_EQ(exe_of((*s)->pid()), std::filesystem::read_symlink("/proc/self/exe").string());
+  EXPECT_TRUE(read_proc_stat((*s)->pid()).has_value());
   EXPECT_FALSE(std::filesystem::exists(mark));
-  std::string error;
-  ASSERT_TRUE(s.process->release_exec(error)) << error;
+  const Status released = (*s)->release_exec();
+  ASSERT_TRUE(released) << released.error().message;
   std::string line;
   // Safety net only: the shell answers within milliseconds.
-  ASSERT_EQ(s.process->next_line(line, monotonic_ns() + 10'000'000'000ULL),
+  ASSERT_EQ((*s)->next_line(line, monotonic_ns() + 10'000'000'000ULL),
             ChildProcess::LineWait::line);
   EXPECT_EQ(line, "hello");
   EXPECT_TRUE(std::filesystem::exists(mark));
-  const auto status = s.process->reap_within(10'000);
+  const auto status = (*s)->reap_within(10'000);
   ASSERT_TRUE(status.has_value());
   EXPECT_EQ(status->code, 0);
 }
@@ -53,10 +53,10 @@ TEST(ChildProcessHold, AHeldChildRunsNothingOfItsProgramUntilReleased) {
 TEST(ChildProcessHold, AChildNeverReleasedEndsWithoutRunningItsProgram) {
   test::TempDir dir;
   const std::string mark = dir.path() + "/ran";
-  Spawned s = ChildProcess::spawn(held_shell("touch " + mark));
-  ASSERT_TRUE(s.process) << s.error;
-  const pid_t pid = s.process->pid();
-  s.process.reset();  // gives up on it: the hold's pipe closes, the child is killed and reaped
+  auto s = ChildProcess::spawn(held_shell("touch " + mark));
+  ASSERT_TRUE(s) << s.error().message;
+  const pid_t pid = (*s)->pid();
+  s.value().reset();  // gives up on it: the hold's pipe closes, the child is killed and reaped
   EXPECT_FALSE(read_proc_stat(pid).has_value());
   EXPECT_FALSE(std::filesystem::exists(mark));
 }
@@ -64,11 +64,10 @@ TEST(ChildProcessHold, AChildNeverReleasedEndsWithoutRunningItsProgram) {
 TEST(ChildProcessHold, ReleasingAChildThatWasNotHeldIsANoOp) {
   SpawnSpec s = held_shell("exit 0");
   s.hold_before_exec = false;
-  Spawned spawned = ChildProcess::spawn(s);
-  ASSERT_TRUE(spawned.process) << spawned.error;
-  std::string error;
-  EXPECT_TRUE(spawned.process->release_exec(error));
-  EXPECT_TRUE(spawned.process->reap_within(10'000).has_value());
+  auto spawned = ChildProcess::spawn(s);
+  ASSERT_TRUE(spawned) << spawned.error().message;
+  EXPECT_TRUE((*spawned)->release_exec());
+  EXPECT_TRUE((*spawned)->reap_within(10'000).has_value());
 }
 
 }  // namespace

@@ -29,11 +29,11 @@ bool write_all(int fd, const char* data, std::size_t size) {
 
 }  // namespace
 
-std::unique_ptr<BackendProcess> BackendProcess::launch(BackendLaunch launch, std::string& error) {
+Result<std::unique_ptr<BackendProcess>> BackendProcess::launch(BackendLaunch launch) {
   const int out = ::open(launch.output_path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (out < 0) {
-    error = fmt::format("cannot create {}: {}", launch.output_path, std::strerror(errno));
-    return nullptr;
+    return Error{fmt::format("cannot create {}: {}", launch.output_path, std::strerror(errno)),
+                 errno, ErrorKind::io};
   }
   proc::SpawnSpec spec;
   spec.executable = launch.executable;
@@ -42,14 +42,13 @@ std::unique_ptr<BackendProcess> BackendProcess::launch(BackendLaunch launch, std
   spec.extra_env = launch.env;
   spec.process_group = 0;  // a group of its own: never the workers'
   auto spawned = proc::ChildProcess::spawn(spec);
-  if (!spawned.process) {
+  if (!spawned) {
     ::close(out);
-    error = spawned.error;
-    return nullptr;
+    return spawned.error();
   }
-  spawned.process->close_stdin();  // neither tool reads it; EOF is the clearest signal
+  (*spawned)->close_stdin();  // neither tool reads it; EOF is the clearest signal
   return std::unique_ptr<BackendProcess>(
-      new BackendProcess(std::move(spawned.process), std::move(launch), out));
+      new BackendProcess(std::move(*spawned), std::move(launch), out));
 }
 
 BackendProcess::BackendProcess(std::unique_ptr<proc::ChildProcess> child, BackendLaunch launch,

@@ -46,8 +46,8 @@ struct BackendEnd {
 
 class BackendProcess {
  public:
-  // Null with `error` set when the tool could not be started.
-  static std::unique_ptr<BackendProcess> launch(BackendLaunch launch, std::string& error);
+  // The running tool, or why it could not be started.
+  static Result<std::unique_ptr<BackendProcess>> launch(BackendLaunch launch);
   ~BackendProcess();
   BackendProcess(const BackendProcess&) = delete;
   BackendProcess& operator=(const BackendProcess&) = delete;

@@ -104,9 +104,9 @@ class BpftraceBackend final : public Backend {
     launch.on_line = [live](std::string_view line) {
       note_live_line(*live, scan_bpftrace_line(line));
     };
-    std::string error;
-    process_ = BackendProcess::launch(std::move(launch), error);
-    if (!process_) return "bpftrace did not start: " + error;
+    auto launched = BackendProcess::launch(std::move(launch));
+    if (!launched) return "bpftrace did not start: " + launched.error().message;
+    process_ = std::move(*launched);
     // Compiling and attaching takes seconds. Meanwhile the startup marker is repeated; the
     // first one that comes back proves every probe is live.
     return await_attach_marker(

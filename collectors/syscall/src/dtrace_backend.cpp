@@ -114,9 +114,9 @@ class DtraceBackend final : public Backend {
       }
       note_live_line(*live, l);
     };
-    std::string error;
-    process_ = BackendProcess::launch(std::move(launch), error);
-    if (!process_) return "dtrace did not start: " + error;
+    auto launched = BackendProcess::launch(std::move(launch));
+    if (!launched) return "dtrace did not start: " + launched.error().message;
+    process_ = std::move(*launched);
     // Compiling and enabling takes about two seconds; meanwhile the marker is repeated.
     return await_attach_marker(*process_, *ctx_.live, deadline_ns, "dtrace", kStderr,
                                [this] { return stderr_excerpt(ctx_.raw_dir + "/" + kStderr); });

@@ -83,9 +83,9 @@ class StraceBackend final : public Backend {
     launch.stderr_path = ctx_.raw_dir + "/" + kStraceStderr;
     launch.max_output_bytes = ctx_.max_output_bytes;
     launch.on_line = [this](std::string_view line) { on_line(line); };
-    std::string error;
-    process_ = BackendProcess::launch(std::move(launch), error);
-    if (!process_) return "strace did not start: " + error;
+    auto launched = BackendProcess::launch(std::move(launch));
+    if (!launched) return "strace did not start: " + launched.error().message;
+    process_ = std::move(*launched);
     for (;;) {
       bool all = true;
       for (const auto& p : ctx_.cohort) all = all && all_threads_traced_by(p.pid, process_->pid());

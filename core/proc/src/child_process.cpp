@@ -100,11 +100,9 @@ std::string ExitStatus::describe() const {
   return fmt::format("exit {}", code);
 }
 
-Spawned ChildProcess::spawn(const SpawnSpec& spec) {
-  Spawned out;
+Result<std::unique_ptr<ChildProcess>> ChildProcess::spawn(const SpawnSpec& spec) {
   if (auto problem = check_executable(spec.executable); !problem.empty()) {
-    out.error = "cannot start the worker: " + problem;
-    return out;
+    return Error{"cannot start the worker: " + problem, 0, ErrorKind::host};
   }
   try {
     bp::pipe to_child;
@@ -115,8 +113,8 @@ Spawned ChildProcess::spawn(const SpawnSpec& spec) {
     const pid_t group = spec.process_group;
     int hold[2] = {-1, -1};
     if (spec.hold_before_exec && open_pipe(hold, 0) != 0) {
-      out.error = fmt::format("cannot make the exec hold's pipe: {}", std::strerror(errno));
-      return out;
+      return Error{fmt::format("cannot make the exec hold's pipe: {}", std::strerror(errno)), errno,
+                   ErrorKind::io};
     }
     const int hold_fd = hold[0];
     auto setup = bp::extend::on_exec_setup = [parent, &spec, hold_fd](auto&) {
@@ -150,17 +148,19 @@ Spawned ChildProcess::spawn(const SpawnSpec& spec) {
     setpgid(pid, group == 0 ? pid : group);
     const int in = adopt(to_child.native_sink());
     const int from = adopt(from_child.native_source());
-    out.process.reset(new ChildProcess(pid, group == 0 ? pid : group, in, from));
-    out.process->release_fd_ = hold[1];
+    std::unique_ptr<ChildProcess> process(
+        new ChildProcess(pid, group == 0 ? pid : group, in, from));
+    process->release_fd_ = hold[1];
     if (in < 0 || from < 0) {
-      out.error = fmt::format("cannot adopt the worker's pipes: {}", std::strerror(errno));
-      out.process->kill_and_reap();
-      out.process.reset();
+      const int saved = errno;
+      process->kill_and_reap();
+      return Error{fmt::format("cannot adopt the worker's pipes: {}", std::strerror(saved)), saved,
+                   ErrorKind::io};
     }
+    return process;
   } catch (const std::exception& e) {
-    out.error = fmt::format("cannot start {}: {}", spec.executable, e.what());
+    return Error{fmt::format("cannot start {}: {}", spec.executable, e.what()), 0, ErrorKind::host};
   }
-  return out;
 }
 
 ChildProcess::ChildProcess(pid_t pid, pid_t group, int stdin_fd, int stdout_fd)
@@ -173,8 +173,8 @@ ChildProcess::~ChildProcess() {
   if (stdout_fd_ >= 0) close(stdout_fd_);
 }
 
-bool ChildProcess::release_exec(std::string& error) {
-  if (release_fd_ < 0) return true;
+Status ChildProcess::release_exec() {
+  if (release_fd_ < 0) return {};
   const char go = 1;
   ssize_t n = 0;
   do {
@@ -183,16 +183,13 @@ bool ChildProcess::release_exec(std::string& error) {
   const int saved = errno;
   close(release_fd_);
   release_fd_ = -1;
-  if (n == 1) return true;
-  error = fmt::format("cannot release worker {} to exec: {}", pid_, std::strerror(saved));
-  return false;
+  if (n == 1) return {};
+  return Error{fmt::format("cannot release worker {} to exec: {}", pid_, std::strerror(saved)),
+               saved, ErrorKind::io};
 }
 
-bool ChildProcess::write_line(std::string_view line, int timeout_ms, std::string& error) {
-  if (stdin_fd_ < 0) {
-    error = "the worker's stdin is closed";
-    return false;
-  }
+Status ChildProcess::write_line(std::string_view line, int timeout_ms) {
+  if (stdin_fd_ < 0) return Error{"the worker's stdin is closed", 0, ErrorKind::io};
   std::string buffer(line);
   buffer += '\n';
   std::size_t done = 0;
@@ -206,15 +203,15 @@ bool ChildProcess::write_line(std::string_view line, int timeout_ms, std::string
     if (n < 0 && errno == EAGAIN) {
       pollfd p{stdin_fd_, POLLOUT, 0};
       if (poll(&p, 1, timeout_ms) <= 0) {
-        error = fmt::format("the worker did not read its input within {} ms", timeout_ms);
-        return false;
+        return Error{fmt::format("the worker did not read its input within {} ms", timeout_ms), 0,
+                     ErrorKind::io};
       }
       continue;
     }
-    error = fmt::format("cannot write to the worker: {}", std::strerror(errno));
-    return false;
+    return Error{fmt::format("cannot write to the worker: {}", std::strerror(errno)), errno,
+                 ErrorKind::io};
   }
-  return true;
+  return {};
 }
 
 void ChildProcess::close_stdin() {

@@ -87,15 +87,15 @@ ToolRun run_to_completion(const std::vector<std::string>& argv,
   spec.stdin_fd = null_fd;
   spec.stderr_fd = err_pipe[1];
   spec.default_sigpipe = true;
-  Spawned spawned = ChildProcess::spawn(spec);
+  auto spawned = ChildProcess::spawn(spec);
   ::close(null_fd);
   ::close(err_pipe[1]);  // the child holds its copy: EOF comes when it and its group are done
-  if (!spawned.process) {
+  if (!spawned) {
     ::close(err_pipe[0]);
-    run.error = spawned.error;
+    run.error = spawned.error().message;
     return run;
   }
-  ChildProcess& child = *spawned.process;
+  ChildProcess& child = **spawned;
   child.close_stdin();  // unused: the child's stdin is /dev/null
 
   const auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);

@@ -262,15 +262,13 @@ class Storm {
   void release_writers() {
     for (auto& slot : writers_) {
       if (!slot.worker || slot.released) continue;
-      std::string error;
-      slot.released = slot.worker->process->write_line("finish", 1000, error);
+      slot.released = slot.worker->process->write_line("finish", 1000).ok();
     }
   }
 
   void stop_readers() {
     for (auto& reader : readers_) {
-      std::string error;
-      (void)reader.process->write_line("stop", 1000, error);
+      (void)reader.process->write_line("stop", 1000);
     }
     const std::uint64_t until = monotonic_ns() + std::uint64_t{kReaderStopTimeoutMs} * 1000000;
     for (std::size_t r = 0; r < readers_.size(); ++r) {

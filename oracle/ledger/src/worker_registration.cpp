@@ -29,10 +29,11 @@ void collect_lines(RegisteredWorker& worker, int timeout_ms) {
 Result<RegisteredWorker> spawn_registered(const proc::SpawnSpec& spec, LedgerIncarnation record,
                                           int timeout_ms) {
   auto spawned = proc::ChildProcess::spawn(spec);
-  if (!spawned.process) {
-    return Error{"cannot start " + name_of(record) + ": " + spawned.error, 0, ErrorKind::host};
+  if (!spawned) {
+    return Error{"cannot start " + name_of(record) + ": " + spawned.error().message, 0,
+                 ErrorKind::host};
   }
-  RegisteredWorker worker{std::move(spawned.process), std::move(record), {}, false};
+  RegisteredWorker worker{std::move(*spawned), std::move(record), {}, false};
   const std::uint64_t deadline = monotonic_ns() + static_cast<std::uint64_t>(timeout_ms) * 1000000;
   while (worker.lines.empty() && !worker.eof && monotonic_ns() < deadline) {
     collect_lines(worker, 10);
@@ -52,9 +53,8 @@ Result<RegisteredWorker> spawn_registered(const proc::SpawnSpec& spec, LedgerInc
   worker.record.pid = pid;
   worker.record.start_time_ticks = stat->start_time_ticks;
   worker.record.runtime_id = hello["runtime_id"].get<std::string>();
-  std::string error;
-  if (!worker.process->write_line("go", 2000, error)) {
-    return Error{"cannot release " + name + ": " + error};
+  if (const Status sent = worker.process->write_line("go", 2000); !sent) {
+    return Error{"cannot release " + name + ": " + sent.error().message};
   }
   return worker;
 }

@@ -49,8 +49,8 @@ std::unique_ptr<proc::ChildProcess> spawn_sh(const std::string& script) {
   spec.executable = "/bin/sh";
   spec.args = {"-c", script};
   auto s = proc::ChildProcess::spawn(spec);
-  EXPECT_TRUE(s.process) << s.error;
-  return std::move(s.process);
+  EXPECT_TRUE(s) << s.error().message;
+  return s ? std::move(*s) : nullptr;
 }
 
 // Burns CPU when it reads "burn", says "done", exits on "exit".
@@ -67,15 +67,16 @@ TEST(CpuAccounting, ChargesEachPhaseOnlyWhatTheIncarnationDidInIt) {
   auto bystander = spawn_sh("while :; do :; done");  // busy throughout, never tracked
   const auto stat = proc::read_proc_stat(worker->pid());
   ASSERT_TRUE(stat);
-  std::string error;
   CpuAccounting cpu;
   cpu.track(0, worker->pid(), stat->start_time_ticks);
   cpu.boundary("warmup");
   cpu.boundary("measure");
-  ASSERT_TRUE(worker->write_line("burn", 1000, error)) << error;
+  const jbench::Status burning = worker->write_line("burn", 1000);
+  ASSERT_TRUE(burning) << burning.error().message;
   ASSERT_EQ(await_line(*worker), "done");
   cpu.boundary("teardown");
-  ASSERT_TRUE(worker->write_line("exit", 1000, error)) << error;
+  const jbench::Status exiting = worker->write_line("exit", 1000);
+  ASSERT_TRUE(exiting) << exiting.error().message;
   proc::ExitStatus status;
   for (int i = 0; i < 500 && !worker->reaped(); ++i) {
     if (!worker->try_reap()) poll(nullptr, 0, 10);

@@ -59,8 +59,8 @@ void expect_agreement_with_strace(const std::string& backend, collectors::Syscal
     spec.executable = collectors::syscall_detail::find_on_path("strace");
     spec.args = {"-f", "-c", "-o", table, "-e", "trace=" + calls, "-p", std::to_string(pid)};
     auto spawned = proc::ChildProcess::spawn(spec);
-    ASSERT_TRUE(spawned.process) << spawned.error;
-    oracle = std::move(spawned.process);
+    ASSERT_TRUE(spawned) << spawned.error().message;
+    oracle = std::move(*spawned);
     const std::uint64_t deadline = monotonic_ns() + 10'000'000'000ULL;
     while (!collectors::syscall_detail::all_threads_traced_by(pid, oracle->pid())) {
       ASSERT_LT(monotonic_ns(), deadline) << "strace -c did not attach";

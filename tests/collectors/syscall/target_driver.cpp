@@ -56,12 +56,12 @@ std::unique_ptr<Target> Target::spawn(const std::string& dir, bool skip_canary) 
   spec.args = {"--dir", dir};
   if (skip_canary) spec.args.push_back("--skip-canary");
   auto spawned = proc::ChildProcess::spawn(spec);
-  if (!spawned.process) {
-    ADD_FAILURE() << spawned.error;
+  if (!spawned) {
+    ADD_FAILURE() << spawned.error().message;
     return nullptr;
   }
   auto t = std::unique_ptr<Target>(new Target());
-  t->process_ = std::move(spawned.process);
+  t->process_ = std::move(*spawned);
   std::vector<std::string> lines;
   auto hello = next_line(*t->process_, monotonic_ns() + seconds_ns(10), lines);
   if (!hello) {

@@ -97,9 +97,9 @@ class LedgerWriterResume : public ::testing::Test {
                  "20000"};
     spec.stderr_path = (dir_ / "writer.stderr").string();
     auto spawned = proc::ChildProcess::spawn(spec);
-    EXPECT_TRUE(spawned.process) << spawned.error;
-    if (!spawned.process) return {};
-    auto& child = *spawned.process;
+    EXPECT_TRUE(spawned) << spawned.error().message;
+    if (!spawned) return {};
+    auto& child = **spawned;
     std::vector<std::string> lines;
     bool overlong = false;
     bool released = false;
@@ -115,8 +115,8 @@ class LedgerWriterResume : public ::testing::Test {
         ::usleep(10'000);
       }
       if (!released && !lines.empty()) {
-        std::string error;
-        EXPECT_TRUE(child.write_line("go", 1000, error)) << error;
+        const Status sent = child.write_line("go", 1000);
+        EXPECT_TRUE(sent) << sent.error().message;
         released = true;
       }
     }

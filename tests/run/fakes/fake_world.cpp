@@ -33,17 +33,14 @@ class FakeWorker final : public WorkerProcess {
   pid_t process_group() const override { return kNoSuchGroup; }
   int stdout_fd() const override { return read_fd_; }
   // Held before exec until released, as a real worker: its hello comes after.
-  bool release_exec(std::string& /*error*/) override {
+  Status release_exec() override {
     events_.push_back("release worker " + std::to_string(index_));
     if (script_.says_hello) say("hello");
-    return true;
+    return {};
   }
 
-  bool write_line(std::string_view line, int /*timeout_ms*/, std::string& error) override {
-    if (status_ || stdin_closed_) {
-      error = "Broken pipe";
-      return false;
-    }
+  Status write_line(std::string_view line, int /*timeout_ms*/) override {
+    if (status_ || stdin_closed_) return Error{"Broken pipe", EPIPE, ErrorKind::io};
     const Json m = Json::parse(line, nullptr, false);
     const std::string type = m.is_object() ? m.value("type", "?") : "?";
     events_.push_back("-> " + type);
@@ -55,7 +52,7 @@ class FakeWorker final : public WorkerProcess {
       if (!a.empty()) say(a);
     }
     if (type == "exit") exit_with(0);
-    return true;
+    return {};
   }
   void close_stdin() override { stdin_closed_ = true; }
 
@@ -198,14 +195,14 @@ void FakeClock::wait(std::span<pollfd> fds, int timeout_ms) {
   if (ready <= 0 && timeout_ms > 0) now_ += static_cast<std::uint64_t>(timeout_ms) * 1'000'000ULL;
 }
 
-SpawnedWorker FakeSpawner::spawn(const proc::SpawnSpec& spec) {
+Result<std::unique_ptr<WorkerProcess>> FakeSpawner::spawn(const proc::SpawnSpec& spec) {
   std::size_t index = 0;
   for (const auto& [key, value] : spec.extra_env) {
     if (key == "JBENCH_WORKER_INDEX") index = std::stoul(value);
   }
   events.push_back("spawn worker " + std::to_string(index));
   auto worker = std::make_unique<FakeWorker>(index, spawned++, script, clock_, events);
-  return {std::move(worker), {}};
+  return std::unique_ptr<WorkerProcess>(std::move(worker));
 }
 
 std::vector<proc::ProcStat> FakeSpawner::processes_in_group(pid_t /*group*/) { return {}; }

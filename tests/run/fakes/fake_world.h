@@ -46,7 +46,7 @@ class FakeSpawner final : public Spawner {
   // The script of the next workers spawned.
   WorkerScript script = protocol_script();
 
-  SpawnedWorker spawn(const proc::SpawnSpec& spec) override;
+  Result<std::unique_ptr<WorkerProcess>> spawn(const proc::SpawnSpec& spec) override;
   std::vector<proc::ProcStat> processes_in_group(pid_t group) override;
   void signal_group(pid_t group, int signal) override;
 

@@ -71,16 +71,15 @@ std::vector<std::string> with(std::vector<std::string> argv, std::vector<std::st
 // A new `COMMAND serve` that has said hello (into `hello`), or null with why not.
 std::unique_ptr<WorkerSession> serving(const CheckOptions& o, const std::string& stderr_path,
                                        Json& hello, std::string& why) {
-  std::string error;
-  auto s = WorkerSession::start(with(o.command, {"serve"}), stderr_path, error);
-  if (!s) {
-    why = error;  // the spawn's own sentence: "cannot start the worker: ..."
+  auto started = WorkerSession::start(with(o.command, {"serve"}), stderr_path);
+  if (!started) {
+    why = started.error().message;  // the spawn's own sentence: "cannot start the worker: ..."
     return nullptr;
   }
-  auto said = s->expect("hello", o.step_timeout_ms, why);
+  auto said = (*started)->expect("hello", o.step_timeout_ms, why);
   if (!said) return nullptr;
   hello = std::move(*said);
-  return s;
+  return std::move(*started);
 }
 
 std::shared_ptr<const WorkerDeclaration> describe_step(Pass& p) {
@@ -144,8 +143,9 @@ Json configure_message(const CheckOptions& o, const WorkerDeclaration& d, const 
 // depend on that race.
 std::optional<Json> ask(WorkerSession& s, const Json& message, const std::string& type,
                         int timeout_ms, std::string& why) {
-  std::string write_error;
-  if (s.send(message, write_error)) return s.expect(type, timeout_ms, why);
+  const Status sent = s.send(message);
+  if (sent) return s.expect(type, timeout_ms, why);
+  const std::string& write_error = sent.error().message;
   why = write_error;
   std::string read_why;
   if (!s.expect(type, timeout_ms, read_why)) why = fmt::format("{} ({})", read_why, write_error);

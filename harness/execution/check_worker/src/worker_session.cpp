@@ -6,27 +6,23 @@
 
 namespace jbench::check_worker {
 
-std::unique_ptr<WorkerSession> WorkerSession::start(const std::vector<std::string>& argv,
-                                                    const std::string& stderr_path,
-                                                    std::string& error) {
+Result<std::unique_ptr<WorkerSession>> WorkerSession::start(const std::vector<std::string>& argv,
+                                                            const std::string& stderr_path) {
   proc::SpawnSpec spec;
   spec.executable = argv.front();
   spec.args.assign(argv.begin() + 1, argv.end());
   spec.stderr_path = stderr_path;
   auto spawned = proc::ChildProcess::spawn(spec);
-  if (!spawned.process) {
-    error = spawned.error;
-    return nullptr;
-  }
-  return std::unique_ptr<WorkerSession>(new WorkerSession(std::move(spawned.process)));
+  if (!spawned) return spawned.error();
+  return std::unique_ptr<WorkerSession>(new WorkerSession(std::move(*spawned)));
 }
 
 WorkerSession::~WorkerSession() {
   if (!process_->reaped()) process_->kill_and_reap();
 }
 
-bool WorkerSession::send(const nlohmann::json& message, std::string& why) {
-  return process_->write_line(message.dump(), 5'000, why);
+Status WorkerSession::send(const nlohmann::json& message) {
+  return process_->write_line(message.dump(), 5'000);
 }
 
 std::optional<nlohmann::json> WorkerSession::expect(const std::string& type, int timeout_ms,

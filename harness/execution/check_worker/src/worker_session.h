@@ -17,13 +17,13 @@ namespace jbench::check_worker {
 
 class WorkerSession {
  public:
-  // `argv`: the program (absolute) and its arguments, "serve" last. Null with `error`.
-  static std::unique_ptr<WorkerSession> start(const std::vector<std::string>& argv,
-                                              const std::string& stderr_path, std::string& error);
+  // `argv`: the program (absolute) and its arguments, "serve" last; or why it did not start.
+  static Result<std::unique_ptr<WorkerSession>> start(const std::vector<std::string>& argv,
+                                                      const std::string& stderr_path);
   ~WorkerSession();  // a process still running is killed and reaped
 
   pid_t pid() const { return process_->pid(); }
-  bool send(const nlohmann::json& message, std::string& why);
+  Status send(const nlohmann::json& message);
   // The next line, which must be a JSON object of type `type`; else why not (an `error` line's
   // message, another type, not JSON, the end of output, the deadline).
   std::optional<nlohmann::json> expect(const std::string& type, int timeout_ms, std::string& why);

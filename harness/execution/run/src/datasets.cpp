@@ -55,11 +55,11 @@ BuiltDataset DatasetCache::build(const Dataset& d) const {
   spec.stderr_path = dir + "/" + d.name + ".build.log";
   const std::uint64_t start = monotonic_ns();
   auto spawned = proc::ChildProcess::spawn(spec);
-  if (!spawned.process) {
-    out.error = fmt::format("cannot build dataset '{}': {}", d.name, spawned.error);
+  if (!spawned) {
+    out.error = fmt::format("cannot build dataset '{}': {}", d.name, spawned.error().message);
     return out;
   }
-  auto& child = *spawned.process;
+  auto& child = **spawned;
   child.close_stdin();
   std::vector<std::string> lines;
   bool overlong = false;

@@ -250,13 +250,13 @@ bool RunExecution::spawn_workers(std::uint32_t count) {
     // instruction of its program (dynamic loading, the bridge's and the runtime's own start).
     s.hold_before_exec = true;
     auto spawned = spawner_.spawn(s);
-    if (!spawned.process) {
-      fail({WaitResult::failed, i, fmt::format("worker {}: {}", i, spawned.error)});
+    if (!spawned) {
+      fail({WaitResult::failed, i, fmt::format("worker {}: {}", i, spawned.error().message)});
       return false;
     }
-    if (group_ == 0) group_ = spawned.process->process_group();
+    if (group_ == 0) group_ = (*spawned)->process_group();
     limits_.stderr_paths.push_back(s.stderr_path);
-    workers_.push_back(WorkerLink{i, std::move(spawned.process), {}, false});
+    workers_.push_back(WorkerLink{i, std::move(*spawned), {}, false});
   }
   startup_steps_["spawned_ns"] = ns_string(clock_.now_ns());
   return true;
@@ -285,9 +285,9 @@ bool RunExecution::admit_attach_release(std::uint64_t& startup_deadline) {
       run_deadline_, clock_.now_ns() + std::uint64_t{spec_.startup_timeout_ms} * 1'000'000);
   startup_steps_["collectors_attached_ns"] = ns_string(clock_.now_ns());
   for (auto& w : workers_) {
-    std::string error;
-    if (!w.process->release_exec(error)) {
-      fail({WaitResult::failed, w.index, fmt::format("worker {}: {}", w.index, error)});
+    if (const Status released = w.process->release_exec(); !released) {
+      fail({WaitResult::failed, w.index,
+            fmt::format("worker {}: {}", w.index, released.error().message)});
       return false;
     }
   }

@@ -51,11 +51,11 @@ bool send_one(WorkerLink& worker, const nlohmann::json& message, Transcript& tra
               Clock& clock, WaitFailure& failure) {
   const std::string line = message.dump();
   transcript.record(worker.index, "out", line);
-  std::string error;
-  if (!worker.process->write_line(line, 1000, error)) {
+  if (const Status written = worker.process->write_line(line, 1000); !written) {
     failure = {WaitResult::failed, worker.index,
                fmt::format("worker {} did not take \"{}\" ({}): {}", worker.index,
-                           message.value("type", "?"), how_it_ended(worker, clock), error)};
+                           message.value("type", "?"), how_it_ended(worker, clock),
+                           written.error().message)};
     return false;
   }
   return true;

@@ -11,9 +11,9 @@ class RealWorker final : public WorkerProcess {
   pid_t pid() const override { return p_->pid(); }
   pid_t process_group() const override { return p_->process_group(); }
   int stdout_fd() const override { return p_->stdout_fd(); }
-  bool release_exec(std::string& error) override { return p_->release_exec(error); }
-  bool write_line(std::string_view line, int timeout_ms, std::string& error) override {
-    return p_->write_line(line, timeout_ms, error);
+  Status release_exec() override { return p_->release_exec(); }
+  Status write_line(std::string_view line, int timeout_ms) override {
+    return p_->write_line(line, timeout_ms);
   }
   void close_stdin() override { p_->close_stdin(); }
   bool read_lines(std::vector<std::string>& lines, bool& overlong) override {
@@ -30,10 +30,10 @@ class RealWorker final : public WorkerProcess {
 
 class RealSpawner final : public Spawner {
  public:
-  SpawnedWorker spawn(const proc::SpawnSpec& spec) override {
-    proc::Spawned s = proc::ChildProcess::spawn(spec);
-    if (!s.process) return {nullptr, std::move(s.error)};
-    return {std::make_unique<RealWorker>(std::move(s.process)), {}};
+  Result<std::unique_ptr<WorkerProcess>> spawn(const proc::SpawnSpec& spec) override {
+    auto s = proc::ChildProcess::spawn(spec);
+    if (!s) return s.error();
+    return std::unique_ptr<WorkerProcess>(std::make_unique<RealWorker>(std::move(*s)));
   }
   std::vector<proc::ProcStat> processes_in_group(pid_t group) override {
     return proc::processes_in_group(group);

@@ -29,10 +29,10 @@ class WorkerProcess {
   virtual pid_t pid() const = 0;
   virtual pid_t process_group() const = 0;
   virtual int stdout_fd() const = 0;  // poll()able: readable when a line may be there
-  // Lets a worker spawned held before exec run its program. False with `error` if refused.
-  virtual bool release_exec(std::string& error) = 0;
-  // One line to its stdin, waiting at most `timeout_ms` for room. False with `error` if refused.
-  virtual bool write_line(std::string_view line, int timeout_ms, std::string& error) = 0;
+  // Lets a worker spawned held before exec run its program, or says why it could not.
+  virtual Status release_exec() = 0;
+  // One line to its stdin, waiting at most `timeout_ms` for room, or why it could not.
+  virtual Status write_line(std::string_view line, int timeout_ms) = 0;
   virtual void close_stdin() = 0;
   // Complete lines available now; false at EOF. Overlong lines are cut and flagged.
   virtual bool read_lines(std::vector<std::string>& lines, bool& overlong) = 0;
@@ -42,15 +42,10 @@ class WorkerProcess {
   virtual const std::optional<proc::ExitStatus>& status() const = 0;
 };
 
-struct SpawnedWorker {
-  std::unique_ptr<WorkerProcess> process;  // null on failure
-  std::string error;
-};
-
 class Spawner {
  public:
   virtual ~Spawner() = default;
-  virtual SpawnedWorker spawn(const proc::SpawnSpec& spec) = 0;
+  virtual Result<std::unique_ptr<WorkerProcess>> spawn(const proc::SpawnSpec& spec) = 0;
   // The processes of a group, as /proc shows them (forks of the workers, leftovers).
   virtual std::vector<proc::ProcStat> processes_in_group(pid_t group) = 0;
   virtual void signal_group(pid_t group, int signal) = 0;

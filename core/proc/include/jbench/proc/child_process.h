@@ -12,7 +12,7 @@
 //   kill_group() reaches everything it forked unless that escaped with setsid/setpgid.
 //
 //   auto child = ChildProcess::spawn({.executable = "/abs/worker", .args = {"serve"}});
-//   if (!child.process) { report(child.error); }
+//   if (!child) report(child.error().message);
 #pragma once
 
 #include <sys/types.h>
@@ -25,6 +25,8 @@
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include "jbench/common/result.h"
 
 namespace jbench::proc {
 
@@ -60,16 +62,10 @@ struct ExitStatus {
   std::string describe() const;  // "exit 0", "exit 3", "signal 9 (Killed)"
 };
 
-class ChildProcess;
-
-struct Spawned {
-  std::unique_ptr<ChildProcess> process;  // null on failure
-  std::string error;
-};
-
 class ChildProcess {
  public:
-  [[nodiscard]] static Spawned spawn(const SpawnSpec& spec);
+  // The running child, or why it could not be started.
+  static Result<std::unique_ptr<ChildProcess>> spawn(const SpawnSpec& spec);
   ~ChildProcess();
   ChildProcess(const ChildProcess&) = delete;
   ChildProcess& operator=(const ChildProcess&) = delete;
@@ -78,13 +74,13 @@ class ChildProcess {
   pid_t process_group() const { return group_; }
   int stdout_fd() const { return stdout_fd_; }
 
-  // Lets a child spawned with hold_before_exec go on to exec. False with `error` if it could
-  // not be told (it is gone); true at once for a child that was not held.
-  bool release_exec(std::string& error);
+  // Lets a child spawned with hold_before_exec go on to exec; an error if it could not be told
+  // (it is gone). At once for a child that was not held.
+  Status release_exec();
 
-  // Writes one line (a '\n' is appended), waiting at most `timeout_ms` for pipe space.
-  // False with `error` set if the child is gone or does not read.
-  bool write_line(std::string_view line, int timeout_ms, std::string& error);
+  // Writes one line (a '\n' is appended), waiting at most `timeout_ms` for pipe space; an error
+  // if the child is gone or does not read.
+  Status write_line(std::string_view line, int timeout_ms);
   void close_stdin();
 
   // Reads what is available on stdout without blocking and appends complete lines to `lines`.
