@@ -11,15 +11,13 @@
 #include <vector>
 
 #include "instruction_records.h"
+#include "jbench/collectors/api/phases.h"
 #include "jbench/collectors/instructions/instructions_collector.h"
 
 namespace jbench::collectors {
 namespace {
 
 using Json = nlohmann::json;
-
-// The phases a run goes through, each opened by the boundary of its name (startup by attach).
-constexpr const char* kPhases[] = {"startup", "warmup", "measure", "teardown"};
 
 struct CountedWorker {
   Member member;
@@ -148,16 +146,17 @@ class PerfCounterCollector final : public Collector {
     }
     // Each phase the worker went through ends where the next one it went through began; the
     // last, where the cohort was gone.
-    std::vector<std::pair<const char*, std::uint64_t>> began;
-    for (const char* phase : kPhases) {
-      if (const auto it = w.at.find(phase); it != w.at.end()) {
+    // Each phase is opened by the boundary of its name (startup by attach).
+    std::vector<std::pair<std::string_view, std::uint64_t>> began;
+    for (const std::string_view phase : kPhases) {
+      if (const auto it = w.at.find(std::string(phase)); it != w.at.end()) {
         began.emplace_back(phase, it->second.value);
       }
     }
     for (std::size_t p = 0; p < began.size(); ++p) {
       const std::uint64_t until = p + 1 < began.size() ? began[p + 1].second : last->value;
       records.push_back(instruction_record(
-          w.member, index, began[p].first,
+          w.member, index, std::string(began[p].first),
           {{"event", event_.name}, {"instructions", std::to_string(until - began[p].second)}}));
     }
   }

@@ -65,7 +65,7 @@ void append_call_fields(std::string& out, const CallRecord& c) {
   field("syscall");
   events::append_json_string(out, traced.name);
   field("phase");
-  events::append_json_string(out, kPhaseNames[c.phase]);
+  events::append_json_string(out, kPhases[c.phase]);
   field("fd");
   events::append_int(out, c.fd);
   field("result");
@@ -129,7 +129,7 @@ void append_call_fields(std::string& out, const CallRecord& c) {
 // apart; or why the stack could not be read.
 void append_sample_fields(std::string& out, const CpuSample& s) {
   out.append(",\"phase\":");
-  events::append_json_string(out, kPhaseNames[s.phase]);
+  events::append_json_string(out, kPhases[s.phase]);
   out.append(s.in_kernel ? ",\"in_kernel\":true" : ",\"in_kernel\":false");
   if (s.frames.empty()) {
     out.append(",\"stack_error\":");
@@ -164,7 +164,7 @@ std::string fields_text(const Json& record) {
 Json totals_record_json(int phase, int call, const Totals& t) {
   Json r = {{"type", "syscall_totals"},
             {"syscall", call_by_id(call)->name},
-            {"phase", kPhaseNames[phase]},
+            {"phase", kPhases[phase]},
             {"count", t.count},
             {"errors", t.errors},
             {"total_ns", events::decimal(t.total_ns)},

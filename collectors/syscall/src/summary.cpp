@@ -129,7 +129,7 @@ Json SummaryBuilder::phases_json(std::size_t who, ThreadRole role) const {
       Json files = files_json(t, cell);
       cell["files"] = std::move(files);
     }
-    phases[std::string(kPhaseNames[phase])][std::string(call_by_id(call)->name)] = std::move(cell);
+    phases[std::string(kPhases[phase])][std::string(call_by_id(call)->name)] = std::move(cell);
   }
   return phases;
 }

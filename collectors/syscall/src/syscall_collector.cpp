@@ -322,7 +322,7 @@ void SyscallCollector::State::stop_and_report(std::uint64_t deadline_ns, Syscall
   in.max_output_bytes = options.max_output_bytes;
   Json phases = Json::array();
   for (const auto& m : marks) {
-    phases.push_back({{"phase", kPhaseNames[m.phase]}, {"t_ns", std::to_string(m.t_ns)}});
+    phases.push_back({{"phase", kPhases[m.phase]}, {"t_ns", std::to_string(m.t_ns)}});
   }
   in.header = events_header(*backend, options, phases);
   for (const auto& [k, v] : observed.header.items()) in.header[k] = v;

@@ -163,7 +163,7 @@ bool is_canary_call(std::string_view name) {
 
 std::optional<int> phase_number(std::string_view name) {
   for (int i = 0; i < kPhaseCount; ++i) {
-    if (kPhaseNames[i] == name) return i;
+    if (kPhases[i] == name) return i;
   }
   return std::nullopt;
 }

@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include "jbench/collectors/api/phases.h"
+
 namespace jbench::collectors::syscall_detail {
 
 // How a call names what it works on: a path (the opens), a descriptor, or a descriptor plus a
@@ -58,12 +60,11 @@ inline constexpr std::int64_t kSyncMarkerBase = 0x7ffe0000;
 // A process the harness adds after the start: getpgid(kJoinMarkerBase + pid).
 inline constexpr std::int64_t kJoinMarkerBase = 0x40000000;
 
-// Phase names in order; a phase's number is its index.
-inline constexpr std::string_view kPhaseNames[] = {"startup", "warmup", "measure", "teardown"};
-inline constexpr int kPhaseCount = 4;
+// A phase's number is its index in kPhases (jbench/collectors/api/phases.h).
+inline constexpr int kPhaseCount = static_cast<int>(kPhases.size());
 // The phase in which the workers still run after measuring (their mappings can be read).
 inline constexpr int kTeardownPhase = 3;
-static_assert(kPhaseNames[kTeardownPhase] == "teardown");
+static_assert(kPhases[kTeardownPhase] == "teardown");
 std::optional<int> phase_number(std::string_view name);
 
 // The host's name of system call `nr` ("clock_nanosleep"), or "syscall <nr>" where the build

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "jbench/alloc/alloc_summary.h"
+#include "jbench/collectors/api/phases.h"
 #include "jbench/events/compressed_file.h"
 
 namespace jbench::alloc {
@@ -62,15 +63,14 @@ std::vector<std::string> find_alloc_files(const std::string& out_path) {
 }
 
 std::vector<PhaseWindow> phases_from_boundaries(const nlohmann::json& boundaries) {
-  static const char* kPhases[] = {"startup", "warmup", "measure", "teardown"};
-  constexpr std::size_t kCount = sizeof kPhases / sizeof kPhases[0];
+  const auto& phases = collectors::kPhases;
   std::vector<PhaseWindow> windows;
-  for (std::size_t i = 0; i < kCount; ++i) {
-    const std::string name = kPhases[i];
+  for (std::size_t i = 0; i < phases.size(); ++i) {
+    const std::string name(phases[i]);
     const auto start = boundary(boundaries, name + "_start_ns");
     auto end = boundary(boundaries, name + "_end_ns");
-    if (!end && i + 1 < kCount)
-      end = boundary(boundaries, std::string(kPhases[i + 1]) + "_start_ns");
+    if (!end && i + 1 < phases.size())
+      end = boundary(boundaries, std::string(phases[i + 1]) + "_start_ns");
     if (start && end && *start <= *end) windows.push_back({name, *start, *end});
   }
   return windows;

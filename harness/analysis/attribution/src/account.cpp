@@ -27,7 +27,7 @@ std::string_view base_name(std::string_view path) {
 
 std::optional<Phase> phase_named(std::string_view name) {
   for (std::size_t i = 0; i < kPhases; ++i) {
-    if (name == kPhaseNames[i]) return static_cast<Phase>(i);
+    if (name == collectors::kPhases[i]) return static_cast<Phase>(i);
   }
   return std::nullopt;
 }
@@ -416,7 +416,7 @@ RunAccount AccountBuilder::finish() {
       run_.problems.push_back(fmt::format(
           "worker {} (pid {}), {}: the traced parts add up to {} ns, more than the phase's {} "
           "thread-ns: the inputs disagree",
-          inc.worker, inc.pid, kPhaseNames[p], used, phase.thread_ns()));
+          inc.worker, inc.pid, collectors::kPhases[p], used, phase.thread_ns()));
     }
   }
   return std::move(run_);

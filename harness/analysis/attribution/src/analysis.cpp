@@ -54,7 +54,7 @@ IncarnationRow incarnation_row(const RunAccount& a, const Incarnation& inc) {
   for (std::size_t p = 0; p < kPhases; ++p) {
     const PhaseAccount& ph = inc.phases[p];
     PhaseRow r;
-    r.phase = kPhaseNames[p];
+    r.phase = collectors::kPhases[p];
     r.wall_ns = ph.wall_ns;
     r.threads = ph.threads;
     r.syscall_ns = ph.syscall_ns();

@@ -58,7 +58,8 @@ PhaseWindows windows_of(const RunDocument& run, const std::string& where) {
   w.end[kPhases - 1] = need_boundary(run, "teardown_end_ns", where);
   for (std::size_t p = 0; p < kPhases; ++p) {
     if (w.end[p] < w.begin[p]) {
-      throw Failure{fmt::format("{}: the boundaries run backwards at {}", where, kPhaseNames[p])};
+      throw Failure{
+          fmt::format("{}: the boundaries run backwards at {}", where, collectors::kPhases[p])};
     }
   }
   return w;
@@ -147,7 +148,6 @@ const model::SyscallSummary& syscall_summary(const model::Summary& summary,
   return *summary.syscall;
 }
 
-static_assert(collectors::kPhases.size() == kPhases);
 static_assert(model::kMeasurePhase == static_cast<std::size_t>(Phase::measure));
 
 std::optional<std::uint64_t> whole_ns(std::optional<double> ns) {

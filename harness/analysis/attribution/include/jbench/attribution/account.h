@@ -20,14 +20,15 @@
 #include <unordered_map>
 #include <vector>
 
+#include "jbench/collectors/api/phases.h"
 #include "jbench/common/run_status.h"
 #include "jbench/common/trace_mode.h"
 
 namespace jbench::attribution {
 
 enum class Phase : std::uint8_t { startup, warmup, measure, teardown };
-inline constexpr std::size_t kPhases = 4;
-inline constexpr const char* kPhaseNames[kPhases] = {"startup", "warmup", "measure", "teardown"};
+// Phase p is named collectors::kPhases[p].
+inline constexpr std::size_t kPhases = collectors::kPhases.size();
 std::optional<Phase> phase_named(std::string_view name);
 
 // [begin, end) in CLOCK_MONOTONIC ns, one per phase; contiguous (docs/attribution.md).
