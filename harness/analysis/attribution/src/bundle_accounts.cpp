@@ -30,15 +30,15 @@ BundleAccounts read_bundle_accounts(const std::string& dir, const ReadOptions& o
   }
   out.runs = std::move(runs.runs);
   out.status = runs.manifest->status;
-  overhead_report::CountedCells counted = overhead_report::read_counted_cells(out.runs);
-  overhead_report::ProjectCounters counters = overhead_report::read_project_counters(out.runs);
-  out.error = !counted.error.empty() ? counted.error : counters.error;
-  if (!out.error.empty()) {
+  auto counted = overhead_report::read_counted_cells(out.runs);
+  auto counters = overhead_report::read_project_counters(out.runs);
+  if (!counted || !counters) {
+    out.error = (counted ? counters.error() : counted.error()).message;
     judged();
     return out;
   }
-  out.counted = std::move(counted.cells);
-  out.project_counters = std::move(counters.rows);
+  out.counted = std::move(*counted);
+  out.project_counters = std::move(*counters);
 
   std::vector<std::size_t> traced;
   for (std::size_t i = 0; i < out.runs.size(); ++i) {

@@ -34,8 +34,7 @@ std::optional<double> median_allocations(const CountedCell& c) {
 
 }  // namespace
 
-CountedCells read_counted_cells(const std::vector<RunFacts>& runs) {
-  CountedCells out;
+Result<std::vector<CountedCell>> read_counted_cells(const std::vector<RunFacts>& runs) {
   std::map<std::string, CountedCell> cells;
   for (const RunFacts& r : runs) {
     if (r.trace != TraceMode::counted) continue;
@@ -43,10 +42,7 @@ CountedCells read_counted_cells(const std::vector<RunFacts>& runs) {
     cell.cell = r.cell;
     ++cell.runs;
     if (r.status != RunStatus::ok || !r.clean_collectors.count("instructions")) continue;
-    if (!r.summary) {
-      out.error = r.summary_error;
-      return out;
-    }
+    if (!r.summary) return Error{r.summary_error, 0, ErrorKind::input};
     const auto value = per_op(*r.summary, &model::CountedTotals::measure_instructions);
     if (!value) continue;
     ++cell.counted;
@@ -56,8 +52,9 @@ CountedCells read_counted_cells(const std::vector<RunFacts>& runs) {
     cell.seeds.push_back(r.seed);
     if (cell.source.empty()) cell.source = r.counter_source;
   }
+  std::vector<CountedCell> out;
   for (const auto& [point, trace] : ordered_cells(runs)) {
-    if (trace == "counted") out.cells.push_back(std::move(cells[point]));
+    if (trace == "counted") out.push_back(std::move(cells[point]));
   }
   return out;
 }

@@ -14,18 +14,14 @@ namespace jbench::overhead_report {
 
 using Json = nlohmann::json;
 
-ProjectCounters read_project_counters(const std::vector<RunFacts>& runs) {
-  ProjectCounters out;
+Result<std::vector<ProjectCounterRow>> read_project_counters(const std::vector<RunFacts>& runs) {
   // (cell, mode) -> counter -> row; and the ok runs of each (cell, mode).
   std::map<std::pair<std::string, std::string>, std::map<std::string, ProjectCounterRow>> found;
   std::map<std::pair<std::string, std::string>, std::size_t> ok_runs;
   for (const RunFacts& r : runs) {
     if (r.status != RunStatus::ok) continue;
     ++ok_runs[{r.cell, r.trace_name()}];
-    if (!r.summary) {
-      out.error = r.summary_error;
-      return out;
-    }
+    if (!r.summary) return Error{r.summary_error, 0, ErrorKind::input};
     const bool bridge_clean = r.clean_collectors.count("bridge") > 0;
     for (const auto& [counter, value] :
          run_summaries::project_counters_per_op(*r.summary, bridge_clean)) {
@@ -36,12 +32,13 @@ ProjectCounters read_project_counters(const std::vector<RunFacts>& runs) {
       row.values.push_back(value);
     }
   }
+  std::vector<ProjectCounterRow> out;
   for (const auto& cell_mode : ordered_cells(runs)) {
     const auto it = found.find(cell_mode);
     if (it == found.end()) continue;
     for (auto& [counter, row] : it->second) {
       row.ok_runs = ok_runs[cell_mode];
-      out.rows.push_back(std::move(row));
+      out.push_back(std::move(row));
     }
   }
   return out;

@@ -2,8 +2,8 @@
 // operation of each successful counted run, as its summary.json holds them, with what counted
 // them (each run's summary read with the runs: bundle_runs.h). Pure.
 //
-//   CountedCells c = read_counted_cells(runs.runs);   // runs: bundle_runs.h
-//   std::cout << counted_to_text(c.cells);
+//   auto cells = read_counted_cells(runs.runs);   // runs: bundle_runs.h
+//   if (cells) std::cout << counted_to_text(*cells);
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "jbench/common/result.h"
 #include "jbench/overhead_report/overhead.h"
 
 namespace jbench::overhead_report {
@@ -27,12 +28,8 @@ struct CountedCell {
   std::string source;              // "callgrind (valgrind-3.19.0)"
 };
 
-struct CountedCells {
-  std::vector<CountedCell> cells;  // in the bundle's cell order (cell_order.h)
-  std::string error;               // why the bundle could not be read; empty on success
-};
-
-CountedCells read_counted_cells(const std::vector<RunFacts>& runs);
+// In the bundle's cell order (cell_order.h); or why a counted run's summary could not be read.
+Result<std::vector<CountedCell>> read_counted_cells(const std::vector<RunFacts>& runs);
 
 // "" when there is no counted cell.
 std::string counted_to_text(const std::vector<CountedCell>& cells);

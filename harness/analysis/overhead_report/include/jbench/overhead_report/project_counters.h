@@ -2,14 +2,15 @@
 // and counter, the value per measured operation of each successful run that has it, as its
 // summary.json holds it (each run's, read with the runs: bundle_runs.h). Pure.
 //
-//   ProjectCounters c = read_project_counters(runs.runs);   // runs: bundle_runs.h
-//   std::cout << project_counters_to_text(c.rows);
+//   auto rows = read_project_counters(runs.runs);   // runs: bundle_runs.h
+//   if (rows) std::cout << project_counters_to_text(*rows);
 #pragma once
 
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "jbench/common/result.h"
 #include "jbench/overhead_report/overhead.h"
 
 namespace jbench::overhead_report {
@@ -22,12 +23,9 @@ struct ProjectCounterRow {
   std::vector<double> values;  // one per run that has the counter, in the bundle's run order
 };
 
-struct ProjectCounters {
-  std::vector<ProjectCounterRow> rows;  // cells in the bundle's order, then mode, then counter
-  std::string error;                    // why the bundle could not be read; empty on success
-};
-
-ProjectCounters read_project_counters(const std::vector<RunFacts>& runs);
+// Cells in the bundle's order, then mode, then counter; or why an ok run's summary could not be
+// read.
+Result<std::vector<ProjectCounterRow>> read_project_counters(const std::vector<RunFacts>& runs);
 
 // "" when no run reported a counter of its own.
 std::string project_counters_to_text(const std::vector<ProjectCounterRow>& rows);
