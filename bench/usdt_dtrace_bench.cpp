@@ -67,13 +67,15 @@ class Semaphores {
  public:
   explicit Semaphores(benchmark::State& state) {
     const Library& l = library();
-    why_ = jbench::add_to_semaphores(::getpid(), l.path, l.notes.probes, l.functions, +1);
+    const jbench::Status raised =
+        jbench::add_to_semaphores(::getpid(), l.path, l.notes.probes, l.functions, +1);
+    if (!raised) why_ = raised.error().message;
     if (!why_.empty()) state.SkipWithError(why_.c_str());
   }
   ~Semaphores() {
     const Library& l = library();
     if (why_.empty())
-      jbench::add_to_semaphores(::getpid(), l.path, l.notes.probes, l.functions, -1);
+      (void)jbench::add_to_semaphores(::getpid(), l.path, l.notes.probes, l.functions, -1);
   }
   bool ok() const { return why_.empty(); }
 

@@ -50,10 +50,10 @@ int print_dtrace_program(const ProbesOptions& o, const ProbeContract& contract,
     return kExitUsage;
   }
   if (o.arm || o.disarm) {
-    const std::string why =
+    const Status changed =
         add_to_semaphores(o.dtrace_pid, binary, notes.probes, functions, o.arm ? +1 : -1);
-    if (!why.empty()) {
-      std::cerr << "jbench probes: " << why << '\n';
+    if (!changed) {
+      std::cerr << "jbench probes: " << changed.error().message << '\n';
       return kExitUsage;
     }
   }

@@ -37,38 +37,46 @@ std::optional<std::uint64_t> load_bias(pid_t pid, const std::string& path,
 
 }  // namespace
 
-std::string add_to_semaphores(pid_t pid, const std::string& module_path,
-                              const std::vector<SdtProbe>& probes,
-                              const elf::FunctionTable& functions, int delta) {
+Status add_to_semaphores(pid_t pid, const std::string& module_path,
+                         const std::vector<SdtProbe>& probes, const elf::FunctionTable& functions,
+                         int delta) {
   const auto bias = load_bias(pid, module_path, functions);
-  if (!bias) return fmt::format("{} is not mapped in process {}", module_path, pid);
+  if (!bias) {
+    return Error{fmt::format("{} is not mapped in process {}", module_path, pid), 0,
+                 ErrorKind::input};
+  }
   std::set<std::uint64_t> semaphores;
   for (const SdtProbe& p : probes) {
     if (p.semaphore != 0) semaphores.insert(*bias + p.semaphore);
   }
   const std::string mem = fmt::format("/proc/{}/mem", pid);
   const int fd = ::open(mem.c_str(), O_RDWR | O_CLOEXEC);
-  if (fd < 0) return fmt::format("cannot open {}: {}", mem, std::strerror(errno));
+  if (fd < 0) {
+    return Error{fmt::format("cannot open {}: {}", mem, std::strerror(errno)), errno,
+                 ErrorKind::host};
+  }
   std::vector<std::pair<std::uint64_t, std::uint16_t>> values;
-  std::string why;
+  Status done;
   for (const std::uint64_t at : semaphores) {
     std::uint16_t v = 0;
     if (::pread(fd, &v, sizeof v, static_cast<off_t>(at)) != sizeof v) {
-      why = fmt::format("cannot read the semaphore at 0x{:x} of process {}: {}", at, pid,
-                        std::strerror(errno));
+      done = Error{fmt::format("cannot read the semaphore at 0x{:x} of process {}: {}", at, pid,
+                               std::strerror(errno)),
+                   errno, ErrorKind::io};
       break;
     }
     values.emplace_back(at, static_cast<std::uint16_t>(v + delta));
   }
-  for (std::size_t i = 0; why.empty() && i < values.size(); ++i) {
+  for (std::size_t i = 0; done && i < values.size(); ++i) {
     if (::pwrite(fd, &values[i].second, sizeof(std::uint16_t),
                  static_cast<off_t>(values[i].first)) != sizeof(std::uint16_t)) {
-      why = fmt::format("cannot write the semaphore at 0x{:x} of process {}: {}", values[i].first,
-                        pid, std::strerror(errno));
+      done = Error{fmt::format("cannot write the semaphore at 0x{:x} of process {}: {}",
+                               values[i].first, pid, std::strerror(errno)),
+                   errno, ErrorKind::io};
     }
   }
   ::close(fd);
-  return why;
+  return done;
 }
 
 }  // namespace jbench
