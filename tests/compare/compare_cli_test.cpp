@@ -157,6 +157,13 @@ TEST(CompareCli, an_invalid_bundle_gives_no_verdict_with_the_validators_findings
   EXPECT_EQ(r.exit_code, 4) << r.out;
   EXPECT_NE(r.out.find("is invalid"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("sums.mismatch"), std::string::npos) << r.out;
+  // One that also records itself invalid is refused with what made it so, not with its mark.
+  nlohmann::json verdict = nlohmann::json::parse(std::ifstream(dir.path() + "/b/validation.json"));
+  verdict["valid"] = false;
+  std::ofstream(dir.path() + "/b/validation.json", std::ios::trunc) << verdict.dump();
+  const auto marked = compare({kBundles + "/writer-a", dir.path() + "/b"});
+  EXPECT_EQ(marked.exit_code, 4) << marked.out;
+  EXPECT_NE(marked.out.find("findings): sums.mismatch"), std::string::npos) << marked.out;
   auto missing = compare({kBundles + "/writer-a", dir.path() + "/nothing-here"});
   EXPECT_EQ(missing.exit_code, 4);
   EXPECT_NE(missing.out.find("cannot be read"), std::string::npos) << missing.out;

@@ -17,7 +17,7 @@
 #include "jbench/matrix/worker_declaration.h"
 #include "jbench/overhead_report/bundle_runs.h"
 #include "jbench/overhead_report/cell_order.h"
-#include "jbench/validate/validate.h"
+#include "jbench/validate/invalid_because.h"
 
 namespace jbench::compare {
 
@@ -50,17 +50,13 @@ std::set<std::string> workload_binaries(const std::string& dir) {
 bool judge_side(const std::string& dir, const BundleValidity& judged, CompareSide& side) {
   side.valid = judged.valid;
   if (judged.valid) return true;
-  ValidationReport report = validate_bundle(dir);
-  if (report.unreadable) {
+  InvalidBecause why = invalid_because(dir, judged);
+  if (why.unreadable) {
     side.readable = false;
-    side.error = report.findings.empty() ? "cannot read " + dir : report.findings[0].message;
+    side.error = why.reasons.empty() ? "cannot read " + dir : why.reasons.front();
     return false;
   }
-  for (const Finding& f : report.findings) {
-    side.findings.push_back(f.code + "  " + (f.file.empty() ? "(bundle)" : f.file) + ": " +
-                            f.message);
-  }
-  if (side.findings.empty()) side.findings = judged.reasons;
+  side.findings = std::move(why.reasons);
   return true;
 }
 

@@ -17,6 +17,7 @@
 #include "jbench/plan/plan_output.h"
 #include "jbench/provenance/build_info.h"
 #include "jbench/seal/evidence_bundle.h"
+#include "jbench/validate/invalid_because.h"
 #include "jbench/validate/validate.h"
 
 namespace jbench::merge {
@@ -49,18 +50,8 @@ std::optional<ShardFacts> read_shard(const std::string& dir, std::vector<MergeFi
   // why. Whatever a forged verdict hides, the merged bundle's own full validation still meets.
   const BundleValidity judged = judge_bundle(dir, /*check_sums=*/true);
   if (!judged.valid) {
-    ValidationReport report = validate_bundle(dir);
-    // What made the shard invalid comes first; the marks that only say it is invalid (its
-    // `.invalid` name, its recorded verdict) last, so the few findings quoted tell why.
-    std::stable_partition(report.findings.begin(), report.findings.end(), [](const Finding& f) {
-      return f.code != "bundle.marked_invalid" && f.code != "bundle.recorded_invalid";
-    });
-    std::vector<std::string> reasons;
-    for (const Finding& f : report.findings) {
-      reasons.push_back(
-          fmt::format("{} {}: {}", f.code, f.file.empty() ? "(bundle)" : f.file, f.message));
-    }
-    if (reasons.empty()) reasons = judged.reasons;
+    const InvalidBecause why = invalid_because(dir, judged);
+    const std::vector<std::string>& reasons = why.reasons;
     std::string quoted;
     for (std::size_t i = 0; i < reasons.size() && i < kQuotedFindings; ++i) {
       quoted += "; " + reasons[i];
@@ -68,7 +59,7 @@ std::optional<ShardFacts> read_shard(const std::string& dir, std::vector<MergeFi
     const std::size_t more =
         reasons.size() > kQuotedFindings ? reasons.size() - kQuotedFindings : 0;
     findings.push_back(
-        {report.unreadable ? "merge.unreadable" : "merge.shard_invalid",
+        {why.unreadable ? "merge.unreadable" : "merge.shard_invalid",
          fmt::format("{} does not validate ({} finding(s){}){}", dir, reasons.size(),
                      more ? fmt::format(", {} more: jbench validate {}", more, dir) : "", quoted)});
     return std::nullopt;
