@@ -35,11 +35,11 @@ json read_json(const std::string& path) {
 }
 
 TEST(BundleModel, reads_the_valid_bundle_typed) {
-  const auto bundle = BundleReader::open(source_path(kValid));
-  ASSERT_TRUE(bundle) << bundle.error().message;
-  const auto& runs = bundle->manifest().runs;
+  const BundleReader bundle(source_path(kValid));
+  ASSERT_TRUE(bundle.manifest()) << bundle.manifest().error().message;
+  const auto& runs = bundle.manifest()->runs;
   ASSERT_EQ(runs.size(), 2u);
-  EXPECT_EQ(bundle->manifest().status, "complete");
+  EXPECT_EQ(bundle.manifest()->status, "complete");
   EXPECT_EQ(runs[0].id, "w1.persistent.writer.tiny.baseline.r1");
   EXPECT_EQ(runs[0].status, RunStatus::ok);
   EXPECT_EQ(runs[0].trace, TraceMode::baseline);
@@ -47,7 +47,7 @@ TEST(BundleModel, reads_the_valid_bundle_typed) {
   ASSERT_TRUE(runs[0].throughput_ops_per_s);
   EXPECT_GT(*runs[0].throughput_ops_per_s, 0.0);
 
-  const auto plan = bundle->plan();
+  const auto plan = bundle.plan();
   ASSERT_TRUE(plan) << plan.error().message;
   EXPECT_EQ(plan->runs[0].cell, "w1.persistent.writer.tiny.baseline");
   ASSERT_LT(plan->runs[0].block, plan->blocks.size());
@@ -55,9 +55,11 @@ TEST(BundleModel, reads_the_valid_bundle_typed) {
   EXPECT_THAT(plan->cells[0].values,
               testing::Contains(std::pair<std::string, std::string>("workers", "1")));
 
-  const auto run = bundle->run(runs[1].id);
+  const auto run = bundle.run(runs[1].id);
   ASSERT_TRUE(run) << run.error().message;
   EXPECT_EQ(run->id, runs[1].id);
+  EXPECT_TRUE(bundle.judgement().get().valid)
+      << testing::PrintToString(bundle.judgement().get().reasons);
   EXPECT_EQ(run->trace, TraceMode::baseline);
   EXPECT_EQ(run->boundaries.size(), model::kBoundaryNames.size());  // an ok run reached them all
   EXPECT_LT(*run->boundary("measure_start_ns"), *run->boundary("measure_end_ns"));
@@ -74,7 +76,7 @@ TEST(BundleModel, reads_the_valid_bundle_typed) {
   EXPECT_EQ(run->collector("cpu")->backend, "proc");
   EXPECT_EQ(run->collector("bridge")->status, collectors::Status::not_requested);
 
-  const auto summary = bundle->summary(runs[1].id);
+  const auto summary = bundle.summary(runs[1].id);
   ASSERT_TRUE(summary) << summary.error().message;
   EXPECT_EQ(summary->throughput_ops_per_s, runs[1].throughput_ops_per_s);  // the manifest's twin
   EXPECT_EQ(summary->workers, 1u);
@@ -251,17 +253,17 @@ struct WrongField {
 
 std::string error_after_edit(const WrongField& w, const TempDir& tmp) {
   fs::copy(source_path(kValid), tmp.path() + "/b", fs::copy_options::recursive);
-  const auto original = BundleReader::open(tmp.path() + "/b");
-  const std::string run_id = original->manifest().runs[1].id;
+  const BundleReader original(tmp.path() + "/b");
+  const std::string run_id = original.manifest()->runs[1].id;
   const std::string path =
       tmp.path() + "/b/" +
       (w.document == "manifest.json" ? w.document : "runs/" + run_id + "/run.json");
   json doc = read_json(path);
   w.edit(doc);
   std::ofstream(path) << doc.dump();
-  const auto bundle = BundleReader::open(tmp.path() + "/b");
-  if (!bundle) return bundle.error().message.substr(path.size());
-  const auto run = bundle->run(run_id);
+  const BundleReader bundle(tmp.path() + "/b");
+  if (!bundle.manifest()) return bundle.manifest().error().message.substr(path.size());
+  const auto run = bundle.run(run_id);
   return run ? "(read without error)" : run.error().message.substr(path.size());
 }
 
@@ -305,14 +307,15 @@ TEST(BundleModel, a_key_is_escaped_in_the_pointer_that_names_it) {
 
 TEST(BundleModel, a_missing_or_unparsable_manifest_is_an_input_error) {
   TempDir tmp;
-  const auto missing = BundleReader::open(tmp.path());
-  ASSERT_FALSE(missing);
-  EXPECT_EQ(missing.error().kind, ErrorKind::input);
-  EXPECT_EQ(missing.error().message, "cannot read " + tmp.path() + "/manifest.json");
+  const BundleReader missing(tmp.path());
+  ASSERT_FALSE(missing.manifest());
+  EXPECT_EQ(missing.manifest().error().kind, ErrorKind::input);
+  EXPECT_EQ(missing.manifest().error().message, "cannot read " + tmp.path() + "/manifest.json");
+  EXPECT_FALSE(missing.judgement().get().valid);  // judged all the same: no verdict, no sums
   tmp.write("manifest.json", "{\"status\": ");
-  const auto broken = BundleReader::open(tmp.path());
-  ASSERT_FALSE(broken);
-  EXPECT_EQ(broken.error().message, tmp.path() + "/manifest.json is not a JSON object");
+  const BundleReader broken(tmp.path());
+  ASSERT_FALSE(broken.manifest());
+  EXPECT_EQ(broken.manifest().error().message, tmp.path() + "/manifest.json is not a JSON object");
 }
 
 }  // namespace

@@ -46,16 +46,17 @@ Result<RunInput> read_run(const BundleReader& bundle, const std::string& id) {
 
 }  // namespace
 
-BundleInput read_bundle_input(const std::string& dir, const std::optional<std::string>& only_run) {
+BundleInput read_bundle_input(const BundleReader& bundle,
+                              const std::optional<std::string>& only_run) {
   BundleInput out;
-  const auto bundle = BundleReader::open(dir);
-  if (!bundle) {
-    out.error = bundle.error().message;
+  if (!bundle.manifest()) {
+    out.error = bundle.manifest().error().message;
     return out;
   }
-  out.status = bundle->manifest().status;
+  const std::string& dir = bundle.dir();
+  out.status = bundle.manifest()->status;
   std::vector<std::string> known;
-  for (const model::ManifestRun& entry : bundle->manifest().runs) {
+  for (const model::ManifestRun& entry : bundle.manifest()->runs) {
     known.push_back(entry.id);
     if (only_run && entry.id != *only_run) continue;
     if (entry.status == RunStatus::not_run) {
@@ -66,7 +67,7 @@ BundleInput read_bundle_input(const std::string& dir, const std::optional<std::s
       }
       continue;
     }
-    auto run = read_run(*bundle, entry.id);
+    auto run = read_run(bundle, entry.id);
     if (!run) {
       out.error = run.error().message;
       return out;

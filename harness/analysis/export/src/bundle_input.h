@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "jbench/model/documents.h"
+#include "jbench/model/bundle_reader.h"
 
 namespace jbench::exports {
 
@@ -41,7 +41,7 @@ struct BundleInput {
 
 // Reads every run the manifest lists that ran (not `not_run`), or only `only_run`: an id the
 // manifest does not list is an error that names the ids it does.
-BundleInput read_bundle_input(const std::string& bundle_dir,
+BundleInput read_bundle_input(const model::BundleReader& bundle,
                               const std::optional<std::string>& only_run);
 
 }  // namespace jbench::exports

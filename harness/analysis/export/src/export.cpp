@@ -356,12 +356,13 @@ std::string invalid_refusal(const std::string& bundle, const std::vector<std::st
 }  // namespace
 
 ExportOutcome export_bundle(const ExportOptions& o, std::ostream& stream) {
-  // Validity is proven, not assumed (jbench::bundle's judgement, every checksum included). The
+  // Validity is proven, not assumed (the reader's judgement, every checksum included). The
   // checksums are read on another thread while the bundle is read and a file export is written,
   // since its verdict is needed only before the file is committed; to stdout it is needed before
   // the first byte.
-  const BundleJudgement verdict(o.bundle);
-  BundleInput bundle = read_bundle_input(o.bundle, o.run);
+  const model::BundleReader reader(o.bundle);
+  const BundleJudgement& verdict = reader.judgement();
+  BundleInput bundle = read_bundle_input(reader, o.run);
   if (!bundle.error.empty()) {
     // An edited bundle may be unreadable too: that it is invalid is what its user must hear
     // (a directory without a manifest is no bundle, and bad input).

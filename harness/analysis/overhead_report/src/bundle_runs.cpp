@@ -117,17 +117,17 @@ std::set<std::string> clean_collectors(const RunDocument& run) {
 }
 
 BundleRuns read_bundle_runs(const std::string& dir, Summaries summaries) {
-  BundleRuns out(dir);
-  const auto bundle = BundleReader::open(dir);
-  if (!bundle) {
-    out.error = bundle.error().message;
+  const BundleReader bundle(dir);
+  BundleRuns out(bundle.judgement());
+  if (!bundle.manifest()) {
+    out.error = bundle.manifest().error().message;
     return out;
   }
-  out.manifest = std::make_shared<const model::Manifest>(bundle->manifest());
-  const PlanOrder plan = plan_order(*bundle);
-  for (const auto& entry : bundle->manifest().runs) {
+  out.manifest = std::make_shared<const model::Manifest>(*bundle.manifest());
+  const PlanOrder plan = plan_order(bundle);
+  for (const auto& entry : bundle.manifest()->runs) {
     if (entry.status == RunStatus::not_run) continue;  // its figures are null: it never ran
-    auto run = bundle->run(entry.id);
+    auto run = bundle.run(entry.id);
     if (!run) {
       out.error = run.error().message;
       return out;
@@ -137,7 +137,7 @@ BundleRuns read_bundle_runs(const std::string& dir, Summaries summaries) {
     // Every ok run keeps its summary: the readers of its figures say so when it cannot be read.
     if (summaries == Summaries::skipped) {
       out.runs.back().summary_error = entry.id + ": its summary.json was not read";
-    } else if (auto summary = bundle->summary(entry.id)) {
+    } else if (auto summary = bundle.summary(entry.id)) {
       out.runs.back().summary = std::make_shared<const model::Summary>(std::move(*summary));
     } else {
       out.runs.back().summary_error = summary.error().message;

@@ -4,14 +4,20 @@
 
 namespace jbench::model {
 
-Result<BundleReader> BundleReader::open(const std::string& dir) {
-  const std::string path = dir + "/manifest.json";
+namespace {
+
+Result<Manifest> read_manifest_file(const std::string& path) {
   auto doc = read_json_object(path);
   if (!doc) return doc.error();
-  auto manifest = read_manifest(*doc, path);
-  if (!manifest) return manifest.error();
-  return BundleReader(dir, std::move(*manifest));
+  return read_manifest(*doc, path);
 }
+
+}  // namespace
+
+BundleReader::BundleReader(std::string dir)
+    : dir_(std::move(dir)),
+      judgement_(dir_),
+      manifest_(read_manifest_file(dir_ + "/manifest.json")) {}
 
 Result<Plan> BundleReader::plan() const {
   const std::string path = dir_ + "/plan.json";

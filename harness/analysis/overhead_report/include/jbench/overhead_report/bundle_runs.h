@@ -15,10 +15,9 @@
 namespace jbench::overhead_report {
 
 struct BundleRuns {
-  explicit BundleRuns(const std::string& bundle_dir) : judgement(bundle_dir) {}
+  explicit BundleRuns(BundleJudgement judged) : judgement(std::move(judged)) {}
 
-  // Judged whether or not the runs could be read: an edited bundle is often both invalid and
-  // unreadable, and that it is invalid is what its reader must hear first.
+  // The reader's judgement (model::BundleReader), had whether or not the runs could be read.
   BundleJudgement judgement;
   std::vector<RunFacts> runs;
   std::string error;  // why the bundle could not be read; empty on success

@@ -1,18 +1,20 @@
-// One bundle opened for reading: its manifest read and typed once, its plan and runs on demand,
-// for every reader of bundles (the report, the export, ...). Whether the bundle may be read as
-// evidence at all is judge_bundle's (jbench/bundle/bundle_validity.h), which its readers run
-// beside the reading.
+// One bundle opened for reading, for every reader of bundles (the report, the attribution, the
+// export, compare): judged once, whether it may be read as evidence at all (judge_bundle with
+// every checksum, jbench/bundle/bundle_validity.h, begun on a thread of its own as it is opened),
+// its manifest read and typed once, its plan and runs on demand.
 //
-//   auto bundle = BundleReader::open("bundles/nightly-42");
-//   if (!bundle) fail(bundle.error().message);   // "bundles/nightly-42/manifest.json /runs/3/..."
-//   for (const ManifestRun& entry : bundle->manifest().runs) {
+//   const BundleReader bundle("bundles/nightly-42");
+//   if (!bundle.manifest()) fail(bundle.manifest().error().message);   // ".../manifest.json
+//   /runs/3/..." for (const ManifestRun& entry : bundle.manifest()->runs) {
 //     if (entry.status == RunStatus::not_run) continue;
-//     auto run = bundle->run(entry.id);             // runs/<id>/run.json, typed
+//     auto run = bundle.run(entry.id);              // runs/<id>/run.json, typed
 //   }
+//   if (!bundle.judgement().get().valid) refuse(bundle.judgement().get().reasons);
 #pragma once
 
 #include <string>
 
+#include "jbench/bundle/bundle_validity.h"
 #include "jbench/common/result.h"
 #include "jbench/model/documents.h"
 #include "jbench/model/summary.h"
@@ -21,11 +23,16 @@ namespace jbench::model {
 
 class BundleReader {
  public:
-  // Reads <dir>/manifest.json: a missing, unparsable or ill-typed one is the error.
-  static Result<BundleReader> open(const std::string& dir);
+  // Begins the judgement, then reads <dir>/manifest.json.
+  explicit BundleReader(std::string dir);
 
   const std::string& dir() const { return dir_; }
-  const Manifest& manifest() const { return manifest_; }
+  // Had whether or not the manifest can be read: an edited bundle is often both invalid and
+  // unreadable, and that it is invalid is what its reader must hear first.
+  const BundleJudgement& judgement() const { return judgement_; }
+  // The manifest, typed; a missing, unparsable or ill-typed one is the error (and then nothing
+  // else of the bundle is read).
+  const Result<Manifest>& manifest() const { return manifest_; }
   // plan.json, typed; an error when it is missing or ill-typed (a reader may do without it).
   Result<Plan> plan() const;
   // <dir>/runs/<id>
@@ -36,10 +43,9 @@ class BundleReader {
   Result<Summary> summary(const std::string& id) const;
 
  private:
-  BundleReader(std::string dir, Manifest manifest)
-      : dir_(std::move(dir)), manifest_(std::move(manifest)) {}
   std::string dir_;
-  Manifest manifest_;
+  BundleJudgement judgement_;
+  Result<Manifest> manifest_;
 };
 
 }  // namespace jbench::model
