@@ -73,20 +73,23 @@ struct BackendContext {
   LiveView* live = nullptr;
 };
 
+// Why a tool could not trace what it was asked to (the host's tools or kernel; never the input).
+inline Error attach_failed(std::string why) { return Error{std::move(why), 0, ErrorKind::host}; }
+
 class Backend {
  public:
   virtual ~Backend() = default;
   virtual std::string_view name() const = 0;
   virtual std::string version() const = 0;
-  // Launches the tool and waits, until `deadline_ns`, for the proof that it is attached.
-  // Returns "" once attached, else why not (the tool is then stopped).
-  virtual std::string attach(std::uint64_t deadline_ns) = 0;
+  // Launches the tool and waits, until `deadline_ns`, for the proof that it is attached; else
+  // why not (the tool is then stopped).
+  virtual jbench::Status attach(std::uint64_t deadline_ns) = 0;
   virtual bool launched() const = 0;  // the tool was started (it may have failed since)
   virtual bool alive() = 0;
   virtual pid_t pid() const = 0;  // the tool's process (launched() only)
   virtual void mark_phase(int phase) = 0;
-  // Returns "" or why the process cannot be traced.
-  virtual std::string add_process(const CohortProcess& process) = 0;
+  // Traces a process that joined the cohort, or says why it cannot.
+  virtual jbench::Status add_process(const CohortProcess& process) = 0;
   virtual BackendEnd stop(std::uint64_t deadline_ns) = 0;
   // After stop(): everything the tool wrote, read back. `marks` are the harness's phase marks.
   virtual Observed collect(const std::vector<PhaseMark>& marks) = 0;

@@ -68,7 +68,7 @@ class BpftraceBackend final : public Backend {
   std::string_view name() const override { return "bpftrace"; }
   std::string version() const override { return version_; }
 
-  std::string attach(std::uint64_t deadline_ns) override {
+  jbench::Status attach(std::uint64_t deadline_ns) override {
     version_ = tool_version(exe_, "--version");
     ScriptSpec spec;
     spec.detail = ctx_.detail;
@@ -84,7 +84,7 @@ class BpftraceBackend final : public Backend {
     {
       std::ofstream out(script_path, std::ios::trunc);
       out << bpftrace_script(spec);
-      if (!out.flush()) return fmt::format("cannot write {}", script_path);
+      if (!out.flush()) return attach_failed(fmt::format("cannot write {}", script_path));
     }
     BackendLaunch launch;
     launch.executable = exe_;
@@ -105,7 +105,7 @@ class BpftraceBackend final : public Backend {
       note_live_line(*live, scan_bpftrace_line(line));
     };
     auto launched = BackendProcess::launch(std::move(launch));
-    if (!launched) return "bpftrace did not start: " + launched.error().message;
+    if (!launched) return attach_failed("bpftrace did not start: " + launched.error().message);
     process_ = std::move(*launched);
     // Compiling and attaching takes seconds. Meanwhile the startup marker is repeated; the
     // first one that comes back proves every probe is live.
@@ -120,7 +120,7 @@ class BpftraceBackend final : public Backend {
 
   void mark_phase(int phase) override { marker_call(kPhaseMarkerBase + phase); }
 
-  std::string add_process(const CohortProcess& p) override {
+  jbench::Status add_process(const CohortProcess& p) override {
     marker_call(kJoinMarkerBase + p.pid);
     return {};
   }

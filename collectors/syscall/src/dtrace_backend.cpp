@@ -72,11 +72,11 @@ class DtraceBackend final : public Backend {
   std::string_view name() const override { return "dtrace"; }
   std::string version() const override { return version_; }
 
-  std::string attach(std::uint64_t deadline_ns) override {
+  jbench::Status attach(std::uint64_t deadline_ns) override {
     const std::set<std::string> probes = syscall_probes(exe_);
     if (probes.empty()) {
-      return fmt::format("{} -l -P syscall listed no probes: DTrace cannot trace system calls here",
-                         exe_);
+      return attach_failed(fmt::format(
+          "{} -l -P syscall listed no probes: DTrace cannot trace system calls here", exe_));
     }
     ScriptSpec spec;
     spec.detail = ctx_.detail;
@@ -92,12 +92,13 @@ class DtraceBackend final : public Backend {
     for (std::string_view c : {"faccessat", "faccessat2", "access"}) {
       if (probes.count(std::string(c))) spec.canary_calls.push_back(c);
     }
-    if (!probes.count("getpgid")) return "DTrace has no syscall::getpgid probe for phase markers";
+    if (!probes.count("getpgid"))
+      return attach_failed("DTrace has no syscall::getpgid probe for phase markers");
     const std::string script_path = ctx_.raw_dir + "/" + kScript;
     {
       std::ofstream out(script_path, std::ios::trunc);
       out << dtrace_script(spec);
-      if (!out.flush()) return fmt::format("cannot write {}", script_path);
+      if (!out.flush()) return attach_failed(fmt::format("cannot write {}", script_path));
     }
     BackendLaunch launch;
     launch.executable = exe_;
@@ -115,7 +116,7 @@ class DtraceBackend final : public Backend {
       note_live_line(*live, l);
     };
     auto launched = BackendProcess::launch(std::move(launch));
-    if (!launched) return "dtrace did not start: " + launched.error().message;
+    if (!launched) return attach_failed("dtrace did not start: " + launched.error().message);
     process_ = std::move(*launched);
     // Compiling and enabling takes about two seconds; meanwhile the marker is repeated.
     return await_attach_marker(*process_, *ctx_.live, deadline_ns, "dtrace", kStderr,
@@ -136,7 +137,7 @@ class DtraceBackend final : public Backend {
     }
   }
 
-  std::string add_process(const CohortProcess& p) override {
+  jbench::Status add_process(const CohortProcess& p) override {
     marker_call(kJoinMarkerBase + p.pid);
     return {};
   }

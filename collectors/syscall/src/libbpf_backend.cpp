@@ -76,15 +76,15 @@ class LibbpfBackend final : public Backend {
     return fmt::format("libbpf {}.{}", libbpf_major_version(), libbpf_minor_version());
   }
 
-  std::string attach(std::uint64_t /*deadline_ns: loading takes milliseconds*/) override {
+  jbench::Status attach(std::uint64_t /*deadline_ns: loading takes milliseconds*/) override {
     std::string why;
     tracer_ = session_tracer(why, opened_now_);
-    if (!tracer_) return why;
+    if (!tracer_) return attach_failed(why);
     {
       const std::string path = ctx_.raw_dir + "/" + kProgramFile;
       std::ofstream out(path, std::ios::binary | std::ios::trunc);
       out << LibbpfTracer::program_object();
-      if (!out.flush()) return fmt::format("cannot write {}", path);
+      if (!out.flush()) return attach_failed(fmt::format("cannot write {}", path));
     }
     const std::uint64_t scope_start = monotonic_ns();
     std::vector<pid_t> pids;
@@ -94,7 +94,8 @@ class LibbpfBackend final : public Backend {
       records.path = ctx_.raw_dir + "/" + kRecordsFile;
       if (ctx_.max_output_bytes > 0) records.max_bytes = ctx_.max_output_bytes;
     }
-    if (auto problem = tracer_->begin_run(pids, records); !problem.empty()) return problem;
+    if (auto problem = tracer_->begin_run(pids, records); !problem.empty())
+      return attach_failed(problem);
     scope_ns_ = monotonic_ns() - scope_start;
     launched_ = true;
     drain_ = std::thread([this] { drain(); });
@@ -115,8 +116,12 @@ class LibbpfBackend final : public Backend {
     }
   }
 
-  std::string add_process(const CohortProcess& p) override {
-    return tracer_ ? tracer_->add_process(p.pid) : std::string("the tracer is not loaded");
+  jbench::Status add_process(const CohortProcess& p) override {
+    if (!tracer_) return attach_failed("the tracer is not loaded");
+    if (auto problem = tracer_->add_process(p.pid); !problem.empty()) {
+      return attach_failed(problem);
+    }
+    return {};
   }
 
   BackendEnd stop(std::uint64_t /*deadline_ns*/) override {

@@ -25,19 +25,22 @@ void note_live_line(LiveView& live, const LiveLine& l) {
   live.changed.notify_all();
 }
 
-std::string await_attach_marker(BackendProcess& process, LiveView& live, std::uint64_t deadline_ns,
-                                std::string_view tool, std::string_view stderr_name,
-                                const std::function<std::string()>& why_exited) {
+jbench::Status await_attach_marker(BackendProcess& process, LiveView& live,
+                                   std::uint64_t deadline_ns, std::string_view tool,
+                                   std::string_view stderr_name,
+                                   const std::function<std::string()>& why_exited) {
   std::unique_lock lock(live.mu);
   while (!live.marker_seen) {
     lock.unlock();
     if (!process.running()) {
       const std::string why = why_exited();
-      return fmt::format("{} exited before it attached{}{}", tool, why.empty() ? "" : ": ", why);
+      return attach_failed(
+          fmt::format("{} exited before it attached{}{}", tool, why.empty() ? "" : ": ", why));
     }
     if (monotonic_ns() >= deadline_ns) {
       process.stop(monotonic_ns() + 2'000'000'000ULL);
-      return fmt::format("{} did not attach within the attach timeout (see {})", tool, stderr_name);
+      return attach_failed(
+          fmt::format("{} did not attach within the attach timeout (see {})", tool, stderr_name));
     }
     marker_call(kPhaseMarkerBase + 0);
     lock.lock();

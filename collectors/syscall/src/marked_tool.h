@@ -24,11 +24,12 @@ void marker_call(std::int64_t value);
 // call's line (process) is the backend's own business and changes nothing here.
 void note_live_line(LiveView& live, const LiveLine& line);
 
-// Repeats the phase-0 marker until the program prints it back. "" once it did; else why not,
-// the tool stopped: it exited (`why_exited` gives its own words) or `deadline_ns` passed.
-std::string await_attach_marker(BackendProcess& process, LiveView& live, std::uint64_t deadline_ns,
-                                std::string_view tool, std::string_view stderr_name,
-                                const std::function<std::string()>& why_exited);
+// Repeats the phase-0 marker until the program prints it back; else why not, the tool stopped:
+// it exited (`why_exited` gives its own words) or `deadline_ns` passed.
+jbench::Status await_attach_marker(BackendProcess& process, LiveView& live,
+                                   std::uint64_t deadline_ns, std::string_view tool,
+                                   std::string_view stderr_name,
+                                   const std::function<std::string()>& why_exited);
 
 // Makes sync marker ++`syncs` and waits until the program printed it: false when `deadline_ns`
 // passed or the tool ended first.

@@ -49,7 +49,7 @@ class StraceBackend final : public Backend {
   std::string_view name() const override { return "strace"; }
   std::string version() const override { return version_; }
 
-  std::string attach(std::uint64_t deadline_ns) override {
+  jbench::Status attach(std::uint64_t deadline_ns) override {
     version_ = tool_version(exe_, "-V");
     offset_ = measure_clock_offset();
     boottime_minus_monotonic_ns_ = boottime_minus_monotonic_ns();
@@ -84,7 +84,7 @@ class StraceBackend final : public Backend {
     launch.max_output_bytes = ctx_.max_output_bytes;
     launch.on_line = [this](std::string_view line) { on_line(line); };
     auto launched = BackendProcess::launch(std::move(launch));
-    if (!launched) return "strace did not start: " + launched.error().message;
+    if (!launched) return attach_failed("strace did not start: " + launched.error().message);
     process_ = std::move(*launched);
     for (;;) {
       bool all = true;
@@ -94,11 +94,12 @@ class StraceBackend final : public Backend {
         return {};
       }
       if (!process_->running()) {
-        return fmt::format("strace exited before it attached (see raw/{})", kStraceStderr);
+        return attach_failed(
+            fmt::format("strace exited before it attached (see raw/{})", kStraceStderr));
       }
       if (monotonic_ns() >= deadline_ns) {
         process_->stop(monotonic_ns() + 2'000'000'000ULL);
-        return "strace did not attach to every worker within the attach timeout";
+        return attach_failed("strace did not attach to every worker within the attach timeout");
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
     }
@@ -109,7 +110,7 @@ class StraceBackend final : public Backend {
   bool alive() override { return process_ && process_->running(); }
   void mark_phase(int /*phase: placed by time*/) override {}
 
-  std::string add_process(const CohortProcess& p) override {
+  jbench::Status add_process(const CohortProcess& p) override {
     {
       std::lock_guard lock(owners_mu_);
       auto& owner = owners_[p.pid];
@@ -117,8 +118,8 @@ class StraceBackend final : public Backend {
       owner.start_time_ticks = p.start_time_ticks;
     }
     if (process_ && !all_threads_traced_by(p.pid, process_->pid()) && process_alive(p.pid)) {
-      return fmt::format("strace does not trace pid {} (only forks of traced processes are)",
-                         p.pid);
+      return attach_failed(
+          fmt::format("strace does not trace pid {} (only forks of traced processes are)", p.pid));
     }
     return {};
   }

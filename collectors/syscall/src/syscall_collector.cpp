@@ -86,19 +86,23 @@ struct SyscallCollector::State {
   void attach_dtrace(const BackendContext& ctx);
   void attach_libbpf(const BackendContext& ctx);
   void attach_bpftrace_or_strace(const std::string& wanted, const BackendContext& ctx);
-  std::string try_backend(std::unique_ptr<Backend> candidate);
+  jbench::Status try_backend(std::unique_ptr<Backend> candidate);
+  // The attach's failure, if it failed, is the collector's start failure.
+  void keep_failure(const jbench::Status& attached) {
+    if (!attached) start_failure = attached.error().message;
+  }
   SyscallStop finish(std::uint64_t deadline_ns);
   void stop_and_report(std::uint64_t deadline_ns, SyscallFacts& facts, CollectorEntry& e,
                        ReportOutput& report, Observed& observed);
   void tally_canaries(const Observed& observed, SyscallFacts& facts, CollectorEntry& e);
 };
 
-std::string SyscallCollector::State::try_backend(std::unique_ptr<Backend> candidate) {
+jbench::Status SyscallCollector::State::try_backend(std::unique_ptr<Backend> candidate) {
   const std::uint64_t deadline = monotonic_ns() + options.attach_timeout_ns;
-  std::string why = candidate->attach(deadline);
+  jbench::Status attached = candidate->attach(deadline);
   backend = std::move(candidate);
-  if (why.empty()) attached_ns = monotonic_ns();
-  return why;
+  if (attached) attached_ns = monotonic_ns();
+  return attached;
 }
 
 BackendContext SyscallCollector::State::backend_context() {
@@ -120,12 +124,12 @@ void SyscallCollector::State::attach_dtrace(const BackendContext& ctx) {
     remediation = dtrace.remediation;
     return;
   }
-  start_failure = try_backend(make_dtrace_backend(ctx, dtrace.path, dtrace.version));
+  keep_failure(try_backend(make_dtrace_backend(ctx, dtrace.path, dtrace.version)));
 }
 
 void SyscallCollector::State::attach_libbpf([[maybe_unused]] const BackendContext& ctx) {
 #ifdef JBENCH_HAVE_LIBBPF
-  start_failure = try_backend(make_libbpf_backend(ctx));
+  keep_failure(try_backend(make_libbpf_backend(ctx)));
 #else
   unavailable = "this jbench was built without the compiled tracer";
   remediation = "install libbpf-dev, bpftool and clang (bash ci/install-deps.sh) and rebuild";
@@ -138,17 +142,18 @@ void SyscallCollector::State::attach_bpftrace_or_strace(const std::string& wante
                                                         const BackendContext& ctx) {
   const std::string bpftrace = find_on_path("bpftrace");
   const std::string tracefs = host_caps::find_tracefs().dir;
-  const std::string strace = find_on_path("strace");
+  const std::string strace_path = find_on_path("strace");
   const Unavailable no_bpftrace = bpftrace_unavailable(bpftrace, tracefs);
-  const Unavailable no_strace = strace_unavailable(strace);
+  const Unavailable no_strace = strace_unavailable(strace_path);
   if (wanted == "bpftrace" || (wanted.empty() && no_bpftrace.empty())) {
     if (!no_bpftrace.empty()) {
       unavailable = no_bpftrace.reason;
       remediation = no_bpftrace.remediation;
       return;
     }
-    std::string why = try_backend(make_bpftrace_backend(ctx, bpftrace, tracefs));
-    if (why.empty()) return;
+    const jbench::Status tried = try_backend(make_bpftrace_backend(ctx, bpftrace, tracefs));
+    if (tried) return;
+    const std::string& why = tried.error().message;
     if (!wanted.empty() || !no_strace.empty()) {
       start_failure = why;
       return;
@@ -156,9 +161,8 @@ void SyscallCollector::State::attach_bpftrace_or_strace(const std::string& wante
     Json evidence = Json::array();
     for (const auto& f : backend->raw_files()) evidence.push_back(in_run(f));
     fallback = {{"from", "bpftrace"}, {"reason", why}, {"raw", evidence}};
-    if (std::string strace_why = try_backend(make_strace_backend(ctx, strace));
-        !strace_why.empty()) {
-      start_failure = fmt::format("bpftrace: {}; strace: {}", why, strace_why);
+    if (const jbench::Status strace = try_backend(make_strace_backend(ctx, strace_path)); !strace) {
+      start_failure = fmt::format("bpftrace: {}; strace: {}", why, strace.error().message);
     }
     return;
   }
@@ -172,7 +176,7 @@ void SyscallCollector::State::attach_bpftrace_or_strace(const std::string& wante
     return;
   }
   if (wanted.empty()) fallback = {{"from", "bpftrace"}, {"reason", no_bpftrace.reason}};
-  start_failure = try_backend(make_strace_backend(ctx, strace));
+  keep_failure(try_backend(make_strace_backend(ctx, strace_path)));
 }
 
 void SyscallCollector::State::choose_and_attach() {
@@ -190,10 +194,10 @@ void SyscallCollector::State::choose_and_attach() {
   // The best: the compiled tracer (loaded once per session). Where it cannot load, bpftrace,
   // then strace, as before, and the entry says why it was passed over.
   if (wanted.empty() && options.compiled_first) {
-    std::string why = try_backend(make_libbpf_backend(ctx));
-    if (why.empty()) return;
+    const jbench::Status tried = try_backend(make_libbpf_backend(ctx));
+    if (tried) return;
     backend.reset();
-    passed_over = {{"from", "libbpf"}, {"reason", why}};
+    passed_over = {{"from", "libbpf"}, {"reason", tried.error().message}};
   }
 #endif
   attach_bpftrace_or_strace(wanted, ctx);
@@ -285,8 +289,8 @@ void SyscallCollector::add_process(CohortProcess process) {
     s.snapshots.try_emplace(process.pid, read_fd_snapshot(process.pid));
   }
   if (!s.attached()) return;
-  if (auto problem = s.backend->add_process(process); !problem.empty()) {
-    s.problems.push_back(problem);
+  if (const jbench::Status added = s.backend->add_process(process); !added) {
+    s.problems.push_back(added.error().message);
   }
 }
 
