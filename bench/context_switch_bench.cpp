@@ -118,18 +118,18 @@ void untraced(benchmark::State& state) {
 
 // The compiled tracer in light detail, scoped to the partner; `off_cpu` as TracerOptions says.
 void traced(benchmark::State& state, bool off_cpu) {
-  std::string why;
   TracerOptions options;
   options.off_cpu = off_cpu;
-  auto tracer = LibbpfTracer::open(why, options);
-  if (!tracer) {
-    state.SkipWithError(("the compiled tracer cannot load: " + why).c_str());
+  auto opened = LibbpfTracer::open(options);
+  if (!opened) {
+    state.SkipWithError(("the compiled tracer cannot load: " + opened.error().message).c_str());
     return;
   }
+  auto& tracer = *opened;
   {
     Partner partner;
-    if (auto problem = tracer->begin_run({partner.pid()}); !problem.empty()) {
-      state.SkipWithError(problem.c_str());
+    if (const jbench::Status begun = tracer->begin_run({partner.pid()}); !begun) {
+      state.SkipWithError(begun.error().message.c_str());
       return;
     }
     tracer->set_phase(2);

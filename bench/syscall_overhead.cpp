@@ -216,13 +216,13 @@ void traced_calls(benchmark::State& state, const char* backend, SyscallDetail de
 std::unique_ptr<jbench::collectors::syscall_detail::LibbpfTracer> open_or_skip(
     benchmark::State& state, const std::string& dir,
     const jbench::collectors::syscall_detail::TracerOptions& options = {}) {
-  std::string why;
-  auto tracer = jbench::collectors::syscall_detail::LibbpfTracer::open(why, options);
+  auto tracer = jbench::collectors::syscall_detail::LibbpfTracer::open(options);
   if (!tracer) {
-    state.SkipWithError(("the compiled tracer cannot load: " + why).c_str());
+    state.SkipWithError(("the compiled tracer cannot load: " + tracer.error().message).c_str());
     std::filesystem::remove_all(dir);
+    return nullptr;
   }
-  return tracer;
+  return std::move(*tracer);
 }
 
 // The compiled tracer (collectors/syscall/bpf), light: loaded once, scoped to the worker.
@@ -234,8 +234,8 @@ void libbpf_light(benchmark::State& state) {
   {
     Worker worker(file);
     const std::uint64_t scope_start = jbench::monotonic_ns();
-    if (auto problem = tracer->begin_run({worker.pid()}); !problem.empty()) {
-      state.SkipWithError(problem.c_str());
+    if (const jbench::Status begun = tracer->begin_run({worker.pid()}); !begun) {
+      state.SkipWithError(begun.error().message.c_str());
       std::filesystem::remove_all(dir);
       return;
     }
@@ -283,8 +283,8 @@ void libbpf_consumer(benchmark::State& state) {
   int run = 0;
   for (auto _ : state) {
     const std::string file = dir + "/records-" + std::to_string(run++);
-    if (auto problem = tracer->begin_run({worker.pid()}, {file}); !problem.empty()) {
-      state.SkipWithError(problem.c_str());
+    if (const jbench::Status begun = tracer->begin_run({worker.pid()}, {file}); !begun) {
+      state.SkipWithError(begun.error().message.c_str());
       break;
     }
     worker.order(kCalls);

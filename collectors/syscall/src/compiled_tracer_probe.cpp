@@ -15,12 +15,14 @@ CompiledTracerProbe probe_compiled_tracer(const CompiledTracerProbeOptions& opti
   // from loading into the real kernel).
   if (options.try_load && facts.btf_present) {
     load.emplace();
-    std::string why;
-    if (auto tracer = syscall_detail::LibbpfTracer::open(why, {}, &load->error)) {
+    if (const auto tracer = syscall_detail::LibbpfTracer::open()) {
       load->loaded = true;
-      load->load_ns = tracer->attach_ns();
+      load->load_ns = (*tracer)->attach_ns();
     } else {
-      load->why = why.empty() ? "the compiled tracer did not load (no reason given)" : why;
+      load->error = tracer.error().sys_errno;
+      load->why = tracer.error().message.empty()
+                      ? "the compiled tracer did not load (no reason given)"
+                      : tracer.error().message;
     }
   }
   CompiledTracerProbe p = judge_compiled_tracer(true, facts, load);

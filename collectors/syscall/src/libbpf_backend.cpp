@@ -44,7 +44,7 @@ TracerOptions session_options() {
 // The session's tracer: opened by the first run that asks, kept until jbench exits, so later
 // runs pay only for scoping. A load that failed is tried again by the next run; so is one whose
 // programs stopped running (a run found a link gone), or whose ring is not the size now asked.
-LibbpfTracer* session_tracer(std::string& why, bool& opened_now) {
+Result<LibbpfTracer*> session_tracer(bool& opened_now) {
   static std::unique_ptr<LibbpfTracer> tracer;
   opened_now = false;
   const TracerOptions options = session_options();
@@ -53,8 +53,10 @@ LibbpfTracer* session_tracer(std::string& why, bool& opened_now) {
     tracer.reset();
   }
   if (!tracer) {
-    tracer = LibbpfTracer::open(why, options);
-    opened_now = tracer != nullptr;
+    auto opened = LibbpfTracer::open(options);
+    if (!opened) return opened.error();
+    tracer = std::move(*opened);
+    opened_now = true;
   }
   return tracer.get();
 }
@@ -77,9 +79,9 @@ class LibbpfBackend final : public Backend {
   }
 
   jbench::Status attach(std::uint64_t /*deadline_ns: loading takes milliseconds*/) override {
-    std::string why;
-    tracer_ = session_tracer(why, opened_now_);
-    if (!tracer_) return attach_failed(why);
+    const auto tracer = session_tracer(opened_now_);
+    if (!tracer) return tracer.error();
+    tracer_ = *tracer;
     {
       const std::string path = ctx_.raw_dir + "/" + kProgramFile;
       std::ofstream out(path, std::ios::binary | std::ios::trunc);
@@ -94,8 +96,7 @@ class LibbpfBackend final : public Backend {
       records.path = ctx_.raw_dir + "/" + kRecordsFile;
       if (ctx_.max_output_bytes > 0) records.max_bytes = ctx_.max_output_bytes;
     }
-    if (auto problem = tracer_->begin_run(pids, records); !problem.empty())
-      return attach_failed(problem);
+    if (jbench::Status begun = tracer_->begin_run(pids, records); !begun) return begun;
     scope_ns_ = monotonic_ns() - scope_start;
     launched_ = true;
     drain_ = std::thread([this] { drain(); });
@@ -118,10 +119,7 @@ class LibbpfBackend final : public Backend {
 
   jbench::Status add_process(const CohortProcess& p) override {
     if (!tracer_) return attach_failed("the tracer is not loaded");
-    if (auto problem = tracer_->add_process(p.pid); !problem.empty()) {
-      return attach_failed(problem);
-    }
-    return {};
+    return tracer_->add_process(p.pid);
   }
 
   BackendEnd stop(std::uint64_t /*deadline_ns*/) override {

@@ -317,15 +317,10 @@ std::optional<Refusal> open_rings(LibbpfTracer::State& state) {
 
 }  // namespace
 
-std::unique_ptr<LibbpfTracer> LibbpfTracer::open(std::string& why, const TracerOptions& options,
-                                                 int* error) {
+Result<std::unique_ptr<LibbpfTracer>> LibbpfTracer::open(const TracerOptions& options) {
   const std::uint64_t started = monotonic_ns();
   // Says why, with the errno the refusal came with, and gives no tracer.
-  const auto refuse = [&](Refusal r) {
-    why = std::move(r.text);
-    if (error) *error = r.code;
-    return std::unique_ptr<LibbpfTracer>();
-  };
+  const auto refuse = [](Refusal r) { return Error{std::move(r.text), r.code, ErrorKind::host}; };
   auto state = std::make_unique<State>();
   // libbpf's own messages would go to stderr: the reason returned says what failed.
   if (!std::getenv("JBENCH_LIBBPF_LOG")) libbpf_set_print(nullptr);
@@ -386,7 +381,8 @@ jb_cpu_counts sum_cpu_counts(int fd, int cpus) {
 
 }  // namespace
 
-std::string LibbpfTracer::begin_run(const std::vector<pid_t>& tgids, const RecordsOutput& records) {
+jbench::Status LibbpfTracer::begin_run(const std::vector<pid_t>& tgids,
+                                       const RecordsOutput& records) {
   auto* skel = state_->skel;
   __atomic_store_n(&skel->bss->tracing, 0u, __ATOMIC_SEQ_CST);
   clear_map<__u32>(bpf_map__fd(skel->maps.cohort));
@@ -402,7 +398,8 @@ std::string LibbpfTracer::begin_run(const std::vector<pid_t>& tgids, const Recor
     file->max_bytes = records.max_bytes;
     file->file = std::fopen(records.path.c_str(), "wxe");
     if (!file->file) {
-      return fmt::format("cannot create {}: {}", records.path, errno_text(errno));
+      return Error{fmt::format("cannot create {}: {}", records.path, errno_text(errno)), errno,
+                   ErrorKind::io};
     }
     file->consumed.assign(static_cast<std::size_t>(state_->cpus), 0);
     file->drained_at.assign(static_cast<std::size_t>(state_->cpus), -1);
@@ -420,10 +417,10 @@ std::string LibbpfTracer::begin_run(const std::vector<pid_t>& tgids, const Recor
                    __ATOMIC_SEQ_CST);
   __atomic_add_fetch(&skel->bss->run, 1u, __ATOMIC_SEQ_CST);
   for (pid_t pid : tgids) {
-    if (auto problem = add_process(pid); !problem.empty()) return problem;
+    if (jbench::Status added = add_process(pid); !added) return added;
   }
   if (state_->tracepoint_links.empty()) {
-    if (auto r = attach_tracepoints(*state_)) return r->text;
+    if (auto r = attach_tracepoints(*state_)) return Error{r->text, r->code, ErrorKind::host};
   }
   __atomic_store_n(&skel->bss->tracing, 1u, __ATOMIC_SEQ_CST);
   // The sampling clock ticks only while a full run is traced: a timer interrupt a millisecond on
@@ -449,12 +446,13 @@ void LibbpfTracer::set_phase(int phase) {
   __atomic_store_n(&state_->skel->bss->phase, static_cast<__u32>(phase), __ATOMIC_SEQ_CST);
 }
 
-std::string LibbpfTracer::add_process(pid_t tgid) {
+jbench::Status LibbpfTracer::add_process(pid_t tgid) {
   const auto key = static_cast<__u32>(tgid);
   const __u32 member = 1;
   if (bpf_map_update_elem(bpf_map__fd(state_->skel->maps.cohort), &key, &member, BPF_ANY) != 0) {
-    return fmt::format("cannot add pid {} to the compiled tracer's cohort: {}", tgid,
-                       errno_text(errno));
+    return Error{fmt::format("cannot add pid {} to the compiled tracer's cohort: {}", tgid,
+                             errno_text(errno)),
+                 errno, ErrorKind::host};
   }
   return {};
 }

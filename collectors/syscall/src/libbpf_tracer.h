@@ -3,9 +3,8 @@
 // and scoped to that run by the cohort the harness fills; between runs nothing is attached, so
 // the host's system calls (a baseline run's among them) pay nothing for it.
 //
-//   std::string why;
-//   auto tracer = LibbpfTracer::open(why);   // null: why says what this host refused
-//   tracer->begin_run({pid0, pid1});         // light; or with a records file: full
+//   auto tracer = LibbpfTracer::open();      // or what this host refused, with its errno
+//   (*tracer)->begin_run({pid0, pid1});      // light; or with a records file: full
 //   tracer->set_phase(2);                    // right before each phase message
 //   tracer->poll(canaries, forks, 10);       // canaries, forks; full: records to the file
 //   RunEnd end = tracer->end_run();          // light totals; lost, missing, unfinished
@@ -21,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "jbench/common/result.h"
 #include "libbpf_records.h"
 #include "observations.h"
 
@@ -60,10 +60,9 @@ struct RunEnd {
 
 class LibbpfTracer {
  public:
-  // Loads, and attaches once to prove it can. Null when this host refuses (no BTF, no privilege,
-  // verifier), with why, and in `error` the errno the refusal came with (0 when it had none).
-  static std::unique_ptr<LibbpfTracer> open(std::string& why, const TracerOptions& options = {},
-                                            int* error = nullptr);
+  // Loads, and attaches once to prove it can; or why this host refuses (no BTF, no privilege,
+  // verifier), with the errno the refusal came with (0 when it had none).
+  static Result<std::unique_ptr<LibbpfTracer>> open(const TracerOptions& options = {});
   ~LibbpfTracer();
   LibbpfTracer(const LibbpfTracer&) = delete;
   LibbpfTracer& operator=(const LibbpfTracer&) = delete;
@@ -85,10 +84,10 @@ class LibbpfTracer {
   std::uint64_t entry_program_runs() const;
 
   // Attaches the programs and starts tracing `tgids` (and their forks) in phase 0: light, or
-  // full into `records.path` (created; it must not exist). Returns "" or why not.
-  std::string begin_run(const std::vector<pid_t>& tgids, const RecordsOutput& records = {});
+  // full into `records.path` (created; it must not exist); or why not.
+  jbench::Status begin_run(const std::vector<pid_t>& tgids, const RecordsOutput& records = {});
   void set_phase(int phase);
-  std::string add_process(pid_t tgid);
+  jbench::Status add_process(pid_t tgid);
   // Takes what the rings hold, waiting up to `timeout_ms` for a canary or fork to arrive, or for
   // the records ring to fill up (0: only what is there now): canaries and forks are appended;
   // full: records go to the file, in batches.

@@ -26,6 +26,12 @@ namespace {
 
 using Json = nlohmann::json;
 
+// A run that began, or the tracer's words for why not.
+testing::AssertionResult begun(const jbench::Status& began) {
+  if (began) return testing::AssertionSuccess();
+  return testing::AssertionFailure() << began.error().message;
+}
+
 // The traced calls the tracer counted for `pid` in `phase`, by name: {count, errors}.
 std::map<std::string, std::pair<long, long>> counted(const RunEnd& t, pid_t pid, int phase) {
   std::map<std::string, std::pair<long, long>> out;
@@ -54,9 +60,11 @@ std::map<std::string, std::pair<long, long>> said(const Json& ack) {
 class LibbpfTracerTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    std::string why;
-    tracer_ = LibbpfTracer::open(why);
-    if (!tracer_) GTEST_SKIP() << "the compiled tracer cannot load here: " << why;
+    auto opened = LibbpfTracer::open();
+    if (!opened) {
+      GTEST_SKIP() << "the compiled tracer cannot load here: " << opened.error().message;
+    }
+    tracer_ = std::move(*opened);
     RecordProperty("attach_ms", std::to_string(tracer_->attach_ns() / 1'000'000));
   }
   test::TempDir dir_;
@@ -122,7 +130,7 @@ TEST_F(LibbpfTracerTest, EveryOtherSystemCallOfTheCohortIsCountedByItsName) {
   // The run begins once the member waits for its command: its rt_sigtimedwait then began before
   // the run, as the count below assumes (on a busy host it may still be on its way there).
   ASSERT_TRUE(wait_until_sleeping_in(member->pid(), SYS_rt_sigtimedwait));
-  ASSERT_EQ(tracer_->begin_run({member->pid()}), "");
+  ASSERT_TRUE(begun(tracer_->begin_run({member->pid()})));
   tracer_->set_phase(2);
   EXPECT_EQ(member->other(37)["getppid"], 37);
   twin->other(37);
@@ -147,7 +155,7 @@ TEST_F(LibbpfTracerTest, CountsExactlyTheCohortsCallsPerPhaseAndNothingOfAnUnreg
   auto member = test::Target::spawn(dir_.path() + "/member");
   auto twin = test::Target::spawn(dir_.path() + "/twin");
   ASSERT_TRUE(member && twin);
-  ASSERT_EQ(tracer_->begin_run({member->pid()}), "");
+  ASSERT_TRUE(begun(tracer_->begin_run({member->pid()})));
   const Json startup = member->work(1);
   twin->work(1);
   member->canary();
@@ -173,7 +181,7 @@ TEST_F(LibbpfTracerTest, CountsExactlyTheCohortsCallsPerPhaseAndNothingOfAnUnreg
 TEST_F(LibbpfTracerTest, AMembersForkJoinsTheCohortInTheKernel) {
   auto member = test::Target::spawn(dir_.path() + "/member");
   ASSERT_TRUE(member);
-  ASSERT_EQ(tracer_->begin_run({member->pid()}), "");
+  ASSERT_TRUE(begun(tracer_->begin_run({member->pid()})));
   tracer_->set_phase(2);
   const Json ack = member->fork_work(2);
   std::vector<CanaryHit> canaries;
@@ -192,12 +200,12 @@ TEST_F(LibbpfTracerTest, AMembersForkJoinsTheCohortInTheKernel) {
 TEST_F(LibbpfTracerTest, ARunKeepsNothingOfTheRunBefore) {
   auto first = test::Target::spawn(dir_.path() + "/first");
   ASSERT_TRUE(first);
-  ASSERT_EQ(tracer_->begin_run({first->pid()}), "");
+  ASSERT_TRUE(begun(tracer_->begin_run({first->pid()})));
   first->work(2);
   (void)tracer_->end_run();
   auto second = test::Target::spawn(dir_.path() + "/second");
   ASSERT_TRUE(second);
-  ASSERT_EQ(tracer_->begin_run({second->pid()}), "");
+  ASSERT_TRUE(begun(tracer_->begin_run({second->pid()})));
   first->work(2);  // no longer in the cohort
   const Json ack = second->work(1);
   const RunEnd t = tracer_->end_run();
@@ -229,7 +237,7 @@ TEST_F(LibbpfTracerTest, NoProgramIsAttachedBetweenRuns) {
   auto member = test::Target::spawn(dir_.path() + "/member");
   ASSERT_TRUE(member);
   const std::uint64_t before = tracer_->entry_program_runs();
-  ASSERT_EQ(tracer_->begin_run({member->pid()}), "");
+  ASSERT_TRUE(begun(tracer_->begin_run({member->pid()})));
   EXPECT_EQ(member->other(37)["getppid"], 37);
   EXPECT_GE(tracer_->entry_program_runs() - before, 37u) << "attached while the run is traced";
   const RunEnd t = tracer_->end_run();
@@ -263,7 +271,7 @@ TEST_F(LibbpfTracerTest, FullRecordsEveryCallOfTheCohortWithOpensPathsAndDrainsE
   auto twin = test::Target::spawn(dir_.path() + "/twin");
   ASSERT_TRUE(member && twin);
   const std::string file = dir_.path() + "/records";
-  ASSERT_EQ(tracer_->begin_run({member->pid()}, {file}), "");
+  ASSERT_TRUE(begun(tracer_->begin_run({member->pid()}, {file})));
   tracer_->set_phase(2);
   const Json ack = member->work(2);
   twin->work(2);
@@ -299,7 +307,7 @@ TEST_F(LibbpfTracerTest, ABlockedWaitOutsideTracedCallsNamesTheCallItBlockedIn) 
   auto member = test::Target::spawn(dir_.path() + "/member");
   ASSERT_TRUE(member);
   const std::string file = dir_.path() + "/records";
-  ASSERT_EQ(tracer_->begin_run({member->pid()}, {file}), "");
+  ASSERT_TRUE(begun(tracer_->begin_run({member->pid()}, {file})));
   tracer_->set_phase(2);
   member->work(1);
   // The next command only once the member sleeps in rt_sigtimedwait (its /proc syscall file
@@ -338,7 +346,7 @@ TEST_F(LibbpfTracerTest, ACallThatWaitedForALockNamesTheHolderThatWokeIt) {
   auto waiter = test::Target::spawn(dir_.path());
   ASSERT_TRUE(holder && waiter);
   const std::string file = dir_.path() + "/records";
-  ASSERT_EQ(tracer_->begin_run({holder->pid(), waiter->pid()}, {file}), "");
+  ASSERT_TRUE(begun(tracer_->begin_run({holder->pid(), waiter->pid()}, {file})));
   tracer_->set_phase(2);
   holder->lock();
   ASSERT_TRUE(waiter->send_lock());
@@ -383,18 +391,18 @@ TEST_F(LibbpfTracerTest, ACallThatWaitedForALockNamesTheHolderThatWokeIt) {
 // A consumer that stops reading: the ring fills, and every record the kernel could not reserve is
 // counted, in the run's end and in the file's trailer.
 TEST_F(LibbpfTracerTest, ARingNobodyReadsCountsEveryRecordItCouldNotKeep) {
-  std::string why;
   TracerOptions tiny;
   tiny.record_ring_bytes = 4096;
   tiny.off_cpu = false;  // system calls only, so every record is one the member made
   tiny.samples = false;
-  auto small = LibbpfTracer::open(why, tiny);
-  ASSERT_TRUE(small) << why;
+  auto opened = LibbpfTracer::open(tiny);
+  ASSERT_TRUE(opened) << opened.error().message;
+  auto& small = *opened;
   EXPECT_EQ(small->record_ring_bytes(), 4096u);
   auto member = test::Target::spawn(dir_.path() + "/member");
   ASSERT_TRUE(member);
   const std::string file = dir_.path() + "/records";
-  ASSERT_EQ(small->begin_run({member->pid()}, {file}), "");
+  ASSERT_TRUE(begun(small->begin_run({member->pid()}, {file})));
   const Json ack = member->burst(20'000);
   const RunEnd end = small->end_run();
   long made = 0;

@@ -223,8 +223,8 @@ std::string strace_missing() {
 
 #ifdef JBENCH_HAVE_LIBBPF
 std::string libbpf_missing() {
-  std::string why;
-  return collectors::syscall_detail::LibbpfTracer::open(why) ? std::string() : why;
+  const auto tracer = collectors::syscall_detail::LibbpfTracer::open();
+  return tracer ? std::string() : tracer.error().message;
 }
 #endif
 
