@@ -16,14 +16,6 @@ namespace jbench::oracle_pass {
 
 namespace fs = std::filesystem;
 
-namespace {
-
-oracle::TargetFactory target_factory(const EngineFactory& make) {
-  return [make] { return make(nullptr); };
-}
-
-}  // namespace
-
 Result<std::vector<oracle::Corpus>> load_corpus(const OracleMatrix& m, const std::string& base) {
   std::vector<std::string> paths;
   for (const std::string& entry : m.corpus) {
@@ -79,18 +71,20 @@ nlohmann::json not_exercised(const char* capability, bool waived, const std::str
 nlohmann::json compare_stream(const oracle::Corpus& stream, const std::string& name,
                               const Engines& e, const oracle::ReduceOptions& budget, Files& files,
                               const std::function<bool()>& should_stop) {
-  std::string why_target, why_oracle;
-  std::unique_ptr<oracle::Target> target = e.target(&why_target);
-  std::unique_ptr<oracle::Target> oracle_engine = e.oracle(&why_oracle);
-  if (!target || !oracle_engine) {
+  auto started_target = e.target();
+  auto started_oracle = e.oracle();
+  if (!started_target || !started_oracle) {
     // An engine that does not start is the check's result, not a reason to skip it.
     return {{"status", kFailed},
             {"engine_failures",
              {{{"kind", "engine failure"},
                {"where", stream.file},
-               {"what", !target ? "the target did not start: " + why_target
-                                : "the oracle did not start: " + why_oracle}}}}};
+               {"what", !started_target
+                            ? "the target did not start: " + started_target.error().message
+                            : "the oracle did not start: " + started_oracle.error().message}}}}};
   }
+  std::unique_ptr<oracle::Target> target = std::move(*started_target);
+  std::unique_ptr<oracle::Target> oracle_engine = std::move(*started_oracle);
   auto started = std::chrono::steady_clock::now();
   oracle::RunOptions run;
   run.should_stop = should_stop;

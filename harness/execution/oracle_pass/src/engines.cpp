@@ -12,13 +12,11 @@ namespace jbench::oracle_pass {
 
 Result<EngineFactory> engine_factory(const OracleEngineSpec& spec, const std::string& base_dir) {
   if (spec.kind == OracleEngineSpec::Kind::sqlite) {
-    return EngineFactory([spec](std::string* why) -> std::unique_ptr<oracle::Target> {
+    return EngineFactory([spec]() -> Result<std::unique_ptr<oracle::Target>> {
       auto db = oracle::SqliteTarget::open(":memory:", spec.pragmas, spec.optimizer_off);
-      if (!db) {
-        if (why) *why = db.error().message;
-        return nullptr;
-      }
-      return std::make_unique<oracle::SqliteTarget>(std::move(*db));
+      if (!db) return db.error();
+      return std::unique_ptr<oracle::Target>(
+          std::make_unique<oracle::SqliteTarget>(std::move(*db)));
     });
   }
   std::vector<std::string> argv = spec.command;
@@ -40,14 +38,18 @@ Result<EngineFactory> engine_factory(const OracleEngineSpec& spec, const std::st
                  errno, ErrorKind::input};
   }
   oracle::EngineCommand command{argv, "", 10'000, spec.timeout_ms};
-  return EngineFactory([command](std::string* why) -> std::unique_ptr<oracle::Target> {
+  return EngineFactory([command]() -> Result<std::unique_ptr<oracle::Target>> {
     auto t = oracle::ProcessTarget::start(command);
-    if (!t) {
-      if (why) *why = t.error().message;
-      return nullptr;
-    }
-    return std::make_unique<oracle::ProcessTarget>(std::move(*t));
+    if (!t) return t.error();
+    return std::unique_ptr<oracle::Target>(std::make_unique<oracle::ProcessTarget>(std::move(*t)));
   });
+}
+
+oracle::TargetFactory target_factory(const EngineFactory& make) {
+  return [make]() -> std::unique_ptr<oracle::Target> {
+    auto engine = make();
+    return engine ? std::move(*engine) : nullptr;
+  };
 }
 
 std::string describe_engine(const OracleEngineSpec& spec) {

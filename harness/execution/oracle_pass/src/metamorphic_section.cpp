@@ -37,11 +37,11 @@ std::optional<std::string> fill_tables(oracle::Target& target, std::uint64_t see
 
 nlohmann::json metamorphic_section(std::uint64_t cases, std::uint64_t seed, const Engines& e,
                                    std::ostream* log) {
-  std::string why;
-  std::unique_ptr<oracle::Target> target = e.target(&why);
-  if (!target) {
-    return {{"status", kFailed}, {"what", "the target did not start: " + why}};
+  auto started = e.target();
+  if (!started) {
+    return {{"status", kFailed}, {"what", "the target did not start: " + started.error().message}};
   }
+  std::unique_ptr<oracle::Target> target = std::move(*started);
   // The tables the predicates read.
   if (auto failure = fill_tables(*target, seed)) {
     return {{"status", kFailed}, {"what", "the target did not answer: " + *failure}};

@@ -35,7 +35,7 @@ nlohmann::json reduction(const oracle::PlanFinding& f, const oracle::PlanQuery& 
   oracle::ReduceOptions budget;
   budget.max_trials = 400;
   budget.max_seconds = 60;
-  oracle::TargetFactory engine = [&e]() { return e.target(nullptr); };
+  const oracle::TargetFactory engine = target_factory(e.target);
   const oracle::Reduction red = oracle::reduce_plan_finding(
       oracle::generate_stream({seed, kFillStatements}), q, f.optimization, engine, budget);
   nlohmann::json r = to_json(red);
@@ -58,9 +58,11 @@ nlohmann::json reduction(const oracle::PlanFinding& f, const oracle::PlanQuery& 
 
 nlohmann::json plans_section(std::uint64_t queries, std::uint64_t seed, const Engines& e,
                              Files& files, const PassOptions& o) {
-  std::string why;
-  std::unique_ptr<oracle::Target> target = e.target(&why);
-  if (!target) return {{"status", kFailed}, {"what", "the target did not start: " + why}};
+  auto started = e.target();
+  if (!started) {
+    return {{"status", kFailed}, {"what", "the target did not start: " + started.error().message}};
+  }
+  std::unique_ptr<oracle::Target> target = std::move(*started);
   if (auto failure = fill_tables(*target, seed)) {
     return {{"status", kFailed}, {"what", "the target did not answer: " + *failure}};
   }

@@ -13,12 +13,16 @@
 
 #include "jbench/common/result.h"
 #include "jbench/matrix/oracle_matrix.h"
+#include "jbench/oracle/reduce.h"
 #include "jbench/oracle/target.h"
 
 namespace jbench::oracle_pass {
 
-// A fresh engine, or null with the reason in `*why` (an engine process that said no hello).
-using EngineFactory = std::function<std::unique_ptr<oracle::Target>(std::string* why)>;
+// A fresh engine, or why it did not start (an engine process that said no hello).
+using EngineFactory = std::function<Result<std::unique_ptr<oracle::Target>>()>;
+
+// The factory as the oracle's reducers take it: a fresh engine, null when it did not start.
+oracle::TargetFactory target_factory(const EngineFactory& make);
 
 // `base_dir` is the matrix file's directory: a command's program given with a '/' is relative
 // to it; one without is searched on PATH. The program must exist now (an error otherwise).
