@@ -165,9 +165,10 @@ TEST(ParamAxes, a_matrix_without_parameter_axes_keeps_its_seeds) {
 
 TEST(ParamAxes, an_override_of_a_swept_parameter_is_refused) {
   Matrix m = test::must_parse(with_axes("  ops_per_transaction: [1, 10]\n"));
-  const auto why = override_param(m, "ops_per_transaction", "5", "proposal candidate");
-  ASSERT_TRUE(why);
-  EXPECT_NE(why->find("is an axis of this matrix"), std::string::npos) << *why;
+  const Status set = override_param(m, "ops_per_transaction", "5", "proposal candidate");
+  ASSERT_FALSE(set);
+  EXPECT_NE(set.error().message.find("is an axis of this matrix"), std::string::npos)
+      << set.error().message;
 }
 
 const char* const kDescribe =

@@ -75,7 +75,10 @@ std::optional<std::string> read_side_matrix(const std::string& dir, const model:
     const Status declared = plan ? declare_from_plan(*loaded.matrix, *plan) : plan.status();
     if (!declared) return declared.error().message;
   }
-  if (auto why = apply_recorded_overrides(manifest.overrides, *loaded.matrix)) return why;
+  if (const Status applied = apply_recorded_overrides(manifest.overrides, *loaded.matrix);
+      !applied) {
+    return applied.error().message;
+  }
   side.matrix = std::move(loaded.matrix);
   return std::nullopt;
 }

@@ -162,8 +162,10 @@ std::optional<ResolvedSide> resolve_side(Checker& c, const ProposalSide& s, cons
   }
   // A process worker's settings are checked against what its build declared, so only once it has.
   for (const auto& param : ok ? s.params : std::vector<ProposalParam>{}) {
-    if (auto why = override_param(m, param.key, param.value, fmt::format("proposal {}", which))) {
-      c.error(param.where, fmt::format("{}.params.{}", which, param.key), *why);
+    if (const Status set =
+            override_param(m, param.key, param.value, fmt::format("proposal {}", which));
+        !set) {
+      c.error(param.where, fmt::format("{}.params.{}", which, param.key), set.error().message);
       ok = false;
     }
   }

@@ -240,8 +240,8 @@ class Checker {
       add("merge.unreadable", overrides.error().message);
       return std::nullopt;
     }
-    if (auto why = apply_recorded_overrides(*overrides, *loaded.matrix)) {
-      add("merge.plan_mismatch", fmt::format("{}: {}", label, *why));
+    if (const Status applied = apply_recorded_overrides(*overrides, *loaded.matrix); !applied) {
+      add("merge.plan_mismatch", fmt::format("{}: {}", label, applied.error().message));
       return std::nullopt;
     }
     // The path the session read the matrix from, as its plan recorded it (the text is the same).

@@ -27,8 +27,8 @@ std::optional<std::uint16_t> find_label(const AxisValues& axis, const std::strin
 std::string param_label(const Matrix& m, Axis axis, const std::string& text) {
   const WorkloadKind* kind = workload_kind_of(m.workload);
   const ParamSpec* spec = kind ? find_param(*kind, m.axis_name(axis)) : nullptr;
-  std::string why;
-  const auto value = spec ? param_value_from_text(*spec, text, why) : std::nullopt;
+  if (!spec) return text;
+  const auto value = param_value_from_text(*spec, text);
   return value ? param_value_text(*value) : text;
 }
 

@@ -11,8 +11,8 @@
 
 namespace jbench {
 
-std::optional<ParamValue> param_value_from_text(const ParamSpec& spec, std::string_view text,
-                                                std::string& why) {
+Result<ParamValue> param_value_from_text(const ParamSpec& spec, std::string_view text) {
+  const auto refused = [](std::string why) { return Error{std::move(why), 0, ErrorKind::input}; };
   const auto* end = text.data() + text.size();
   switch (spec.type) {
     case ParamSpec::Type::integer: {
@@ -20,8 +20,8 @@ std::optional<ParamValue> param_value_from_text(const ParamSpec& spec, std::stri
       const auto [ptr, ec] = std::from_chars(text.data(), end, v);
       const auto as_double = static_cast<double>(v);
       if (ec != std::errc{} || ptr != end || as_double < spec.min || as_double > spec.max) {
-        why = fmt::format("expected a whole number in {}..{}, got '{}'", spec.min, spec.max, text);
-        return std::nullopt;
+        return refused(
+            fmt::format("expected a whole number in {}..{}, got '{}'", spec.min, spec.max, text));
       }
       return ParamValue{v};
     }
@@ -29,8 +29,8 @@ std::optional<ParamValue> param_value_from_text(const ParamSpec& spec, std::stri
       double v = 0;
       const auto [ptr, ec] = std::from_chars(text.data(), end, v);
       if (ec != std::errc{} || ptr != end || !std::isfinite(v) || v < spec.min || v > spec.max) {
-        why = fmt::format("expected a number in {}..{}, got '{}'", spec.min, spec.max, text);
-        return std::nullopt;
+        return refused(
+            fmt::format("expected a number in {}..{}, got '{}'", spec.min, spec.max, text));
       }
       return ParamValue{v};
     }
@@ -38,17 +38,15 @@ std::optional<ParamValue> param_value_from_text(const ParamSpec& spec, std::stri
       for (auto c : spec.choices) {
         if (c == text) return ParamValue{std::string(text)};
       }
-      why = fmt::format("unknown value '{}'; expected one of {}", text,
-                        fmt::join(spec.choices, ", "));
-      return std::nullopt;
+      return refused(fmt::format("unknown value '{}'; expected one of {}", text,
+                                 fmt::join(spec.choices, ", ")));
     case ParamSpec::Type::file_name:
       if (auto bad = plain_file_name_problem(text)) {
-        why = fmt::format("not a plain file name: {}", *bad);
-        return std::nullopt;
+        return refused(fmt::format("not a plain file name: {}", *bad));
       }
       return ParamValue{std::string(text)};
   }
-  return std::nullopt;
+  return refused("an unknown parameter type");
 }
 
 std::string param_value_text(const ParamValue& v) {
@@ -66,8 +64,7 @@ std::string param_value_text(const ParamValue& v) {
       v);
 }
 
-std::optional<std::string> override_param(Matrix& m, std::string_view key, std::string_view text,
-                                          std::string by) {
+Status override_param(Matrix& m, std::string_view key, std::string_view text, std::string by) {
   const WorkloadKind* kind = workload_kind_of(m.workload);
   const ParamSpec* spec = kind ? find_param(*kind, key) : nullptr;
   Param* param = nullptr;
@@ -75,24 +72,25 @@ std::optional<std::string> override_param(Matrix& m, std::string_view key, std::
     if (p.key == key) param = &p;
   }
   if (m.param_axis_of(key)) {
-    return fmt::format("'{}' is an axis of this matrix: choose among its values with --only {}=V",
-                       key, key);
+    return Error{
+        fmt::format("'{}' is an axis of this matrix: choose among its values with --only {}=V", key,
+                    key),
+        0, ErrorKind::input};
   }
   if (!spec || !param) {
-    return fmt::format("'{}' is not a parameter of the {} workload", key, m.workload.kind);
+    return Error{fmt::format("'{}' is not a parameter of the {} workload", key, m.workload.kind), 0,
+                 ErrorKind::input};
   }
-  std::string why;
-  auto value = param_value_from_text(*spec, text, why);
-  if (!value) return fmt::format("{}{}: {}", kParamOverridePrefix, key, why);
+  auto value = param_value_from_text(*spec, text);
+  if (!value) return value.error().within(fmt::format("{}{}", kParamOverridePrefix, key));
   m.overrides.push_back({fmt::format("{}{}", kParamOverridePrefix, key),
                          param_value_text(param->value), param_value_text(*value), std::move(by)});
   param->value = std::move(*value);
   param->defaulted = false;
-  return std::nullopt;
+  return {};
 }
 
-std::optional<std::string> apply_recorded_overrides(const std::vector<MatrixOverride>& overrides,
-                                                    Matrix& m) {
+Status apply_recorded_overrides(const std::vector<MatrixOverride>& overrides, Matrix& m) {
   for (const MatrixOverride& o : overrides) {
     const std::string& key = o.key;
     const bool repetitions = key == "repetitions";
@@ -102,16 +100,20 @@ std::optional<std::string> apply_recorded_overrides(const std::vector<MatrixOver
       std::uint32_t n = 0;
       const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
       if (ec != std::errc() || end != value.data() + value.size() || n == 0) {
-        return fmt::format("manifest.json's override of repetitions is not a count: '{}'", value);
+        return Error{
+            fmt::format("manifest.json's override of repetitions is not a count: '{}'", value), 0,
+            ErrorKind::input};
       }
       m.repetitions = n;
       continue;
     }
-    if (auto why = override_param(m, key.substr(kParamOverridePrefix.size()), value, o.by)) {
-      return fmt::format("manifest.json's override of {} cannot be applied: {}", key, *why);
+    const Status applied = override_param(m, key.substr(kParamOverridePrefix.size()), value, o.by);
+    if (!applied) {
+      return applied.error().within(
+          fmt::format("manifest.json's override of {} cannot be applied", key));
     }
   }
-  return std::nullopt;
+  return {};
 }
 
 }  // namespace jbench
