@@ -13,6 +13,7 @@
 #include <tuple>
 
 #include "jbench/bundle/sha256sums.h"
+#include "jbench/common/small_file.h"
 #include "jbench/provenance/elf_info.h"
 #include "proc_files.h"
 
@@ -175,9 +176,9 @@ MappedFiles mapped_files(pid_t pid, const std::string& root) {
   } else {
     out.error = why;
   }
-  auto maps = provenance_detail::read_text(proc + "/maps", why, 64 << 20);
+  auto maps = read_small_file(proc + "/maps", 64 << 20);
   if (!maps) {
-    out.error += (out.error.empty() ? "" : "; ") + why;
+    out.error += (out.error.empty() ? "" : "; ") + maps.error().message;
     return out;
   }
   for (auto& f : parse_proc_maps(*maps)) {

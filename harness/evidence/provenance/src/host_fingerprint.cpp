@@ -8,21 +8,20 @@
 #include <sstream>
 
 #include "jbench/common/cpus.h"
+#include "jbench/common/small_file.h"
 #include "jbench/common/text.h"
 #include "proc_files.h"
 
 namespace jbench {
 namespace {
 
-using provenance_detail::read_first_line;
-using provenance_detail::read_text;
+using provenance_detail::kMaxProcTextBytes;
 using provenance_detail::unavailable;
 
 nlohmann::json cpu_model(const std::string& root) {
   const std::string path = root + "/proc/cpuinfo";
-  std::string why;
-  auto text = read_text(path, why);
-  if (!text) return unavailable(why);
+  auto text = read_small_file(path, kMaxProcTextBytes);
+  if (!text) return unavailable(text.error().message);
   std::istringstream in(*text);
   std::string line;
   while (std::getline(in, line)) {
@@ -35,9 +34,8 @@ nlohmann::json cpu_model(const std::string& root) {
 
 nlohmann::json cpus_online(const std::string& root) {
   const std::string path = root + "/sys/devices/system/cpu/online";
-  std::string why;
-  auto line = read_first_line(path, why);
-  if (!line) return unavailable(why);
+  auto line = read_first_line(path);
+  if (!line) return unavailable(line.error().message);
   auto cpus = provenance_detail::parse_cpu_list(*line);
   if (!cpus) return unavailable(fmt::format("cannot parse CPU list '{}' in {}", *line, path));
   return cpus->size();
@@ -51,9 +49,8 @@ nlohmann::json cpus_usable() {
 
 nlohmann::json memory_total_mib(const std::string& root) {
   const std::string path = root + "/proc/meminfo";
-  std::string why;
-  auto text = read_text(path, why);
-  if (!text) return unavailable(why);
+  auto text = read_small_file(path, kMaxProcTextBytes);
+  if (!text) return unavailable(text.error().message);
   std::istringstream in(*text);
   std::string line;
   while (std::getline(in, line)) {
@@ -70,9 +67,8 @@ nlohmann::json memory_total_mib(const std::string& root) {
 }
 
 nlohmann::json one_line(const std::string& path) {
-  std::string why;
-  auto line = read_first_line(path, why);
-  if (!line) return unavailable(why);
+  auto line = read_first_line(path);
+  if (!line) return unavailable(line.error().message);
   const std::string value = trim(*line);
   if (value.empty()) return unavailable(fmt::format("{} is empty", path));
   return value;

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <thread>
 
+#include "jbench/common/small_file.h"
 #include "jbench/common/text.h"
 #include "jbench/proc/proc_stat.h"
 #include "proc_files.h"
@@ -14,8 +15,6 @@
 namespace jbench {
 namespace {
 
-using provenance_detail::read_first_line;
-using provenance_detail::read_text;
 using provenance_detail::unavailable;
 
 struct HostTicks {
@@ -28,8 +27,11 @@ struct HostTicks {
 // added again. Idle and iowait are not busy.
 bool read_host_ticks(const std::string& root, HostTicks& t, std::string& why) {
   const std::string path = root + "/proc/stat";
-  auto text = read_text(path, why);
-  if (!text) return false;
+  auto text = read_small_file(path, provenance_detail::kMaxProcTextBytes);
+  if (!text) {
+    why = text.error().message;
+    return false;
+  }
   std::istringstream in(*text);
   std::string label;
   in >> label;
@@ -59,10 +61,9 @@ std::optional<std::uint64_t> read_pid_ticks(const std::string& root, pid_t pid) 
 
 void read_loadavg(const std::string& root, NoiseSample& s) {
   const std::string path = root + "/proc/loadavg";
-  std::string why;
-  auto line = read_first_line(path, why);
+  auto line = read_first_line(path);
   if (!line) {
-    s.loadavg_unavailable = why;
+    s.loadavg_unavailable = line.error().message;
     return;
   }
   double l1 = 0, l5 = 0, l15 = 0;
@@ -78,10 +79,9 @@ void read_loadavg(const std::string& root, NoiseSample& s) {
 
 void read_governors(const std::string& root, NoiseSample& s) {
   const std::string online_path = root + "/sys/devices/system/cpu/online";
-  std::string why;
-  auto line = read_first_line(online_path, why);
+  auto line = read_first_line(online_path);
   if (!line) {
-    s.governors_unavailable = why;
+    s.governors_unavailable = line.error().message;
     return;
   }
   auto cpus = provenance_detail::parse_cpu_list(*line);
@@ -93,13 +93,14 @@ void read_governors(const std::string& root, NoiseSample& s) {
     GovernorReading g;
     g.cpu = cpu;
     const std::string dir = fmt::format("{}/sys/devices/system/cpu/cpu{}/cpufreq", root, cpu);
-    std::string gov_why;
-    auto gov = read_first_line(dir + "/scaling_governor", gov_why);
+    const std::string governor_file = dir + "/scaling_governor";
+    auto gov = read_first_line(governor_file);
     if (gov && !trim(*gov).empty()) {
       g.governor = trim(*gov);
     } else {
-      std::string dir_why;
-      const bool has_cpufreq = read_text(dir + "/scaling_driver", dir_why).has_value();
+      const std::string gov_why =
+          gov ? fmt::format("{} is empty", governor_file) : gov.error().message;
+      const bool has_cpufreq = read_small_file(dir + "/scaling_driver").ok();
       g.unavailable = has_cpufreq ? gov_why
                                   : fmt::format(
                                         "no cpufreq for cpu{} ({}): frequency scaling is "

@@ -11,40 +11,6 @@
 
 namespace jbench::provenance_detail {
 
-std::optional<std::string> read_text(const std::string& path, std::string& why,
-                                     std::size_t max_bytes) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    const int err = errno;
-    why = fmt::format("cannot open {}: {}", path, std::strerror(err));
-    return std::nullopt;
-  }
-  std::string text;
-  char buf[8192];
-  while (text.size() < max_bytes) {
-    const ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      const int err = errno;
-      ::close(fd);
-      why = fmt::format("cannot read {}: {}", path, std::strerror(err));
-      return std::nullopt;
-    }
-    if (n == 0) break;
-    text.append(buf, static_cast<std::size_t>(n));
-  }
-  ::close(fd);
-  return text;
-}
-
-std::optional<std::string> read_first_line(const std::string& path, std::string& why) {
-  auto text = read_text(path, why, 64 * 1024);
-  if (!text) return std::nullopt;
-  const auto nl = text->find('\n');
-  if (nl != std::string::npos) text->resize(nl);
-  return text;
-}
-
 std::optional<std::vector<unsigned>> parse_cpu_list(const std::string& text) {
   std::vector<unsigned> cpus;
   const std::string list = trim(text);

@@ -1,4 +1,5 @@
-// Internal: reading small text files from /proc and /sys, and the CPU-list syntax of sysfs.
+// Internal: the facts of /proc and /sys as the provenance records them, and the CPU-list syntax
+// of sysfs.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -8,13 +9,9 @@
 
 namespace jbench::provenance_detail {
 
-// The whole file, or nullopt with `why` set to "cannot open <path>: <strerror>" and the like.
-// Reads to end of file (procfs reports size 0), at most `max_bytes`.
-std::optional<std::string> read_text(const std::string& path, std::string& why,
-                                     std::size_t max_bytes = 4 << 20);
-
-// First line without its newline.
-std::optional<std::string> read_first_line(const std::string& path, std::string& why);
+// The most of a /proc file a fact is read from (/proc/cpuinfo of a large host is hundreds of
+// KiB); files are read with jbench/common/small_file.h.
+inline constexpr std::size_t kMaxProcTextBytes = 4 << 20;
 
 // "0-3,6,8-9" -> {0,1,2,3,6,8,9}; nullopt when malformed.
 std::optional<std::vector<unsigned>> parse_cpu_list(const std::string& text);

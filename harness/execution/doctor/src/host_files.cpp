@@ -10,33 +10,6 @@
 
 namespace jbench::doctor {
 
-FileRead read_small_file(const std::string& path) {
-  FileRead r;
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    r.error = errno;
-    r.why = "cannot open " + path + ": " + std::strerror(r.error);
-    return r;
-  }
-  std::string text;
-  char buf[4096];
-  while (text.size() < 64 * 1024) {
-    const ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      r.error = errno;
-      r.why = "cannot read " + path + ": " + std::strerror(r.error);
-      ::close(fd);
-      return r;
-    }
-    if (n == 0) break;
-    text.append(buf, static_cast<std::size_t>(n));
-  }
-  ::close(fd);
-  r.text = std::move(text);
-  return r;
-}
-
 PathKind path_kind(const std::string& path, int* error) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) {

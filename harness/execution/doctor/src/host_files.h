@@ -6,14 +6,7 @@
 
 namespace jbench::doctor {
 
-struct FileRead {
-  std::optional<std::string> text;  // nullopt: could not be read
-  int error = 0;                    // errno when it could not
-  std::string why;                  // "cannot open <path>: <strerror>"
-};
-
-// At most 64 KiB of a small file (procfs and sysfs report size 0, so read to end of file).
-FileRead read_small_file(const std::string& path);
+// Files are read with jbench/common/small_file.h.
 
 enum class PathKind { missing, file, directory, other };
 // What is at `path`; `error` is the errno of a failed stat (ENOENT for missing).

@@ -7,6 +7,7 @@
 
 #include "checks.h"
 #include "host_files.h"
+#include "jbench/common/small_file.h"
 #include "jbench/doctor/parsers.h"
 #include "jbench/host_caps/remediation.h"
 #include "jbench/host_caps/tracefs.h"
@@ -61,9 +62,8 @@ Check check_uprobes(const ProbeContext& ctx, const Check& tracefs) {
   const std::string pmu = ctx.path("/sys/bus/event_source/devices/uprobe");
   if (path_kind(pmu) == PathKind::directory) {
     Check c = Check::ok("uprobes", "uprobe PMU at " + pmu);
-    const FileRead type = read_small_file(pmu + "/type");
-    if (type.text) {
-      if (auto t = parse_sysctl_int(*type.text)) c.facts["pmu_type"] = *t;
+    if (const auto type = read_small_file(pmu + "/type")) {
+      if (auto t = parse_sysctl_int(*type)) c.facts["pmu_type"] = *t;
     }
     return c;
   }

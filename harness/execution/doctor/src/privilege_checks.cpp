@@ -6,6 +6,7 @@
 
 #include "checks.h"
 #include "host_files.h"
+#include "jbench/common/small_file.h"
 #include "jbench/doctor/parsers.h"
 #include "jbench/host_caps/remediation.h"
 #include "jbench/host_caps/yama.h"
@@ -19,18 +20,17 @@ using host_caps::kGrantBpf;
 std::optional<long> read_sysctl(const ProbeContext& ctx, const std::string& name,
                                 const std::string& file, Check& failure) {
   const std::string path = ctx.path(file);
-  const FileRead r = read_small_file(path);
-  if (!r.text) {
-    failure = Check::missing(name, "unreadable", r.why,
+  const auto text = read_small_file(path);
+  if (!text) {
+    failure = Check::missing(name, "unreadable", text.error().message,
                              fmt::format("make {} readable (is /proc mounted?)", path));
     return std::nullopt;
   }
-  auto value = parse_sysctl_int(*r.text);
+  auto value = parse_sysctl_int(*text);
   if (!value) {
-    failure =
-        Check::missing(name, "unreadable",
-                       fmt::format("{} holds '{}', not an integer", path, excerpt(*r.text, 64)),
-                       fmt::format("check {}: the kernel writes a single integer there", path));
+    failure = Check::missing(
+        name, "unreadable", fmt::format("{} holds '{}', not an integer", path, excerpt(*text, 64)),
+        fmt::format("check {}: the kernel writes a single integer there", path));
   }
   return value;
 }
@@ -120,8 +120,8 @@ Check check_perf_event_paranoid(const ProbeContext& ctx) {
 
 Check check_ptrace_scope(const ProbeContext& ctx) {
   const std::string file = host_caps::kYamaPtraceScopeFile;
-  const FileRead r = read_small_file(ctx.path(file));
-  if (!r.text && r.error == ENOENT) {
+  const auto text = read_small_file(ctx.path(file));
+  if (!text && text.error().sys_errno == ENOENT) {
     return Check::ok("ptrace_scope",
                      "Yama is not active (no " + ctx.path(file) +
                          "): the ordinary ptrace rules apply (same user may trace)");
@@ -201,23 +201,23 @@ Check check_unprivileged_bpf(const ProbeContext& ctx) {
 
 Check check_lockdown(const ProbeContext& ctx) {
   const std::string path = ctx.path("/sys/kernel/security/lockdown");
-  const FileRead r = read_small_file(path);
-  if (!r.text) {
-    if (r.error == ENOENT) {
+  const auto text = read_small_file(path);
+  if (!text) {
+    if (text.error().sys_errno == ENOENT) {
       return Check::ok("lockdown", path +
                                        " is absent: no lockdown LSM (or securityfs not mounted); "
                                        "nothing seen to restrict tracing");
     }
-    return Check::missing("lockdown", "unreadable", r.why,
+    return Check::missing("lockdown", "unreadable", text.error().message,
                           "make " + path +
                               " readable (mount -t securityfs none "
                               "/sys/kernel/security)");
   }
-  auto mode = parse_lockdown(*r.text);
+  auto mode = parse_lockdown(*text);
   if (!mode) {
     return Check::missing(
         "lockdown", "unreadable",
-        fmt::format("{} holds '{}', not a lockdown mode list", path, excerpt(*r.text, 80)),
+        fmt::format("{} holds '{}', not a lockdown mode list", path, excerpt(*text, 80)),
         "check " + path);
   }
   Check c;

@@ -7,16 +7,10 @@
 #include <sstream>
 
 #include "jbench/common/cpus.h"
+#include "jbench/common/small_file.h"
 
 namespace jbench {
 namespace {
-
-std::optional<std::string> read_first_line(const std::string& path) {
-  std::ifstream in(path);
-  std::string line;
-  if (!in || !std::getline(in, line)) return std::nullopt;
-  return line;
-}
 
 std::optional<std::uint64_t> meminfo_total_kib(const std::string& root) {
   std::ifstream in(root + "/proc/meminfo");
