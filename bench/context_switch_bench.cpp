@@ -201,8 +201,11 @@ Observer start_perf_sched(const Scratch& dir) {
                "fifo:" + ctl + "," + ack};
   spec.stderr_path = dir.path("perf.stderr");
   auto spawned = jbench::proc::ChildProcess::spawn(spec);
-  if (spawned) o.process = std::move(*spawned);
-  if (!spawned) o.error = "cannot start perf: " + spawned.error().message;
+  if (spawned) {
+    o.process = std::move(*spawned);
+  } else {
+    o.error = "cannot start perf: " + spawned.error().message;
+  }
   const std::string enable = "enable\n";
   pollfd p{ack_fd, POLLIN, 0};
   char answer[8] = {};

@@ -22,7 +22,7 @@ using Json = nlohmann::json;
 struct CountedWorker {
   Member member;
   std::optional<PerfCounter> counter;
-  std::map<std::string, PerfReading> at;  // the reading as each phase began
+  std::map<std::string, PerfReading, std::less<>> at;  // the reading as each phase began
 };
 
 Result<PerfReading> reading(const CountedWorker& w) {
@@ -149,7 +149,7 @@ class PerfCounterCollector final : public Collector {
     // Each phase is opened by the boundary of its name (startup by attach).
     std::vector<std::pair<std::string_view, std::uint64_t>> began;
     for (const std::string_view phase : kPhases) {
-      if (const auto it = w.at.find(std::string(phase)); it != w.at.end()) {
+      if (const auto it = w.at.find(phase); it != w.at.end()) {
         began.emplace_back(phase, it->second.value);
       }
     }

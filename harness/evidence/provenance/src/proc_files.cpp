@@ -1,11 +1,6 @@
 #include "proc_files.h"
 
-#include <fcntl.h>
-#include <fmt/format.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
+#include <cstdio>
 
 #include "jbench/common/text.h"
 

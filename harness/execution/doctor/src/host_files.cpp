@@ -1,12 +1,9 @@
 #include "host_files.h"
 
 #include <dirent.h>
-#include <fcntl.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <cerrno>
-#include <cstring>
 
 namespace jbench::doctor {
 

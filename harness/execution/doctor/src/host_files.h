@@ -1,7 +1,6 @@
 // Internal: the probe's reads of the filesystem, each prefixed by ProbeOptions::root.
 #pragma once
 
-#include <optional>
 #include <string>
 
 namespace jbench::doctor {

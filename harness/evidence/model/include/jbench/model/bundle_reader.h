@@ -4,8 +4,8 @@
 // its manifest read and typed once, its plan and runs on demand.
 //
 //   const BundleReader bundle("bundles/nightly-42");
-//   if (!bundle.manifest()) fail(bundle.manifest().error().message);   // ".../manifest.json
-//   /runs/3/..." for (const ManifestRun& entry : bundle.manifest()->runs) {
+//   if (!bundle.manifest()) fail(bundle.manifest().error().message);  // "<path> /runs/3/..."
+//   for (const ManifestRun& entry : bundle.manifest()->runs) {
 //     if (entry.status == RunStatus::not_run) continue;
 //     auto run = bundle.run(entry.id);              // runs/<id>/run.json, typed
 //   }
