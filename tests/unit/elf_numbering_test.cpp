@@ -2,18 +2,20 @@
 // sh_size, e_shstrndx SHN_XINDEX with the index in its sh_link), so the probes a binary carries
 // are the same whichever way its header counts its sections. The test rewrites the header of the
 // real bridge library into the extended form, which is the same file to any ELF reader.
-#include <elf.h>
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <fstream>
 #include <sstream>
 
+#include "jbench/elf/format.h"
 #include "jbench/probes/stapsdt.h"
 #include "temp_dir.h"
 
 namespace jbench {
 namespace {
+
+using namespace elf;  // the ELF format's names (jbench/elf/format.h)
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

@@ -1,58 +1,108 @@
 #include "jbench/elf/reader.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 
 namespace jbench::elf {
 
-OpenFile::OpenFile(std::string path) : path_(std::move(path)), reader_(-1, 0, path_) {
-  fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd_ < 0) {
-    error_ = fmt::format("cannot open {}: {}", path_, std::strerror(errno));
-    return;
+Status Reader::read(std::uint64_t offset, void* out, std::uint64_t length, const char* what) const {
+  if (!in_bounds(offset, length)) {
+    return Error{fmt::format("{} (offset {}, {} bytes) extends past the end of the file ({} bytes)",
+                             what, offset, length, size_),
+                 0, ErrorKind::input};
+  }
+  auto* p = static_cast<char*>(out);
+  std::uint64_t done = 0;
+  while (done < length) {
+    const ssize_t n = ::pread(fd_, p + done, static_cast<std::size_t>(length - done),
+                              static_cast<off_t>(offset + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int e = errno;
+      return Error{fmt::format("cannot read {} of {}: {}", what, *label_, std::strerror(e)), e};
+    }
+    if (n == 0) {
+      return Error{fmt::format("{} of {}: the file shrank while being read", what, *label_)};
+    }
+    done += static_cast<std::uint64_t>(n);
+  }
+  return {};
+}
+
+Result<std::vector<unsigned char>> Reader::load(std::uint64_t offset, std::uint64_t length,
+                                                const char* what) const {
+  if (length > kMaxLoadBytes) {
+    return Error{fmt::format("{} is {} bytes, more than the {} bytes the reader loads", what,
+                             length, kMaxLoadBytes),
+                 0, ErrorKind::input};
+  }
+  std::vector<unsigned char> out(static_cast<std::size_t>(length));
+  if (auto s = read(offset, out.data(), length, what); !s) return s.error();
+  return out;
+}
+
+Result<std::unique_ptr<OpenFile>> OpenFile::open(std::string path) {
+  std::unique_ptr<OpenFile> file(new OpenFile(std::move(path)));
+  const std::string& p = file->path_;
+  file->fd_ = ::open(p.c_str(), O_RDONLY | O_CLOEXEC);
+  if (file->fd_ < 0) {
+    const int e = errno;
+    return Error{fmt::format("cannot open {}: {}", p, std::strerror(e)), e, ErrorKind::input};
   }
   struct stat st {};
-  if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) {
-    error_ = fmt::format("{} is not a regular file", path_);
-    return;
+  if (::fstat(file->fd_, &st) != 0 || !S_ISREG(st.st_mode)) {
+    return Error{fmt::format("{} is not a regular file", p), 0, ErrorKind::input};
   }
-  reader_ = Reader(fd_, static_cast<std::uint64_t>(st.st_size), path_);
+  file->reader_ = Reader(file->fd_, static_cast<std::uint64_t>(st.st_size), p);
+  return file;
 }
 
 OpenFile::~OpenFile() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-std::string read_elf_header(const Reader& r, Elf64_Ehdr& eh, bool& is_elf) {
-  is_elf = false;
+bool has_elf_magic(const Reader& r) {
+  unsigned char magic[SELFMAG] = {};
+  return r.size() >= SELFMAG && r.read(0, magic, SELFMAG, "the ELF magic").ok() &&
+         std::memcmp(magic, ELFMAG, SELFMAG) == 0;
+}
+
+Result<Elf64_Ehdr> read_elf_header(const Reader& r) {
   const std::string& label = r.label();
-  std::string err;
+  const auto not_elf = [](std::string why) { return Error{std::move(why), 0, ErrorKind::input}; };
   unsigned char ident[EI_NIDENT] = {};
   if (r.size() < SELFMAG) {
-    return fmt::format("{} is not an ELF file ({} bytes, too small)", label, r.size());
+    return not_elf(fmt::format("{} is not an ELF file ({} bytes, too small)", label, r.size()));
   }
-  if (!r.read(0, ident, std::min<std::uint64_t>(EI_NIDENT, r.size()), "the ELF identification",
-              err)) {
-    return err;
+  if (auto s =
+          r.read(0, ident, std::min<std::uint64_t>(EI_NIDENT, r.size()), "the ELF identification");
+      !s) {
+    return s.error();
   }
   if (std::memcmp(ident, ELFMAG, SELFMAG) != 0) {
-    return fmt::format("{} is not an ELF file (no ELF magic)", label);
+    return not_elf(fmt::format("{} is not an ELF file (no ELF magic)", label));
   }
-  is_elf = true;
   if (r.size() < sizeof(Elf64_Ehdr)) {
-    return fmt::format("{} is truncated: {} bytes, smaller than an ELF header", label, r.size());
+    return not_elf(
+        fmt::format("{} is truncated: {} bytes, smaller than an ELF header", label, r.size()));
   }
   if (ident[EI_CLASS] != ELFCLASS64) {
-    return fmt::format("{}: only 64-bit ELF is supported (EI_CLASS {})", label, ident[EI_CLASS]);
+    return not_elf(
+        fmt::format("{}: only 64-bit ELF is supported (EI_CLASS {})", label, ident[EI_CLASS]));
   }
   if (ident[EI_DATA] != ELFDATA2LSB) {
-    return fmt::format("{}: only little-endian ELF is supported (EI_DATA {})", label,
-                       ident[EI_DATA]);
+    return not_elf(
+        fmt::format("{}: only little-endian ELF is supported (EI_DATA {})", label, ident[EI_DATA]));
   }
-  if (!r.read(0, &eh, sizeof eh, "the ELF header", err)) return err;
-  return {};
+  Elf64_Ehdr eh;
+  if (auto s = r.read(0, &eh, sizeof eh, "the ELF header"); !s) return s.error();
+  return eh;
 }
 
 std::string SectionTable::string_at(const std::vector<unsigned char>& table, std::uint64_t offset) {
@@ -67,15 +117,14 @@ SectionTable read_section_table(const Reader& r, const Elf64_Ehdr& eh,
                                 std::vector<std::string>& errors) {
   SectionTable t;
   if (eh.e_shoff == 0) return t;  // no section headers (allowed: e.g. a fully stripped file)
-  std::string err;
   if (eh.e_shentsize != sizeof(Elf64_Shdr)) {
     errors.push_back(fmt::format("section header entry size {} (expected {})", eh.e_shentsize,
                                  sizeof(Elf64_Shdr)));
     return t;
   }
   Elf64_Shdr first;
-  if (!r.read(eh.e_shoff, &first, sizeof first, "the first section header", err)) {
-    errors.push_back(err);
+  if (auto s = r.read(eh.e_shoff, &first, sizeof first, "the first section header"); !s) {
+    errors.push_back(s.error().message);
     return t;
   }
   // Extended numbering: with e_shnum 0 the count is in the first header's sh_size, and with
@@ -90,9 +139,10 @@ SectionTable read_section_table(const Reader& r, const Elf64_Ehdr& eh,
     return t;
   }
   t.sections.resize(static_cast<std::size_t>(count));
-  if (!r.read(eh.e_shoff, t.sections.data(), count * sizeof(Elf64_Shdr), "the section header table",
-              err)) {
-    errors.push_back(err);
+  if (auto s = r.read(eh.e_shoff, t.sections.data(), count * sizeof(Elf64_Shdr),
+                      "the section header table");
+      !s) {
+    errors.push_back(s.error().message);
     t.sections.clear();
     return t;
   }
@@ -102,9 +152,10 @@ SectionTable read_section_table(const Reader& r, const Elf64_Ehdr& eh,
     const Elf64_Shdr& st = t.sections[static_cast<std::size_t>(names_index)];
     if (st.sh_type != SHT_STRTAB) {
       errors.push_back("the section name table is not a string table");
-    } else if (!r.load(st.sh_offset, st.sh_size, "the section name table", t.names, err)) {
-      errors.push_back(err);
-      t.names.clear();
+    } else if (auto names = r.load(st.sh_offset, st.sh_size, "the section name table"); !names) {
+      errors.push_back(names.error().message);
+    } else {
+      t.names = std::move(*names);
     }
   }
   return t;

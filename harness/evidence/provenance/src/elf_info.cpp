@@ -1,9 +1,13 @@
 #include "jbench/provenance/elf_info.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <array>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <limits>
 
@@ -109,7 +113,6 @@ void read_sections(const Reader& r, const Elf64_Ehdr& eh, ElfInfo& info,
                    std::vector<std::string>& errors) {
   const elf::SectionTable table = read_section_table(r, eh, errors);
   const auto& sections = table.sections;
-  std::string err;
   for (std::size_t i = 0; i < sections.size(); ++i) {
     const Elf64_Shdr& s = sections[i];
     if (s.sh_type == SHT_SYMTAB) info.has_symtab = true;
@@ -124,11 +127,12 @@ void read_sections(const Reader& r, const Elf64_Ehdr& eh, ElfInfo& info,
     }
     if (name == ".gnu_debuglink" && s.sh_type == SHT_PROGBITS) {
       // A NUL-terminated file name, padded to 4 bytes, then the debug file's CRC-32.
-      std::vector<unsigned char> data;
-      if (!r.load(s.sh_offset, s.sh_size, ".gnu_debuglink", data, err)) {
-        errors.push_back(err);
+      const auto loaded = r.load(s.sh_offset, s.sh_size, ".gnu_debuglink");
+      if (!loaded) {
+        errors.push_back(loaded.error().message);
         continue;
       }
+      const std::vector<unsigned char>& data = *loaded;
       const std::string file = elf::SectionTable::string_at(data, 0);
       const std::uint64_t crc_at = (file.size() + 4) / 4 * 4;
       if (file.empty() || crc_at + 4 > data.size()) {
@@ -139,13 +143,13 @@ void read_sections(const Reader& r, const Elf64_Ehdr& eh, ElfInfo& info,
       std::memcpy(&info.debuglink_crc, data.data() + crc_at, 4);
     }
     if (s.sh_type == SHT_NOTE) {
-      std::vector<unsigned char> data;
       const std::string what = fmt::format("note section {} ('{}')", i, name);
-      if (!r.load(s.sh_offset, s.sh_size, what.c_str(), data, err)) {
-        errors.push_back(err);
+      const auto data = r.load(s.sh_offset, s.sh_size, what.c_str());
+      if (!data) {
+        errors.push_back(data.error().message);
         continue;
       }
-      parse_notes(data, s.sh_addralign == 8 ? 8 : 4, what.c_str(), info.build_id, errors);
+      parse_notes(*data, s.sh_addralign == 8 ? 8 : 4, what.c_str(), info.build_id, errors);
     }
   }
 }
@@ -153,7 +157,6 @@ void read_sections(const Reader& r, const Elf64_Ehdr& eh, ElfInfo& info,
 void read_segments(const Reader& r, const Elf64_Ehdr& eh, ElfInfo& info,
                    std::vector<std::string>& errors) {
   if (eh.e_phoff == 0 || eh.e_phnum == 0) return;
-  std::string err;
   if (eh.e_phentsize != sizeof(Elf64_Phdr)) {
     errors.push_back(fmt::format("program header entry size {} (expected {})", eh.e_phentsize,
                                  sizeof(Elf64_Phdr)));
@@ -163,8 +166,7 @@ void read_segments(const Reader& r, const Elf64_Ehdr& eh, ElfInfo& info,
   if (eh.e_phnum == PN_XNUM) {
     // The real count is in sh_info of the first section header.
     Elf64_Shdr first;
-    if (eh.e_shoff == 0 ||
-        !r.read(eh.e_shoff, &first, sizeof first, "the first section header", err)) {
+    if (eh.e_shoff == 0 || !r.read(eh.e_shoff, &first, sizeof first, "the first section header")) {
       errors.push_back("PN_XNUM program headers without a readable first section header");
       return;
     }
@@ -178,21 +180,22 @@ void read_segments(const Reader& r, const Elf64_Ehdr& eh, ElfInfo& info,
     return;
   }
   std::vector<Elf64_Phdr> segments(static_cast<std::size_t>(count));
-  if (!r.read(eh.e_phoff, segments.data(), count * sizeof(Elf64_Phdr), "the program header table",
-              err)) {
-    errors.push_back(err);
+  if (auto s = r.read(eh.e_phoff, segments.data(), count * sizeof(Elf64_Phdr),
+                      "the program header table");
+      !s) {
+    errors.push_back(s.error().message);
     return;
   }
   for (std::size_t i = 0; i < segments.size(); ++i) {
     const Elf64_Phdr& p = segments[i];
     if (p.p_type != PT_NOTE) continue;
-    std::vector<unsigned char> data;
     const std::string what = fmt::format("PT_NOTE segment {}", i);
-    if (!r.load(p.p_offset, p.p_filesz, what.c_str(), data, err)) {
-      errors.push_back(err);
+    const auto data = r.load(p.p_offset, p.p_filesz, what.c_str());
+    if (!data) {
+      errors.push_back(data.error().message);
       continue;
     }
-    parse_notes(data, p.p_align == 8 ? 8 : 4, what.c_str(), info.build_id, errors);
+    parse_notes(*data, p.p_align == 8 ? 8 : 4, what.c_str(), info.build_id, errors);
   }
 }
 
@@ -219,9 +222,13 @@ ElfInfo read_elf_info_fd(int fd, const std::string& label, const std::string& ro
     return info;
   }
   const Reader r(fd, static_cast<std::uint64_t>(st.st_size), label);
-  Elf64_Ehdr eh;
-  info.error = elf::read_elf_header(r, eh, info.is_elf);
-  if (!info.error.empty()) return info;
+  const auto header = elf::read_elf_header(r);
+  info.is_elf = elf::has_elf_magic(r);
+  if (!header) {
+    info.error = header.error().message;
+    return info;
+  }
+  const Elf64_Ehdr& eh = *header;
   info.type = type_name(eh.e_type);
   info.machine = machine_name(eh.e_machine);
 

@@ -1,10 +1,14 @@
 #include "jbench/provenance/elf_symbols.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cstring>
 #include <tuple>
 
 #include "jbench/elf/reader.h"
@@ -43,6 +47,34 @@ char nm_letter(const Elf64_Sym& sym, const std::vector<Elf64_Shdr>& sections) {
   return bind == STB_LOCAL ? static_cast<char>(std::tolower(letter)) : letter;
 }
 
+// The named symbols of the symbol table section `symbols` of `t`; `table` names it.
+Result<std::vector<ElfSymbol>> read_symbols(const Reader& r, const SectionTable& t,
+                                            const Elf64_Shdr& symbols, const std::string& table) {
+  if (symbols.sh_entsize != sizeof(Elf64_Sym)) {
+    return Error{fmt::format("{} entry size {} (expected {})", table, symbols.sh_entsize,
+                             sizeof(Elf64_Sym))};
+  }
+  if (symbols.sh_link >= t.sections.size() || t.sections[symbols.sh_link].sh_type != SHT_STRTAB) {
+    return Error{fmt::format("{} links to no string table", table)};
+  }
+  const Elf64_Shdr& names = t.sections[symbols.sh_link];
+  const auto data = r.load(symbols.sh_offset, symbols.sh_size, table.c_str());
+  if (!data) return data.error();
+  const auto strings = r.load(names.sh_offset, names.sh_size, "the symbol string table");
+  if (!strings) return strings.error();
+  std::vector<ElfSymbol> out;
+  for (std::size_t off = 0; off + sizeof(Elf64_Sym) <= data->size(); off += sizeof(Elf64_Sym)) {
+    Elf64_Sym sym;
+    std::memcpy(&sym, data->data() + off, sizeof sym);
+    const unsigned type = ELF64_ST_TYPE(sym.st_info);
+    if (sym.st_shndx == SHN_UNDEF || type == STT_SECTION || type == STT_FILE) continue;
+    std::string name = SectionTable::string_at(*strings, sym.st_name);
+    if (name.empty()) continue;
+    out.push_back({sym.st_value, sym.st_size, nm_letter(sym, t.sections), std::move(name)});
+  }
+  return out;
+}
+
 }  // namespace
 
 SymbolMap read_symbol_map_fd(int fd, const std::string& label) {
@@ -53,12 +85,13 @@ SymbolMap read_symbol_map_fd(int fd, const std::string& label) {
     return map;
   }
   const Reader r(fd, static_cast<std::uint64_t>(st.st_size), label);
-  Elf64_Ehdr eh;
-  bool is_elf = false;
-  map.error = elf::read_elf_header(r, eh, is_elf);
-  if (!map.error.empty()) return map;
+  const auto header = elf::read_elf_header(r);
+  if (!header) {
+    map.error = header.error().message;
+    return map;
+  }
   std::vector<std::string> errors;
-  const SectionTable t = read_section_table(r, eh, errors);
+  const SectionTable t = read_section_table(r, *header, errors);
   // The full table when the file has one; the dynamic one (exported symbols only) otherwise.
   const Elf64_Shdr* symbols = nullptr;
   for (unsigned type : {SHT_SYMTAB, SHT_DYNSYM}) {
@@ -69,30 +102,12 @@ SymbolMap read_symbol_map_fd(int fd, const std::string& label) {
       }
     }
   }
-  std::string err;
-  std::vector<unsigned char> data, strings;
-  if (symbols == nullptr) {
-    // A file without symbols has an empty map; that is not an error.
-  } else if (symbols->sh_entsize != sizeof(Elf64_Sym)) {
-    errors.push_back(fmt::format("{} entry size {} (expected {})", map.table, symbols->sh_entsize,
-                                 sizeof(Elf64_Sym)));
-  } else if (symbols->sh_link >= t.sections.size() ||
-             t.sections[symbols->sh_link].sh_type != SHT_STRTAB) {
-    errors.push_back(fmt::format("{} links to no string table", map.table));
-  } else if (!r.load(symbols->sh_offset, symbols->sh_size, map.table.c_str(), data, err) ||
-             !r.load(t.sections[symbols->sh_link].sh_offset, t.sections[symbols->sh_link].sh_size,
-                     "the symbol string table", strings, err)) {
-    errors.push_back(err);
-  } else {
-    for (std::size_t off = 0; off + sizeof(Elf64_Sym) <= data.size(); off += sizeof(Elf64_Sym)) {
-      Elf64_Sym sym;
-      std::memcpy(&sym, data.data() + off, sizeof sym);
-      const unsigned type = ELF64_ST_TYPE(sym.st_info);
-      if (sym.st_shndx == SHN_UNDEF || type == STT_SECTION || type == STT_FILE) continue;
-      std::string name = SectionTable::string_at(strings, sym.st_name);
-      if (name.empty()) continue;
-      map.symbols.push_back(
-          {sym.st_value, sym.st_size, nm_letter(sym, t.sections), std::move(name)});
+  if (symbols != nullptr) {
+    auto read = read_symbols(r, t, *symbols, map.table);
+    if (read) {
+      map.symbols = std::move(*read);
+    } else {
+      errors.push_back(read.error().message);
     }
   }
   std::sort(map.symbols.begin(), map.symbols.end(), [](const ElfSymbol& a, const ElfSymbol& b) {

@@ -84,21 +84,20 @@ bool parse_notes(const std::vector<unsigned char>& data, const std::string& wher
 
 SdtReadResult read_sdt_notes(const std::string& path) {
   SdtReadResult result;
-  const elf::OpenFile file(path);
-  if (!file.error().empty()) {
-    result.error = file.error();
+  const auto file = elf::OpenFile::open(path);
+  if (!file) {
+    result.error = file.error().message;
     return result;
   }
-  const elf::Reader& r = file.reader();
-  Elf64_Ehdr eh;
-  bool is_elf = false;
-  if (auto why = elf::read_elf_header(r, eh, is_elf); !why.empty()) {
-    result.error = why;
+  const elf::Reader& r = (*file)->reader();
+  const auto header = elf::read_elf_header(r);
+  if (!header) {
+    result.error = header.error().message;
     return result;
   }
   // The one section-table reader, extended numbering (more than 0xff00 sections) included.
   std::vector<std::string> errors;
-  const elf::SectionTable table = elf::read_section_table(r, eh, errors);
+  const elf::SectionTable table = elf::read_section_table(r, *header, errors);
   if (table.sections.empty() && !errors.empty()) {
     result.error = fmt::format("{}: {}", path, errors.front());
     return result;
@@ -111,14 +110,13 @@ SdtReadResult read_sdt_notes(const std::string& path) {
                                  sh.sh_size, kMaxNoteBytes);
       return result;
     }
-    std::vector<unsigned char> data;
     const std::string where = fmt::format("{}: note section {}", path, i);
-    std::string error;
-    if (!r.load(sh.sh_offset, sh.sh_size, "a note section", data, error)) {
-      result.error = fmt::format("{}: {}", path, error);
+    const auto data = r.load(sh.sh_offset, sh.sh_size, "a note section");
+    if (!data) {
+      result.error = fmt::format("{}: {}", path, data.error().message);
       return result;
     }
-    if (!parse_notes(data, where, result)) return result;
+    if (!parse_notes(*data, where, result)) return result;
   }
   return result;
 }

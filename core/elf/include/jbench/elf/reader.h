@@ -3,21 +3,19 @@
 // is checked against the file's size before it is read, so a malformed file is an error, never a
 // read outside it. 64-bit little-endian ELF only.
 //
-//   elf::OpenFile f(path);                     // or a Reader over an fd you own
-//   Elf64_Ehdr eh; bool is_elf;
-//   if (auto why = elf::read_elf_header(f.reader(), eh, is_elf); !why.empty()) ...
-//   elf::SectionTable t = elf::read_section_table(f.reader(), eh, errors);
+//   auto file = elf::OpenFile::open(path);     // or a Reader over an fd you own
+//   if (!file) return file.error();
+//   auto header = elf::read_elf_header((*file)->reader());
+//   if (!header) return header.error();
+//   elf::SectionTable t = elf::read_section_table((*file)->reader(), *header, errors);
 #pragma once
 
-#include <fmt/format.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <cstdint>
-#include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "jbench/common/result.h"
 #include "jbench/elf/format.h"
 
 namespace jbench::elf {
@@ -41,43 +39,11 @@ class Reader {
     return offset <= size_ && length <= size_ - offset;
   }
 
-  // Reads exactly `length` bytes at `offset`, or sets `error`.
-  bool read(std::uint64_t offset, void* out, std::uint64_t length, const char* what,
-            std::string& error) const {
-    if (!in_bounds(offset, length)) {
-      error = fmt::format("{} (offset {}, {} bytes) extends past the end of the file ({} bytes)",
-                          what, offset, length, size_);
-      return false;
-    }
-    auto* p = static_cast<char*>(out);
-    std::uint64_t done = 0;
-    while (done < length) {
-      const ssize_t n = ::pread(fd_, p + done, static_cast<std::size_t>(length - done),
-                                static_cast<off_t>(offset + done));
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) {
-        error = fmt::format("cannot read {} of {}: {}", what, *label_, std::strerror(errno));
-        return false;
-      }
-      if (n == 0) {
-        error = fmt::format("{} of {}: the file shrank while being read", what, *label_);
-        return false;
-      }
-      done += static_cast<std::uint64_t>(n);
-    }
-    return true;
-  }
-
-  bool load(std::uint64_t offset, std::uint64_t length, const char* what,
-            std::vector<unsigned char>& out, std::string& error) const {
-    if (length > kMaxLoadBytes) {
-      error = fmt::format("{} is {} bytes, more than the {} bytes the reader loads", what, length,
-                          kMaxLoadBytes);
-      return false;
-    }
-    out.resize(static_cast<std::size_t>(length));
-    return read(offset, out.data(), length, what, error);
-  }
+  // Reads exactly `length` bytes at `offset`; `what` names them in the error.
+  Status read(std::uint64_t offset, void* out, std::uint64_t length, const char* what) const;
+  // Loads [offset, offset + length) into memory, at most kMaxLoadBytes.
+  Result<std::vector<unsigned char>> load(std::uint64_t offset, std::uint64_t length,
+                                          const char* what) const;
 
  private:
   int fd_;
@@ -85,27 +51,27 @@ class Reader {
   const std::string* label_;
 };
 
-// Opens a regular file read-only for a Reader and closes it on destruction; `error()` says why
-// it could not (then `reader()` must not be used).
+// A regular file opened read-only for a Reader, closed on destruction.
 class OpenFile {
  public:
-  explicit OpenFile(std::string path);
+  static Result<std::unique_ptr<OpenFile>> open(std::string path);
   ~OpenFile();
   OpenFile(const OpenFile&) = delete;
   OpenFile& operator=(const OpenFile&) = delete;
-  const std::string& error() const { return error_; }
   const Reader& reader() const { return reader_; }
 
  private:
+  explicit OpenFile(std::string path) : path_(std::move(path)), reader_(-1, 0, path_) {}
   std::string path_;
   int fd_ = -1;
-  std::string error_;
   Reader reader_;
 };
 
-// Checks the identification (magic, 64-bit, little-endian) and reads the ELF header. Returns ""
-// or why not; `is_elf` says whether the magic was there.
-std::string read_elf_header(const Reader& r, Elf64_Ehdr& header, bool& is_elf);
+// Whether the file begins with the ELF magic (a file too short or unreadable does not).
+bool has_elf_magic(const Reader& r);
+
+// Checks the identification (magic, 64-bit, little-endian) and reads the ELF header.
+Result<Elf64_Ehdr> read_elf_header(const Reader& r);
 
 // The section header table (extended numbering resolved) and the section name table.
 struct SectionTable {
