@@ -60,11 +60,11 @@ Result<ProcessTarget> ProcessTarget::start(const EngineCommand& command) {
                  ErrorKind::input};
   }
   t.child_ = std::move(*spawned);
-  std::string why;
-  std::optional<std::string> hello = t.next_line(command.start_timeout_ms, why);
+  const Result<std::string> hello = t.next_line(command.start_timeout_ms);
   if (!hello) {
-    return Error{"the engine '" + spec.executable + "' said no hello: " + t.fail(why), 0,
-                 ErrorKind::input};
+    return Error{
+        "the engine '" + spec.executable + "' said no hello: " + t.fail(hello.error().message), 0,
+        ErrorKind::input};
   }
   Decoded<Hello> h = decode_hello(*hello);
   if (!h.value) {
@@ -92,23 +92,20 @@ ProcessTarget::~ProcessTarget() {
   if (!stderr_path_.empty()) unlink(stderr_path_.c_str());
 }
 
-std::optional<std::string> ProcessTarget::next_line(std::uint32_t timeout_ms, std::string& why) {
+Result<std::string> ProcessTarget::next_line(std::uint32_t timeout_ms) {
   std::string line;
   const std::uint64_t deadline = monotonic_ns() + std::uint64_t{timeout_ms} * 1'000'000;
   switch (child_->next_line(line, deadline, kMaxLine)) {
     case proc::ChildProcess::LineWait::line:
       return line;
     case proc::ChildProcess::LineWait::overlong:
-      why = "it wrote a line longer than " + std::to_string(kMaxLine >> 20) + " MiB";
-      break;
+      return Error{"it wrote a line longer than " + std::to_string(kMaxLine >> 20) + " MiB"};
     case proc::ChildProcess::LineWait::closed:
-      why = "it closed its output (exited?)";
-      break;
+      return Error{"it closed its output (exited?)"};
     case proc::ChildProcess::LineWait::timed_out:
-      why = "no answer within " + std::to_string(timeout_ms) + " ms";
       break;
   }
-  return std::nullopt;
+  return Error{"no answer within " + std::to_string(timeout_ms) + " ms"};
 }
 
 std::string ProcessTarget::stderr_tail() const {
@@ -155,10 +152,9 @@ ResultSet ProcessTarget::exchange(const RunRequest& req) {
     r.engine_failure = fail("it does not take requests: " + sent.error().message);
     return r;
   }
-  std::string why;
-  std::optional<std::string> line = next_line(statement_timeout_ms_, why);
+  const Result<std::string> line = next_line(statement_timeout_ms_);
   if (!line) {
-    r.engine_failure = fail(why);
+    r.engine_failure = fail(line.error().message);
     return r;
   }
   Decoded<ResultSet> d = decode_response(*line, req.id);

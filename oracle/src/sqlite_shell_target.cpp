@@ -129,15 +129,15 @@ Result<SqliteShellTarget> SqliteShellTarget::start(const ShellOptions& options) 
     return Error{"the sqlite3 shell does not take input: " + written.error().message, 0,
                  ErrorKind::host};
   }
-  std::string why;
-  auto setup_out = t.until_marker(t.marker_base_ + "0", why);
+  const auto setup_out = t.until_marker(t.marker_base_ + "0");
   if (!setup_out || !setup_out->empty()) {
-    std::string said = setup_out && !setup_out->empty() ? (*setup_out)[0] : why;
+    const std::string said = setup_out ? (*setup_out)[0] : setup_out.error().message;
     return Error{"the sqlite3 shell refused its setup: " + said, 0, ErrorKind::host};
   }
-  auto version = t.until_marker(t.marker_base_ + "1", why);
-  ResultSet v = version ? parse_quote_output(*version) : ResultSet{};
+  const auto version = t.until_marker(t.marker_base_ + "1");
+  const ResultSet v = version ? parse_quote_output(*version) : ResultSet{};
   if (!version || v.rows.size() != 1 || v.rows[0][0].kind != ValueKind::text) {
+    const std::string why = version ? "" : version.error().message;
     return Error{"the sqlite3 shell did not say its version: " + why, 0, ErrorKind::host};
   }
   t.version_ = v.rows[0][0].bytes;
@@ -155,8 +155,7 @@ SqliteShellTarget::~SqliteShellTarget() {
   }
 }
 
-std::optional<std::vector<std::string>> SqliteShellTarget::until_marker(const std::string& marker,
-                                                                        std::string& why) {
+Result<std::vector<std::string>> SqliteShellTarget::until_marker(const std::string& marker) {
   std::vector<std::string> out;
   const std::uint64_t deadline = monotonic_ns() + std::uint64_t{timeout_ms_} * 1'000'000;
   for (;;) {
@@ -168,14 +167,11 @@ std::optional<std::vector<std::string>> SqliteShellTarget::until_marker(const st
         out.push_back(std::move(line));
         continue;
       case proc::ChildProcess::LineWait::overlong:
-        why = "the shell wrote an overlong line";
-        return std::nullopt;
+        return Error{"the shell wrote an overlong line"};
       case proc::ChildProcess::LineWait::closed:
-        why = "the shell exited";
-        return std::nullopt;
+        return Error{"the shell exited"};
       case proc::ChildProcess::LineWait::timed_out:
-        why = "the shell gave no answer within " + std::to_string(timeout_ms_) + " ms";
-        return std::nullopt;
+        return Error{"the shell gave no answer within " + std::to_string(timeout_ms_) + " ms"};
     }
   }
 }
@@ -202,12 +198,11 @@ ResultSet SqliteShellTarget::run(std::string_view sql, const std::vector<Value>&
     r.engine_failure = *gone_;
     return r;
   }
-  std::string why;
-  auto lines = until_marker(marker, why);
+  const auto lines = until_marker(marker);
   if (!lines) {
     child_->kill_and_reap();
-    gone_ = why;
-    r.engine_failure = why;
+    gone_ = lines.error().message;
+    r.engine_failure = *gone_;
     return r;
   }
   return parse_quote_output(*lines);

@@ -68,18 +68,20 @@ std::vector<std::string> with(std::vector<std::string> argv, std::vector<std::st
   return argv;
 }
 
-// A new `COMMAND serve` that has said hello (into `hello`), or null with why not.
-std::unique_ptr<WorkerSession> serving(const CheckOptions& o, const std::string& stderr_path,
-                                       Json& hello, std::string& why) {
+// A worker serving, with the hello it said.
+struct Serving {
+  std::unique_ptr<WorkerSession> session;
+  Json hello;
+};
+
+// A new `COMMAND serve` that has said hello, or why not (a spawn's failure is its own sentence:
+// "cannot start the worker: ...").
+Result<Serving> serving(const CheckOptions& o, const std::string& stderr_path) {
   auto started = WorkerSession::start(with(o.command, {"serve"}), stderr_path);
-  if (!started) {
-    why = started.error().message;  // the spawn's own sentence: "cannot start the worker: ..."
-    return nullptr;
-  }
-  auto said = (*started)->expect("hello", o.step_timeout_ms, why);
-  if (!said) return nullptr;
-  hello = std::move(*said);
-  return std::move(*started);
+  if (!started) return started.error();
+  auto said = (*started)->expect("hello", o.step_timeout_ms);
+  if (!said) return said.error();
+  return Serving{std::move(*started), std::move(*said)};
 }
 
 std::shared_ptr<const WorkerDeclaration> describe_step(Pass& p) {
@@ -141,15 +143,13 @@ Json configure_message(const CheckOptions& o, const WorkerDeclaration& d, const 
 // write fail or not depending on when it closed its input; either way what it printed before
 // leaving (an error line, or the end of its output) is read and named, so the verdict does not
 // depend on that race.
-std::optional<Json> ask(WorkerSession& s, const Json& message, const std::string& type,
-                        int timeout_ms, std::string& why) {
+Result<Json> ask(WorkerSession& s, const Json& message, const std::string& type, int timeout_ms) {
   const Status sent = s.send(message);
-  if (sent) return s.expect(type, timeout_ms, why);
+  if (sent) return s.expect(type, timeout_ms);
   const std::string& write_error = sent.error().message;
-  why = write_error;
-  std::string read_why;
-  if (!s.expect(type, timeout_ms, read_why)) why = fmt::format("{} ({})", read_why, write_error);
-  return std::nullopt;
+  const auto read = s.expect(type, timeout_ms);
+  if (!read) return Error{fmt::format("{} ({})", read.error().message, write_error)};
+  return Error{write_error};
 }
 
 Outcome ended_with(WorkerSession& s, int code, int timeout_ms) {
@@ -168,28 +168,29 @@ void main_session(Pass& p, const WorkerDeclaration* d, const std::string& db,
   const int t = o.step_timeout_ms;
   std::unique_ptr<WorkerSession> session;
   Json hello;
-  std::string why;
-  const auto check = [&](std::optional<Json> got, auto&& rule) -> Outcome {
-    return got ? rule(*got) : fail(why);
+  const auto check = [&](const Result<Json>& got, auto&& rule) -> Outcome {
+    return got ? rule(*got) : fail(got.error().message);
   };
   p.sequence(
       {
           {"hello",
            [&] {
-             session = serving(o, logs + "/serve.stderr", hello, why);
-             if (!session) return fail(why);
+             auto served = serving(o, logs + "/serve.stderr");
+             if (!served) return fail(served.error().message);
+             session = std::move((*served).session);
+             hello = std::move((*served).hello);
              const auto refused = proc::check_worker_hello(hello, session->pid(), "the worker");
              return refused ? fail(*refused) : pass(fmt::format("pid {}", session->pid()));
            }},
           {"ready",
            [&] {
-             return check(ask(*session, configure_message(o, *d, db), "ready", t, why),
+             return check(ask(*session, configure_message(o, *d, db), "ready", t),
                           [](const Json&) { return pass(); });
            }},
           {"canary",
            [&] {
              return check(
-                 ask(*session, {{"type", "canary"}}, "canary_done", t, why), [&](const Json& c) {
+                 ask(*session, {{"type", "canary"}}, "canary_done", t), [&](const Json& c) {
                    const std::string path =
                        "/jbench-canary/" + hello.value("runtime_id", std::string());
                    if (c.value("syscall", "") != "faccessat" || c.value("path", "") != path ||
@@ -203,23 +204,22 @@ void main_session(Pass& p, const WorkerDeclaration* d, const std::string& db,
            }},
           {"warmup",
            [&] {
-             return check(ask(*session, {{"type", "start"}}, "warmup_done", t, why),
-                          [&](const Json& w) {
-                            const auto n = w.value("operations", std::uint64_t{0});
-                            return n == o.warmup_operations
-                                       ? pass(fmt::format("{} operations", n))
-                                       : fail(fmt::format("{} operations counted, {} asked for", n,
-                                                          o.warmup_operations));
-                          });
+             return check(ask(*session, {{"type", "start"}}, "warmup_done", t), [&](const Json& w) {
+               const auto n = w.value("operations", std::uint64_t{0});
+               return n == o.warmup_operations
+                          ? pass(fmt::format("{} operations", n))
+                          : fail(fmt::format("{} operations counted, {} asked for", n,
+                                             o.warmup_operations));
+             });
            }},
           {"measure",
            [&] {
-             return check(ask(*session, {{"type", "measure"}}, "measure_done", t, why),
+             return check(ask(*session, {{"type", "measure"}}, "measure_done", t),
                           [](const Json&) { return pass(); });
            }},
           {"result",
            [&] {
-             return check(session->expect("result", t, why), [&](const Json& r) {
+             return check(session->expect("result", t), [&](const Json& r) {
                const auto problems = run_summaries::result_problems(
                    r, hello, {o.lane, o.connection, o.measure_operations});
                if (problems.empty())
@@ -231,8 +231,8 @@ void main_session(Pass& p, const WorkerDeclaration* d, const std::string& db,
            }},
           {"bye",
            [&] {
-             const auto bye = ask(*session, {{"type", "exit"}}, "bye", t, why);
-             return bye ? ended_with(*session, 0, t) : fail(why);
+             const auto bye = ask(*session, {{"type", "exit"}}, "bye", t);
+             return bye ? ended_with(*session, 0, t) : fail(bye.error().message);
            }},
       },
       std::move(not_run));
@@ -240,29 +240,25 @@ void main_session(Pass& p, const WorkerDeclaration* d, const std::string& db,
 
 // A message no protocol has: an `error` line, then exit code 2.
 void bad_request_session(Pass& p, const std::string& logs) {
-  Json hello;
-  std::string why;
-  auto s = serving(p.options, logs + "/bad.stderr", hello, why);
+  auto s = serving(p.options, logs + "/bad.stderr");
   if (!s) {
-    p.record("bad-request", fail("no hello to answer: " + why));
+    p.record("bad-request", fail("no hello to answer: " + s.error().message));
     return;
   }
   const int t = p.options.step_timeout_ms;
-  const auto answer = ask(*s, {{"type", "no-such-message"}}, "error", t, why);
-  p.record("bad-request", answer ? ended_with(*s, 2, t) : fail(why));
+  const auto answer = ask(*s->session, {{"type", "no-such-message"}}, "error", t);
+  p.record("bad-request", answer ? ended_with(*s->session, 2, t) : fail(answer.error().message));
 }
 
 // stdin closed while it waits for `configure`: it ends by itself, exit code 3.
 void eof_session(Pass& p, const std::string& logs) {
-  Json hello;
-  std::string why;
-  auto s = serving(p.options, logs + "/eof.stderr", hello, why);
+  auto s = serving(p.options, logs + "/eof.stderr");
   if (!s) {
-    p.record("eof", fail("no hello: " + why));
+    p.record("eof", fail("no hello: " + s.error().message));
     return;
   }
-  s->close_stdin();
-  p.record("eof", ended_with(*s, 3, p.options.step_timeout_ms));
+  s->session->close_stdin();
+  p.record("eof", ended_with(*s->session, 3, p.options.step_timeout_ms));
 }
 
 }  // namespace

@@ -25,32 +25,26 @@ Status WorkerSession::send(const nlohmann::json& message) {
   return process_->write_line(message.dump(), 5'000);
 }
 
-std::optional<nlohmann::json> WorkerSession::expect(const std::string& type, int timeout_ms,
-                                                    std::string& why) {
+Result<nlohmann::json> WorkerSession::expect(const std::string& type, int timeout_ms) {
   std::string line;
   const std::uint64_t deadline = monotonic_ns() + std::uint64_t(timeout_ms) * 1'000'000;
   switch (process_->next_line(line, deadline)) {
     case proc::ChildProcess::LineWait::line:
       break;
     case proc::ChildProcess::LineWait::closed:
-      why = fmt::format("its output ended before \"{}\"", type);
-      return std::nullopt;
+      return Error{fmt::format("its output ended before \"{}\"", type)};
     case proc::ChildProcess::LineWait::timed_out:
-      why = fmt::format("no \"{}\" within {} s", type, timeout_ms / 1000);
-      return std::nullopt;
+      return Error{fmt::format("no \"{}\" within {} s", type, timeout_ms / 1000)};
     case proc::ChildProcess::LineWait::overlong:
-      why = "a line longer than 1 MiB";
-      return std::nullopt;
+      return Error{"a line longer than 1 MiB"};
   }
   auto message = nlohmann::json::parse(line, nullptr, false);
   if (!message.is_object() || !message.contains("type") || !message["type"].is_string()) {
-    why = fmt::format("\"{}\" expected, got a line that is not a message: {}", type,
-                      line.substr(0, 200));
-    return std::nullopt;
+    return Error{fmt::format("\"{}\" expected, got a line that is not a message: {}", type,
+                             line.substr(0, 200))};
   }
   if (message["type"] != type) {
-    why = fmt::format("\"{}\" expected, got {}", type, line.substr(0, 300));
-    return std::nullopt;
+    return Error{fmt::format("\"{}\" expected, got {}", type, line.substr(0, 300))};
   }
   return message;
 }

@@ -26,7 +26,7 @@ class WorkerSession {
   Status send(const nlohmann::json& message);
   // The next line, which must be a JSON object of type `type`; else why not (an `error` line's
   // message, another type, not JSON, the end of output, the deadline).
-  std::optional<nlohmann::json> expect(const std::string& type, int timeout_ms, std::string& why);
+  Result<nlohmann::json> expect(const std::string& type, int timeout_ms);
   void close_stdin() { process_->close_stdin(); }
   // How it ended, waiting at most `timeout_ms`; nullopt while it still runs.
   std::optional<proc::ExitStatus> ended_within(int timeout_ms) {

@@ -7,13 +7,9 @@
 
 namespace jbench::doctor {
 
-PathKind path_kind(const std::string& path, int* error) {
+PathKind path_kind(const std::string& path) {
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) {
-    if (error != nullptr) *error = errno;
-    return PathKind::missing;
-  }
-  if (error != nullptr) *error = 0;
+  if (::stat(path.c_str(), &st) != 0) return errno == EACCES ? PathKind::denied : PathKind::missing;
   if (S_ISDIR(st.st_mode)) return PathKind::directory;
   if (S_ISREG(st.st_mode)) return PathKind::file;
   return PathKind::other;

@@ -7,9 +7,9 @@ namespace jbench::doctor {
 
 // Files are read with jbench/common/small_file.h.
 
-enum class PathKind { missing, file, directory, other };
-// What is at `path`; `error` is the errno of a failed stat (ENOENT for missing).
-PathKind path_kind(const std::string& path, int* error = nullptr);
+// What is at `path`: `denied` when stat is refused it (EACCES), `missing` when it fails otherwise.
+enum class PathKind { missing, denied, file, directory, other };
+PathKind path_kind(const std::string& path);
 // True when `path` is a directory holding at least one entry.
 bool directory_has_entries(const std::string& path);
 

@@ -45,13 +45,11 @@ Check check_syscall_tracepoints(const ProbeContext& /*ctx*/, const Check& tracef
   }
   const std::string dir = tracefs.facts.at("path").get<std::string>();
   const std::string probe = host_caps::syscall_tracepoint_dir(dir, "openat");
-  int error = 0;
-  if (path_kind(probe, &error) == PathKind::directory) {
-    return Check::ok("syscall_tracepoints", probe);
-  }
-  if (error == EACCES) {
+  const PathKind kind = path_kind(probe);
+  if (kind == PathKind::directory) return Check::ok("syscall_tracepoints", probe);
+  if (kind == PathKind::denied) {
     return Check::missing("syscall_tracepoints", "denied_privilege",
-                          fmt::format("{}: {}", probe, std::strerror(error)), "run as root");
+                          fmt::format("{}: {}", probe, std::strerror(EACCES)), "run as root");
   }
   return Check::missing("syscall_tracepoints", "probe_not_found",
                         probe + " does not exist: the kernel has no syscall tracepoints",

@@ -66,8 +66,8 @@ class ProcessTarget : public Target {
   ResultSet request(const std::string& statement, std::string_view sql,
                     const std::vector<Value>& params);
   ResultSet exchange(const RunRequest& req);
-  // The next line within `timeout_ms`, or nullopt with `why` set (timeout, EOF, overlong).
-  std::optional<std::string> next_line(std::uint32_t timeout_ms, std::string& why);
+  // The next line within `timeout_ms`, or why not (timeout, EOF, overlong).
+  Result<std::string> next_line(std::uint32_t timeout_ms);
   // Kills and reaps the engine and says why it is gone, with its status and stderr's end.
   std::string fail(const std::string& why);
   std::string stderr_tail() const;

@@ -56,8 +56,8 @@ class SqliteShellTarget : public Target {
 
  private:
   SqliteShellTarget() = default;
-  // Lines up to the marker, or nullopt with `why`.
-  std::optional<std::vector<std::string>> until_marker(const std::string& marker, std::string& why);
+  // Lines up to the marker, or why not (the shell exited, overran a line or the timeout).
+  Result<std::vector<std::string>> until_marker(const std::string& marker);
 
   std::unique_ptr<proc::ChildProcess> child_;
   std::string version_;
