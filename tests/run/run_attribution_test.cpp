@@ -613,6 +613,41 @@ TEST_F(RunAttribution, an_invalid_bundle_is_refused_unless_allowed_and_then_ever
   EXPECT_EQ(missing.exit_code, 2);
 }
 
+// A run's files that cannot be read into its account are named, where the fault is, as one
+// error (exit 2): a syscall record without its process, a worker's result of the wrong type.
+TEST_F(RunAttribution, a_malformed_record_or_result_is_named_by_its_file_and_place) {
+  const std::string copy = copy_of(planted_->path, "malformed");
+  const std::string run = first_run(copy, "full");
+  const std::string raw = copy + "/runs/" + run + "/raw/syscall.events.jsonl.zst";
+  const std::vector<std::string> lines = raw_lines(raw);
+  fs::remove(raw);
+  events::CompressedFile out;
+  ASSERT_EQ(out.open(raw), "");
+  for (const auto& line : lines) out.write(line + "\n");
+  out.write(R"({"duration_ns":"5","kind":"record","syscall":"read","t_ns":"1","tid":1,)"
+            R"("type":"syscall"})"
+            "\n");
+  ASSERT_EQ(out.close(), "");
+  const auto no_pid = run_process({JBENCH_BINARY, "report", copy, "--allow-invalid"});
+  EXPECT_EQ(no_pid.exit_code, 2) << no_pid.err;
+  const std::string where =
+      "runs/" + run + "/raw/syscall.events.jsonl.zst:" + std::to_string(lines.size() + 1) + ":1";
+  EXPECT_NE(no_pid.err.find(where + ": a record without pid and start_time_ticks"),
+            std::string::npos)
+      << no_pid.err;
+
+  const std::string mistyped = copy_of(planted_->path, "mistyped");
+  const std::string result_path = mistyped + "/runs/" + run + "/raw/worker-0.result.json";
+  json result = read_json(result_path);
+  result["transactions"] = "many";
+  std::ofstream(result_path) << result.dump();
+  const auto wrong_type = run_process({JBENCH_BINARY, "report", mistyped, "--allow-invalid"});
+  EXPECT_EQ(wrong_type.exit_code, 2) << wrong_type.err;
+  EXPECT_NE(wrong_type.err.find("runs/" + run + "/raw/worker-0.result.json /transactions: "),
+            std::string::npos)
+      << wrong_type.err;
+}
+
 TEST_F(RunAttribution, collectors_that_did_not_deliver_are_named_never_a_partial_total) {
   // GC: the sqlite worker has no collector, so GC pauses are not attributed, and said so.
   const json report = report_json(planted_->path);

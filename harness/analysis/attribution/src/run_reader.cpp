@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <deque>
 #include <nlohmann/json.hpp>
 #include <unordered_map>
@@ -11,16 +12,13 @@
 #include "jbench/events/flat_record.h"
 #include "jbench/events/line_reader.h"
 #include "jbench/model/documents.h"
+#include "jbench/model/fields.h"
 #include "jbench/model/summary.h"
 
 namespace jbench::attribution {
 namespace {
 
 using Json = nlohmann::json;
-
-struct Failure {
-  std::string message;
-};
 
 // A file as the account keys it: the same file of every repetition under one name. The run's own
 // directories (its scratch copy of the dataset, its staging raw files) are dropped up to
@@ -40,26 +38,29 @@ std::string account_path(std::string_view path, std::int64_t fd, const std::stri
 using model::RunDocument;
 using model::WorkerRecord;
 
-std::uint64_t need_boundary(const RunDocument& run, const char* key, const std::string& where) {
-  const auto v = run.boundary(key);
-  if (!v) throw Failure{fmt::format("{}: `{}` is missing or not a decimal string", where, key)};
-  return *v;
-}
-
 // The phases are contiguous and cover the run (docs/attribution.md): each ends where the next
 // begins, and teardown ends with the run.
-PhaseWindows windows_of(const RunDocument& run, const std::string& where) {
+Result<PhaseWindows> windows_of(const RunDocument& run, const std::string& where) {
+  constexpr const char* kStarts[] = {"startup_start_ns", "warmup_start_ns", "measure_start_ns",
+                                     "teardown_start_ns", "teardown_end_ns"};
+  static_assert(std::size(kStarts) == kPhases + 1);
+  std::array<std::uint64_t, kPhases + 1> at{};
+  for (std::size_t i = 0; i < at.size(); ++i) {
+    const auto v = run.boundary(kStarts[i]);
+    if (!v) {
+      return Error{fmt::format("{}: `{}` is missing or not a decimal string", where, kStarts[i]), 0,
+                   ErrorKind::input};
+    }
+    at[i] = *v;
+  }
   PhaseWindows w;
-  w.begin = {need_boundary(run, "startup_start_ns", where),
-             need_boundary(run, "warmup_start_ns", where),
-             need_boundary(run, "measure_start_ns", where),
-             need_boundary(run, "teardown_start_ns", where)};
-  for (std::size_t p = 0; p + 1 < kPhases; ++p) w.end[p] = w.begin[p + 1];
-  w.end[kPhases - 1] = need_boundary(run, "teardown_end_ns", where);
   for (std::size_t p = 0; p < kPhases; ++p) {
+    w.begin[p] = at[p];
+    w.end[p] = at[p + 1];
     if (w.end[p] < w.begin[p]) {
-      throw Failure{
-          fmt::format("{}: the boundaries run backwards at {}", where, collectors::kPhases[p])};
+      return Error{
+          fmt::format("{}: the boundaries run backwards at {}", where, collectors::kPhases[p]), 0,
+          ErrorKind::input};
     }
   }
   return w;
@@ -129,24 +130,8 @@ void note_collector(RunAccount& a, const CollectorEntry* c, const char* name, co
       {part, name, status, c ? c->reason.value_or("") : "the run records no such collector"});
 }
 
-// run.json typed (jbench/model/documents.h), as the report's reading of the bundle left it.
-const RunDocument& document_of(const overhead_report::RunFacts& facts) {
-  if (!facts.document) throw Failure{fmt::format("run {}: its run.json was not read", facts.id)};
-  return *facts.document;
-}
-
-// summary.json typed (jbench/model/summary.h), read with the run.
-const model::Summary& summary_of(const overhead_report::RunFacts& facts) {
-  if (!facts.summary) throw Failure{facts.summary_error};
-  return *facts.summary;
-}
-
-// The syscall collector's summary, which a run whose collector recorded has.
-const model::SyscallSummary& syscall_summary(const model::Summary& summary,
-                                             const std::string& rel) {
-  if (!summary.syscall) throw Failure{rel + "/summary.json: no syscall collector summary"};
-  return *summary.syscall;
-}
+// A malformed part of the run's files: an input error.
+Error malformed(std::string why) { return Error{std::move(why), 0, ErrorKind::input}; }
 
 static_assert(model::kMeasurePhase == static_cast<std::size_t>(Phase::measure));
 
@@ -164,76 +149,97 @@ class Reader {
 
   RunRead read() {
     RunRead out;
-    try {
-      const RunDocument& doc = document_of(facts_);
-      const model::Summary& summary = summary_of(facts_);
-      RunAccount a;
-      a.id = facts_.id;
-      a.cell = facts_.cell;
-      a.trace = facts_.trace;
-      a.status = facts_.status;
-      a.values = facts_.values;
-      a.throughput = facts_.throughput;
-      incarnations(doc, summary, a);
-      const CollectorEntry* syscall = doc.collector("syscall");
-      const CollectorEntry* spans = doc.collector("spans");
-      const CollectorEntry* bridge = doc.collector("bridge");
-      note_collector(a, syscall, "syscall", "traced syscalls");
-      note_collector(a, doc.collector("gc"), "gc", "GC pauses");
-      note_collector(a, spans, "spans", "spans");
-      note_collector(a, doc.collector("cpu"), "cpu", "on-CPU time");
-      const bool calls_ok = recorded(syscall);
-      if (calls_ok) {
-        a.detail = facts_.trace == TraceMode::full ? CallDetail::full : CallDetail::light;
-      }
-      a.backend = syscall ? syscall->backend.value_or("") : "";
-      // The compiled tracer's own member of its entry (docs/events.md).
-      if (syscall) a.sample_hz = syscall->cpu_sample_hz;
-      if (summary.syscall) a.thread_roles = summary.syscall->thread_roles;
-      results(a);
-      const PhaseWindows run_windows = windows_of(doc, rel_ + "/run.json");
-      std::vector<PhaseWindows> windows;
-      for (Incarnation& inc : a.incarnations) {
-        // The cpu collector reads at the harness's boundaries, whatever window the calls use.
-        for (std::size_t p = 0; p < kPhases; ++p)
-          inc.phases[p].cpu_window_ns = run_windows.wall(static_cast<Phase>(p));
-        windows.push_back(facts_.trace == TraceMode::full && calls_ok
-                              ? own_windows(doc, inc, run_windows)
-                              : run_windows);
-      }
-      if (facts_.trace == TraceMode::light && calls_ok) {
-        const std::size_t m = static_cast<std::size_t>(Phase::measure);
-        for (Incarnation& inc : a.incarnations) {
-          inc.phases[m].own_window_ns = own_windows(doc, inc, run_windows).wall(Phase::measure);
-        }
-        a.notes.push_back(
-            "light totals are per harness phase: the time a worker spent outside its own measure "
-            "window (the protocol's blocking read of its next command) is taken out of `read` and "
-            "shown apart; a call counts wholly in the phase it entered, so light ranks less "
-            "sharply than full");
-      }
-      AccountBuilder builder(std::move(a), std::move(windows));
-      if (bridge && recorded(spans)) {
-        bridge_files(*bridge, builder, out.bytes);
-      }
-      builder.seal_spans();
-      if (calls_ok && facts_.trace == TraceMode::full) {
-        syscall_records(*syscall, builder, out);
-      } else if (calls_ok) {
-        light_totals(syscall_summary(summary, rel_), builder);
-      }
-      if (calls_ok) other_syscalls(syscall_summary(summary, rel_), builder);
-      out.account = builder.finish();
-    } catch (const Failure& f) {
-      out.error = f.message;
-    } catch (const std::exception& e) {
-      out.error = fmt::format("{}: {}", rel_, e.what());
-    }
+    if (const Status s = account(out); !s) out.error = s.error().message;
     return out;
   }
 
  private:
-  void incarnations(const RunDocument& run, const model::Summary& summary, RunAccount& a) {
+  // run.json and summary.json typed (jbench/model), as the report's reading of the bundle left
+  // them, into the run's account.
+  Status account(RunRead& out) {
+    if (!facts_.document)
+      return malformed(fmt::format("run {}: its run.json was not read", facts_.id));
+    if (!facts_.summary) return malformed(facts_.summary_error);
+    const RunDocument& doc = *facts_.document;
+    const model::Summary& summary = *facts_.summary;
+    RunAccount a = header(doc, summary);
+    const CollectorEntry* syscall = doc.collector("syscall");
+    const CollectorEntry* bridge = doc.collector("bridge");
+    const bool calls_ok = recorded(syscall);
+    if (const Status s = results(a); !s) return s;
+    const auto run_windows = windows_of(doc, rel_ + "/run.json");
+    if (!run_windows) return run_windows.error();
+    std::vector<PhaseWindows> incarnation_windows = windows(doc, *run_windows, calls_ok, a);
+    AccountBuilder builder(std::move(a), std::move(incarnation_windows));
+    if (bridge && recorded(doc.collector("spans"))) {
+      if (const Status s = bridge_files(*bridge, builder, out.bytes); !s) return s;
+    }
+    builder.seal_spans();
+    if (calls_ok && facts_.trace == TraceMode::full) {
+      if (const Status s = syscall_records(*syscall, builder, out); !s) return s;
+    }
+    if (calls_ok) {
+      // The syscall collector's summary, which a run whose collector recorded has.
+      if (!summary.syscall) return malformed(rel_ + "/summary.json: no syscall collector summary");
+      if (facts_.trace != TraceMode::full) light_totals(*summary.syscall, builder);
+      other_syscalls(*summary.syscall, builder);
+    }
+    out.account = builder.finish();
+    return {};
+  }
+
+  // The run's facts, its incarnations and what its collectors recorded.
+  RunAccount header(const RunDocument& doc, const model::Summary& summary) const {
+    RunAccount a;
+    a.id = facts_.id;
+    a.cell = facts_.cell;
+    a.trace = facts_.trace;
+    a.status = facts_.status;
+    a.values = facts_.values;
+    a.throughput = facts_.throughput;
+    incarnations(doc, summary, a);
+    const CollectorEntry* syscall = doc.collector("syscall");
+    note_collector(a, syscall, "syscall", "traced syscalls");
+    note_collector(a, doc.collector("gc"), "gc", "GC pauses");
+    note_collector(a, doc.collector("spans"), "spans", "spans");
+    note_collector(a, doc.collector("cpu"), "cpu", "on-CPU time");
+    if (recorded(syscall)) {
+      a.detail = facts_.trace == TraceMode::full ? CallDetail::full : CallDetail::light;
+    }
+    a.backend = syscall ? syscall->backend.value_or("") : "";
+    // The compiled tracer's own member of its entry (docs/events.md).
+    if (syscall) a.sample_hz = syscall->cpu_sample_hz;
+    if (summary.syscall) a.thread_roles = summary.syscall->thread_roles;
+    return a;
+  }
+
+  // Each incarnation's phase windows: the run's, or in full detail its own measure window.
+  std::vector<PhaseWindows> windows(const RunDocument& doc, const PhaseWindows& run_windows,
+                                    bool calls_ok, RunAccount& a) const {
+    std::vector<PhaseWindows> windows;
+    for (Incarnation& inc : a.incarnations) {
+      // The cpu collector reads at the harness's boundaries, whatever window the calls use.
+      for (std::size_t p = 0; p < kPhases; ++p)
+        inc.phases[p].cpu_window_ns = run_windows.wall(static_cast<Phase>(p));
+      windows.push_back(facts_.trace == TraceMode::full && calls_ok
+                            ? own_windows(doc, inc, run_windows)
+                            : run_windows);
+    }
+    if (facts_.trace == TraceMode::light && calls_ok) {
+      const std::size_t m = static_cast<std::size_t>(Phase::measure);
+      for (Incarnation& inc : a.incarnations) {
+        inc.phases[m].own_window_ns = own_windows(doc, inc, run_windows).wall(Phase::measure);
+      }
+      a.notes.push_back(
+          "light totals are per harness phase: the time a worker spent outside its own measure "
+          "window (the protocol's blocking read of its next command) is taken out of `read` and "
+          "shown apart; a call counts wholly in the phase it entered, so light ranks less "
+          "sharply than full");
+    }
+    return windows;
+  }
+
+  void incarnations(const RunDocument& run, const model::Summary& summary, RunAccount& a) const {
     for (const model::Incarnation& m : run.cohort) {
       Incarnation inc;
       inc.worker = static_cast<std::uint32_t>(m.worker.value_or(0));
@@ -255,25 +261,28 @@ class Reader {
   }
 
   // The measure phase's operations from each worker's result.
-  void results(RunAccount& a) {
+  Status results(RunAccount& a) const {
     for (Incarnation& inc : a.incarnations) {
-      const auto result =
-          read_json_object(fmt::format("{}/{}/raw/worker-{}.result.json", dir_, rel_, inc.worker));
+      const std::string rel = fmt::format("{}/raw/worker-{}.result.json", rel_, inc.worker);
+      const auto result = read_json_object(dir_ + "/" + rel);
       if (!result) continue;  // a worker that left no result counts no operations
-      const Json& r = *result;
+      model::Fields r(*result, rel);
       PhaseAccount& m = inc.phases[static_cast<std::size_t>(Phase::measure)];
-      m.operations = r.value("transactions", std::uint64_t{0});
+      m.operations = r.optional_count("transactions").value_or(0);
       // A Chez worker's "transactions" are its batches (docs/chez-worker.md).
-      if (r.value("worker", "") == "chez") a.operation_unit = "batch";
-      m.statements = r.value("operations", std::uint64_t{0});
+      if (r.optional_text("worker") == "chez") a.operation_unit = "batch";
+      m.statements = r.optional_count("operations").value_or(0);
+      if (!r.ok()) return r.error();
     }
+    return {};
   }
 
-  // Reads a raw file's records; the header and trailer are the validator's business.
-  void records(const std::string& rel, std::uint64_t& bytes,
-               const std::function<void(const events::FlatRecord&, std::size_t)>& each) {
+  // Reads a raw file's records; the header and trailer are the validator's business. The first
+  // record `each` refuses ends the reading with its error.
+  using EachRecord = std::function<Status(const events::FlatRecord&, std::size_t)>;
+  Status records(const std::string& rel, std::uint64_t& bytes, const EachRecord& each) {
     events::FlatRecord rec;
-    std::string failure;
+    std::optional<Error> failure;
     const auto r = events::for_each_line(
         dir_ + "/" + rel, kMaxLineBytes,
         [&](std::size_t n, std::string_view line) {
@@ -281,66 +290,81 @@ class Reader {
           if (!rec.parse(line)) {
             // Records with nested values (light totals) are not read from here.
             if (Json::accept(line)) return true;
-            failure = fmt::format("{}:{}:1: not a JSON object", rel, n);
+            failure = malformed(fmt::format("{}:{}:1: not a JSON object", rel, n));
             return false;
           }
-          each(rec, n);
-          return true;
+          if (Status s = each(rec, n); !s) failure = s.error();
+          return !failure;
         },
         [&](std::size_t n) {
-          failure = fmt::format("{}:{}:1: a line longer than {} bytes", rel, n, kMaxLineBytes);
+          failure =
+              malformed(fmt::format("{}:{}:1: a line longer than {} bytes", rel, n, kMaxLineBytes));
         });
     bytes += r.bytes;
-    if (!r.error.empty()) throw Failure{fmt::format("{}: {}", rel, r.error)};
-    if (!failure.empty()) throw Failure{failure};
+    if (!r.error.empty()) return Error{fmt::format("{}: {}", rel, r.error)};
+    if (failure) return *failure;
+    return {};
   }
 
-  static IncarnationId who(const events::FlatRecord& r, const std::string& where) {
+  static Result<IncarnationId> who(const events::FlatRecord& r, const std::string& where) {
     const auto pid = r.integer("pid");
     const auto ticks = r.decimal("start_time_ticks");
-    if (!pid || !ticks) throw Failure{where + ": a record without pid and start_time_ticks"};
-    return {*pid, *ticks};
+    if (!pid || !ticks) return malformed(where + ": a record without pid and start_time_ticks");
+    return IncarnationId{*pid, *ticks};
   }
 
-  void bridge_files(const CollectorEntry& bridge, AccountBuilder& b, std::uint64_t& bytes) {
+  Status bridge_files(const CollectorEntry& bridge, AccountBuilder& b, std::uint64_t& bytes) {
     for (const auto& f : bridge.raw) {
       const std::string rel = rel_ + "/" + f;
-      records(rel, bytes, [&](const events::FlatRecord& r, std::size_t n) {
-        const auto type = r.string("type");
-        const std::string where = fmt::format("{}:{}:1", rel, n);
-        if (!type) throw Failure{where + ": a record without a type"};
-        const auto t = r.decimal("t_ns");
-        const auto tid = r.integer("tid");
-        if (*type == "span_begin" || *type == "span_end" || *type == "gc_begin" ||
-            *type == "gc_end") {
-          if (!t || !tid) throw Failure{where + ": a record without t_ns and tid"};
-        }
-        if (*type == "span_begin") {
-          const auto id = r.string("span_id");
-          const auto name = r.string("name");
-          if (!id || !name) throw Failure{where + ": span_begin without span_id and name"};
-          b.add_span_begin(who(r, where), *tid, *id, *name, *t);
-        } else if (*type == "span_end") {
-          const auto id = r.string("span_id");
-          if (!id) throw Failure{where + ": span_end without span_id"};
-          b.add_span_end(who(r, where), *tid, *id, *t);
-        } else if (*type == "gc_begin" || *type == "gc_end") {
-          b.add_gc(who(r, where), *tid, *type == "gc_begin", *t);
-        }
+      const Status read = records(rel, bytes, [&](const events::FlatRecord& r, std::size_t n) {
+        return bridge_record(r, fmt::format("{}:{}:1", rel, n), b);
       });
+      if (!read) return read;
     }
+    return {};
+  }
+
+  // A span's or a GC pause's begin or end; any other record is not the account's.
+  static Status bridge_record(const events::FlatRecord& r, const std::string& where,
+                              AccountBuilder& b) {
+    const auto type = r.string("type");
+    if (!type) return malformed(where + ": a record without a type");
+    const bool span = *type == "span_begin" || *type == "span_end";
+    const bool gc = *type == "gc_begin" || *type == "gc_end";
+    if (!span && !gc) return {};
+    const auto t = r.decimal("t_ns");
+    const auto tid = r.integer("tid");
+    if (!t || !tid) return malformed(where + ": a record without t_ns and tid");
+    const auto id = r.string("span_id");
+    const auto name = r.string("name");
+    if (*type == "span_begin" && (!id || !name)) {
+      return malformed(where + ": span_begin without span_id and name");
+    }
+    if (*type == "span_end" && !id) return malformed(where + ": span_end without span_id");
+    const auto inc = who(r, where);
+    if (!inc) return inc.error();
+    if (*type == "span_begin") {
+      b.add_span_begin(*inc, *tid, *id, *name, *t);
+    } else if (*type == "span_end") {
+      b.add_span_end(*inc, *tid, *id, *t);
+    } else {
+      b.add_gc(*inc, *tid, *type == "gc_begin", *t);
+    }
+    return {};
   }
 
   // An on-CPU sample: its leaf frame, or why its stack could not be read.
-  void sample(const events::FlatRecord& r, const std::string& rel, std::size_t n,
-              AccountBuilder& b) {
+  Status sample(const events::FlatRecord& r, const std::string& rel, std::size_t n,
+                AccountBuilder& b) {
     const auto t = r.decimal("t_ns");
     const auto tid = r.integer("tid");
     if (!t || !tid) {
-      throw Failure{fmt::format("{}:{}:1: a cpu_sample record needs t_ns and tid", rel, n)};
+      return malformed(fmt::format("{}:{}:1: a cpu_sample record needs t_ns and tid", rel, n));
     }
+    const auto inc = who(r, fmt::format("{}:{}:1", rel, n));
+    if (!inc) return inc.error();
     SampleRecord s;
-    s.who = who(r, fmt::format("{}:{}:1", rel, n));
+    s.who = *inc;
     s.tid = *tid;
     s.bridge_writer = r.string("thread_role") == "bridge_writer";
     s.t_ns = *t;
@@ -356,40 +380,32 @@ class Reader {
       s.leaf = leaf;
     }
     b.add_sample(s);
+    return {};
   }
 
-  void syscall_records(const CollectorEntry& syscall, AccountBuilder& b, RunRead& out) {
+  Status syscall_records(const CollectorEntry& syscall, AccountBuilder& b, RunRead& out) {
     const std::string rel =
         rel_ + "/" + (syscall.raw.size() == 1 ? syscall.raw[0] : "raw/syscall.events.jsonl");
-    records(rel, out.bytes, [&](const events::FlatRecord& r, std::size_t n) {
-      if (r.string("type") == "cpu_sample") {
-        sample(r, rel, n, b);
-        return;
-      }
-      if (r.string("type") != "syscall") return;
+    return records(rel, out.bytes, [&](const events::FlatRecord& r, std::size_t n) -> Status {
+      if (r.string("type") == "cpu_sample") return sample(r, rel, n, b);
+      if (r.string("type") != "syscall") return {};
       const auto call = r.string("syscall");
       const auto t = r.decimal("t_ns");
       const auto d = r.decimal("duration_ns");
       const auto tid = r.integer("tid");
       if (!call || !t || !d || !tid) {
-        throw Failure{fmt::format(
-            "{}:{}:1: a syscall record needs syscall, t_ns, duration_ns and tid", rel, n)};
+        return malformed(fmt::format(
+            "{}:{}:1: a syscall record needs syscall, t_ns, duration_ns and tid", rel, n));
       }
+      const auto inc = who(r, fmt::format("{}:{}:1", rel, n));
+      if (!inc) return inc.error();
       CallRecord c;
-      c.who = who(r, fmt::format("{}:{}:1", rel, n));
+      c.who = *inc;
       c.tid = *tid;
       c.bridge_writer = r.string("thread_role") == "bridge_writer";
       c.call = *call;
       c.fd = r.integer("fd").value_or(-1);
-      const auto path = r.string("path");
-      if (path) {
-        auto it = paths_.find(*path);
-        if (it == paths_.end()) {
-          const std::string& owned = recorded_.emplace_back(*path);
-          it = paths_.emplace(owned, account_path(owned, c.fd, facts_.id)).first;
-        }
-        c.path = it->second;
-      }
+      if (const auto path = r.string("path")) c.path = account_path_of(*path, c.fd);
       c.request = r.string("request").value_or("");
       c.woken_by = r.string("woken_by").value_or("");
       c.waker_pid = r.integer("waker_pid").value_or(0);
@@ -398,7 +414,18 @@ class Reader {
       c.duration_ns = *d;
       b.add_call(c);
       ++out.syscall_records;
+      return {};
     });
+  }
+
+  // A recorded path as the account keys it, worked out once per path.
+  std::string_view account_path_of(std::string_view path, std::int64_t fd) {
+    auto it = paths_.find(path);
+    if (it == paths_.end()) {
+      const std::string& owned = recorded_.emplace_back(path);
+      it = paths_.emplace(owned, account_path(owned, fd, facts_.id)).first;
+    }
+    return it->second;
   }
 
   // Light detail: the collector's totals per incarnation, phase and call (summary.json).
