@@ -330,18 +330,18 @@ const char* to_string(CompareOutcome o) {
   return "no_verdict";
 }
 
-int exit_code_of(CompareOutcome o) {
+ExitCode exit_code_of(CompareOutcome o) {
   switch (o) {
     case CompareOutcome::no_regression:
-      return 0;
+      return kExitOk;
     case CompareOutcome::regression:
-      return 1;
+      return kExitCheckFailed;
     case CompareOutcome::refused:
-      return 2;
+      return kExitUsage;
     case CompareOutcome::no_verdict:
-      return 4;
+      return kExitNoVerdict;
   }
-  return 4;
+  return kExitNoVerdict;
 }
 
 namespace {

@@ -32,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "jbench/common/exit_code.h"
 #include "jbench/common/table.h"
 #include "jbench/compare/compare_side.h"
 
@@ -98,7 +99,8 @@ struct MetricRow {
 
 enum class CompareOutcome { no_regression, regression, no_verdict, refused };
 const char* to_string(CompareOutcome o);
-int exit_code_of(CompareOutcome o);  // 0, 1, 4, 2
+// What `jbench compare` (and history) exits with: 0, 1, 4 (no verdict) or 2 (refused).
+ExitCode exit_code_of(CompareOutcome o);
 
 struct Comparison {
   std::string base, candidate;

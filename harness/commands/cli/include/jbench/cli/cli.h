@@ -1,22 +1,5 @@
-// The jbench command line's exit codes. Results go to stdout, diagnostics to stderr.
-//
-// Exit codes (docs/cli.md):
-//   0  success
-//   1  the thing checked failed (an invalid bundle, a regression) — not used by `plan`
-//   2  bad usage or bad input (a matrix with errors, an unknown --only axis, a missing file)
-//   3  an output that could not be written (a file of a bundle, a page), or an internal error:
-//      the message says what broke
-//   4  no verdict: the evidence decides nothing either way (compare, history, propose)
+// The jbench command line's exit codes (jbench/common/exit_code.h, docs/cli.md). Results go to
+// stdout, diagnostics to stderr.
 #pragma once
 
-namespace jbench {
-
-enum ExitCode : int {
-  kExitOk = 0,
-  kExitCheckFailed = 1,
-  kExitUsage = 2,
-  kExitInternal = 3,
-  kExitNoVerdict = 4
-};
-
-}  // namespace jbench
+#include "jbench/common/exit_code.h"
