@@ -66,15 +66,15 @@ Result<ProcessTarget> ProcessTarget::start(const EngineCommand& command) {
         "the engine '" + spec.executable + "' said no hello: " + t.fail(hello.error().message), 0,
         ErrorKind::input};
   }
-  Decoded<Hello> h = decode_hello(*hello);
-  if (!h.value) {
-    return Error{
-        "the engine '" + spec.executable + "' does not speak the protocol: " + t.fail(h.error), 0,
-        ErrorKind::input};
+  const Result<Hello> h = decode_hello(*hello);
+  if (!h) {
+    return Error{"the engine '" + spec.executable +
+                     "' does not speak the protocol: " + t.fail(h.error().message),
+                 0, ErrorKind::input};
   }
-  t.engine_ = h.value->engine.empty() ? spec.executable : h.value->engine;
-  t.prepared_ = h.value->prepared;
-  t.optimizations_ = h.value->optimizations;
+  t.engine_ = h->engine.empty() ? spec.executable : h->engine;
+  t.prepared_ = h->prepared;
+  t.optimizations_ = h->optimizations;
   return t;
 }
 
@@ -157,9 +157,9 @@ ResultSet ProcessTarget::exchange(const RunRequest& req) {
     r.engine_failure = fail(line.error().message);
     return r;
   }
-  Decoded<ResultSet> d = decode_response(*line, req.id);
-  if (!d.value) {
-    r.engine_failure = fail("its answer breaks the protocol: " + d.error);
+  Result<ResultSet> d = decode_response(*line, req.id);
+  if (!d) {
+    r.engine_failure = fail("its answer breaks the protocol: " + d.error().message);
     return r;
   }
   std::error_code ec;
@@ -169,7 +169,7 @@ ResultSet ProcessTarget::exchange(const RunRequest& req) {
         fail("it wrote more than " + std::to_string(kMaxStderrBytes >> 20) + " MiB to stderr");
     return r;
   }
-  return std::move(*d.value);
+  return std::move(*d);
 }
 
 Status ProcessTarget::switch_off(const std::vector<std::string>& names) {

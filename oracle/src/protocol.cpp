@@ -8,28 +8,28 @@ namespace {
 
 using json = nlohmann::json;
 
-std::optional<json> parse_object(std::string_view line, std::string& error) {
+// A breach of the protocol: the line is wrong, not the host.
+Error violation(std::string why) { return Error{std::move(why), 0, ErrorKind::input}; }
+
+Result<json> parse_object(std::string_view line) {
   json j = json::parse(line, nullptr, false);
   if (j.is_discarded() || !j.is_object()) {
-    error = "not a JSON object: " + std::string(line.substr(0, 200));
-    return std::nullopt;
+    return violation("not a JSON object: " + std::string(line.substr(0, 200)));
   }
   return j;
 }
 
-std::optional<Value> literal_of(const json& v, std::string& error) {
+Result<Value> literal_of(const json& v) {
   if (!v.is_string()) {
-    error = "a value is not a string holding an SQL literal: " + v.dump().substr(0, 100);
-    return std::nullopt;
+    return violation("a value is not a string holding an SQL literal: " + v.dump().substr(0, 100));
   }
   const std::string& s = v.get_ref<const std::string&>();
   LiteralParse p = parse_literal(s);
   if (!p.value || p.consumed != s.size()) {
-    error = "a value is not an SQL literal: \"" + s.substr(0, 100) + "\"" +
-            (p.error.empty() ? "" : " (" + p.error + ")");
-    return std::nullopt;
+    return violation("a value is not an SQL literal: \"" + s.substr(0, 100) + "\"" +
+                     (p.error.empty() ? "" : " (" + p.error + ")"));
   }
-  return p.value;
+  return *p.value;
 }
 
 json literals(const std::vector<Value>& values) {
@@ -49,17 +49,12 @@ std::string encode_hello(const Hello& h) {
 namespace {
 
 // A JSON array of strings, or why not.
-std::optional<std::vector<std::string>> names_of(const json& j, const char* what,
-                                                 std::string& error) {
+Result<std::vector<std::string>> names_of(const json& j, const char* what) {
   std::vector<std::string> out;
-  if (!j.is_array()) {
-    error = std::string("\"") + what + "\" is not an array of names";
-    return std::nullopt;
-  }
+  if (!j.is_array()) return violation(std::string("\"") + what + "\" is not an array of names");
   for (const json& n : j) {
     if (!n.is_string() || n.get<std::string>().empty()) {
-      error = std::string("\"") + what + "\" holds " + n.dump() + ", not a name";
-      return std::nullopt;
+      return violation(std::string("\"") + what + "\" holds " + n.dump() + ", not a name");
     }
     out.push_back(n);
   }
@@ -68,31 +63,27 @@ std::optional<std::vector<std::string>> names_of(const json& j, const char* what
 
 }  // namespace
 
-Decoded<Hello> decode_hello(std::string_view line) {
-  Decoded<Hello> d;
-  auto j = parse_object(line, d.error);
-  if (!j) return d;
+Result<Hello> decode_hello(std::string_view line) {
+  const auto j = parse_object(line);
+  if (!j) return j.error();
   auto protocol = j->find("protocol");
   if (protocol == j->end() || !protocol->is_string()) {
-    d.error =
-        "the first line is not a hello (no \"protocol\"): " + std::string(line.substr(0, 200));
-    return d;
+    return violation("the first line is not a hello (no \"protocol\"): " +
+                     std::string(line.substr(0, 200)));
   }
   if (*protocol != kProtocolVersion) {
-    d.error = "the engine speaks " + protocol->dump() + ", jbench speaks \"" +
-              std::string(kProtocolVersion) + "\"";
-    return d;
+    return violation("the engine speaks " + protocol->dump() + ", jbench speaks \"" +
+                     std::string(kProtocolVersion) + "\"");
   }
   Hello h;
   if (auto e = j->find("engine"); e != j->end() && e->is_string()) h.engine = *e;
   if (auto p = j->find("prepared"); p != j->end() && p->is_boolean()) h.prepared = *p;
   if (auto o = j->find("optimizations"); o != j->end()) {
-    auto names = names_of(*o, "optimizations", d.error);
-    if (!names) return d;
+    auto names = names_of(*o, "optimizations");
+    if (!names) return names.error();
     h.optimizations = std::move(*names);
   }
-  d.value = h;
-  return d;
+  return h;
 }
 
 std::string encode_request(const RunRequest& r) {
@@ -108,63 +99,47 @@ std::string encode_quit() { return json{{"op", "quit"}}.dump(); }
 
 namespace {
 
-Decoded<RunRequest> decode_switch_off(const json& j) {
-  Decoded<RunRequest> d;
+Result<std::optional<RunRequest>> decode_switch_off(const json& j) {
   auto id = j.find("id");
   auto names = j.find("names");
   if (id == j.end() || !id->is_number_unsigned() || names == j.end()) {
-    d.error = "a switch_off needs an unsigned \"id\" and \"names\"";
-    return d;
+    return violation("a switch_off needs an unsigned \"id\" and \"names\"");
   }
-  auto list = names_of(*names, "names", d.error);
-  if (!list) return d;
+  auto list = names_of(*names, "names");
+  if (!list) return list.error();
   RunRequest r;
   r.id = *id;
   r.switch_off = std::move(*list);
-  d.value = std::move(r);
-  return d;
+  return std::optional<RunRequest>(std::move(r));
 }
 
 }  // namespace
 
-Decoded<RunRequest> decode_request(std::string_view line, bool& quit) {
-  Decoded<RunRequest> d;
-  quit = false;
-  auto j = parse_object(line, d.error);
-  if (!j) return d;
+Result<std::optional<RunRequest>> decode_request(std::string_view line) {
+  const auto j = parse_object(line);
+  if (!j) return j.error();
   std::string op = j->value("op", "");
-  if (op == "quit") {
-    quit = true;
-    return d;
-  }
+  if (op == "quit") return std::optional<RunRequest>();
   if (op == "switch_off") return decode_switch_off(*j);
-  if (op != "run") {
-    d.error = "unknown op \"" + op + "\"; expected run, switch_off or quit";
-    return d;
-  }
+  if (op != "run") return violation("unknown op \"" + op + "\"; expected run, switch_off or quit");
   RunRequest r;
   auto id = j->find("id");
   auto sql = j->find("sql");
   if (id == j->end() || !id->is_number_unsigned() || sql == j->end() || !sql->is_string()) {
-    d.error = "a run needs an unsigned \"id\" and a string \"sql\"";
-    return d;
+    return violation("a run needs an unsigned \"id\" and a string \"sql\"");
   }
   r.id = *id;
   r.sql = *sql;
   if (auto p = j->find("params"); p != j->end()) {
-    if (!p->is_array()) {
-      d.error = "\"params\" is not an array";
-      return d;
-    }
+    if (!p->is_array()) return violation("\"params\" is not an array");
     for (const json& v : *p) {
-      auto value = literal_of(v, d.error);
-      if (!value) return d;
+      auto value = literal_of(v);
+      if (!value) return value.error();
       r.params.push_back(*value);
     }
   }
   if (auto s = j->find("statement"); s != j->end() && s->is_string()) r.statement = *s;
-  d.value = std::move(r);
-  return d;
+  return std::optional<RunRequest>(std::move(r));
 }
 
 std::string encode_response(std::uint64_t id, const ResultSet& r) {
@@ -175,72 +150,69 @@ std::string encode_response(std::uint64_t id, const ResultSet& r) {
   return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
-Decoded<ResultSet> decode_response(std::string_view line, std::uint64_t id) {
-  Decoded<ResultSet> d;
-  auto j = parse_object(line, d.error);
-  if (!j) return d;
+namespace {
+
+// An answer's column names, when it gives them.
+Status read_columns(const json& j, ResultSet& r) {
+  auto c = j.find("columns");
+  if (c == j.end()) return {};
+  if (!c->is_array()) return violation("\"columns\" is not an array");
+  for (const json& name : *c) {
+    if (!name.is_string()) return violation("a column name is not a string");
+    r.columns.push_back(name);
+  }
+  return {};
+}
+
+// An answer's rows, each as wide as the columns (or as the first row, without columns).
+Status read_rows(const json& j, ResultSet& r) {
+  auto rows = j.find("rows");
+  if (rows == j.end()) return {};
+  if (!rows->is_array()) return violation("\"rows\" is not an array");
+  for (const json& row : *rows) {
+    if (!row.is_array()) return violation("a row is not an array");
+    Row values;
+    for (const json& v : row) {
+      auto value = literal_of(v);
+      if (!value) return value.error();
+      values.push_back(std::move(*value));
+    }
+    std::size_t width =
+        r.columns.empty() ? (r.rows.empty() ? values.size() : r.rows[0].size()) : r.columns.size();
+    if (values.size() != width) {
+      return violation("row " + std::to_string(r.rows.size()) + " has " +
+                       std::to_string(values.size()) + " values where " + std::to_string(width) +
+                       " were expected");
+    }
+    r.rows.push_back(std::move(values));
+  }
+  return {};
+}
+
+}  // namespace
+
+Result<ResultSet> decode_response(std::string_view line, std::uint64_t id) {
+  const auto j = parse_object(line);
+  if (!j) return j.error();
   auto got = j->find("id");
   if (got == j->end() || !got->is_number_unsigned() || *got != id) {
-    d.error = "the answer is for request " + (got == j->end() ? "none" : got->dump()) +
-              ", not for request " + std::to_string(id);
-    return d;
+    return violation("the answer is for request " + (got == j->end() ? "none" : got->dump()) +
+                     ", not for request " + std::to_string(id));
   }
   auto ok = j->find("ok");
-  if (ok == j->end() || !ok->is_boolean()) {
-    d.error = "the answer has no boolean \"ok\"";
-    return d;
-  }
+  if (ok == j->end() || !ok->is_boolean()) return violation("the answer has no boolean \"ok\"");
   ResultSet r;
-  if (auto c = j->find("columns"); c != j->end()) {
-    if (!c->is_array()) {
-      d.error = "\"columns\" is not an array";
-      return d;
-    }
-    for (const json& name : *c) {
-      if (!name.is_string()) {
-        d.error = "a column name is not a string";
-        return d;
-      }
-      r.columns.push_back(name);
-    }
-  }
-  if (auto rows = j->find("rows"); rows != j->end()) {
-    if (!rows->is_array()) {
-      d.error = "\"rows\" is not an array";
-      return d;
-    }
-    for (const json& row : *rows) {
-      if (!row.is_array()) {
-        d.error = "a row is not an array";
-        return d;
-      }
-      Row values;
-      for (const json& v : row) {
-        auto value = literal_of(v, d.error);
-        if (!value) return d;
-        values.push_back(std::move(*value));
-      }
-      std::size_t width = r.columns.empty() ? (r.rows.empty() ? values.size() : r.rows[0].size())
-                                            : r.columns.size();
-      if (values.size() != width) {
-        d.error = "row " + std::to_string(r.rows.size()) + " has " + std::to_string(values.size()) +
-                  " values where " + std::to_string(width) + " were expected";
-        return d;
-      }
-      r.rows.push_back(std::move(values));
-    }
-  }
+  if (const Status s = read_columns(*j, r); !s) return s.error();
+  if (const Status s = read_rows(*j, r); !s) return s.error();
   if (!*ok) {
     auto e = j->find("error");
     if (e == j->end() || !e->is_object() || !e->contains("code") ||
         !(*e)["code"].is_number_integer()) {
-      d.error = "a failed statement's answer needs \"error\": {\"code\": <integer>, ...}";
-      return d;
+      return violation("a failed statement's answer needs \"error\": {\"code\": <integer>, ...}");
     }
     r.error = StatementError{(*e)["code"].get<int>(), e->value("message", "")};
   }
-  d.value = std::move(r);
-  return d;
+  return r;
 }
 
 }  // namespace jbench::oracle

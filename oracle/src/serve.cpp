@@ -26,14 +26,13 @@ int serve_protocol(Target& engine, std::istream& in, std::ostream& out, std::ost
   out << encode_hello(hello_of(engine, engine_name)) << std::endl;
   std::string line;
   while (std::getline(in, line)) {
-    bool quit = false;
-    Decoded<RunRequest> d = decode_request(line, quit);
-    if (quit) return 0;
-    if (!d.value) {
-      err << "jbench-oracle: a request breaks the protocol: " << d.error << "\n";
+    const auto d = decode_request(line);
+    if (!d) {
+      err << "jbench-oracle: a request breaks the protocol: " << d.error().message << "\n";
       return 2;
     }
-    const RunRequest& r = *d.value;
+    if (!d->has_value()) return 0;  // quit
+    const RunRequest& r = **d;
     ResultSet result = answer_request(engine, r);
     // Flushed per answer: jbench waits for each one before it sends the next request.
     out << encode_response(r.id, result) << std::endl;

@@ -157,14 +157,14 @@ int main(int argc, char** argv) {
   bool flattening = true;  // the flattener-loses-rows lie: QueryFlattener not switched off
   std::string line;
   for (std::uint64_t n = 1; std::getline(std::cin, line); ++n) {
-    bool quit = false;
-    Decoded<RunRequest> d = decode_request(line, quit);
-    if (quit || !d.value) return quit ? 0 : 2;
+    const auto decoded = decode_request(line);
+    if (!decoded) return 2;
+    if (!decoded->has_value()) return 0;  // quit
+    const std::optional<RunRequest>& d = *decoded;
     const bool fault_now = !fault.empty() && n == at;
     if (fault_now && fault == "answer-then-exit") {
       // Answers, then dies before the next request: jbench's next write meets a closed pipe.
-      std::cout << encode_response(d.value->id, engine->run(d.value->sql, d.value->params))
-                << std::endl;
+      std::cout << encode_response(d->id, engine->run(d->sql, d->params)) << std::endl;
       std::cerr << "fixture: exiting after request " << n << "\n";
       return 0;
     }
@@ -176,16 +176,14 @@ int main(int argc, char** argv) {
       if (fault == "garbage") std::cout << "I am not JSON" << std::endl;
       if (fault == "wrong-id") std::cout << R"({"id":999999,"ok":true,"rows":[]})" << std::endl;
       if (fault == "bad-literal") {
-        std::cout << R"({"id":)" << d.value->id << R"(,"ok":true,"rows":[["forty-two"]]})"
-                  << std::endl;
+        std::cout << R"({"id":)" << d->id << R"(,"ok":true,"rows":[["forty-two"]]})" << std::endl;
       }
       if (fault == "ragged-row") {
-        std::cout << R"({"id":)" << d.value->id << R"(,"ok":true,"rows":[["1","2"],["3"]]})"
-                  << std::endl;
+        std::cout << R"({"id":)" << d->id << R"(,"ok":true,"rows":[["1","2"],["3"]]})" << std::endl;
       }
       continue;
     }
-    const RunRequest& r = *d.value;
+    const RunRequest& r = *d;
     if (r.switch_off) {
       const auto& off = *r.switch_off;
       flattening = std::find(off.begin(), off.end(), "QueryFlattener") == off.end();

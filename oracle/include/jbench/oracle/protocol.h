@@ -22,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include "jbench/common/result.h"
 #include "jbench/oracle/result_set.h"
 
 namespace jbench::oracle {
@@ -44,24 +45,19 @@ struct RunRequest {
   std::optional<std::vector<std::string>> switch_off = std::nullopt;
 };
 
-// A decoded line, or why it is not one (a protocol violation, in words).
-template <typename T>
-struct Decoded {
-  std::optional<T> value;
-  std::string error;
-};
-
+// Each decode_* gives what the line says, or why it is not that (a protocol violation, in
+// words, as an input error).
 std::string encode_hello(const Hello& h);
-Decoded<Hello> decode_hello(std::string_view line);
+Result<Hello> decode_hello(std::string_view line);
 
 std::string encode_request(const RunRequest& r);
 std::string encode_quit();
-// A request line: a run or a switch_off, or quit (value empty, error empty).
-Decoded<RunRequest> decode_request(std::string_view line, bool& quit);
+// A request line: a run or a switch_off, or quit (nullopt).
+Result<std::optional<RunRequest>> decode_request(std::string_view line);
 
 std::string encode_response(std::uint64_t id, const ResultSet& r);
 // The response to request `id`: its result, or the violation (not JSON, another id, a value
 // that is not a literal, rows of different widths, ...).
-Decoded<ResultSet> decode_response(std::string_view line, std::uint64_t id);
+Result<ResultSet> decode_response(std::string_view line, std::uint64_t id);
 
 }  // namespace jbench::oracle
