@@ -36,8 +36,8 @@ ChezDataset* ChezResult::data_ = nullptr;
 // a document that disagrees with its buckets); returns its count.
 std::uint64_t checked_count(const json& doc) {
   const auto parsed = stats::histogram_from_json(doc);
-  if (!parsed.histogram) throw std::runtime_error(parsed.error + ": " + doc.dump());
-  return parsed.histogram->count();
+  if (!parsed) throw std::runtime_error(parsed.error().message + ": " + doc.dump());
+  return parsed->count();
 }
 
 std::uint64_t u(const json& v) { return v.get<std::uint64_t>(); }

@@ -151,8 +151,8 @@ std::uint64_t ns(const json& value) {
 namespace {
 stats::LatencyHistogram checked_histogram(const json& histogram) {
   auto parsed = stats::histogram_from_json(histogram);
-  if (!parsed.histogram) throw std::runtime_error(parsed.error);
-  return *parsed.histogram;
+  if (!parsed) throw std::runtime_error(parsed.error().message);
+  return *parsed;
 }
 }  // namespace
 

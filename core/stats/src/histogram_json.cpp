@@ -19,18 +19,15 @@ const std::set<std::string_view> kKeys = {"format", "unit",   "sub_bucket_bits",
                                           "sum_ns", "min_ns", "max_ns",          "p50_ns",
                                           "p90_ns", "p99_ns", "buckets"};
 
-HistogramParse fail(std::string why) { return {std::nullopt, "histogram: " + std::move(why)}; }
+Error fail(std::string why) { return Error{"histogram: " + std::move(why), 0, ErrorKind::input}; }
 
 // A required ns field of a non-empty histogram: a canonical decimal string.
-std::optional<std::uint64_t> ns_field(const json& j, const char* key, std::string& error) {
+Result<std::uint64_t> ns_field(const json& j, const char* key) {
   const auto& v = j.at(key);
-  if (!v.is_string()) {
-    error = std::string(key) + " must be a decimal string";
-    return std::nullopt;
-  }
-  auto parsed = parse_decimal_u64(v.get_ref<const std::string&>());
-  if (!parsed) error = std::string(key) + " is not a canonical decimal uint64";
-  return parsed;
+  if (!v.is_string()) return fail(std::string(key) + " must be a decimal string");
+  const auto parsed = parse_decimal_u64(v.get_ref<const std::string&>());
+  if (!parsed) return fail(std::string(key) + " is not a canonical decimal uint64");
+  return *parsed;
 }
 
 }  // namespace
@@ -55,7 +52,7 @@ json histogram_to_json(const LatencyHistogram& h) {
               {"buckets", std::move(buckets)}};
 }
 
-HistogramParse histogram_from_json(const json& j) {
+Result<LatencyHistogram> histogram_from_json(const json& j) {
   if (!j.is_object()) return fail("not an object");
   for (const auto& [key, _] : j.items()) {
     if (!kKeys.contains(key)) return fail("unknown key '" + key + "'");
@@ -104,10 +101,10 @@ HistogramParse histogram_from_json(const json& j) {
     }
     h = LatencyHistogram::from_parts(counts, *sum, 0, 0);
   } else {
-    std::string error;
-    const auto min = ns_field(j, "min_ns", error);
-    const auto max = ns_field(j, "max_ns", error);
-    if (!min || !max) return fail(error);
+    const auto min = ns_field(j, "min_ns");
+    if (!min) return min.error();
+    const auto max = ns_field(j, "max_ns");
+    if (!max) return max.error();
     h = LatencyHistogram::from_parts(counts, *sum, *min, *max);
   }
   if (!h) return fail("count, sum, min, max and buckets are inconsistent");
@@ -120,7 +117,7 @@ HistogramParse histogram_from_json(const json& j) {
       return fail(std::string(key) + " does not match the buckets");
     }
   }
-  return {h, ""};
+  return *h;
 }
 
 }  // namespace jbench::stats

@@ -52,18 +52,18 @@ BundleAccounts read_bundle_accounts(const std::string& dir, const ReadOptions& o
     traced.push_back(i);
   }
   // Runs are independent: read on a few threads, each result in its own slot.
-  std::vector<RunRead> results(traced.size());
+  std::vector<std::optional<Result<RunRead>>> results(traced.size());
   parallel_for(traced.size(), options.threads,
                [&](std::size_t k) { results[k] = read_run(dir, out.runs[traced[k]]); });
   judged();
   for (auto& r : results) {
-    out.syscall_records += r.syscall_records;
-    out.bytes_read += r.bytes;
-    if (!r.error.empty()) {
-      if (out.error.empty()) out.error = r.error;
+    if (!*r) {
+      if (out.error.empty()) out.error = r->error().message;  // the first run's, in order
       continue;
     }
-    out.accounts.push_back(std::move(r.account));
+    out.syscall_records += (**r).syscall_records;
+    out.bytes_read += (**r).bytes;
+    out.accounts.push_back(std::move((**r).account));
   }
   return out;
 }

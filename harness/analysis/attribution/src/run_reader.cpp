@@ -147,9 +147,9 @@ class Reader {
     rel_ = "runs/" + facts.id;
   }
 
-  RunRead read() {
+  Result<RunRead> read() {
     RunRead out;
-    if (const Status s = account(out); !s) out.error = s.error().message;
+    if (const Status s = account(out); !s) return s.error();
     return out;
   }
 
@@ -477,7 +477,7 @@ class Reader {
 
 }  // namespace
 
-RunRead read_run(const std::string& bundle_dir, const overhead_report::RunFacts& run) {
+Result<RunRead> read_run(const std::string& bundle_dir, const overhead_report::RunFacts& run) {
   return Reader(bundle_dir, run).read();
 }
 

@@ -6,17 +6,18 @@
 #include <string>
 
 #include "jbench/attribution/account.h"
+#include "jbench/common/result.h"
 #include "jbench/overhead_report/overhead.h"
 
 namespace jbench::attribution {
 
 struct RunRead {
   RunAccount account;
-  std::string error;  // "runs/<id>/raw/x.jsonl:12: why" when a file could not be read
   std::uint64_t syscall_records = 0;
   std::uint64_t bytes = 0;
 };
 
-RunRead read_run(const std::string& bundle_dir, const overhead_report::RunFacts& run);
+// The run's account, or why its files cannot be read into one ("runs/<id>/raw/x.jsonl:12:1: why").
+Result<RunRead> read_run(const std::string& bundle_dir, const overhead_report::RunFacts& run);
 
 }  // namespace jbench::attribution

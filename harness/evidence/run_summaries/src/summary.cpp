@@ -105,13 +105,13 @@ RunSummary summarize(const std::vector<Json>& results, const Json& run_doc) {
     if (!r.contains("latency_ns") || !r["latency_ns"].is_object()) continue;
     for (const auto& [op, doc] : r["latency_ns"].items()) {
       auto parsed = stats::histogram_from_json(doc);
-      if (!parsed.histogram) {
+      if (!parsed) {
         problems.push_back(fmt::format("worker {} latency_ns.{}: {}", r.value("worker_index", 0),
-                                       op, parsed.error));
+                                       op, parsed.error().message));
         continue;
       }
-      latency[op].merge(*parsed.histogram);
-      if (op != "transaction") all_ops.merge(*parsed.histogram);
+      latency[op].merge(*parsed);
+      if (op != "transaction") all_ops.merge(*parsed);
     }
   }
   Json by_op = Json::object();

@@ -12,9 +12,8 @@
 #pragma once
 
 #include <nlohmann/json_fwd.hpp>
-#include <optional>
-#include <string>
 
+#include "jbench/common/result.h"
 #include "jbench/stats/histogram.h"
 
 namespace jbench::stats {
@@ -23,12 +22,8 @@ inline constexpr const char* kHistogramFormat = "jbench.latency_histogram/1";
 
 nlohmann::json histogram_to_json(const LatencyHistogram& h);
 
-// Either a histogram or, when the document is not one written by histogram_to_json (wrong
-// format, unknown key, non-canonical number, inconsistent totals), the reason.
-struct HistogramParse {
-  std::optional<LatencyHistogram> histogram;
-  std::string error;
-};
-[[nodiscard]] HistogramParse histogram_from_json(const nlohmann::json& j);
+// The histogram, or, when the document is not one written by histogram_to_json (wrong format,
+// unknown key, non-canonical number, inconsistent totals), why not ("histogram: ...").
+Result<LatencyHistogram> histogram_from_json(const nlohmann::json& j);
 
 }  // namespace jbench::stats
