@@ -100,6 +100,10 @@ TEST(BundleModel, every_field_it_reads_is_declared_by_the_schemas) {
     const auto manifest =
         model::read_manifest(read_json(dir + "/manifest.json"), "manifest.json", &manifest_log);
     ASSERT_TRUE(manifest) << manifest.error().message;
+    const auto planning = model::read_manifest_planning(read_json(dir + "/manifest.json"),
+                                                        "manifest.json", &manifest_log);
+    ASSERT_TRUE(planning) << planning.error().message;
+    EXPECT_FALSE(planning->run_ids.empty());
     ASSERT_TRUE(model::read_plan(read_json(dir + "/plan.json"), "plan.json", &plan_log));
     for (const auto& r : manifest->runs) {
       const auto run =

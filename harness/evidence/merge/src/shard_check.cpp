@@ -16,93 +16,62 @@ namespace {
 
 using Json = nlohmann::json;
 
-std::optional<ShardSpec> spec_of(const ShardFacts& s) {
-  const Json shard = at(s.manifest, "/plan/shard");
-  if (!shard.is_object()) return std::nullopt;
-  const Json index = shard.value("index", Json()), count = shard.value("count", Json());
-  if (!index.is_number_integer() || !count.is_number_integer() || index.get<std::int64_t>() < 0 ||
-      count.get<std::int64_t>() < 1) {
+// What the shard says it was: share K of N (a count of at least one), or none.
+std::optional<ShardSpec> spec_of(const model::Planning& p) {
+  if (!p.shard || p.shard->count < 1 || p.shard->index > UINT32_MAX ||
+      p.shard->count > UINT32_MAX) {
     return std::nullopt;
   }
-  return ShardSpec{index.get<std::uint32_t>(), count.get<std::uint32_t>()};
-}
-
-// name -> content sha256 of every dataset the shard built.
-std::map<std::string, std::string> dataset_contents(const Json& manifest) {
-  std::map<std::string, std::string> out;
-  const Json datasets = at(manifest, "/datasets");
-  if (!datasets.is_array()) return out;
-  for (const Json& d : datasets) {
-    const Json content = at(d, "/build_report/content_sha256");
-    if (d.is_object() && d.value("name", Json()).is_string() && content.is_string()) {
-      out[d["name"].get<std::string>()] = content.get<std::string>();
-    }
-  }
-  return out;
-}
-
-// (id, seed) of each run of a plan document, in its order.
-std::vector<std::pair<std::string, std::string>> plan_runs(const Json& plan) {
-  std::vector<std::pair<std::string, std::string>> out;
-  const Json runs = at(plan, "/runs");
-  if (!runs.is_array()) return out;
-  for (const Json& r : runs) {
-    if (!r.is_object()) continue;
-    out.emplace_back(r.value("id", ""), r.value("seed", ""));
-  }
-  return out;
-}
-
-std::vector<std::string> manifest_run_ids(const Json& manifest) {
-  std::vector<std::string> out;
-  const Json runs = at(manifest, "/runs");
-  if (!runs.is_array()) return out;
-  for (const Json& r : runs) {
-    if (r.is_object() && r.value("id", Json()).is_string()) out.push_back(r["id"]);
-  }
-  return out;
+  return ShardSpec{static_cast<std::uint32_t>(p.shard->index),
+                   static_cast<std::uint32_t>(p.shard->count)};
 }
 
 // The filters as `--only` spelled them, to be read again against the matrix.
-std::vector<std::string> only_arguments(const Json& filters) {
+std::vector<std::string> only_arguments(const std::vector<model::AxisFilter>& filters) {
   std::vector<std::string> out;
-  if (!filters.is_array()) return out;
-  for (const Json& f : filters) {
-    if (!f.is_object() || !f.value("values", Json()).is_array()) continue;
-    std::string arg = f.value("axis", "") + "=";
-    for (std::size_t i = 0; i < f["values"].size(); ++i) {
-      const Json& v = f["values"][i];
-      arg += (i ? "," : "") + (v.is_string() ? v.get<std::string>() : v.dump());
-    }
+  for (const model::AxisFilter& f : filters) {
+    std::string arg = f.axis + "=";
+    for (std::size_t i = 0; i < f.values.size(); ++i) arg += (i ? "," : "") + f.values[i];
     out.push_back(arg);
   }
   return out;
 }
+
+// A shard's documents typed: its manifest's planning and its plan.
+struct ShardRecords {
+  model::Planning planning;
+  model::Plan plan;
+};
 
 class Checker {
  public:
   explicit Checker(const std::vector<ShardFacts>& shards) : shards_(shards) {}
 
   ShardCheck run() {
+    for (const ShardFacts& s : shards_) {
+      auto read = read_records(s);
+      if (!read) return std::move(out_);
+      records_.push_back(std::move(*read));
+    }
     std::vector<std::optional<ShardSpec>> specs;
-    for (const ShardFacts& s : shards_) specs.push_back(read_spec(s));
+    for (std::size_t i = 0; i < shards_.size(); ++i) specs.push_back(read_spec(i));
     std::size_t ref = shards_.size();
     for (std::size_t i = 0; i < shards_.size() && ref == shards_.size(); ++i) {
       if (specs[i]) ref = i;
     }
     if (ref == shards_.size()) return std::move(out_);
     for (std::size_t i = 0; i < shards_.size(); ++i) {
-      if (i != ref && specs[i]) agree(shards_[ref], shards_[i]);
+      if (i != ref && specs[i]) agree(ref, i);
     }
     if (!out_.findings.empty()) return std::move(out_);
-    auto whole = replan(shards_[ref]);
+    auto whole = replan(ref);
     if (!whole) return std::move(out_);
 
     std::vector<ShardClaim> claims;
     for (std::size_t i = 0; i < shards_.size(); ++i) {
       if (!specs[i]) continue;
-      if (specs[i]->count == specs[ref]->count) same_share(*whole, shards_[i], *specs[i]);
-      claims.push_back({shards_[i].source, *specs[i], manifest_run_ids(shards_[i].manifest)});
+      if (specs[i]->count == specs[ref]->count) same_share(*whole, i, *specs[i]);
+      claims.push_back({shards_[i].source, *specs[i], records_[i].planning.run_ids});
     }
     for (auto& f : check_shard_coverage(*whole, claims)) add(f.code, f.message);
     if (!out_.findings.empty()) return std::move(out_);
@@ -110,7 +79,7 @@ class Checker {
     MergePlan plan;
     std::map<std::string, std::size_t> holder;
     for (std::size_t i = 0; i < shards_.size(); ++i) {
-      for (const auto& id : manifest_run_ids(shards_[i].manifest)) holder[id] = i;
+      for (const auto& id : records_[i].planning.run_ids) holder[id] = i;
       plan.specs.push_back(*specs[i]);
     }
     for (const Run& r : whole->runs) {
@@ -127,19 +96,32 @@ class Checker {
     out_.findings.push_back({std::move(code), std::move(message)});
   }
 
-  std::optional<ShardSpec> read_spec(const ShardFacts& s) {
-    if (s.manifest.contains("merge")) {
+  // The shard's manifest and plan typed, or nullopt with what is wrong in them as a finding.
+  std::optional<ShardRecords> read_records(const ShardFacts& s) {
+    auto planning = model::read_manifest_planning(s.manifest, s.source + "/manifest.json");
+    auto plan = model::read_plan(s.plan, s.source + "/plan.json");
+    if (!planning || !plan) {
+      add("merge.unreadable", (planning ? plan.error() : planning.error()).message);
+      return std::nullopt;
+    }
+    return ShardRecords{std::move(*planning), std::move(*plan)};
+  }
+
+  std::optional<ShardSpec> read_spec(std::size_t i) {
+    const ShardFacts& s = shards_[i];
+    const model::Planning& p = records_[i].planning;
+    if (p.merged) {
       add("merge.not_a_run_bundle",
           fmt::format("{} is itself a merged bundle: merge the shards' own bundles", s.source));
       return std::nullopt;
     }
-    if (at(s.manifest, "/status") == "interrupted") {
+    if (p.status == "interrupted") {
       add("merge.shard_interrupted",
           fmt::format("{} was interrupted: its runs that did not finish are not_run; run the "
                       "shard again",
                       shard_label(s)));
     }
-    auto spec = spec_of(s);
+    auto spec = spec_of(p);
     if (!spec) {
       add("merge.not_a_shard",
           fmt::format("{} was not run as a shard (its manifest has no /plan/shard): it is a "
@@ -150,7 +132,8 @@ class Checker {
   }
 
   // The same matrix, plan inputs, build and host class as the first shard.
-  void agree(const ShardFacts& ref, const ShardFacts& s) {
+  void agree(std::size_t r, std::size_t i) {
+    const ShardFacts &ref = shards_[r], &s = shards_[i];
     const std::string a = shard_label(ref), b = shard_label(s);
     if (at(ref.manifest, "/matrix/sha256") != at(s.manifest, "/matrix/sha256")) {
       // The same matrix but for its seed is another plan of it: said as such.
@@ -203,7 +186,8 @@ class Checker {
                         b, key, theirs, a, value));
       }
     }
-    const auto da = dataset_contents(ref.manifest), db = dataset_contents(s.manifest);
+    const auto& da = records_[r].planning.dataset_contents;
+    const auto& db = records_[i].planning.dataset_contents;
     for (const auto& [name, sha] : db) {
       const auto other = da.find(name);
       if (other != da.end() && other->second != sha) {
@@ -225,7 +209,9 @@ class Checker {
   }
 
   // The whole plan, from the first shard's matrix copy and recorded plan inputs.
-  std::optional<Plan> replan(const ShardFacts& ref) {
+  std::optional<Plan> replan(std::size_t r) {
+    const ShardFacts& ref = shards_[r];
+    const model::Planning& p = records_[r].planning;
     const std::string label = shard_label(ref);
     LoadedMatrix loaded = parse_matrix(ref.matrix_text, ref.source + "/matrix.yaml");
     if (!loaded.matrix) {
@@ -245,10 +231,8 @@ class Checker {
       return std::nullopt;
     }
     // The path the session read the matrix from, as its plan recorded it (the text is the same).
-    loaded.matrix->file = at(ref.manifest, "/matrix/file").is_string()
-                              ? at(ref.manifest, "/matrix/file").get<std::string>()
-                              : loaded.matrix->file;
-    const auto only = only_arguments(at(ref.manifest, "/plan/filters"));
+    loaded.matrix->file = p.matrix_file.value_or(loaded.matrix->file);
+    const auto only = only_arguments(p.filters);
     auto filters = parse_only_filters(only, *loaded.matrix);
     if (!filters.errors.empty()) {
       add("merge.plan_mismatch", fmt::format("{}'s recorded filters do not apply to its matrix: {}",
@@ -256,18 +240,17 @@ class Checker {
       return std::nullopt;
     }
     HostResources host;
-    const Json h = at(ref.manifest, "/plan/host");
-    if (h.is_object()) {
-      host.cores = h.value("cores", host.cores);
-      host.memory_mib = h.value("memory_mib", host.memory_mib);
-    }
+    host.cores = static_cast<std::uint32_t>(p.plan_cores.value_or(host.cores));
+    host.memory_mib = p.plan_memory_mib.value_or(host.memory_mib);
     return make_plan(*loaded.matrix, filters.filters, host);
   }
 
   // The shard's plan.json holds exactly the runs, seeds and order its share of the whole gives.
-  void same_share(const Plan& whole, const ShardFacts& s, ShardSpec spec) {
+  void same_share(const Plan& whole, std::size_t i, ShardSpec spec) {
+    const ShardFacts& s = shards_[i];
     const Plan expected = shard_plan(whole, spec);
-    const auto have = plan_runs(s.plan);
+    std::vector<std::pair<std::string, std::string>> have;
+    for (const model::PlanRun& run : records_[i].plan.runs) have.emplace_back(run.id, run.seed);
     for (std::size_t i = 0; i < std::max(have.size(), expected.runs.size()); ++i) {
       const std::string want_id =
           i < expected.runs.size() ? run_id(expected, expected.runs[i]) : "";
@@ -289,13 +272,15 @@ class Checker {
   }
 
   const std::vector<ShardFacts>& shards_;
+  std::vector<ShardRecords> records_;  // records_[i] is shards_[i]'s, typed
   ShardCheck out_;
 };
 
 }  // namespace
 
 std::string shard_label(const ShardFacts& shard) {
-  const auto spec = spec_of(shard);
+  const auto planning = model::read_manifest_planning(shard.manifest, "manifest.json");
+  const auto spec = planning ? spec_of(*planning) : std::nullopt;
   return spec ? fmt::format("{} (shard {}/{})", shard.source, spec->index, spec->count)
               : shard.source;
 }

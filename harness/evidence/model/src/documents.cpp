@@ -159,6 +159,43 @@ Result<std::vector<MatrixOverride>> read_manifest_overrides(const nlohmann::json
   return overrides;
 }
 
+namespace {
+
+// /plan of a manifest: its shard, filters and host.
+void read_plan_record(Fields plan, Planning& p) {
+  if (auto shard = plan.optional_object("shard")) {
+    p.shard = ShardRecord{shard->count("index"), shard->count("count")};
+  }
+  for (Fields f : plan.optional_items("filters")) {
+    p.filters.push_back({f.text("axis"), f.texts("values")});
+  }
+  if (auto host = plan.optional_object("host")) {
+    p.plan_cores = host->optional_count("cores");
+    p.plan_memory_mib = host->optional_count("memory_mib");
+  }
+}
+
+}  // namespace
+
+Result<Planning> read_manifest_planning(const nlohmann::json& manifest, const std::string& file,
+                                        FieldLog* log) {
+  Fields f(manifest, file, log);
+  Planning p;
+  p.status = f.text("status");
+  p.merged = f.has("merge");
+  if (auto plan = f.optional_object("plan")) read_plan_record(std::move(*plan), p);
+  if (auto matrix = f.optional_object("matrix")) p.matrix_file = matrix->optional_text("file");
+  for (Fields d : f.optional_items("datasets")) {
+    const auto name = d.optional_text("name");
+    auto report = d.optional_object("build_report");
+    const auto content = report ? report->optional_text("content_sha256") : std::nullopt;
+    if (name && content) p.dataset_contents[*name] = *content;
+  }
+  for (Fields run : f.optional_items("runs")) p.run_ids.push_back(run.text("id"));
+  if (!f.ok()) return f.error();
+  return p;
+}
+
 Result<Plan> read_plan(const nlohmann::json& doc, const std::string& file, FieldLog* log) {
   Fields f(doc, file, log);
   Plan p;
@@ -174,7 +211,7 @@ Result<Plan> read_plan(const nlohmann::json& doc, const std::string& file, Field
   for (Fields run : f.optional_items("runs")) {
     p.runs.push_back({run.text("id"), run.optional_text("cell"),
                       run.word("trace", trace_mode_from_name, TraceMode::baseline),
-                      run.count("block")});
+                      run.count("block"), run.optional_text("seed").value_or("")});
   }
   if (!f.ok()) return f.error();
   return p;

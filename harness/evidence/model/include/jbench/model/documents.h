@@ -70,12 +70,35 @@ struct Manifest {
   std::vector<MatrixOverride> overrides;  // /matrix/overrides: what ran is not what the file says
 };
 
+// manifest.json's account of how its session was planned and what it built: what a merge holds
+// its shards to (the rest of a shard's manifest the merge carries on as it is).
+struct ShardRecord {  // /plan/shard: the session ran share `index` of `count` of its plan
+  std::uint64_t index = 0;
+  std::uint64_t count = 0;
+};
+struct AxisFilter {  // one of /plan/filters: an axis and the values --only kept of it
+  std::string axis;
+  std::vector<std::string> values;
+};
+struct Planning {
+  std::string status;                            // /status
+  bool merged = false;                           // /merge is there: a bundle of `jbench merge`
+  std::optional<ShardRecord> shard;              // /plan/shard; none (or null) for a whole session
+  std::vector<AxisFilter> filters;               // /plan/filters
+  std::optional<std::uint64_t> plan_cores;       // /plan/host: the host the plan was sized for
+  std::optional<std::uint64_t> plan_memory_mib;  //
+  std::optional<std::string> matrix_file;        // /matrix/file
+  std::map<std::string, std::string> dataset_contents;  // /datasets: name -> content sha256
+  std::vector<std::string> run_ids;                     // /runs/*/id, in order
+};
+
 // --- plan.json ---
 struct PlanRun {
   std::string id;
   std::optional<std::string> cell;  // its cell's id (the trace mode's label last); null: implicit
   TraceMode trace = TraceMode::baseline;
   std::uint64_t block = 0;  // its index in Plan::blocks
+  std::string seed;         // a decimal string; empty where not given
 };
 
 // A block: one repetition of one point of the matrix, whose runs are its trace modes.
@@ -172,6 +195,8 @@ Result<Manifest> read_manifest(const nlohmann::json& doc, const std::string& fil
 Result<Host> read_manifest_host(const nlohmann::json& manifest, const std::string& file);
 Result<std::vector<MatrixOverride>> read_manifest_overrides(const nlohmann::json& manifest,
                                                             const std::string& file);
+Result<Planning> read_manifest_planning(const nlohmann::json& manifest, const std::string& file,
+                                        FieldLog* log = nullptr);
 Result<Plan> read_plan(const nlohmann::json& doc, const std::string& file, FieldLog* log = nullptr);
 Result<RunDocument> read_run_document(const nlohmann::json& doc, const std::string& file,
                                       FieldLog* log = nullptr);
