@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cerrno>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -40,12 +41,12 @@ void spit(const std::string& path, const std::string& bytes) {
 // Writes `lines` compressed to `path`; fails the test on any error.
 void write_compressed(const std::string& path, const std::vector<std::string>& lines) {
   CompressedFile f;
-  ASSERT_EQ(f.open(path), "");
+  ASSERT_TRUE(f.open(path).ok());
   for (const auto& l : lines) {
     ASSERT_TRUE(f.write(l));
     ASSERT_TRUE(f.write("\n"));
   }
-  ASSERT_EQ(f.close(), "");
+  ASSERT_TRUE(f.close().ok());
 }
 
 struct ReadBack {
@@ -101,15 +102,17 @@ TEST(CompressedFile, compress_file_copies_a_text_file_and_never_replaces_one) {
   for (const auto& l : lines) text += l + "\n";
   const std::string plain = dir.write("w.events.jsonl", text);
   const std::string copy = plain + kCompressedSuffix;
-  ASSERT_EQ(compress_file(plain, copy), "");
+  ASSERT_TRUE(compress_file(plain, copy).ok());
   const ReadBack back = read_back(copy);
   EXPECT_EQ(back.read.error, "");
   EXPECT_EQ(back.lines, lines);
   EXPECT_EQ(slurp(plain), text);
-  const std::string again = compress_file(plain, copy);
-  EXPECT_NE(again.find("File exists"), std::string::npos) << again;
+  const Status again = compress_file(plain, copy);
+  ASSERT_FALSE(again);
+  EXPECT_EQ(again.error().sys_errno, EEXIST);
+  EXPECT_NE(again.error().message.find("File exists"), std::string::npos) << again.error().message;
   EXPECT_EQ(read_back(copy).lines, lines) << "the existing copy is untouched";
-  EXPECT_NE(compress_file(dir.path() + "/absent", dir.path() + "/absent.zst"), "");
+  EXPECT_FALSE(compress_file(dir.path() + "/absent", dir.path() + "/absent.zst"));
   EXPECT_FALSE(fs::exists(dir.path() + "/absent.zst"));
 }
 
@@ -135,8 +138,11 @@ TEST(CompressedFile, never_replaces_a_file_and_says_why) {
   test::TempDir dir;
   const std::string path = dir.write("taken.zst", "someone else's\n");
   CompressedFile f;
-  const std::string error = f.open(path);
-  EXPECT_NE(error.find("cannot create " + path + ": File exists"), std::string::npos) << error;
+  const Status opened = f.open(path);
+  ASSERT_FALSE(opened);
+  EXPECT_NE(opened.error().message.find("cannot create " + path + ": File exists"),
+            std::string::npos)
+      << opened.error().message;
   EXPECT_FALSE(f.write("x"));
   EXPECT_EQ(slurp(path), "someone else's\n");
 }

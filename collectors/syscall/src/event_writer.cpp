@@ -48,9 +48,9 @@ std::uint64_t& EventWriter::next_seq(pid_t pid, std::uint64_t start_time_ticks, 
   return *last_seq_;
 }
 
-std::string EventWriter::open(const Json& header) {
+jbench::Status EventWriter::open(const Json& header) {
   // Never replaces a file: a run writes it once.
-  if (std::string error = file_.open(path_); !error.empty()) return error;
+  if (jbench::Status opened = file_.open(path_); !opened) return opened;
   opened_ = true;
   Json h = header;
   h["kind"] = JB_EVENTS_KIND_HEADER;
@@ -89,8 +89,9 @@ void EventWriter::record(pid_t pid, std::uint64_t start_time_ticks, pid_t tid, s
   }
 }
 
-std::string EventWriter::close(std::uint64_t dropped, std::uint64_t malformed, const Json& ended) {
-  if (!opened_) return "the raw file was never opened";
+jbench::Status EventWriter::close(std::uint64_t dropped, std::uint64_t malformed,
+                                  const Json& ended) {
+  if (!opened_) return Error{"the raw file was never opened"};
   const Json trailer = {{"kind", JB_EVENTS_KIND_TRAILER},
                         {"records", records_},
                         {"dropped", dropped + refused_},

@@ -33,15 +33,15 @@ class EventWriter {
   EventWriter(const EventWriter&) = delete;
   EventWriter& operator=(const EventWriter&) = delete;
 
-  // Opens the file and writes the header. Returns the error, or "".
-  std::string open(const nlohmann::json& header);
+  // Opens the file and writes the header.
+  jbench::Status open(const nlohmann::json& header);
   // One record of `type`: the envelope (kind, type, seq, pid, start_time_ticks, tid, t_ns) is
   // written here, then `fields`, the text of the type's own fields, each with its leading comma
   // (",\"syscall\":\"read\",\"fd\":3"), or "".
   void record(pid_t pid, std::uint64_t start_time_ticks, pid_t tid, std::uint64_t t_ns,
               std::string_view type, std::string_view fields);
-  // Writes the trailer and closes. Returns the error, or "".
-  std::string close(std::uint64_t dropped, std::uint64_t malformed, const nlohmann::json& ended);
+  // Writes the trailer and closes.
+  jbench::Status close(std::uint64_t dropped, std::uint64_t malformed, const nlohmann::json& ended);
 
   std::uint64_t records() const { return records_; }
   std::uint64_t refused() const { return refused_; }  // not written: past the bound

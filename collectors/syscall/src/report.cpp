@@ -286,8 +286,8 @@ ReportOutput write_report(const ReportInput& in, Observed& observed) {
   build_incarnations(in, observed, out);
   SummaryBuilder summary(out.incarnations, observed.thread_roles);
   EventWriter writer(in.events_path, in.max_output_bytes);
-  if (auto error = writer.open(in.header); !error.empty()) {
-    out.write_error = error;
+  if (const jbench::Status opened = writer.open(in.header); !opened) {
+    out.write_error = opened.error().message;
     return out;
   }
   // Full detail: a record per call, and the summary's totals of the other system calls
@@ -299,8 +299,9 @@ ReportOutput write_report(const ReportInput& in, Observed& observed) {
   out.over_bound = writer.overflowed();
   out.calls = summary.calls();
   out.summary = summary.to_json();
-  if (auto error = writer.close(observed.lost, observed.malformed, in.ended); !error.empty()) {
-    out.write_error = error;
+  if (const jbench::Status closed = writer.close(observed.lost, observed.malformed, in.ended);
+      !closed) {
+    out.write_error = closed.error().message;
   }
   return out;
 }

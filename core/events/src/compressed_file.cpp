@@ -25,16 +25,21 @@ CompressedFile::~CompressedFile() {
   ZSTD_freeCCtx(context(cctx_));
 }
 
-void CompressedFile::fail(const std::string& why) {
-  if (error_.empty()) error_ = "cannot write " + path_ + ": " + why;
+void CompressedFile::fail(const std::string& why, int sys_errno) {
+  if (!error_) error_ = Error{"cannot write " + path_ + ": " + why, sys_errno};
 }
 
-std::string CompressedFile::open(const std::string& path) {
+Status CompressedFile::open(const std::string& path) {
   path_ = path;
   fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd_ < 0) return "cannot create " + path + ": " + std::strerror(errno);
+  if (fd_ < 0) {
+    const int e = errno;
+    return Error{"cannot create " + path + ": " + std::strerror(e), e};
+  }
   cctx_ = ZSTD_createCCtx();
-  if (cctx_ == nullptr) return "cannot create " + path + ": zstd has no memory for a stream";
+  if (cctx_ == nullptr) {
+    return Error{"cannot create " + path + ": zstd has no memory for a stream", ENOMEM};
+  }
   ZSTD_CCtx_setParameter(context(cctx_), ZSTD_c_compressionLevel, kLevel);
   ZSTD_CCtx_setParameter(context(cctx_), ZSTD_c_checksumFlag, 1);
   buffer_.resize(ZSTD_CStreamOutSize());
@@ -46,7 +51,8 @@ bool CompressedFile::put(const char* data, std::size_t size) {
     const ssize_t n = ::write(fd_, data, size);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
-      fail(n < 0 ? std::strerror(errno) : "nothing written");
+      const int e = n < 0 ? errno : 0;
+      fail(n < 0 ? std::strerror(e) : "nothing written", e);
       return false;
     }
     data += n;
@@ -62,7 +68,7 @@ bool CompressedFile::drain(int mode) {
     const std::size_t left =
         ZSTD_compressStream2(context(cctx_), &out, &in, static_cast<ZSTD_EndDirective>(mode));
     if (ZSTD_isError(left)) {
-      fail(std::string("zstd: ") + ZSTD_getErrorName(left));
+      fail(std::string("zstd: ") + ZSTD_getErrorName(left), 0);
       return false;
     }
     if (out.pos > 0 && !put(buffer_.data(), out.pos)) return false;
@@ -74,7 +80,7 @@ bool CompressedFile::drain(int mode) {
 }
 
 bool CompressedFile::write(std::string_view bytes) {
-  if (fd_ < 0 || cctx_ == nullptr || !error_.empty()) return false;
+  if (fd_ < 0 || cctx_ == nullptr || error_) return false;
   pending_ = bytes;
   since_flush_ += bytes.size();
   const bool flush = since_flush_ >= kFlushBytes;
@@ -82,34 +88,44 @@ bool CompressedFile::write(std::string_view bytes) {
   return drain(flush ? ZSTD_e_flush : ZSTD_e_continue);
 }
 
-std::string CompressedFile::close() {
-  if (fd_ < 0) return error_.empty() ? "the file was never opened" : error_;
-  if (cctx_ != nullptr && error_.empty()) drain(ZSTD_e_end);
-  if (::close(fd_) != 0) fail(std::strerror(errno));
+Status CompressedFile::close() {
+  if (fd_ < 0) return error_ ? *error_ : Error{"the file was never opened"};
+  if (cctx_ != nullptr && !error_) drain(ZSTD_e_end);
+  if (::close(fd_) != 0) {
+    const int e = errno;
+    fail(std::strerror(e), e);
+  }
   fd_ = -1;
-  return error_;
+  if (error_) return *error_;
+  return {};
 }
 
-std::string compress_file(const std::string& from, const std::string& to) {
+Status compress_file(const std::string& from, const std::string& to) {
   const int in = ::open(from.c_str(), O_RDONLY | O_CLOEXEC);
-  if (in < 0) return "cannot open " + from + ": " + std::strerror(errno);
+  if (in < 0) {
+    const int e = errno;
+    return Error{"cannot open " + from + ": " + std::strerror(e), e};
+  }
   CompressedFile out;
-  std::string error = out.open(to);
-  const bool created = error.empty();  // never remove a file this call did not make
+  Status status = out.open(to);
+  const bool created = status.ok();  // never remove a file this call did not make
   std::vector<char> buffer(1 << 20);
-  while (error.empty()) {
+  while (status) {
     const ssize_t got = ::read(in, buffer.data(), buffer.size());
     if (got < 0 && errno == EINTR) continue;
-    if (got < 0) error = "cannot read " + from + ": " + std::strerror(errno);
+    if (got < 0) {
+      const int e = errno;
+      status = Error{"cannot read " + from + ": " + std::strerror(e), e};
+    }
     if (got <= 0) break;
     if (!out.write(std::string_view(buffer.data(), static_cast<std::size_t>(got)))) break;
   }
   ::close(in);
-  if (!created) return error;
-  const std::string closed = out.close();
-  if (error.empty()) error = closed;
-  if (!error.empty()) ::unlink(to.c_str());
-  return error;
+  if (!created) return status;
+  const Status closed = out.close();
+  if (status) status = closed;
+  if (!status) ::unlink(to.c_str());
+  return status;
 }
 
 std::string keep_compressed(const std::string& dir, const std::string& file) {
@@ -117,7 +133,7 @@ std::string keep_compressed(const std::string& dir, const std::string& file) {
   const std::string compressed = file + kCompressedSuffix;
   struct stat st {};
   if (::lstat(plain.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return file;
-  if (!compress_file(plain, dir + "/" + compressed).empty()) return file;
+  if (!compress_file(plain, dir + "/" + compressed)) return file;
   ::unlink(plain.c_str());
   return compressed;
 }

@@ -8,16 +8,19 @@
 // altered after it was written fails to read instead of giving other lines.
 //
 //   CompressedFile f;
-//   if (auto e = f.open(path); !e.empty()) ...   // e: "cannot create ...: File exists"
-//   f.write(line); ...                           // false once a write has failed
-//   if (auto e = f.close(); !e.empty()) ...
+//   if (Status s = f.open(path); !s) ...   // "cannot create ...: File exists", EEXIST
+//   f.write(line); ...                     // false once a write has failed
+//   if (Status s = f.close(); !s) ...
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "jbench/common/result.h"
 
 namespace jbench::events {
 
@@ -33,17 +36,17 @@ class CompressedFile {
   CompressedFile(const CompressedFile&) = delete;
   CompressedFile& operator=(const CompressedFile&) = delete;
 
-  // Creates the file (never replacing one: a run writes each file once). The error, or "".
-  std::string open(const std::string& path);
+  // Creates the file (never replacing one: a run writes each file once).
+  Status open(const std::string& path);
   // Compresses `bytes` into the file. False once anything failed (then `close` says what).
   bool write(std::string_view bytes);
-  // Ends the frame, flushes and closes. The first error met since `open`, or "".
-  std::string close();
+  // Ends the frame, flushes and closes: the first error met since `open`, if any.
+  Status close();
 
  private:
   bool drain(int mode);  // compresses what is pending with ZSTD_e_continue/flush/end
   bool put(const char* data, std::size_t size);
-  void fail(const std::string& why);
+  void fail(const std::string& why, int sys_errno);
 
   std::string path_;
   int fd_ = -1;
@@ -51,12 +54,12 @@ class CompressedFile {
   std::vector<char> buffer_;
   std::string_view pending_;
   std::uint64_t since_flush_ = 0;
-  std::string error_;
+  std::optional<Error> error_;
 };
 
 // Writes `to` (a new file) as the compressed copy of the plain file `from`, which it leaves in
-// place; the error, or "". A copy that failed is removed, so `from` stays the one record.
-std::string compress_file(const std::string& from, const std::string& to);
+// place. A copy that failed is removed, so `from` stays the one record.
+Status compress_file(const std::string& from, const std::string& to);
 
 // Replaces the plain file `dir`/`file` by its compressed copy and gives the name now kept
 // (`file` + kCompressedSuffix). A file that is not there, or cannot be compressed, stays as it was
