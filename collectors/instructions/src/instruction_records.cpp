@@ -37,10 +37,10 @@ void describe_instruction_entry(CollectorEntry& e, const std::string& backend,
   e.extra["version"] = version;
 }
 
-std::string write_instruction_records(const RunContext& context, const std::string& backend,
-                                      const std::string& backend_version,
-                                      const nlohmann::json& units,
-                                      const std::vector<nlohmann::json>& records) {
+jbench::Status write_instruction_records(const RunContext& context, const std::string& backend,
+                                         const std::string& backend_version,
+                                         const nlohmann::json& units,
+                                         const std::vector<nlohmann::json>& records) {
   using Json = nlohmann::json;
   std::ofstream out(context.run_dir + "/" + kInstructionsFile);
   out << Json{{"kind", "header"},
@@ -69,7 +69,8 @@ std::string write_instruction_records(const RunContext& context, const std::stri
              .dump()
       << '\n';
   out.close();
-  return out ? std::string() : fmt::format("cannot write {}", kInstructionsFile);
+  if (!out) return jbench::Error{fmt::format("cannot write {}", kInstructionsFile)};
+  return {};
 }
 
 }  // namespace jbench::collectors

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "jbench/collectors/api/collector.h"
+#include "jbench/common/result.h"
 
 namespace jbench::collectors {
 
@@ -24,10 +25,10 @@ void describe_instruction_entry(CollectorEntry& e, const std::string& backend,
                                 std::uint64_t attached_ns, const std::string& choice,
                                 const std::string& version);
 
-// Writes the file; an error message, or empty when it was written whole.
-std::string write_instruction_records(const RunContext& context, const std::string& backend,
-                                      const std::string& backend_version,
-                                      const nlohmann::json& units,
-                                      const std::vector<nlohmann::json>& records);
+// Writes the file whole, or says it could not.
+jbench::Status write_instruction_records(const RunContext& context, const std::string& backend,
+                                         const std::string& backend_version,
+                                         const nlohmann::json& units,
+                                         const std::vector<nlohmann::json>& records);
 
 }  // namespace jbench::collectors

@@ -124,14 +124,16 @@ class CallgrindCollector final : public Collector {
     e.extra["callgrind_files"] = kept;
     e.records = records.size();
     e.ended = Ended::exit(0);
-    if (auto problem = write_records(records); !problem.empty()) e.fail(problem);
+    if (const jbench::Status written = write_records(records); !written) {
+      e.fail(written.error().message);
+    }
     e.raw = {kInstructionsFile};
     collectors::finish(e, workers_.size());  // the one status rule (api/status.h)
     return {e};
   }
 
  private:
-  std::string write_records(const std::vector<Json>& records) const {
+  jbench::Status write_records(const std::vector<Json>& records) const {
     return write_instruction_records(
         context_, "callgrind", version_,
         {{"t_ns", "ns"}, {"instructions", "count"}, {"allocations", "calls"}}, records);

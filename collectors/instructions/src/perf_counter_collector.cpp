@@ -98,10 +98,10 @@ class PerfCounterCollector final : public Collector {
     for (std::size_t i = 0; i < workers_.size(); ++i) add_records(i, records);
     e.records = records.size();
     e.ended = Ended::exit(0);
-    if (auto problem = write_instruction_records(
+    if (const jbench::Status written = write_instruction_records(
             context_, "perf", version, {{"t_ns", "ns"}, {"instructions", "count"}}, records);
-        !problem.empty()) {
-      e.fail(problem);
+        !written) {
+      e.fail(written.error().message);
     }
     e.raw = {kInstructionsFile};
     collectors::finish(e, workers_.size());  // the one status rule (api/status.h)
