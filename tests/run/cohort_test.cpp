@@ -20,9 +20,9 @@ TEST(CohortRefusal, a_worker_that_ended_is_gone_before_it_was_admitted) {
   int status = 0;
   ASSERT_EQ(waitpid(child, &status, 0), child);  // reaped: its pid names no process now
   Cohort cohort("boot");
-  const auto refused = cohort.admit_spawned(0, child);
-  ASSERT_TRUE(refused.has_value());
-  EXPECT_EQ(*refused,
+  const Status refused = cohort.admit_spawned(0, child);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().message,
             "worker 0 (pid " + std::to_string(child) + ") is gone before it was admitted");
   EXPECT_TRUE(cohort.members().empty());
 }

@@ -94,17 +94,18 @@ TEST(CellTable, a_summary_read_back_gives_its_figures_and_an_odd_field_is_named)
 }
 
 TEST(LaneMix, a_run_as_a_whole_must_do_what_its_lane_says) {
-  EXPECT_FALSE(lane_mix_problem("mixed", 3, 1));
-  EXPECT_TRUE(lane_mix_problem("mixed", 3, 0));
-  EXPECT_TRUE(lane_mix_problem("mixed", 0, 3));
-  EXPECT_FALSE(lane_mix_problem("writer", 0, 5));
-  EXPECT_TRUE(lane_mix_problem("writer", 0, 0));  // every writer starved: nothing was measured
-  EXPECT_TRUE(lane_mix_problem("writer", 1, 5));
-  EXPECT_FALSE(lane_mix_problem("reader", 5, 0));
-  EXPECT_TRUE(lane_mix_problem("reader", 5, 1));
-  const auto why = lane_mix_problem("mixed", 7, 0);
-  ASSERT_TRUE(why);
-  EXPECT_EQ(why->rfind("lane_violation: lane mixed: no worker wrote", 0), 0u) << *why;
+  EXPECT_TRUE(check_lane_mix("mixed", 3, 1).ok());
+  EXPECT_FALSE(check_lane_mix("mixed", 3, 0).ok());
+  EXPECT_FALSE(check_lane_mix("mixed", 0, 3).ok());
+  EXPECT_TRUE(check_lane_mix("writer", 0, 5).ok());
+  EXPECT_FALSE(check_lane_mix("writer", 0, 0).ok());  // every writer starved: nothing measured
+  EXPECT_FALSE(check_lane_mix("writer", 1, 5).ok());
+  EXPECT_TRUE(check_lane_mix("reader", 5, 0).ok());
+  EXPECT_FALSE(check_lane_mix("reader", 5, 1).ok());
+  const Status why = check_lane_mix("mixed", 7, 0);
+  ASSERT_FALSE(why.ok());
+  EXPECT_EQ(why.error().message.rfind("lane_violation: lane mixed: no worker wrote", 0), 0u)
+      << why.error().message;
 }
 
 TEST(JainIndex, is_one_for_equal_shares_and_one_over_n_for_one_worker_doing_everything) {

@@ -12,24 +12,29 @@ bool allowed(char c) {
          c == '_' || c == '-';
 }
 
+Error not_plain(std::string why) { return Error{std::move(why), 0, ErrorKind::input}; }
+
 }  // namespace
 
-std::optional<std::string> plain_file_name_problem(std::string_view name) {
+Status check_plain_file_name(std::string_view name) {
   static_assert(kMaxPlainFileNameBytes == 100, "kRule quotes the limit");
-  if (name.empty()) return fmt::format("is empty; {}", kRule);
+  if (name.empty()) return not_plain(fmt::format("is empty; {}", kRule));
   if (name.size() > kMaxPlainFileNameBytes) {
-    return fmt::format("is {} characters long; {}", name.size(), kRule);
+    return not_plain(fmt::format("is {} characters long; {}", name.size(), kRule));
   }
-  if (name == "." || name == "..") return fmt::format("'{}' names a directory; {}", name, kRule);
+  if (name == "." || name == "..") {
+    return not_plain(fmt::format("'{}' names a directory; {}", name, kRule));
+  }
   for (const char c : name) {
-    if (c == '/') return fmt::format("'{}' contains '/'; {}", name, kRule);
+    if (c == '/') return not_plain(fmt::format("'{}' contains '/'; {}", name, kRule));
     if (!allowed(c)) {
       // The byte as a number, and not the name: it may be a control byte or half of a UTF-8
       // sequence, which would garble the message it is quoted in.
-      return fmt::format("contains the byte 0x{:02x}; {}", static_cast<unsigned char>(c), kRule);
+      return not_plain(
+          fmt::format("contains the byte 0x{:02x}; {}", static_cast<unsigned char>(c), kRule));
     }
   }
-  return std::nullopt;
+  return {};
 }
 
 }  // namespace jbench

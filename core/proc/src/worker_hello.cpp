@@ -9,24 +9,24 @@ bool is_runtime_id(const nlohmann::json& v) {
          s != std::string(32, '0');
 }
 
-std::optional<std::string> check_worker_hello(const nlohmann::json& hello, pid_t spawned,
-                                              const std::string& who) {
+Status check_worker_hello(const nlohmann::json& hello, pid_t spawned, const std::string& who) {
+  const auto refused = [](std::string why) { return Error{std::move(why), 0, ErrorKind::input}; };
   if (!hello.is_object() || !hello.contains("protocol") || hello["protocol"] != 1) {
-    return who + " speaks protocol " +
-           (hello.is_object() && hello.contains("protocol") ? hello["protocol"].dump()
-                                                            : std::string("(none)")) +
-           ", this jbench speaks 1";
+    return refused(who + " speaks protocol " +
+                   (hello.is_object() && hello.contains("protocol") ? hello["protocol"].dump()
+                                                                    : std::string("(none)")) +
+                   ", this jbench speaks 1");
   }
   if (!hello.contains("pid") || !hello["pid"].is_number_integer() || hello["pid"] != spawned) {
-    return who + " says it is pid " +
-           (hello.contains("pid") ? hello["pid"].dump() : std::string("(none)")) + ", but pid " +
-           std::to_string(spawned) +
-           " was started; a wrapper that runs the worker as a child cannot be attributed";
+    return refused(who + " says it is pid " +
+                   (hello.contains("pid") ? hello["pid"].dump() : std::string("(none)")) +
+                   ", but pid " + std::to_string(spawned) +
+                   " was started; a wrapper that runs the worker as a child cannot be attributed");
   }
   if (!hello.contains("runtime_id") || !is_runtime_id(hello["runtime_id"])) {
-    return who + " sent no valid runtime_id (32 lowercase hex digits, not all 0)";
+    return refused(who + " sent no valid runtime_id (32 lowercase hex digits, not all 0)");
   }
-  return std::nullopt;
+  return {};
 }
 
 }  // namespace jbench::proc

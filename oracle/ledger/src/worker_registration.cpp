@@ -45,7 +45,9 @@ Result<RegisteredWorker> spawn_registered(const proc::SpawnSpec& spec, LedgerInc
   const auto hello = nlohmann::json::parse(worker.lines.front(), nullptr, false);
   worker.lines.erase(worker.lines.begin());
   const pid_t pid = worker.process->pid();
-  if (auto refused = proc::check_worker_hello(hello, pid, name)) return Error{*refused};
+  if (const Status proven = proc::check_worker_hello(hello, pid, name); !proven) {
+    return proven.error();
+  }
   // Read while the worker is blocked waiting for "go": it cannot have exited, so this is its
   // incarnation and not a later process that reused the pid.
   const auto stat = proc::read_proc_stat(pid);

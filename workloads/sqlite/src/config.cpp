@@ -138,8 +138,9 @@ void parse_plant_file(Checker& c, const json& p, WorkloadParams& params) {
   const json& f = p["plant_fsync_file"];
   if (!f.is_string()) {
     c.fail("params.plant_fsync_file", "must be a string, a plain file name");
-  } else if (auto why = plain_file_name_problem(f.get_ref<const std::string&>())) {
-    c.fail("params.plant_fsync_file", fmt::format("not a plain file name: {}", *why));
+  } else if (const Status plain = check_plain_file_name(f.get_ref<const std::string&>()); !plain) {
+    c.fail("params.plant_fsync_file",
+           fmt::format("not a plain file name: {}", plain.error().message));
   } else {
     params.plant_fsync_file = f.get<std::string>();
   }

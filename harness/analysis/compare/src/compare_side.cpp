@@ -63,24 +63,24 @@ bool judge_side(const std::string& dir, const BundleValidity& judged, CompareSid
 // The matrix that ran: the bundle's file with the settings the session replaced (a proposal's
 // side), which the manifest records, applied again so that two settings of one matrix are seen
 // as what they were. An error when they cannot be; none (and no matrix) when it does not parse.
-std::optional<std::string> read_side_matrix(const std::string& dir, const model::Manifest& manifest,
-                                            CompareSide& side) {
+Status read_side_matrix(const std::string& dir, const model::Manifest& manifest,
+                        CompareSide& side) {
   std::ifstream in(dir + "/matrix.yaml", std::ios::binary);
   std::stringstream text;
   text << in.rdbuf();
   LoadedMatrix loaded = parse_matrix(text.str(), "matrix.yaml");
-  if (!loaded.matrix) return std::nullopt;
+  if (!loaded.matrix) return {};
   if (loaded.matrix->workload.kind == kProcessKind) {
     const auto plan = read_json_object(dir + "/plan.json");
     const Status declared = plan ? declare_from_plan(*loaded.matrix, *plan) : plan.status();
-    if (!declared) return declared.error().message;
+    if (!declared) return declared;
   }
   if (const Status applied = apply_recorded_overrides(manifest.overrides, *loaded.matrix);
       !applied) {
-    return applied.error().message;
+    return applied;
   }
   side.matrix = std::move(loaded.matrix);
-  return std::nullopt;
+  return {};
 }
 
 // Every run's metrics, by cell, with the seed and measure window of each value.
@@ -129,7 +129,9 @@ CompareSide read_one_bundle(const std::string& dir) {
   side.host = manifest.host;
   side.started_utc = manifest.started_utc;
   side.jbench_revision = manifest.jbench_revision;
-  if (auto why = read_side_matrix(dir, manifest, side)) return unreadable(std::move(side), *why);
+  if (const Status matrix = read_side_matrix(dir, manifest, side); !matrix) {
+    return unreadable(std::move(side), matrix.error().message);
+  }
   side.workload_binaries = workload_binaries(dir);
   if (!runs.error.empty()) return unreadable(std::move(side), runs.error);
   add_run_metrics(runs, side);

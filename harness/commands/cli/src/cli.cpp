@@ -117,11 +117,11 @@ int run_commands(int argc, char** argv, const CommandsHere& here) {
   }
 
   // CLI11 would print help for `jbench rnu --help`, and exit 0: a misspelt word is an error first.
-  if (const std::string unknown =
-          unknown_words(app, std::vector<std::string>(argv + 1, argv + argc));
-      !unknown.empty()) {
+  if (const Status known = check_known_words(app, std::vector<std::string>(argv + 1, argv + argc));
+      !known) {
     std::cerr << fmt::format(
-        "jbench: error: {}\nRun 'jbench --help' or 'jbench <command> --help'.\n", unknown);
+        "jbench: error: {}\nRun 'jbench --help' or 'jbench <command> --help'.\n",
+        known.error().message);
     return kExitUsage;
   }
   try {

@@ -50,7 +50,8 @@ std::vector<std::string> nearest_names(const std::string& word,
   return out;
 }
 
-std::string unknown_words(CLI::App& app, const std::vector<std::string>& args) {
+Status check_known_words(CLI::App& app, const std::vector<std::string>& args) {
+  const auto unknown = [](std::string why) { return Error{std::move(why), 0, ErrorKind::input}; };
   CLI::App* command = nullptr;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -62,7 +63,8 @@ std::string unknown_words(CLI::App& app, const std::vector<std::string>& args) {
         commands.push_back(sub->get_name());
         if (sub->get_name() == a) command = sub;
       }
-      if (!command) return fmt::format("unknown command '{}'{}", a, suggestion(a, commands));
+      if (!command)
+        return unknown(fmt::format("unknown command '{}'{}", a, suggestion(a, commands)));
       continue;
     }
     if (!option) continue;
@@ -71,8 +73,8 @@ std::string unknown_words(CLI::App& app, const std::vector<std::string>& args) {
     const CLI::Option* o = owner.get_option_no_throw(name);
     if (!o) {
       const std::string where = command ? "'jbench " + command->get_name() + "'" : "jbench";
-      return fmt::format("unknown option '{}' for {}{}", name, where,
-                         suggestion(name, option_words(owner)));
+      return unknown(fmt::format("unknown option '{}' for {}{}", name, where,
+                                 suggestion(name, option_words(owner))));
     }
     // Its value, as a separate word, is not an option word even when it begins with '-'.
     if (a.find('=') == std::string::npos && o->get_expected_min() > 0) ++i;

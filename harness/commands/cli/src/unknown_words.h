@@ -9,11 +9,13 @@
 #include <string>
 #include <vector>
 
+#include "jbench/common/result.h"
+
 namespace jbench::cli {
 
-// "" when every command and option word is known; else the error's text, e.g.
+// Whether every command and option word is known; if not the error, e.g.
 // "unknown command 'rnu' (did you mean 'run'?)". `args` are argv[1..].
-std::string unknown_words(CLI::App& app, const std::vector<std::string>& args);
+Status check_known_words(CLI::App& app, const std::vector<std::string>& args);
 
 // The valid names within a small edit distance of `word` (or that begin with it), nearest first.
 std::vector<std::string> nearest_names(const std::string& word,

@@ -37,28 +37,30 @@ Error sys_error(const std::string& what, int err) {
   return Error{fmt::format("{}: {} (errno {})", what, errno_text(err), err), err};
 }
 
-std::string bundle_path_problem(std::string_view relative) {
-  if (relative.empty()) return "the path is empty";
-  if (relative.front() == '/') return "absolute paths are not allowed in a bundle";
+Status check_bundle_path(std::string_view relative) {
+  const auto refused = [](const char* why) { return Error{why, 0, ErrorKind::input}; };
+  if (relative.empty()) return refused("the path is empty");
+  if (relative.front() == '/') return refused("absolute paths are not allowed in a bundle");
   for (const char ch : relative) {
     const auto c = static_cast<unsigned char>(ch);
     if (c < 0x20 || c == 0x7f) {
-      return "control characters (newline, tab, NUL...) are not allowed in bundle paths";
+      return refused("control characters (newline, tab, NUL...) are not allowed in bundle paths");
     }
-    if (c == '\\') return "backslashes are not allowed in bundle paths (sha256sum escapes them)";
+    if (c == '\\')
+      return refused("backslashes are not allowed in bundle paths (sha256sum escapes them)");
   }
   std::size_t start = 0;
   while (start <= relative.size()) {
     const std::size_t slash = relative.find('/', start);
     const std::size_t end = slash == std::string_view::npos ? relative.size() : slash;
     const std::string_view part = relative.substr(start, end - start);
-    if (part.empty()) return "empty path component (a doubled or trailing '/')";
-    if (part == ".") return "'.' components are not allowed in bundle paths";
-    if (part == "..") return "'..' components are not allowed in bundle paths";
+    if (part.empty()) return refused("empty path component (a doubled or trailing '/')");
+    if (part == ".") return refused("'.' components are not allowed in bundle paths");
+    if (part == "..") return refused("'..' components are not allowed in bundle paths");
     if (slash == std::string_view::npos) break;
     start = slash + 1;
   }
-  return "";
+  return {};
 }
 
 std::vector<std::string> split_path(std::string_view relative) {

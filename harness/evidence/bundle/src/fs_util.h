@@ -58,12 +58,12 @@ Error errno_error(fmt::format_string<Args...> format, Args&&... args) {
   return sys_error(fmt::format(format, std::forward<Args>(args)...), err);
 }
 
-// Why `relative` may not name a file inside a bundle, or "" when it may. Refused: empty paths,
+// Whether `relative` may name a file inside a bundle, and if not why. Refused: empty paths,
 // absolute paths, empty, "." and ".." components, a trailing slash, and control characters
 // (sha256sum escapes newlines, so such names would not round-trip) and backslashes (likewise).
-std::string bundle_path_problem(std::string_view relative);
+Status check_bundle_path(std::string_view relative);
 
-// "a/b/c" -> {"a", "b", "c"}; call only on paths bundle_path_problem accepted.
+// "a/b/c" -> {"a", "b", "c"}; call only on paths check_bundle_path accepted.
 std::vector<std::string> split_path(std::string_view relative);
 
 // Opens the directory `components` below `dir_fd`, never following a symlink (a symlink where a

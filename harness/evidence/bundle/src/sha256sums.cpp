@@ -80,9 +80,9 @@ Listing parse_sums(const std::string& text, std::vector<SumsProblem>& problems) 
       continue;
     }
     const std::string path(line.substr(66));
-    if (auto problem = bundle_detail::bundle_path_problem(path); !problem.empty()) {
-      problems.push_back(
-          {"sums.unsafe_path", printable(path), fmt::format("line {}: {}", line_no, problem)});
+    if (const Status safe = bundle_detail::check_bundle_path(path); !safe) {
+      problems.push_back({"sums.unsafe_path", printable(path),
+                          fmt::format("line {}: {}", line_no, safe.error().message)});
       continue;
     }
     if (path == kSha256SumsName) {

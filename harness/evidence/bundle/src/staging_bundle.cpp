@@ -22,7 +22,7 @@
 namespace jbench {
 namespace {
 
-using bundle_detail::bundle_path_problem;
+using bundle_detail::check_bundle_path;
 using bundle_detail::errno_error;
 using bundle_detail::open_dir_beneath;
 using bundle_detail::open_file_beneath;
@@ -33,13 +33,16 @@ using bundle_detail::UniqueFd;
 constexpr std::array<Outcome, 3> kOutcomes = {Outcome::complete, Outcome::interrupted,
                                               Outcome::invalid};
 
-// Why `name` cannot be a bundle name, or "".
-std::string bundle_name_problem(const std::string& name) {
-  if (name.find('/') != std::string::npos) return "a bundle name is one path component (no '/')";
-  if (!name.empty() && name.front() == '.') {
-    return "a bundle name may not start with '.' (hidden names are reserved for staging)";
+// Whether `name` can be a bundle name, and if not why.
+Status check_bundle_name(const std::string& name) {
+  if (name.find('/') != std::string::npos) {
+    return Error{"a bundle name is one path component (no '/')", 0, ErrorKind::input};
   }
-  return bundle_path_problem(name);
+  if (!name.empty() && name.front() == '.') {
+    return Error{"a bundle name may not start with '.' (hidden names are reserved for staging)", 0,
+                 ErrorKind::input};
+  }
+  return check_bundle_path(name);
 }
 
 // Whether out_fd/<name> exists (as anything, a dangling symlink included); errno text on failure.
@@ -88,8 +91,9 @@ Result<Target> open_target(int root_fd, const std::string& root, bool finalized,
   if (finalized || root_fd < 0) {
     return Error{fmt::format("cannot {} '{}': the bundle is already finalized", verb, rel), 0};
   }
-  if (auto problem = bundle_path_problem(rel); !problem.empty()) {
-    return Error{fmt::format("refusing to {} '{}' in {}: {}", verb, rel, root, problem), 0};
+  if (const Status safe = check_bundle_path(rel); !safe) {
+    return Error{
+        fmt::format("refusing to {} '{}' in {}: {}", verb, rel, root, safe.error().message), 0};
   }
   if (!allow_reserved && rel == kSha256SumsName) {
     return Error{fmt::format("refusing to {} '{}' in {}: finalize() writes it", verb, rel, root),
@@ -125,8 +129,8 @@ std::string_view outcome_suffix(Outcome outcome) {
 
 Result<StagingBundle> StagingBundle::create(const std::string& out_dir, const std::string& name) {
   if (out_dir.empty()) return Error{"the output directory is empty", 0};
-  if (auto problem = bundle_name_problem(name); !problem.empty()) {
-    return Error{fmt::format("invalid bundle name '{}': {}", name, problem), 0};
+  if (const Status named = check_bundle_name(name); !named) {
+    return Error{fmt::format("invalid bundle name '{}': {}", name, named.error().message), 0};
   }
   std::error_code ec;
   std::filesystem::create_directories(out_dir, ec);
@@ -350,8 +354,9 @@ Result<StagedTree> staged_tree(int root_fd, const std::string& root) {
                                root, entry.relative, entry.other_type),
                    0};
     }
-    if (auto problem = bundle_path_problem(entry.relative); !problem.empty()) {
-      return Error{fmt::format("refusing to finalize {}: '{}': {}", root, entry.relative, problem),
+    if (const Status safe = check_bundle_path(entry.relative); !safe) {
+      return Error{fmt::format("refusing to finalize {}: '{}': {}", root, entry.relative,
+                               safe.error().message),
                    0};
     }
     if (entry.kind == bundle_detail::TreeEntry::Kind::directory) {

@@ -179,8 +179,9 @@ void main_session(Pass& p, const WorkerDeclaration* d, const std::string& db,
              if (!served) return fail(served.error().message);
              session = std::move((*served).session);
              hello = std::move((*served).hello);
-             const auto refused = proc::check_worker_hello(hello, session->pid(), "the worker");
-             return refused ? fail(*refused) : pass(fmt::format("pid {}", session->pid()));
+             const Status proven = proc::check_worker_hello(hello, session->pid(), "the worker");
+             return proven ? pass(fmt::format("pid {}", session->pid()))
+                           : fail(proven.error().message);
            }},
           {"ready",
            [&] {

@@ -25,14 +25,14 @@ nlohmann::json norec_finding(const oracle::NorecOutcome& o) {
 
 }  // namespace
 
-std::optional<std::string> fill_tables(oracle::Target& target, std::uint64_t seed) {
+Status fill_tables(oracle::Target& target, std::uint64_t seed) {
   oracle::Corpus fill = oracle::generate_stream({seed, kFillStatements});
   for (const oracle::Record& r : fill.records) {
     oracle::ResultSet res = r.prepared.empty() ? target.run(r.sql, r.params)
                                                : target.run_prepared(r.prepared, r.sql, r.params);
-    if (res.engine_failure) return *res.engine_failure;
+    if (res.engine_failure) return Error{*res.engine_failure};
   }
-  return std::nullopt;
+  return {};
 }
 
 nlohmann::json metamorphic_section(std::uint64_t cases, std::uint64_t seed, const Engines& e,
@@ -43,8 +43,8 @@ nlohmann::json metamorphic_section(std::uint64_t cases, std::uint64_t seed, cons
   }
   std::unique_ptr<oracle::Target> target = std::move(*started);
   // The tables the predicates read.
-  if (auto failure = fill_tables(*target, seed)) {
-    return {{"status", kFailed}, {"what", "the target did not answer: " + *failure}};
+  if (const Status filled = fill_tables(*target, seed); !filled) {
+    return {{"status", kFailed}, {"what", "the target did not answer: " + filled.error().message}};
   }
   std::size_t tlp_same = 0, norec_same = 0, tlp_bad = 0, norec_bad = 0;
   nlohmann::json findings = nlohmann::json::array();

@@ -63,8 +63,8 @@ nlohmann::json plans_section(std::uint64_t queries, std::uint64_t seed, const En
     return {{"status", kFailed}, {"what", "the target did not start: " + started.error().message}};
   }
   std::unique_ptr<oracle::Target> target = std::move(*started);
-  if (auto failure = fill_tables(*target, seed)) {
-    return {{"status", kFailed}, {"what", "the target did not answer: " + *failure}};
+  if (const Status filled = fill_tables(*target, seed); !filled) {
+    return {{"status", kFailed}, {"what", "the target did not answer: " + filled.error().message}};
   }
   oracle::PlanOptions options;
   options.should_stop = o.should_stop;

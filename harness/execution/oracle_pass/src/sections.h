@@ -52,9 +52,9 @@ nlohmann::json crash_state_section(const OracleCrashStateSpec& spec, std::uint64
 nlohmann::json not_exercised(const char* capability, bool waived, const std::string& what);
 
 // The generator's tables and first rows (a stream of kFillStatements), on `target` alone, for the
-// single-engine checks: what the target could not answer, if anything.
+// single-engine checks, or why the target could not answer them.
 inline constexpr std::size_t kFillStatements = 300;
-std::optional<std::string> fill_tables(oracle::Target& target, std::uint64_t seed);
+Status fill_tables(oracle::Target& target, std::uint64_t seed);
 
 // Plays `stream` on fresh engines; a first divergence is reduced and its script kept as
 // reductions/<name>.sql. The section's body: the run's counts and findings, the reduction.

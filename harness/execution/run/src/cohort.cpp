@@ -20,32 +20,34 @@ std::string unreadable_worker(std::size_t index, pid_t pid, std::string_view whe
   return fmt::format("worker {} (pid {}) is gone {}", index, pid, when);
 }
 
-std::optional<std::string> Cohort::register_worker(std::size_t index, pid_t spawned,
-                                                   const nlohmann::json& hello) {
-  if (auto refused = proc::check_worker_hello(hello, spawned, fmt::format("worker {}", index))) {
-    return refused;
+Status Cohort::register_worker(std::size_t index, pid_t spawned, const nlohmann::json& hello) {
+  if (Status proven = proc::check_worker_hello(hello, spawned, fmt::format("worker {}", index));
+      !proven) {
+    return proven;
   }
   const auto stat = proc::read_proc_stat(spawned);
-  if (!stat) return unreadable_worker(index, spawned, "before registration");
+  if (!stat) return Error{unreadable_worker(index, spawned, "before registration")};
   for (const auto& m : members_) {
     if (!m.runtime_id.empty() && m.runtime_id == hello["runtime_id"]) {
-      return fmt::format("worker {} reuses the runtime_id of worker {}", index, *m.worker);
+      return Error{fmt::format("worker {} reuses the runtime_id of worker {}", index, *m.worker), 0,
+                   ErrorKind::input};
     }
   }
   for (auto& m : members_) {
     if (m.worker != index) continue;
     if (m.pid != spawned || m.start_time_ticks != stat->start_time_ticks) {
-      return fmt::format("worker {} (pid {}) is not the process admitted before its exec", index,
-                         spawned);
+      return Error{fmt::format("worker {} (pid {}) is not the process admitted before its exec",
+                               index, spawned),
+                   0, ErrorKind::input};
     }
     m.runtime_id = hello["runtime_id"].get<std::string>();
     m.comm = stat->comm;  // the program's, now that it runs
-    return std::nullopt;
+    return {};
   }
   // Not admitted before (a spawner that does not hold before exec): registered now.
   members_.push_back(worker_member(index, *stat));
   members_.back().runtime_id = hello["runtime_id"].get<std::string>();
-  return std::nullopt;
+  return {};
 }
 
 CohortMember Cohort::worker_member(std::size_t index, const proc::ProcStat& stat) const {
@@ -60,11 +62,11 @@ CohortMember Cohort::worker_member(std::size_t index, const proc::ProcStat& stat
   return member;
 }
 
-std::optional<std::string> Cohort::admit_spawned(std::size_t index, pid_t spawned) {
+Status Cohort::admit_spawned(std::size_t index, pid_t spawned) {
   const auto stat = proc::read_proc_stat(spawned);
-  if (!stat) return unreadable_worker(index, spawned, "before it was admitted");
+  if (!stat) return Error{unreadable_worker(index, spawned, "before it was admitted")};
   members_.push_back(worker_member(index, *stat));
-  return std::nullopt;
+  return {};
 }
 
 std::size_t Cohort::scan_group(const std::vector<proc::ProcStat>& in_group) {

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "jbench/common/result.h"
 #include "jbench/proc/proc_stat.h"
 
 namespace jbench::run {
@@ -42,13 +43,12 @@ class Cohort {
   // Returns the reason on refusal.
   // A worker admitted before (admit_spawned) is confirmed: the same incarnation, now with its
   // runtime id and its program's name.
-  std::optional<std::string> register_worker(std::size_t index, pid_t spawned,
-                                             const nlohmann::json& hello);
+  Status register_worker(std::size_t index, pid_t spawned, const nlohmann::json& hello);
 
   // Admits worker `index`, spawned held before exec, by its pid and start time, so collectors
   // attach to it before its first instruction; its hello then confirms it. Returns the reason on
   // refusal (it is gone).
-  std::optional<std::string> admit_spawned(std::size_t index, pid_t spawned);
+  Status admit_spawned(std::size_t index, pid_t spawned);
 
   // Every process of the run's process group (as listed from /proc) that is not yet a member
   // joins as forked. Returns how many joined.

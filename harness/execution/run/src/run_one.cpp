@@ -267,8 +267,8 @@ bool RunExecution::spawn_workers(std::uint32_t count) {
 // startup budget (`startup_deadline`) starts once the collectors are attached.
 bool RunExecution::admit_attach_release(std::uint64_t& startup_deadline) {
   for (auto& w : workers_) {
-    if (auto refusal = cohort_.admit_spawned(w.index, w.process->pid())) {
-      fail({WaitResult::failed, w.index, *refusal});
+    if (const Status admitted = cohort_.admit_spawned(w.index, w.process->pid()); !admitted) {
+      fail({WaitResult::failed, w.index, admitted.error().message});
       return false;
     }
   }
@@ -301,12 +301,14 @@ bool RunExecution::register_workers(const std::string& db, std::uint64_t startup
   if (!step("hello", startup_deadline, hello_)) return false;
   startup_steps_["hello_ns"] = ns_string(clock_.now_ns());
   for (auto& w : workers_) {
-    if (auto refusal = cohort_.register_worker(w.index, w.process->pid(), hello_[w.index])) {
+    if (const Status registered =
+            cohort_.register_worker(w.index, w.process->pid(), hello_[w.index]);
+        !registered) {
       // Neither the refused hello nor those after it, never registered, are the sessions':
       // run.json takes no time from them (the validator, reading the transcript, ends a session
       // at a hello that breaks the protocol).
       for (std::size_t i = w.index; i < hello_.size(); ++i) hello_[i] = nullptr;
-      fail({WaitResult::failed, w.index, *refusal});
+      fail({WaitResult::failed, w.index, registered.error().message});
       return false;
     }
   }
@@ -487,9 +489,10 @@ void RunExecution::check_results() {
     }
   }
   // Single workers may starve or, in the mixed lane, draw one kind only.
-  if (auto why = lane_mix_problem(lane_label(), measured_count("reads"), measured_count("writes"));
-      why && !status_) {
-    fail({WaitResult::failed, 0, *why});
+  if (const Status mix =
+          check_lane_mix(lane_label(), measured_count("reads"), measured_count("writes"));
+      !mix && !status_) {
+    fail({WaitResult::failed, 0, mix.error().message});
   }
 }
 

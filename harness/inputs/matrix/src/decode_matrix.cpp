@@ -242,8 +242,8 @@ std::optional<ParamValue> decode_param_value(Context& ctx, const yaml::Node& n,
       break;
     case ParamSpec::Type::file_name:
       if (auto v = ctx.string(n, path)) {
-        if (auto why = plain_file_name_problem(*v)) {
-          ctx.error(n, path, fmt::format("not a plain file name: {}", *why));
+        if (const Status plain = check_plain_file_name(*v); !plain) {
+          ctx.error(n, path, fmt::format("not a plain file name: {}", plain.error().message));
         } else {
           return *v;
         }

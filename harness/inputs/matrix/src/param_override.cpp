@@ -41,8 +41,8 @@ Result<ParamValue> param_value_from_text(const ParamSpec& spec, std::string_view
       return refused(fmt::format("unknown value '{}'; expected one of {}", text,
                                  fmt::join(spec.choices, ", ")));
     case ParamSpec::Type::file_name:
-      if (auto bad = plain_file_name_problem(text)) {
-        return refused(fmt::format("not a plain file name: {}", *bad));
+      if (const Status plain = check_plain_file_name(text); !plain) {
+        return refused(fmt::format("not a plain file name: {}", plain.error().message));
       }
       return ParamValue{std::string(text)};
   }

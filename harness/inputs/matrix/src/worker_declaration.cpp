@@ -95,7 +95,7 @@ Status read_default(const Json& p, const std::string& at, ParamSpec& spec) {
       spec.default_value = v.get<std::string>();
       break;
     case ParamSpec::Type::file_name:
-      if (!v.is_string() || plain_file_name_problem(v.get<std::string>())) {
+      if (!v.is_string() || !check_plain_file_name(v.get<std::string>())) {
         return wrong(at + ".default: a plain file name");
       }
       spec.default_value = v.get<std::string>();

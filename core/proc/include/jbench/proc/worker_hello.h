@@ -4,20 +4,20 @@
 // runtime id. The cohort runner (harness/execution/run) and the ledger storms (oracle/ledger) both
 // register through this check.
 //
-//   if (auto refused = check_worker_hello(hello, child->pid(), "worker 2")) fail(*refused);
+//   if (Status s = check_worker_hello(hello, child->pid(), "worker 2"); !s) fail(s.error());
 #pragma once
 
 #include <sys/types.h>
 
 #include <nlohmann/json.hpp>
-#include <optional>
 #include <string>
+
+#include "jbench/common/result.h"
 
 namespace jbench::proc {
 
-// nullopt when the hello proves all three; else why not, naming `who`.
-std::optional<std::string> check_worker_hello(const nlohmann::json& hello, pid_t spawned,
-                                              const std::string& who);
+// Whether the hello proves all three; if not why not, naming `who` (an input error).
+Status check_worker_hello(const nlohmann::json& hello, pid_t spawned, const std::string& who);
 
 // 32 lowercase hex digits, not all zero.
 bool is_runtime_id(const nlohmann::json& value);

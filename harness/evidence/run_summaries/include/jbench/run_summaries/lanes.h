@@ -3,7 +3,7 @@
 // Single workers are held to less (workloads/*: a worker only never does what its lane forbids),
 // because a mixed worker's short window may hold one kind, and a starved worker holds none.
 //
-//   if (auto why = lane_mix_problem("mixed", reads, writes)) fail(*why);
+//   if (Status s = check_lane_mix("mixed", reads, writes); !s) fail(s.error().message);
 #pragma once
 
 #include <cstdint>
@@ -25,7 +25,6 @@ LaneRule lane_rule(std::string_view lane);
 
 // Why `reads` and `writes`, summed over a run's workers, break its lane's rule; nullopt if they
 // keep it. The sentence starts with "lane_violation".
-std::optional<std::string> lane_mix_problem(std::string_view lane, std::uint64_t reads,
-                                            std::uint64_t writes);
+Status check_lane_mix(std::string_view lane, std::uint64_t reads, std::uint64_t writes);
 
 }  // namespace jbench
