@@ -13,6 +13,12 @@
 namespace jbench::overhead_report {
 namespace {
 
+// Why the bundle's runs could not be read; empty when they could.
+std::string read_error(const std::string& dir) {
+  const JudgedRuns judged = read_bundle_runs(dir);
+  return judged.read ? "" : judged.read.error().message;
+}
+
 TEST(BundleRuns, runs_that_never_ran_read_as_absent_and_an_odd_figure_is_named) {
   test::TempDir dir;
   const std::string runs = R"({"status":"interrupted","runs":[
@@ -27,8 +33,9 @@ TEST(BundleRuns, runs_that_never_ran_read_as_absent_and_an_odd_figure_is_named) 
   dir.write(
       "runs/w1.a.baseline.r1/run.json",
       R"({"id":"w1.a.baseline.r1","status":"interrupted","values":{"workers":"1","trace":"baseline"}})");
-  const BundleRuns r = read_bundle_runs(dir.path());
-  ASSERT_TRUE(r.error.empty()) << r.error;
+  const JudgedRuns judged = read_bundle_runs(dir.path());
+  ASSERT_TRUE(judged.read) << judged.read.error().message;
+  const BundleRuns& r = *judged.read;
   ASSERT_TRUE(r.manifest);
   EXPECT_EQ(r.manifest->status, "interrupted");
   ASSERT_EQ(r.runs.size(), 2u);  // the run that never ran is not a run
@@ -41,16 +48,16 @@ TEST(BundleRuns, runs_that_never_ran_read_as_absent_and_an_odd_figure_is_named) 
   edited.replace(edited.rfind("\"block\":0"), 9, "\"block\":\"x\"");
   dir.write("manifest.json", edited);
   EXPECT_EQ(
-      read_bundle_runs(dir.path()).error,
+      read_error(dir.path()),
       dir.path() + "/manifest.json /runs/2/block: expected a non-negative integer, found \"x\"");
 }
 
 TEST(BundleRuns, a_manifest_without_runs_is_an_error_not_a_crash) {
   test::TempDir dir;
   dir.write("manifest.json", R"({"status":"complete","runs":[1]})");
-  EXPECT_FALSE(read_bundle_runs(dir.path()).error.empty());
+  EXPECT_NE(read_error(dir.path()), "");
   dir.write("manifest.json", R"({"status":"complete"})");
-  EXPECT_FALSE(read_bundle_runs(dir.path()).error.empty());
+  EXPECT_NE(read_error(dir.path()), "");
 }
 
 }  // namespace
@@ -77,8 +84,9 @@ TEST(CellOrder, points_in_the_plans_order_then_the_rest_naturally) {
   }
   dir.write("plan.json", R"({"cells":[{"id":"w1.below.baseline"},{"id":"w1.below.light"},
     {"id":"w1.above.baseline"},{"id":"w1.above.full"}]})");
-  const BundleRuns r = read_bundle_runs(dir.path());
-  ASSERT_TRUE(r.error.empty()) << r.error;
+  const JudgedRuns judged = read_bundle_runs(dir.path());
+  ASSERT_TRUE(judged.read) << judged.read.error().message;
+  const BundleRuns& r = *judged.read;
   EXPECT_EQ(r.runs[0].plan_rank, std::optional<std::size_t>(3));
   EXPECT_EQ(r.runs[1].plan_rank, std::nullopt);
   EXPECT_EQ(ordered_points(r.runs),
@@ -92,7 +100,9 @@ TEST(CellOrder, points_in_the_plans_order_then_the_rest_naturally) {
                                              "w10.x.light"}));
   // Without a plan, natural order.
   std::filesystem::remove(dir.path() + "/plan.json");
-  EXPECT_EQ(ordered_points(read_bundle_runs(dir.path()).runs),
+  const JudgedRuns planless = read_bundle_runs(dir.path());
+  ASSERT_TRUE(planless.read) << planless.read.error().message;
+  EXPECT_EQ(ordered_points(planless.read->runs),
             (std::vector<std::string>{"w1.above", "w1.below", "w2.x", "w10.x"}));
 }
 
@@ -114,8 +124,9 @@ TEST(BundleRuns, values_follow_the_plans_axis_order) {
                 "values":{"connection":"cold","extra":"x","trace":"light","workers":"1"}})");
   dir.write("plan.json", R"({"cells":[],"axes":[{"axis":"workers"},{"axis":"connection"},
     {"axis":"trace"}]})");
-  const BundleRuns r = read_bundle_runs(dir.path());
-  ASSERT_TRUE(r.error.empty()) << r.error;
+  const JudgedRuns judged = read_bundle_runs(dir.path());
+  ASSERT_TRUE(judged.read) << judged.read.error().message;
+  const BundleRuns& r = *judged.read;
   ASSERT_EQ(r.runs.size(), 1u);
   using Values = std::vector<std::pair<std::string, std::string>>;
   EXPECT_EQ(r.runs[0].values, (Values{{"workers", "1"}, {"connection", "cold"}, {"extra", "x"}}));

@@ -77,12 +77,12 @@ IncarnationRow incarnation_row(const RunAccount& a, const Incarnation& inc) {
 
 }  // namespace
 
-AttributionReport analyse(const BundleAccounts& bundle) {
+AttributionReport analyse(const BundleAccounts& bundle, const BundleValidity& validity) {
   AttributionReport r;
   r.bundle = bundle.name;
   r.bundle_status = bundle.status;
-  r.valid = bundle.valid;
-  r.invalid_because = bundle.invalid_because;
+  r.valid = validity.valid;
+  r.invalid_because = validity.reasons;
   r.overhead = overhead_report::compute_overhead(bundle.runs);
   r.counted = bundle.counted;
   r.project_counters = bundle.project_counters;

@@ -122,10 +122,11 @@ CompareSide unreadable(CompareSide side, std::string error) {
 CompareSide read_one_bundle(const std::string& dir) {
   CompareSide side;
   side.dir = dir;
-  overhead_report::BundleRuns runs = overhead_report::read_bundle_runs(dir);  // judged meanwhile
+  const overhead_report::JudgedRuns runs =
+      overhead_report::read_bundle_runs(dir);  // judged meanwhile
   if (!judge_side(dir, runs.judgement.get(), side)) return side;
-  if (!runs.manifest) return unreadable(std::move(side), runs.error);
-  const model::Manifest& manifest = *runs.manifest;
+  if (!runs.read) return unreadable(std::move(side), runs.read.error().message);
+  const model::Manifest& manifest = *runs.read->manifest;
   side.host = manifest.host;
   side.started_utc = manifest.started_utc;
   side.jbench_revision = manifest.jbench_revision;
@@ -133,8 +134,7 @@ CompareSide read_one_bundle(const std::string& dir) {
     return unreadable(std::move(side), matrix.error().message);
   }
   side.workload_binaries = workload_binaries(dir);
-  if (!runs.error.empty()) return unreadable(std::move(side), runs.error);
-  add_run_metrics(runs, side);
+  add_run_metrics(*runs.read, side);
   return side;
 }
 

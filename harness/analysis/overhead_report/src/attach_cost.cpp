@@ -19,11 +19,11 @@ std::string AttachCost::source() const {
 }
 
 std::optional<AttachCost> attach_cost(const std::string& bundle_dir) {
-  const BundleRuns read = read_bundle_runs(bundle_dir, Summaries::skipped);
+  const JudgedRuns bundle = read_bundle_runs(bundle_dir, Summaries::skipped);
   // A plan is estimated from evidence only: not from a bundle that fails its checksums.
-  if (!read.error.empty() || !read.judgement.get().valid) return std::nullopt;
+  if (!bundle.read || !bundle.judgement.get().valid) return std::nullopt;
   std::vector<double> ns;
-  for (const RunFacts& r : read.runs) {
+  for (const RunFacts& r : bundle.read->runs) {
     if ((r.trace == TraceMode::light || r.trace == TraceMode::full) && r.tracer_attach_ns) {
       ns.push_back(static_cast<double>(*r.tracer_attach_ns));
     }

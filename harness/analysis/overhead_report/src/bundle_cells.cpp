@@ -10,9 +10,9 @@ namespace jbench::overhead_report {
 namespace {
 
 // The cells' lines, or why an ok run's summary could not be read.
-std::string cell_lines(const BundleRuns& runs, std::vector<CellLine>& out) {
+Result<std::vector<CellLine>> cell_lines(const std::vector<RunFacts>& runs) {
   std::map<std::pair<std::string, std::string>, CellLine> lines;  // (point, trace) -> its line
-  for (const RunFacts& r : runs.runs) {
+  for (const RunFacts& r : runs) {
     CellLine& line = lines[{r.cell, r.trace_name()}];
     line.cell = r.cell + "." + r.trace_name();
     line.point = r.cell;
@@ -20,23 +20,22 @@ std::string cell_lines(const BundleRuns& runs, std::vector<CellLine>& out) {
     line.counted = r.trace == TraceMode::counted;
     RunFigures figures;
     if (r.status == RunStatus::ok) {
-      if (!r.summary) return r.summary_error;  // an ok run keeps its summary
+      if (!r.summary) return Error{r.summary_error, 0, ErrorKind::input};  // an ok run keeps it
       figures = figures_of(*r.summary);
     }
     line.add_run(r.status == RunStatus::ok, figures);
   }
-  for (const auto& cell : ordered_cells(runs.runs)) out.push_back(std::move(lines[cell]));
-  return "";
+  std::vector<CellLine> out;
+  for (const auto& cell : ordered_cells(runs)) out.push_back(std::move(lines[cell]));
+  return out;
 }
 
 }  // namespace
 
 BundleCells read_bundle_cells(const std::string& dir) {
-  BundleCells out;
-  const BundleRuns runs = read_bundle_runs(dir);
-  out.error = runs.error.empty() ? cell_lines(runs, out.lines) : runs.error;
-  out.validity = runs.judgement.get();
-  return out;
+  const JudgedRuns runs = read_bundle_runs(dir);
+  if (!runs.read) return {runs.judgement.get(), runs.read.error()};
+  return {runs.judgement.get(), cell_lines(runs.read->runs)};
 }
 
 }  // namespace jbench::overhead_report

@@ -106,32 +106,15 @@ RunFacts facts_of(const model::ManifestRun& entry, RunDocument run, const PlanOr
   return r;
 }
 
-}  // namespace
-
-std::set<std::string> clean_collectors(const RunDocument& run) {
-  std::set<std::string> out;
-  for (const auto& c : run.collectors) {
-    if (c.status == collectors::Status::ok && c.dropped == 0u) out.insert(c.name);
-  }
-  return out;
-}
-
-BundleRuns read_bundle_runs(const std::string& dir, Summaries summaries) {
-  const BundleReader bundle(dir);
-  BundleRuns out(bundle.judgement());
-  if (!bundle.manifest()) {
-    out.error = bundle.manifest().error().message;
-    return out;
-  }
+// The manifest's runs that ran, each with its summary when it is ok and summaries are read.
+Result<BundleRuns> runs_of(const BundleReader& bundle, Summaries summaries) {
+  BundleRuns out;
   out.manifest = std::make_shared<const model::Manifest>(*bundle.manifest());
   const PlanOrder plan = plan_order(bundle);
-  for (const auto& entry : bundle.manifest()->runs) {
+  for (const auto& entry : out.manifest->runs) {
     if (entry.status == RunStatus::not_run) continue;  // its figures are null: it never ran
     auto run = bundle.run(entry.id);
-    if (!run) {
-      out.error = run.error().message;
-      return out;
-    }
+    if (!run) return run.error();
     out.runs.push_back(facts_of(entry, std::move(*run), plan));
     if (entry.status != RunStatus::ok) continue;
     // Every ok run keeps its summary: the readers of its figures say so when it cannot be read.
@@ -144,6 +127,22 @@ BundleRuns read_bundle_runs(const std::string& dir, Summaries summaries) {
     }
   }
   return out;
+}
+
+}  // namespace
+
+std::set<std::string> clean_collectors(const RunDocument& run) {
+  std::set<std::string> out;
+  for (const auto& c : run.collectors) {
+    if (c.status == collectors::Status::ok && c.dropped == 0u) out.insert(c.name);
+  }
+  return out;
+}
+
+JudgedRuns read_bundle_runs(const std::string& dir, Summaries summaries) {
+  const BundleReader bundle(dir);
+  if (!bundle.manifest()) return {bundle.judgement(), bundle.manifest().error()};
+  return {bundle.judgement(), runs_of(bundle, summaries)};
 }
 
 }  // namespace jbench::overhead_report

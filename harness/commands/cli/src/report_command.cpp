@@ -55,14 +55,15 @@ std::optional<int> refused(const ReportOptions& o, const BundleValidity& validit
 }
 
 int overhead_only(const ReportOptions& o) {
-  const auto runs =
+  const auto bundle =
       overhead_report::read_bundle_runs(o.bundle, overhead_report::Summaries::skipped);
-  const BundleValidity& validity = runs.judgement.get();
-  if (const auto code = refused(o, validity, !runs.error.empty())) return *code;
-  if (!runs.error.empty()) {
-    std::cerr << "jbench: error: " << runs.error << '\n';
+  const BundleValidity& validity = bundle.judgement.get();
+  if (const auto code = refused(o, validity, !bundle.read)) return *code;
+  if (!bundle.read) {
+    std::cerr << "jbench: error: " << bundle.read.error().message << '\n';
     return kExitUsage;
   }
+  const overhead_report::BundleRuns& runs = *bundle.read;
   const auto overhead = overhead_report::compute_overhead(runs.runs);
   if (o.format == "json") {
     auto j = overhead_report::overhead_to_json(overhead);
@@ -86,17 +87,17 @@ int overhead_only(const ReportOptions& o) {
 int cells_table(const ReportOptions& o) {
   const auto cells = overhead_report::read_bundle_cells(o.bundle);
   const BundleValidity& validity = cells.validity;
-  if (const auto code = refused(o, validity, !cells.error.empty())) return *code;
-  if (!cells.error.empty()) {
-    std::cerr << "jbench: error: " << cells.error << '\n';
+  if (const auto code = refused(o, validity, !cells.lines)) return *code;
+  if (!cells.lines) {
+    std::cerr << "jbench: error: " << cells.lines.error().message << '\n';
     return kExitUsage;
   }
   if (o.format == "text") {
     if (!validity.valid) std::cout << "[INVALID BUNDLE] every figure below\n";
-    std::cout << format_cell_table(cells.lines);
+    std::cout << format_cell_table(*cells.lines);
     return kExitOk;
   }
-  Table table = cell_table(cells.lines);
+  Table table = cell_table(*cells.lines);
   table.columns.emplace_back("bundle_valid");
   for (auto& row : table.rows) row.emplace_back(validity.valid ? "yes" : "no");
   std::cout << (o.format == "csv" ? to_csv(table) : to_markdown(table));
@@ -124,16 +125,15 @@ int run_report(ReportOptions o) {
   if (o.overhead_only) return overhead_only(o);
   if (o.cells) return cells_table(o);
   const auto bundle = attribution::read_bundle_accounts(o.bundle, {});
-  if (const auto code = refused(o, {bundle.valid, bundle.invalid_because}, !bundle.error.empty())) {
-    return *code;
-  }
-  if (!bundle.error.empty()) {
+  if (const auto code = refused(o, bundle.validity, !bundle.accounts)) return *code;
+  if (!bundle.accounts) {
     // A run's error names its file inside the bundle; the manifest's names the bundle already.
-    const bool named = bundle.error.find(o.bundle) != std::string::npos;
-    std::cerr << "jbench: error: " << (named ? "" : o.bundle + "/") << bundle.error << '\n';
+    const std::string& error = bundle.accounts.error().message;
+    const bool named = error.find(o.bundle) != std::string::npos;
+    std::cerr << "jbench: error: " << (named ? "" : o.bundle + "/") << error << '\n';
     return kExitUsage;
   }
-  const auto analysis = attribution::analyse(bundle);
+  const auto analysis = attribution::analyse(*bundle.accounts, bundle.validity);
   const auto json = attribution::attribution_to_json(analysis);
   if (!o.html.empty()) {
     if (!write_page(o.html, html_pages::attribution_to_html(json), "report")) return kExitUsage;

@@ -3,7 +3,8 @@
 // stays on top, the observer's own cost beside it, the smallest change the baseline noise lets one
 // see, and the dominant-cost sentence; the scaling along `workers`; the startup tables. Pure.
 //
-//   AttributionReport r = analyse(read_bundle_accounts(dir, {}));
+//   JudgedAccounts b = read_bundle_accounts(dir, {});
+//   AttributionReport r = analyse(*b.accounts, b.validity);
 //   std::cout << attribution_to_text(r);     // attribution_output.h
 #pragma once
 
@@ -254,6 +255,6 @@ struct AttributionReport {
   std::uint64_t syscall_records = 0;
 };
 
-AttributionReport analyse(const BundleAccounts& bundle);
+AttributionReport analyse(const BundleAccounts& bundle, const BundleValidity& validity);
 
 }  // namespace jbench::attribution

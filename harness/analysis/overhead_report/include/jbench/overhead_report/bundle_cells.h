@@ -7,14 +7,14 @@
 #include <vector>
 
 #include "jbench/bundle/bundle_validity.h"
+#include "jbench/common/result.h"
 #include "jbench/run_summaries/summary.h"
 
 namespace jbench::overhead_report {
 
 struct BundleCells {
-  std::vector<CellLine> lines;
-  std::string error;        // why the bundle could not be read; empty on success
-  BundleValidity validity;  // judged either way (bundle_runs.h)
+  BundleValidity validity;              // judged either way (bundle_runs.h)
+  Result<std::vector<CellLine>> lines;  // or why the bundle could not be read
 };
 
 BundleCells read_bundle_cells(const std::string& bundle_dir);

@@ -9,27 +9,31 @@
 #include <vector>
 
 #include "jbench/bundle/bundle_validity.h"
+#include "jbench/common/result.h"
 #include "jbench/model/documents.h"
 #include "jbench/overhead_report/overhead.h"
 
 namespace jbench::overhead_report {
 
+// A bundle's runs as read: its manifest (its status: the bundle's, complete, interrupted, ...)
+// and every run that ran, in the manifest's order.
 struct BundleRuns {
-  explicit BundleRuns(BundleJudgement judged) : judgement(std::move(judged)) {}
-
-  // The reader's judgement (model::BundleReader), had whether or not the runs could be read.
-  BundleJudgement judgement;
+  std::shared_ptr<const model::Manifest> manifest;
   std::vector<RunFacts> runs;
-  std::string error;  // why the bundle could not be read; empty on success
-  std::shared_ptr<const model::Manifest> manifest;  // as read, when it could be (its status: the
-                                                    // bundle's, complete, interrupted, ...)
+};
+
+// What a reading gives: the reader's judgement (model::BundleReader), had whether or not the
+// runs could be read, and the runs or why they could not be.
+struct JudgedRuns {
+  BundleJudgement judgement;
+  Result<BundleRuns> read;
 };
 
 // Whether to read each ok run's summary.json: the overhead table and the attach cost need only
 // the manifest's and run.json's facts.
 enum class Summaries : std::uint8_t { read, skipped };
 
-BundleRuns read_bundle_runs(const std::string& bundle_dir, Summaries summaries = Summaries::read);
+JudgedRuns read_bundle_runs(const std::string& bundle_dir, Summaries summaries = Summaries::read);
 
 // The names of run.json's collectors that ran cleanly: status "ok" and a `dropped` of 0 — what
 // recorded every event it saw. Anything else (not requested, not available, failed, lossy, or
