@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <fstream>
 
+#include "jbench/elf/reader.h"
 #include "jbench/probes/contract.h"
 #include "jbench/probes/stapsdt.h"
 
@@ -12,34 +12,35 @@ namespace jbench::run {
 namespace {
 
 bool is_elf(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  char magic[4] = {};
-  in.read(magic, 4);
-  return in && magic[0] == 0x7f && magic[1] == 'E' && magic[2] == 'L' && magic[3] == 'F';
+  const auto file = elf::OpenFile::open(path);
+  return file && elf::has_elf_magic((*file)->reader());
 }
+
+Error refused(std::string why) { return {std::move(why), 0, ErrorKind::input}; }
 
 }  // namespace
 
-std::string probe_contract_problem(const std::string& worker, const std::string& bridge_library) {
+Status check_probe_contract(const std::string& worker, const std::string& bridge_library) {
   const std::string target = is_elf(worker) ? worker : bridge_library;
   const auto contract = load_probe_contract(bridge_contract_json());
   if (!contract) {
-    return fmt::format("the bridge's ABI contract cannot be read: {}", contract.error().message);
+    return refused(
+        fmt::format("the bridge's ABI contract cannot be read: {}", contract.error().message));
   }
   const auto notes = read_sdt_notes(target);
-  if (!notes.error.empty()) return fmt::format("{}: {}", target, notes.error);
+  if (!notes.error.empty()) return refused(fmt::format("{}: {}", target, notes.error));
   // Neither the ABI note nor a single probe: the bridge is not in the binary at all, which is
   // what a build with the bridge compiled out leaves. Say which option brings it back.
   const bool carries_bridge =
       notes.abi || std::any_of(notes.probes.begin(), notes.probes.end(),
                                [&](const SdtProbe& p) { return p.provider == contract->provider; });
   if (!carries_bridge) {
-    return fmt::format(
+    return refused(fmt::format(
         "{} carries no trace bridge (no jbench ABI note, no jbench probes): it was built with "
         "-DJBENCH_TRACING=OFF, or without the bridge. The traced modes (no-consumer, light, "
         "full) need a worker built with -DJBENCH_TRACING=ON (the default); to run this worker, "
         "keep only the baseline (--only trace=baseline)",
-        target);
+        target));
   }
   const auto findings = check_probes(*contract, notes);
   if (findings.empty()) return {};
@@ -47,9 +48,9 @@ std::string probe_contract_problem(const std::string& worker, const std::string&
   for (std::size_t i = 0; i < findings.size() && i < 5; ++i) {
     list += fmt::format("\n  {}: {}", findings[i].code, findings[i].message);
   }
-  return fmt::format(
+  return refused(fmt::format(
       "{} does not carry the trace bridge's probes as ABI {}.x requires (`jbench probes {}`):{}",
-      target, contract->abi.major, target, list);
+      target, contract->abi.major, target, list));
 }
 
 }  // namespace jbench::run

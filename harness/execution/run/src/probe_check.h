@@ -5,11 +5,13 @@
 
 #include <string>
 
+#include "jbench/common/result.h"
+
 namespace jbench::run {
 
 // The worker executable is checked when it is an ELF file; a launcher script (the Chez worker)
-// is checked through the bridge library it loads, `bridge_library`. Returns why the target does
-// not honour the contract, or "".
-std::string probe_contract_problem(const std::string& worker, const std::string& bridge_library);
+// is checked through the bridge library it loads, `bridge_library`. An input error says why the
+// target does not honour the contract.
+Status check_probe_contract(const std::string& worker, const std::string& bridge_library);
 
 }  // namespace jbench::run

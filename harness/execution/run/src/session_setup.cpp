@@ -85,8 +85,8 @@ Result<SessionSetup> resolve_session(const Plan& plan, const SessionOptions& giv
   if (s.traced) {
     const std::string bridge_library =
         (fs::path(worker_dir).parent_path() / "lib" / "libjbench_bridge.so").string();
-    if (auto problem = probe_contract_problem(s.worker.front(), bridge_library); !problem.empty()) {
-      return refusal(problem);
+    if (const Status honoured = check_probe_contract(s.worker.front(), bridge_library); !honoured) {
+      return refusal(honoured.error().message);
     }
   }
   s.name = s.options.bundle_name.empty() ? fmt::format("{}-{}", m.name, utc_now("%Y%m%dT%H%M%SZ"))
