@@ -159,9 +159,9 @@ class Reader {
   Status account(RunRead& out) {
     if (!facts_.document)
       return malformed(fmt::format("run {}: its run.json was not read", facts_.id));
-    if (!facts_.summary) return malformed(facts_.summary_error);
+    if (!facts_.summary) return malformed(facts_.summary.error().message);
     const RunDocument& doc = *facts_.document;
-    const model::Summary& summary = *facts_.summary;
+    const model::Summary& summary = **facts_.summary;
     RunAccount a = header(doc, summary);
     const CollectorEntry* syscall = doc.collector("syscall");
     const CollectorEntry* bridge = doc.collector("bridge");

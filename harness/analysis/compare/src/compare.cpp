@@ -351,8 +351,8 @@ std::vector<std::string> invalid_sides(const CompareSide& base, const CompareSid
   std::vector<std::string> invalid;
   for (const CompareSide* s : {&base, &cand}) {
     const char* which = s == &base ? "base" : "candidate";
-    if (!s->readable) {
-      invalid.push_back(fmt::format("the {} {} cannot be read: {}", which, s->dir, s->error));
+    if (s->unreadable) {
+      invalid.push_back(fmt::format("the {} {} cannot be read: {}", which, s->dir, *s->unreadable));
     } else if (!s->valid) {
       std::string first = s->findings.empty() ? "" : ": " + s->findings.front();
       invalid.push_back(fmt::format("the {} {} is invalid ({} findings){}", which, s->dir,

@@ -46,14 +46,13 @@ std::set<std::string> workload_binaries(const std::string& dir) {
 
 // The bundle's own verdict and its checksums are proof enough that it is the evidence that was
 // validated when it was written; only a bundle that fails them is validated in full, to say why.
-// False when the bundle cannot be read at all (side.error says why).
+// False when the bundle cannot be read at all (side.unreadable says why).
 bool judge_side(const std::string& dir, const BundleValidity& judged, CompareSide& side) {
   side.valid = judged.valid;
   if (judged.valid) return true;
   InvalidBecause why = invalid_because(dir, judged);
   if (why.unreadable) {
-    side.readable = false;
-    side.error = why.reasons.empty() ? "cannot read " + dir : why.reasons.front();
+    side.unreadable = why.reasons.empty() ? "cannot read " + dir : why.reasons.front();
     return false;
   }
   side.findings = std::move(why.reasons);
@@ -93,11 +92,12 @@ void add_run_metrics(const overhead_report::BundleRuns& runs, CompareSide& side)
     ++cell.runs;
     if (r.status != RunStatus::ok) continue;
     if (!r.summary) continue;
+    const model::Summary& summary = **r.summary;
     ++cell.ok;
-    if (r.summary->counted && !r.summary->counted->source.empty()) {
-      cell.counter_sources.insert(r.summary->counted->source);
+    if (summary.counted && !summary.counted->source.empty()) {
+      cell.counter_sources.insert(summary.counted->source);
     }
-    const auto metrics = run_metrics(*r.summary, r.clean_collectors);
+    const auto metrics = run_metrics(summary, r.clean_collectors);
     std::map<std::string, double> calls;
     for (auto& [metric, value] : metrics) {
       if (is_call_count_metric(metric)) {
@@ -114,8 +114,7 @@ void add_run_metrics(const overhead_report::BundleRuns& runs, CompareSide& side)
 }
 
 CompareSide unreadable(CompareSide side, std::string error) {
-  side.readable = false;
-  side.error = std::move(error);
+  side.unreadable = std::move(error);
   return side;
 }
 
@@ -149,9 +148,8 @@ CompareSide read_pooled(const std::string& dir, const std::vector<std::string>& 
   std::map<std::string, std::string> definition, host;  // the reference's
   for (std::size_t i = 0; i < members.size(); ++i) {
     CompareSide one = read_one_bundle(members[i]);
-    if (!one.readable) {
-      side.readable = false;
-      side.error = members[i] + ": " + one.error;
+    if (one.unreadable) {
+      side.unreadable = members[i] + ": " + *one.unreadable;
       return side;
     }
     if (!one.valid || !one.matrix) {

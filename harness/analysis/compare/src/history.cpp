@@ -39,8 +39,8 @@ std::vector<std::string> nights_in(const std::string& dir) {
 // A night as history lists it: usable, or the gap it leaves and why.
 HistoryBundle night_entry(const CompareSide& s) {
   HistoryBundle b{s.dir, s.started_utc, s.jbench_revision, false, ""};
-  if (!s.readable) {
-    b.gap_reason = "unreadable: " + s.error;
+  if (s.unreadable) {
+    b.gap_reason = "unreadable: " + *s.unreadable;
   } else if (!s.valid) {
     b.gap_reason = "invalid: " +
                    (s.findings.empty() ? std::string("see jbench validate") : s.findings.front());

@@ -20,8 +20,8 @@ Result<std::vector<CellLine>> cell_lines(const std::vector<RunFacts>& runs) {
     line.counted = r.trace == TraceMode::counted;
     RunFigures figures;
     if (r.status == RunStatus::ok) {
-      if (!r.summary) return Error{r.summary_error, 0, ErrorKind::input};  // an ok run keeps it
-      figures = figures_of(*r.summary);
+      if (!r.summary) return r.summary.error();  // an ok run keeps it
+      figures = figures_of(**r.summary);
     }
     line.add_run(r.status == RunStatus::ok, figures);
   }

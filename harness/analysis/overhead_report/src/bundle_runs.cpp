@@ -119,11 +119,12 @@ Result<BundleRuns> runs_of(const BundleReader& bundle, Summaries summaries) {
     if (entry.status != RunStatus::ok) continue;
     // Every ok run keeps its summary: the readers of its figures say so when it cannot be read.
     if (summaries == Summaries::skipped) {
-      out.runs.back().summary_error = entry.id + ": its summary.json was not read";
+      out.runs.back().summary =
+          Error{entry.id + ": its summary.json was not read", 0, ErrorKind::input};
     } else if (auto summary = bundle.summary(entry.id)) {
       out.runs.back().summary = std::make_shared<const model::Summary>(std::move(*summary));
     } else {
-      out.runs.back().summary_error = summary.error().message;
+      out.runs.back().summary = summary.error();
     }
   }
   return out;

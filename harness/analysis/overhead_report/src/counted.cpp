@@ -42,13 +42,13 @@ Result<std::vector<CountedCell>> read_counted_cells(const std::vector<RunFacts>&
     cell.cell = r.cell;
     ++cell.runs;
     if (r.status != RunStatus::ok || !r.clean_collectors.count("instructions")) continue;
-    if (!r.summary) return Error{r.summary_error, 0, ErrorKind::input};
-    const auto value = per_op(*r.summary, &model::CountedTotals::measure_instructions);
+    if (!r.summary) return r.summary.error();
+    const auto value = per_op(**r.summary, &model::CountedTotals::measure_instructions);
     if (!value) continue;
     ++cell.counted;
     cell.instructions_per_op.push_back(*value);
     cell.allocations_per_op.push_back(
-        per_op(*r.summary, &model::CountedTotals::measure_allocations));
+        per_op(**r.summary, &model::CountedTotals::measure_allocations));
     cell.seeds.push_back(r.seed);
     if (cell.source.empty()) cell.source = r.counter_source;
   }

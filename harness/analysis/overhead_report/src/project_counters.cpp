@@ -21,10 +21,10 @@ Result<std::vector<ProjectCounterRow>> read_project_counters(const std::vector<R
   for (const RunFacts& r : runs) {
     if (r.status != RunStatus::ok) continue;
     ++ok_runs[{r.cell, r.trace_name()}];
-    if (!r.summary) return Error{r.summary_error, 0, ErrorKind::input};
+    if (!r.summary) return r.summary.error();
     const bool bridge_clean = r.clean_collectors.count("bridge") > 0;
     for (const auto& [counter, value] :
-         run_summaries::project_counters_per_op(*r.summary, bridge_clean)) {
+         run_summaries::project_counters_per_op(**r.summary, bridge_clean)) {
       ProjectCounterRow& row = found[{r.cell, r.trace_name()}][counter];
       row.cell = r.cell;
       row.mode = r.trace_name();

@@ -66,13 +66,12 @@ compare::CompareSide read_side(const std::string& path, std::optional<ArchiveInp
   if (!archive->bundle_dir().empty()) side = compare::read_compare_side(archive->bundle_dir());
   side.dir = path;
   if (!archive->error().empty()) {
-    side.readable = false;
-    side.error = archive->error();
+    side.unreadable = archive->error();
   } else if (!archive->findings().empty()) {
     const auto& f = archive->findings().front();
-    side.readable = false;
-    side.error = "the archive is refused (" + std::to_string(archive->findings().size()) +
-                 " findings, see jbench validate): " + f.code + " " + f.entry + ": " + f.message;
+    side.unreadable = "the archive is refused (" + std::to_string(archive->findings().size()) +
+                      " findings, see jbench validate): " + f.code + " " + f.entry + ": " +
+                      f.message;
   }
   return side;
 }

@@ -18,6 +18,17 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// run.json's entry of the collector `name` (trace_mode.collectors[]), or nullptr.
+const Json* collector_entry(const Json& run, std::string_view name) {
+  const Json* mode = member(run, "trace_mode");
+  const Json* collectors = mode ? member(*mode, "collectors") : nullptr;
+  if (!collectors || !collectors->is_array()) return nullptr;
+  for (const Json& c : *collectors) {
+    if (string_at(c, "name") == name) return &c;
+  }
+  return nullptr;
+}
+
 // The backend of the instructions collector, when it ran (whatever it proved): its records are
 // there to check. Callgrind's against the outputs kept beside them; the perf backend's counts
 // were read from the processor's counter and leave nothing to recount (the events check holds

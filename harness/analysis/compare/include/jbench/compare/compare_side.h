@@ -45,8 +45,9 @@ struct CompareSide {
   // sessions interleaved with another build's, say. Their runs are pooled: `bundles` names them
   // (empty for a single bundle). A folder whose bundles differ in any of that is not one side.
   std::vector<std::string> bundles;
-  bool readable = true;  // false: the directory could not be read as a bundle (`error`)
-  std::string error;
+  // Why the directory could not be read as a bundle; unset when it could. A side that cannot be
+  // read is still a side: the comparison gives no verdict on it and says why.
+  std::optional<std::string> unreadable;
   bool valid = false;
   std::vector<std::string> findings;  // the validator's, when not valid
   std::optional<Matrix> matrix;

@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "jbench/common/result.h"
 #include "jbench/common/run_status.h"
 #include "jbench/common/trace_mode.h"
 #include "jbench/model/documents.h"
@@ -57,10 +58,10 @@ struct RunFacts {
   // Its run.json as read (typed), for the readers that need more of it than these facts: the
   // attribution reads it here instead of parsing the file again. Set by read_bundle_runs.
   std::shared_ptr<const model::RunDocument> document;
-  // An ok run's summary.json as read (typed), once for every reader of its figures; null for a
-  // run that did not end ok, or whose summary could not be read (summary_error says why).
-  std::shared_ptr<const model::Summary> summary;
-  std::string summary_error;
+  // An ok run's summary.json as read (typed), once for every reader of its figures; or why there
+  // is none: the run did not end ok, its summary was not read, or it could not be.
+  Result<std::shared_ptr<const model::Summary>> summary =
+      Error{"the run's summary.json was not read", 0, ErrorKind::input};
 };
 
 struct ModeOverhead {
