@@ -30,6 +30,19 @@ struct Bundle {
   ProcessResult run;
 };
 
+// Writes a run's compressed records back with `extra` records after them; returns how many
+// records it held before.
+std::size_t append_records(const std::string& raw, const std::vector<std::string>& extra) {
+  const std::vector<std::string> lines = raw_lines(raw);
+  fs::remove(raw);
+  events::CompressedFile out;
+  EXPECT_TRUE(out.open(raw).ok());
+  for (const auto& line : lines) out.write(line + "\n");
+  for (const auto& line : extra) out.write(line + "\n");
+  EXPECT_TRUE(out.close().ok());
+  return lines.size();
+}
+
 class RunAttribution : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -574,20 +587,16 @@ TEST_F(RunAttribution, records_of_an_unregistered_process_change_nothing) {
   const std::string run = first_run(copy, "full");
   // A same-name process's calls, as a collector that failed to filter would have written them,
   // added to the run's (compressed) records.
-  const std::string raw = copy + "/runs/" + run + "/raw/syscall.events.jsonl.zst";
-  const std::vector<std::string> lines = raw_lines(raw);
-  fs::remove(raw);
-  events::CompressedFile out;
-  ASSERT_TRUE(out.open(raw).ok());
-  for (const auto& line : lines) out.write(line + "\n");
+  std::vector<std::string> foreign;
   for (int i = 0; i < 500; ++i) {
-    out.write(std::string(R"({"duration_ns":"50000000","fd":5,"kind":"record",)") +
-              R"("path":"/tmp/plant.log","phase":"measure","pid":999999,"result":0,"seq":")" +
-              std::to_string(i) +
-              R"(","start_time_ticks":"1","syscall":"fdatasync","t_ns":"1","tid":999999,)" +
-              R"("type":"syscall"})" + "\n");
+    foreign.push_back(
+        std::string(R"({"duration_ns":"50000000","fd":5,"kind":"record",)") +
+        R"("path":"/tmp/plant.log","phase":"measure","pid":999999,"result":0,"seq":")" +
+        std::to_string(i) +
+        R"(","start_time_ticks":"1","syscall":"fdatasync","t_ns":"1","tid":999999,)" +
+        R"("type":"syscall"})");
   }
-  ASSERT_TRUE(out.close().ok());
+  append_records(copy + "/runs/" + run + "/raw/syscall.events.jsonl.zst", foreign);
   const json after = report_json(copy, {"--allow-invalid"});
   EXPECT_EQ(after["cells"][0]["parts"], before["cells"][0]["parts"]);
 }
@@ -618,20 +627,14 @@ TEST_F(RunAttribution, an_invalid_bundle_is_refused_unless_allowed_and_then_ever
 TEST_F(RunAttribution, a_malformed_record_or_result_is_named_by_its_file_and_place) {
   const std::string copy = copy_of(planted_->path, "malformed");
   const std::string run = first_run(copy, "full");
-  const std::string raw = copy + "/runs/" + run + "/raw/syscall.events.jsonl.zst";
-  const std::vector<std::string> lines = raw_lines(raw);
-  fs::remove(raw);
-  events::CompressedFile out;
-  ASSERT_TRUE(out.open(raw).ok());
-  for (const auto& line : lines) out.write(line + "\n");
-  out.write(R"({"duration_ns":"5","kind":"record","syscall":"read","t_ns":"1","tid":1,)"
-            R"("type":"syscall"})"
-            "\n");
-  ASSERT_TRUE(out.close().ok());
+  const std::size_t kept =
+      append_records(copy + "/runs/" + run + "/raw/syscall.events.jsonl.zst",
+                     {R"({"duration_ns":"5","kind":"record","syscall":"read","t_ns":"1","tid":1,)"
+                      R"("type":"syscall"})"});
   const auto no_pid = run_process({JBENCH_BINARY, "report", copy, "--allow-invalid"});
   EXPECT_EQ(no_pid.exit_code, 2) << no_pid.err;
   const std::string where =
-      "runs/" + run + "/raw/syscall.events.jsonl.zst:" + std::to_string(lines.size() + 1) + ":1";
+      "runs/" + run + "/raw/syscall.events.jsonl.zst:" + std::to_string(kept + 1) + ":1";
   EXPECT_NE(no_pid.err.find(where + ": a record without pid and start_time_ticks"),
             std::string::npos)
       << no_pid.err;
