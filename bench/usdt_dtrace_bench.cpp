@@ -37,7 +37,7 @@ namespace {
 
 struct Library {
   std::string path;
-  jbench::SdtReadResult notes;
+  jbench::SdtNotes notes;
   jbench::elf::FunctionTable functions;
 };
 
@@ -47,7 +47,7 @@ const Library& library() {
   static const Library lib = [] {
     Library l;
     l.path = std::filesystem::canonical(JBENCH_BRIDGE_SO).string();
-    l.notes = jbench::read_sdt_notes(l.path);
+    if (auto notes = jbench::read_sdt_notes(l.path)) l.notes = std::move(*notes);
     l.functions = jbench::elf::read_function_table_of(l.path);
     return l;
   }();

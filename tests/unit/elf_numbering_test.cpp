@@ -40,16 +40,18 @@ std::string with_extended_numbering(std::string bytes) {
 }
 
 TEST(ElfNumbering, probes_are_read_the_same_with_extended_section_numbering) {
-  const SdtReadResult plain = read_sdt_notes(JBENCH_BRIDGE_SO);
-  ASSERT_TRUE(plain.ok()) << plain.error;
+  const auto plain_read = read_sdt_notes(JBENCH_BRIDGE_SO);
+  ASSERT_TRUE(plain_read) << plain_read.error().message;
+  const SdtNotes& plain = *plain_read;
   ASSERT_FALSE(plain.probes.empty());
   ASSERT_TRUE(plain.abi.has_value());
 
   const test::TempDir dir;
   const std::string extended =
       dir.write("extended.so", with_extended_numbering(read_file(JBENCH_BRIDGE_SO)));
-  const SdtReadResult read = read_sdt_notes(extended);
-  ASSERT_TRUE(read.ok()) << read.error;
+  const auto extended_read = read_sdt_notes(extended);
+  ASSERT_TRUE(extended_read) << extended_read.error().message;
+  const SdtNotes& read = *extended_read;
   ASSERT_EQ(read.probes.size(), plain.probes.size());
   for (std::size_t i = 0; i < read.probes.size(); ++i) {
     EXPECT_EQ(read.probes[i].provider, plain.probes[i].provider);
@@ -68,9 +70,9 @@ TEST(ElfNumbering, a_section_table_past_the_end_of_the_file_is_an_error_not_a_cr
   eh.e_shoff = bytes.size() - 8;  // the table would run off the end
   std::memcpy(bytes.data(), &eh, sizeof eh);
   const test::TempDir dir;
-  const SdtReadResult read = read_sdt_notes(dir.write("truncated.so", bytes));
-  EXPECT_FALSE(read.ok());
-  EXPECT_NE(read.error.find("past the end"), std::string::npos) << read.error;
+  const auto read = read_sdt_notes(dir.write("truncated.so", bytes));
+  ASSERT_FALSE(read);
+  EXPECT_NE(read.error().message.find("past the end"), std::string::npos) << read.error().message;
 }
 
 }  // namespace

@@ -40,7 +40,7 @@ struct ProbesOptions {
 // semaphores as asked. Exit 0, or 2 with the reason (a site that cannot be placed, a process
 // that does not map the binary).
 int print_dtrace_program(const ProbesOptions& o, const ProbeContract& contract,
-                         const SdtReadResult& notes) {
+                         const SdtNotes& notes) {
   std::error_code ec;
   const std::string binary = std::filesystem::canonical(o.binary, ec).string();
   const elf::FunctionTable functions = elf::read_function_table_of(binary);
@@ -70,7 +70,7 @@ int print_dtrace_program(const ProbesOptions& o, const ProbeContract& contract,
 std::string hex(std::uint64_t v) { return fmt::format("0x{:x}", v); }
 
 nlohmann::json to_json(const std::string& binary, const ProbeContract& contract,
-                       const SdtReadResult& notes, const std::vector<ProbeFinding>& findings) {
+                       const SdtNotes& notes, const std::vector<ProbeFinding>& findings) {
   nlohmann::json probes = nlohmann::json::array();
   for (const SdtProbe& p : notes.probes) {
     probes.push_back({{"provider", p.provider},
@@ -94,8 +94,8 @@ nlohmann::json to_json(const std::string& binary, const ProbeContract& contract,
           {"ok", findings.empty()}};
 }
 
-void print_text(const std::string& binary, const ProbeContract& contract,
-                const SdtReadResult& notes, const std::vector<ProbeFinding>& findings) {
+void print_text(const std::string& binary, const ProbeContract& contract, const SdtNotes& notes,
+                const std::vector<ProbeFinding>& findings) {
   std::cout << fmt::format(
       "{}: bridge ABI {}; contract {} {}.{}\n", binary,
       notes.abi ? fmt::format("{}.{}", notes.abi->major, notes.abi->minor) : std::string("(none)"),
@@ -131,11 +131,12 @@ int run_probes(const ProbesOptions& o) {
                              contract.error().message);
     return kExitUsage;
   }
-  const SdtReadResult notes = read_sdt_notes(o.binary);
-  if (!notes.ok()) {
-    std::cerr << fmt::format("jbench probes: {}\n", notes.error);
+  const auto read = read_sdt_notes(o.binary);
+  if (!read) {
+    std::cerr << fmt::format("jbench probes: {}\n", read.error().message);
     return kExitUsage;
   }
+  const SdtNotes& notes = *read;
   if (o.dtrace_pid != 0) return print_dtrace_program(o, *contract, notes);
   const auto findings = check_probes(*contract, notes);
   if (o.json) {

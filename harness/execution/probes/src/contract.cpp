@@ -33,7 +33,7 @@ Result<ProbeContract> load_probe_contract(const std::string& json_text) {
   }
 }
 
-std::vector<ProbeFinding> check_probes(const ProbeContract& contract, const SdtReadResult& notes) {
+std::vector<ProbeFinding> check_probes(const ProbeContract& contract, const SdtNotes& notes) {
   std::vector<ProbeFinding> findings;
   if (!notes.abi) {
     findings.push_back({"probes.no_abi_version",

@@ -40,15 +40,16 @@ bool parse_stapsdt(const unsigned char* desc, std::uint64_t size, SdtProbe& prob
          take_string(p, end, probe.args);
 }
 
+Error malformed(std::string why) { return {std::move(why), 0, ErrorKind::input}; }
+
 // Walks one note section (4-byte aligned entries, as both kinds of note here are).
-bool parse_notes(const std::vector<unsigned char>& data, const std::string& where,
-                 SdtReadResult& result) {
+Status parse_notes(const std::vector<unsigned char>& data, const std::string& where,
+                   SdtNotes& result) {
   std::uint64_t off = 0;
   const std::uint64_t size = data.size();
   while (off < size) {
     if (size - off < sizeof(Elf64_Nhdr)) {
-      result.error = fmt::format("{}: truncated note header at offset {}", where, off);
-      return false;
+      return malformed(fmt::format("{}: truncated note header at offset {}", where, off));
     }
     Elf64_Nhdr nh;
     std::memcpy(&nh, data.data() + off, sizeof nh);
@@ -56,8 +57,7 @@ bool parse_notes(const std::vector<unsigned char>& data, const std::string& wher
     const std::uint64_t desc_off = align4(name_off + nh.n_namesz);
     const std::uint64_t next = align4(desc_off + nh.n_descsz);
     if (desc_off + nh.n_descsz > size) {
-      result.error = fmt::format("{}: the note at offset {} runs past its section", where, off);
-      return false;
+      return malformed(fmt::format("{}: the note at offset {} runs past its section", where, off));
     }
     const std::string owner(reinterpret_cast<const char*>(data.data() + name_off),
                             nh.n_namesz > 0 ? nh.n_namesz - 1 : 0);
@@ -65,8 +65,7 @@ bool parse_notes(const std::vector<unsigned char>& data, const std::string& wher
     if (owner == "stapsdt" && nh.n_type == kStapsdtType) {
       SdtProbe probe;
       if (!parse_stapsdt(desc, nh.n_descsz, probe)) {
-        result.error = fmt::format("{}: malformed stapsdt note at offset {}", where, off);
-        return false;
+        return malformed(fmt::format("{}: malformed stapsdt note at offset {}", where, off));
       }
       result.probes.push_back(std::move(probe));
     } else if (owner == "jbench" && nh.n_type == kJbenchAbiType && nh.n_descsz >= 8) {
@@ -77,46 +76,37 @@ bool parse_notes(const std::vector<unsigned char>& data, const std::string& wher
     }
     off = next;
   }
-  return true;
+  return {};
 }
 
 }  // namespace
 
-SdtReadResult read_sdt_notes(const std::string& path) {
-  SdtReadResult result;
+Result<SdtNotes> read_sdt_notes(const std::string& path) {
   const auto file = elf::OpenFile::open(path);
-  if (!file) {
-    result.error = file.error().message;
-    return result;
-  }
+  if (!file) return file.error();
   const elf::Reader& r = (*file)->reader();
   const auto header = elf::read_elf_header(r);
-  if (!header) {
-    result.error = header.error().message;
-    return result;
-  }
+  if (!header) return header.error();
   // The one section-table reader, extended numbering (more than 0xff00 sections) included.
   std::vector<std::string> errors;
   const elf::SectionTable table = elf::read_section_table(r, *header, errors);
   if (table.sections.empty() && !errors.empty()) {
-    result.error = fmt::format("{}: {}", path, errors.front());
-    return result;
+    return malformed(fmt::format("{}: {}", path, errors.front()));
   }
+  SdtNotes result;
   for (std::size_t i = 0; i < table.sections.size(); ++i) {
     const Elf64_Shdr& sh = table.sections[i];
     if (sh.sh_type != SHT_NOTE || sh.sh_size == 0) continue;
     if (sh.sh_size > kMaxNoteBytes) {
-      result.error = fmt::format("{}: note section {} is {} bytes, over the {} byte limit", path, i,
-                                 sh.sh_size, kMaxNoteBytes);
-      return result;
+      return malformed(fmt::format("{}: note section {} is {} bytes, over the {} byte limit", path,
+                                   i, sh.sh_size, kMaxNoteBytes));
     }
-    const std::string where = fmt::format("{}: note section {}", path, i);
     const auto data = r.load(sh.sh_offset, sh.sh_size, "a note section");
-    if (!data) {
-      result.error = fmt::format("{}: {}", path, data.error().message);
-      return result;
-    }
-    if (!parse_notes(*data, where, result)) return result;
+    if (!data)
+      return Error{fmt::format("{}: {}", path, data.error().message), data.error().sys_errno,
+                   data.error().kind};
+    const Status parsed = parse_notes(*data, fmt::format("{}: note section {}", path, i), result);
+    if (!parsed) return parsed.error();
   }
   return result;
 }

@@ -27,8 +27,9 @@ Status check_probe_contract(const std::string& worker, const std::string& bridge
     return refused(
         fmt::format("the bridge's ABI contract cannot be read: {}", contract.error().message));
   }
-  const auto notes = read_sdt_notes(target);
-  if (!notes.error.empty()) return refused(fmt::format("{}: {}", target, notes.error));
+  const auto read = read_sdt_notes(target);
+  if (!read) return refused(fmt::format("{}: {}", target, read.error().message));
+  const SdtNotes& notes = *read;
   // Neither the ABI note nor a single probe: the bridge is not in the binary at all, which is
   // what a build with the bridge compiled out leaves. Say which option brings it back.
   const bool carries_bridge =

@@ -39,6 +39,6 @@ const std::string& bridge_contract_json();
 Result<ProbeContract> load_probe_contract(const std::string& json_text);
 
 // What keeps `notes` from carrying `contract`'s probes. Empty: the binary honours the contract.
-std::vector<ProbeFinding> check_probes(const ProbeContract& contract, const SdtReadResult& notes);
+std::vector<ProbeFinding> check_probes(const ProbeContract& contract, const SdtNotes& notes);
 
 }  // namespace jbench

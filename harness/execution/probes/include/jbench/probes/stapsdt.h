@@ -3,8 +3,8 @@
 // strip and static linking, so this works on any executable or shared library, without running
 // it.
 //
-//   SdtReadResult r = read_sdt_notes("build/lib/libjbench_bridge.so");
-//   if (!r.ok()) fail(r.error);
+//   Result<SdtNotes> r = read_sdt_notes("build/lib/libjbench_bridge.so");
+//   if (!r) fail(r.error().message);
 //   for (const SdtProbe& p : r.probes) print(p.provider, p.name, p.args);
 #pragma once
 
@@ -12,6 +12,8 @@
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "jbench/common/result.h"
 
 namespace jbench {
 
@@ -30,16 +32,15 @@ struct AbiVersion {
   std::uint32_t minor = 0;
 };
 
-struct SdtReadResult {
+struct SdtNotes {
   std::vector<SdtProbe> probes;   // in file order
   std::optional<AbiVersion> abi;  // from the "jbench" ABI note, if the binary has one
-  std::string error;              // not readable as an ELF file: why (with errno text)
-  bool ok() const { return error.empty(); }
 };
 
 // Reads every SHT_NOTE section of the 64-bit little-endian ELF file at `path`. Every offset and
-// length is checked against the file's size; a malformed note is an error, not a crash.
-SdtReadResult read_sdt_notes(const std::string& path);
+// length is checked against the file's size; a malformed note is an input error, not a crash,
+// and a file that cannot be read keeps its errno.
+Result<SdtNotes> read_sdt_notes(const std::string& path);
 
 // The argument sizes of a stapsdt argument string ("8@%rbx -4@%edi" -> {8, -4}); nullopt if the
 // string does not have that form.
