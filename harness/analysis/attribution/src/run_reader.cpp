@@ -133,6 +133,12 @@ void note_collector(RunAccount& a, const CollectorEntry* c, const char* name, co
 // A malformed part of the run's files: an input error.
 Error malformed(std::string why) { return Error{std::move(why), 0, ErrorKind::input}; }
 
+// A malformed record, named by its file and line ("<rel>:<line>:1: <why>"). The place is
+// formatted only when a record is refused: the readers call this per record.
+Error malformed_at(const std::string& rel, std::size_t line, std::string_view why) {
+  return malformed(fmt::format("{}:{}:1: {}", rel, line, why));
+}
+
 static_assert(model::kMeasurePhase == static_cast<std::size_t>(Phase::measure));
 
 std::optional<std::uint64_t> whole_ns(std::optional<double> ns) {
@@ -290,15 +296,14 @@ class Reader {
           if (!rec.parse(line)) {
             // Records with nested values (light totals) are not read from here.
             if (Json::accept(line)) return true;
-            failure = malformed(fmt::format("{}:{}:1: not a JSON object", rel, n));
+            failure = malformed_at(rel, n, "not a JSON object");
             return false;
           }
           if (Status s = each(rec, n); !s) failure = s.error();
           return !failure;
         },
         [&](std::size_t n) {
-          failure =
-              malformed(fmt::format("{}:{}:1: a line longer than {} bytes", rel, n, kMaxLineBytes));
+          failure = malformed_at(rel, n, fmt::format("a line longer than {} bytes", kMaxLineBytes));
         });
     bytes += r.bytes;
     if (!r.error.empty()) return Error{fmt::format("{}: {}", rel, r.error)};
@@ -306,10 +311,11 @@ class Reader {
     return {};
   }
 
-  static Result<IncarnationId> who(const events::FlatRecord& r, const std::string& where) {
+  static Result<IncarnationId> who(const events::FlatRecord& r, const std::string& rel,
+                                   std::size_t n) {
     const auto pid = r.integer("pid");
     const auto ticks = r.decimal("start_time_ticks");
-    if (!pid || !ticks) return malformed(where + ": a record without pid and start_time_ticks");
+    if (!pid || !ticks) return malformed_at(rel, n, "a record without pid and start_time_ticks");
     return IncarnationId{*pid, *ticks};
   }
 
@@ -317,7 +323,7 @@ class Reader {
     for (const auto& f : bridge.raw) {
       const std::string rel = rel_ + "/" + f;
       const Status read = records(rel, bytes, [&](const events::FlatRecord& r, std::size_t n) {
-        return bridge_record(r, fmt::format("{}:{}:1", rel, n), b);
+        return bridge_record(r, rel, n, b);
       });
       if (!read) return read;
     }
@@ -325,23 +331,23 @@ class Reader {
   }
 
   // A span's or a GC pause's begin or end; any other record is not the account's.
-  static Status bridge_record(const events::FlatRecord& r, const std::string& where,
+  static Status bridge_record(const events::FlatRecord& r, const std::string& rel, std::size_t n,
                               AccountBuilder& b) {
     const auto type = r.string("type");
-    if (!type) return malformed(where + ": a record without a type");
+    if (!type) return malformed_at(rel, n, "a record without a type");
     const bool span = *type == "span_begin" || *type == "span_end";
     const bool gc = *type == "gc_begin" || *type == "gc_end";
     if (!span && !gc) return {};
     const auto t = r.decimal("t_ns");
     const auto tid = r.integer("tid");
-    if (!t || !tid) return malformed(where + ": a record without t_ns and tid");
-    const auto id = r.string("span_id");
-    const auto name = r.string("name");
+    if (!t || !tid) return malformed_at(rel, n, "a record without t_ns and tid");
+    const auto id = span ? r.string("span_id") : std::nullopt;
+    const auto name = *type == "span_begin" ? r.string("name") : std::nullopt;
     if (*type == "span_begin" && (!id || !name)) {
-      return malformed(where + ": span_begin without span_id and name");
+      return malformed_at(rel, n, "span_begin without span_id and name");
     }
-    if (*type == "span_end" && !id) return malformed(where + ": span_end without span_id");
-    const auto inc = who(r, where);
+    if (*type == "span_end" && !id) return malformed_at(rel, n, "span_end without span_id");
+    const auto inc = who(r, rel, n);
     if (!inc) return inc.error();
     if (*type == "span_begin") {
       b.add_span_begin(*inc, *tid, *id, *name, *t);
@@ -359,9 +365,9 @@ class Reader {
     const auto t = r.decimal("t_ns");
     const auto tid = r.integer("tid");
     if (!t || !tid) {
-      return malformed(fmt::format("{}:{}:1: a cpu_sample record needs t_ns and tid", rel, n));
+      return malformed_at(rel, n, "a cpu_sample record needs t_ns and tid");
     }
-    const auto inc = who(r, fmt::format("{}:{}:1", rel, n));
+    const auto inc = who(r, rel, n);
     if (!inc) return inc.error();
     SampleRecord s;
     s.who = *inc;
@@ -394,10 +400,9 @@ class Reader {
       const auto d = r.decimal("duration_ns");
       const auto tid = r.integer("tid");
       if (!call || !t || !d || !tid) {
-        return malformed(fmt::format(
-            "{}:{}:1: a syscall record needs syscall, t_ns, duration_ns and tid", rel, n));
+        return malformed_at(rel, n, "a syscall record needs syscall, t_ns, duration_ns and tid");
       }
-      const auto inc = who(r, fmt::format("{}:{}:1", rel, n));
+      const auto inc = who(r, rel, n);
       if (!inc) return inc.error();
       CallRecord c;
       c.who = *inc;
