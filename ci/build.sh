@@ -24,6 +24,7 @@ for t in "$@"; do targets+=(--target "$t"); done
 # ccache's counters before and after: this build's hits and misses, whatever ran before it.
 ccache_counts() {
   command -v ccache >/dev/null || return 0
+  [ -z "${CCACHE_DISABLE:-}" ] || return 0
   ccache --print-stats 2>/dev/null |
     awk '$1 ~ /^(direct_cache_hit|preprocessed_cache_hit)$/ {h += $2} $1 == "cache_miss" {m += $2}
          END {print h + 0, m + 0}'
@@ -32,7 +33,9 @@ before=$(ccache_counts)
 started=$(date +%s)
 cmake --build "$build_dir" -j "${JOBS:-2}" "${targets[@]}"
 rate=""
-if [ -n "$before" ]; then
+if [ -n "${CCACHE_DISABLE:-}" ]; then
+  rate=", ccache disabled (CCACHE_DISABLE)"
+elif [ -n "$before" ]; then
   read -r h0 m0 <<<"$before"
   read -r h1 m1 <<<"$(ccache_counts)"
   hits=$((h1 - h0)) misses=$((m1 - m0))
