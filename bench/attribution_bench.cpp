@@ -13,7 +13,7 @@ namespace {
 
 using namespace jbench::attribution;
 
-constexpr IncarnationId kWorker{4242, 77};
+constexpr jbench::IncarnationId kWorker{4242, 77};
 
 void BM_AccountFullRecords(benchmark::State& state) {
   const auto n = static_cast<std::uint64_t>(state.range(0));

@@ -52,14 +52,6 @@ class Log2Histogram {
   std::vector<std::uint64_t> buckets_;
 };
 
-struct Incarnation {
-  std::int64_t pid = 0;
-  std::uint64_t start = 0;
-  bool operator<(const Incarnation& o) const {
-    return std::tie(pid, start) < std::tie(o.pid, o.start);
-  }
-};
-
 struct GcCell {
   std::uint64_t collections = 0;
   std::uint64_t pause_total_ns = 0;
@@ -104,9 +96,9 @@ struct SpanInfo {
 // What the records of every file add up to, keyed by the incarnation and phase they fell in.
 struct Accumulated {
   std::unordered_map<std::string, SpanInfo> spans;
-  std::map<std::pair<Incarnation, std::size_t>, GcCell> gc;
-  std::map<std::pair<Incarnation, std::size_t>, AllocCell> alloc;
-  std::map<std::tuple<Incarnation, std::size_t, std::string>, CounterCell> counters;
+  std::map<std::pair<IncarnationId, std::size_t>, GcCell> gc;
+  std::map<std::pair<IncarnationId, std::size_t>, AllocCell> alloc;
+  std::map<std::tuple<IncarnationId, std::size_t, std::string>, CounterCell> counters;
 };
 
 struct Totals {
@@ -134,7 +126,7 @@ void read_records(const std::string& path, const PhaseBoundaries& phases, Accumu
         if (!r.is_object() || r.value("kind", "") != "record") return true;
         const std::string type = r.value("type", "");
         const std::uint64_t t_ns = u64(r, "t_ns");
-        const Incarnation who{r.value("pid", std::int64_t{0}), u64(r, "start_time_ticks")};
+        const IncarnationId who{r.value("pid", std::int64_t{0}), u64(r, "start_time_ticks")};
         const std::size_t phase = phases.phase_index(t_ns);
         if (type == "span_begin") {
           ++t.spans;
@@ -143,7 +135,7 @@ void read_records(const std::string& path, const PhaseBoundaries& phases, Accumu
           s.parent = r["parent_id"].is_string() ? r["parent_id"].get<std::string>() : "";
           s.begin_ns = t_ns;
           s.pid = who.pid;
-          s.start_ticks = who.start;
+          s.start_ticks = who.start_time_ticks;
           s.phase = phase;
         } else if (type == "span_end") {
           SpanInfo& s = spans[r.value("span_id", "")];
@@ -245,12 +237,12 @@ Json spans_summary(const std::unordered_map<std::string, SpanInfo>& spans) {
 // By incarnation x phase x name: the records of each counter, their sum, least and greatest
 // value, in the counter's own unit (docs/bridge.md, jb_counter).
 Json counters_summary(
-    const std::map<std::tuple<Incarnation, std::size_t, std::string>, CounterCell>& counters) {
+    const std::map<std::tuple<IncarnationId, std::size_t, std::string>, CounterCell>& counters) {
   Json cells = Json::array();
   for (const auto& [key, c] : counters) {
     const auto& [who, phase, name] = key;
     Json j = {{"pid", who.pid},
-              {"start_time_ticks", ns_string(who.start)},
+              {"start_time_ticks", ns_string(who.start_time_ticks)},
               {"phase", kPhases[phase]},
               {"name", name},
               {"records", c.records},
@@ -353,9 +345,10 @@ CollectorEntry bridge_entry(const BridgeConsumerInput& in, const Totals& t, std:
   return e;
 }
 
-Json cell_key(const Incarnation& who, std::size_t phase) {
-  return Json{
-      {"pid", who.pid}, {"start_time_ticks", ns_string(who.start)}, {"phase", kPhases[phase]}};
+Json cell_key(const IncarnationId& who, std::size_t phase) {
+  return Json{{"pid", who.pid},
+              {"start_time_ticks", ns_string(who.start_time_ticks)},
+              {"phase", kPhases[phase]}};
 }
 
 Json gc_summary_of(const Accumulated& acc) {

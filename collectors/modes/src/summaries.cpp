@@ -9,6 +9,7 @@
 #include "jbench/collectors/bridge/bridge_consumer.h"
 #include "jbench/collectors/cpu/cpu_accounting.h"
 #include "jbench/collectors/instructions/instructions_collector.h"
+#include "jbench/common/incarnation_id.h"
 
 namespace jbench::collectors {
 namespace {
@@ -47,8 +48,7 @@ bool ran(const Json* c) {
 }
 
 // The run's registered incarnations, as the raw files' records must name them.
-void read_cohort(const Json& run, std::string& boot_id,
-                 std::set<std::pair<std::int64_t, std::uint64_t>>& cohort) {
+void read_cohort(const Json& run, std::string& boot_id, std::set<IncarnationId>& cohort) {
   const Json members = member_of(run, "cohort", Json::object());
   boot_id = text_of(members, "boot_id");
   for (const auto& m : member_of(members, "members", Json::array())) {

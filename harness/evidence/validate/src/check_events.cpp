@@ -26,7 +26,7 @@ EventContext context_of(const RunView& r) {
     const auto pid = u64_at(m, "pid");
     if (!pid || !member(m, "pid")->is_number()) continue;
     const std::string ticks = string_at(m, "start_time_ticks").value_or("");
-    ctx.cohort.emplace(static_cast<std::int64_t>(*pid), std::strtoull(ticks.c_str(), nullptr, 10));
+    ctx.cohort.insert({static_cast<std::int64_t>(*pid), std::strtoull(ticks.c_str(), nullptr, 10)});
   }
   return ctx;
 }

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "jb_events_lines.h"
+#include "jbench/common/incarnation_id.h"
 
 namespace jbench {
 
@@ -28,8 +29,7 @@ inline constexpr int kEventSchemaVersion = JB_EVENTS_SCHEMA_VERSION;
 struct EventContext {
   std::string run_id;
   std::string boot_id;
-  // Registered incarnations: (pid, start_time_ticks).
-  std::set<std::pair<std::int64_t, std::uint64_t>> cohort;
+  std::set<IncarnationId> cohort;  // the registered incarnations
 };
 
 struct EventProblem {

@@ -18,6 +18,7 @@
 
 #include "jbench/collectors/api/collector_entry.h"
 #include "jbench/collectors/api/phases.h"
+#include "jbench/common/incarnation_id.h"
 
 namespace jbench::collectors {
 
@@ -37,7 +38,7 @@ struct BridgeConsumerInput {
   BridgeFiles files;
   std::string run_id;
   std::string boot_id;
-  std::set<std::pair<std::int64_t, std::uint64_t>> cohort;  // (pid, start_time_ticks)
+  std::set<IncarnationId> cohort;
   std::size_t workers = 0;
   std::vector<std::size_t> canaries_seen;  // from await_canaries, before release
   std::uint64_t started_ns = 0;

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "jbench/collectors/api/phases.h"
+#include "jbench/common/incarnation_id.h"
 #include "jbench/common/run_status.h"
 #include "jbench/common/trace_mode.h"
 
@@ -201,13 +202,6 @@ struct RunAccount {
   std::vector<NotAttributed> not_attributed;
   std::vector<std::string> notes;     // what the reader should know (unended spans, ...)
   std::vector<std::string> problems;  // why the account is refused; empty when it stands
-};
-
-// An incarnation's identity as the bridge and tracer records name it.
-struct IncarnationId {
-  std::int64_t pid;
-  std::uint64_t start_time_ticks;
-  auto operator<=>(const IncarnationId&) const = default;
 };
 
 struct CallRecord {

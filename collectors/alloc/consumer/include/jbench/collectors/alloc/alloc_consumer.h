@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "jbench/collectors/api/collector_entry.h"
+#include "jbench/common/incarnation_id.h"
 
 namespace jbench::collectors {
 
@@ -34,7 +35,7 @@ struct AllocInput {
   std::string run_dir;
   std::string run_id;
   std::string boot_id;
-  std::set<std::pair<std::int64_t, std::uint64_t>> cohort;
+  std::set<IncarnationId> cohort;
   std::size_t workers = 0;
   nlohmann::json boundaries;
 };
