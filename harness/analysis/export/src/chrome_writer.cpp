@@ -57,7 +57,7 @@ void ChromeWriter::open(const std::vector<const RunInput*>& runs) {
   // Names first, so a viewer that streams the file has them before the first event.
   std::int64_t sort_index = 0;
   for (const auto& [key, p] : processes_.processes()) {
-    const TrackId process{std::get<0>(key), std::get<1>(key), std::get<2>(key), 0};
+    const TrackId process{key.run, key.who.pid, key.who.start_time_ticks, 0};
     process_names(process, p.name, sort_index++);
     for (const auto& [tid, writer] : p.threads) {
       thread_name({process.run, process.pid, process.start_time_ticks, tid}, writer);

@@ -33,7 +33,7 @@ std::optional<OnePassPlan> plan_one_pass(const BundleInput& bundle,
       bounded = bounded && r.bridge_records;
       bound += 2 * r.bridge_records.value_or(0);
     }
-    for (const Incarnation& inc : r.cohort) cohort.insert({i, inc.pid, inc.start_time_ticks});
+    for (const Incarnation& inc : r.cohort) cohort.insert({i, {inc.pid, inc.start_time_ticks}});
   }
   // Without a boundary there is no ts 0 to take; past the cap, the counting passes find the cut
   // (a bound above the cap may still fit: they decide). Unknown counts: try, the cap is checked.
@@ -42,7 +42,7 @@ std::optional<OnePassPlan> plan_one_pass(const BundleInput& bundle,
   std::set<std::int64_t> pids;
   for (const IncarnationKey& key : cohort) {
     // A shared pid needs synthetic pids, which number every incarnation: the two-pass export.
-    if (!pids.insert(std::get<1>(key)).second) return std::nullopt;
+    if (!pids.insert(key.who.pid).second) return std::nullopt;
     plan.sort_index.emplace(key, static_cast<std::int64_t>(plan.sort_index.size()));
   }
   return plan;

@@ -7,16 +7,21 @@
 #include "jb_events_writer_thread.h"
 
 namespace jbench::exports {
+namespace {
+
+IncarnationKey key_of(const TrackId& id) { return {id.run, {id.pid, id.start_time_ticks}}; }
+
+}  // namespace
 
 void ProcessMap::add_thread(const TrackId& id, bool bridge_writer) {
-  bool& writer = processes_[{id.run, id.pid, id.start_time_ticks}].threads[id.tid];
+  bool& writer = processes_[key_of(id)].threads[id.tid];
   writer = writer || bridge_writer;
 }
 
 void ProcessMap::merge(const ProcessMap& other) {
   for (const auto& [key, p] : other.processes_) {
     for (const auto& [tid, writer] : p.threads) {
-      add_thread({std::get<0>(key), std::get<1>(key), std::get<2>(key), tid}, writer);
+      add_thread({key.run, key.who.pid, key.who.start_time_ticks, tid}, writer);
     }
   }
 }
@@ -24,13 +29,13 @@ void ProcessMap::merge(const ProcessMap& other) {
 void ProcessMap::assign(const std::vector<const RunInput*>& runs) {
   std::set<std::int64_t> pids;
   for (const auto& [key, p] : processes_) {
-    if (!pids.insert(std::get<1>(key)).second) synthetic_ = true;
+    if (!pids.insert(key.who.pid).second) synthetic_ = true;
   }
   std::int64_t next = 1;
   for (auto& [key, p] : processes_) {
-    const auto& [run, pid, ticks] = key;
-    const RunInput& r = *runs.at(run);
-    const std::string role = who(r, pid, ticks);
+    const std::int64_t pid = key.who.pid;
+    const RunInput& r = *runs.at(key.run);
+    const std::string role = who(r, key.who);
     p.out_pid = synthetic_ ? next++ : pid;
     p.name = synthetic_ ? fmt::format(
                               "{} (pid {}, {}; synthetic pid {}: pids repeat across the "
@@ -40,11 +45,11 @@ void ProcessMap::assign(const std::vector<const RunInput*>& runs) {
   }
 }
 
-std::string ProcessMap::who(const RunInput& r, std::int64_t pid, std::uint64_t ticks) {
+std::string ProcessMap::who(const RunInput& r, const IncarnationId& id) {
   std::optional<std::size_t> worker;
   bool registered = false;
   for (const Incarnation& inc : r.cohort) {
-    if (inc.pid == pid && inc.start_time_ticks == ticks) {
+    if (IncarnationId{inc.pid, inc.start_time_ticks} == id) {
       worker = inc.worker;
       registered = true;
     }
@@ -55,14 +60,14 @@ std::string ProcessMap::who(const RunInput& r, std::int64_t pid, std::uint64_t t
 }
 
 const std::string& ProcessMap::add_named(const TrackId& id, const RunInput& r) {
-  ProcessTrack& p = processes_[{id.run, id.pid, id.start_time_ticks}];
+  ProcessTrack& p = processes_[key_of(id)];
   p.out_pid = id.pid;
-  p.name = fmt::format("{} (pid {}, {})", who(r, id.pid, id.start_time_ticks), id.pid, r.id);
+  p.name = fmt::format("{} (pid {}, {})", who(r, key_of(id).who), id.pid, r.id);
   return p.name;
 }
 
 std::int64_t ProcessMap::out_pid(const TrackId& id) const {
-  const IncarnationKey key{id.run, id.pid, id.start_time_ticks};
+  const IncarnationKey key = key_of(id);
   if (!cached_ || cached_key_ != key) {
     const auto it = processes_.find(key);
     if (it == processes_.end()) return id.pid;  // not seen by the first pass: cannot happen

@@ -12,15 +12,20 @@
 #include <map>
 #include <optional>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "bundle_input.h"
+#include "jbench/common/incarnation_id.h"
 #include "timeline.h"
 
 namespace jbench::exports {
 
-using IncarnationKey = std::tuple<std::size_t, std::int64_t, std::uint64_t>;  // run, pid, ticks
+// An incarnation of one of the exported runs: the run's index and the process's identity.
+struct IncarnationKey {
+  std::size_t run = 0;
+  IncarnationId who;
+  auto operator<=>(const IncarnationKey&) const = default;
+};
 
 struct ProcessTrack {
   std::int64_t out_pid = 0;
@@ -44,7 +49,7 @@ class ProcessMap {
   static std::string thread_name(std::int64_t pid, std::int64_t tid, bool bridge_writer);
 
  private:
-  static std::string who(const RunInput& run, std::int64_t pid, std::uint64_t ticks);
+  static std::string who(const RunInput& run, const IncarnationId& id);
   std::map<IncarnationKey, ProcessTrack> processes_;
   bool synthetic_ = false;
   mutable const ProcessTrack* cached_ = nullptr;
