@@ -6,7 +6,8 @@
 # ccache is used when it is on PATH (a second build of the same sources is then cheap), with this
 # checkout as its base directory and the compiler told to write paths relative to it
 # (-ffile-prefix-map, in CMakeLists.txt): a second clone in another folder hits the same cache.
-# The last line gives the build's time and, with ccache, its hit rate.
+# Each step's line says how long the build has run and about how long is left; the last line
+# gives the build's time and, with ccache, its hit rate.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash ci/install-deps.sh
@@ -29,9 +30,22 @@ ccache_counts() {
     awk '$1 ~ /^(direct_cache_hit|preprocessed_cache_hit)$/ {h += $2} $1 == "cache_miss" {m += $2}
          END {print h + 0, m + 0}'
 }
+# Each step's line carries how long the build has run and a rough time left: the mean time of a
+# step so far times the steps left (compilations take seconds, links a fraction of one).
+with_eta() {
+  awk '{
+    if (match($0, /^\[[0-9]+\/[0-9]+ [0-9.]+s\] /)) {
+      split(substr($0, 2, RLENGTH - 3), f, /[\/ s]/)
+      done = f[1]; total = f[2]; elapsed = f[3]
+      left = done > 0 ? sprintf(", about %d s left", elapsed / done * (total - done) + 0.5) : ""
+      $0 = sprintf("[%d/%d, %d s%s] %s", done, total, elapsed, left, substr($0, RLENGTH + 1))
+    }
+    print; fflush()
+  }'
+}
 before=$(ccache_counts)
 started=$(date +%s)
-cmake --build "$build_dir" -j "${JOBS:-2}" "${targets[@]}"
+NINJA_STATUS="[%f/%t %es] " cmake --build "$build_dir" -j "${JOBS:-2}" "${targets[@]}" | with_eta
 rate=""
 if [ -n "${CCACHE_DISABLE:-}" ]; then
   rate=", ccache disabled (CCACHE_DISABLE)"
