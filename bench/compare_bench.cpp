@@ -26,7 +26,7 @@ namespace {
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 
-const std::string kFixture = JBENCH_SOURCE_DIR "/tests/fixtures/compare/bundles/writer-a";
+const std::string kFixture = JBENCH_SOURCE_DIR + "/tests/fixtures/compare/bundles/writer-a";
 
 json read(const fs::path& p) {
   std::ifstream in(p);

@@ -55,9 +55,12 @@ function(jbench_bpf_skeleton name source)
   # the program (its map and record layouts) rebuilds the program too, never only the loader.
   add_custom_command(OUTPUT ${out}/${name}.bpf.o
     COMMAND ${JBENCH_BPF_CLANG} -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_${JBENCH_BPF_ARCH}
-            -Wall -Werror ${includes} -MD -MF ${out}/${name}.bpf.d -c ${source}
+            -Wall -Werror ${includes} -ffile-prefix-map=${PROJECT_SOURCE_DIR}=.
+            -MD -MF ${out}/${name}.bpf.d -c ${source}
             -o ${out}/${name}.bpf.o
     # -g gives the BTF that CO-RE needs; the DWARF beside it is 90% of the object and unused.
+    # The BTF names the source files: relative to the checkout, the skeleton that embeds the
+    # object, and the loader that includes it, are the same in every clone (ccache).
     # -mcpu=v3: atomics that return the old value (kernel 5.12 and later), for giving out slots.
     COMMAND ${JBENCH_LLVM_STRIP} -g ${out}/${name}.bpf.o
     DEPENDS ${source} ${CMAKE_BINARY_DIR}/bpf/vmlinux.h

@@ -33,7 +33,8 @@ endfunction()
 function(jbench_test name)
   cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;DEPS;LABELS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
-  target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gtest_main GTest::gmock)
+  target_link_libraries(${name} PRIVATE ${ARG_DEPS} jbench_test_support GTest::gtest_main
+                                        GTest::gmock)
   target_compile_options(${name} PRIVATE ${JBENCH_WARNINGS})
   jbench_unity(${name})
   set(labels unit)
@@ -48,12 +49,13 @@ function(jbench_test name)
                        WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR})
 endfunction()
 
-# jbench_test_paths(TARGET [BUILD NAME PATH ...] [SOURCE NAME PATH ...]): each PATH, in the build
-# tree (BUILD; generator expressions such as $<TARGET_FILE:jbench> allowed) or in the checkout
-# (SOURCE), reaches the target's code as the macro NAME: an expression giving the path, found at
-# run time (tests/support/build_paths.h, included into every unit of the target). Absolute
-# paths compiled in would make each of the target's objects differ between two clones of the
-# same sources, so a second clone could reuse none of them from ccache.
+# jbench_test_paths(TARGET [BUILD NAME PATH ...] [SOURCE NAME PATH ...]), for a suite's or a
+# benchmark's target: each PATH, in the build tree (BUILD; generator expressions such as
+# $<TARGET_FILE:jbench> allowed) or in the checkout (SOURCE), reaches the target's code as the
+# macro NAME: an expression giving the path as a std::string, found at run time
+# (tests/support/build_paths.h, included into every unit of the target). Absolute paths compiled
+# in would make each of the target's objects differ between two clones of the same sources, so a
+# second clone could reuse none of them from ccache.
 function(jbench_test_paths target)
   cmake_parse_arguments(ARG "" "" "BUILD;SOURCE" ${ARGN})
   set(definitions)
@@ -77,7 +79,7 @@ function(jbench_test_paths target)
   endforeach()
   target_compile_definitions(${target} PRIVATE ${definitions})
   target_compile_options(${target} PRIVATE -include build_paths.h)
-  target_link_libraries(${target} PRIVATE jbench_test_support)
+  target_link_libraries(${target} PRIVATE jbench_build_paths)
 endfunction()
 
 # jbench_second_tree(ARGS_FILE TREE [OPTION...]): writes to ARGS_FILE, one per line, the cmake
