@@ -92,18 +92,25 @@ BENCHMARK(BM_CheckShardsSqliteMatrix)->Arg(4)->Arg(16)->Unit(benchmark::kMillise
 void BM_CheckShardsLargeMatrix(benchmark::State& state) { check(state, large_matrix_text()); }
 BENCHMARK(BM_CheckShardsLargeMatrix)->Arg(4)->Arg(64)->Unit(benchmark::kMillisecond);
 
-// A run directory's worth of files: 40 files of 256 KiB (10 MiB).
-const std::string& source_tree() {
-  static const std::string dir = [] {
-    const std::string d =
-        fs::temp_directory_path() / ("jbench-bench-merge-" + std::to_string(::getpid()));
-    fs::create_directories(d + "/raw");
+// A run directory's worth of files: 40 files of 256 KiB (10 MiB), removed at exit by its own
+// destructor (an atexit handler registered while it was built would run after it is destroyed).
+struct SourceTree {
+  std::string dir =
+      fs::temp_directory_path() / ("jbench-bench-merge-" + std::to_string(::getpid()));
+  SourceTree() {
+    fs::create_directories(dir + "/raw");
     const std::string block(256 * 1024, 'x');
-    for (int i = 0; i < 40; ++i) std::ofstream(d + "/raw/f" + std::to_string(i)) << block;
-    std::atexit([] { fs::remove_all(source_tree()); });
-    return d;
-  }();
-  return dir;
+    for (int i = 0; i < 40; ++i) std::ofstream(dir + "/raw/f" + std::to_string(i)) << block;
+  }
+  ~SourceTree() {
+    std::error_code ignored;
+    fs::remove_all(dir, ignored);
+  }
+};
+
+const std::string& source_tree() {
+  static const SourceTree tree;
+  return tree.dir;
 }
 
 void set_bytes(benchmark::State& state) {
