@@ -38,6 +38,7 @@ namespace {
 struct Library {
   std::string path;
   jbench::SdtNotes notes;
+  std::string unreadable;  // why its probe notes could not be read; empty when they were
   jbench::elf::FunctionTable functions;
 };
 
@@ -47,7 +48,11 @@ const Library& library() {
   static const Library lib = [] {
     Library l;
     l.path = std::filesystem::canonical(JBENCH_BRIDGE_SO).string();
-    if (auto notes = jbench::read_sdt_notes(l.path)) l.notes = std::move(*notes);
+    if (auto notes = jbench::read_sdt_notes(l.path)) {
+      l.notes = std::move(*notes);
+    } else {
+      l.unreadable = notes.error().message;
+    }
     l.functions = jbench::elf::read_function_table_of(l.path);
     return l;
   }();
@@ -67,9 +72,13 @@ class Semaphores {
  public:
   explicit Semaphores(benchmark::State& state) {
     const Library& l = library();
-    const jbench::Status raised =
-        jbench::add_to_semaphores(::getpid(), l.path, l.notes.probes, l.functions, +1);
-    if (!raised) why_ = raised.error().message;
+    if (!l.unreadable.empty()) {
+      why_ = l.unreadable;
+    } else if (const jbench::Status raised =
+                   jbench::add_to_semaphores(::getpid(), l.path, l.notes.probes, l.functions, +1);
+               !raised) {
+      why_ = raised.error().message;
+    }
     if (!why_.empty()) state.SkipWithError(why_.c_str());
   }
   ~Semaphores() {
@@ -94,6 +103,10 @@ class Tracer {
       return;
     }
     const Library& l = library();
+    if (!l.unreadable.empty()) {
+      error_ = l.unreadable;
+      return;
+    }
     const auto placed = jbench::place_usdt_sites(l.notes.probes, l.functions);
     std::map<std::string, std::string> bodies;
     for (const char* probe : {"span__begin", "span__end"}) bodies[probe] = body;

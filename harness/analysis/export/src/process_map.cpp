@@ -20,8 +20,10 @@ void ProcessMap::add_thread(const TrackId& id, bool bridge_writer) {
 
 void ProcessMap::merge(const ProcessMap& other) {
   for (const auto& [key, p] : other.processes_) {
+    auto& threads = processes_[key].threads;
     for (const auto& [tid, writer] : p.threads) {
-      add_thread({key.run, key.who.pid, key.who.start_time_ticks, tid}, writer);
+      bool& mine = threads[tid];
+      mine = mine || writer;
     }
   }
 }
@@ -60,9 +62,10 @@ std::string ProcessMap::who(const RunInput& r, const IncarnationId& id) {
 }
 
 const std::string& ProcessMap::add_named(const TrackId& id, const RunInput& r) {
-  ProcessTrack& p = processes_[key_of(id)];
+  const IncarnationKey key = key_of(id);
+  ProcessTrack& p = processes_[key];
   p.out_pid = id.pid;
-  p.name = fmt::format("{} (pid {}, {})", who(r, key_of(id).who), id.pid, r.id);
+  p.name = fmt::format("{} (pid {}, {})", who(r, key.who), id.pid, r.id);
   return p.name;
 }
 

@@ -102,9 +102,7 @@ Result<SdtNotes> read_sdt_notes(const std::string& path) {
                                    i, sh.sh_size, kMaxNoteBytes));
     }
     const auto data = r.load(sh.sh_offset, sh.sh_size, "a note section");
-    if (!data)
-      return Error{fmt::format("{}: {}", path, data.error().message), data.error().sys_errno,
-                   data.error().kind};
+    if (!data) return data.error().within(path);
     const Status parsed = parse_notes(*data, fmt::format("{}: note section {}", path, i), result);
     if (!parsed) return parsed.error();
   }
